@@ -1,0 +1,79 @@
+import { loadAppConfig } from './app-config';
+import { ConfigValidationError } from './config-validation.error';
+
+const KEY = Buffer.alloc(32, 1).toString('base64');
+const PRODUCTION = {
+  NODE_ENV: 'production',
+  DATABASE_URL: 'mysql://app:pw@db:3306/platform',
+  AUTH_JWT_SECRET: 'x'.repeat(32),
+  SECRETS_KEY: KEY,
+};
+
+function problemOf(env: NodeJS.ProcessEnv): string {
+  try {
+    loadAppConfig(env);
+  } catch (error) {
+    expect(error).toBeInstanceOf(ConfigValidationError);
+    return (error as Error).message;
+  }
+  throw new Error('expected the configuration to be rejected');
+}
+
+describe(loadAppConfig.name, () => {
+  it('defaults to the embedded SQLite database and development auth outside production', () => {
+    const sut = loadAppConfig({}, 3002);
+
+    expect(sut.database).toEqual({ type: 'sqlite', path: expect.stringMatching(/data\/platform\.sqlite$/) });
+    expect(sut.auth).toEqual({ mode: 'development', secretFile: expect.stringMatching(/data\/dev-jwt-secret$/) });
+    expect(sut.port).toBe(3002);
+    expect(sut.nodeEnv).toBe('development');
+  });
+
+  it('accepts a complete production configuration', () => {
+    const sut = loadAppConfig({ ...PRODUCTION, PORT: '8080', CORS_ORIGINS: 'https://a.example, https://b.example' });
+
+    expect(sut.database).toEqual({ type: 'mysql', url: PRODUCTION.DATABASE_URL, readUrls: [] });
+    expect(sut.auth).toEqual({ mode: 'secret', secret: PRODUCTION.AUTH_JWT_SECRET, issuer: undefined, audience: undefined });
+    expect(sut.port).toBe(8080);
+    expect(sut.secretsKey?.length).toBe(32);
+    expect(sut.corsOrigins).toEqual(['https://a.example', 'https://b.example']);
+  });
+
+  it('refuses production without database, auth and secrets key, naming each in one line', () => {
+    const message = problemOf({ NODE_ENV: 'production' });
+
+    expect(message).toBe(
+      'Invalid configuration: DATABASE_URL is required when NODE_ENV=production; ' +
+        'AUTH_JWT_SECRET or AUTH_JWKS_URL is required when NODE_ENV=production; ' +
+        'SECRETS_KEY is required when NODE_ENV=production',
+    );
+    expect(message).not.toContain('\n');
+  });
+
+  it.each([
+    [{ PORT: 'eighty' }, 'PORT must be an integer number'],
+    [{ PORT: '70000' }, 'PORT must not be greater than 65535'],
+    [{ DATABASE_URL: 'postgres://x/y' }, 'DATABASE_URL must be mysql://user:pass@host:3306/db (or mariadb://…) or sqlite:<path>'],
+    [{ SECRETS_KEY: Buffer.alloc(16).toString('base64') }, 'SECRETS_KEY must be 32 bytes encoded in base64 (got 16)'],
+    [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL must be one of the following values'],
+    [{ AUTH_JWT_SECRET: 'short' }, 'AUTH_JWT_SECRET must be at least 32 characters'],
+    [{ AUTH_JWKS_URL: 'not a url' }, 'AUTH_JWKS_URL must be a URL address'],
+    [{ RATE_LIMIT_PER_MINUTE: '0' }, 'RATE_LIMIT_PER_MINUTE must not be less than 1'],
+    [{ NODE_ENV: 'staging' }, 'NODE_ENV must be one of the following values'],
+  ])('rejects a malformed variable %o', (env, expected) => {
+    expect(problemOf(env)).toContain(expected);
+  });
+
+  it('never echoes a secret value in its message', () => {
+    const message = problemOf({ AUTH_JWT_SECRET: 'tiny-secret-value' });
+
+    expect(message).not.toContain('tiny-secret-value');
+  });
+
+  it('treats blank variables as unset', () => {
+    const sut = loadAppConfig({ PORT: '', DATABASE_URL: ' ', LOG_LEVEL: '' }, 3001);
+
+    expect(sut.port).toBe(3001);
+    expect(sut.database.type).toBe('sqlite');
+  });
+});

@@ -1,0 +1,4 @@
+/** Raised when the environment is unusable; its message is the one line printed before exiting. */
+export class ConfigValidationError extends Error {
+  override readonly name = 'ConfigValidationError';
+}

@@ -1,0 +1,103 @@
+import { Transform } from 'class-transformer';
+import {
+  IsBase64,
+  IsIn,
+  IsInt,
+  IsOptional,
+  IsString,
+  IsUrl,
+  Matches,
+  Max,
+  MinLength,
+  Min,
+} from 'class-validator';
+
+export const NODE_ENVS = ['development', 'production', 'test'] as const;
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+const DATABASE_URL_PATTERN = /^((mysql|mariadb):\/\/[^\s/]+\/[A-Za-z0-9_$-]+(\?\S*)?|sqlite:\S+)$/;
+const MYSQL_URL_LIST_PATTERN = /^mysql:\/\/[^\s/,]+\/[A-Za-z0-9_$-]+(\?[^\s,]*)?(,\s*mysql:\/\/[^\s/,]+\/[A-Za-z0-9_$-]+(\?[^\s,]*)?)*$/;
+
+/** Blank variables count as unset, the way shells and Kubernetes often leave them. */
+const emptyToUndefined = ({ value }: { value: unknown }) =>
+  typeof value === 'string' && value.trim() === '' ? undefined : value;
+const toInt = ({ value }: { value: unknown }) => {
+  const v = emptyToUndefined({ value });
+  return typeof v === 'string' && /^-?\d+$/.test(v.trim()) ? Number(v) : v;
+};
+
+/**
+ * The process environment as the platform accepts it. Every variable is listed,
+ * with a comment, in `.env.example`; the rules that depend on NODE_ENV live in
+ * `loadAppConfig`.
+ */
+export class EnvironmentVariables {
+  @Transform(emptyToUndefined)
+  @IsOptional()
+  @IsIn(NODE_ENVS)
+  NODE_ENV?: (typeof NODE_ENVS)[number];
+
+  @Transform(toInt)
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  @Max(65535)
+  PORT?: number;
+
+  @Transform(emptyToUndefined)
+  @IsOptional()
+  @Matches(DATABASE_URL_PATTERN, { message: 'must be mysql://user:pass@host:3306/db (or mariadb://…) or sqlite:<path>' })
+  DATABASE_URL?: string;
+
+  @Transform(emptyToUndefined)
+  @IsOptional()
+  @Matches(MYSQL_URL_LIST_PATTERN, { message: 'must be a comma-separated list of mysql:// URLs' })
+  DATABASE_READ_URLS?: string;
+
+  @Transform(emptyToUndefined)
+  @IsOptional()
+  @IsString()
+  @MinLength(32, { message: 'must be at least 32 characters' })
+  AUTH_JWT_SECRET?: string;
+
+  @Transform(emptyToUndefined)
+  @IsOptional()
+  @IsUrl({ protocols: ['http', 'https'], require_tld: false, require_protocol: true })
+  AUTH_JWKS_URL?: string;
+
+  @Transform(emptyToUndefined)
+  @IsOptional()
+  @IsString()
+  AUTH_JWT_ISSUER?: string;
+
+  @Transform(emptyToUndefined)
+  @IsOptional()
+  @IsString()
+  AUTH_JWT_AUDIENCE?: string;
+
+  @Transform(emptyToUndefined)
+  @IsOptional()
+  @IsBase64()
+  SECRETS_KEY?: string;
+
+  @Transform(emptyToUndefined)
+  @IsOptional()
+  @IsBase64()
+  SECRETS_KEY_PREVIOUS?: string;
+
+  @Transform(toInt)
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  RATE_LIMIT_PER_MINUTE?: number;
+
+  @Transform(emptyToUndefined)
+  @IsOptional()
+  @IsString()
+  CORS_ORIGINS?: string;
+
+  @Transform(emptyToUndefined)
+  @IsOptional()
+  @IsIn(LOG_LEVELS)
+  LOG_LEVEL?: (typeof LOG_LEVELS)[number];
+}

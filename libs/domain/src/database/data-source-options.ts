@@ -1,0 +1,67 @@
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { DataSourceOptions } from 'typeorm';
+import { DatabaseConfig } from '../config/app-config';
+import { ENTITIES } from './entities';
+import { MIGRATIONS } from './migrations';
+import { SnakeNamingStrategy } from './snake-naming.strategy';
+
+export interface DataSourceTuning {
+  /** Run pending migrations on connect: the embedded default does, MySQL leaves it to `migration:run`. */
+  migrationsRun?: boolean;
+  logging?: boolean;
+}
+
+/** Options shared by the apps, the CLI and the TypeORM CLI. Never `synchronize`: migrations only. */
+export function buildDataSourceOptions(config: DatabaseConfig, tuning: DataSourceTuning = {}): DataSourceOptions {
+  const common = {
+    entities: ENTITIES,
+    migrations: MIGRATIONS,
+    migrationsTableName: 'migrations',
+    namingStrategy: new SnakeNamingStrategy(),
+    synchronize: false,
+    logging: tuning.logging ?? false,
+  } as const;
+
+  if (config.type === 'sqlite') {
+    mkdirSync(dirname(config.path), { recursive: true });
+    return {
+      ...common,
+      type: 'better-sqlite3',
+      database: config.path,
+      enableWAL: true,
+      // Writers from the three apps share the file: wait for a lock instead of failing at once.
+      timeout: 10_000,
+      migrationsRun: tuning.migrationsRun ?? true,
+    };
+  }
+
+  const server = {
+    connectorPackage: 'mysql2',
+    // Dates are read and written in UTC whatever the server's or the host's time zone.
+    timezone: 'Z',
+    charset: 'utf8mb4_unicode_ci',
+    connectTimeout: 5_000,
+    extra: { connectionLimit: 10, enableKeepAlive: true },
+  } as const;
+
+  if (config.readUrls.length > 0) {
+    return {
+      ...common,
+      ...server,
+      type: config.type,
+      migrationsRun: tuning.migrationsRun ?? false,
+      replication: {
+        master: { url: config.url },
+        slaves: config.readUrls.map((url) => ({ url })),
+      },
+    };
+  }
+  return {
+    ...common,
+    ...server,
+    type: config.type,
+    url: config.url,
+    migrationsRun: tuning.migrationsRun ?? false,
+  };
+}

@@ -1,0 +1,20 @@
+import { Bot } from '../bots/bot.entity';
+import { Environment } from '../environments/environment.entity';
+import { FlowConnector } from '../flows/flow-connector.entity';
+import { Flow } from '../flows/flow.entity';
+import { Organization } from '../organizations/organization.entity';
+import { ConnectorContent } from '../rest-connectors/connector-content.entity';
+import { RestConnectorTag } from '../rest-connectors/rest-connector-tag.entity';
+import { RestConnector } from '../rest-connectors/rest-connector.entity';
+
+/** Listed, not globbed: the apps are bundled by webpack. */
+export const ENTITIES = [
+  Organization,
+  Environment,
+  Bot,
+  Flow,
+  FlowConnector,
+  RestConnector,
+  RestConnectorTag,
+  ConnectorContent,
+];

@@ -1,0 +1,123 @@
+import { Column, Entity, Index, JoinColumn, ManyToOne, VersionColumn } from 'typeorm';
+import { Bot } from '../bots/bot.entity';
+import {
+  LargeJsonColumn,
+  LargeTextColumn,
+  TimestampColumn,
+  UuidColumn,
+  UuidPrimaryColumn,
+} from '../database/columns';
+import { AuthType, ContentType, GrantType, RequestType } from './rest-connector.enums';
+
+export interface ConnectorHeader {
+  header: string;
+  value: string;
+}
+
+/**
+ * A configured outbound REST call used by the flows of one bot. The bot fixes the environment and the
+ * organization, so only `botUuid` is stored. Soft delete keeps the row (`deletedAt`, `deletedBy`).
+ */
+@Entity('rest_connectors')
+// Active names are unique per bot, case-insensitively: `activeNameKey` is the lower-cased name while
+// the connector is active and NULL once deleted, and NULLs never collide in a unique index (MySQL, SQLite).
+@Index('uq_rest_connectors_bot_active_name', ['botUuid', 'activeNameKey'], { unique: true })
+@Index('idx_rest_connectors_bot_updated_at', ['botUuid', 'deletedAt', 'updatedAt', 'uuid'])
+@Index('idx_rest_connectors_bot_name', ['botUuid', 'deletedAt', 'nameKey', 'uuid'])
+@Index('idx_rest_connectors_bot_updated_by', ['botUuid', 'deletedAt', 'updatedBy', 'uuid'])
+export class RestConnector {
+  @UuidPrimaryColumn()
+  uuid: string;
+
+  @UuidColumn()
+  botUuid: string;
+
+  @ManyToOne(() => Bot, { onDelete: 'RESTRICT' })
+  @JoinColumn({ name: 'bot_uuid', foreignKeyConstraintName: 'fk_rest_connectors_bot' })
+  bot?: Bot;
+
+  @Column({ type: 'varchar', length: 100 })
+  name: string;
+
+  /** Lower-cased name: case-insensitive ordering. */
+  @Column({ type: 'varchar', length: 100 })
+  nameKey: string;
+
+  /** `nameKey` while active, NULL once soft-deleted (see the unique index above). */
+  @Column({ type: 'varchar', length: 100, nullable: true })
+  activeNameKey: string | null;
+
+  @Column({ type: 'varchar', length: 1000, nullable: true })
+  description: string | null;
+
+  @Column({ type: 'varchar', length: 16 })
+  requestType: RequestType;
+
+  @Column({ type: 'varchar', length: 2048 })
+  url: string;
+
+  @LargeJsonColumn()
+  headers: ConnectorHeader[];
+
+  @Column({ type: 'varchar', length: 40 })
+  contentType: ContentType;
+
+  @Column({ type: 'varchar', length: 20 })
+  authType: AuthType;
+
+  @Column({ type: 'varchar', length: 20, nullable: true })
+  grantType: GrantType | null;
+
+  @Column({ type: 'text', nullable: true })
+  basicToken: string | null;
+
+  @Column({ type: 'text', nullable: true })
+  bearerToken: string | null;
+
+  @Column({ type: 'varchar', length: 1000, nullable: true })
+  clientId: string | null;
+
+  @Column({ type: 'text', nullable: true })
+  clientSecret: string | null;
+
+  @Column({ type: 'varchar', length: 2048, nullable: true })
+  oauthUrl: string | null;
+
+  @Column({ type: 'varchar', length: 1000, nullable: true })
+  authUsername: string | null;
+
+  @Column({ type: 'text', nullable: true })
+  authPassword: string | null;
+
+  @LargeTextColumn()
+  body: string;
+
+  @LargeTextColumn()
+  output: string;
+
+  @TimestampColumn()
+  createdAt: Date;
+
+  @Column({ type: 'varchar', length: 255 })
+  createdBy: string;
+
+  @TimestampColumn()
+  updatedAt: Date;
+
+  @Column({ type: 'varchar', length: 255 })
+  updatedBy: string;
+
+  /** `picture` claim of the last writer: the `user.image` of page items. */
+  @Column({ type: 'varchar', length: 2048, nullable: true })
+  updatedByImage: string | null;
+
+  @TimestampColumn({ nullable: true })
+  deletedAt: Date | null;
+
+  @Column({ type: 'varchar', length: 255, nullable: true })
+  deletedBy: string | null;
+
+  /** Bumped by every write; the source of the ETag used for conditional updates. */
+  @VersionColumn({ type: 'int' })
+  version: number;
+}
