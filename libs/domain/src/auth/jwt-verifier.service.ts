@@ -1,0 +1,73 @@
+import { Inject, Injectable, OnModuleInit } from '@nestjs/common';
+import { createRemoteJWKSet, errors, JWTPayload, jwtVerify, JWTVerifyGetKey } from 'jose';
+import { AppConfig } from '../config/app-config';
+import { APP_CONFIG } from '../config/app-config.module';
+import { Caller } from './caller';
+import { readOrCreateDevelopmentSecret } from './development-secret';
+import { InvalidTokenException } from './invalid-token.exception';
+
+const ASYMMETRIC_ALGORITHMS = ['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256', 'ES384', 'ES512', 'EdDSA'];
+
+/** Verifies bearer tokens and turns their claims into a Caller. `alg: none` is never accepted. */
+@Injectable()
+export class JwtVerifier implements OnModuleInit {
+  private key: Uint8Array | JWTVerifyGetKey;
+  private algorithms: string[];
+
+  constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}
+
+  onModuleInit(): void {
+    const auth = this.config.auth;
+    if (auth.mode === 'jwks') {
+      this.key = createRemoteJWKSet(new URL(auth.jwksUrl), { timeoutDuration: 5_000, cooldownDuration: 30_000 });
+      this.algorithms = ASYMMETRIC_ALGORITHMS;
+      return;
+    }
+    const secret = auth.mode === 'secret' ? auth.secret : readOrCreateDevelopmentSecret(auth.secretFile);
+    this.key = new TextEncoder().encode(secret);
+    this.algorithms = ['HS256'];
+  }
+
+  async verify(token: string): Promise<Caller> {
+    const auth = this.config.auth;
+    let payload: JWTPayload;
+    try {
+      const options = {
+        algorithms: this.algorithms,
+        issuer: auth.mode === 'development' ? undefined : auth.issuer,
+        audience: auth.mode === 'development' ? undefined : auth.audience,
+        requiredClaims: ['exp'],
+      };
+      ({ payload } =
+        typeof this.key === 'function'
+          ? await jwtVerify(token, this.key, options)
+          : await jwtVerify(token, this.key, options));
+    } catch (error) {
+      throw new InvalidTokenException(describeJoseError(error));
+    }
+    return toCaller(payload);
+  }
+}
+
+function describeJoseError(error: unknown): string {
+  if (error instanceof errors.JWTExpired) return 'The token has expired';
+  if (error instanceof errors.JWTClaimValidationFailed) return `The token's ${error.claim} claim is not accepted`;
+  if (error instanceof errors.JOSEAlgNotAllowed) return 'The token is signed with an algorithm that is not accepted';
+  if (error instanceof errors.JWKSNoMatchingKey) return 'The token is signed with an unknown key';
+  return 'The token is invalid';
+}
+
+function toCaller(payload: JWTPayload): Caller {
+  const sub = payload.sub;
+  if (typeof sub !== 'string' || sub.trim() === '') throw new InvalidTokenException('The token has no sub claim');
+  const text = (value: unknown) => (typeof value === 'string' && value.trim() !== '' ? value : undefined);
+  const orgs = Array.isArray(payload.orgs) ? payload.orgs.filter((org): org is string => typeof org === 'string') : [];
+  const scope = typeof payload.scope === 'string' ? payload.scope : '';
+  return {
+    sub,
+    username: text(payload.username) ?? text(payload.preferred_username) ?? sub,
+    picture: text(payload.picture) ?? null,
+    orgs: orgs.map((org) => org.toLowerCase()),
+    scopes: scope.split(' ').filter((s) => s.length > 0),
+  };
+}

@@ -1,0 +1,40 @@
+import { Controller, Get, ServiceUnavailableException } from '@nestjs/common';
+import { ApiExcludeController } from '@nestjs/swagger';
+import { SkipThrottle } from '@nestjs/throttler';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { Public } from '../auth/auth.decorators';
+
+const READINESS_TIMEOUT_MS = 2_000;
+
+/** Probes for Kubernetes, at the root of every app, without auth and without anything sensitive. */
+@ApiExcludeController()
+@Public()
+@SkipThrottle()
+@Controller('health')
+export class HealthController {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  @Get('live')
+  live(): { status: 'ok' } {
+    return { status: 'ok' };
+  }
+
+  @Get('ready')
+  async ready(): Promise<{ status: 'ok'; checks: { database: 'up' } }> {
+    try {
+      await withTimeout(this.dataSource.query('SELECT 1'), READINESS_TIMEOUT_MS);
+    } catch {
+      throw new ServiceUnavailableException('The database is unavailable');
+    }
+    return { status: 'ok', checks: { database: 'up' } };
+  }
+}
+
+function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`timed out after ${ms} ms`)), ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}

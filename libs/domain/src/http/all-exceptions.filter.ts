@@ -1,0 +1,80 @@
+import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus, Logger } from '@nestjs/common';
+import type { Request, Response } from 'express';
+import { STATUS_CODES } from 'node:http';
+import { InvalidTokenException } from '../auth/invalid-token.exception';
+import { isDatabaseUnavailable } from '../database/database-errors';
+import { ErrorBody } from './error-body';
+
+/** Errors raised by body-parser and other express middleware carry their status this way. */
+interface HttpishError {
+  status?: number;
+  statusCode?: number;
+  expose?: boolean;
+  type?: string;
+}
+
+const MIDDLEWARE_MESSAGES: Record<string, string> = {
+  'entity.parse.failed': 'Malformed JSON in request body',
+  'entity.too.large': 'Request body is larger than the limit',
+  'encoding.unsupported': 'Unsupported request body encoding',
+  'charset.unsupported': 'Unsupported request body charset',
+};
+
+/**
+ * The one place where errors become HTTP responses. Every error gets the contract's JSON body with
+ * the request id; unexpected errors are logged with their cause and answered 500 without any detail.
+ */
+@Catch()
+export class AllExceptionsFilter implements ExceptionFilter {
+  private readonly logger = new Logger('Errors');
+
+  catch(exception: unknown, host: ArgumentsHost): void {
+    const http = host.switchToHttp();
+    const req = http.getRequest<Request>();
+    const res = http.getResponse<Response>();
+    const { status, message } = this.describe(exception);
+
+    if (status >= 500) {
+      this.logger.error({ err: exception, requestId: req.id }, `Request failed with ${status}`);
+    }
+    if (status === HttpStatus.UNAUTHORIZED) {
+      res.setHeader('WWW-Authenticate', exception instanceof InvalidTokenException ? exception.challenge : 'Bearer');
+    }
+    if (status === HttpStatus.SERVICE_UNAVAILABLE && !res.getHeader('Retry-After')) {
+      res.setHeader('Retry-After', '5');
+    }
+
+    const body: ErrorBody = {
+      statusCode: status,
+      error: STATUS_CODES[status] ?? 'Error',
+      message,
+      path: req.originalUrl ?? req.url,
+      timestamp: new Date().toISOString(),
+      requestId: String(req.id ?? ''),
+    };
+    if (res.headersSent) return;
+    res.status(status).json(body);
+  }
+
+  private describe(exception: unknown): { status: number; message: string | string[] } {
+    if (exception instanceof HttpException) {
+      const status = exception.getStatus();
+      const response = exception.getResponse();
+      const message =
+        typeof response === 'object' && response !== null && 'message' in response
+          ? (response as { message: string | string[] }).message
+          : exception.message;
+      return { status, message: status >= 500 && status !== 503 ? 'Internal server error' : message };
+    }
+    if (isDatabaseUnavailable(exception)) {
+      return { status: 503, message: 'The database is unavailable; retry later' };
+    }
+    const httpish = exception as HttpishError | undefined;
+    const status = httpish?.status ?? httpish?.statusCode;
+    if (typeof status === 'number' && status >= 400 && status < 500) {
+      const message = (httpish?.type && MIDDLEWARE_MESSAGES[httpish.type]) ?? STATUS_CODES[status] ?? 'Bad request';
+      return { status, message };
+    }
+    return { status: 500, message: 'Internal server error' };
+  }
+}

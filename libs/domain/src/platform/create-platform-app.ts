@@ -1,0 +1,68 @@
+import { DynamicModule, Module } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { NestExpressApplication } from '@nestjs/platform-express';
+import helmet from 'helmet';
+import { Logger as NestPinoLogger } from 'nestjs-pino';
+import { DestinationStream, Logger } from 'pino';
+import { AppConfig } from '../config/app-config';
+import { requestIdMiddleware } from '../http/request-id.middleware';
+import { createHttpLogger, createRootLogger } from '../logging/logger';
+import { PlatformAppDefinition } from './platform-app.definition';
+import { PlatformModule } from './platform.module';
+import { setupSwagger } from './swagger';
+
+export const BODY_LIMIT = '256kb';
+/** Operations endpoints stay at the root, outside the label prefix. */
+const ROOT_ROUTES = ['health/live', 'health/ready', 'metrics'];
+
+/** Response headers a browser client may read. */
+const EXPOSED_HEADERS = ['X-Request-Id', 'ETag', 'Location', 'Retry-After'];
+/** helmet's CSP, loosened only as far as Swagger UI's inline bootstrap needs. */
+const SWAGGER_UI_CSP = {
+  defaultSrc: ["'self'"],
+  scriptSrc: ["'self'", "'unsafe-inline'"],
+  styleSrc: ["'self'", "'unsafe-inline'"],
+  imgSrc: ["'self'", 'data:', 'https:'],
+};
+
+export interface PlatformAppOptions {
+  /** Where log lines go (tests capture them); stdout by default. */
+  logDestination?: DestinationStream;
+}
+
+@Module({})
+class PlatformAppRootModule {
+  static register(definition: PlatformAppDefinition, config: AppConfig, logger: Logger): DynamicModule {
+    return {
+      module: PlatformAppRootModule,
+      imports: [PlatformModule.forRoot(config, logger), definition.module],
+    };
+  }
+}
+
+/** Builds one app of the platform, ready to `listen` (main.ts) or `init` (tests). */
+export async function createPlatformApp(
+  definition: PlatformAppDefinition,
+  config: AppConfig,
+  options: PlatformAppOptions = {},
+): Promise<NestExpressApplication> {
+  const logger = createRootLogger(config, definition.label, options.logDestination);
+  const app = await NestFactory.create<NestExpressApplication>(
+    PlatformAppRootModule.register(definition, config, logger),
+    { bodyParser: false, bufferLogs: true },
+  );
+  app.useLogger(app.get(NestPinoLogger));
+  app.disable('x-powered-by');
+
+  // Order matters: every request gets an id and a log line, even one the body parser rejects.
+  app.use(requestIdMiddleware);
+  app.use(createHttpLogger(logger));
+  app.use(helmet({ contentSecurityPolicy: { directives: SWAGGER_UI_CSP } }));
+  app.enableCors({ origin: config.corsOrigins, exposedHeaders: EXPOSED_HEADERS });
+  app.useBodyParser('json', { limit: BODY_LIMIT });
+
+  app.setGlobalPrefix(definition.label, { exclude: ROOT_ROUTES });
+  setupSwagger(app, definition);
+  app.enableShutdownHooks();
+  return app;
+}

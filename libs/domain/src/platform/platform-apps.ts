@@ -1,0 +1,8 @@
+/** The three deployables: folder under apps/ and dist/apps/, subpath label (= URL prefix), default port. */
+export const PLATFORM_APPS = {
+  transactionalService: { name: 'transactional-service', label: 'platform-transactional-service', defaultPort: 3001 },
+  environment: { name: 'environment', label: 'platform-environment', defaultPort: 3002 },
+  botAdmin: { name: 'bot-admin', label: 'platform-bot-admin', defaultPort: 3003 },
+} as const;
+
+export type PlatformAppName = (typeof PLATFORM_APPS)[keyof typeof PLATFORM_APPS]['name'];

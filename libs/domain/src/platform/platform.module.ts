@@ -1,0 +1,48 @@
+import { DynamicModule, Module } from '@nestjs/common';
+import { APP_FILTER, APP_GUARD, APP_PIPE } from '@nestjs/core';
+import { ThrottlerModule } from '@nestjs/throttler';
+import { LoggerModule } from 'nestjs-pino';
+import { Logger } from 'pino';
+import { JwtAuthGuard } from '../auth/jwt-auth.guard';
+import { JwtVerifier } from '../auth/jwt-verifier.service';
+import { AppConfig } from '../config/app-config';
+import { AppConfigModule } from '../config/app-config.module';
+import { DatabaseModule } from '../database/database.module';
+import { HealthController } from '../health/health.controller';
+import { AllExceptionsFilter } from '../http/all-exceptions.filter';
+import { createValidationPipe } from '../http/validation.pipe';
+import { CallerThrottlerGuard } from '../rate-limit/caller-throttler.guard';
+
+/**
+ * What every app of the platform shares: validated config, database, structured logs, the global
+ * validation pipe, the one exception filter, the JWT guard and the health probes. Registered as
+ * APP_* providers so every app and every test module gets the same safety net.
+ */
+@Module({})
+export class PlatformModule {
+  static forRoot(config: AppConfig, logger: Logger): DynamicModule {
+    return {
+      module: PlatformModule,
+      imports: [
+        AppConfigModule.forRoot(config),
+        // The HTTP logger itself is installed by createPlatformApp before the body parser.
+        LoggerModule.forRoot({ pinoHttp: { logger }, useExisting: true }),
+        DatabaseModule.forRoot(config.database),
+        ThrottlerModule.forRoot({
+          throttlers: [{ ttl: 60_000, limit: config.rateLimitPerMinute }],
+          errorMessage: `Rate limit of ${config.rateLimitPerMinute} requests per minute exceeded`,
+        }),
+      ],
+      controllers: [HealthController],
+      providers: [
+        JwtVerifier,
+        { provide: APP_PIPE, useFactory: createValidationPipe },
+        { provide: APP_FILTER, useClass: AllExceptionsFilter },
+        // Guards run in this order: authenticate first, so the rate limit counts per caller.
+        { provide: APP_GUARD, useClass: JwtAuthGuard },
+        { provide: APP_GUARD, useClass: CallerThrottlerGuard },
+      ],
+      exports: [JwtVerifier],
+    };
+  }
+}
