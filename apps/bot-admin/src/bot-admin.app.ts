@@ -1,0 +1,9 @@
+import { PLATFORM_APPS, PlatformAppDefinition } from '@app/domain';
+import { BotsModule } from './bots/bots.module';
+
+export const BOT_ADMIN_APP: PlatformAppDefinition = {
+  ...PLATFORM_APPS.botAdmin,
+  module: BotsModule,
+  title: 'Bot Platform Management API: bots',
+  description: 'Read-only lookup of bots (virtual agents) across environments.',
+};

@@ -1,0 +1,11 @@
+import { DomainModule } from '@app/domain';
+import { Module } from '@nestjs/common';
+import { BotsController } from './bots.controller';
+import { BotsService } from './bots.service';
+
+@Module({
+  imports: [DomainModule],
+  controllers: [BotsController],
+  providers: [BotsService],
+})
+export class BotsModule {}

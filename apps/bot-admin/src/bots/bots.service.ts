@@ -1,0 +1,23 @@
+import { BotDto, BotListDto, BotNotFoundException, BotRepository, ScopeService } from '@app/domain';
+import { Injectable } from '@nestjs/common';
+
+@Injectable()
+export class BotsService {
+  constructor(
+    private readonly bots: BotRepository,
+    private readonly scope: ScopeService,
+  ) {}
+
+  async list(orgUuid: string, envUuid: string): Promise<BotListDto> {
+    await this.scope.requireEnvironment(orgUuid, envUuid);
+    const bots = await this.bots.listByEnvironment(envUuid);
+    return { bots: bots.map(BotDto.from) };
+  }
+
+  async get(orgUuid: string, envUuid: string, botUuid: string): Promise<BotDto> {
+    await this.scope.requireEnvironment(orgUuid, envUuid);
+    const bot = await this.bots.findInEnvironment(envUuid, botUuid);
+    if (!bot) throw new BotNotFoundException(envUuid, botUuid);
+    return BotDto.from(bot);
+  }
+}

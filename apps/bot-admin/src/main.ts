@@ -1,0 +1,7 @@
+import { runPlatformApp } from '@app/domain';
+import { BOT_ADMIN_APP } from './bot-admin.app';
+
+runPlatformApp(BOT_ADMIN_APP).catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});

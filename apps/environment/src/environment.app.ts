@@ -1,0 +1,12 @@
+import { PLATFORM_APPS, PlatformAppDefinition } from '@app/domain';
+import { EnvironmentsModule } from './environments/environments.module';
+
+export const ENVIRONMENT_APP: PlatformAppDefinition = {
+  ...PLATFORM_APPS.environment,
+  module: EnvironmentsModule,
+  title: 'Bot Platform Management API: environments',
+  description:
+    'Read-only lookup of the environments of an organization.\n\n' +
+    '**Internal.** By default this group\'s network policy blocks external access. Customers of the ' +
+    'hosted offering must request these tasks through a support ticket.',
+};

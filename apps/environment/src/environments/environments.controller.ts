@@ -1,0 +1,28 @@
+import { ApiErrorResponses, EnvironmentDto, EnvironmentPath, OrganizationPath, PLATFORM_APPS } from '@app/domain';
+import { Controller, Get, Param } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { EnvironmentsService } from './environments.service';
+
+@ApiTags(PLATFORM_APPS.environment.label)
+@ApiErrorResponses(400, 401, 403, 404, 503)
+@Controller('org/:orgUUID/environments')
+export class EnvironmentsController {
+  constructor(private readonly environments: EnvironmentsService) {}
+
+  @Get()
+  @ApiOperation({
+    summary: 'Environments of an organization',
+    description: 'Every environment of the organization, ordered by name; removed ones are included with `removed: true`.',
+  })
+  @ApiOkResponse({ type: [EnvironmentDto] })
+  listEnvironments(@Param() path: OrganizationPath): Promise<EnvironmentDto[]> {
+    return this.environments.list(path.orgUUID);
+  }
+
+  @Get(':envUUID')
+  @ApiOperation({ summary: 'One environment' })
+  @ApiOkResponse({ type: EnvironmentDto })
+  getEnvironment(@Param() path: EnvironmentPath): Promise<EnvironmentDto> {
+    return this.environments.get(path.orgUUID, path.envUUID);
+  }
+}

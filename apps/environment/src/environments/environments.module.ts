@@ -1,0 +1,11 @@
+import { DomainModule } from '@app/domain';
+import { Module } from '@nestjs/common';
+import { EnvironmentsController } from './environments.controller';
+import { EnvironmentsService } from './environments.service';
+
+@Module({
+  imports: [DomainModule],
+  controllers: [EnvironmentsController],
+  providers: [EnvironmentsService],
+})
+export class EnvironmentsModule {}

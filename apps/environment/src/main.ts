@@ -1,0 +1,7 @@
+import { runPlatformApp } from '@app/domain';
+import { ENVIRONMENT_APP } from './environment.app';
+
+runPlatformApp(ENVIRONMENT_APP).catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});

@@ -1,0 +1,38 @@
+import { loadConfigOrExit } from '@app/domain';
+import { importFile } from './commands/import.command';
+import { migrate, revertMigration } from './commands/migrate.command';
+import { startPlatform } from './commands/platform.command';
+import { printToken } from './commands/token.command';
+
+const USAGE = 'Usage: cli <platform | migrate | migrate:revert | import <file.json> | token>';
+
+/** The platform's command line: `npm start`, `npm run migration:run`, `npm run import`, `npm run token`. */
+async function main(argv: string[]): Promise<number> {
+  const [command, ...args] = argv;
+  const config = loadConfigOrExit();
+  switch (command) {
+    case 'platform':
+      return startPlatform(config);
+    case 'migrate':
+      await migrate(config);
+      return 0;
+    case 'migrate:revert':
+      await revertMigration(config);
+      return 0;
+    case 'import':
+      return importFile(config, args[0]);
+    case 'token':
+      return printToken(config);
+    default:
+      console.error(USAGE);
+      return 2;
+  }
+}
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    console.error(error instanceof Error ? error.message : error);
+    process.exit(1);
+  },
+);
