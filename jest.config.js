@@ -1,0 +1,28 @@
+/** Unit tests sit beside the code (`*.spec.ts`); end-to-end tests live in test/ (`*.e2e-spec.ts`). */
+const base = {
+  moduleFileExtensions: ['js', 'json', 'ts'],
+  // Transpile only: `npm test` type-checks the whole project once, before jest starts.
+  transform: { '^.+\\.ts$': ['ts-jest', { diagnostics: false }] },
+  moduleNameMapper: { '^@app/domain(|/.*)$': '<rootDir>/libs/domain/src$1' },
+  testEnvironment: 'node',
+};
+
+module.exports = {
+  projects: [
+    {
+      ...base,
+      displayName: 'unit',
+      testMatch: ['<rootDir>/{apps,libs,tools}/**/*.spec.ts'],
+    },
+    {
+      ...base,
+      displayName: 'e2e',
+      testMatch: ['<rootDir>/test/**/*.e2e-spec.ts'],
+      // One fresh MariaDB/MySQL database per run, migrated by the real migrations; every test file
+      // then works in organizations, environments and bots of its own.
+      globalSetup: '<rootDir>/test/support/global-setup.ts',
+      globalTeardown: '<rootDir>/test/support/global-teardown.ts',
+    },
+  ],
+  testTimeout: 30_000,
+};

@@ -1,0 +1,252 @@
+import { OrganizationPath, RequireScope } from '@app/domain';
+import { Controller, Module, Param, Post } from '@nestjs/common';
+import { exportJWK, generateKeyPair, KeyLike, SignJWT } from 'jose';
+import { createServer, Server } from 'node:http';
+import { AddressInfo } from 'node:net';
+import { ENVIRONMENT_APP } from '../../apps/environment/src/environment.app';
+import { seedTenant, Tenant } from '../support/fixtures';
+import { mysqlTestConfig, TEST_JWT_SECRET } from '../support/test-config';
+import { startTestApp, TestApp } from '../support/test-app';
+import { bearer, signToken } from '../support/tokens';
+
+const unsigned = (payload: object, header: object = { alg: 'none', typ: 'JWT' }) =>
+  `${Buffer.from(JSON.stringify(header)).toString('base64url')}.${Buffer.from(JSON.stringify(payload)).toString('base64url')}.`;
+
+/** A write route guarded like the connector writes, to prove the platform's scope check. */
+@Controller('org/:orgUUID/probe')
+class ProbeController {
+  @Post()
+  @RequireScope('connectors:write')
+  write(@Param() path: OrganizationPath) {
+    return { ok: path.orgUUID };
+  }
+}
+@Module({ controllers: [ProbeController] })
+class ProbeModule {}
+const PROBE_APP = { ...ENVIRONMENT_APP, name: 'probe', label: 'probe', module: ProbeModule };
+
+describe('Authentication and tenancy (HS256 secret)', () => {
+  let sut: TestApp;
+  let probe: TestApp;
+  let tenant: Tenant;
+  let url: string;
+
+  beforeAll(async () => {
+    sut = await startTestApp(ENVIRONMENT_APP, mysqlTestConfig());
+    probe = await startTestApp(PROBE_APP, mysqlTestConfig());
+    tenant = await seedTenant(sut.dataSource);
+    url = `/platform-environment/org/${tenant.organization.uuid}/environments`;
+  });
+  afterAll(async () => {
+    await sut.close();
+    await probe.close();
+  });
+
+  it('answers 401 with WWW-Authenticate: Bearer when no token is sent', async () => {
+    const res = await sut.http.get(url).expect(401);
+
+    expect(res.headers['www-authenticate']).toBe('Bearer');
+    expect(res.body).toEqual({
+      statusCode: 401,
+      error: 'Unauthorized',
+      message: 'Authorization: Bearer <token> is required',
+      path: url,
+      timestamp: expect.any(String),
+      requestId: res.headers['x-request-id'],
+    });
+  });
+
+  it.each([
+    ['a non-bearer scheme', 'Basic dXNlcjpwYXNz'],
+    ['a bearer without token', 'Bearer'],
+  ])('answers 401 for %s', async (_, header) => {
+    const res = await sut.http.get(url).set('Authorization', header).expect(401);
+
+    expect(res.headers['www-authenticate']).toBe('Bearer');
+  });
+
+  it('rejects a token signed with another secret', async () => {
+    const token = await signToken({}, { secret: 'another-secret-another-secret-another-secret' });
+
+    const res = await sut.http.get(url).set(bearer(token)).expect(401);
+
+    expect(res.headers['www-authenticate']).toBe('Bearer error="invalid_token"');
+    expect(res.body.message).toBe('The token is invalid');
+  });
+
+  it('rejects an expired token', async () => {
+    const token = await signToken({}, { expiresAt: Math.floor(Date.now() / 1000) - 60 });
+
+    const res = await sut.http.get(url).set(bearer(token)).expect(401);
+
+    expect(res.body.message).toBe('The token has expired');
+  });
+
+  it('rejects alg: none', async () => {
+    const token = unsigned({ sub: 'mallory', orgs: ['*'], exp: Math.floor(Date.now() / 1000) + 600 });
+
+    const res = await sut.http.get(url).set(bearer(token)).expect(401);
+
+    expect(res.body.message).toBe('The token is signed with an algorithm that is not accepted');
+  });
+
+  it('rejects a token without exp', async () => {
+    const token = await new SignJWT({ orgs: ['*'] })
+      .setProtectedHeader({ alg: 'HS256' })
+      .setSubject('user-1')
+      .sign(new TextEncoder().encode(TEST_JWT_SECRET));
+
+    const res = await sut.http.get(url).set(bearer(token)).expect(401);
+
+    expect(res.body.message).toBe("The token's exp claim is not accepted");
+  });
+
+  it('rejects a token without sub', async () => {
+    const token = await new SignJWT({ orgs: ['*'] })
+      .setProtectedHeader({ alg: 'HS256' })
+      .setExpirationTime('1h')
+      .sign(new TextEncoder().encode(TEST_JWT_SECRET));
+
+    const res = await sut.http.get(url).set(bearer(token)).expect(401);
+
+    expect(res.body.message).toBe('The token has no sub claim');
+  });
+
+  it('is 403 for an organization outside the token orgs', async () => {
+    const token = await signToken({ orgs: ['0c2b6a57-7f0e-4f43-9e5e-3cb1d2a8a1aa'] });
+
+    const res = await sut.http.get(url).set(bearer(token)).expect(403);
+
+    expect(res.body.message).toBe(`Not allowed to access organization ${tenant.organization.uuid}`);
+  });
+
+  it('is 403 for a token without orgs', async () => {
+    const token = await signToken({ orgs: undefined });
+
+    await sut.http.get(url).set(bearer(token)).expect(403);
+  });
+
+  it('lets a token with the organization, in any case, read it', async () => {
+    const token = await signToken({ orgs: [tenant.organization.uuid.toUpperCase()] });
+
+    await sut.http.get(url).set(bearer(token)).expect(200);
+  });
+
+  it('lets support staff (orgs ["*"]) read any organization', async () => {
+    const token = await signToken({ orgs: ['*'] });
+
+    await sut.http.get(url).set(bearer(token)).expect(200);
+  });
+
+  it('checks the path ids (400) before the organization (403)', async () => {
+    const token = await signToken({ orgs: [tenant.organization.uuid] });
+
+    await sut.http.get('/platform-environment/org/nope/environments').set(bearer(token)).expect(400);
+  });
+
+  describe('write scope', () => {
+    const probeUrl = () => `/probe/org/${tenant.organization.uuid}/probe`;
+
+    it('is 403 for a write without connectors:write', async () => {
+      const token = await signToken({ scope: 'connectors:read profile' });
+
+      const res = await probe.http.post(probeUrl()).set(bearer(token)).expect(403);
+
+      expect(res.body.message).toBe('This operation needs the connectors:write scope');
+    });
+
+    it('lets a write with connectors:write among other scopes through', async () => {
+      const token = await signToken({ scope: 'profile connectors:write' });
+
+      await probe.http.post(probeUrl()).set(bearer(token)).expect(201);
+    });
+  });
+});
+
+describe('Authentication with iss and aud configured', () => {
+  let sut: TestApp;
+  let url: string;
+  const claims = (iss: string, aud: string) =>
+    new SignJWT({ orgs: ['*'] })
+      .setProtectedHeader({ alg: 'HS256' })
+      .setSubject('user-1')
+      .setIssuer(iss)
+      .setAudience(aud)
+      .setExpirationTime('1h')
+      .sign(new TextEncoder().encode(TEST_JWT_SECRET));
+
+  beforeAll(async () => {
+    sut = await startTestApp(
+      ENVIRONMENT_APP,
+      mysqlTestConfig({
+        auth: { mode: 'secret', secret: TEST_JWT_SECRET, issuer: 'https://id.example.com', audience: 'platform-api' },
+      }),
+    );
+    const tenant = await seedTenant(sut.dataSource);
+    url = `/platform-environment/org/${tenant.organization.uuid}/environments`;
+  });
+  afterAll(() => sut.close());
+
+  it('accepts the configured issuer and audience', async () => {
+    await sut.http.get(url).set(bearer(await claims('https://id.example.com', 'platform-api'))).expect(200);
+  });
+
+  it('rejects another issuer', async () => {
+    const res = await sut.http.get(url).set(bearer(await claims('https://evil.example.com', 'platform-api'))).expect(401);
+
+    expect(res.body.message).toBe("The token's iss claim is not accepted");
+  });
+
+  it('rejects another audience', async () => {
+    const res = await sut.http.get(url).set(bearer(await claims('https://id.example.com', 'other'))).expect(401);
+
+    expect(res.body.message).toBe("The token's aud claim is not accepted");
+  });
+});
+
+describe('Authentication against a JWKS', () => {
+  let sut: TestApp;
+  let jwks: Server;
+  let url: string;
+  let privateKey: KeyLike;
+
+  beforeAll(async () => {
+    const pair = await generateKeyPair('RS256');
+    privateKey = pair.privateKey;
+    const jwk = { ...(await exportJWK(pair.publicKey)), kid: 'key-1', alg: 'RS256', use: 'sig' };
+    jwks = createServer((_, res) => {
+      res.setHeader('Content-Type', 'application/json');
+      res.end(JSON.stringify({ keys: [jwk] }));
+    });
+    await new Promise<void>((done) => jwks.listen(0, '127.0.0.1', done));
+    const { port } = jwks.address() as AddressInfo;
+    sut = await startTestApp(
+      ENVIRONMENT_APP,
+      mysqlTestConfig({ auth: { mode: 'jwks', jwksUrl: `http://127.0.0.1:${port}/.well-known/jwks.json` } }),
+    );
+    const tenant = await seedTenant(sut.dataSource);
+    url = `/platform-environment/org/${tenant.organization.uuid}/environments`;
+  });
+  afterAll(async () => {
+    await sut.close();
+    await new Promise((done) => jwks.close(done));
+  });
+
+  it('accepts an RS256 token signed by a key of the JWKS', async () => {
+    const token = await new SignJWT({ orgs: ['*'] })
+      .setProtectedHeader({ alg: 'RS256', kid: 'key-1' })
+      .setSubject('user-1')
+      .setExpirationTime('1h')
+      .sign(privateKey);
+
+    await sut.http.get(url).set(bearer(token)).expect(200);
+  });
+
+  it('rejects an HS256 token, whatever secret signed it', async () => {
+    const token = await signToken({ orgs: ['*'] });
+
+    const res = await sut.http.get(url).set(bearer(token)).expect(401);
+
+    expect(res.body.message).toBe('The token is signed with an algorithm that is not accepted');
+  });
+});

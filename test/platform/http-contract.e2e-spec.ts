@@ -1,0 +1,111 @@
+import { BOT_ADMIN_APP } from '../../apps/bot-admin/src/bot-admin.app';
+import { ENVIRONMENT_APP } from '../../apps/environment/src/environment.app';
+import { TRANSACTIONAL_SERVICE_APP } from '../../apps/transactional-service/src/transactional-service.app';
+import { seedTenant, Tenant } from '../support/fixtures';
+import { mysqlTestConfig } from '../support/test-config';
+import { startTestApp, TestApp } from '../support/test-app';
+import { bearer, signToken } from '../support/tokens';
+
+describe('HTTP contract shared by the apps', () => {
+  let sut: TestApp;
+  let tenant: Tenant;
+  let token: string;
+
+  beforeAll(async () => {
+    sut = await startTestApp(BOT_ADMIN_APP, mysqlTestConfig({ logLevel: 'info' }));
+    tenant = await seedTenant(sut.dataSource);
+    token = await signToken({ orgs: ['*'] });
+  });
+  afterAll(() => sut.close());
+
+  it('echoes a given X-Request-Id in the header and the error body', async () => {
+    const res = await sut.http
+      .get(`/platform-bot-admin/org/${tenant.organization.uuid}/env/${tenant.environment.uuid}/bots-admin/nope`)
+      .set(bearer(token))
+      .set('X-Request-Id', 'support-ticket-42.attempt-1')
+      .expect(400);
+
+    expect(res.headers['x-request-id']).toBe('support-ticket-42.attempt-1');
+    expect(res.body.requestId).toBe('support-ticket-42.attempt-1');
+  });
+
+  it('generates a request id when none, or an unacceptable one, is given', async () => {
+    const res = await sut.http.get('/health/live').set('X-Request-Id', 'bad id\twith spaces').expect(200);
+
+    expect(res.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it('answers an unknown route with the error body', async () => {
+    const res = await sut.http.get('/platform-bot-admin/nothing-here').set(bearer(token)).expect(404);
+
+    expect(res.body).toEqual({
+      statusCode: 404,
+      error: 'Not Found',
+      message: 'Cannot GET /platform-bot-admin/nothing-here',
+      path: '/platform-bot-admin/nothing-here',
+      timestamp: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
+      requestId: res.headers['x-request-id'],
+    });
+  });
+
+  it('answers malformed JSON with a 400 error body, never a 500', async () => {
+    const res = await sut.http
+      .post('/platform-bot-admin/anything')
+      .set(bearer(token))
+      .set('Content-Type', 'application/json')
+      .send('{"name": ')
+      .expect(400);
+
+    expect(res.body).toMatchObject({ statusCode: 400, error: 'Bad Request', requestId: res.headers['x-request-id'] });
+  });
+
+  it('writes one JSON log line per request with request id, method, route template, status, duration and sub', async () => {
+    const url = `/platform-bot-admin/org/${tenant.organization.uuid}/env/${tenant.environment.uuid}/bots-admin`;
+    const res = await sut.http.get(url).set(bearer(token)).set('X-Request-Id', 'log-line-check').expect(200);
+
+    const line = sut.logs.find((entry) => entry.requestId === 'log-line-check');
+    expect(res.body.bots).toHaveLength(1);
+    expect(line).toMatchObject({
+      level: 'info',
+      req: { method: 'GET' },
+      res: { statusCode: 200 },
+      route: '/platform-bot-admin/org/:orgUUID/env/:envUUID/bots-admin',
+      sub: 'user-1',
+      durationMs: expect.any(Number),
+    });
+    expect(JSON.stringify(sut.logs)).not.toContain(token);
+  });
+
+  it('serves liveness and readiness at the root without a token', async () => {
+    await sut.http.get('/health/live').expect(200, { status: 'ok' });
+    await sut.http.get('/health/ready').expect(200, { status: 'ok', checks: { database: 'up' } });
+  });
+});
+
+describe.each([
+  [TRANSACTIONAL_SERVICE_APP, []],
+  [ENVIRONMENT_APP, ['/platform-environment/org/{orgUUID}/environments', '/platform-environment/org/{orgUUID}/environments/{envUUID}']],
+  [BOT_ADMIN_APP, ['/platform-bot-admin/org/{orgUUID}/env/{envUUID}/bots-admin', '/platform-bot-admin/org/{orgUUID}/env/{envUUID}/bots-admin/{botUUID}']],
+])('%s.label documentation', (definition, paths) => {
+  let sut: TestApp;
+
+  beforeAll(async () => {
+    sut = await startTestApp(definition, mysqlTestConfig());
+  });
+  afterAll(() => sut.close());
+
+  it(`serves the OpenAPI document at /${definition.label}/docs-json with only its group's operations`, async () => {
+    const res = await sut.http.get(`/${definition.label}/docs-json`).expect(200);
+
+    expect(res.body.openapi).toMatch(/^3\./);
+    expect(Object.keys(res.body.paths)).toEqual(expect.arrayContaining(paths));
+    for (const path of Object.keys(res.body.paths)) expect(path.startsWith(`/${definition.label}/`)).toBe(true);
+    expect(res.body.components.securitySchemes.bearer).toMatchObject({ type: 'http', scheme: 'bearer' });
+  });
+
+  it(`serves Swagger UI at /${definition.label}/docs`, async () => {
+    const res = await sut.http.get(`/${definition.label}/docs`).redirects(1).expect(200);
+
+    expect(res.text).toContain('swagger-ui');
+  });
+});

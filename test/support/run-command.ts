@@ -1,0 +1,37 @@
+import { spawn } from 'node:child_process';
+import { resolve } from 'node:path';
+
+export const ROOT = resolve(__dirname, '..', '..');
+
+export interface CommandResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs a TypeScript entry point of the project the way the npm scripts do (ts-node, path aliases). */
+export function runTs(entry: string, args: string[], env: NodeJS.ProcessEnv, timeoutMs = 60_000): Promise<CommandResult> {
+  return runNode(['-r', 'ts-node/register/transpile-only', '-r', 'tsconfig-paths/register', entry, ...args], env, timeoutMs);
+}
+
+export function runNode(args: string[], env: NodeJS.ProcessEnv, timeoutMs = 60_000): Promise<CommandResult> {
+  return new Promise((done, fail) => {
+    const child = spawn(process.execPath, args, {
+      cwd: ROOT,
+      // Only what the command needs: never the suite's own variables.
+      env: { PATH: process.env.PATH, HOME: process.env.HOME, TS_NODE_PROJECT: resolve(ROOT, 'tsconfig.json'), ...env },
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk) => (stdout += chunk));
+    child.stderr.on('data', (chunk) => (stderr += chunk));
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      fail(new Error(`${args.join(' ')} did not finish in ${timeoutMs} ms:\n${stdout}\n${stderr}`));
+    }, timeoutMs);
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      done({ code, stdout, stderr });
+    });
+  });
+}

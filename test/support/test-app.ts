@@ -1,0 +1,35 @@
+import { AppConfig, createPlatformApp, PlatformAppDefinition } from '@app/domain';
+import { NestExpressApplication } from '@nestjs/platform-express';
+import { Writable } from 'node:stream';
+import request from 'supertest';
+import TestAgent from 'supertest/lib/agent';
+import { DataSource } from 'typeorm';
+
+export interface TestApp {
+  app: NestExpressApplication;
+  http: TestAgent;
+  dataSource: DataSource;
+  /** Every log line the app wrote, parsed. */
+  logs: Array<Record<string, unknown>>;
+  close(): Promise<void>;
+}
+
+/** One app of the platform, on the real module and the real database, served in-process. */
+export async function startTestApp(definition: PlatformAppDefinition, config: AppConfig): Promise<TestApp> {
+  const logs: Array<Record<string, unknown>> = [];
+  const logDestination = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      for (const line of chunk.toString('utf8').split('\n')) if (line.trim()) logs.push(JSON.parse(line));
+      done();
+    },
+  });
+  const app = await createPlatformApp(definition, config, { logDestination });
+  await app.init();
+  return {
+    app,
+    http: request(app.getHttpServer()),
+    dataSource: app.get(DataSource),
+    logs,
+    close: () => app.close(),
+  };
+}
