@@ -38,7 +38,7 @@ export interface AppConfig {
  */
 export function loadAppConfig(env: NodeJS.ProcessEnv, defaultPort = 3000): AppConfig {
   const vars = plainToInstance(EnvironmentVariables, pickKnown(env));
-  const problems = validateSync(vars, { forbidUnknownValues: false }).flatMap(describe);
+  const problems = validateSync(vars, { forbidUnknownValues: false, stopAtFirstError: true }).flatMap(describe);
   const nodeEnv = vars.NODE_ENV ?? 'development';
   const production = nodeEnv === 'production';
 

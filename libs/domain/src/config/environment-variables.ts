@@ -38,10 +38,11 @@ export class EnvironmentVariables {
   NODE_ENV?: (typeof NODE_ENVS)[number];
 
   @Transform(toInt)
+  // Decorators run bottom-up and validation stops at the first failure: type before range.
   @IsOptional()
-  @IsInt()
   @Min(1)
   @Max(65535)
+  @IsInt()
   PORT?: number;
 
   @Transform(emptyToUndefined)
@@ -87,8 +88,8 @@ export class EnvironmentVariables {
 
   @Transform(toInt)
   @IsOptional()
-  @IsInt()
   @Min(1)
+  @IsInt()
   RATE_LIMIT_PER_MINUTE?: number;
 
   @Transform(emptyToUndefined)

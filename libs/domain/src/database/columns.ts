@@ -1,5 +1,5 @@
 import { applyDecorators } from '@nestjs/common';
-import { Column, ColumnOptions, PrimaryColumn } from 'typeorm';
+import { Column, ColumnOptions, PrimaryColumn, ValueTransformer } from 'typeorm';
 
 /** Columns that MySQL must hold as MEDIUMTEXT: a TEXT column stops at 65,535 bytes. */
 export const LARGE_TEXT_COLUMNS: Array<{ target: Function; propertyName: string }> = [];
@@ -18,9 +18,17 @@ export const UuidColumn = (options: ColumnOptions = {}) =>
 export const LargeTextColumn = (options: ColumnOptions = {}) =>
   applyDecorators(Column({ type: 'text', ...options }), markLarge);
 
-/** JSON documents stored as text, portable across MySQL and SQLite, MEDIUMTEXT on MySQL. */
+/**
+ * JSON documents stored as text on every engine. An explicit transformer rather than `simple-json`:
+ * TypeORM only converts `simple-json` while the column keeps that type, and on MySQL it becomes MEDIUMTEXT.
+ */
+const JSON_TEXT: ValueTransformer = {
+  to: (value: unknown) => (value === null || value === undefined ? value : JSON.stringify(value)),
+  from: (value: unknown) => (typeof value === 'string' ? JSON.parse(value) : value),
+};
+
 export const LargeJsonColumn = (options: ColumnOptions = {}) =>
-  applyDecorators(Column({ type: 'simple-json', ...options }), markLarge);
+  applyDecorators(Column({ type: 'text', transformer: JSON_TEXT, ...options }), markLarge);
 
 /** Millisecond-precision UTC timestamps. */
 export const TimestampColumn = (options: ColumnOptions = {}) =>
