@@ -24,7 +24,7 @@ export async function startPlatform(config: AppConfig): Promise<number> {
   }
 
   const apps = Object.values(PLATFORM_APPS);
-  const children = apps.map((app) => startApp(app.name, app.defaultPort));
+  const children = apps.map((app) => startApp(app.name));
   const stopAll = (signal: NodeJS.Signals) => children.forEach((child) => child.kill(signal));
   process.on('SIGINT', () => stopAll('SIGTERM'));
   process.on('SIGTERM', () => stopAll('SIGTERM'));
@@ -47,13 +47,15 @@ export async function startPlatform(config: AppConfig): Promise<number> {
   return code;
 }
 
-function startApp(name: string, port: number): ChildProcess {
+function startApp(name: string): ChildProcess {
   const main = resolve(__dirname, '..', '..', 'apps', name, 'main.js');
   if (!existsSync(main)) throw new Error(`${main} is missing: run npm run build first`);
+  // Each app on its own default port: a PORT meant for one app must not put all three on it.
+  const { PORT: _ignored, ...env } = process.env;
   return fork(main, [], {
     stdio: 'inherit',
     // Quiet by default so the banner stays readable; LOG_LEVEL=info shows every request line.
-    env: { ...process.env, PORT: String(port), LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn' },
+    env: { ...env, LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn' },
   });
 }
 

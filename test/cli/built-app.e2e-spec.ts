@@ -1,0 +1,43 @@
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ROOT } from '../support/run-command';
+
+function freePort(): Promise<number> {
+  return new Promise((done) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => done(port));
+    });
+  });
+}
+
+/** `node dist/apps/<app>/main.js` starts one app, under its label, on PORT. */
+describe.each(['transactional-service', 'environment', 'bot-admin'])('node dist/apps/%s/main.js', (app) => {
+  it('serves health at the root and its docs under its label on PORT', async () => {
+    const main = join(ROOT, 'dist', 'apps', app, 'main.js');
+    if (!existsSync(main)) throw new Error(`${main} is missing: npm test builds before running jest`);
+    const port = await freePort();
+    const dir = mkdtempSync(join(tmpdir(), `platform-${app}-`));
+    const child = spawn(process.execPath, [main], {
+      env: { PATH: process.env.PATH, PORT: String(port), DATABASE_URL: `sqlite:${join(dir, 'p.sqlite')}`, LOG_LEVEL: 'warn' },
+    });
+    const exited = new Promise((done) => child.on('exit', done));
+    try {
+      let ready: Response | undefined;
+      for (let i = 0; i < 100 && !ready?.ok; i++) {
+        ready = await fetch(`http://127.0.0.1:${port}/health/ready`).catch(() => undefined);
+        if (!ready?.ok) await new Promise((r) => setTimeout(r, 150));
+      }
+      expect(ready?.status).toBe(200);
+      const docs = await fetch(`http://127.0.0.1:${port}/platform-${app}/docs-json`);
+      expect(docs.status).toBe(200);
+      expect(((await docs.json()) as { info: { title: string } }).info.title).toContain('Bot Platform Management API');
+    } finally {
+      child.kill('SIGTERM');
+      await exited;
+    }
+  });
+});
