@@ -3,10 +3,21 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { BotRepository } from './bots/bot.repository';
 import { ENTITIES } from './database/entities';
 import { EnvironmentRepository } from './environments/environment.repository';
+import { ConnectorRelationsRepository } from './rest-connectors/connector-relations.repository';
+import { RestConnectorSearchRepository } from './rest-connectors/rest-connector-search.repository';
+import { RestConnectorRepository } from './rest-connectors/rest-connector.repository';
 import { ScopeRepository } from './scope/scope.repository';
 import { ScopeService } from './scope/scope.service';
 
-const PROVIDERS = [EnvironmentRepository, BotRepository, ScopeRepository, ScopeService];
+const PROVIDERS = [
+  EnvironmentRepository,
+  BotRepository,
+  ScopeRepository,
+  ScopeService,
+  RestConnectorRepository,
+  RestConnectorSearchRepository,
+  ConnectorRelationsRepository,
+];
 
 /** The repositories and domain services the apps' feature modules build on. */
 @Module({

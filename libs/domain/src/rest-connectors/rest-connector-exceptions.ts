@@ -1,0 +1,19 @@
+import { ConflictException, NotFoundException, PreconditionFailedException } from '@nestjs/common';
+
+export class ConnectorNotFoundException extends NotFoundException {
+  constructor(botUuid: string, uuid: string) {
+    super(`Rest connector ${uuid} not found in bot ${botUuid}`);
+  }
+}
+
+export class ConnectorNameConflictException extends ConflictException {
+  constructor(name: string) {
+    super(`A rest connector named "${name}" already exists in this bot`);
+  }
+}
+
+export class ConnectorChangedException extends PreconditionFailedException {
+  constructor(uuid: string) {
+    super(`Rest connector ${uuid} has changed since the ETag given in If-Match`);
+  }
+}

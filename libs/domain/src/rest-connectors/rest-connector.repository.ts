@@ -1,0 +1,65 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager, IsNull } from 'typeorm';
+import { RestConnectorTag } from './rest-connector-tag.entity';
+import { RestConnector } from './rest-connector.entity';
+
+export type TagRow = Pick<RestConnectorTag, 'name' | 'nameKey' | 'position'>;
+/** The columns a full write sets. */
+export type ConnectorWrite = Omit<RestConnector, 'uuid' | 'botUuid' | 'bot' | 'createdAt' | 'createdBy' | 'deletedAt' | 'deletedBy' | 'version'>;
+
+/** Reads by id and the writes of rest connectors. Soft-deleted rows are invisible to every read here. */
+@Injectable()
+export class RestConnectorRepository {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  findActive(botUuid: string, uuid: string): Promise<RestConnector | null> {
+    return this.dataSource.getRepository(RestConnector).findOne({ where: { uuid, botUuid, deletedAt: IsNull() } });
+  }
+
+  /** Throws the driver's duplicate-key error when the name is taken (see the unique index). */
+  async insert(connector: RestConnector, tags: TagRow[]): Promise<void> {
+    await this.dataSource.transaction(async (manager) => {
+      await manager.insert(RestConnector, connector);
+      await this.insertTags(manager, connector.uuid, tags);
+    });
+  }
+
+  /**
+   * A full write, applied only if the row is still active at `expectedVersion` (optimistic locking:
+   * the version in the WHERE makes the check and the write one atomic statement). False otherwise.
+   */
+  async update(botUuid: string, uuid: string, expectedVersion: number, values: ConnectorWrite, tags: TagRow[]): Promise<boolean> {
+    return this.dataSource.transaction(async (manager) => {
+      const result = await manager
+        .createQueryBuilder()
+        .update(RestConnector)
+        .set({ ...values, version: expectedVersion + 1 })
+        .where({ uuid, botUuid, deletedAt: IsNull(), version: expectedVersion })
+        .execute();
+      if (!result.affected) return false;
+      await manager.delete(RestConnectorTag, { connectorUuid: uuid });
+      await this.insertTags(manager, uuid, tags);
+      return true;
+    });
+  }
+
+  /** Keeps the row, records who and when, and frees the name. False if there was no active row. */
+  async softDelete(botUuid: string, uuid: string, deletedBy: string, deletedAt: Date): Promise<boolean> {
+    const result = await this.dataSource
+      .createQueryBuilder()
+      .update(RestConnector)
+      .set({ deletedAt, deletedBy, activeNameKey: null, version: () => 'version + 1' })
+      .where({ uuid, botUuid, deletedAt: IsNull() })
+      .execute();
+    return Boolean(result.affected);
+  }
+
+  private async insertTags(manager: EntityManager, connectorUuid: string, tags: TagRow[]): Promise<void> {
+    if (tags.length === 0) return;
+    await manager.insert(
+      RestConnectorTag,
+      tags.map((tag) => ({ ...tag, connectorUuid })),
+    );
+  }
+}
