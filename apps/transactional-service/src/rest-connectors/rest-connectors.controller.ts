@@ -1,0 +1,116 @@
+import {
+  ApiErrorResponses,
+  BotPath,
+  Caller,
+  CONNECTORS_WRITE_SCOPE,
+  CurrentCaller,
+  PaginationQueryDto,
+  PLATFORM_APPS,
+  QuicksearchQueryDto,
+  RequireScope,
+  RestConnectorCreatedDto,
+  RestConnectorDto,
+  RestConnectorListDto,
+  RestConnectorPageDto,
+  RestConnectorPath,
+  RestConnectorUpdatedDto,
+  RestConnectorWriteDto,
+} from '@app/domain';
+import { Body, Controller, Delete, Get, Headers, HttpCode, Param, Post, Put, Query, Res } from '@nestjs/common';
+import {
+  ApiCreatedResponse,
+  ApiHeader,
+  ApiNoContentResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiTags,
+} from '@nestjs/swagger';
+import type { Response } from 'express';
+import { RestConnectorSearchService } from './rest-connector-search.service';
+import { RestConnectorsService } from './rest-connectors.service';
+
+const { label } = PLATFORM_APPS.transactionalService;
+
+@ApiTags(label)
+@ApiErrorResponses(400, 401, 403, 404, 429, 503)
+@Controller('org/:orgUUID/env/:envUUID/bot/:botUUID/rest-connectors')
+export class RestConnectorsController {
+  constructor(
+    private readonly connectors: RestConnectorsService,
+    private readonly search: RestConnectorSearchService,
+  ) {}
+
+  // The fixed sub-paths come before `:serviceUUID`, which would otherwise capture them.
+  @Get('pagination')
+  @ApiOperation({ summary: 'Page of the bot\'s connectors', description: 'searchTerms match connector names or tags.' })
+  @ApiOkResponse({ type: RestConnectorPageDto })
+  page(@Param() path: BotPath, @Query() query: PaginationQueryDto): Promise<RestConnectorPageDto> {
+    return this.search.page(path, query);
+  }
+
+  @Get('quicksearch')
+  @ApiOperation({ summary: 'Autocomplete suggestions', description: 'Suggested names of the bot\'s connectors.' })
+  @ApiOkResponse({ type: [String] })
+  quicksearch(@Param() path: BotPath, @Query() query: QuicksearchQueryDto): Promise<string[]> {
+    return this.search.suggest(path, query);
+  }
+
+  @Get('list')
+  @ApiOperation({ summary: 'List all connectors of the bot' })
+  @ApiOkResponse({ type: RestConnectorListDto })
+  list(@Param() path: BotPath): Promise<RestConnectorListDto> {
+    return this.search.list(path);
+  }
+
+  @Get(':serviceUUID')
+  @ApiOperation({ summary: 'Get one connector' })
+  @ApiOkResponse({ type: RestConnectorDto, headers: { ETag: { description: 'Changes with every write', schema: { type: 'string' } } } })
+  async get(@Param() path: RestConnectorPath, @Res({ passthrough: true }) res: Response): Promise<RestConnectorDto> {
+    const { body, etag } = await this.connectors.get(path);
+    res.setHeader('ETag', etag);
+    return body;
+  }
+
+  @Post()
+  @RequireScope(CONNECTORS_WRITE_SCOPE)
+  @ApiOperation({ summary: 'Create a connector' })
+  @ApiCreatedResponse({ type: RestConnectorCreatedDto, headers: { Location: { description: 'URL of the new connector', schema: { type: 'string' } } } })
+  @ApiErrorResponses(409)
+  async create(
+    @Param() path: BotPath,
+    @Body() dto: RestConnectorWriteDto,
+    @CurrentCaller() caller: Caller,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<RestConnectorCreatedDto> {
+    const created = await this.connectors.create(path, dto, caller);
+    res.setHeader('Location', `/${label}/org/${path.orgUUID}/env/${path.envUUID}/bot/${path.botUUID}/rest-connectors/${created.uuid}`);
+    return created;
+  }
+
+  @Put(':serviceUUID')
+  @RequireScope(CONNECTORS_WRITE_SCOPE)
+  @ApiOperation({ summary: 'Update a connector' })
+  @ApiHeader({ name: 'If-Match', required: false, description: 'ETag of the version this write replaces; 412 when it is no longer current.' })
+  @ApiOkResponse({ type: RestConnectorUpdatedDto })
+  @ApiErrorResponses(409, 412)
+  async update(
+    @Param() path: RestConnectorPath,
+    @Body() dto: RestConnectorWriteDto,
+    @CurrentCaller() caller: Caller,
+    @Headers('if-match') ifMatch: string | undefined,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<RestConnectorUpdatedDto> {
+    const { body, etag } = await this.connectors.update(path, dto, caller, ifMatch);
+    res.setHeader('ETag', etag);
+    return body;
+  }
+
+  @Delete(':serviceUUID')
+  @HttpCode(204)
+  @RequireScope(CONNECTORS_WRITE_SCOPE)
+  @ApiOperation({ summary: 'Delete a connector (soft)' })
+  @ApiNoContentResponse({ description: 'Deleted; the connector is gone from every read, its name is free again.' })
+  remove(@Param() path: RestConnectorPath, @CurrentCaller() caller: Caller): Promise<void> {
+    return this.connectors.remove(path, caller);
+  }
+}

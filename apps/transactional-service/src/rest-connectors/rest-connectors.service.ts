@@ -1,0 +1,119 @@
+import {
+  BotPath,
+  Caller,
+  ConnectorChangedException,
+  ConnectorNameConflictException,
+  ConnectorNotFoundException,
+  ConnectorRelationsRepository,
+  isDuplicateKey,
+  RestConnector,
+  RestConnectorCreatedDto,
+  RestConnectorDto,
+  RestConnectorPath,
+  RestConnectorRepository,
+  RestConnectorUpdatedDto,
+  RestConnectorWriteDto,
+  ScopeService,
+} from '@app/domain';
+import { ConflictException, Injectable } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
+import { toConnectorWrite } from './connector-write';
+import { toRecord } from './connector-views';
+import { etagOf, ifMatchAccepts } from './etag';
+
+/** Without If-Match a write retries against the newest version this many times before a 409. */
+const WRITE_ATTEMPTS = 3;
+
+export interface WithEtag<T> {
+  body: T;
+  etag: string;
+}
+
+/** Create, read, update and soft delete of one connector. */
+@Injectable()
+export class RestConnectorsService {
+  constructor(
+    private readonly scope: ScopeService,
+    private readonly connectors: RestConnectorRepository,
+    private readonly relations: ConnectorRelationsRepository,
+  ) {}
+
+  async create(path: BotPath, dto: RestConnectorWriteDto, caller: Caller): Promise<RestConnectorCreatedDto> {
+    await this.scope.requireBot(path.orgUUID, path.envUUID, path.botUUID);
+    const now = new Date();
+    const { values, tags } = toConnectorWrite(dto, caller, now);
+    const connector: RestConnector = {
+      ...values,
+      uuid: randomUUID(),
+      botUuid: path.botUUID,
+      createdAt: now,
+      createdBy: caller.username,
+      deletedAt: null,
+      deletedBy: null,
+      version: 1,
+    };
+    await this.unlessNameTaken(values.name, () => this.connectors.insert(connector, tags));
+    return { uuid: connector.uuid };
+  }
+
+  async get(path: RestConnectorPath): Promise<WithEtag<RestConnectorDto>> {
+    const connector = await this.findActive(path);
+    const [tags, flows] = await Promise.all([
+      this.relations.tagsOf([connector.uuid]),
+      this.relations.flowsOf(path.botUUID, [connector.uuid]),
+    ]);
+    return { body: toRecord(connector, tags.get(connector.uuid) ?? [], flows.get(connector.uuid) ?? []), etag: etagOf(connector) };
+  }
+
+  /**
+   * A full write. With If-Match it applies only to that exact version (else 412); without, it applies
+   * to the newest version, re-reading when another write lands in between.
+   */
+  async update(
+    path: RestConnectorPath,
+    dto: RestConnectorWriteDto,
+    caller: Caller,
+    ifMatch?: string,
+  ): Promise<WithEtag<RestConnectorUpdatedDto>> {
+    for (let attempt = 1; ; attempt++) {
+      const current = await this.findActive(path);
+      if (ifMatch !== undefined && !ifMatchAccepts(ifMatch, etagOf(current))) {
+        throw new ConnectorChangedException(current.uuid);
+      }
+      const { values, tags } = toConnectorWrite(dto, caller, new Date(), current);
+      const written = await this.unlessNameTaken(values.name, () =>
+        this.connectors.update(path.botUUID, current.uuid, current.version, values, tags),
+      );
+      if (written) {
+        return { body: { message: 'Rest connector updated', data: current.uuid }, etag: etagOf({ version: current.version + 1 }) };
+      }
+      if (ifMatch !== undefined) throw new ConnectorChangedException(current.uuid);
+      if (attempt === WRITE_ATTEMPTS) {
+        throw new ConflictException(`Rest connector ${current.uuid} is being changed by others; retry`);
+      }
+    }
+  }
+
+  async remove(path: RestConnectorPath, caller: Caller): Promise<void> {
+    await this.scope.requireBot(path.orgUUID, path.envUUID, path.botUUID);
+    const deleted = await this.connectors.softDelete(path.botUUID, path.serviceUUID, caller.username, new Date());
+    if (!deleted) throw new ConnectorNotFoundException(path.botUUID, path.serviceUUID);
+  }
+
+  private async findActive(path: RestConnectorPath): Promise<RestConnector> {
+    await this.scope.requireBot(path.orgUUID, path.envUUID, path.botUUID);
+    const connector = await this.connectors.findActive(path.botUUID, path.serviceUUID);
+    if (!connector) throw new ConnectorNotFoundException(path.botUUID, path.serviceUUID);
+    return connector;
+  }
+
+  /** The database keeps active names unique per bot; its duplicate-key error becomes a 409. */
+  private async unlessNameTaken<T>(name: string, write: () => Promise<T>): Promise<T> {
+    try {
+      return await write();
+    } catch (error) {
+      if (isDuplicateKey(error)) throw new ConnectorNameConflictException(name);
+      throw error;
+    }
+  }
+}
