@@ -1,0 +1,110 @@
+import { TRANSACTIONAL_SERVICE_APP } from '../../apps/transactional-service/src/transactional-service.app';
+import { aContentEntry, aFlow, importData, seedTenant, Tenant } from '../support/fixtures';
+import { mysqlTestConfig } from '../support/test-config';
+import { startTestApp, TestApp } from '../support/test-app';
+import { bearer, signToken } from '../support/tokens';
+import { ALICE, createConnector, tenantPath } from './connector-factories';
+
+const CONNECTORS = 100;
+
+/** No N+1: the SQL a read runs does not grow with the number of connectors it returns. */
+describe('Rest connectors: number of SQL queries per read (MariaDB)', () => {
+  let sut: TestApp;
+  let token: string;
+  let crowded: Tenant;
+  let lonely: Tenant;
+  let spy: jest.SpyInstance;
+
+  /** Number of SQL statements the app ran while answering `path` (after one warm-up call). */
+  async function queriesFor(path: string): Promise<{ count: number; body: any }> {
+    await sut.http.get(path).set(bearer(token)).expect(200);
+    spy.mockClear();
+    const res = await sut.http.get(path).set(bearer(token)).expect(200);
+    return { count: spy.mock.calls.length, body: res.body };
+  }
+
+  async function seedConnectors(tenant: Tenant, count: number) {
+    const uuids: string[] = [];
+    for (let start = 0; start < count; start += 10) {
+      const batch = Array.from({ length: Math.min(10, count - start) }, (_, i) =>
+        createConnector(sut, tenant, token, {
+          name: `Connector ${String(start + i).padStart(3, '0')}`,
+          tags: [{ name: `tag-${start + i}` }, { name: 'shared' }],
+        }),
+      );
+      uuids.push(...(await Promise.all(batch)));
+    }
+    await importData(sut.dataSource, {
+      flows: [
+        ...uuids.map((uuid, i) => aFlow(tenant.bot.uuid, { name: `Flow ${i}`, connectors: [uuid] })),
+        aFlow(tenant.bot.uuid, { name: 'Shared flow', connectors: uuids }),
+      ],
+      connectorContent: Object.fromEntries(uuids.map((uuid) => [uuid, [aContentEntry()]])),
+    });
+    return uuids;
+  }
+
+  beforeAll(async () => {
+    sut = await startTestApp(TRANSACTIONAL_SERVICE_APP, mysqlTestConfig());
+    token = await signToken(ALICE);
+    crowded = await seedTenant(sut.dataSource);
+    lonely = await seedTenant(sut.dataSource);
+    await seedConnectors(crowded, CONNECTORS);
+    await seedConnectors(lonely, 1);
+    const queryRunner = sut.dataSource.createQueryRunner();
+    // Every statement TypeORM sends to MySQL goes through the driver's query runner.
+    spy = jest.spyOn(Object.getPrototypeOf(queryRunner), 'query');
+    await queryRunner.release();
+  }, 120_000);
+  afterAll(async () => {
+    spy?.mockRestore();
+    await sut.close();
+  });
+
+  it('counts the queries of a request at all', async () => {
+    const { count } = await queriesFor(`${tenantPath(crowded)}/pagination?linesPerPage=1`);
+
+    expect(count).toBeGreaterThan(0);
+  });
+
+  it.each(['updatedAt', 'name', 'updatedBy'])(
+    'runs as many queries for a page of 100 connectors with tags and flows as for a page of 1 (orderBy=%s)',
+    async (orderBy) => {
+      const one = await queriesFor(`${tenantPath(crowded)}/pagination?orderBy=${orderBy}&linesPerPage=1`);
+      const hundred = await queriesFor(`${tenantPath(crowded)}/pagination?orderBy=${orderBy}&linesPerPage=100`);
+
+      expect(hundred.body.content).toHaveLength(CONNECTORS);
+      for (const item of hundred.body.content) {
+        expect(item.tags).toHaveLength(2);
+        expect(item.flows).toHaveLength(2);
+      }
+      expect(hundred.count).toBe(one.count);
+    },
+  );
+
+  it('runs as many queries for a filtered page of 100 as for a filtered page of 1', async () => {
+    const one = await queriesFor(`${tenantPath(crowded)}/pagination?searchTerms=shared&searchTerms=connector&linesPerPage=1`);
+    const hundred = await queriesFor(`${tenantPath(crowded)}/pagination?searchTerms=shared&searchTerms=connector&linesPerPage=100`);
+
+    expect(hundred.body.totalElements).toBe(CONNECTORS);
+    expect(hundred.count).toBe(one.count);
+  });
+
+  it('runs as many queries to list 100 connectors with content as to list 1', async () => {
+    const one = await queriesFor(`${tenantPath(lonely)}/list`);
+    const hundred = await queriesFor(`${tenantPath(crowded)}/list`);
+
+    expect(one.body.data).toHaveLength(1);
+    expect(hundred.body.data).toHaveLength(CONNECTORS);
+    expect(hundred.body.data.every((item: { content: unknown[]; tags: unknown[] }) => item.content.length === 1 && item.tags.length === 2)).toBe(true);
+    expect(hundred.count).toBe(one.count);
+  });
+
+  it('runs as many queries for the suggestions of 50 names as for 1', async () => {
+    const one = await queriesFor(`${tenantPath(crowded)}/quicksearch?searchTerm=connector&limit=1`);
+    const fifty = await queriesFor(`${tenantPath(crowded)}/quicksearch?searchTerm=connector&limit=50`);
+
+    expect(fifty.body).toHaveLength(50);
+    expect(fifty.count).toBe(one.count);
+  });
+});
