@@ -2,11 +2,12 @@ import { loadConfigOrExit } from '@app/domain';
 import { importFile } from './commands/import.command';
 import { migrate, revertMigration } from './commands/migrate.command';
 import { startPlatform } from './commands/platform.command';
+import { rotateStoredSecrets } from './commands/rotate-secrets.command';
 import { printToken } from './commands/token.command';
 
-const USAGE = 'Usage: cli <platform | migrate | migrate:revert | import <file.json> | token>';
+const USAGE = 'Usage: cli <platform | migrate | migrate:revert | import <file.json> | secrets:rotate | token>';
 
-/** The platform's command line: `npm start`, `npm run migration:run`, `npm run import`, `npm run token`. */
+/** The platform's command line: `npm start`, `npm run migration:run`, `npm run import`, `npm run secrets:rotate`, `npm run token`. */
 async function main(argv: string[]): Promise<number> {
   const [command, ...args] = argv;
   const config = loadConfigOrExit();
@@ -21,6 +22,8 @@ async function main(argv: string[]): Promise<number> {
       return 0;
     case 'import':
       return importFile(config, args[0]);
+    case 'secrets:rotate':
+      return rotateStoredSecrets(config);
     case 'token':
       return printToken(config);
     default:

@@ -27,6 +27,8 @@ export interface AppConfig {
   /** 32-byte AES-256-GCM key; absent only outside production. */
   secretsKey?: Buffer;
   secretsKeyPrevious?: Buffer;
+  /** Without SECRETS_KEY outside production: a key kept in this file beside the embedded database. */
+  developmentSecretsKeyFile?: string;
   rateLimitPerMinute: number;
   corsOrigins: string[];
   logLevel: (typeof LOG_LEVELS)[number];
@@ -76,6 +78,7 @@ export function loadAppConfig(env: NodeJS.ProcessEnv, defaultPort = 3000): AppCo
     auth: authConfig(vars, database),
     secretsKey,
     secretsKeyPrevious,
+    developmentSecretsKeyFile: secretsKey ? undefined : resolve(dataDirOf(database), 'dev-secrets-key'),
     rateLimitPerMinute: vars.RATE_LIMIT_PER_MINUTE ?? DEFAULT_RATE_LIMIT_PER_MINUTE,
     corsOrigins: splitList(vars.CORS_ORIGINS),
     logLevel: vars.LOG_LEVEL ?? (nodeEnv === 'test' ? 'silent' : 'info'),
@@ -86,8 +89,12 @@ function authConfig(vars: EnvironmentVariables, database: DatabaseConfig): AuthC
   const claims = { issuer: vars.AUTH_JWT_ISSUER, audience: vars.AUTH_JWT_AUDIENCE };
   if (vars.AUTH_JWT_SECRET) return { mode: 'secret', secret: vars.AUTH_JWT_SECRET, ...claims };
   if (vars.AUTH_JWKS_URL) return { mode: 'jwks', jwksUrl: vars.AUTH_JWKS_URL, ...claims };
-  const dataDir = database.type === 'sqlite' ? dirname(database.path) : resolve('data');
-  return { mode: 'development', secretFile: resolve(dataDir, 'dev-jwt-secret') };
+  return { mode: 'development', secretFile: resolve(dataDirOf(database), 'dev-jwt-secret') };
+}
+
+/** Where development-only files live: beside the embedded database, or ./data. */
+function dataDirOf(database: DatabaseConfig): string {
+  return database.type === 'sqlite' ? dirname(database.path) : resolve('data');
 }
 
 /** `mysql://…` or `mariadb://…`; mysql2 is given the URL with the mysql scheme either way. */

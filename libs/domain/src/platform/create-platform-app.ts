@@ -5,6 +5,7 @@ import helmet from 'helmet';
 import { Logger as NestPinoLogger } from 'nestjs-pino';
 import { DestinationStream, Logger } from 'pino';
 import { AppConfig } from '../config/app-config';
+import { limitJsonShape, requireJsonBody } from '../http/json-body.middleware';
 import { requestIdMiddleware } from '../http/request-id.middleware';
 import { createHttpLogger, createRootLogger } from '../logging/logger';
 import { PlatformAppDefinition } from './platform-app.definition';
@@ -59,7 +60,9 @@ export async function createPlatformApp(
   app.use(createHttpLogger(logger));
   app.use(helmet({ contentSecurityPolicy: { directives: SWAGGER_UI_CSP } }));
   app.enableCors({ origin: config.corsOrigins, exposedHeaders: EXPOSED_HEADERS });
+  app.use(requireJsonBody);
   app.useBodyParser('json', { limit: BODY_LIMIT });
+  app.use(limitJsonShape);
 
   app.setGlobalPrefix(definition.label, { exclude: ROOT_ROUTES });
   setupSwagger(app, definition);

@@ -12,6 +12,7 @@ import { HealthController } from '../health/health.controller';
 import { AllExceptionsFilter } from '../http/all-exceptions.filter';
 import { createValidationPipe } from '../http/validation.pipe';
 import { CallerThrottlerGuard } from '../rate-limit/caller-throttler.guard';
+import { SecretCipherProvider } from '../secrets/secret-cipher.provider';
 
 /**
  * What every app of the platform shares: validated config, database, structured logs, the global
@@ -23,6 +24,8 @@ export class PlatformModule {
   static forRoot(config: AppConfig, logger: Logger): DynamicModule {
     return {
       module: PlatformModule,
+      // Global: feature modules inject what it exports (the secret cipher) without importing it.
+      global: true,
       imports: [
         AppConfigModule.forRoot(config),
         // The HTTP logger itself is installed by createPlatformApp before the body parser.
@@ -30,19 +33,22 @@ export class PlatformModule {
         DatabaseModule.forRoot(config.database),
         ThrottlerModule.forRoot({
           throttlers: [{ ttl: 60_000, limit: config.rateLimitPerMinute }],
+          // One budget per caller across every route (the default key would add the route).
+          generateKey: (_context, tracker, name) => `${name}:${tracker}`,
           errorMessage: `Rate limit of ${config.rateLimitPerMinute} requests per minute exceeded`,
         }),
       ],
       controllers: [HealthController],
       providers: [
         JwtVerifier,
+        SecretCipherProvider,
         { provide: APP_PIPE, useFactory: createValidationPipe },
         { provide: APP_FILTER, useClass: AllExceptionsFilter },
         // Guards run in this order: authenticate first, so the rate limit counts per caller.
         { provide: APP_GUARD, useClass: JwtAuthGuard },
         { provide: APP_GUARD, useClass: CallerThrottlerGuard },
       ],
-      exports: [JwtVerifier],
+      exports: [JwtVerifier, SecretCipherProvider],
     };
   }
 }

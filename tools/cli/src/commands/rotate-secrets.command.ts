@@ -1,0 +1,17 @@
+import { AppConfig, rotateSecrets, secretCipherFor } from '@app/domain';
+import { openDataSource } from '../open-data-source';
+
+/**
+ * `npm run secrets:rotate`: after deploying a new SECRETS_KEY with the old one as SECRETS_KEY_PREVIOUS,
+ * re-encrypts every stored secret with the new key; then SECRETS_KEY_PREVIOUS can be removed.
+ */
+export async function rotateStoredSecrets(config: AppConfig): Promise<number> {
+  const dataSource = await openDataSource(config.database);
+  try {
+    const summary = await rotateSecrets(dataSource, secretCipherFor(config));
+    console.log(`Re-encrypted ${summary.secrets} secrets of ${summary.connectors} connectors`);
+    return 0;
+  } finally {
+    await dataSource.destroy();
+  }
+}
