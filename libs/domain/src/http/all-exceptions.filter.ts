@@ -35,7 +35,7 @@ export class AllExceptionsFilter implements ExceptionFilter {
     const { status, message } = this.describe(exception);
 
     if (status >= 500) {
-      this.logger.error({ err: exception, requestId: req.id }, `Request failed with ${status}`);
+      this.logger.error({ err: loggable(exception), requestId: req.id }, `Request failed with ${status}`);
     }
     if (status === HttpStatus.UNAUTHORIZED) {
       res.setHeader('WWW-Authenticate', exception instanceof InvalidTokenException ? exception.challenge : 'Bearer');
@@ -77,4 +77,14 @@ export class AllExceptionsFilter implements ExceptionFilter {
     }
     return { status: 500, message: 'Internal server error' };
   }
+}
+
+/**
+ * What of an error may be logged: never its SQL parameters (a failed write carries the connector's
+ * secrets) nor the request body, only what identifies the failure.
+ */
+function loggable(exception: unknown): Record<string, unknown> {
+  if (!(exception instanceof Error)) return { message: String(exception) };
+  const code = (exception as { code?: unknown; driverError?: { code?: unknown } }).driverError?.code ?? (exception as { code?: unknown }).code;
+  return { type: exception.name, code, message: exception.message, stack: exception.stack };
 }
