@@ -3,6 +3,8 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { BotRepository } from './bots/bot.repository';
 import { ENTITIES } from './database/entities';
 import { EnvironmentRepository } from './environments/environment.repository';
+import { IdempotencyRepository } from './idempotency/idempotency.repository';
+import { IdempotencyService } from './idempotency/idempotency.service';
 import { ConnectorRelationsRepository } from './rest-connectors/connector-relations.repository';
 import { RestConnectorSearchRepository } from './rest-connectors/rest-connector-search.repository';
 import { RestConnectorRepository } from './rest-connectors/rest-connector.repository';
@@ -17,6 +19,8 @@ const PROVIDERS = [
   RestConnectorRepository,
   RestConnectorSearchRepository,
   ConnectorRelationsRepository,
+  IdempotencyRepository,
+  IdempotencyService,
 ];
 
 /** The repositories and domain services the apps' feature modules build on. */

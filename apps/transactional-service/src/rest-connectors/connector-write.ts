@@ -4,6 +4,7 @@ import {
   RestConnector,
   RestConnectorWriteDto,
   SECRET_DESTINATION,
+  SecretField,
   SECRET_FIELDS,
   SECRET_PLACEHOLDERS,
   secretsUsedBy,
@@ -16,15 +17,19 @@ export interface Writer {
   picture: string | null;
 }
 
+/** Encrypts a new secret value for storage (see SecretCipher). */
+export type Seal = (field: SecretField, plaintext: string) => string;
+
 /**
  * Turns a validated write body into the columns of a full write. Secrets the auth type does not use
- * are discarded; a secret's placeholder keeps the stored value, but only while the URL it is sent to
- * keeps its host; any rule broken is a 400 listing every field.
+ * are discarded; a new secret is sealed; a secret's placeholder keeps the stored (sealed) value, but only
+ * while the URL it is sent to keeps its host; any rule broken is a 400 listing every field.
  */
 export function toConnectorWrite(
   dto: RestConnectorWriteDto,
   writer: Writer,
   now: Date,
+  seal: Seal,
   stored?: RestConnector,
 ): { values: ConnectorWrite; tags: TagRow[] } {
   const problems: string[] = [];
@@ -33,7 +38,7 @@ export function toConnectorWrite(
     SECRET_FIELDS.map((field) => {
       const sent = dto[field];
       if (!used.includes(field) || sent === undefined || sent === null) return [field, null];
-      if (sent !== SECRET_PLACEHOLDERS[field]) return [field, sent];
+      if (sent !== SECRET_PLACEHOLDERS[field]) return [field, seal(field, sent)];
       const kept = stored?.[field] ?? null;
       const destination = SECRET_DESTINATION[field];
       if (kept === null) {

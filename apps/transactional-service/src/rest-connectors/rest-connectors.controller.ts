@@ -4,6 +4,7 @@ import {
   Caller,
   CONNECTORS_WRITE_SCOPE,
   CurrentCaller,
+  IdempotencyKeyHeader,
   PaginationQueryDto,
   PLATFORM_APPS,
   QuicksearchQueryDto,
@@ -15,6 +16,7 @@ import {
   RestConnectorPath,
   RestConnectorUpdatedDto,
   RestConnectorWriteDto,
+  SentBody,
 } from '@app/domain';
 import { Body, Controller, Delete, Get, Headers, HttpCode, Param, Post, Put, Query, Res } from '@nestjs/common';
 import {
@@ -74,15 +76,22 @@ export class RestConnectorsController {
   @Post()
   @RequireScope(CONNECTORS_WRITE_SCOPE)
   @ApiOperation({ summary: 'Create a connector' })
+  @ApiHeader({
+    name: 'Idempotency-Key',
+    required: false,
+    description: 'Makes retries safe for 24 h: the same key and body return the first answer and create nothing; the same key with another body is a 422; a retry while the first request runs is a 409.',
+  })
   @ApiCreatedResponse({ type: RestConnectorCreatedDto, headers: { Location: { description: 'URL of the new connector', schema: { type: 'string' } } } })
-  @ApiErrorResponses(409)
+  @ApiErrorResponses(409, 413, 415, 422)
   async create(
     @Param() path: BotPath,
     @Body() dto: RestConnectorWriteDto,
     @CurrentCaller() caller: Caller,
+    @IdempotencyKeyHeader() key: string | undefined,
+    @SentBody() sentBody: unknown,
     @Res({ passthrough: true }) res: Response,
   ): Promise<RestConnectorCreatedDto> {
-    const created = await this.connectors.create(path, dto, caller);
+    const created = await this.connectors.create(path, dto, caller, key === undefined ? undefined : { key, sentBody });
     res.setHeader('Location', `/${label}/org/${path.orgUUID}/env/${path.envUUID}/bot/${path.botUUID}/rest-connectors/${created.uuid}`);
     return created;
   }
@@ -92,7 +101,7 @@ export class RestConnectorsController {
   @ApiOperation({ summary: 'Update a connector' })
   @ApiHeader({ name: 'If-Match', required: false, description: 'ETag of the version this write replaces; 412 when it is no longer current.' })
   @ApiOkResponse({ type: RestConnectorUpdatedDto })
-  @ApiErrorResponses(409, 412)
+  @ApiErrorResponses(409, 412, 413, 415)
   async update(
     @Param() path: RestConnectorPath,
     @Body() dto: RestConnectorWriteDto,

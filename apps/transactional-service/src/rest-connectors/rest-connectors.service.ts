@@ -5,6 +5,8 @@ import {
   ConnectorNameConflictException,
   ConnectorNotFoundException,
   ConnectorRelationsRepository,
+  fingerprintOf,
+  IdempotencyService,
   isDuplicateKey,
   RestConnector,
   RestConnectorCreatedDto,
@@ -14,10 +16,13 @@ import {
   RestConnectorUpdatedDto,
   RestConnectorWriteDto,
   ScopeService,
+  secretContext,
+  SecretCipher,
 } from '@app/domain';
 import { ConflictException, Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
-import { toConnectorWrite } from './connector-write';
+import { EntityManager } from 'typeorm';
+import { Seal, toConnectorWrite } from './connector-write';
 import { toRecord } from './connector-views';
 import { etagOf, ifMatchAccepts } from './etag';
 
@@ -36,15 +41,51 @@ export class RestConnectorsService {
     private readonly scope: ScopeService,
     private readonly connectors: RestConnectorRepository,
     private readonly relations: ConnectorRelationsRepository,
+    private readonly cipher: SecretCipher,
+    private readonly idempotency: IdempotencyService,
   ) {}
 
-  async create(path: BotPath, dto: RestConnectorWriteDto, caller: Caller): Promise<RestConnectorCreatedDto> {
+  /**
+   * With an Idempotency-Key, a retry of the same request returns the first answer and creates nothing;
+   * the answer is stored in the transaction that creates the connector, so it is never lost or doubled.
+   */
+  async create(
+    path: BotPath,
+    dto: RestConnectorWriteDto,
+    caller: Caller,
+    retry?: { key: string; sentBody: unknown },
+  ): Promise<RestConnectorCreatedDto> {
     await this.scope.requireBot(path.orgUUID, path.envUUID, path.botUUID);
+    if (!retry) return this.insert(path, dto, caller);
+    const request = {
+      callerSub: caller.sub,
+      key: retry.key,
+      fingerprint: fingerprintOf('POST', `${path.orgUUID}/${path.envUUID}/${path.botUUID}`, retry.sentBody),
+    };
+    const replay = await this.idempotency.begin(request);
+    if (replay) return { uuid: String(replay.body.uuid) };
+    try {
+      return await this.insert(path, dto, caller, (manager, created) =>
+        this.idempotency.complete(manager, request, { status: 201, body: { uuid: created.uuid } }),
+      );
+    } catch (error) {
+      await this.idempotency.release(request);
+      throw error;
+    }
+  }
+
+  private async insert(
+    path: BotPath,
+    dto: RestConnectorWriteDto,
+    caller: Caller,
+    alsoInTransaction?: (manager: EntityManager, created: RestConnectorCreatedDto) => Promise<void>,
+  ): Promise<RestConnectorCreatedDto> {
     const now = new Date();
-    const { values, tags } = toConnectorWrite(dto, caller, now);
+    const uuid = randomUUID();
+    const { values, tags } = toConnectorWrite(dto, caller, now, this.sealFor(uuid));
     const connector: RestConnector = {
       ...values,
-      uuid: randomUUID(),
+      uuid,
       botUuid: path.botUUID,
       createdAt: now,
       createdBy: caller.username,
@@ -52,8 +93,11 @@ export class RestConnectorsService {
       deletedBy: null,
       version: 1,
     };
-    await this.unlessNameTaken(values.name, () => this.connectors.insert(connector, tags));
-    return { uuid: connector.uuid };
+    const created = { uuid: connector.uuid };
+    await this.unlessNameTaken(values.name, () =>
+      this.connectors.insert(connector, tags, alsoInTransaction && ((manager) => alsoInTransaction(manager, created))),
+    );
+    return created;
   }
 
   async get(path: RestConnectorPath): Promise<WithEtag<RestConnectorDto>> {
@@ -80,7 +124,7 @@ export class RestConnectorsService {
       if (ifMatch !== undefined && !ifMatchAccepts(ifMatch, etagOf(current))) {
         throw new ConnectorChangedException(current.uuid);
       }
-      const { values, tags } = toConnectorWrite(dto, caller, new Date(), current);
+      const { values, tags } = toConnectorWrite(dto, caller, new Date(), this.sealFor(current.uuid), current);
       const written = await this.unlessNameTaken(values.name, () =>
         this.connectors.update(path.botUUID, current.uuid, current.version, values, tags),
       );
@@ -98,6 +142,10 @@ export class RestConnectorsService {
     await this.scope.requireBot(path.orgUUID, path.envUUID, path.botUUID);
     const deleted = await this.connectors.softDelete(path.botUUID, path.serviceUUID, caller.username, new Date());
     if (!deleted) throw new ConnectorNotFoundException(path.botUUID, path.serviceUUID);
+  }
+
+  private sealFor(connectorUuid: string): Seal {
+    return (field, plaintext) => this.cipher.encrypt(plaintext, secretContext(connectorUuid, field));
   }
 
   private async findActive(path: RestConnectorPath): Promise<RestConnector> {

@@ -2,6 +2,7 @@ import { Bot } from '../bots/bot.entity';
 import { Environment } from '../environments/environment.entity';
 import { FlowConnector } from '../flows/flow-connector.entity';
 import { Flow } from '../flows/flow.entity';
+import { IdempotencyKey } from '../idempotency/idempotency-key.entity';
 import { Organization } from '../organizations/organization.entity';
 import { ConnectorContent } from '../rest-connectors/connector-content.entity';
 import { RestConnectorTag } from '../rest-connectors/rest-connector-tag.entity';
@@ -17,4 +18,5 @@ export const ENTITIES = [
   RestConnector,
   RestConnectorTag,
   ConnectorContent,
+  IdempotencyKey,
 ];

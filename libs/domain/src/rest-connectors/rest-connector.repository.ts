@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager, IsNull } from 'typeorm';
+import { retryTransient } from '../database/transient-retry';
 import { RestConnectorTag } from './rest-connector-tag.entity';
 import { RestConnector } from './rest-connector.entity';
 
@@ -17,12 +18,22 @@ export class RestConnectorRepository {
     return this.dataSource.getRepository(RestConnector).findOne({ where: { uuid, botUuid, deletedAt: IsNull() } });
   }
 
-  /** Throws the driver's duplicate-key error when the name is taken (see the unique index). */
-  async insert(connector: RestConnector, tags: TagRow[]): Promise<void> {
-    await this.dataSource.transaction(async (manager) => {
-      await manager.insert(RestConnector, connector);
-      await this.insertTags(manager, connector.uuid, tags);
-    });
+  /**
+   * Throws the driver's duplicate-key error when the name is taken (see the unique index).
+   * `alsoInTransaction` commits with the insert or not at all (the Idempotency-Key's answer).
+   */
+  async insert(
+    connector: RestConnector,
+    tags: TagRow[],
+    alsoInTransaction?: (manager: EntityManager) => Promise<void>,
+  ): Promise<void> {
+    await retryTransient(() =>
+      this.dataSource.transaction(async (manager) => {
+        await manager.insert(RestConnector, connector);
+        await this.insertTags(manager, connector.uuid, tags);
+        await alsoInTransaction?.(manager);
+      }),
+    );
   }
 
   /**
@@ -30,7 +41,7 @@ export class RestConnectorRepository {
    * the version in the WHERE makes the check and the write one atomic statement). False otherwise.
    */
   async update(botUuid: string, uuid: string, expectedVersion: number, values: ConnectorWrite, tags: TagRow[]): Promise<boolean> {
-    return this.dataSource.transaction(async (manager) => {
+    return retryTransient(() => this.dataSource.transaction(async (manager) => {
       const result = await manager
         .createQueryBuilder()
         .update(RestConnector)
@@ -41,7 +52,7 @@ export class RestConnectorRepository {
       await manager.delete(RestConnectorTag, { connectorUuid: uuid });
       await this.insertTags(manager, uuid, tags);
       return true;
-    });
+    }));
   }
 
   /** Keeps the row, records who and when, and frees the name. False if there was no active row. */

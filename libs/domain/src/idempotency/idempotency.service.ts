@@ -1,0 +1,75 @@
+import { Injectable } from '@nestjs/common';
+import { EntityManager } from 'typeorm';
+import { isDuplicateKey } from '../database/database-errors';
+import { StoredAnswer } from './idempotency-key.entity';
+import { IdempotencyKeyReusedException, IdempotentRequestInProgressException } from './idempotency.exceptions';
+import { IdempotencyRepository } from './idempotency.repository';
+
+export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
+/** A request holding its key this long without finishing has died; a retry may take the key over. */
+export const ABANDONED_AFTER_MS = 60 * 1000;
+/** Expired keys are swept by one request in this many. */
+const SWEEP_ONE_IN = 100;
+
+export interface IdempotentRequest {
+  callerSub: string;
+  key: string;
+  fingerprint: string;
+}
+
+export interface StoredResponse {
+  status: number;
+  body: StoredAnswer;
+}
+
+/**
+ * Idempotency-Key semantics for creates: the first request with a key runs and its answer is stored with
+ * the write it made (one transaction); a retry with the same request gets that answer again; the same
+ * key with another request is a 422; a retry while the first still runs is a 409 and creates nothing.
+ */
+@Injectable()
+export class IdempotencyService {
+  constructor(private readonly keys: IdempotencyRepository) {}
+
+  /** Takes the key and returns undefined (go ahead), or returns the stored answer to replay. */
+  async begin(request: IdempotentRequest, now = new Date()): Promise<StoredResponse | undefined> {
+    const id = { callerSub: request.callerSub, idempotencyKey: request.key };
+    if (Math.floor(Math.random() * SWEEP_ONE_IN) === 0) await this.keys.deleteExpired(now);
+    for (let attempt = 0; attempt < 3; attempt++) {
+      try {
+        await this.keys.insert({
+          ...id,
+          fingerprint: request.fingerprint,
+          state: 'in_progress',
+          responseStatus: null,
+          responseBody: null,
+          lockedAt: now,
+          expiresAt: new Date(now.getTime() + IDEMPOTENCY_TTL_MS),
+        });
+        return undefined;
+      } catch (error) {
+        if (!isDuplicateKey(error)) throw error;
+      }
+      const held = await this.keys.find(id);
+      if (!held) continue;
+      if (held.expiresAt <= now) {
+        await this.keys.deleteIfUnchanged(held);
+        continue;
+      }
+      if (held.fingerprint !== request.fingerprint) throw new IdempotencyKeyReusedException();
+      if (held.state === 'completed') return { status: held.responseStatus ?? 200, body: held.responseBody ?? {} };
+      const abandoned = now.getTime() - held.lockedAt.getTime() > ABANDONED_AFTER_MS;
+      if (abandoned && (await this.keys.takeOver(held, now))) return undefined;
+      throw new IdempotentRequestInProgressException();
+    }
+    throw new IdempotentRequestInProgressException();
+  }
+
+  complete(manager: EntityManager, request: IdempotentRequest, response: StoredResponse): Promise<void> {
+    return this.keys.complete(manager, { callerSub: request.callerSub, idempotencyKey: request.key }, response.status, response.body);
+  }
+
+  release(request: IdempotentRequest): Promise<void> {
+    return this.keys.release({ callerSub: request.callerSub, idempotencyKey: request.key });
+  }
+}
