@@ -1,0 +1,105 @@
+import { BOT_ADMIN_APP } from '../../apps/bot-admin/src/bot-admin.app';
+import { TRANSACTIONAL_SERVICE_APP } from '../../apps/transactional-service/src/transactional-service.app';
+import { aConnectorBody, tenantPath } from '../rest-connectors/connector-factories';
+import { seedTenant, Tenant } from '../support/fixtures';
+import { mysqlTestConfig } from '../support/test-config';
+import { startTestApp, TestApp } from '../support/test-app';
+import { bearer, signToken } from '../support/tokens';
+
+describe('HTTP edge', () => {
+  let sut: TestApp;
+  let tenant: Tenant;
+  let token: string;
+
+  beforeAll(async () => {
+    sut = await startTestApp(TRANSACTIONAL_SERVICE_APP, mysqlTestConfig({ corsOrigins: ['https://console.example.com'] }));
+    tenant = await seedTenant(sut.dataSource);
+    token = await signToken({ scope: 'connectors:write' });
+  });
+  afterAll(() => sut.close());
+
+  it.each(['post', 'put'] as const)('answers 415 to a %s whose body is not JSON', async (method) => {
+    const url = method === 'post' ? tenantPath(tenant) : `${tenantPath(tenant)}/3fa85f64-5717-4562-b3fc-2c963f66afa6`;
+
+    const res = await sut.http[method](url).set(bearer(token)).set('Content-Type', 'application/x-www-form-urlencoded').send('name=x');
+
+    expect(res.status).toBe(415);
+    expect(res.body).toMatchObject({ statusCode: 415, error: 'Unsupported Media Type', message: 'The request body must be application/json' });
+  });
+
+  it('answers 413 to a body over 256 KiB', async () => {
+    const res = await sut.http
+      .post(tenantPath(tenant))
+      .set(bearer(token))
+      .send(aConnectorBody({ body: 'x'.repeat(300 * 1024) }));
+
+    expect(res.status).toBe(413);
+    expect(res.body).toMatchObject({ statusCode: 413, error: 'Payload Too Large' });
+  });
+
+  it('answers 400 to a body nested too deeply, before validation sees it', async () => {
+    const deep = `${'{"a":'.repeat(2_000)}1${'}'.repeat(2_000)}`;
+
+    const res = await sut.http.post(tenantPath(tenant)).set(bearer(token)).set('Content-Type', 'application/json').send(deep);
+
+    expect(res.status).toBe(400);
+    expect(res.body.message).toBe('The request body is nested more than 32 levels deep');
+  });
+
+  it('answers 400 to a body of too many values', async () => {
+    const res = await sut.http
+      .post(tenantPath(tenant))
+      .set(bearer(token))
+      .send({ ...aConnectorBody(), headers: Array.from({ length: 50_000 }, () => 1) });
+
+    expect(res.status).toBe(400);
+    expect(res.body.message).toBe('The request body holds more than 10000 JSON values');
+  });
+
+  it('sets helmet\'s security headers', async () => {
+    const res = await sut.http.get('/health/live').expect(200);
+
+    expect(res.headers).toMatchObject({
+      'x-content-type-options': 'nosniff',
+      'x-frame-options': 'SAMEORIGIN',
+      'strict-transport-security': expect.stringContaining('max-age='),
+    });
+    expect(res.headers['x-powered-by']).toBeUndefined();
+  });
+
+  it('allows CORS for a configured origin only', async () => {
+    const allowed = await sut.http.get('/health/live').set('Origin', 'https://console.example.com').expect(200);
+    const other = await sut.http.get('/health/live').set('Origin', 'https://evil.example.com').expect(200);
+
+    expect(allowed.headers['access-control-allow-origin']).toBe('https://console.example.com');
+    expect(allowed.headers['access-control-expose-headers']).toContain('X-Request-Id');
+    expect(other.headers['access-control-allow-origin']).toBeUndefined();
+  });
+});
+
+describe('Rate limit per caller', () => {
+  let sut: TestApp;
+  let url: string;
+
+  beforeAll(async () => {
+    sut = await startTestApp(BOT_ADMIN_APP, mysqlTestConfig({ rateLimitPerMinute: 3 }));
+    const tenant = await seedTenant(sut.dataSource);
+    url = `/platform-bot-admin/org/${tenant.organization.uuid}/env/${tenant.environment.uuid}/bots-admin`;
+  });
+  afterAll(() => sut.close());
+
+  it('answers 429 with Retry-After once a caller passes RATE_LIMIT_PER_MINUTE, across routes, and only for that caller', async () => {
+    const alice = await signToken({ sub: 'alice' });
+    const bob = await signToken({ sub: 'bob' });
+
+    await sut.http.get(url).set(bearer(alice)).expect(200);
+    await sut.http.get(`${url}/3fa85f64-5717-4562-b3fc-2c963f66afa6`).set(bearer(alice)).expect(404);
+    await sut.http.get(url).set(bearer(alice)).expect(200);
+    const limited = await sut.http.get(url).set(bearer(alice)).expect(429);
+
+    expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
+    expect(limited.body).toMatchObject({ statusCode: 429, error: 'Too Many Requests', message: 'Rate limit of 3 requests per minute exceeded' });
+    await sut.http.get(url).set(bearer(bob)).expect(200);
+    await sut.http.get('/health/ready').expect(200);
+  });
+});

@@ -1,0 +1,94 @@
+import { RestConnector } from '@app/domain';
+import { TRANSACTIONAL_SERVICE_APP } from '../../apps/transactional-service/src/transactional-service.app';
+import { aFlow, importData, seedTenant, Tenant } from '../support/fixtures';
+import { mysqlTestConfig } from '../support/test-config';
+import { startTestApp, TestApp } from '../support/test-app';
+import { bearer, signToken } from '../support/tokens';
+import {
+  aConnectorBody,
+  ALICE,
+  connectorNotFound,
+  createConnector,
+  errorBody,
+  ISO_UTC_MILLIS,
+  RECORD_KEYS,
+  tenantPath,
+  UUID_REGEX,
+  withBasicAuth,
+  withBearerAuth,
+  withClientCredentials,
+  withPasswordGrant,
+} from './connector-factories';
+
+describe('Rest connectors: safe writes (MariaDB)', () => {
+  let sut: TestApp;
+  let tenant: Tenant;
+  let token: string;
+  let base: string;
+
+  const storedRow = (uuid: string) => sut.dataSource.getRepository(RestConnector).findOneBy({ uuid });
+  const get = (uuid: string) => sut.http.get(`${base}/${uuid}`).set(bearer(token));
+  /** The secret columns as stored, read with SQL so no entity transformer can decrypt them. */
+  const storedSecrets = async (uuid: string) => {
+    const [row] = await sut.dataSource.query(
+      'SELECT basic_token AS basicToken, bearer_token AS bearerToken, client_secret AS clientSecret, auth_password AS authPassword FROM rest_connectors WHERE uuid = ?',
+      [uuid],
+    );
+    return row as { basicToken: string | null; bearerToken: string | null; clientSecret: string | null; authPassword: string | null };
+  };
+
+  beforeAll(async () => {
+    sut = await startTestApp(TRANSACTIONAL_SERVICE_APP, mysqlTestConfig());
+    tenant = await seedTenant(sut.dataSource);
+    token = await signToken(ALICE);
+    base = tenantPath(tenant);
+  });
+  afterAll(() => sut.close());
+
+  describe('HTTP edge', () => {
+    it('is 415 for a body that is not application/json', async () => {
+      await sut.http.post(base).set(bearer(token)).set('Content-Type', 'text/plain').send('name=x').expect(415);
+    });
+  });
+
+  describe('secrets at rest', () => {
+    it('stores secrets encrypted, never in clear, on create and on update', async () => {
+      const uuid = await createConnector(sut, tenant, token, withPasswordGrant({ authPassword: 'clear-password-123' }));
+      const created = await storedSecrets(uuid);
+      await sut.http
+        .put(`${base}/${uuid}`)
+        .set(bearer(token))
+        .send(withBasicAuth({ basicToken: 'clear-basic-456' }))
+        .expect(200);
+      const updated = await storedSecrets(uuid);
+
+      expect(created.authPassword).toEqual(expect.any(String));
+      expect(created.authPassword).not.toContain('clear-password-123');
+      expect(created.authPassword).not.toContain('<PASSWORD>');
+      expect(updated.basicToken).toEqual(expect.any(String));
+      expect(updated.basicToken).not.toContain('clear-basic-456');
+      expect(updated.authPassword).toBeNull();
+    });
+  });
+
+  describe('Idempotency-Key on create', () => {
+    it('returns the first response for a retry with the same key and body, creating nothing more', async () => {
+      const key = `retry-${Date.now()}-${Math.random()}`;
+      const body = aConnectorBody();
+
+      const first = await sut.http.post(base).set(bearer(token)).set('Idempotency-Key', key).send(body).expect(201);
+      const retry = await sut.http.post(base).set(bearer(token)).set('Idempotency-Key', key).send(body).expect(201);
+
+      expect(retry.body).toEqual(first.body);
+      const count = await sut.dataSource.getRepository(RestConnector).countBy({ botUuid: tenant.bot.uuid, name: body.name as string });
+      expect(count).toBe(1);
+    });
+
+    it('is 422 for the same key with another body', async () => {
+      const key = `reuse-${Date.now()}-${Math.random()}`;
+
+      await sut.http.post(base).set(bearer(token)).set('Idempotency-Key', key).send(aConnectorBody()).expect(201);
+      await sut.http.post(base).set(bearer(token)).set('Idempotency-Key', key).send(aConnectorBody()).expect(422);
+    });
+  });
+});
