@@ -1,12 +1,24 @@
 import { applyDecorators } from '@nestjs/common';
 import { Column, ColumnOptions, PrimaryColumn, ValueTransformer } from 'typeorm';
 
-/** Columns that MySQL must hold as MEDIUMTEXT: a TEXT column stops at 65,535 bytes. */
-export const LARGE_TEXT_COLUMNS: Array<{ target: Function; propertyName: string }> = [];
+/** What a column becomes on MySQL only: SQLite knows neither MEDIUMTEXT nor MySQL's collations. */
+export interface MysqlColumnOverride {
+  target: Function;
+  propertyName: string;
+  type?: 'mediumtext';
+  collation?: 'utf8mb4_bin';
+}
 
-const markLarge: PropertyDecorator = (target, propertyName) => {
-  LARGE_TEXT_COLUMNS.push({ target: target.constructor, propertyName: String(propertyName) });
-};
+export const MYSQL_COLUMN_OVERRIDES: MysqlColumnOverride[] = [];
+
+const onMysql =
+  (override: Pick<MysqlColumnOverride, 'type' | 'collation'>): PropertyDecorator =>
+  (target, propertyName) => {
+    MYSQL_COLUMN_OVERRIDES.push({ target: target.constructor, propertyName: String(propertyName), ...override });
+  };
+
+/** MySQL's TEXT stops at 65,535 bytes. */
+const markLarge = onMysql({ type: 'mediumtext' });
 
 /** UUIDs are stored as their canonical lower-case 36-character text on every engine. */
 export const UuidPrimaryColumn = () => PrimaryColumn({ type: 'varchar', length: 36 });
@@ -33,3 +45,14 @@ export const LargeJsonColumn = (options: ColumnOptions = {}) =>
 /** Millisecond-precision UTC timestamps. */
 export const TimestampColumn = (options: ColumnOptions = {}) =>
   Column({ type: 'datetime', precision: 3, ...options });
+
+/**
+ * A key compared byte for byte on every engine (SQLite's default): case- and accent-folding collations
+ * would make `ß` equal `ss`, or one caller's `Bob` equal another's `bob`. Keys that must ignore case
+ * store the lower-cased value.
+ */
+export const BinaryKeyColumn = (length: number, options: ColumnOptions = {}) =>
+  applyDecorators(Column({ type: 'varchar', length, ...options }), onMysql({ collation: 'utf8mb4_bin' }));
+
+export const BinaryKeyPrimaryColumn = (length: number) =>
+  applyDecorators(PrimaryColumn({ type: 'varchar', length }), onMysql({ collation: 'utf8mb4_bin' }));

@@ -1,5 +1,5 @@
-import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
-import { LargeJsonColumn, TimestampColumn } from '../database/columns';
+import { Column, Entity, Index } from 'typeorm';
+import { BinaryKeyPrimaryColumn, LargeJsonColumn, TimestampColumn } from '../database/columns';
 
 export type IdempotencyState = 'in_progress' | 'completed';
 /** A stored answer: a flat JSON object (a create answers `{ uuid }`). */
@@ -13,10 +13,11 @@ export type StoredAnswer = { [field: string]: string | number | boolean | null }
 @Entity('idempotency_keys')
 @Index('idx_idempotency_keys_expires_at', ['expiresAt'])
 export class IdempotencyKey {
-  @PrimaryColumn({ type: 'varchar', length: 255 })
+  /** Compared byte for byte: `sub` is case-sensitive (RFC 7519), and so are keys. */
+  @BinaryKeyPrimaryColumn(255)
   callerSub: string;
 
-  @PrimaryColumn({ type: 'varchar', length: 255 })
+  @BinaryKeyPrimaryColumn(255)
   idempotencyKey: string;
 
   /** SHA-256 (hex) of the request: the same key with another request is a 422. */

@@ -1,4 +1,5 @@
 import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
+import { BinaryKeyPrimaryColumn } from '../database/columns';
 import { RestConnector } from './rest-connector.entity';
 
 /** A label of a connector. A table, not a JSON column, so searches can match tags in SQL. */
@@ -8,8 +9,8 @@ export class RestConnectorTag {
   @PrimaryColumn({ type: 'varchar', length: 36 })
   connectorUuid: string;
 
-  /** Lower-cased name: tags are de-duplicated and searched case-insensitively. */
-  @PrimaryColumn({ type: 'varchar', length: 50 })
+  /** Lower-cased name (twice the length: lower-casing can grow it): de-duplication and search ignore case. */
+  @BinaryKeyPrimaryColumn(100)
   nameKey: string;
 
   @Column({ type: 'varchar', length: 50 })

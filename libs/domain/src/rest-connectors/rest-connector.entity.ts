@@ -1,6 +1,7 @@
 import { Column, Entity, Index, JoinColumn, ManyToOne, VersionColumn } from 'typeorm';
 import { Bot } from '../bots/bot.entity';
 import {
+  BinaryKeyColumn,
   LargeJsonColumn,
   LargeTextColumn,
   TimestampColumn,
@@ -39,12 +40,15 @@ export class RestConnector {
   @Column({ type: 'varchar', length: 100 })
   name: string;
 
-  /** Lower-cased name: case-insensitive ordering. */
-  @Column({ type: 'varchar', length: 100 })
+  /**
+   * Lower-cased name: case-insensitive ordering and search. Twice the name's length, because lower-casing
+   * can grow a string (`İ` becomes `i̇`).
+   */
+  @BinaryKeyColumn(200)
   nameKey: string;
 
   /** `nameKey` while active, NULL once soft-deleted (see the unique index above). */
-  @Column({ type: 'varchar', length: 100, nullable: true })
+  @BinaryKeyColumn(200, { nullable: true })
   activeNameKey: string | null;
 
   @Column({ type: 'varchar', length: 1000, nullable: true })
