@@ -57,16 +57,26 @@ function describeJoseError(error: unknown): string {
   return 'The token is invalid';
 }
 
+/** What the platform stores of a caller (`updatedBy`, `user.image`, idempotency keys) has these sizes. */
+export const CLAIM_LIMITS = { sub: 255, username: 255, picture: 2048 } as const;
+
 function toCaller(payload: JWTPayload): Caller {
   const sub = payload.sub;
   if (typeof sub !== 'string' || sub.trim() === '') throw new InvalidTokenException('The token has no sub claim');
   const text = (value: unknown) => (typeof value === 'string' && value.trim() !== '' ? value : undefined);
+  const username = text(payload.username) ?? text(payload.preferred_username) ?? sub;
+  const picture = text(payload.picture) ?? null;
+  for (const [claim, value] of [['sub', sub], ['username', username], ['picture', picture]] as const) {
+    if (value !== null && value.length > CLAIM_LIMITS[claim]) {
+      throw new InvalidTokenException(`The token's ${claim} claim is longer than ${CLAIM_LIMITS[claim]} characters`);
+    }
+  }
   const orgs = Array.isArray(payload.orgs) ? payload.orgs.filter((org): org is string => typeof org === 'string') : [];
   const scope = typeof payload.scope === 'string' ? payload.scope : '';
   return {
     sub,
-    username: text(payload.username) ?? text(payload.preferred_username) ?? sub,
-    picture: text(payload.picture) ?? null,
+    username,
+    picture,
     orgs: orgs.map((org) => org.toLowerCase()),
     scopes: scope.split(' ').filter((s) => s.length > 0),
   };
