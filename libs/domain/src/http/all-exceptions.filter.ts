@@ -14,8 +14,7 @@ interface HttpishError {
 }
 
 const MIDDLEWARE_MESSAGES: Record<string, string> = {
-  'entity.parse.failed': 'Malformed JSON in request body',
-  'entity.too.large': 'Request body is larger than the limit',
+  'entity.too.large': 'Request body is larger than the limit of 256 KiB',
   'encoding.unsupported': 'Unsupported request body encoding',
   'charset.unsupported': 'Unsupported request body charset',
 };
@@ -35,7 +34,11 @@ export class AllExceptionsFilter implements ExceptionFilter {
     const { status, message } = this.describe(exception);
 
     if (status >= 500) {
-      this.logger.error({ err: loggable(exception), requestId: req.id }, `Request failed with ${status}`);
+      // The request's own pino logger (request id bound, the app's destination); Nest's as a fallback.
+      // `error`, not `err`: pino would re-serialize it as an Error and add back what loggable() left out.
+      const details = { error: loggable(exception), requestId: req.id };
+      if (req.log) req.log.error(details, `Request failed with ${status}`);
+      else this.logger.error(details, `Request failed with ${status}`);
     }
     if (status === HttpStatus.UNAUTHORIZED) {
       res.setHeader('WWW-Authenticate', exception instanceof InvalidTokenException ? exception.challenge : 'Bearer');

@@ -43,3 +43,12 @@ export function limitJsonShape(req: Request, _res: Response, next: NextFunction)
   }
   next();
 }
+
+/**
+ * Right after the JSON parser: a parse failure becomes a fixed message. The parser's own message quotes
+ * the body (V8: `Unexpected token … "<the input>" is not valid JSON`), which may hold a secret.
+ */
+export function rejectMalformedJson(error: unknown, _req: Request, _res: Response, next: NextFunction): void {
+  const parseFailed = (error as { type?: unknown } | undefined)?.type === 'entity.parse.failed';
+  next(parseFailed ? new BadRequestException('Malformed JSON in request body') : error);
+}

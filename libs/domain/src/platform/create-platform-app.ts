@@ -5,7 +5,7 @@ import helmet from 'helmet';
 import { Logger as NestPinoLogger } from 'nestjs-pino';
 import { DestinationStream, Logger } from 'pino';
 import { AppConfig } from '../config/app-config';
-import { limitJsonShape, requireJsonBody } from '../http/json-body.middleware';
+import { limitJsonShape, rejectMalformedJson, requireJsonBody } from '../http/json-body.middleware';
 import { requestIdMiddleware } from '../http/request-id.middleware';
 import { createHttpLogger, createRootLogger } from '../logging/logger';
 import { PlatformAppDefinition } from './platform-app.definition';
@@ -62,6 +62,7 @@ export async function createPlatformApp(
   app.enableCors({ origin: config.corsOrigins, exposedHeaders: EXPOSED_HEADERS });
   app.use(requireJsonBody);
   app.useBodyParser('json', { limit: BODY_LIMIT });
+  app.use(rejectMalformedJson);
   app.use(limitJsonShape);
 
   app.setGlobalPrefix(definition.label, { exclude: ROOT_ROUTES });
