@@ -1,5 +1,5 @@
 import { OrganizationPath, RequireScope } from '@app/domain';
-import { Controller, Module, Param, Post } from '@nestjs/common';
+import { Controller, Get, Module, Param, Post } from '@nestjs/common';
 import { exportJWK, generateKeyPair, KeyLike, SignJWT } from 'jose';
 import { createServer, Server } from 'node:http';
 import { AddressInfo } from 'node:net';
@@ -20,6 +20,12 @@ class ProbeController {
   write(@Param() path: OrganizationPath) {
     return { ok: path.orgUUID };
   }
+
+  /** A bug of the server's own: the answer must be a bare 500, the log line must carry the cause. */
+  @Get('broken')
+  broken(): never {
+    throw new TypeError('cannot read properties of undefined (reading "bearerToken")');
+  }
 }
 @Module({ controllers: [ProbeController] })
 class ProbeModule {}
@@ -33,7 +39,7 @@ describe('Authentication and tenancy (HS256 secret)', () => {
 
   beforeAll(async () => {
     sut = await startTestApp(ENVIRONMENT_APP, mysqlTestConfig());
-    probe = await startTestApp(PROBE_APP, mysqlTestConfig());
+    probe = await startTestApp(PROBE_APP, mysqlTestConfig({ logLevel: 'info' }));
     tenant = await seedTenant(sut.dataSource);
     url = `/platform-environment/org/${tenant.organization.uuid}/environments`;
   });
@@ -112,6 +118,18 @@ describe('Authentication and tenancy (HS256 secret)', () => {
     expect(res.body.message).toBe('The token has no sub claim');
   });
 
+  it.each([
+    ['sub', { sub: 's'.repeat(256) }, 255],
+    ['username', { username: 'u'.repeat(256) }, 255],
+    ['picture', { picture: `https://img.example.com/${'p'.repeat(2030)}` }, 2048],
+  ])('rejects a %s claim longer than the platform stores', async (claim, claims, limit) => {
+    const token = await signToken(claims);
+
+    const res = await sut.http.get(url).set(bearer(token)).expect(401);
+
+    expect(res.body.message).toBe(`The token's ${claim} claim is longer than ${limit} characters`);
+  });
+
   it('is 403 for an organization outside the token orgs', async () => {
     const token = await signToken({ orgs: ['0c2b6a57-7f0e-4f43-9e5e-3cb1d2a8a1aa'] });
 
@@ -142,6 +160,29 @@ describe('Authentication and tenancy (HS256 secret)', () => {
     const token = await signToken({ orgs: [tenant.organization.uuid] });
 
     await sut.http.get('/platform-environment/org/nope/environments').set(bearer(token)).expect(400);
+  });
+
+  it('answers an unexpected error with a bare 500 and logs its cause with the request id', async () => {
+    const token = await signToken({});
+
+    const res = await probe.http.get(`/probe/org/${tenant.organization.uuid}/probe/broken`).set(bearer(token)).expect(500);
+
+    expect(res.body).toEqual({
+      statusCode: 500,
+      error: 'Internal Server Error',
+      message: 'Internal server error',
+      path: `/probe/org/${tenant.organization.uuid}/probe/broken`,
+      timestamp: expect.any(String),
+      requestId: res.headers['x-request-id'],
+    });
+    expect(probe.logs).toContainEqual(
+      expect.objectContaining({
+        level: 'error',
+        msg: 'Request failed with 500',
+        requestId: res.headers['x-request-id'],
+        error: expect.objectContaining({ type: 'TypeError', message: expect.stringContaining('cannot read properties') }),
+      }),
+    );
   });
 
   describe('write scope', () => {

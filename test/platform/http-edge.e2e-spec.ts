@@ -27,6 +27,14 @@ describe('HTTP edge', () => {
     expect(res.body).toMatchObject({ statusCode: 415, error: 'Unsupported Media Type', message: 'The request body must be application/json' });
   });
 
+  it('answers malformed JSON with a fixed message that never quotes the body', async () => {
+    const res = await sut.http.post(tenantPath(tenant)).set(bearer(token)).set('Content-Type', 'application/json').send('{"bearerToken": s3cr3t-value}');
+
+    expect(res.status).toBe(400);
+    expect(res.body.message).toBe('Malformed JSON in request body');
+    expect(res.text).not.toContain('s3cr3t');
+  });
+
   it('answers 413 to a body over 256 KiB', async () => {
     const res = await sut.http
       .post(tenantPath(tenant))

@@ -53,6 +53,18 @@ describe.each([
     expect(await countNamed(name)).toBe(1);
   });
 
+  it('accepts names and tags that grow when lower-cased, and tells ß from ss', async () => {
+    const name = 'İ'.repeat(100);
+    const tags = [{ name: 'İ'.repeat(50) }, { name: 'ß' }, { name: 'ss' }];
+
+    const res = await sut.http.post(base).set(bearer(token)).send(aConnectorBody({ name, tags })).expect(201);
+
+    const stored = await sut.http.get(`${base}/${res.body.uuid}`).set(bearer(token)).expect(200);
+    expect(stored.body).toMatchObject({ name, tags });
+    await sut.http.post(base).set(bearer(token)).send(aConnectorBody({ name: 'İ'.repeat(50) })).expect(201);
+    await sut.http.post(base).set(bearer(token)).send(aConnectorBody({ name: 'İ'.repeat(50).toLowerCase() })).expect(409);
+  });
+
   describe('Idempotency-Key', () => {
     it('creates once for ten concurrent retries: the others replay the answer or are told to retry (409)', async () => {
       const body = aConnectorBody();
@@ -102,6 +114,18 @@ describe.each([
       const again = await sut.http.post(base).set(bearer(token)).set('Idempotency-Key', key).send(body).expect(201);
 
       expect(again.body.uuid).not.toBe(first.body.uuid);
+    });
+
+    it('tells keys apart by case, and callers whose sub differs only in case', async () => {
+      const lower = await signToken({ sub: 'casey', scope: 'connectors:write' });
+      const upper = await signToken({ sub: 'Casey', scope: 'connectors:write' });
+      const key = `Case-${Math.random()}`;
+
+      const a = await sut.http.post(base).set(bearer(lower)).set('Idempotency-Key', key).send(aConnectorBody()).expect(201);
+      const b = await sut.http.post(base).set(bearer(upper)).set('Idempotency-Key', key).send(aConnectorBody()).expect(201);
+      const c = await sut.http.post(base).set(bearer(lower)).set('Idempotency-Key', key.toLowerCase()).send(aConnectorBody()).expect(201);
+
+      expect(new Set([a.body.uuid, b.body.uuid, c.body.uuid]).size).toBe(3);
     });
 
     it('is 400 for a malformed key', async () => {
