@@ -58,3 +58,4 @@ export * from './idempotency/idempotency.decorators';
 export * from './idempotency/idempotency.exceptions';
 export * from './idempotency/idempotency.repository';
 export * from './idempotency/idempotency.service';
+export * from './rest-connectors/dto/rest-connector-write.examples';

@@ -1,24 +1,25 @@
 import { ApiErrorResponses, BotDto, BotListDto, BotPath, EnvironmentPath, PLATFORM_APPS } from '@app/domain';
 import { Controller, Get, Param } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { BotsService } from './bots.service';
 
 @ApiTags(PLATFORM_APPS.botAdmin.label)
-@ApiErrorResponses(400, 401, 403, 404, 503)
+@ApiBearerAuth('bearer')
+@ApiErrorResponses(400, 401, 403, 404, 429, 503)
 @Controller('org/:orgUUID/env/:envUUID/bots-admin')
 export class BotsController {
   constructor(private readonly bots: BotsService) {}
 
   @Get()
   @ApiOperation({ summary: 'Bots of an environment', description: 'Ordered by name.' })
-  @ApiOkResponse({ type: BotListDto })
+  @ApiOkResponse({ type: BotListDto, description: 'The environment\'s bots, ordered by name' })
   listBots(@Param() path: EnvironmentPath): Promise<BotListDto> {
     return this.bots.list(path.orgUUID, path.envUUID);
   }
 
   @Get(':botUUID')
   @ApiOperation({ summary: 'One bot' })
-  @ApiOkResponse({ type: BotDto })
+  @ApiOkResponse({ type: BotDto, description: 'The bot' })
   getBot(@Param() path: BotPath): Promise<BotDto> {
     return this.bots.get(path.orgUUID, path.envUUID, path.botUUID);
   }

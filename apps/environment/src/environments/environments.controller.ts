@@ -1,10 +1,11 @@
 import { ApiErrorResponses, EnvironmentDto, EnvironmentPath, OrganizationPath, PLATFORM_APPS } from '@app/domain';
 import { Controller, Get, Param } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { EnvironmentsService } from './environments.service';
 
 @ApiTags(PLATFORM_APPS.environment.label)
-@ApiErrorResponses(400, 401, 403, 404, 503)
+@ApiBearerAuth('bearer')
+@ApiErrorResponses(400, 401, 403, 404, 429, 503)
 @Controller('org/:orgUUID/environments')
 export class EnvironmentsController {
   constructor(private readonly environments: EnvironmentsService) {}
@@ -14,14 +15,14 @@ export class EnvironmentsController {
     summary: 'Environments of an organization',
     description: 'Every environment of the organization, ordered by name; removed ones are included with `removed: true`.',
   })
-  @ApiOkResponse({ type: [EnvironmentDto] })
+  @ApiOkResponse({ type: [EnvironmentDto], description: 'The organization\'s environments, ordered by name' })
   listEnvironments(@Param() path: OrganizationPath): Promise<EnvironmentDto[]> {
     return this.environments.list(path.orgUUID);
   }
 
   @Get(':envUUID')
   @ApiOperation({ summary: 'One environment' })
-  @ApiOkResponse({ type: EnvironmentDto })
+  @ApiOkResponse({ type: EnvironmentDto, description: 'The environment' })
   getEnvironment(@Param() path: EnvironmentPath): Promise<EnvironmentDto> {
     return this.environments.get(path.orgUUID, path.envUUID);
   }

@@ -15,11 +15,14 @@ import {
   RestConnectorPageDto,
   RestConnectorPath,
   RestConnectorUpdatedDto,
+  REST_CONNECTOR_WRITE_EXAMPLES,
   RestConnectorWriteDto,
   SentBody,
 } from '@app/domain';
 import { Body, Controller, Delete, Get, Headers, HttpCode, Param, Post, Put, Query, Res } from '@nestjs/common';
 import {
+  ApiBearerAuth,
+  ApiBody,
   ApiCreatedResponse,
   ApiHeader,
   ApiNoContentResponse,
@@ -34,6 +37,7 @@ import { RestConnectorsService } from './rest-connectors.service';
 const { label } = PLATFORM_APPS.transactionalService;
 
 @ApiTags(label)
+@ApiBearerAuth('bearer')
 @ApiErrorResponses(400, 401, 403, 404, 429, 503)
 @Controller('org/:orgUUID/env/:envUUID/bot/:botUUID/rest-connectors')
 export class RestConnectorsController {
@@ -45,29 +49,33 @@ export class RestConnectorsController {
   // The fixed sub-paths come before `:serviceUUID`, which would otherwise capture them.
   @Get('pagination')
   @ApiOperation({ summary: 'Page of the bot\'s connectors', description: 'searchTerms match connector names or tags.' })
-  @ApiOkResponse({ type: RestConnectorPageDto })
-  page(@Param() path: BotPath, @Query() query: PaginationQueryDto): Promise<RestConnectorPageDto> {
+  @ApiOkResponse({ type: RestConnectorPageDto, description: 'A page of the bot\'s active connectors (Spring Data `Page`)' })
+  pageRestConnectors(@Param() path: BotPath, @Query() query: PaginationQueryDto): Promise<RestConnectorPageDto> {
     return this.search.page(path, query);
   }
 
   @Get('quicksearch')
   @ApiOperation({ summary: 'Autocomplete suggestions', description: 'Suggested names of the bot\'s connectors.' })
-  @ApiOkResponse({ type: [String] })
-  quicksearch(@Param() path: BotPath, @Query() query: QuicksearchQueryDto): Promise<string[]> {
+  @ApiOkResponse({ type: [String], description: 'Suggested names: those starting with the term first, each group alphabetical' })
+  quicksearchRestConnectors(@Param() path: BotPath, @Query() query: QuicksearchQueryDto): Promise<string[]> {
     return this.search.suggest(path, query);
   }
 
   @Get('list')
   @ApiOperation({ summary: 'List all connectors of the bot' })
-  @ApiOkResponse({ type: RestConnectorListDto })
-  list(@Param() path: BotPath): Promise<RestConnectorListDto> {
+  @ApiOkResponse({ type: RestConnectorListDto, description: 'Every active connector of the bot, ordered by name' })
+  listRestConnectors(@Param() path: BotPath): Promise<RestConnectorListDto> {
     return this.search.list(path);
   }
 
   @Get(':serviceUUID')
   @ApiOperation({ summary: 'Get one connector' })
-  @ApiOkResponse({ type: RestConnectorDto, headers: { ETag: { description: 'Changes with every write', schema: { type: 'string' } } } })
-  async get(@Param() path: RestConnectorPath, @Res({ passthrough: true }) res: Response): Promise<RestConnectorDto> {
+  @ApiOkResponse({
+    type: RestConnectorDto,
+    description: 'The connector; secrets appear as their placeholders',
+    headers: { ETag: { description: 'Strong; changes with every write', schema: { type: 'string' } } },
+  })
+  async getRestConnector(@Param() path: RestConnectorPath, @Res({ passthrough: true }) res: Response): Promise<RestConnectorDto> {
     const { body, etag } = await this.connectors.get(path);
     res.setHeader('ETag', etag);
     return body;
@@ -81,9 +89,14 @@ export class RestConnectorsController {
     required: false,
     description: 'Makes retries safe for 24 h: the same key and body return the first answer and create nothing; the same key with another body is a 422; a retry while the first request runs is a 409.',
   })
-  @ApiCreatedResponse({ type: RestConnectorCreatedDto, headers: { Location: { description: 'URL of the new connector', schema: { type: 'string' } } } })
+  @ApiBody({ type: RestConnectorWriteDto, examples: REST_CONNECTOR_WRITE_EXAMPLES })
+  @ApiCreatedResponse({
+    type: RestConnectorCreatedDto,
+    description: 'Created',
+    headers: { Location: { description: 'URL of the new connector', schema: { type: 'string' } } },
+  })
   @ApiErrorResponses(409, 413, 415, 422)
-  async create(
+  async createRestConnector(
     @Param() path: BotPath,
     @Body() dto: RestConnectorWriteDto,
     @CurrentCaller() caller: Caller,
@@ -100,9 +113,14 @@ export class RestConnectorsController {
   @RequireScope(CONNECTORS_WRITE_SCOPE)
   @ApiOperation({ summary: 'Update a connector' })
   @ApiHeader({ name: 'If-Match', required: false, description: 'ETag of the version this write replaces; 412 when it is no longer current.' })
-  @ApiOkResponse({ type: RestConnectorUpdatedDto })
+  @ApiBody({ type: RestConnectorWriteDto, examples: REST_CONNECTOR_WRITE_EXAMPLES })
+  @ApiOkResponse({
+    type: RestConnectorUpdatedDto,
+    description: 'Updated',
+    headers: { ETag: { description: 'The new ETag', schema: { type: 'string' } } },
+  })
   @ApiErrorResponses(409, 412, 413, 415)
-  async update(
+  async updateRestConnector(
     @Param() path: RestConnectorPath,
     @Body() dto: RestConnectorWriteDto,
     @CurrentCaller() caller: Caller,
@@ -119,7 +137,7 @@ export class RestConnectorsController {
   @RequireScope(CONNECTORS_WRITE_SCOPE)
   @ApiOperation({ summary: 'Delete a connector (soft)' })
   @ApiNoContentResponse({ description: 'Deleted; the connector is gone from every read, its name is free again.' })
-  remove(@Param() path: RestConnectorPath, @CurrentCaller() caller: Caller): Promise<void> {
+  deleteRestConnector(@Param() path: RestConnectorPath, @CurrentCaller() caller: Caller): Promise<void> {
     return this.connectors.remove(path, caller);
   }
 }

@@ -24,6 +24,8 @@ const SWAGGER_UI_CSP = {
   scriptSrc: ["'self'", "'unsafe-inline'"],
   styleSrc: ["'self'", "'unsafe-inline'"],
   imgSrc: ["'self'", 'data:', 'https:'],
+  // TLS ends at the ingress; upgrading would break Swagger UI's "Try it out" on plain http.
+  upgradeInsecureRequests: null,
 };
 
 export interface PlatformAppOptions {

@@ -14,7 +14,22 @@ export function buildOpenApiDocument(app: INestApplication, definition: Platform
     .addTag(definition.label)
     .build();
   // Operation ids are the controller method names: stable across builds, readable in generated clients.
-  return SwaggerModule.createDocument(app, config, { operationIdFactory: (_controller, method) => method });
+  const document = SwaggerModule.createDocument(app, config, { operationIdFactory: (_controller, method) => method });
+  return withPlainSchemaNames(document);
+}
+
+/**
+ * `RestConnectorPageDto` is a class name; consumers read `RestConnectorPage`. Renames every schema
+ * ending in `Dto` and every reference to it, so generated clients get the names of the API, not of ours.
+ */
+function withPlainSchemaNames(document: OpenAPIObject): OpenAPIObject {
+  const plain = (name: string) => name.replace(/Dto$/, '');
+  const result = JSON.parse(
+    JSON.stringify(document).replace(/"#\/components\/schemas\/(\w+)"/g, (_, name: string) => `"#/components/schemas/${plain(name)}"`),
+  ) as OpenAPIObject;
+  const schemas = Object.entries(result.components?.schemas ?? {});
+  result.components = { ...result.components, schemas: Object.fromEntries(schemas.map(([name, schema]) => [plain(name), schema])) };
+  return result;
 }
 
 /** Swagger UI at `/{label}/docs`, the OpenAPI 3 document at `/{label}/docs-json`. */
