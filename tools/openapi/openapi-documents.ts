@@ -1,0 +1,33 @@
+import { AppConfig, createPlatformApp, PlatformAppDefinition } from '@app/domain';
+import { buildOpenApiDocument } from '@app/domain/platform/swagger';
+import { OpenAPIObject } from '@nestjs/swagger';
+import { BOT_ADMIN_APP } from '../../apps/bot-admin/src/bot-admin.app';
+import { ENVIRONMENT_APP } from '../../apps/environment/src/environment.app';
+import { TRANSACTIONAL_SERVICE_APP } from '../../apps/transactional-service/src/transactional-service.app';
+
+export const DOCUMENTED_APPS: PlatformAppDefinition[] = [TRANSACTIONAL_SERVICE_APP, ENVIRONMENT_APP, BOT_ADMIN_APP];
+
+/** The document depends on the code only: an in-memory database and a throwaway secret will do. */
+const OFFLINE_CONFIG: AppConfig = {
+  nodeEnv: 'test',
+  port: 0,
+  database: { type: 'sqlite', path: ':memory:' },
+  auth: { mode: 'secret', secret: 'documents-are-built-offline-with-this-secret' },
+  secretsKey: Buffer.alloc(32),
+  rateLimitPerMinute: 1,
+  corsOrigins: [],
+  logLevel: 'silent',
+};
+
+export async function openApiDocumentOf(definition: PlatformAppDefinition): Promise<OpenAPIObject> {
+  const app = await createPlatformApp(definition, OFFLINE_CONFIG);
+  try {
+    await app.init();
+    return buildOpenApiDocument(app, definition);
+  } finally {
+    await app.close();
+  }
+}
+
+/** As committed: two-space JSON and a final newline, so reviews show API changes line by line. */
+export const serialize = (document: OpenAPIObject) => `${JSON.stringify(document, null, 2)}\n`;
