@@ -1,0 +1,182 @@
+import { OpenAPIObject } from '@nestjs/swagger';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { BOT_ADMIN_APP } from '../../apps/bot-admin/src/bot-admin.app';
+import { ENVIRONMENT_APP } from '../../apps/environment/src/environment.app';
+import { TRANSACTIONAL_SERVICE_APP } from '../../apps/transactional-service/src/transactional-service.app';
+import { ROOT, runNode } from '../support/run-command';
+import { mysqlTestConfig } from '../support/test-config';
+import { startTestApp, TestApp } from '../support/test-app';
+import { AppName, committedDocument, operationsOf } from './committed-documents';
+
+const CONNECTORS = '/platform-transactional-service/org/{orgUUID}/env/{envUUID}/bot/{botUUID}/rest-connectors';
+
+/** The seed's operations, in its words: path, method, operation id, summary. */
+const SEED_OPERATIONS: Record<AppName, Array<[string, string, string, string]>> = {
+  'transactional-service': [
+    [`${CONNECTORS}/pagination`, 'get', 'pageRestConnectors', "Page of the bot's connectors"],
+    [`${CONNECTORS}/quicksearch`, 'get', 'quicksearchRestConnectors', 'Autocomplete suggestions'],
+    [`${CONNECTORS}/list`, 'get', 'listRestConnectors', 'List all connectors of the bot'],
+    [`${CONNECTORS}/{serviceUUID}`, 'get', 'getRestConnector', 'Get one connector'],
+    [CONNECTORS, 'post', 'createRestConnector', 'Create a connector'],
+    [`${CONNECTORS}/{serviceUUID}`, 'put', 'updateRestConnector', 'Update a connector'],
+    [`${CONNECTORS}/{serviceUUID}`, 'delete', 'deleteRestConnector', 'Delete a connector (soft)'],
+  ],
+  environment: [
+    ['/platform-environment/org/{orgUUID}/environments', 'get', 'listEnvironments', 'Environments of an organization'],
+    ['/platform-environment/org/{orgUUID}/environments/{envUUID}', 'get', 'getEnvironment', 'One environment'],
+  ],
+  'bot-admin': [
+    ['/platform-bot-admin/org/{orgUUID}/env/{envUUID}/bots-admin', 'get', 'listBots', 'Bots of an environment'],
+    ['/platform-bot-admin/org/{orgUUID}/env/{envUUID}/bots-admin/{botUUID}', 'get', 'getBot', 'One bot'],
+  ],
+};
+
+const SUCCESS: Record<string, string> = { get: '200', post: '201', put: '200', delete: '204' };
+
+type Operation = { parameters?: Array<Record<string, any>>; responses: Record<string, any>; security?: unknown; tags?: string[]; requestBody?: any };
+const operation = (document: OpenAPIObject, path: string, method: string) => (document.paths[path] as Record<string, Operation>)[method];
+const schemaOf = (document: OpenAPIObject, name: string) => document.components!.schemas![name] as { properties: Record<string, any>; required?: string[] };
+
+describe.each([
+  [TRANSACTIONAL_SERVICE_APP, 'transactional-service'],
+  [ENVIRONMENT_APP, 'environment'],
+  [BOT_ADMIN_APP, 'bot-admin'],
+] as const)('The OpenAPI document of %s.label', (definition, app: AppName) => {
+  let sut: TestApp;
+  let served: OpenAPIObject;
+  const committed = committedDocument(app);
+
+  beforeAll(async () => {
+    sut = await startTestApp(definition, mysqlTestConfig());
+    served = (await sut.http.get(`/${definition.label}/docs-json`).expect(200)).body;
+  });
+  afterAll(() => sut.close());
+
+  it('is served exactly as committed in docs/openapi (run npm run openapi after an API change)', () => {
+    expect(served).toEqual(committed);
+  });
+
+  it('has exactly the seed\'s operations of its group, in the seed\'s words, tagged with its label and secured by the bearer scheme', () => {
+    const expected = SEED_OPERATIONS[app].map(([path, method, operationId, summary]) => ({ path, method, operationId, summary }));
+
+    expect(operationsOf(served)).toEqual(expect.arrayContaining(expected));
+    expect(operationsOf(served)).toHaveLength(expected.length);
+    for (const { path, method } of expected) {
+      expect(operation(served, path, method)).toMatchObject({ tags: [definition.label], security: [{ bearer: [] }] });
+    }
+    expect(served.components!.securitySchemes!.bearer).toEqual({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT' });
+  });
+
+  it('declares every path id as a required uuid string', () => {
+    for (const { path, method } of operationsOf(served)) {
+      const ids = (path.match(/\{(\w+)\}/g) ?? []).map((id) => id.slice(1, -1));
+      const declared = (operation(served, path, method).parameters ?? []).filter((p) => p.in === 'path');
+      expect(declared.map((p) => p.name)).toEqual(ids);
+      for (const parameter of declared) expect(parameter).toMatchObject({ required: true, schema: { type: 'string', format: 'uuid' } });
+    }
+  });
+
+  it('gives every success and every error a schema, errors the contract\'s error body', () => {
+    for (const { path, method } of operationsOf(served)) {
+      const { responses } = operation(served, path, method);
+      const success = SUCCESS[method];
+      expect(responses[success]).toBeDefined();
+      if (success !== '204') expect(responses[success].content['application/json'].schema).toBeDefined();
+      for (const status of ['400', '401', '403', '404', '429', '503']) {
+        expect(responses[status].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/ErrorBody' });
+      }
+    }
+    expect(Object.keys(schemaOf(served, 'ErrorBody').properties)).toEqual(['statusCode', 'error', 'message', 'path', 'timestamp', 'requestId']);
+  });
+});
+
+describe('What the documents say, field for field', () => {
+  const connectors = committedDocument('transactional-service');
+  const environments = committedDocument('environment');
+  const bots = committedDocument('bot-admin');
+
+  it('documents the pagination and quicksearch parameters as the seed gives them', () => {
+    const query = (path: string) =>
+      Object.fromEntries((operation(connectors, path, 'get').parameters ?? []).filter((p) => p.in === 'query').map((p) => [p.name, p]));
+    const page = query(`${CONNECTORS}/pagination`);
+    const quick = query(`${CONNECTORS}/quicksearch`);
+
+    expect(page.page).toMatchObject({ required: false, schema: { type: 'integer', format: 'int32', default: 1 } });
+    expect(page.linesPerPage).toMatchObject({ required: false, schema: { type: 'integer', format: 'int32', default: 5 } });
+    expect(page.orderBy).toMatchObject({ schema: { type: 'string', default: 'updatedAt', enum: ['name', 'updatedAt', 'updatedBy'] } });
+    expect(page.direction).toMatchObject({ schema: { type: 'string', default: 'DESC', enum: ['ASC', 'DESC'] } });
+    expect(page.searchTerms).toMatchObject({ schema: { type: 'array', items: { type: 'string' } } });
+    expect(page.searchTerms.description).toContain('searchTerms=a&searchTerms=b');
+    expect(quick.searchTerm).toMatchObject({ required: true, schema: { type: 'string' } });
+    expect(quick.limit).toMatchObject({ required: false, schema: { type: 'integer', format: 'int64', default: 6 } });
+  });
+
+  it('documents the write body: required fields, enums, lengths and examples with the seed\'s placeholders', () => {
+    const body = schemaOf(connectors, 'RestConnectorWrite');
+    const create = operation(connectors, CONNECTORS, 'post').requestBody.content['application/json'];
+
+    expect(body.required).toEqual(['name', 'requestType', 'url', 'contentType', 'authType', 'body', 'output']);
+    expect(body.properties.name).toMatchObject({ minLength: 1, maxLength: 100 });
+    expect(body.properties.requestType).toMatchObject({ allOf: [{ $ref: '#/components/schemas/RequestType' }] });
+    expect(connectors.components!.schemas!.RequestType).toMatchObject({ enum: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'] });
+    expect(connectors.components!.schemas!.AuthType).toMatchObject({ enum: ['AUTH_NONE', 'AUTH_BASIC', 'AUTH_BEARER', 'AUTH_OAUTH2'] });
+    expect(connectors.components!.schemas!.GrantType).toMatchObject({ enum: ['CLIENT_CREDENTIALS', 'PASSWORD'] });
+    expect(Object.keys(body.properties)).not.toEqual(expect.arrayContaining(['uuid']));
+    const examples = JSON.stringify(create.examples);
+    for (const placeholder of ['<BASIC_TOKEN>', '<BEARER_TOKEN>', '<CLIENT_SECRET>', '<PASSWORD>']) expect(examples).toContain(placeholder);
+  });
+
+  it('documents the record, the page, its items and the list items field for field', () => {
+    const keys = (name: string) => Object.keys(schemaOf(connectors, name).properties);
+
+    expect(keys('RestConnector')).toEqual([
+      'uuid', 'name', 'description', 'requestType', 'url', 'headers', 'contentType', 'authType', 'grantType', 'basicToken',
+      'bearerToken', 'clientId', 'clientSecret', 'oauthUrl', 'authUsername', 'authPassword', 'body', 'output', 'tags',
+      'flows', 'updatedAt', 'updatedBy',
+    ]);
+    expect(keys('RestConnectorPage').sort()).toEqual(
+      ['content', 'totalPages', 'totalElements', 'size', 'number', 'numberOfElements', 'first', 'last', 'empty', 'sort', 'pageable'].sort(),
+    );
+    expect(keys('Sort').sort()).toEqual(['empty', 'sorted', 'unsorted']);
+    expect(keys('Pageable').sort()).toEqual(['offset', 'pageNumber', 'pageSize', 'paged', 'sort', 'unpaged']);
+    expect(keys('RestConnectorPageItem').sort()).toEqual(['flows', 'name', 'tags', 'updatedAt', 'updatedBy', 'user', 'uuid']);
+    expect(keys('ConnectorUser').sort()).toEqual(['image', 'username']);
+    expect(keys('RestConnectorListItem')).toEqual(['uuid', 'name', 'tags', 'content']);
+    expect(keys('ConnectorContentEntry')).toEqual([
+      'id', 'option', 'expressionCode', 'connectedTo', 'buttonText', 'buttonType', 'urlRedirect', 'buttonUrl', 'cockpitUUID',
+    ]);
+  });
+
+  it('documents environments (applications properties as a string map) and bots field for field', () => {
+    const environment = schemaOf(environments, 'Environment');
+    const application = schemaOf(environments, 'EnvironmentApplication');
+
+    expect(Object.keys(environment.properties)).toEqual([
+      'uuid', 'organizationUuid', 'instanceUuid', 'instanceName', 'channelInstanceUuid', 'channelInstanceName',
+      'connectorInstanceUuid', 'connectorInstanceName', 'dns', 'apiURL', 'name', 'removed', 'channelApiUrl',
+      'connectorApiUrl', 'applications', 'permissions',
+    ]);
+    expect(application.properties.properties).toMatchObject({ type: 'object', additionalProperties: { type: 'string' } });
+    expect(Object.keys(schemaOf(bots, 'Bot').properties)).toEqual(['uuid', 'environmentUuid', 'name', 'image']);
+    expect(Object.keys(schemaOf(bots, 'BotList').properties)).toEqual(['bots']);
+  });
+
+  it('says that the environment group is internal and reached through a support ticket', () => {
+    expect(environments.info.description).toContain('network policy blocks external access');
+    expect(environments.info.description).toContain('support ticket');
+  });
+});
+
+describe('The typed client', () => {
+  it.each(['transactional-service', 'environment', 'bot-admin'])('in test/client/%s.schema.ts is generated from the committed document', async (app) => {
+    const fresh = join(mkdtempSync(join(tmpdir(), 'openapi-client-')), `${app}.schema.ts`);
+    const cli = join(ROOT, 'node_modules', 'openapi-typescript', 'bin', 'cli.js');
+
+    const result = await runNode([cli, join(ROOT, 'docs', 'openapi', `${app}.json`), '-o', fresh], {});
+
+    expect(result.code).toBe(0);
+    expect(readFileSync(fresh, 'utf8')).toBe(readFileSync(join(ROOT, 'test', 'client', `${app}.schema.ts`), 'utf8'));
+  });
+});

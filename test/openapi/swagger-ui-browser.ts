@@ -1,0 +1,118 @@
+import { existsSync } from 'node:fs';
+import { AddressInfo } from 'node:net';
+import { AppName, committedDocument, DocumentedOperation, operationsOf } from './committed-documents';
+import { join } from 'node:path';
+import { Browser, chromium, ConsoleMessage, Locator, Page } from 'playwright-core';
+import { ROOT } from '../support/run-command';
+import { TestApp } from '../support/test-app';
+
+/** Debian's chromium package; CI installs it. Override with CHROMIUM_PATH. */
+export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+/** Not committed (.gitignore). */
+export const SCREENSHOT_DIR = join(ROOT, 'test-output', 'swagger-ui');
+
+const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+/** Headless Chromium; fails (never skips) when the browser is not installed. */
+export async function launchChromium(): Promise<Browser> {
+  if (!existsSync(CHROMIUM_PATH)) {
+    throw new Error(
+      `The Swagger UI test needs Chromium at ${CHROMIUM_PATH} (Debian: apt-get install chromium; ` +
+        'or set CHROMIUM_PATH to another Chromium binary)',
+    );
+  }
+  return chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: CHROMIUM_ARGS });
+}
+
+/** Serves the app on a real port of the loopback interface; returns its origin. */
+export async function listenOnLoopback(sut: TestApp): Promise<string> {
+  await sut.app.listen(0, '127.0.0.1');
+  const { port } = sut.app.getHttpServer().address() as AddressInfo;
+  return `http://127.0.0.1:${port}`;
+}
+
+/** The operations of the committed document of `app`. */
+export const documentedOperations = (app: AppName): DocumentedOperation[] => operationsOf(committedDocument(app));
+
+/** Uncaught page errors and console messages of type 'error', as text. */
+export function collectBrowserErrors(page: Page): string[] {
+  const errors: string[] = [];
+  page.on('pageerror', (error) => errors.push(`pageerror: ${error.message}`));
+  page.on('console', (message: ConsoleMessage) => {
+    if (message.type() === 'error') errors.push(`console.error: ${message.text()} (${message.location().url})`);
+  });
+  return errors;
+}
+
+/** Opens Swagger UI and waits until the operations are rendered. */
+export async function openSwaggerUi(page: Page, url: string): Promise<void> {
+  const response = await page.goto(url, { waitUntil: 'load' });
+  if (response?.status() !== 200) throw new Error(`${url} answered ${response?.status()}`);
+  await page.locator('.swagger-ui .opblock').first().waitFor({ state: 'visible' });
+}
+
+/** The operations Swagger UI lists: method, path (raw, from data-path) and summary. */
+export function listedOperations(page: Page): Promise<Array<{ method: string; path: string; summary: string }>> {
+  return page.locator('.swagger-ui .opblock').evaluateAll((blocks) =>
+    blocks.map((block) => ({
+      method: (block.querySelector('.opblock-summary-method')?.textContent ?? '').trim().toLowerCase(),
+      path: block.querySelector('.opblock-summary-path')?.getAttribute('data-path') ?? '',
+      summary: (block.querySelector('.opblock-summary-description')?.textContent ?? '').trim(),
+    })),
+  );
+}
+
+/** The operation's block: Swagger UI gives it the id `operations-<tag>-<operationId>`. */
+export function operationBlock(page: Page, operation: DocumentedOperation): Locator {
+  return page.locator(`.opblock.opblock-${operation.method}`).filter({
+    has: page.locator(`.opblock-summary-path[data-path="${operation.path}"]`),
+  });
+}
+
+/** "Authorize": fills the bearer token of the `bearer` scheme, authorizes and closes the dialog. */
+export async function authorize(page: Page, token: string): Promise<void> {
+  await page.locator('.auth-wrapper .btn.authorize').click();
+  const dialog = page.locator('.modal-ux');
+  await dialog.waitFor({ state: 'visible' });
+  const container = dialog.locator('.auth-container').filter({ hasText: 'bearer' });
+  await container.locator('input').fill(token);
+  await container.locator('.btn.modal-btn.auth.authorize').click();
+  // Authorized: the value is masked and the button turns into "Logout".
+  await container.locator('.btn.modal-btn.auth', { hasText: 'Logout' }).waitFor({ state: 'visible' });
+  await dialog.locator('.btn.modal-btn.auth.btn-done').click();
+  await dialog.waitFor({ state: 'detached' });
+  // The padlock of the top button shows the locked state.
+  await page.locator('.auth-wrapper .btn.authorize.locked').waitFor({ state: 'visible' });
+}
+
+export interface LiveResponse {
+  status: string;
+  body: string;
+  requestUrl: string;
+}
+
+/** Expands the operation, "Try it out", fills the path parameters, "Execute" and reads the live response. */
+export async function tryItOut(page: Page, operation: DocumentedOperation, pathParams: Record<string, string>): Promise<LiveResponse> {
+  const block = operationBlock(page, operation);
+  await block.locator('.opblock-summary').first().click();
+  await block.locator('.try-out__btn').click();
+  for (const [name, value] of Object.entries(pathParams)) {
+    await block.locator(`tr[data-param-name="${name}"][data-param-in="path"] input`).fill(value);
+  }
+  await block.locator('.btn.execute').click();
+  const live = block.locator('.responses-table.live-responses-table');
+  await live.waitFor({ state: 'visible' });
+  const status = (await live.locator('tbody .response-col_status').first().innerText()).trim();
+  // The body's <pre> (the highlight-code box also holds a "Download" button).
+  const body = await live.locator('.response-col_description .highlight-code pre').first().innerText();
+  const requestUrl = (await block.locator('.request-url pre').innerText()).trim();
+  return { status, body, requestUrl };
+}
