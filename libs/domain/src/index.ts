@@ -59,3 +59,5 @@ export * from './idempotency/idempotency.exceptions';
 export * from './idempotency/idempotency.repository';
 export * from './idempotency/idempotency.service';
 export * from './rest-connectors/dto/rest-connector-write.examples';
+export * from './metrics/metrics';
+export * from './platform/shutdown';

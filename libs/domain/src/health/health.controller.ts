@@ -4,6 +4,7 @@ import { SkipThrottle } from '@nestjs/throttler';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { Public } from '../auth/auth.decorators';
+import { ShutdownState } from '../platform/shutdown';
 
 const READINESS_TIMEOUT_MS = 2_000;
 
@@ -13,7 +14,10 @@ const READINESS_TIMEOUT_MS = 2_000;
 @SkipThrottle()
 @Controller('health')
 export class HealthController {
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly shutdown: ShutdownState,
+  ) {}
 
   @Get('live')
   live(): { status: 'ok' } {
@@ -22,6 +26,7 @@ export class HealthController {
 
   @Get('ready')
   async ready(): Promise<{ status: 'ok'; checks: { database: 'up' } }> {
+    if (this.shutdown.draining) throw new ServiceUnavailableException('Shutting down');
     try {
       await withTimeout(this.dataSource.query('SELECT 1'), READINESS_TIMEOUT_MS);
     } catch {

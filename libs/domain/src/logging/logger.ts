@@ -2,6 +2,7 @@ import type { Request, Response } from 'express';
 import pino, { DestinationStream, Logger } from 'pino';
 import { pinoHttp } from 'pino-http';
 import { AppConfig } from '../config/app-config';
+import { routeOf } from '../http/route-of';
 
 /** Never logged: credentials of callers and the connector secrets. */
 export const REDACTED_PATHS = [
@@ -45,10 +46,4 @@ export function createHttpLogger(logger: Logger) {
       res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
     },
   });
-}
-
-/** The matched route template, never the raw path (which carries ids and query strings). */
-function routeOf(req: Request): string {
-  const route = (req as Request & { route?: { path?: string } }).route?.path;
-  return typeof route === 'string' ? `${req.baseUrl ?? ''}${route}` : '(unmatched)';
 }

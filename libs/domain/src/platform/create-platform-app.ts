@@ -10,6 +10,9 @@ import { requestIdMiddleware } from '../http/request-id.middleware';
 import { createHttpLogger, createRootLogger } from '../logging/logger';
 import { PlatformAppDefinition } from './platform-app.definition';
 import { PlatformModule } from './platform.module';
+import { ShutdownState } from './shutdown';
+import { PlatformMetrics } from '../metrics/metrics';
+import { DataSource } from 'typeorm';
 import { setupSwagger } from './swagger';
 
 export const BODY_LIMIT = '256kb';
@@ -35,10 +38,16 @@ export interface PlatformAppOptions {
 
 @Module({})
 class PlatformAppRootModule {
-  static register(definition: PlatformAppDefinition, config: AppConfig, logger: Logger): DynamicModule {
+  static register(
+    definition: PlatformAppDefinition,
+    config: AppConfig,
+    logger: Logger,
+    metrics: PlatformMetrics,
+    shutdown: ShutdownState,
+  ): DynamicModule {
     return {
       module: PlatformAppRootModule,
-      imports: [PlatformModule.forRoot(config, logger), definition.module],
+      imports: [PlatformModule.forRoot(config, logger, metrics, shutdown), definition.module],
     };
   }
 }
@@ -50,15 +59,20 @@ export async function createPlatformApp(
   options: PlatformAppOptions = {},
 ): Promise<NestExpressApplication> {
   const logger = createRootLogger(config, definition.label, options.logDestination);
+  const metrics = new PlatformMetrics(definition.label);
+  const shutdown = new ShutdownState();
   const app = await NestFactory.create<NestExpressApplication>(
-    PlatformAppRootModule.register(definition, config, logger),
+    PlatformAppRootModule.register(definition, config, logger, metrics, shutdown),
     { bodyParser: false, bufferLogs: true },
   );
+  metrics.watchPool(app.get(DataSource));
   app.useLogger(app.get(NestPinoLogger));
   app.disable('x-powered-by');
 
   // Order matters: every request gets an id and a log line, even one the body parser rejects.
   app.use(requestIdMiddleware);
+  app.use(shutdown.middleware);
+  app.use(metrics.middleware);
   app.use(createHttpLogger(logger));
   app.use(helmet({ contentSecurityPolicy: { directives: SWAGGER_UI_CSP } }));
   app.enableCors({ origin: config.corsOrigins, exposedHeaders: EXPOSED_HEADERS });
@@ -69,6 +83,6 @@ export async function createPlatformApp(
 
   app.setGlobalPrefix(definition.label, { exclude: ROOT_ROUTES });
   setupSwagger(app, definition);
-  app.enableShutdownHooks();
+  // No enableShutdownHooks(): exitGracefullyOnSignals drains first (see shutdown.ts).
   return app;
 }

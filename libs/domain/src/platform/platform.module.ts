@@ -9,19 +9,22 @@ import { AppConfig } from '../config/app-config';
 import { AppConfigModule } from '../config/app-config.module';
 import { DatabaseModule } from '../database/database.module';
 import { HealthController } from '../health/health.controller';
+import { MetricsController } from '../metrics/metrics.controller';
+import { PlatformMetrics } from '../metrics/metrics';
 import { AllExceptionsFilter } from '../http/all-exceptions.filter';
 import { createValidationPipe } from '../http/validation.pipe';
 import { CallerThrottlerGuard } from '../rate-limit/caller-throttler.guard';
 import { SecretCipherProvider } from '../secrets/secret-cipher.provider';
+import { ShutdownState } from './shutdown';
 
 /**
  * What every app of the platform shares: validated config, database, structured logs, the global
- * validation pipe, the one exception filter, the JWT guard and the health probes. Registered as
+ * validation pipe, the one exception filter, the JWT guard, the health probes and the metrics. Registered as
  * APP_* providers so every app and every test module gets the same safety net.
  */
 @Module({})
 export class PlatformModule {
-  static forRoot(config: AppConfig, logger: Logger): DynamicModule {
+  static forRoot(config: AppConfig, logger: Logger, metrics: PlatformMetrics, shutdown: ShutdownState): DynamicModule {
     return {
       module: PlatformModule,
       // Global: feature modules inject what it exports (the secret cipher) without importing it.
@@ -38,9 +41,11 @@ export class PlatformModule {
           errorMessage: `Rate limit of ${config.rateLimitPerMinute} requests per minute exceeded`,
         }),
       ],
-      controllers: [HealthController],
+      controllers: [HealthController, MetricsController],
       providers: [
         JwtVerifier,
+        { provide: PlatformMetrics, useValue: metrics },
+        { provide: ShutdownState, useValue: shutdown },
         SecretCipherProvider,
         { provide: APP_PIPE, useFactory: createValidationPipe },
         { provide: APP_FILTER, useClass: AllExceptionsFilter },

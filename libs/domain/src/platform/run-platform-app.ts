@@ -3,11 +3,13 @@ import { AppConfig, loadAppConfig } from '../config/app-config';
 import { ConfigValidationError } from '../config/config-validation.error';
 import { createPlatformApp } from './create-platform-app';
 import { PlatformAppDefinition } from './platform-app.definition';
+import { exitGracefullyOnSignals, ShutdownState } from './shutdown';
 
 /** The body of every app's main.ts: validate the environment, build, listen. */
 export async function runPlatformApp(definition: PlatformAppDefinition): Promise<void> {
   const config = loadConfigOrExit(definition.defaultPort);
   const app = await createPlatformApp(definition, config);
+  exitGracefullyOnSignals(app, app.get(ShutdownState));
   await app.listen(config.port);
   new Logger('Bootstrap').log(
     `${definition.label} listening on port ${config.port}; Swagger UI at http://localhost:${config.port}/${definition.label}/docs`,

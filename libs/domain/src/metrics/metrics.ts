@@ -1,0 +1,65 @@
+import type { NextFunction, Request, Response } from 'express';
+import { collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import { DataSource } from 'typeorm';
+import { routeOf } from '../http/route-of';
+
+/** mysql2's pool keeps these as (undocumented but stable) arrays; SQLite has no pool. */
+interface Mysql2Pool {
+  _allConnections?: { length: number };
+  _freeConnections?: { length: number };
+  _connectionQueue?: { length: number };
+}
+
+/**
+ * The Prometheus metrics of one app, in a registry of its own (several apps may share a process in
+ * tests). Request durations are labelled by route template, never by the raw path.
+ */
+export class PlatformMetrics {
+  readonly registry = new Registry();
+  private readonly requestDuration: Histogram<'method' | 'route' | 'status_code'>;
+
+  constructor(app: string) {
+    this.registry.setDefaultLabels({ app });
+    collectDefaultMetrics({ register: this.registry });
+    this.requestDuration = new Histogram({
+      name: 'http_request_duration_seconds',
+      help: 'Duration of HTTP requests, by method, route template and status',
+      labelNames: ['method', 'route', 'status_code'],
+      buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+      registers: [this.registry],
+    });
+  }
+
+  /** Express middleware: times every request until its response is sent. */
+  readonly middleware = (req: Request, res: Response, next: NextFunction): void => {
+    const stop = this.requestDuration.startTimer();
+    res.on('finish', () => stop({ method: req.method, route: routeOf(req), status_code: res.statusCode }));
+    next();
+  };
+
+  /** Pool figures of the primary (and replicas) where the driver exposes them. */
+  watchPool(dataSource: DataSource): void {
+    const driver = dataSource.driver as unknown as { pool?: Mysql2Pool; poolCluster?: { _nodes?: Record<string, { pool: Mysql2Pool }> } };
+    const pools = (): Array<[string, Mysql2Pool]> => {
+      if (driver.pool) return [['primary', driver.pool]];
+      return Object.entries(driver.poolCluster?._nodes ?? {}).map(([name, node]) => [name.startsWith('MASTER') ? 'primary' : name.toLowerCase(), node.pool]);
+    };
+    const gauge = (name: string, help: string, read: (pool: Mysql2Pool) => number | undefined) =>
+      new Gauge({
+        name,
+        help,
+        labelNames: ['pool'],
+        registers: [this.registry],
+        collect() {
+          this.reset();
+          for (const [pool, figures] of pools()) {
+            const value = read(figures);
+            if (value !== undefined) this.set({ pool }, value);
+          }
+        },
+      });
+    gauge('db_pool_connections', 'Open connections of the database pool', (pool) => pool._allConnections?.length);
+    gauge('db_pool_idle_connections', 'Idle connections of the database pool', (pool) => pool._freeConnections?.length);
+    gauge('db_pool_waiting_requests', 'Requests waiting for a database connection', (pool) => pool._connectionQueue?.length);
+  }
+}

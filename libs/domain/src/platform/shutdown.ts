@@ -1,0 +1,62 @@
+import { INestApplication, Logger } from '@nestjs/common';
+import type { NextFunction, Request, Response } from 'express';
+import type { Server } from 'node:http';
+
+/** Requests in flight may take this long to finish after SIGTERM (Kubernetes waits longer: 30 s). */
+export const DRAIN_TIMEOUT_MS = 10_000;
+/** No request for this long while draining: the load balancer has stopped sending. */
+const QUIET_MS = 250;
+
+/** Whether the app is draining, and how many requests it is answering. */
+export class ShutdownState {
+  draining = false;
+  inFlight = 0;
+  lastRequestAt = 0;
+
+  /** Express middleware: counts requests; while draining, asks every client to close its connection. */
+  readonly middleware = (_req: Request, res: Response, next: NextFunction): void => {
+    this.inFlight += 1;
+    this.lastRequestAt = Date.now();
+    let counted = true;
+    const done = () => {
+      if (counted) this.inFlight -= 1;
+      counted = false;
+    };
+    res.on('finish', done);
+    res.on('close', done);
+    if (this.draining) res.setHeader('Connection', 'close');
+    next();
+  };
+
+  get quiet(): boolean {
+    return this.inFlight === 0 && Date.now() - this.lastRequestAt >= QUIET_MS;
+  }
+}
+
+/**
+ * SIGTERM/SIGINT: readiness turns 503 at once, so the load balancer stops sending; until it has (no
+ * request in flight and none for QUIET_MS, at most DRAIN_TIMEOUT_MS), the app still answers every
+ * request whole, with `Connection: close`. Then it stops listening, the database closes and the process
+ * exits 0. Closing the listener at once would reset the connections still in the kernel's accept queue;
+ * Nest's own shutdown hooks would close the database before the server.
+ */
+export function exitGracefullyOnSignals(app: INestApplication, state: ShutdownState): void {
+  const logger = new Logger('Shutdown');
+  let stopping = false;
+  const stop = async (signal: NodeJS.Signals) => {
+    if (stopping) return;
+    stopping = true;
+    state.draining = true;
+    logger.log(`${signal}: draining ${state.inFlight} request(s) in flight`);
+    const deadline = Date.now() + DRAIN_TIMEOUT_MS;
+    while (!state.quiet && Date.now() < deadline) await new Promise((r) => setTimeout(r, 25));
+    const server = app.getHttpServer() as Server;
+    server.close();
+    server.closeAllConnections();
+    await app.close();
+    logger.log(state.inFlight > 0 ? `Stopped with ${state.inFlight} request(s) cut after ${DRAIN_TIMEOUT_MS} ms` : 'Stopped cleanly');
+    process.exit(0);
+  };
+  process.once('SIGTERM', () => void stop('SIGTERM'));
+  process.once('SIGINT', () => void stop('SIGINT'));
+}

@@ -1,0 +1,104 @@
+import { buildDataSourceOptions, parseServerUrl, PlatformDataSource } from '@app/domain';
+import { ChildProcess, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { seedTenant, Tenant } from '../support/fixtures';
+import { ROOT } from '../support/run-command';
+import { TEST_JWT_SECRET } from '../support/test-config';
+import { signToken } from '../support/tokens';
+
+type Outcome = { status: number; body: string } | { error: string };
+
+function freePort(): Promise<number> {
+  return new Promise((done) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => done(port));
+    });
+  });
+}
+
+/** One request on a connection of its own, reporting either the whole answer or the socket error. */
+function get(port: number, path: string, headers: Record<string, string> = {}): Promise<Outcome> {
+  return new Promise((done) => {
+    const req = httpRequest({ host: '127.0.0.1', port, path, headers, agent: false }, (res) => {
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => (body += chunk));
+      res.on('end', () => done({ status: res.statusCode ?? 0, body }));
+      res.on('error', (error: NodeJS.ErrnoException) => done({ error: error.code ?? error.message }));
+    });
+    req.on('error', (error: NodeJS.ErrnoException) => done({ error: error.code ?? error.message }));
+    req.end();
+  });
+}
+
+/**
+ * The built app, as Kubernetes runs it, receives SIGTERM while answering a stream of requests on new
+ * connections: each gets its whole answer or a refused connection, never a cut one; readiness says 503
+ * at once; the process exits 0 and refuses connections afterwards.
+ */
+describe('SIGTERM', () => {
+  let dataSource: PlatformDataSource;
+  let tenant: Tenant;
+  let child: ChildProcess;
+  let output = '';
+
+  beforeAll(async () => {
+    dataSource = new PlatformDataSource(buildDataSourceOptions(parseServerUrl(process.env.TEST_DATABASE_URL!), { migrationsRun: false }));
+    await dataSource.initialize();
+    tenant = await seedTenant(dataSource);
+  });
+  afterAll(async () => {
+    child?.kill('SIGKILL');
+    await dataSource.destroy();
+  });
+
+  it('turns readiness 503, answers every request whole until traffic stops, closes the database and exits 0', async () => {
+    const main = join(ROOT, 'dist', 'apps', 'bot-admin', 'main.js');
+    if (!existsSync(main)) throw new Error(`${main} is missing: npm test builds before running jest`);
+    const port = await freePort();
+    child = spawn(process.execPath, [main], {
+      env: { PATH: process.env.PATH, PORT: String(port), DATABASE_URL: process.env.TEST_DATABASE_URL, AUTH_JWT_SECRET: TEST_JWT_SECRET, LOG_LEVEL: 'info' },
+    });
+    child.stdout!.on('data', (chunk) => (output += chunk));
+    child.stderr!.on('data', (chunk) => (output += chunk));
+    const exited = new Promise<number | null>((done) => child.on('exit', (code) => done(code)));
+    for (let i = 0; i < 100 && !('status' in (await get(port, '/health/ready')) ); i++) await new Promise((r) => setTimeout(r, 100));
+
+    const headers = { Authorization: `Bearer ${await signToken({ orgs: [tenant.organization.uuid] })}` };
+    const path = `/platform-bot-admin/org/${tenant.organization.uuid}/env/${tenant.environment.uuid}/bots-admin`;
+    const outcomes: Outcome[] = [];
+    let signalled = false;
+    let readinessAfterSignal: Outcome | undefined;
+    const worker = async () => {
+      for (let i = 0; i < 25; i++) {
+        const outcome = await get(port, path, headers);
+        outcomes.push(outcome);
+        if (!signalled && outcomes.length >= 60) {
+          signalled = true;
+          child.kill('SIGTERM');
+          readinessAfterSignal = await get(port, '/health/ready');
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: 20 }, worker));
+    const code = await exited;
+
+    const answered = outcomes.filter((o): o is { status: number; body: string } => 'status' in o);
+    const failed = outcomes.filter((o): o is { error: string } => 'error' in o);
+    expect(answered.length).toBeGreaterThanOrEqual(60);
+    for (const answer of answered) {
+      expect(answer.status).toBe(200);
+      expect(JSON.parse(answer.body)).toEqual({ bots: [expect.objectContaining({ uuid: tenant.bot.uuid })] });
+    }
+    expect(failed.map((f) => f.error).filter((error) => error !== 'ECONNREFUSED')).toEqual([]);
+    expect(readinessAfterSignal).toMatchObject({ status: 503 });
+    expect(code).toBe(0);
+    await expect(get(port, '/health/live')).resolves.toEqual({ error: 'ECONNREFUSED' });
+    expect(output).toContain('SIGTERM: draining');
+    expect(output).toContain('Stopped cleanly');
+  }, 60_000);
+});
