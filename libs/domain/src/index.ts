@@ -61,3 +61,4 @@ export * from './idempotency/idempotency.service';
 export * from './rest-connectors/dto/rest-connector-write.examples';
 export * from './metrics/metrics';
 export * from './platform/shutdown';
+export * from './database/read-from';

@@ -15,6 +15,7 @@ import {
   RestConnectorRepository,
   RestConnectorUpdatedDto,
   RestConnectorWriteDto,
+  ReadFrom,
   ScopeService,
   secretContext,
   SecretCipher,
@@ -55,7 +56,7 @@ export class RestConnectorsService {
     caller: Caller,
     retry?: { key: string; sentBody: unknown },
   ): Promise<RestConnectorCreatedDto> {
-    await this.scope.requireBot(path.orgUUID, path.envUUID, path.botUUID);
+    await this.scope.requireBot(path.orgUUID, path.envUUID, path.botUUID, 'primary');
     if (!retry) return this.insert(path, dto, caller);
     const request = {
       callerSub: caller.sub,
@@ -101,7 +102,7 @@ export class RestConnectorsService {
   }
 
   async get(path: RestConnectorPath): Promise<WithEtag<RestConnectorDto>> {
-    const connector = await this.findActive(path);
+    const connector = await this.findActive(path, 'replica');
     const [tags, flows] = await Promise.all([
       this.relations.tagsOf([connector.uuid]),
       this.relations.flowsOf(path.botUUID, [connector.uuid]),
@@ -120,7 +121,7 @@ export class RestConnectorsService {
     ifMatch?: string,
   ): Promise<WithEtag<RestConnectorUpdatedDto>> {
     for (let attempt = 1; ; attempt++) {
-      const current = await this.findActive(path);
+      const current = await this.findActive(path, 'primary');
       if (ifMatch !== undefined && !ifMatchAccepts(ifMatch, etagOf(current))) {
         throw new ConnectorChangedException(current.uuid);
       }
@@ -139,7 +140,7 @@ export class RestConnectorsService {
   }
 
   async remove(path: RestConnectorPath, caller: Caller): Promise<void> {
-    await this.scope.requireBot(path.orgUUID, path.envUUID, path.botUUID);
+    await this.scope.requireBot(path.orgUUID, path.envUUID, path.botUUID, 'primary');
     const deleted = await this.connectors.softDelete(path.botUUID, path.serviceUUID, caller.username, new Date());
     if (!deleted) throw new ConnectorNotFoundException(path.botUUID, path.serviceUUID);
   }
@@ -148,9 +149,10 @@ export class RestConnectorsService {
     return (field, plaintext) => this.cipher.encrypt(plaintext, secretContext(connectorUuid, field));
   }
 
-  private async findActive(path: RestConnectorPath): Promise<RestConnector> {
-    await this.scope.requireBot(path.orgUUID, path.envUUID, path.botUUID);
-    const connector = await this.connectors.findActive(path.botUUID, path.serviceUUID);
+  /** A write reads from the primary, a plain read from a replica (see ReadFrom). */
+  private async findActive(path: RestConnectorPath, from: ReadFrom): Promise<RestConnector> {
+    await this.scope.requireBot(path.orgUUID, path.envUUID, path.botUUID, from);
+    const connector = await this.connectors.findActive(path.botUUID, path.serviceUUID, from);
     if (!connector) throw new ConnectorNotFoundException(path.botUUID, path.serviceUUID);
     return connector;
   }

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager, LessThan } from 'typeorm';
+import { readFrom } from '../database/read-from';
 import { IdempotencyKey, StoredAnswer } from './idempotency-key.entity';
 
 type KeyId = Pick<IdempotencyKey, 'callerSub' | 'idempotencyKey'>;
@@ -18,8 +19,9 @@ export class IdempotencyRepository {
     await this.keys.insert(row);
   }
 
+  /** From the primary: the key may have been taken a moment ago. */
   find(id: KeyId): Promise<IdempotencyKey | null> {
-    return this.keys.findOneBy(id);
+    return readFrom(this.dataSource, 'primary', (manager) => manager.findOneBy(IdempotencyKey, id));
   }
 
   /** Deletes the row only if it is still the one read (compare-and-set on lockedAt). */

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager, IsNull } from 'typeorm';
+import { ReadFrom, readFrom } from '../database/read-from';
 import { retryTransient } from '../database/transient-retry';
 import { RestConnectorTag } from './rest-connector-tag.entity';
 import { RestConnector } from './rest-connector.entity';
@@ -14,8 +15,10 @@ export type ConnectorWrite = Omit<RestConnector, 'uuid' | 'botUuid' | 'bot' | 'c
 export class RestConnectorRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
-  findActive(botUuid: string, uuid: string): Promise<RestConnector | null> {
-    return this.dataSource.getRepository(RestConnector).findOne({ where: { uuid, botUuid, deletedAt: IsNull() } });
+  findActive(botUuid: string, uuid: string, from: ReadFrom = 'replica'): Promise<RestConnector | null> {
+    return readFrom(this.dataSource, from, (manager) =>
+      manager.getRepository(RestConnector).findOne({ where: { uuid, botUuid, deletedAt: IsNull() } }),
+    );
   }
 
   /**

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { ReadFrom } from '../database/read-from';
 import { BotNotFoundException, EnvironmentNotFoundException, OrganizationNotFoundException } from './scope-not-found.exceptions';
 import { ScopeRepository } from './scope.repository';
 
@@ -21,8 +22,9 @@ export class ScopeService {
     if (!found.environment) throw new EnvironmentNotFoundException(orgUuid, envUuid);
   }
 
-  async requireBot(orgUuid: string, envUuid: string, botUuid: string): Promise<void> {
-    const found = await this.scopes.lookup(orgUuid, envUuid, botUuid);
+  /** `from: 'primary'` for the scope check of a write (see ReadFrom). */
+  async requireBot(orgUuid: string, envUuid: string, botUuid: string, from: ReadFrom = 'replica'): Promise<void> {
+    const found = await this.scopes.lookup(orgUuid, envUuid, botUuid, from);
     if (!found.organization) throw new OrganizationNotFoundException(orgUuid);
     if (!found.environment) throw new EnvironmentNotFoundException(orgUuid, envUuid);
     if (!found.bot) throw new BotNotFoundException(envUuid, botUuid);
