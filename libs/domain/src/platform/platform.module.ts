@@ -1,4 +1,4 @@
-import { DynamicModule, Module } from '@nestjs/common';
+import { DynamicModule, Module, RequestMethod } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD, APP_PIPE } from '@nestjs/core';
 import { ThrottlerModule } from '@nestjs/throttler';
 import { LoggerModule } from 'nestjs-pino';
@@ -32,7 +32,8 @@ export class PlatformModule {
       imports: [
         AppConfigModule.forRoot(config),
         // The HTTP logger itself is installed by createPlatformApp before the body parser.
-        LoggerModule.forRoot({ pinoHttp: { logger }, useExisting: true }),
+        // `{*path}`: Express 5's wildcard (nestjs-pino's default `*` makes Nest warn at every start).
+        LoggerModule.forRoot({ pinoHttp: { logger }, useExisting: true, forRoutes: [{ path: '{*path}', method: RequestMethod.ALL }] }),
         DatabaseModule.forRoot(config.database),
         ThrottlerModule.forRoot({
           throttlers: [{ ttl: 60_000, limit: config.rateLimitPerMinute }],
