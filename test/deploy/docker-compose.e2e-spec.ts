@@ -1,0 +1,102 @@
+import { readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { parseAllDocuments } from 'yaml';
+import { loadAppConfig } from '@app/domain/config/app-config';
+import { PLATFORM_APPS } from '@app/domain/platform/platform-apps';
+import { envExampleVariables, Json, ROOT } from './deploy-support';
+
+const COMPOSE_FILE = join(ROOT, 'docker', 'docker-compose.yml');
+const APPS = Object.values(PLATFORM_APPS);
+
+function readCompose(): Json {
+  const documents = parseAllDocuments(readFileSync(COMPOSE_FILE, 'utf8'), { merge: true });
+  if (!Array.isArray(documents) || documents.length !== 1) throw new Error('docker-compose.yml must hold one document');
+  const [document] = documents;
+  if (document.errors.length > 0) throw new Error(document.errors.map(String).join('; '));
+  return document.toJS({ maxAliasCount: 100 });
+}
+
+/** Compose `depends_on` in its long form; the short (list) form means service_started. */
+function dependsOn(service: Json): Record<string, string> {
+  const value = service.depends_on ?? {};
+  if (Array.isArray(value)) return Object.fromEntries(value.map((name: string) => [name, 'service_started']));
+  return Object.fromEntries(Object.entries(value as Record<string, Json>).map(([name, v]) => [name, v?.condition ?? 'service_started']));
+}
+
+function containerPortsPublished(service: Json): number[] {
+  return (service.ports ?? []).map((p: Json) => {
+    if (typeof p === 'object') return Number(p.target);
+    const parts = String(p).split('/')[0].split(':');
+    return Number(parts[parts.length - 1]);
+  });
+}
+
+describe('docker/docker-compose.yml', () => {
+  const compose = readCompose();
+  const services = compose.services as Record<string, Json>;
+  const migration = Object.entries(services).find(([, s]) => JSON.stringify(s.command ?? '').includes('migrate'));
+
+  it('has MySQL 8 with a healthcheck, a migration service and the three apps', () => {
+    expect(services.mysql.image).toMatch(/^mysql:8(\.|$)/);
+    expect(services.mysql.healthcheck?.test?.length).toBeGreaterThan(0);
+    expect(services.mysql.healthcheck?.disable).not.toBe(true);
+    expect(migration).toBeDefined();
+    for (const app of APPS) expect(services[app.name]).toBeDefined();
+  });
+
+  it('runs the CLI migrate once MySQL is healthy, from an image of docker/Dockerfile', () => {
+    const [, service] = migration as [string, Json];
+    expect(service.command).toEqual(['node', 'dist/tools/cli/main.js', 'migrate']);
+    expect(dependsOn(service)).toEqual({ mysql: 'service_healthy' });
+    expect(service.restart ?? 'no').toBe('no');
+    expect(resolve(ROOT, 'docker', service.build.context)).toBe(ROOT);
+    expect(service.build.dockerfile).toBe('docker/Dockerfile');
+    expect(APPS.map((a) => a.name)).toContain(service.build.args.APP);
+  });
+
+  it.each(APPS.map((a) => [a.name, a] as const))('%s starts after the migration completed successfully, from its own image', (_, app) => {
+    const service = services[app.name];
+    const [migrationName] = migration as [string, Json];
+    expect(dependsOn(service)).toEqual({ [migrationName]: 'service_completed_successfully' });
+    expect(resolve(ROOT, 'docker', service.build.context)).toBe(ROOT);
+    expect(service.build.dockerfile).toBe('docker/Dockerfile');
+    expect(service.build.args).toEqual({ APP: app.name });
+    expect(service.command).toBeUndefined(); // the image's CMD
+    expect(service.healthcheck?.test?.join(' ')).toContain(`:${app.defaultPort}/health/ready`);
+    expect(service.read_only).toBe(true);
+    expect(service.cap_drop).toEqual(['ALL']);
+    expect(parseDuration(service.stop_grace_period)).toBeGreaterThan(10);
+  });
+
+  it('publishes transactional-service and bot-admin, and never the environment app', () => {
+    expect(services.environment.ports).toBeUndefined();
+    expect((services.environment.expose ?? []).map(String)).toEqual([String(PLATFORM_APPS.environment.defaultPort)]);
+    expect(services.environment.network_mode).toBeUndefined(); // network_mode: host would publish it too
+    for (const app of [PLATFORM_APPS.transactionalService, PLATFORM_APPS.botAdmin]) {
+      expect(containerPortsPublished(services[app.name])).toEqual([app.defaultPort]);
+    }
+    expect(services.mysql.ports).toBeUndefined();
+  });
+
+  it.each(APPS.map((a) => [a.name, a] as const))('configures %s through every variable of .env.example, valid for production', (_, app) => {
+    const environment = services[app.name].environment as Record<string, string>;
+    expect(Object.keys(environment).sort()).toEqual(envExampleVariables().sort());
+    expect(environment.PORT).toBe(String(app.defaultPort));
+    const config = loadAppConfig(environment, app.defaultPort);
+    expect(config.nodeEnv).toBe('production');
+    expect(config.database).toEqual(expect.objectContaining({ type: 'mysql', url: expect.stringContaining('@mysql:3306/') }));
+  });
+
+  it('gives the migration the same configuration (without PORT), and says its secrets are development-only', () => {
+    const [, service] = migration as [string, Json];
+    const { PORT: _port, ...shared } = services[PLATFORM_APPS.transactionalService.name].environment;
+    expect(service.environment).toEqual(shared);
+    expect(readFileSync(COMPOSE_FILE, 'utf8')).toMatch(/DEVELOPMENT ONLY/);
+  });
+});
+
+function parseDuration(value: string | undefined): number {
+  const m = /^(\d+)(s|m)$/.exec(value ?? '');
+  if (!m) return 0;
+  return Number(m[1]) * (m[2] === 'm' ? 60 : 1);
+}

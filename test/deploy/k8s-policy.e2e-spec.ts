@@ -1,0 +1,307 @@
+import { loadAppConfig } from '@app/domain/config/app-config';
+import { PLATFORM_APPS } from '@app/domain/platform/platform-apps';
+import {
+  BASE_DIR,
+  configMapData,
+  envExampleVariables,
+  INGRESS_NAMESPACE,
+  Json,
+  MONITORING_NAMESPACE,
+  networkAllows,
+  OVERLAY_DIR,
+  peerAdmits,
+  peerPod,
+  podContainers,
+  podLabels,
+  podSpec,
+  REQUIRED_SECRET_VARIABLES,
+  renderKustomization,
+  resolveContainerEnv,
+  Resource,
+  SECRET_VARIABLES,
+  secretExampleData,
+  selects,
+  SUPPORT_TOOLING_LABEL,
+} from './deploy-support';
+
+const APPS = Object.values(PLATFORM_APPS);
+const PUBLIC_APPS = APPS.filter((app) => app.name !== 'environment');
+const ENVIRONMENT = PLATFORM_APPS.environment;
+const DRAIN_SECONDS = 10;
+const VALID_SECRETS = {
+  DATABASE_URL: 'mysql://platform:pw@mysql-primary:3306/platform',
+  DATABASE_READ_URLS: 'mysql://platform:pw@replica-1:3306/platform',
+  AUTH_JWT_SECRET: 'a-test-secret-of-at-least-32-characters!',
+  SECRETS_KEY: Buffer.alloc(32, 1).toString('base64'),
+  SECRETS_KEY_PREVIOUS: Buffer.alloc(32, 2).toString('base64'),
+};
+
+/** Policy facts, on the base and on the rendered example overlay (an overlay must not weaken them). */
+describe.each([
+  ['base', BASE_DIR],
+  ['overlays/example', OVERLAY_DIR],
+])('deployment policy (%s)', (_, dir) => {
+  const resources = renderKustomization(dir).resources;
+  const namespace = resources.find((r) => r.kind !== 'Namespace')?.metadata.namespace ?? 'default';
+  const ofKind = (kind: string) => resources.filter((r) => r.kind === kind);
+  const deploymentOf = (name: string): Resource => {
+    const found = ofKind('Deployment').find((d) => d.metadata.labels?.['app.kubernetes.io/name'] === name);
+    if (!found) throw new Error(`no Deployment labelled app.kubernetes.io/name=${name}`);
+    return found;
+  };
+  const selecting = (kind: string, deployment: Resource, selectorOf: (r: Resource) => Json) =>
+    ofKind(kind).filter((r) => selects(selectorOf(r), podLabels(deployment)));
+  const workloads = [...ofKind('Deployment'), ...ofKind('Job')];
+
+  it('has one Deployment per app, and a migration Job running the CLI migrate', () => {
+    expect(ofKind('Deployment').map((d) => d.metadata.labels?.['app.kubernetes.io/name']).sort()).toEqual(APPS.map((a) => a.name).sort());
+    const jobs = ofKind('Job');
+    expect(jobs).toHaveLength(1);
+    const [container] = jobs[0].spec.template.spec.containers;
+    expect([...(container.command ?? []), ...(container.args ?? [])]).toEqual(['node', 'dist/tools/cli/main.js', 'migrate']);
+    expect(jobs[0].spec.template.spec.restartPolicy).toBe('Never');
+  });
+
+  describe.each(APPS.map((app) => [app.name, app] as const))('%s', (__, app) => {
+    const deployment = deploymentOf(app.name);
+    const spec = podSpec(deployment);
+    const [container] = spec.containers;
+
+    it('runs one container on its port, with liveness /health/live and readiness /health/ready', () => {
+      expect(spec.containers).toHaveLength(1);
+      expect(container.ports).toEqual([expect.objectContaining({ name: 'http', containerPort: app.defaultPort })]);
+      expect(container.livenessProbe?.httpGet).toEqual({ path: '/health/live', port: 'http' });
+      expect(container.readinessProbe?.httpGet).toEqual({ path: '/health/ready', port: 'http' });
+      expect(container.image).toMatch(new RegExp(`/${app.name}(:|@)`));
+    });
+
+    it('outlives the 10 s drain: grace period > preStop sleep + drain', () => {
+      const preStop = container.lifecycle?.preStop?.exec?.command as string[] | undefined;
+      const sleep = preStop && preStop[0] === 'sleep' ? Number(preStop[1]) : 0;
+      expect(sleep).toBeGreaterThan(0);
+      expect(spec.terminationGracePeriodSeconds).toBeGreaterThan(DRAIN_SECONDS + sleep);
+    });
+
+    it('requests and limits CPU and memory', () => {
+      expect(container.resources?.requests).toEqual({ cpu: expect.any(String), memory: expect.any(String) });
+      expect(container.resources?.limits).toEqual({ cpu: expect.any(String), memory: expect.any(String) });
+    });
+
+    it('has a Service on its port, a CPU HorizontalPodAutoscaler and a PodDisruptionBudget', () => {
+      const services = selecting('Service', deployment, (s) => ({ matchLabels: s.spec.selector }));
+      expect(services).toHaveLength(1);
+      expect(services[0].spec.ports).toEqual([expect.objectContaining({ port: app.defaultPort, targetPort: 'http' })]);
+      const hpas = ofKind('HorizontalPodAutoscaler').filter(
+        (h) => h.spec.scaleTargetRef.kind === 'Deployment' && h.spec.scaleTargetRef.name === deployment.metadata.name,
+      );
+      expect(hpas).toHaveLength(1);
+      expect(hpas[0].apiVersion).toBe('autoscaling/v2');
+      expect(hpas[0].spec.metrics).toEqual([
+        { type: 'Resource', resource: { name: 'cpu', target: expect.objectContaining({ type: 'Utilization' }) } },
+      ]);
+      expect(hpas[0].spec.minReplicas).toBeGreaterThanOrEqual(2);
+      expect(hpas[0].spec.maxReplicas).toBeGreaterThanOrEqual(hpas[0].spec.minReplicas);
+      expect(deployment.spec.replicas).toBeUndefined(); // the HPA owns the replica count
+      const pdbs = selecting('PodDisruptionBudget', deployment, (p) => p.spec.selector);
+      expect(pdbs).toHaveLength(1);
+      expect(pdbs[0].spec.minAvailable ?? 0).toBeLessThan(hpas[0].spec.minReplicas);
+    });
+
+    it('receives every variable of .env.example, secrets from the Secret, the rest from the ConfigMap', () => {
+      const env = new Map<string, Json>((container.env ?? []).map((e: Json) => [e.name, e]));
+      expect(container.envFrom).toBeUndefined();
+      expect([...env.keys()].sort()).toEqual(envExampleVariables().sort());
+      expect(env.size).toBe((container.env ?? []).length); // no duplicates
+      for (const [name, variable] of env) {
+        if (SECRET_VARIABLES.includes(name)) {
+          expect({ name, ref: variable.valueFrom?.secretKeyRef }).toEqual({
+            name,
+            ref: { name: 'platform-secrets', key: name, optional: !REQUIRED_SECRET_VARIABLES.includes(name) },
+          });
+        } else if (name === 'PORT') {
+          expect(variable.value).toBe(String(app.defaultPort));
+        } else {
+          expect({ name, ref: variable.valueFrom?.configMapKeyRef }).toEqual({
+            name,
+            ref: expect.objectContaining({ name: 'platform-config', key: name }),
+          });
+        }
+      }
+    });
+
+    it('starts with the rendered ConfigMap and a Secret with the example’s keys (config validation passes)', () => {
+      const secretKeys = Object.keys(secretExampleData());
+      const secrets = Object.fromEntries(secretKeys.map((k) => [k, VALID_SECRETS[k as keyof typeof VALID_SECRETS]]));
+      const env = resolveContainerEnv(container, { 'platform-config': configMapData(resources, 'platform-config') }, { 'platform-secrets': secrets });
+      const config = loadAppConfig(env, app.defaultPort);
+      expect(config.nodeEnv).toBe('production');
+      expect(config.port).toBe(app.defaultPort);
+      expect(config.auth.mode).toBe('secret');
+      expect(config.database).toEqual(expect.objectContaining({ type: 'mysql', readUrls: [expect.stringContaining('replica-1')] }));
+    });
+
+    it('refuses to start with the example Secret’s placeholders', () => {
+      const env = resolveContainerEnv(
+        container,
+        { 'platform-config': configMapData(resources, 'platform-config') },
+        { 'platform-secrets': secretExampleData() },
+      );
+      expect(() => loadAppConfig(env, app.defaultPort)).toThrow(/AUTH_JWT_SECRET.*SECRETS_KEY|SECRETS_KEY.*AUTH_JWT_SECRET/);
+    });
+  });
+
+  it('hardens every container of every Deployment and Job', () => {
+    expect(workloads.length).toBe(APPS.length + 1);
+    for (const workload of workloads) {
+      const spec = podSpec(workload);
+      const id = `${workload.kind}/${workload.metadata.name}`;
+      expect({ id, automount: spec.automountServiceAccountToken }).toEqual({ id, automount: false });
+      expect({ id, seccomp: spec.securityContext?.seccompProfile?.type }).toEqual({ id, seccomp: 'RuntimeDefault' });
+      const tmpVolumes = (spec.volumes ?? []).filter((v: Json) => v.emptyDir).map((v: Json) => v.name);
+      for (const c of podContainers(workload)) {
+        const sc = { ...spec.securityContext, ...c.securityContext };
+        expect({ id, container: c.name, sc }).toEqual({
+          id,
+          container: c.name,
+          sc: expect.objectContaining({ runAsNonRoot: true, readOnlyRootFilesystem: true, allowPrivilegeEscalation: false }),
+        });
+        expect(sc.runAsUser).toBeGreaterThan(0);
+        expect(c.securityContext?.privileged).not.toBe(true);
+        expect(c.securityContext?.capabilities?.drop).toContain('ALL');
+        expect(c.securityContext?.capabilities?.add ?? []).toEqual([]);
+        const tmp = (c.volumeMounts ?? []).find((m: Json) => m.mountPath === '/tmp');
+        expect(tmpVolumes).toContain(tmp?.name);
+      }
+    }
+  });
+
+  it('gives the migration Job every variable except PORT, resolvable from the ConfigMap and the Secret example', () => {
+    const [container] = ofKind('Job')[0].spec.template.spec.containers;
+    const names = (container.env as Json[]).map((e) => e.name).sort();
+    expect(names).toEqual(envExampleVariables().filter((n) => n !== 'PORT').sort());
+  });
+
+  it('refers only to ConfigMap and Secret keys that the base defines', () => {
+    const configKeys = Object.keys(configMapData(resources, 'platform-config'));
+    const secretKeys = Object.keys(secretExampleData());
+    expect(secretKeys.sort()).toEqual([...SECRET_VARIABLES].sort());
+    expect(configKeys.filter((k) => SECRET_VARIABLES.includes(k))).toEqual([]);
+    for (const workload of workloads) {
+      for (const c of podContainers(workload)) {
+        for (const e of c.env ?? []) {
+          const cm = e.valueFrom?.configMapKeyRef;
+          const secret = e.valueFrom?.secretKeyRef;
+          if (cm) expect({ ref: `${cm.name}/${cm.key}`, ok: cm.name === 'platform-config' && configKeys.includes(cm.key) }).toEqual({ ref: `${cm.name}/${cm.key}`, ok: true });
+          if (secret) expect({ ref: `${secret.name}/${secret.key}`, ok: secret.name === 'platform-secrets' && secretKeys.includes(secret.key) }).toEqual({ ref: `${secret.name}/${secret.key}`, ok: true });
+        }
+      }
+    }
+  });
+
+  describe('Ingress', () => {
+    const ingresses = ofKind('Ingress');
+    const routes = ingresses.flatMap((ingress) =>
+      (ingress.spec.rules ?? []).flatMap((rule: Json) =>
+        (rule.http?.paths ?? []).map((path: Json) => {
+          const service = ofKind('Service').find((s) => s.metadata.name === path.backend.service?.name);
+          const app = APPS.find((a) => service && selects({ matchLabels: service.spec.selector }, podLabels(deploymentOf(a.name))));
+          return { ingress, path, service, app };
+        }),
+      ),
+    );
+
+    it('routes exactly the two public labels, pathType Prefix, to their apps, without rewriting', () => {
+      expect(ingresses).toHaveLength(1);
+      expect(ingresses[0].spec.defaultBackend).toBeUndefined();
+      expect(Object.keys(ingresses[0].metadata.annotations ?? {}).filter((a) => /rewrite|configuration-snippet|server-snippet/.test(a))).toEqual([]);
+      expect(routes.map((r) => [r.path.path, r.path.pathType, r.app?.name]).sort()).toEqual(
+        PUBLIC_APPS.map((a) => [`/${a.label}`, 'Prefix', a.name]).sort(),
+      );
+      for (const r of routes) {
+        const port = r.path.backend.service.port;
+        expect(r.service.spec.ports.some((p: Json) => p.name === port.name || p.port === port.number)).toBe(true);
+      }
+    });
+
+    it('has no rule for the environment app (label, Service or pods)', () => {
+      const env = deploymentOf(ENVIRONMENT.name);
+      for (const r of routes) {
+        expect(r.path.path).not.toContain(ENVIRONMENT.label);
+        expect(r.service && selects({ matchLabels: r.service.spec.selector }, podLabels(env))).toBe(false);
+      }
+    });
+  });
+
+  describe('NetworkPolicies', () => {
+    const policies = ofKind('NetworkPolicy');
+    const controller = peerPod(INGRESS_NAMESPACE, { 'app.kubernetes.io/name': 'ingress-nginx', 'app.kubernetes.io/component': 'controller' });
+    const prometheus = peerPod(MONITORING_NAMESPACE, { 'app.kubernetes.io/name': 'prometheus' });
+    const support = { [SUPPORT_TOOLING_LABEL]: 'true' };
+    const allows = (appName: string, source: ReturnType<typeof peerPod>, port: number) => {
+      const deployment = deploymentOf(appName);
+      return networkAllows(policies, namespace, podLabels(deployment), podSpec(deployment).containers[0].ports, source, port);
+    };
+
+    it('deny all ingress in the namespace by default', () => {
+      const denyAll = policies.filter(
+        (p) => Object.keys(p.spec.podSelector ?? {}).length === 0 && p.spec.policyTypes?.includes('Ingress') && !(p.spec.ingress ?? []).length,
+      );
+      expect(denyAll).toHaveLength(1);
+      // A pod no other policy selects (a debug pod, the migration job) accepts nothing.
+      expect(networkAllows(policies, namespace, { run: 'debug' }, [], peerPod(namespace, {}), 8080)).toBe(false);
+      expect(networkAllows(policies, namespace, podLabels(ofKind('Job')[0]), [], peerPod(namespace, support), 3001)).toBe(false);
+    });
+
+    it.each(PUBLIC_APPS.map((a) => [a.name, a] as const))('admit the ingress controller and Prometheus to %s, on its port only', (__, app) => {
+      expect(allows(app.name, controller, app.defaultPort)).toBe(true);
+      expect(allows(app.name, prometheus, app.defaultPort)).toBe(true);
+      expect(allows(app.name, controller, 9229)).toBe(false);
+      expect(allows(app.name, peerPod(namespace, { 'app.kubernetes.io/name': 'bot-admin' }), app.defaultPort)).toBe(false);
+      expect(allows(app.name, peerPod('other', {}), app.defaultPort)).toBe(false);
+    });
+
+    it('admit to the environment app only pods with the support-tooling label, and Prometheus on its port', () => {
+      const port = ENVIRONMENT.defaultPort;
+      expect(allows(ENVIRONMENT.name, peerPod(namespace, support), port)).toBe(true);
+      expect(allows(ENVIRONMENT.name, peerPod('support', support, support), port)).toBe(true);
+      expect(allows(ENVIRONMENT.name, prometheus, port)).toBe(true);
+
+      expect(allows(ENVIRONMENT.name, controller, port)).toBe(false);
+      expect(allows(ENVIRONMENT.name, peerPod(INGRESS_NAMESPACE, { ...controller.labels, ...support }), port)).toBe(false);
+      expect(allows(ENVIRONMENT.name, peerPod(namespace, {}), port)).toBe(false);
+      expect(allows(ENVIRONMENT.name, peerPod(namespace, { [SUPPORT_TOOLING_LABEL]: 'yes' }), port)).toBe(false);
+      expect(allows(ENVIRONMENT.name, peerPod(namespace, podLabels(deploymentOf('bot-admin'))), port)).toBe(false);
+      expect(allows(ENVIRONMENT.name, peerPod('other', support), port)).toBe(false); // a namespace without the label
+      expect(allows(ENVIRONMENT.name, peerPod(namespace, support), 9229)).toBe(false);
+      expect(allows(ENVIRONMENT.name, prometheus, 9229)).toBe(false);
+    });
+
+    it('every rule reaching the environment app names the support-tooling pod label, or is the metrics rule on its port', () => {
+      const env = deploymentOf(ENVIRONMENT.name);
+      const rules = policies
+        .filter((p) => selects(p.spec.podSelector, podLabels(env)))
+        .flatMap((p) => (p.spec.ingress ?? []) as Json[]);
+      expect(rules.length).toBeGreaterThan(0);
+      for (const rule of rules) {
+        expect(rule.from?.length).toBeGreaterThan(0);
+        expect(rule.ports).toEqual([{ protocol: 'TCP', port: ENVIRONMENT.defaultPort }]);
+        for (const peer of rule.from) {
+          expect(peer.ipBlock).toBeUndefined();
+          const supportPeer = peer.podSelector?.matchLabels?.[SUPPORT_TOOLING_LABEL] === 'true';
+          const metricsPeer = peerAdmits(peer, namespace, prometheus) && peer.podSelector && peer.namespaceSelector;
+          expect({ peer, ok: supportPeer || !!metricsPeer }).toEqual({ peer, ok: true });
+          expect(peerAdmits(peer, namespace, controller)).toBe(false);
+        }
+      }
+    });
+
+    it('let Prometheus scrape /metrics as the pods announce it', () => {
+      for (const app of APPS) {
+        const annotations = deploymentOf(app.name).spec.template.metadata.annotations ?? {};
+        expect(annotations).toEqual(
+          expect.objectContaining({ 'prometheus.io/scrape': 'true', 'prometheus.io/port': String(app.defaultPort), 'prometheus.io/path': '/metrics' }),
+        );
+      }
+    });
+  });
+});

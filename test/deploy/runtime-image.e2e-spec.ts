@@ -1,0 +1,218 @@
+import { spawn } from 'node:child_process';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { dirname, join, relative, resolve } from 'node:path';
+import { PLATFORM_APPS } from '@app/domain/platform/platform-apps';
+import {
+  BASE_DIR,
+  configMapData,
+  findStage,
+  Json,
+  parseCopy,
+  readDockerfile,
+  renderKustomization,
+  ROOT,
+  stageChain,
+  workdirOf,
+} from './deploy-support';
+
+/**
+ * The image's runtime stage, rebuilt on disk: a production-only `npm ci` (as the prod-deps stage does)
+ * and the built bundles, copied where the Dockerfile's runtime stage puts them, in a directory outside
+ * the repository (so `require` can only find the production node_modules). Each app is then started
+ * with the image's CMD and the base manifests' environment, and the migration job's command is run.
+ */
+const APPS = Object.values(PLATFORM_APPS);
+const INSTALL_TIMEOUT_MS = 180_000;
+const JWT_SECRET = 'runtime-image-test-secret-0123456789abcdef';
+const SECRETS_KEY = Buffer.alloc(32, 9).toString('base64');
+
+interface Step {
+  /** Where the file comes from: the production install, or a path of the repository (with ${APP}). */
+  source: { install: true } | { repo: string };
+  /** Relative to the runtime stage's WORKDIR. */
+  destination: string;
+}
+
+/** The runtime stage's COPY instructions, mapped onto this checkout. */
+function runtimeLayout(): { steps: Step[]; cmd: string[] } {
+  const dockerfile = readDockerfile();
+  const final = dockerfile.stages[dockerfile.stages.length - 1];
+  const workdir = workdirOf(final, dockerfile);
+  const steps: Step[] = [];
+  for (const instruction of final.instructions.filter((i) => i.keyword === 'COPY')) {
+    const copy = parseCopy(instruction.args);
+    const destinationDir = copy.destination.endsWith('/') || copy.destination === '.' || copy.destination === './';
+    for (const source of copy.sources) {
+      const destination = relative(workdir, resolve(workdir, destinationDir ? join(copy.destination, source.split('/').pop() as string) : copy.destination));
+      if (!copy.from) {
+        steps.push({ source: { repo: source }, destination });
+        continue;
+      }
+      const stage = findStage(dockerfile, copy.from);
+      const stageDir = workdirOf(stage, dockerfile);
+      const inStage = relative(stageDir, source);
+      if (inStage.startsWith('..')) throw new Error(`Dockerfile line ${instruction.line}: ${source} is outside ${stage.name}'s WORKDIR`);
+      const installs = stageChain(dockerfile, stage).some((s) => s.instructions.some((i) => /npm ci\b.*--omit=dev/.test(i.args)));
+      if (inStage === 'node_modules' && installs) steps.push({ source: { install: true }, destination });
+      else steps.push({ source: { repo: inStage }, destination });
+    }
+  }
+  const cmds = final.instructions.filter((i) => i.keyword === 'CMD');
+  return { steps, cmd: JSON.parse(cmds[cmds.length - 1].args) as string[] };
+}
+
+function freePort(): Promise<number> {
+  return new Promise((done) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => done(port));
+    });
+  });
+}
+
+function run(command: string, args: string[], options: { cwd: string; env: NodeJS.ProcessEnv; timeoutMs: number }) {
+  return new Promise<{ code: number | null; output: string }>((done, fail) => {
+    const child = spawn(command, args, { cwd: options.cwd, env: options.env });
+    let output = '';
+    child.stdout.on('data', (chunk) => (output += chunk));
+    child.stderr.on('data', (chunk) => (output += chunk));
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      fail(new Error(`${command} ${args.join(' ')} did not finish in ${options.timeoutMs} ms:\n${output}`));
+    }, options.timeoutMs);
+    child.on('error', fail);
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      done({ code, output });
+    });
+  });
+}
+
+/** Everything under dir (node_modules excluded), to show the apps write nothing into the image's files. */
+function listFiles(dir: string, base = dir): string[] {
+  return readdirSync(dir).flatMap((entry) => {
+    const path = join(dir, entry);
+    if (entry === 'node_modules') return [];
+    return statSync(path).isDirectory() ? listFiles(path, base) : [relative(base, path)];
+  });
+}
+
+describe('the runtime image, rebuilt on disk', () => {
+  const work = mkdtempSync(join(tmpdir(), 'platform-image-'));
+  const app = join(work, 'app'); // the image's WORKDIR
+  const data = join(work, 'data'); // stands in for the database server
+  const layout = runtimeLayout();
+  const resources = renderKustomization(BASE_DIR).resources;
+  const config = configMapData(resources, 'platform-config');
+  const secrets = { DATABASE_URL: `sqlite:${join(data, 'platform.sqlite')}`, AUTH_JWT_SECRET: JWT_SECRET, SECRETS_KEY };
+
+  /** A container's env from the base manifests: ConfigMap values, test secrets, nothing of this process. */
+  function containerEnv(container: Json, port?: number): NodeJS.ProcessEnv {
+    const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, LOG_LEVEL: 'warn' };
+    for (const variable of container.env as Json[]) {
+      const cm = variable.valueFrom?.configMapKeyRef;
+      const secret = variable.valueFrom?.secretKeyRef;
+      const value = cm ? config[cm.key] : secret ? secrets[secret.key as keyof typeof secrets] : variable.value;
+      if (value !== undefined) env[variable.name] = String(value);
+    }
+    if (port !== undefined) env.PORT = String(port);
+    env.LOG_LEVEL = 'warn';
+    return env;
+  }
+
+  function place(appName: string): void {
+    for (const step of layout.steps) {
+      if ('install' in step.source) continue;
+      const source = join(ROOT, step.source.repo.replace(/\$\{?APP\}?/g, appName));
+      if (!existsSync(source)) throw new Error(`${relative(ROOT, source)} is missing: npm test builds (npm run build) before running jest`);
+      mkdirSync(dirname(join(app, step.destination)), { recursive: true });
+      copyFileSync(source, join(app, step.destination));
+    }
+  }
+
+  beforeAll(async () => {
+    // Outside the repository, with no node_modules above it: the bundles can only find the install below.
+    expect(work.startsWith(ROOT)).toBe(false);
+    for (let dir = dirname(work); ; dir = dirname(dir)) {
+      expect({ dir, nodeModules: existsSync(join(dir, 'node_modules')) }).toEqual({ dir, nodeModules: false });
+      if (dir === dirname(dir)) break;
+    }
+    for (const a of APPS) place(a.name); // fails fast when dist is missing, before the long install
+    const deps = join(work, 'deps');
+    mkdirSync(deps);
+    mkdirSync(data);
+    copyFileSync(join(ROOT, 'package.json'), join(deps, 'package.json'));
+    copyFileSync(join(ROOT, 'package-lock.json'), join(deps, 'package-lock.json'));
+    const { NODE_PATH: _ignored, ...env } = process.env;
+    const install = await run('npm', ['ci', '--omit=dev', '--ignore-scripts=false', '--no-audit', '--no-fund'], {
+      cwd: deps,
+      env: { ...env, SCARF_ANALYTICS: 'false', npm_config_update_notifier: 'false' },
+      timeoutMs: INSTALL_TIMEOUT_MS - 10_000,
+    });
+    if (install.code !== 0) throw new Error(`npm ci --omit=dev failed:\n${install.output}`);
+    const target = layout.steps.find((s) => 'install' in s.source);
+    if (!target) throw new Error('the runtime stage copies no node_modules from a production install');
+    renameSync(join(deps, 'node_modules'), join(app, target.destination));
+  }, INSTALL_TIMEOUT_MS);
+
+  afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+  it('holds production dependencies only', () => {
+    const bundleDir = join(app, 'dist', 'app');
+    expect(require.resolve('@nestjs/core', { paths: [bundleDir] }).startsWith(join(app, 'node_modules'))).toBe(true);
+    expect(existsSync(join(app, 'node_modules', '@nestjs', 'core'))).toBe(true);
+    expect(existsSync(join(app, 'node_modules', 'better-sqlite3'))).toBe(true);
+    // (typescript and ts-node do ship: typeorm depends on them.)
+    for (const dev of ['jest', '@nestjs/cli', '@nestjs/testing', 'supertest', 'kubernetes-models', 'playwright-core']) {
+      expect({ dev, installed: existsSync(join(app, 'node_modules', dev)) }).toEqual({ dev, installed: false });
+    }
+  });
+
+  it('applies the migrations with the migration Job’s command', async () => {
+    const job = resources.find((r) => r.kind === 'Job');
+    const [container] = job?.spec.template.spec.containers ?? [];
+    const [command, ...args] = [...container.command, ...(container.args ?? [])] as string[];
+    expect(command).toBe('node');
+    const result = await run(process.execPath, args, { cwd: app, env: containerEnv(container), timeoutMs: 60_000 });
+    expect({ code: result.code, output: result.output }).toEqual({ code: 0, output: expect.stringMatching(/Applied|No pending migrations/) });
+    const again = await run(process.execPath, args, { cwd: app, env: containerEnv(container), timeoutMs: 60_000 });
+    expect({ code: again.code, output: again.output }).toEqual({ code: 0, output: expect.stringContaining('No pending migrations') });
+  }, 120_000);
+
+  it.each(APPS.map((a) => [a.name, a] as const))(
+    'starts %s with the image’s CMD and the manifests’ environment: ready, with its API document',
+    async (_, platformApp) => {
+      place(platformApp.name);
+      const before = listFiles(app);
+      const deployment = resources.find((r) => r.kind === 'Deployment' && r.metadata.name === platformApp.name);
+      const port = await freePort();
+      const [command, ...args] = layout.cmd;
+      expect(command).toBe('node');
+      const child = spawn(process.execPath, args, { cwd: app, env: containerEnv(deployment?.spec.template.spec.containers[0], port) });
+      let output = '';
+      child.stdout.on('data', (chunk) => (output += chunk));
+      child.stderr.on('data', (chunk) => (output += chunk));
+      const exited = new Promise<number | null>((done) => child.on('exit', done));
+      try {
+        let ready: Response | undefined;
+        for (let i = 0; i < 150 && !ready?.ok && child.exitCode === null; i++) {
+          ready = await fetch(`http://127.0.0.1:${port}/health/ready`).catch(() => undefined);
+          if (!ready?.ok) await new Promise((r) => setTimeout(r, 100));
+        }
+        expect({ status: ready?.status, output }).toEqual({ status: 200, output: expect.any(String) });
+        const docs = await fetch(`http://127.0.0.1:${port}/${platformApp.label}/docs-json`);
+        expect(docs.status).toBe(200);
+        expect(((await docs.json()) as { info: { title: string } }).info.title).toContain('Bot Platform Management API');
+        const live = await fetch(`http://127.0.0.1:${port}/health/live`);
+        expect(live.status).toBe(200);
+      } finally {
+        child.kill('SIGTERM');
+        await exited;
+      }
+      expect(listFiles(app)).toEqual(before); // read-only root filesystem: nothing written beside the code
+    },
+    30_000,
+  );
+});
