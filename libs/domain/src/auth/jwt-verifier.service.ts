@@ -7,12 +7,19 @@ import { readOrCreateDevelopmentSecret } from './development-secret';
 import { InvalidTokenException } from './invalid-token.exception';
 
 const ASYMMETRIC_ALGORITHMS = ['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256', 'ES384', 'ES512', 'EdDSA'];
+/** Verified tokens remembered (until their `exp`), oldest forgotten first. */
+export const VERIFIED_TOKEN_CACHE_SIZE = 5_000;
 
 /** Verifies bearer tokens and turns their claims into a Caller. `alg: none` is never accepted. */
 @Injectable()
 export class JwtVerifier implements OnModuleInit {
   private key: Uint8Array | JWTVerifyGetKey;
   private algorithms: string[];
+  /**
+   * A caller sends the same token with every request: its signature is checked once, and the result
+   * kept until the token's `exp` (never longer), so verification is not paid per request.
+   */
+  private readonly verified = new Map<string, { caller: Readonly<Caller>; expiresAt: number }>();
 
   constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}
 
@@ -29,6 +36,9 @@ export class JwtVerifier implements OnModuleInit {
   }
 
   async verify(token: string): Promise<Caller> {
+    const known = this.verified.get(token);
+    if (known && known.expiresAt > Date.now()) return known.caller;
+    if (known) this.verified.delete(token);
     const auth = this.config.auth;
     let payload: JWTPayload;
     try {
@@ -45,7 +55,10 @@ export class JwtVerifier implements OnModuleInit {
     } catch (error) {
       throw new InvalidTokenException(describeJoseError(error));
     }
-    return toCaller(payload);
+    const caller = Object.freeze(toCaller(payload));
+    if (this.verified.size >= VERIFIED_TOKEN_CACHE_SIZE) this.verified.delete(this.verified.keys().next().value!);
+    this.verified.set(token, { caller, expiresAt: payload.exp! * 1000 });
+    return caller;
   }
 }
 

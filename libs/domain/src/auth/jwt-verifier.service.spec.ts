@@ -1,0 +1,57 @@
+import * as jose from 'jose';
+import { AppConfig } from '../config/app-config';
+import { JwtVerifier } from './jwt-verifier.service';
+
+jest.mock('jose', () => {
+  const actual = jest.requireActual('jose');
+  return { ...actual, jwtVerify: jest.fn(actual.jwtVerify) };
+});
+
+const SECRET = 'unit-test-secret-unit-test-secret-0123456789';
+const config = { auth: { mode: 'secret', secret: SECRET } } as AppConfig;
+const sign = (expiresAt: number) =>
+  new jose.SignJWT({ orgs: ['*'] })
+    .setProtectedHeader({ alg: 'HS256' })
+    .setSubject('ada')
+    .setExpirationTime(expiresAt)
+    .sign(new TextEncoder().encode(SECRET));
+
+describe(JwtVerifier.name, () => {
+  let sut: JwtVerifier;
+
+  beforeEach(() => {
+    jest.mocked(jose.jwtVerify).mockClear();
+    sut = new JwtVerifier(config);
+    sut.onModuleInit();
+  });
+  afterEach(() => jest.useRealTimers());
+
+  it('checks a token\'s signature once and answers later requests from memory', async () => {
+    const token = await sign(Math.floor(Date.now() / 1000) + 600);
+
+    const first = await sut.verify(token);
+    const second = await sut.verify(token);
+
+    expect(second).toBe(first);
+    expect(jose.jwtVerify).toHaveBeenCalledTimes(1);
+    expect(Object.isFrozen(first)).toBe(true);
+  });
+
+  it('never answers from memory past the token\'s exp', async () => {
+    const now = Date.now();
+    const token = await sign(Math.floor(now / 1000) + 60);
+    await sut.verify(token);
+    jest.useFakeTimers({ now: now + 61_000 });
+
+    await expect(sut.verify(token)).rejects.toThrow('The token has expired');
+    expect(jose.jwtVerify).toHaveBeenCalledTimes(2);
+  });
+
+  it('never remembers a rejected token', async () => {
+    const forged = `${(await sign(Math.floor(Date.now() / 1000) + 600)).slice(0, -4)}AAAA`;
+
+    await expect(sut.verify(forged)).rejects.toThrow('The token is invalid');
+    await expect(sut.verify(forged)).rejects.toThrow('The token is invalid');
+    expect(jose.jwtVerify).toHaveBeenCalledTimes(2);
+  });
+});
