@@ -68,6 +68,8 @@ export async function createPlatformApp(
   metrics.watchPool(app.get(DataSource));
   app.useLogger(app.get(NestPinoLogger));
   app.disable('x-powered-by');
+  // No automatic weak ETag (a SHA-1 of every body): the connector reads and writes set their own strong one.
+  app.set('etag', false);
 
   // Order matters: every request gets an id and a log line, even one the body parser rejects.
   app.use(requestIdMiddleware);
