@@ -137,3 +137,12 @@ export const errorBody = (statusCode: number, error: string, message: unknown, p
 export const connectorNotFound = (uuid: string, bot: string) => `Rest connector ${uuid} not found in bot ${bot}`;
 
 export const names = (items: Array<{ name: string }>) => items.map((item) => item.name);
+
+/** The secret columns as stored, read with SQL so no entity transformer could decrypt them. */
+export async function readStoredSecrets(app: TestApp, uuid: string) {
+  const [row] = await app.dataSource.query(
+    'SELECT basic_token AS basicToken, bearer_token AS bearerToken, client_secret AS clientSecret, auth_password AS authPassword FROM rest_connectors WHERE uuid = ?',
+    [uuid],
+  );
+  return row as { basicToken: string | null; bearerToken: string | null; clientSecret: string | null; authPassword: string | null };
+}

@@ -18,6 +18,7 @@ import {
   withBearerAuth,
   withClientCredentials,
   withPasswordGrant,
+  readStoredSecrets,
 } from './connector-factories';
 
 describe('Rest connectors: create, get, update, delete (MariaDB)', () => {
@@ -28,14 +29,7 @@ describe('Rest connectors: create, get, update, delete (MariaDB)', () => {
 
   const storedRow = (uuid: string) => sut.dataSource.getRepository(RestConnector).findOneBy({ uuid });
   const get = (uuid: string) => sut.http.get(`${base}/${uuid}`).set(bearer(token));
-  /** The secret columns as stored, read with SQL so no entity transformer can decrypt them. */
-  const storedSecrets = async (uuid: string) => {
-    const [row] = await sut.dataSource.query(
-      'SELECT basic_token AS basicToken, bearer_token AS bearerToken, client_secret AS clientSecret, auth_password AS authPassword FROM rest_connectors WHERE uuid = ?',
-      [uuid],
-    );
-    return row as { basicToken: string | null; bearerToken: string | null; clientSecret: string | null; authPassword: string | null };
-  };
+  const storedSecrets = (uuid: string) => readStoredSecrets(sut, uuid);
 
   beforeAll(async () => {
     sut = await startTestApp(TRANSACTIONAL_SERVICE_APP, mysqlTestConfig());
