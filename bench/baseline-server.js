@@ -1,0 +1,266 @@
+'use strict';
+/**
+ * The floor of `npm run bench`: what Node does for the same requests with no framework. node:http,
+ * a mysql2 pool of the apps' size (10), the HS256 JWT checked with node:crypto (signature, exp, the
+ * path's organization, the write scope), one scoped query per operation (the page: its count and its
+ * rows, in parallel), JSON of the apps' shape. No logging, no validation beyond what the query needs.
+ * Env: PORT, DATABASE_URL, AUTH_JWT_SECRET.
+ */
+const { createHmac, randomUUID, timingSafeEqual } = require('node:crypto');
+const { createServer } = require('node:http');
+const mysql = require('mysql2/promise');
+
+const SECRET = process.env.AUTH_JWT_SECRET;
+const pool = mysql.createPool({
+  uri: process.env.DATABASE_URL,
+  connectionLimit: 10,
+  enableKeepAlive: true,
+  timezone: 'Z',
+  charset: 'utf8mb4_unicode_ci',
+});
+
+class HttpError extends Error {
+  constructor(status, message) {
+    super(message);
+    this.status = status;
+  }
+}
+
+/** The caller's claims, or a 401: HS256 signature and an unexpired `exp`. */
+function verify(header) {
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(header || '');
+  const parts = match ? match[1].split('.') : [];
+  if (parts.length !== 3) throw new HttpError(401, 'Authorization: Bearer <token> is required');
+  const expected = createHmac('sha256', SECRET).update(`${parts[0]}.${parts[1]}`).digest();
+  const signature = Buffer.from(parts[2], 'base64url');
+  if (signature.length !== expected.length || !timingSafeEqual(signature, expected)) throw new HttpError(401, 'The token is invalid');
+  const header_ = JSON.parse(Buffer.from(parts[0], 'base64url').toString());
+  const claims = JSON.parse(Buffer.from(parts[1], 'base64url').toString());
+  if (header_.alg !== 'HS256' || typeof claims.exp !== 'number' || claims.exp * 1000 <= Date.now()) throw new HttpError(401, 'The token is invalid');
+  return claims;
+}
+
+function authorize(claims, org, scope) {
+  const orgs = Array.isArray(claims.orgs) ? claims.orgs : [];
+  if (!orgs.includes('*') && !orgs.includes(org.toLowerCase())) throw new HttpError(403, `Not allowed to access organization ${org}`);
+  if (scope && !String(claims.scope || '').split(' ').includes(scope)) throw new HttpError(403, `This operation needs the ${scope} scope`);
+}
+
+const json = (value) => (typeof value === 'string' ? JSON.parse(value) : value);
+const contains = (term) => `%${term.toLowerCase().replace(/[!%_]/g, '!$&')}%`;
+// The bot must be in the environment and the environment in the organization: joined into each query.
+const SCOPE = 'JOIN environments e ON e.uuid = b.environment_uuid WHERE b.uuid = ? AND b.environment_uuid = ? AND e.organization_uuid = ?';
+const TAGS = "(SELECT JSON_ARRAYAGG(JSON_OBJECT('name', t.name) ORDER BY t.position) FROM rest_connector_tags t WHERE t.connector_uuid = c.uuid)";
+const FLOWS =
+  "(SELECT JSON_ARRAYAGG(JSON_OBJECT('uuid', f.uuid, 'name', f.name) ORDER BY f.name) FROM flow_connectors fc " +
+  'JOIN flows f ON f.uuid = fc.flow_uuid WHERE fc.connector_uuid = c.uuid AND f.bot_uuid = c.bot_uuid)';
+const ORDER = { name: 'c.name_key', updatedAt: 'c.updated_at', updatedBy: 'c.updated_by' };
+const SORTED = { empty: false, sorted: true, unsorted: false };
+
+async function rows(sql, params) {
+  const [result] = await pool.query(sql, params);
+  return result;
+}
+
+async function getConnector([org, env, bot, uuid]) {
+  const [c] = await rows(
+    `SELECT c.*, ${TAGS} AS tags, ${FLOWS} AS flows FROM rest_connectors c JOIN bots b ON b.uuid = c.bot_uuid ${SCOPE} AND c.uuid = ? AND c.deleted_at IS NULL`,
+    [bot, env, org, uuid],
+  );
+  if (!c) throw new HttpError(404, `Rest connector ${uuid} not found`);
+  const secret = (value, placeholder) => (value === null ? null : placeholder);
+  return {
+    uuid: c.uuid, name: c.name, description: c.description, requestType: c.request_type, url: c.url, headers: json(c.headers),
+    contentType: c.content_type, authType: c.auth_type, grantType: c.grant_type, basicToken: secret(c.basic_token, '<BASIC_TOKEN>'),
+    bearerToken: secret(c.bearer_token, '<BEARER_TOKEN>'), clientId: c.client_id, clientSecret: secret(c.client_secret, '<CLIENT_SECRET>'),
+    oauthUrl: c.oauth_url, authUsername: c.auth_username, authPassword: secret(c.auth_password, '<PASSWORD>'), body: c.body, output: c.output,
+    tags: json(c.tags) || [], flows: json(c.flows) || [], updatedAt: c.updated_at.toISOString(), updatedBy: c.updated_by,
+  };
+}
+
+async function page([org, env, bot], query) {
+  const number = Math.max(1, Number(query.get('page') || 1)) - 1;
+  const size = Math.min(100, Math.max(1, Number(query.get('linesPerPage') || 5)));
+  const direction = String(query.get('direction') || 'DESC').toUpperCase() === 'ASC' ? 'ASC' : 'DESC';
+  const terms = query.getAll('searchTerms').flatMap((v) => v.split(',')).map((v) => v.trim()).filter(Boolean);
+  const filter = terms
+    .map(() => " AND (c.name_key LIKE ? ESCAPE '!' OR EXISTS (SELECT 1 FROM rest_connector_tags t WHERE t.connector_uuid = c.uuid AND t.name_key LIKE ? ESCAPE '!'))")
+    .join('');
+  const filterParams = terms.flatMap((term) => [contains(term), contains(term)]);
+  const [[counted], items] = await Promise.all([
+    rows(
+      `SELECT (SELECT COUNT(*) FROM bots b ${SCOPE}) AS scope, (SELECT COUNT(*) FROM rest_connectors c WHERE c.bot_uuid = ? AND c.deleted_at IS NULL${filter}) AS total`,
+      [bot, env, org, bot, ...filterParams],
+    ),
+    rows(
+      `SELECT c.uuid, c.name, c.updated_at, c.updated_by, c.updated_by_image, ${TAGS} AS tags, ${FLOWS} AS flows FROM rest_connectors c ` +
+        `WHERE c.bot_uuid = ? AND c.deleted_at IS NULL${filter} ORDER BY ${ORDER[query.get('orderBy')] || ORDER.updatedAt} ${direction}, c.uuid ${direction} LIMIT ? OFFSET ?`,
+      [bot, ...filterParams, size, number * size],
+    ),
+  ]);
+  if (!counted.scope) throw new HttpError(404, `Bot ${bot} not found`);
+  const total = Number(counted.total);
+  const totalPages = Math.ceil(total / size);
+  const content = items.map((c) => ({
+    uuid: c.uuid, name: c.name, flows: json(c.flows) || [], tags: json(c.tags) || [], updatedAt: c.updated_at.toISOString(),
+    updatedBy: c.updated_by, user: { username: c.updated_by, image: c.updated_by_image },
+  }));
+  return {
+    content, pageable: { pageNumber: number, pageSize: size, offset: number * size, paged: true, unpaged: false, sort: SORTED },
+    totalPages, totalElements: total, last: number >= totalPages - 1, size, number, sort: SORTED,
+    numberOfElements: content.length, first: number === 0, empty: content.length === 0,
+  };
+}
+
+async function quicksearch([org, env, bot], query) {
+  const term = String(query.get('searchTerm') || '').trim();
+  if (!term) throw new HttpError(400, 'searchTerm must be a non-blank string');
+  const limit = Math.min(50, Math.max(1, Number(query.get('limit') || 6)));
+  const found = await rows(
+    `SELECT c.name FROM bots b JOIN environments e ON e.uuid = b.environment_uuid LEFT JOIN rest_connectors c ON c.bot_uuid = b.uuid ` +
+      `AND c.deleted_at IS NULL AND c.name_key LIKE ? ESCAPE '!' WHERE b.uuid = ? AND b.environment_uuid = ? AND e.organization_uuid = ? ` +
+      `ORDER BY CASE WHEN c.name_key LIKE ? ESCAPE '!' THEN 0 ELSE 1 END, c.name_key LIMIT ?`,
+    [contains(term), bot, env, org, contains(term).slice(1), limit],
+  );
+  if (found.length === 0) throw new HttpError(404, `Bot ${bot} not found`);
+  return found.filter((row) => row.name !== null).map((row) => row.name);
+}
+
+async function list([org, env, bot]) {
+  const found = await rows(
+    `SELECT c.uuid, c.name, ${TAGS} AS tags, (SELECT cc.content FROM connector_content cc WHERE cc.connector_uuid = c.uuid) AS content ` +
+      `FROM bots b JOIN environments e ON e.uuid = b.environment_uuid LEFT JOIN rest_connectors c ON c.bot_uuid = b.uuid AND c.deleted_at IS NULL ` +
+      'WHERE b.uuid = ? AND b.environment_uuid = ? AND e.organization_uuid = ? ORDER BY c.name_key, c.uuid',
+    [bot, env, org],
+  );
+  if (found.length === 0) throw new HttpError(404, `Bot ${bot} not found`);
+  return { data: found.filter((c) => c.uuid !== null).map((c) => ({ uuid: c.uuid, name: c.name, tags: json(c.tags) || [], content: json(c.content) || [] })) };
+}
+
+/** The columns of a full write, from a JSON body; only what the statement needs is checked. */
+function writeValues(body, claims) {
+  const dto = JSON.parse(body);
+  const name = typeof dto.name === 'string' ? dto.name.trim() : '';
+  if (!name || name.length > 100 || typeof dto.url !== 'string' || typeof dto.requestType !== 'string') throw new HttpError(400, 'Invalid body');
+  const key = name.toLowerCase();
+  const by = claims.username || claims.sub;
+  return [name, key, key, dto.description ?? null, dto.requestType, dto.url, JSON.stringify(dto.headers || []), dto.contentType, dto.authType,
+    String(dto.body ?? ''), String(dto.output ?? ''), new Date(), by];
+}
+
+async function create([org, env, bot], body, claims, res) {
+  const uuid = randomUUID();
+  const values = writeValues(body, claims);
+  try {
+    const result = await rows(
+      'INSERT INTO rest_connectors (uuid, bot_uuid, name, name_key, active_name_key, description, request_type, url, headers, content_type, auth_type, ' +
+        'body, output, updated_at, updated_by, created_at, created_by, version) ' +
+        `SELECT ?, b.uuid, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1 FROM bots b ${SCOPE}`,
+      [uuid, ...values, values[11], values[12], bot, env, org],
+    );
+    if (!result.affectedRows) throw new HttpError(404, `Bot ${bot} not found`);
+  } catch (error) {
+    if (error.code === 'ER_DUP_ENTRY') throw new HttpError(409, `A rest connector named ${values[0]} already exists`);
+    throw error;
+  }
+  res.statusCode = 201;
+  res.setHeader('Location', `/platform-transactional-service/org/${org}/env/${env}/bot/${bot}/rest-connectors/${uuid}`);
+  return { uuid };
+}
+
+async function update([org, env, bot, uuid], body, claims) {
+  const result = await rows(
+    'UPDATE rest_connectors c JOIN bots b ON b.uuid = c.bot_uuid JOIN environments e ON e.uuid = b.environment_uuid SET c.name = ?, c.name_key = ?, ' +
+      'c.active_name_key = ?, c.description = ?, c.request_type = ?, c.url = ?, c.headers = ?, c.content_type = ?, c.auth_type = ?, c.body = ?, ' +
+      'c.output = ?, c.updated_at = ?, c.updated_by = ?, c.version = c.version + 1 ' +
+      'WHERE c.uuid = ? AND c.bot_uuid = ? AND b.environment_uuid = ? AND e.organization_uuid = ? AND c.deleted_at IS NULL',
+    [...writeValues(body, claims), uuid, bot, env, org],
+  );
+  if (!result.affectedRows) throw new HttpError(404, `Rest connector ${uuid} not found`);
+  return { message: 'Rest connector updated', data: uuid };
+}
+
+async function environments([org]) {
+  const found = await rows('SELECT e.* FROM organizations o LEFT JOIN environments e ON e.organization_uuid = o.uuid WHERE o.uuid = ? ORDER BY LOWER(e.name), e.uuid', [org]);
+  if (found.length === 0) throw new HttpError(404, `Organization ${org} not found`);
+  return found.filter((e) => e.uuid !== null).map((e) => ({
+    uuid: e.uuid, organizationUuid: e.organization_uuid, instanceUuid: e.instance_uuid, instanceName: e.instance_name,
+    channelInstanceUuid: e.channel_instance_uuid, channelInstanceName: e.channel_instance_name, connectorInstanceUuid: e.connector_instance_uuid,
+    connectorInstanceName: e.connector_instance_name, dns: e.dns, apiURL: e.api_url, name: e.name, removed: Boolean(e.removed),
+    channelApiUrl: e.channel_api_url, connectorApiUrl: e.connector_api_url, applications: json(e.applications), permissions: json(e.permissions),
+  }));
+}
+
+async function bots([org, env]) {
+  const found = await rows(
+    'SELECT b.uuid, b.environment_uuid, b.name, b.image FROM environments e LEFT JOIN bots b ON b.environment_uuid = e.uuid ' +
+      'WHERE e.uuid = ? AND e.organization_uuid = ? ORDER BY LOWER(b.name), b.uuid',
+    [env, org],
+  );
+  if (found.length === 0) throw new HttpError(404, `Environment ${env} not found`);
+  return { bots: found.filter((b) => b.uuid !== null).map((b) => ({ uuid: b.uuid, environmentUuid: b.environment_uuid, name: b.name, image: b.image })) };
+}
+
+const CONNECTORS = /^\/platform-transactional-service\/org\/([^/]+)\/env\/([^/]+)\/bot\/([^/]+)\/rest-connectors(?:\/([^/]+))?$/;
+const ENVIRONMENTS = /^\/platform-environment\/org\/([^/]+)\/environments$/;
+const BOTS = /^\/platform-bot-admin\/org\/([^/]+)\/env\/([^/]+)\/bots-admin$/;
+
+async function route(req, res, body) {
+  const [path, search = ''] = req.url.split('?', 2);
+  const query = new URLSearchParams(search);
+  if (path === '/health/ready') return (await rows('SELECT 1'), { status: 'ok' });
+  let match = CONNECTORS.exec(path);
+  if (match) {
+    const [, org, env, bot, sub] = match;
+    const write = req.method === 'POST' || req.method === 'PUT';
+    const claims = verify(req.headers.authorization);
+    authorize(claims, org, write ? 'connectors:write' : undefined);
+    if (req.method === 'GET' && sub === 'pagination') return page([org, env, bot], query);
+    if (req.method === 'GET' && sub === 'quicksearch') return quicksearch([org, env, bot], query);
+    if (req.method === 'GET' && sub === 'list') return list([org, env, bot]);
+    if (req.method === 'GET' && sub) return getConnector([org, env, bot, sub]);
+    if (req.method === 'POST' && !sub) return create([org, env, bot], body, claims, res);
+    if (req.method === 'PUT' && sub) return update([org, env, bot, sub], body, claims);
+  }
+  if (req.method === 'GET' && (match = ENVIRONMENTS.exec(path))) {
+    authorize(verify(req.headers.authorization), match[1]);
+    return environments([match[1]]);
+  }
+  if (req.method === 'GET' && (match = BOTS.exec(path))) {
+    authorize(verify(req.headers.authorization), match[1]);
+    return bots([match[1], match[2]]);
+  }
+  throw new HttpError(404, `Cannot ${req.method} ${path}`);
+}
+
+function send(res, status, value) {
+  const text = JSON.stringify(value);
+  res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(text) });
+  res.end(text);
+}
+
+createServer((req, res) => {
+  const chunks = [];
+  let size = 0;
+  req.on('data', (chunk) => {
+    size += chunk.length;
+    if (size <= 256 * 1024) chunks.push(chunk);
+  });
+  req.on('end', () => {
+    const body = Buffer.concat(chunks).toString();
+    Promise.resolve()
+      .then(() => (size > 256 * 1024 ? Promise.reject(new HttpError(413, 'Payload too large')) : route(req, res, body)))
+      .then(
+        (value) => send(res, res.statusCode || 200, value),
+        (error) => {
+          const status = error instanceof HttpError ? error.status : error instanceof SyntaxError ? 400 : 500;
+          if (status === 500) console.error(error);
+          send(res, status, { statusCode: status, message: error.message, path: req.url, timestamp: new Date().toISOString() });
+        },
+      );
+  });
+}).listen(Number(process.env.PORT || 38010), '127.0.0.1');
+
+const stop = () => pool.end().finally(() => process.exit(0));
+process.once('SIGTERM', stop);
+process.once('SIGINT', stop);

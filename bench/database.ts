@@ -1,0 +1,159 @@
+/** The database of one scale: created, migrated with the real migrations and seeded, or reused; then read back. */
+import { buildDataSourceOptions, parseServerUrl, PlatformDataSource } from '@app/domain';
+import { Connection, createConnection, RowDataPacket } from 'mysql2/promise';
+import { Scale, SCALES } from './args';
+import { LIST_BOT, MAIN_ENVIRONMENT, seedConnectors, UPDATE_BOT, WRITE_BOT } from './seed-connectors';
+
+export const SERVER = process.env.BENCH_MYSQL_SERVER ?? 'mysql://root@127.0.0.1:3306';
+export const databaseOf = (scale: Scale) => `platform_bench_${scale}`;
+export const databaseUrlOf = (scale: Scale) => `${SERVER}/${databaseOf(scale)}`;
+
+/** What the scenarios address: ids read back from the database, so a reused one works the same. */
+export interface Fixtures {
+  organization: string;
+  environment: string;
+  /** An environment of the organization with BOTS_PER_ENVIRONMENT bots (the bot list). */
+  botsEnvironment: string;
+  /** Bots of the spread connectors that reads go round (page, quicksearch). */
+  readBots: string[];
+  /** Connectors of those bots that get-by-id goes round. */
+  connectors: Array<{ bot: string; uuid: string }>;
+  listBot: string;
+  updateBot: string;
+  writeBot: string;
+  /** The update bot's connectors, rewritten round-robin with their own names. */
+  updates: Array<{ uuid: string; name: string }>;
+  counts: Record<'connectors' | 'tags' | 'flowUses' | 'bots' | 'environments', number>;
+}
+
+export const LIST_CONNECTORS = 50;
+const UPDATE_CONNECTORS = 1_000;
+const EXTRA_ENVIRONMENTS = 9;
+const BOTS_PER_ENVIRONMENT = 20;
+const READ_BOTS = 50;
+const CONNECTORS_PER_READ_BOT = 20;
+
+export interface Prepared {
+  fixtures: Fixtures;
+  /** Seconds to create, migrate, seed and analyze; undefined when reused. */
+  seedSeconds?: number;
+  mariadbVersion: string;
+}
+
+export async function prepareDatabase(scale: Scale, reuse: boolean, log: (line: string) => void): Promise<Prepared> {
+  const admin = await createConnection({ uri: SERVER });
+  try {
+    const [[{ version }]] = await admin.query<RowDataPacket[]>('SELECT VERSION() AS version');
+    const database = databaseOf(scale);
+    let seedSeconds: number | undefined;
+    if (!reuse) seedSeconds = await createAndSeed(admin, scale, log);
+    await admin.changeUser({ database }).catch(() => {
+      throw new Error(`database ${database} does not exist: run without --skip-seed`);
+    });
+    const fixtures = await readFixtures(admin);
+    if (fixtures.counts.connectors < SCALES[scale].connectors) {
+      throw new Error(`${database} holds ${fixtures.counts.connectors} connectors, fewer than ${scale}: run without --skip-seed`);
+    }
+    // Creates of earlier runs are removed (their tags go with them: ON DELETE CASCADE).
+    await admin.query('DELETE FROM rest_connectors WHERE bot_uuid = ?', [fixtures.writeBot]);
+    return { fixtures, seedSeconds, mariadbVersion: String(version) };
+  } finally {
+    await admin.end();
+  }
+}
+
+async function createAndSeed(admin: Connection, scale: Scale, log: (line: string) => void): Promise<number> {
+  const started = Date.now();
+  const database = databaseOf(scale);
+  await admin.query(`DROP DATABASE IF EXISTS ${database}`);
+  await admin.query(`CREATE DATABASE ${database} CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`);
+  const dataSource = new PlatformDataSource(buildDataSourceOptions(parseServerUrl(databaseUrlOf(scale))));
+  await dataSource.initialize();
+  try {
+    await dataSource.runMigrations();
+    const { connectors, bots } = SCALES[scale];
+    let lastLog = 0;
+    await seedConnectors(dataSource, {
+      connectors,
+      bots,
+      listConnectors: LIST_CONNECTORS,
+      updateConnectors: UPDATE_CONNECTORS,
+      writeBot: true,
+      environments: EXTRA_ENVIRONMENTS,
+      botsPerEnvironment: BOTS_PER_ENVIRONMENT,
+      onProgress: (done, total) => {
+        if (Date.now() - lastLog < 10_000 && done < total) return;
+        lastLog = Date.now();
+        log(`  seeded ${done.toLocaleString('en')} / ${total.toLocaleString('en')} connectors (${elapsed(started)} s)`);
+      },
+    });
+    await dataSource.query('ANALYZE TABLE organizations, environments, bots, flows, flow_connectors, rest_connectors, rest_connector_tags, connector_content');
+  } finally {
+    await dataSource.destroy();
+  }
+  const seconds = elapsed(started);
+  log(`  ${database}: created, migrated, seeded and analyzed in ${seconds} s`);
+  return seconds;
+}
+
+async function readFixtures(db: Connection): Promise<Fixtures> {
+  const rows = async (sql: string, params: unknown[] = []) => (await db.query<RowDataPacket[]>(sql, params))[0];
+  const one = async (sql: string, params: unknown[], what: string): Promise<string> => {
+    const [row] = await rows(sql, params);
+    if (!row) throw new Error(`the bench database has no ${what}: run without --skip-seed`);
+    return String(Object.values(row)[0]);
+  };
+  const organization = await one("SELECT uuid FROM organizations WHERE name = 'Bench organization'", [], 'organization');
+  const environment = await one('SELECT uuid FROM environments WHERE organization_uuid = ? AND name = ?', [organization, MAIN_ENVIRONMENT], 'environment');
+  const botsEnvironment = await one(
+    "SELECT uuid FROM environments WHERE organization_uuid = ? AND name LIKE 'Bench environment %' ORDER BY name LIMIT 1",
+    [organization],
+    'second environment',
+  );
+  const botNamed = (name: string) => one('SELECT uuid FROM bots WHERE environment_uuid = ? AND name = ?', [environment, name], name);
+  const readBots = (await rows("SELECT uuid FROM bots WHERE environment_uuid = ? AND name LIKE 'Bot %' ORDER BY name LIMIT ?", [environment, READ_BOTS])).map(
+    (row) => String(row.uuid),
+  );
+  const connectors: Fixtures['connectors'] = [];
+  for (const bot of readBots) {
+    const found = await rows('SELECT uuid FROM rest_connectors WHERE bot_uuid = ? AND deleted_at IS NULL ORDER BY name_key LIMIT ?', [bot, CONNECTORS_PER_READ_BOT]);
+    connectors.push(...found.map((row) => ({ bot, uuid: String(row.uuid) })));
+  }
+  // Interleaved, so that consecutive gets go to different bots.
+  connectors.sort((a, b) => a.uuid.localeCompare(b.uuid));
+  const updateBot = await botNamed(UPDATE_BOT);
+  const updates = (await rows('SELECT uuid, name FROM rest_connectors WHERE bot_uuid = ? AND deleted_at IS NULL ORDER BY uuid', [updateBot])).map((row) => ({
+    uuid: String(row.uuid),
+    name: String(row.name),
+  }));
+  const count = async (table: string) => Number((await rows(`SELECT COUNT(*) AS n FROM ${table}`))[0].n);
+  return {
+    organization,
+    environment,
+    botsEnvironment,
+    readBots,
+    connectors,
+    listBot: await botNamed(LIST_BOT),
+    updateBot,
+    writeBot: await botNamed(WRITE_BOT),
+    updates,
+    counts: {
+      connectors: await count('rest_connectors'),
+      tags: await count('rest_connector_tags'),
+      flowUses: await count('flow_connectors'),
+      bots: await count('bots'),
+      environments: await count('environments'),
+    },
+  };
+}
+
+/** Statements the server has received so far (SHOW GLOBAL STATUS 'Questions'): queries per request, by difference. */
+export async function statementCounter(): Promise<{ read(): Promise<number>; end(): Promise<void> }> {
+  const connection = await createConnection({ uri: SERVER });
+  return {
+    read: async () => Number((await connection.query<RowDataPacket[]>("SHOW GLOBAL STATUS LIKE 'Questions'"))[0][0].Value),
+    end: () => connection.end(),
+  };
+}
+
+const elapsed = (since: number) => Math.round((Date.now() - since) / 100) / 10;

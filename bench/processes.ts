@@ -1,0 +1,168 @@
+/** The servers under test as child processes: the apps as production runs them, and the raw baseline. */
+import { ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { request } from 'node:http';
+import { resolve } from 'node:path';
+
+export const ROOT = resolve(__dirname, '..');
+export type AppName = 'transactional-service' | 'environment' | 'bot-admin';
+export const APP_PORTS: Record<AppName, number> = { 'transactional-service': 38011, environment: 38012, 'bot-admin': 38013 };
+export const BASELINE_PORT = 38010;
+
+/** Secrets of the bench only: the apps demand them in production. */
+export const JWT_SECRET = randomBytes(32).toString('base64url');
+const SECRETS_KEY = randomBytes(32).toString('base64');
+
+export interface Server {
+  name: string;
+  port: number;
+  child: ChildProcess;
+  stop(): Promise<void>;
+}
+
+export function ensureBuilt(apps: AppName[], force: boolean, log: (line: string) => void): void {
+  const bundles = apps.map((app) => resolve(ROOT, 'dist/apps', app, 'main.js'));
+  if (!force && bundles.every((bundle) => existsSync(bundle))) {
+    const built = Math.min(...bundles.map((bundle) => statSync(bundle).mtimeMs));
+    if (newestSource(resolve(ROOT, 'apps')) > built || newestSource(resolve(ROOT, 'libs')) > built) {
+      log('warning: dist/ is older than apps/ or libs/: this measures the old build (pass --build to rebuild)');
+    }
+    return;
+  }
+  log('building the apps (npm run build)');
+  const build = spawnSync('npm', ['run', 'build'], { cwd: ROOT, stdio: 'inherit' });
+  if (build.status !== 0) throw new Error('npm run build failed');
+}
+
+function newestSource(dir: string): number {
+  return readdirSync(dir, { withFileTypes: true }).reduce((newest, entry) => {
+    const path = resolve(dir, entry.name);
+    return Math.max(newest, entry.isDirectory() ? newestSource(path) : statSync(path).mtimeMs);
+  }, 0);
+}
+
+/**
+ * `node dist/apps/<app>/main.js` with production settings; its log lines (one per request) go to /dev/null.
+ * BENCH_APP_NODE_ARGS adds node flags, e.g. `--cpu-prof --cpu-prof-dir=bench/profiles` (written at exit).
+ */
+export function startApp(app: AppName, databaseUrl: string): Promise<Server> {
+  const nodeArgs = (process.env.BENCH_APP_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  return start(app, APP_PORTS[app], [...nodeArgs, resolve(ROOT, 'dist/apps', app, 'main.js')], '/health/ready', {
+    NODE_ENV: 'production',
+    DATABASE_URL: databaseUrl,
+    AUTH_JWT_SECRET: JWT_SECRET,
+    SECRETS_KEY,
+    RATE_LIMIT_PER_MINUTE: '100000000',
+    LOG_LEVEL: 'info',
+  });
+}
+
+/** bench/baseline-server.js: plain CommonJS, nothing compiled, so its RSS is its own. */
+export function startBaseline(databaseUrl: string): Promise<Server> {
+  return start('baseline', BASELINE_PORT, [resolve(__dirname, 'baseline-server.js')], '/health/ready', {
+    NODE_ENV: 'production',
+    DATABASE_URL: databaseUrl,
+    AUTH_JWT_SECRET: JWT_SECRET,
+  });
+}
+
+async function start(name: string, port: number, args: string[], readyPath: string, env: Record<string, string>): Promise<Server> {
+  const child = spawn(process.execPath, args, {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', PORT: String(port), ...env },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr!.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-4_000)));
+  const exited = new Promise<number | null>((done) => child.once('exit', (code) => done(code)));
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`${name} exited with ${child.exitCode} while starting:\n${stderr}`);
+    if ((await status(port, readyPath)) === 200) break;
+    if (Date.now() > deadline) {
+      child.kill('SIGKILL');
+      throw new Error(`${name} was not ready on port ${port} within 60 s:\n${stderr}`);
+    }
+    await sleep(200);
+  }
+  return {
+    name,
+    port,
+    child,
+    async stop() {
+      if (child.exitCode !== null) return;
+      child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
+      await exited;
+      clearTimeout(timer);
+    },
+  };
+}
+
+export function status(port: number, path: string): Promise<number> {
+  return new Promise((done) => {
+    const req = request({ host: '127.0.0.1', port, path, timeout: 2_000 }, (res) => {
+      res.resume();
+      done(res.statusCode ?? 0);
+    });
+    req.on('error', () => done(0));
+    req.on('timeout', () => req.destroy());
+    req.end();
+  });
+}
+
+/** Resident memory of a process, read from /proc every `everyMs` while started. */
+export class RssSampler {
+  private timer?: NodeJS.Timeout;
+  peakKb = 0;
+
+  constructor(private readonly pid: number) {}
+
+  start(everyMs = 200): void {
+    this.peakKb = rssKb(this.pid, 'VmRSS');
+    this.timer = setInterval(() => (this.peakKb = Math.max(this.peakKb, rssKb(this.pid, 'VmRSS'))), everyMs);
+  }
+
+  stop(): number {
+    clearInterval(this.timer);
+    this.peakKb = Math.max(this.peakKb, rssKb(this.pid, 'VmRSS'));
+    return this.peakKb;
+  }
+}
+
+/** VmRSS (now) or VmHWM (the process's peak so far), in kB; 0 when the process is gone. */
+export function rssKb(pid: number, field: 'VmRSS' | 'VmHWM'): number {
+  try {
+    const match = new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return match ? Number(match[1]) : 0;
+  } catch {
+    return 0;
+  }
+}
+
+/** CPU time (user + system) a process has used so far, in ms; 0 when it is gone. Assumes USER_HZ = 100. */
+export function cpuMs(pid: number): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return 0;
+  }
+}
+
+/** The local MariaDB/MySQL server process, whose CPU time each run also records; undefined if not found. */
+export function databasePid(): number | undefined {
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (/^(mariadbd|mysqld)$/.test(readFileSync(`/proc/${entry}/comm`, 'utf8').trim())) return Number(entry);
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return undefined;
+}
+
+export const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));

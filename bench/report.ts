@@ -1,0 +1,274 @@
+/** Aggregation, the targets of the issue, bench/results.json and bench/results.md. */
+import { writeFileSync } from 'node:fs';
+import { cpus, totalmem } from 'node:os';
+import { resolve } from 'node:path';
+import { BenchArgs, Operation, Scale, SCALES, WRITES } from './args';
+import { Fixtures } from './database';
+import { RunResult } from './scenarios';
+
+export const TARGETS = { throughputRatio: 0.6, p99Ratio: 2, crossScaleRatio: 1.5, rssMb: 150, createsPerSecond: 1_000 } as const;
+
+export type ServerKind = 'app' | 'baseline';
+export interface Measurement extends RunResult {
+  server: ServerKind;
+  round: number;
+  /** Highest VmRSS sampled every 200 ms during the warm-up and the measured run. */
+  peakRssMb: number;
+  /** CPU time per request during the measured run: the server, mariadbd, and this process (autocannon). */
+  cpuMsPerRequest: { server: number; database: number; loadGenerator: number };
+  /** Statements the database received per request (its 'Questions' counter), transactions included. */
+  queriesPerRequest: number;
+}
+export interface Summary {
+  requestsPerSecond: number;
+  p50: number;
+  p99: number;
+  /** Connection errors, timeouts and non-2xx answers. */
+  errors: number;
+  peakRssMb: number;
+  cpuMsPerRequest: { server: number; database: number; loadGenerator: number };
+  queriesPerRequest: number;
+}
+export type Verdict = boolean | null;
+export interface OpResult {
+  op: Operation;
+  appName: string;
+  connections: number;
+  app: Summary;
+  baseline: Summary;
+  ratios: { throughput: number; p99: number };
+  targets: { throughput: Verdict; p99: Verdict; rss: Verdict; errors: Verdict; creates: Verdict };
+  runs: Measurement[];
+}
+export interface ScaleResult {
+  scale: Scale;
+  database: string;
+  seedSeconds: number | null;
+  counts: Fixtures['counts'];
+  ops: OpResult[];
+  /** VmHWM of each process at the end: its peak since start, start-up included. */
+  processHighWaterMb: Record<string, number>;
+}
+export interface CrossScale {
+  op: Operation;
+  scale: Scale;
+  /** The scale compared against: 1k for the target, 100k for information. */
+  base: Scale;
+  p50Ratio: number;
+  p99Ratio: number;
+  /** Only 1m against 1k is a target; the other pairs are for information (null). */
+  pass: boolean | null;
+}
+export interface BenchResults {
+  date: string;
+  machine: { cpuModel: string; cores: number; memoryGb: number; node: string; mariadb: string };
+  settings: Pick<BenchArgs, 'duration' | 'warmup' | 'connections' | 'writeConnections' | 'callers' | 'rounds'>;
+  scales: ScaleResult[];
+  crossScale: CrossScale[];
+}
+
+const READS: Operation[] = ['get', 'page', 'page-search', 'quicksearch', 'list', 'environments', 'bots'];
+const CROSS_SCALE_OPS: Operation[] = ['page', 'page-search', 'quicksearch'];
+
+export function summarize(runs: Measurement[]): Summary {
+  const mean = (pick: (run: Measurement) => number, digits = 1) => round(runs.reduce((sum, run) => sum + pick(run), 0) / runs.length, digits);
+  return {
+    requestsPerSecond: mean((run) => run.requestsPerSecond),
+    p50: mean((run) => run.latency.p50),
+    p99: mean((run) => run.latency.p99),
+    errors: runs.reduce((sum, run) => sum + run.errors + run.timeouts + run.non2xx, 0),
+    peakRssMb: Math.max(...runs.map((run) => run.peakRssMb)),
+    queriesPerRequest: mean((run) => run.queriesPerRequest, 2),
+    cpuMsPerRequest: {
+      server: mean((run) => run.cpuMsPerRequest.server, 3),
+      database: mean((run) => run.cpuMsPerRequest.database, 3),
+      loadGenerator: mean((run) => run.cpuMsPerRequest.loadGenerator, 3),
+    },
+  };
+}
+
+export function judge(op: Operation, appName: string, connections: number, runs: Measurement[]): OpResult {
+  const appSummary = summarize(runs.filter((run) => run.server === 'app'));
+  const baseline = summarize(runs.filter((run) => run.server === 'baseline'));
+  const ratios = {
+    throughput: round(appSummary.requestsPerSecond / baseline.requestsPerSecond, 2),
+    p99: round(appSummary.p99 / Math.max(baseline.p99, 1), 2),
+  };
+  const read = READS.includes(op);
+  return {
+    op,
+    appName,
+    connections,
+    app: appSummary,
+    baseline,
+    ratios,
+    targets: {
+      throughput: read ? ratios.throughput >= TARGETS.throughputRatio : null,
+      p99: read ? ratios.p99 <= TARGETS.p99Ratio : null,
+      rss: appSummary.peakRssMb <= TARGETS.rssMb,
+      errors: appSummary.errors === 0,
+      creates: op === 'create' ? appSummary.requestsPerSecond >= TARGETS.createsPerSecond : null,
+    },
+    runs,
+  };
+}
+
+/**
+ * Page and quicksearch app latency of a larger scale over a smaller one. The target is 1m against 1k;
+ * 100k against 1k and 1m against 100k (the same ~500 connectors per bot, ten times the table) inform.
+ */
+export function crossScale(scales: ScaleResult[]): CrossScale[] {
+  const pairs: Array<[Scale, Scale]> = [['1k', '100k'], ['1k', '1m'], ['100k', '1m']];
+  return pairs.flatMap(([small, large]) => {
+    const [a, b] = [scales.find((s) => s.scale === small), scales.find((s) => s.scale === large)];
+    if (!a || !b) return [];
+    return CROSS_SCALE_OPS.flatMap((op) => {
+      const [x, y] = [a.ops.find((o) => o.op === op)?.app, b.ops.find((o) => o.op === op)?.app];
+      if (!x || !y) return [];
+      const p50Ratio = round(y.p50 / Math.max(x.p50, 1), 2);
+      const p99Ratio = round(y.p99 / Math.max(x.p99, 1), 2);
+      const target = small === '1k' && large === '1m';
+      return [{ op, scale: large, base: small, p50Ratio, p99Ratio, pass: target ? p50Ratio <= TARGETS.crossScaleRatio && p99Ratio <= TARGETS.crossScaleRatio : null }];
+    });
+  });
+}
+
+export function machine(mariadb: string): BenchResults['machine'] {
+  return { cpuModel: cpus()[0]?.model ?? 'unknown', cores: cpus().length, memoryGb: Math.round(totalmem() / 2 ** 30), node: process.version, mariadb };
+}
+
+/** bench/<name>.json and bench/<name>.md. */
+export function writeResults(results: BenchResults, name: string): void {
+  writeFileSync(resolve(__dirname, `${name}.json`), `${JSON.stringify(results, null, 2)}\n`);
+  writeFileSync(resolve(__dirname, `${name}.md`), markdown(results));
+}
+
+const verdict = (v: Verdict) => (v === null ? '' : v ? 'PASS' : '**FAIL**');
+const row = (cells: Array<string | number>) => `| ${cells.join(' | ')} |`;
+
+function opTable(scale: ScaleResult): string[] {
+  const header = ['operation', 'conns', 'app req/s', 'base req/s', 'req/s ratio', 'app p50', 'app p99', 'base p50', 'base p99', 'p99 ratio', 'app err', 'base err', 'app RSS MB', 'base RSS MB', 'req/s ≥ 60%', 'p99 ≤ 2x', 'RSS ≤ 150', '0 errors', '≥ 1,000/s'];
+  return [
+    row(header),
+    row(header.map(() => '---')),
+    ...scale.ops.map((o) =>
+      row([
+        `${o.op}${WRITES.includes(o.op) ? ' (write)' : ''}`, o.connections, o.app.requestsPerSecond, o.baseline.requestsPerSecond, o.ratios.throughput,
+        o.app.p50, o.app.p99, o.baseline.p50, o.baseline.p99, o.ratios.p99, o.app.errors, o.baseline.errors, o.app.peakRssMb, o.baseline.peakRssMb,
+        verdict(o.targets.throughput), verdict(o.targets.p99), verdict(o.targets.rss), verdict(o.targets.errors), verdict(o.targets.creates),
+      ]),
+    ),
+  ];
+}
+
+function cpuTable(scale: ScaleResult): string[] {
+  const header = ['operation', 'app', 'mariadbd (app)', 'baseline', 'mariadbd (baseline)', 'autocannon (app)', 'autocannon (baseline)', 'queries/req app', 'queries/req base'];
+  return [
+    row(header),
+    row(header.map(() => '---')),
+    ...scale.ops.map(({ op, app: a, baseline: b }) =>
+      row([
+        op, a.cpuMsPerRequest.server, a.cpuMsPerRequest.database, b.cpuMsPerRequest.server, b.cpuMsPerRequest.database,
+        a.cpuMsPerRequest.loadGenerator, b.cpuMsPerRequest.loadGenerator, a.queriesPerRequest, b.queriesPerRequest,
+      ]),
+    ),
+  ];
+}
+
+/** Targets met and missed; the misses grouped by target, e.g. `throughput: 1k get, 1k page`. */
+export function verdicts(results: BenchResults): { pass: number; fail: number; failures: string[] } {
+  const missed = new Map<string, string[]>();
+  const miss = (target: string, what: string) => missed.set(target, [...(missed.get(target) ?? []), what]);
+  let pass = 0;
+  for (const scale of results.scales) {
+    for (const o of scale.ops) {
+      for (const [target, v] of Object.entries(o.targets)) {
+        if (v === true) pass++;
+        if (v === false) miss(target, `${scale.scale} ${o.op}`);
+      }
+    }
+  }
+  for (const c of results.crossScale) {
+    if (c.pass === true) pass++;
+    if (c.pass === false) miss('latency across scales', `${c.op} ${c.scale}/${c.base} (p50 ${c.p50Ratio}x, p99 ${c.p99Ratio}x)`);
+  }
+  const failures = [...missed].map(([target, whats]) => `${target}: ${whats.join(', ')}`);
+  return { pass, fail: [...missed.values()].reduce((n, whats) => n + whats.length, 0), failures };
+}
+
+function markdown(results: BenchResults): string {
+  const { machine: m, settings: s } = results;
+  const { pass, fail, failures } = verdicts(results);
+  const lines = [
+    '# Benchmark: the apps against a raw Node baseline',
+    '',
+    `Written by \`npm run bench\` on ${results.date}: ${m.cpuModel}, ${m.cores} cores, ${m.memoryGb} GB, Node ${m.node}, MariaDB ${m.mariadb}.`,
+    `Each measurement: ${s.duration} s of autocannon from 127.0.0.1 after ${s.warmup} s of warm-up, ${s.connections} connections for reads,`,
+    `${s.writeConnections} for writes, ${s.callers} caller(s) (tokens with distinct \`sub\`, taken in turn), ${s.rounds} round(s) per server,`,
+    'app and baseline alternated (ABBA across operations).',
+    '',
+    '## How to read this',
+    '',
+    '- **app**: the real app built in `dist/`, run as production runs it (`node dist/apps/<app>/main.js`, NODE_ENV=production,',
+    '  LOG_LEVEL=info with its log lines written to /dev/null, rate limit raised out of the way). **base**: `bench/baseline-server.js`,',
+    '  node:http + mysql2 (pool of 10, like the app) + an HMAC check of the same JWT, one scoped query per operation (the page: count and',
+    '  rows), JSON of the same shape: the floor of what Node does for the request on this machine.',
+    '- req/s: completed requests per second; p50/p99: latency in ms as autocannon sees it; err: connection errors + timeouts +',
+    '  non-2xx answers; RSS: highest resident memory of that process sampled every 200 ms during the run (MB).',
+    '- Requests carry the tokens of several callers in turn: the apps rate-limit per caller (`sub`), and their in-memory',
+    '  limiter does work in proportion to a caller\'s hits in the last minute, which one caller at bench rates inflates.',
+    '- The second table of each scale says where the time goes: CPU ms per request of the server, of mariadbd and of the load',
+    '  generator, and statements per request. The app is one Node thread: its req/s is about 1000 / (its CPU ms per request).',
+    '- ratios are app / baseline. Targets: on every read, app req/s ≥ 60% of the baseline\'s and app p99 ≤ 2x the baseline\'s;',
+    '  app RSS ≤ 150 MB; zero errors (the issue asks it at 100 connections for 30 s: see the settings above); creates ≥ 1,000/s;',
+    '  page and quicksearch p50 and p99 at 1m within 1.5x of 1k (table "Across scales", where more than one scale ran).',
+    '- Everything shares 2 cores: the load generator, MariaDB and the server under test. Numbers move by ±10% between runs.',
+    '- The requests (the same for app and baseline): get = one connector by id, round-robin over 20 connectors of each of 50',
+    '  bots; page = `/pagination` with the defaults and page-search = with `searchTerms=connector 1&searchTerms=tag-a`, both',
+    '  round-robin over the 50 bots, as is quicksearch (four terms in turn); list = a bot of exactly 50 connectors; create =',
+    '  POST of a new name into a bot of its own; update = full PUT (no If-Match) round-robin over a bot\'s 1,000 connectors;',
+    '  environments = the 10 environments of the organization; bots = an environment of 20 bots.',
+    '',
+    `**${pass} targets pass, ${fail} fail.**`,
+    '',
+    ...failures.map((failure) => `- ${failure}`),
+    '',
+  ];
+  for (const scale of results.scales) {
+    const { connectors, bots } = SCALES[scale.scale];
+    lines.push(
+      `## Scale ${scale.scale}: ${connectors.toLocaleString('en')} connectors over ${bots.toLocaleString('en')} bots`,
+      '',
+      `Database \`${scale.database}\`: ${Object.entries(scale.counts).map(([k, v]) => `${v.toLocaleString('en')} ${k}`).join(', ')}` +
+        (scale.seedSeconds === null ? ' (reused).' : `; created, migrated and seeded in ${scale.seedSeconds} s.`),
+      `Peak RSS since start (VmHWM, start-up included): ${Object.entries(scale.processHighWaterMb).map(([k, v]) => `${k} ${v} MB`).join(', ')}.`,
+      '',
+      ...opTable(scale),
+      '',
+      'Where the time goes: CPU ms per request during the measured runs (the server process, mariadbd, the load generator),',
+      'and statements the database received per request (MariaDB\'s Questions counter: transactions count BEGIN and COMMIT).',
+      '',
+      ...cpuTable(scale),
+      '',
+    );
+  }
+  if (results.crossScale.length > 0) {
+    lines.push(
+      '## Across scales (app latency, larger scale / smaller scale)',
+      '',
+      'The target is 1m against 1k. Mind the bots: at 1k each bot holds 50 connectors, at 100k and 1m about 500, and a',
+      'search scans the connectors of its bot; 1m against 100k shows what ten times the table alone costs (information).',
+      '',
+      row(['operation', 'scale', 'against', 'p50 ratio', 'p99 ratio', '≤ 1.5x']),
+      row(['---', '---', '---', '---', '---', '---']),
+    );
+    for (const c of results.crossScale) lines.push(row([c.op, c.scale, c.base, c.p50Ratio, c.p99Ratio, c.pass === null ? '(info)' : verdict(c.pass)]));
+    lines.push('');
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+export function round(n: number, digits = 1): number {
+  const f = 10 ** digits;
+  return Math.round(n * f) / f;
+}

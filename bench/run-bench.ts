@@ -1,0 +1,186 @@
+/**
+ * `npm run bench -- [--scale 1k|100k|1m] [--duration s] [--connections n] [--ops a,b] [--skip-seed] ...`
+ * (`--help` lists all): seeds a MariaDB database per scale, starts the apps as production runs them and
+ * the raw baseline, drives both with autocannon operation by operation, and writes bench/results.md and
+ * bench/results.json.
+ */
+import { SignJWT } from 'jose';
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { BenchArgs, parseArgs, Scale } from './args';
+import { databaseOf, databaseUrlOf, Fixtures, prepareDatabase, statementCounter } from './database';
+import { AppName, cpuMs, databasePid, ensureBuilt, JWT_SECRET, rssKb, RssSampler, Server, startApp, startBaseline } from './processes';
+import { BenchResults, crossScale, judge, machine, Measurement, OpResult, round, ScaleResult, ServerKind, verdicts, writeResults } from './report';
+import { drive, probe, Scenario, scenarios } from './scenarios';
+
+const log = (line: string) => console.log(line);
+const running = new Set<Server>();
+
+async function main(): Promise<void> {
+  const args = parseArgs(process.argv.slice(2));
+  if (args.reportOnly) {
+    writeResults(JSON.parse(readFileSync(resolve(__dirname, `${args.out}.json`), 'utf8')) as BenchResults, args.out);
+    log(`written bench/${args.out}.md from bench/${args.out}.json`);
+    return;
+  }
+  const results: BenchResults = {
+    date: new Date().toISOString(),
+    machine: machine('unknown'),
+    settings: {
+      duration: args.duration,
+      warmup: args.warmup,
+      connections: args.connections,
+      writeConnections: args.writeConnections,
+      callers: args.callers,
+      rounds: args.rounds,
+    },
+    scales: [],
+    crossScale: [],
+  };
+  for (const scale of args.scales) {
+    results.scales.push(await benchScale(scale, args, results));
+    results.crossScale = crossScale(results.scales);
+    writeResults(results, args.out);
+  }
+  printSummary(results, args);
+}
+
+async function benchScale(scale: Scale, args: BenchArgs, results: BenchResults): Promise<ScaleResult> {
+  log(`\n== scale ${scale}: ${args.skipSeed ? 'reusing' : 'seeding'} ${databaseOf(scale)}`);
+  const prepared = await prepareDatabase(scale, args.skipSeed, log);
+  results.machine = machine(prepared.mariadbVersion);
+  const { fixtures } = prepared;
+  const tokens = await Promise.all(Array.from({ length: args.callers }, (_, i) => signToken(fixtures, i + 1)));
+  const plan = scenarios(fixtures, args);
+  const apps = [...new Set(plan.map((s) => s.app))];
+  ensureBuilt(apps, args.build, log);
+
+  const servers = new Map<AppName | 'baseline', Server>();
+  const ops: OpResult[] = [];
+  const statements = await statementCounter();
+  try {
+    for (const app of apps) servers.set(app, track(await startApp(app, databaseUrlOf(scale))));
+    servers.set('baseline', track(await startBaseline(databaseUrlOf(scale))));
+    log(`started ${[...servers.values()].map((s) => `${s.name} (pid ${s.child.pid}, port ${s.port})`).join(', ')}`);
+    for (const [i, scenario] of plan.entries()) {
+      await compareAnswers(scenario, servers.get(scenario.app)!, servers.get('baseline')!, tokens[0]);
+      const runs: Measurement[] = [];
+      for (let r = 0; r < args.rounds; r++) {
+        // ABBA: app first on even operations, baseline first on odd ones, swapped again each round.
+        const order: ServerKind[] = (i + r) % 2 === 0 ? ['app', 'baseline'] : ['baseline', 'app'];
+        for (const kind of order) {
+          const server = servers.get(kind === 'app' ? scenario.app : 'baseline')!;
+          runs.push(await measure({ scale, scenario, server: kind, round: r, target: server, tokens, args, statements: statements.read }));
+        }
+      }
+      ops.push(judge(scenario.op, scenario.app, scenario.connections, runs));
+    }
+    const processHighWaterMb = Object.fromEntries([...servers.values()].map((s) => [s.name, mb(rssKb(s.child.pid!, 'VmHWM'))]));
+    return { scale, database: databaseOf(scale), seedSeconds: prepared.seedSeconds ?? null, counts: fixtures.counts, ops, processHighWaterMb };
+  } finally {
+    await statements.end();
+    await Promise.all([...servers.values()].map(async (s) => (await s.stop(), running.delete(s))));
+  }
+}
+
+interface Run {
+  scale: Scale;
+  scenario: Scenario;
+  server: ServerKind;
+  round: number;
+  target: Server;
+  tokens: string[];
+  args: BenchArgs;
+  statements: () => Promise<number>;
+}
+
+async function measure({ scale, scenario, server, round: roundNo, target, tokens, args, statements }: Run): Promise<Measurement> {
+  const sampler = new RssSampler(target.child.pid!);
+  sampler.start();
+  if (args.warmup > 0) await drive(scenario, target.port, tokens, args.warmup);
+  const db = databasePid();
+  const cpuBefore = [cpuMs(target.child.pid!), db ? cpuMs(db) : 0, cpuMs(process.pid)];
+  const statementsBefore = await statements();
+  const run = await drive(scenario, target.port, tokens, args.duration);
+  // Minus one: the counter's own SHOW STATUS.
+  const queriesPerRequest = ((await statements()) - statementsBefore - 1) / Math.max(run.total, 1);
+  const [serverMs, databaseMs, loadGeneratorMs] = [cpuMs(target.child.pid!), db ? cpuMs(db) : 0, cpuMs(process.pid)].map(
+    (after, i) => round((after - cpuBefore[i]) / Math.max(run.total, 1), 3),
+  );
+  const peakRssMb = mb(sampler.stop());
+  if (target.child.exitCode !== null) throw new Error(`${target.name} exited (${target.child.exitCode}) during ${scenario.op}`);
+  const errors = run.errors + run.timeouts + run.non2xx;
+  const codes = Object.entries(run.statusCodes).map(([code, n]) => `${code}×${n}`).join(' ');
+  log(
+    `[${scale}] ${scenario.op.padEnd(12)} ${server.padEnd(8)} ${String(run.requestsPerSecond).padStart(8)} req/s  ` +
+      `p50 ${String(run.latency.p50).padStart(4)} ms  p99 ${String(run.latency.p99).padStart(5)} ms  rss ${String(peakRssMb).padStart(5)} MB  ` +
+      `cpu/req ${serverMs} ms + db ${databaseMs} ms  ${round(queriesPerRequest, 1)} queries/req` +
+      (errors ? `  ERRORS ${errors} (${codes}, ${run.errors} conn errors, ${run.timeouts} timeouts)` : ''),
+  );
+  return {
+    ...run,
+    server,
+    round: roundNo,
+    peakRssMb,
+    queriesPerRequest: round(queriesPerRequest, 2),
+    cpuMsPerRequest: { server: serverMs, database: databaseMs, loadGenerator: loadGeneratorMs },
+  };
+}
+
+/** Before measuring: both servers should answer the operation with a 2xx and JSON of the same shape. */
+async function compareAnswers(scenario: Scenario, app: Server, baseline: Server, token: string): Promise<void> {
+  // The same request to both, but for creates, whose names must differ.
+  const request = scenario.next();
+  const a = await probe(scenario, app.port, token, request);
+  const b = await probe(scenario, baseline.port, token, scenario.method === 'POST' ? undefined : request);
+  if (a.status >= 300 || b.status >= 300) log(`warning: ${scenario.op}: app answered ${a.status}, baseline ${b.status}`);
+  else if (a.shape !== b.shape) log(`warning: ${scenario.op}: the answers differ in shape\n  app:      ${a.shape}\n  baseline: ${b.shape}`);
+}
+
+/** HS256, like the identity provider's: bench user `n` may use the organization and write connectors. */
+function signToken(fixtures: Fixtures, n: number): Promise<string> {
+  return new SignJWT({ orgs: [fixtures.organization], scope: 'connectors:write', username: `bench-${n}` })
+    .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+    .setSubject(`bench-user-${n}`)
+    .setIssuedAt()
+    .setExpirationTime('12h')
+    .sign(new TextEncoder().encode(JWT_SECRET));
+}
+
+function printSummary(results: BenchResults, args: BenchArgs): void {
+  log('\n== summary (app vs baseline; ms)');
+  for (const scale of results.scales) {
+    for (const o of scale.ops) {
+      const failed = Object.entries(o.targets).filter(([, v]) => v === false).map(([k]) => k);
+      log(
+        `${scale.scale.padEnd(5)} ${o.op.padEnd(12)} ${String(o.app.requestsPerSecond).padStart(8)} vs ${String(o.baseline.requestsPerSecond).padStart(8)} req/s ` +
+          `(${o.ratios.throughput}x)  p99 ${o.app.p99} vs ${o.baseline.p99} (${o.ratios.p99}x)  rss ${o.app.peakRssMb} MB  err ${o.app.errors}` +
+          `  ${failed.length ? `FAIL: ${failed.join(', ')}` : 'PASS'}`,
+      );
+    }
+  }
+  for (const c of results.crossScale) {
+    log(`${c.op} at ${c.scale} vs ${c.base}: p50 ${c.p50Ratio}x, p99 ${c.p99Ratio}x ${c.pass === null ? '(info)' : c.pass ? 'PASS' : 'FAIL'}`);
+  }
+  const { pass, fail } = verdicts(results);
+  log(`${pass} targets pass, ${fail} fail; written bench/${args.out}.md and bench/${args.out}.json`);
+}
+
+function track(server: Server): Server {
+  running.add(server);
+  return server;
+}
+
+const mb = (kb: number) => round(kb / 1024);
+
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => {
+    void Promise.all([...running].map((s) => s.stop())).finally(() => process.exit(130));
+  });
+}
+
+main().catch(async (error: unknown) => {
+  console.error(error);
+  await Promise.all([...running].map((s) => s.stop()));
+  process.exit(1);
+});

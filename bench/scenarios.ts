@@ -1,0 +1,137 @@
+/** The requests of each operation, the same for the app and the baseline, and one autocannon run. */
+import autocannon from 'autocannon';
+import { BenchArgs, Operation, WRITES } from './args';
+import { Fixtures } from './database';
+import { AppName } from './processes';
+
+export interface Scenario {
+  op: Operation;
+  /** The app that answers it; the baseline answers every operation. */
+  app: AppName;
+  method: 'GET' | 'POST' | 'PUT';
+  connections: number;
+  /** Path (and body) of the next request: round-robin over the fixtures. */
+  next(): { path: string; body?: string };
+}
+
+export interface RunResult {
+  requestsPerSecond: number;
+  latency: { p50: number; p90: number; p99: number; max: number };
+  total: number;
+  errors: number;
+  timeouts: number;
+  non2xx: number;
+  statusCodes: Record<string, number>;
+  durationSeconds: number;
+}
+
+const TX = '/platform-transactional-service';
+const QUICKSEARCH_TERMS = ['connector 1', 'connector 2', 'onnector 3', 'Connector 4'];
+const SEARCH_TERMS = 'searchTerms=connector%201&searchTerms=tag-a';
+
+export function scenarios(f: Fixtures, args: BenchArgs): Scenario[] {
+  const botPath = (bot: string, env = f.environment) => `${TX}/org/${f.organization}/env/${env}/bot/${bot}/rest-connectors`;
+  const cycle = <T>(items: T[]) => {
+    let i = 0;
+    return () => items[i++ % items.length];
+  };
+  const bots = cycle(f.readBots);
+  const connectors = cycle(f.connectors);
+  const updates = cycle(f.updates);
+  const terms = cycle(QUICKSEARCH_TERMS);
+  // Unique across runs and servers: a run tag, then a counter.
+  const runTag = Date.now().toString(36);
+  let created = 0;
+  const all: Record<Operation, Omit<Scenario, 'op' | 'connections'>> = {
+    get: { app: 'transactional-service', method: 'GET', next: () => (({ bot, uuid }) => ({ path: `${botPath(bot)}/${uuid}` }))(connectors()) },
+    page: { app: 'transactional-service', method: 'GET', next: () => ({ path: `${botPath(bots())}/pagination` }) },
+    'page-search': { app: 'transactional-service', method: 'GET', next: () => ({ path: `${botPath(bots())}/pagination?${SEARCH_TERMS}` }) },
+    quicksearch: {
+      app: 'transactional-service',
+      method: 'GET',
+      next: () => ({ path: `${botPath(bots())}/quicksearch?searchTerm=${encodeURIComponent(terms())}` }),
+    },
+    list: { app: 'transactional-service', method: 'GET', next: () => ({ path: `${botPath(f.listBot)}/list` }) },
+    create: {
+      app: 'transactional-service',
+      method: 'POST',
+      next: () => ({ path: botPath(f.writeBot), body: writeBody(`Bench ${runTag}-${++created}`, created) }),
+    },
+    update: {
+      app: 'transactional-service',
+      method: 'PUT',
+      next: () => (({ uuid, name }) => ({ path: `${botPath(f.updateBot)}/${uuid}`, body: writeBody(name, ++created) }))(updates()),
+    },
+    environments: { app: 'environment', method: 'GET', next: () => ({ path: `/platform-environment/org/${f.organization}/environments` }) },
+    bots: { app: 'bot-admin', method: 'GET', next: () => ({ path: `/platform-bot-admin/org/${f.organization}/env/${f.botsEnvironment}/bots-admin` }) },
+  };
+  return args.ops.map((op) => ({ op, ...all[op], connections: WRITES.includes(op) ? args.writeConnections : args.connections }));
+}
+
+/** A full write body, as a client sends it: no auth, one header, two tags. */
+function writeBody(name: string, i: number): string {
+  return JSON.stringify({
+    name,
+    description: 'Written by npm run bench',
+    requestType: 'POST',
+    url: `https://api.example.com/items/${i}?lang={{lang}}`,
+    headers: [{ header: 'Accept', value: 'application/json' }],
+    contentType: 'APPLICATION_JSON',
+    authType: 'AUTH_NONE',
+    body: '{"item": "{{item}}"}',
+    output: '$.data',
+    tags: [{ name: `tag-${'abcdefghij'[i % 10]}` }, { name: `group-${i % 100}` }],
+  });
+}
+
+/** Drives one server with the scenario for `seconds`, from 127.0.0.1, the callers' tokens taken in turn. */
+export async function drive(scenario: Scenario, port: number, tokens: string[], seconds: number): Promise<RunResult> {
+  let turn = 0;
+  const result = await autocannon({
+    url: `http://127.0.0.1:${port}`,
+    connections: scenario.connections,
+    duration: seconds,
+    timeout: 10,
+    headers: { 'content-type': 'application/json' },
+    requests: [
+      {
+        method: scenario.method,
+        setupRequest: (request: autocannon.Request) => {
+          const { path, body } = scenario.next();
+          const authorization = `Bearer ${tokens[turn++ % tokens.length]}`;
+          return { ...request, path, headers: { ...request.headers, authorization }, ...(body === undefined ? {} : { body }) };
+        },
+      },
+    ],
+  });
+  const statusCodes = Object.fromEntries(Object.entries(result.statusCodeStats ?? {}).map(([code, { count }]) => [code, Number(count)]));
+  return {
+    requestsPerSecond: round(result.requests.total / result.duration),
+    latency: { p50: result.latency.p50, p90: result.latency.p90, p99: result.latency.p99, max: result.latency.max },
+    total: result.requests.total,
+    errors: result.errors,
+    timeouts: result.timeouts,
+    non2xx: result.non2xx,
+    statusCodes,
+    durationSeconds: result.duration,
+  };
+}
+
+/** One request of the scenario: its status and the shape of its JSON (keys, recursively; arrays by their first item). */
+export async function probe(scenario: Scenario, port: number, token: string, request = scenario.next()): Promise<{ status: number; shape: string }> {
+  const { path, body } = request;
+  const res = await fetch(`http://127.0.0.1:${port}${path}`, {
+    method: scenario.method,
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body,
+  });
+  return { status: res.status, shape: JSON.stringify(shapeOf(await res.json())) };
+}
+
+function shapeOf(value: unknown): unknown {
+  if (Array.isArray(value)) return value.length > 0 ? [shapeOf(value[0])] : [];
+  if (value === null || typeof value !== 'object') return '';
+  return Object.fromEntries(Object.keys(value).sort().map((key) => [key, shapeOf((value as Record<string, unknown>)[key])]));
+}
+
+const round = (n: number) => Math.round(n * 10) / 10;
