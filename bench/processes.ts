@@ -18,6 +18,8 @@ export interface Server {
   name: string;
   port: number;
   child: ChildProcess;
+  /** Throws, with the end of its stderr, if the process has exited. */
+  assertRunning(): void;
   stop(): Promise<void>;
 }
 
@@ -90,6 +92,11 @@ async function start(name: string, port: number, args: string[], readyPath: stri
     name,
     port,
     child,
+    assertRunning() {
+      if (child.exitCode !== null || child.signalCode !== null) {
+        throw new Error(`${name} (pid ${child.pid}) exited (${child.exitCode ?? child.signalCode}):\n${stderr}`);
+      }
+    },
     async stop() {
       if (child.exitCode !== null) return;
       child.kill('SIGTERM');
@@ -150,6 +157,12 @@ export function cpuMs(pid: number): number {
   } catch {
     return 0;
   }
+}
+
+/** CPU time the whole machine has spent busy so far (all cores, user + system + irq + steal), in ms. */
+export function machineBusyMs(): number {
+  const [, user, nice, system, , , irq, softirq, steal] = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).map(Number);
+  return (user + nice + system + irq + softirq + steal) * 10;
 }
 
 /** The local MariaDB/MySQL server process, whose CPU time each run also records; undefined if not found. */

@@ -18,6 +18,8 @@ export interface Measurement extends RunResult {
   cpuMsPerRequest: { server: number; database: number; loadGenerator: number };
   /** Statements the database received per request (its 'Questions' counter), transactions included. */
   queriesPerRequest: number;
+  /** Cores busy with anything but the server, mariadbd and the bench during the run: another load skews it. */
+  otherCores: number;
 }
 export interface Summary {
   requestsPerSecond: number;
@@ -28,6 +30,8 @@ export interface Summary {
   peakRssMb: number;
   cpuMsPerRequest: { server: number; database: number; loadGenerator: number };
   queriesPerRequest: number;
+  /** Highest of the runs (absent in results written before it was measured). */
+  otherCores?: number;
 }
 export type Verdict = boolean | null;
 export interface OpResult {
@@ -79,6 +83,7 @@ export function summarize(runs: Measurement[]): Summary {
     errors: runs.reduce((sum, run) => sum + run.errors + run.timeouts + run.non2xx, 0),
     peakRssMb: Math.max(...runs.map((run) => run.peakRssMb)),
     queriesPerRequest: mean((run) => run.queriesPerRequest, 2),
+    otherCores: runs.every((run) => run.otherCores === undefined) ? undefined : Math.max(...runs.map((run) => run.otherCores ?? 0)),
     cpuMsPerRequest: {
       server: mean((run) => run.cpuMsPerRequest.server, 3),
       database: mean((run) => run.cpuMsPerRequest.database, 3),
@@ -162,7 +167,10 @@ function opTable(scale: ScaleResult): string[] {
 }
 
 function cpuTable(scale: ScaleResult): string[] {
-  const header = ['operation', 'app', 'mariadbd (app)', 'baseline', 'mariadbd (baseline)', 'autocannon (app)', 'autocannon (baseline)', 'queries/req app', 'queries/req base'];
+  const header = [
+    'operation', 'app', 'mariadbd (app)', 'baseline', 'mariadbd (baseline)', 'autocannon (app)', 'autocannon (baseline)',
+    'queries/req app', 'queries/req base', 'other load (cores)',
+  ];
   return [
     row(header),
     row(header.map(() => '---')),
@@ -170,6 +178,7 @@ function cpuTable(scale: ScaleResult): string[] {
       row([
         op, a.cpuMsPerRequest.server, a.cpuMsPerRequest.database, b.cpuMsPerRequest.server, b.cpuMsPerRequest.database,
         a.cpuMsPerRequest.loadGenerator, b.cpuMsPerRequest.loadGenerator, a.queriesPerRequest, b.queriesPerRequest,
+        a.otherCores === undefined ? '' : Math.max(a.otherCores, b.otherCores ?? 0),
       ]),
     ),
   ];
@@ -246,7 +255,8 @@ function markdown(results: BenchResults): string {
       ...opTable(scale),
       '',
       'Where the time goes: CPU ms per request during the measured runs (the server process, mariadbd, the load generator),',
-      'and statements the database received per request (MariaDB\'s Questions counter: transactions count BEGIN and COMMIT).',
+      'and statements the database received per request (MariaDB\'s Questions counter, server-wide: transactions count BEGIN and',
+      'COMMIT). Other load: cores busy with anything else during the runs (highest); above 0.3 another job skewed the numbers.',
       '',
       ...cpuTable(scale),
       '',

@@ -9,11 +9,13 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { BenchArgs, parseArgs, Scale } from './args';
 import { databaseOf, databaseUrlOf, Fixtures, prepareDatabase, statementCounter } from './database';
-import { AppName, cpuMs, databasePid, ensureBuilt, JWT_SECRET, rssKb, RssSampler, Server, startApp, startBaseline } from './processes';
+import { AppName, cpuMs, databasePid, ensureBuilt, JWT_SECRET, machineBusyMs, rssKb, RssSampler, Server, startApp, startBaseline } from './processes';
 import { BenchResults, crossScale, judge, machine, Measurement, OpResult, round, ScaleResult, ServerKind, verdicts, writeResults } from './report';
 import { drive, probe, Scenario, scenarios } from './scenarios';
 
 const log = (line: string) => console.log(line);
+/** Cores busy outside the server, mariadbd and the bench beyond which a run is flagged (kernel work on the traffic stays below). */
+const OTHER_LOAD_WARNING = 0.3;
 const running = new Set<Server>();
 
 async function main(): Promise<void> {
@@ -99,16 +101,19 @@ async function measure({ scale, scenario, server, round: roundNo, target, tokens
   sampler.start();
   if (args.warmup > 0) await drive(scenario, target.port, tokens, args.warmup);
   const db = databasePid();
-  const cpuBefore = [cpuMs(target.child.pid!), db ? cpuMs(db) : 0, cpuMs(process.pid)];
+  const cpuNow = () => [cpuMs(target.child.pid!), db ? cpuMs(db) : 0, cpuMs(process.pid), machineBusyMs()];
+  const cpuBefore = cpuNow();
   const statementsBefore = await statements();
   const run = await drive(scenario, target.port, tokens, args.duration);
   // Minus one: the counter's own SHOW STATUS.
   const queriesPerRequest = ((await statements()) - statementsBefore - 1) / Math.max(run.total, 1);
-  const [serverMs, databaseMs, loadGeneratorMs] = [cpuMs(target.child.pid!), db ? cpuMs(db) : 0, cpuMs(process.pid)].map(
-    (after, i) => round((after - cpuBefore[i]) / Math.max(run.total, 1), 3),
-  );
+  const used = cpuNow().map((after, i) => after - cpuBefore[i]);
+  const [serverMs, databaseMs, loadGeneratorMs] = used.slice(0, 3).map((ms) => round(ms / Math.max(run.total, 1), 3));
+  // Cores busy with anything else (kernel network work included): another load on the machine skews the run.
+  const otherCores = round((used[3] - used[0] - used[1] - used[2]) / 1000 / run.durationSeconds, 2);
+  if (otherCores > OTHER_LOAD_WARNING) log(`warning: ${otherCores} cores busy outside the bench during this run: its numbers are skewed`);
   const peakRssMb = mb(sampler.stop());
-  if (target.child.exitCode !== null) throw new Error(`${target.name} exited (${target.child.exitCode}) during ${scenario.op}`);
+  target.assertRunning();
   const errors = run.errors + run.timeouts + run.non2xx;
   const codes = Object.entries(run.statusCodes).map(([code, n]) => `${code}×${n}`).join(' ');
   log(
@@ -124,11 +129,14 @@ async function measure({ scale, scenario, server, round: roundNo, target, tokens
     peakRssMb,
     queriesPerRequest: round(queriesPerRequest, 2),
     cpuMsPerRequest: { server: serverMs, database: databaseMs, loadGenerator: loadGeneratorMs },
+    otherCores,
   };
 }
 
 /** Before measuring: both servers should answer the operation with a 2xx and JSON of the same shape. */
 async function compareAnswers(scenario: Scenario, app: Server, baseline: Server, token: string): Promise<void> {
+  app.assertRunning();
+  baseline.assertRunning();
   // The same request to both, but for creates, whose names must differ.
   const request = scenario.next();
   const a = await probe(scenario, app.port, token, request);
