@@ -1,18 +1,10 @@
+import { freePort } from '../support/free-port';
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ROOT } from '../support/run-command';
 
-function freePort(): Promise<number> {
-  return new Promise((done) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => done(port));
-    });
-  });
-}
 
 /** `node dist/apps/<app>/main.js` starts one app, under its label, on PORT. */
 describe.each(['transactional-service', 'environment', 'bot-admin'])('node dist/apps/%s/main.js', (app) => {

@@ -1,6 +1,6 @@
+import { freePort } from '../support/free-port';
 import { spawn } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { PLATFORM_APPS } from '@app/domain/platform/platform-apps';
@@ -63,14 +63,6 @@ function runtimeLayout(): { steps: Step[]; cmd: string[] } {
   return { steps, cmd: JSON.parse(cmds[cmds.length - 1].args) as string[] };
 }
 
-function freePort(): Promise<number> {
-  return new Promise((done) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => done(port));
-    });
-  });
-}
 
 function run(command: string, args: string[], options: { cwd: string; env: NodeJS.ProcessEnv; timeoutMs: number }) {
   return new Promise<{ code: number | null; output: string }>((done, fail) => {

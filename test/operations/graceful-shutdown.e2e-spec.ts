@@ -1,8 +1,8 @@
+import { freePort } from '../support/free-port';
 import { buildDataSourceOptions, parseServerUrl, PlatformDataSource } from '@app/domain';
 import { ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { seedTenant, Tenant } from '../support/fixtures';
 import { ROOT } from '../support/run-command';
@@ -11,14 +11,6 @@ import { signToken } from '../support/tokens';
 
 type Outcome = { status: number; body: string } | { error: string };
 
-function freePort(): Promise<number> {
-  return new Promise((done) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => done(port));
-    });
-  });
-}
 
 /** One request on a connection of its own, reporting either the whole answer or the socket error. */
 function get(port: number, path: string, headers: Record<string, string> = {}): Promise<Outcome> {
