@@ -2,7 +2,7 @@
 import { writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { resolve } from 'node:path';
-import { BenchArgs, Operation, Scale, SCALES, WRITES } from './args';
+import { BenchArgs, CONNECTORS_PER_BOT, Operation, Scale, SCALES, WRITES } from './args';
 import { Fixtures } from './database';
 import { RunResult } from './scenarios';
 
@@ -266,8 +266,8 @@ function markdown(results: BenchResults): string {
     lines.push(
       '## Across scales (app latency, larger scale / smaller scale)',
       '',
-      'The target is 1m against 1k. Mind the bots: at 1k each bot holds 50 connectors, at 100k and 1m about 500, and a',
-      'search scans the connectors of its bot; 1m against 100k shows what ten times the table alone costs (information).',
+      `The target is 1m against 1k. Every scale holds ${CONNECTORS_PER_BOT} connectors per bot, so the ratios show what the size of the`,
+      'table alone costs; 1m against 100k is shown for information.',
       '',
       row(['operation', 'scale', 'against', 'p50 ratio', 'p99 ratio', '≤ 1.5x']),
       row(['---', '---', '---', '---', '---', '---']),

@@ -14,6 +14,7 @@ import { PlatformMetrics } from '../metrics/metrics';
 import { AllExceptionsFilter } from '../http/all-exceptions.filter';
 import { createValidationPipe } from '../http/validation.pipe';
 import { CallerThrottlerGuard } from '../rate-limit/caller-throttler.guard';
+import { SlidingWindowThrottlerStorage } from '../rate-limit/sliding-window.storage';
 import { SecretCipherProvider } from '../secrets/secret-cipher.provider';
 import { ShutdownState } from './shutdown';
 
@@ -40,6 +41,7 @@ export class PlatformModule {
           // One budget per caller across every route (the default key would add the route).
           generateKey: (_context, tracker, name) => `${name}:${tracker}`,
           errorMessage: `Rate limit of ${config.rateLimitPerMinute} requests per minute exceeded`,
+          storage: new SlidingWindowThrottlerStorage(),
         }),
       ],
       controllers: [HealthController, MetricsController],

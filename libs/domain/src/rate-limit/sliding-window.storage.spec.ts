@@ -1,0 +1,68 @@
+import { SlidingWindowThrottlerStorage } from './sliding-window.storage';
+
+const MINUTE = 60_000;
+
+describe('SlidingWindowThrottlerStorage', () => {
+  let now: number;
+  let storage: SlidingWindowThrottlerStorage;
+
+  beforeEach(() => {
+    now = 1_800_000_000_000;
+    storage = new SlidingWindowThrottlerStorage(() => now);
+  });
+  afterEach(() => storage.onApplicationShutdown());
+
+  it('lets `limit` hits through, refuses the next with the seconds until a hit expires, and does not count refusals', () => {
+    for (let i = 1; i <= 3; i++) expect(storage.hit('alice', MINUTE, 3)).toMatchObject({ totalHits: i, isBlocked: false, timeToBlockExpire: 0 });
+    const refused = storage.hit('alice', MINUTE, 3);
+    expect(refused).toMatchObject({ totalHits: 4, isBlocked: true });
+    expect(refused.timeToBlockExpire).toBeGreaterThan(60);
+    expect(refused.timeToBlockExpire).toBeLessThanOrEqual(66);
+
+    // Refusals do not extend the wait: once the first hits expire, the caller is in again.
+    for (let i = 0; i < 100; i++) expect(storage.hit('alice', MINUTE, 3).isBlocked).toBe(true);
+    now += refused.timeToBlockExpire * 1000;
+    expect(storage.hit('alice', MINUTE, 3)).toMatchObject({ totalHits: 1, isBlocked: false });
+  });
+
+  it('counts every hit for at least the ttl: no rolling minute lets more than `limit` through', () => {
+    const limit = 20;
+    const admitted: number[] = [];
+    // A request every 700 ms for five minutes.
+    for (let t = 0; t < 5 * MINUTE; t += 700) {
+      if (!storage.hit('bob', MINUTE, limit).isBlocked) admitted.push(now);
+      now += 700;
+    }
+    for (const start of admitted) {
+      expect(admitted.filter((at) => at >= start && at < start + MINUTE).length).toBeLessThanOrEqual(limit);
+    }
+    // And it is not stingy: over five minutes it admits more than four minutes' worth.
+    expect(admitted.length).toBeGreaterThan(4 * limit);
+  });
+
+  it('keeps callers apart', () => {
+    storage.hit('alice', MINUTE, 1);
+    expect(storage.hit('alice', MINUTE, 1).isBlocked).toBe(true);
+    expect(storage.hit('bob', MINUTE, 1).isBlocked).toBe(false);
+  });
+
+  it('answers a caller far above 120,000 hits a minute, where the memory store of @nestjs/throttler throws (Math.min(...hits))', () => {
+    const hits = 200_000;
+    let last = storage.hit('busy', MINUTE, 10_000_000);
+    for (let i = 1; i < hits; i++) last = storage.hit('busy', MINUTE, 10_000_000);
+    expect(last).toMatchObject({ totalHits: hits, isBlocked: false });
+
+  });
+
+  it('forgets callers whose hits have all expired', () => {
+    storage.hit('alice', MINUTE, 5);
+    now += 30_000;
+    storage.hit('bob', MINUTE, 5);
+    now += 40_000;
+    storage.sweep();
+    expect(storage.size).toBe(1);
+    now += 40_000;
+    storage.sweep();
+    expect(storage.size).toBe(0);
+  });
+});
