@@ -88,17 +88,18 @@ async function runOperations(dataSource: PlatformDataSource, data: SeededData, e
   const uuids = data.connectorsOf(bot).slice(0, 100);
   const page: PageCriteria = { searchTerms: [], orderBy: 'updatedAt', direction: 'DESC', offset: 0, limit: 5 };
 
-  await explain('Scope check (every operation)', () => scope.lookup(data.organization, data.environment, bot));
-  await explain('Get by id: the connector', () => connectors.findActive(bot, uuids[0]));
-  await explain('Get by id, page: tags of the connectors', () => relations.tagsOf(uuids));
-  await explain('Get by id, page: flows of the connectors', () => relations.flowsOf(bot, uuids));
-  await explain('Page, defaults (count, then rows)', () => search.page(bot, page));
-  await explain('Page ordered by name', () => search.page(bot, { ...page, orderBy: 'name', direction: 'ASC' }));
-  await explain('Page with two searchTerms (count, then rows)', () => search.page(bot, { ...page, searchTerms: ['connector 1', 'tag-a'] }));
-  await explain('Quicksearch', () => search.suggestNames(bot, 'connector 12', 6));
-  await explain('List: connectors', () => search.listActive(bot));
+  const path = { orgUUID: data.organization, envUUID: data.environment, botUUID: bot };
+  await explain('Get by id (and update): the connector, scope joined in', () => connectors.findActive(path, uuids[0]));
+  await explain('Get by id, page: tags and flows of the connectors', () => relations.of(bot, uuids));
+  await explain('Page, defaults (scope and count, rows: in parallel)', () => search.page(path, page));
+  await explain('Page ordered by name', () => search.page(path, { ...page, orderBy: 'name', direction: 'ASC' }));
+  await explain('Page with two searchTerms (scope and count, rows)', () => search.page(path, { ...page, searchTerms: ['connector 1', 'tag-a'] }));
+  await explain('Quicksearch, scope joined in', () => search.suggestNames(path, 'connector 12', 6));
+  await explain('List: connectors and content, scope joined in', () => search.listActive(path));
   await explain('List: tags of the bot', () => relations.tagsOfBot(bot));
-  await explain('List: content of the bot', () => relations.contentOfBot(bot));
+  await explain('Scope check: only when a query above finds nothing, to name the missing link', () =>
+    scope.lookup(data.organization, data.environment, bot),
+  );
 }
 
 function planTable(rows: Array<Record<string, unknown>>): string {

@@ -9,9 +9,10 @@ export class BotsService {
   ) {}
 
   async list(orgUuid: string, envUuid: string): Promise<BotListDto> {
-    await this.scope.requireEnvironment(orgUuid, envUuid);
-    const bots = await this.bots.listByEnvironment(envUuid);
-    return { bots: bots.map(BotDto.from) };
+    const bots = await this.bots.listInScope({ orgUUID: orgUuid, envUUID: envUuid });
+    // Not in scope: the 404 names the missing link.
+    if (!bots) await this.scope.requireEnvironment(orgUuid, envUuid);
+    return { bots: (bots ?? []).map(BotDto.from) };
   }
 
   async get(orgUuid: string, envUuid: string, botUuid: string): Promise<BotDto> {

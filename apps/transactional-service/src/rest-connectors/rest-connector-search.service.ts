@@ -21,34 +21,35 @@ export class RestConnectorSearchService {
   ) {}
 
   async list(path: BotPath): Promise<RestConnectorListDto> {
-    await this.scope.requireBot(path.orgUUID, path.envUUID, path.botUUID);
-    const [connectors, tags, content] = await Promise.all([
-      this.search.listActive(path.botUUID),
-      this.relations.tagsOfBot(path.botUUID),
-      this.relations.contentOfBot(path.botUUID),
-    ]);
-    return {
-      data: connectors.map(({ uuid, name }) => ({ uuid, name, tags: tags.get(uuid) ?? [], content: content.get(uuid) ?? [] })),
-    };
+    const [connectors, tags] = await Promise.all([this.search.listActive(path), this.relations.tagsOfBot(path.botUUID)]);
+    if (!connectors) return this.outOfScope(path, { data: [] });
+    return { data: connectors.map(({ uuid, name, content }) => ({ uuid, name, tags: tags.get(uuid) ?? [], content })) };
   }
 
   async page(path: BotPath, query: PaginationQueryDto): Promise<RestConnectorPageDto> {
-    await this.scope.requireBot(path.orgUUID, path.envUUID, path.botUUID);
-    const { total, rows } = await this.search.page(path.botUUID, {
+    const found = await this.search.page(path, {
       searchTerms: query.searchTerms,
       orderBy: query.orderBy,
       direction: query.direction,
       offset: (query.page - 1) * query.linesPerPage,
       limit: query.linesPerPage,
     });
-    const uuids = rows.map((row) => row.uuid);
-    const [tags, flows] = await Promise.all([this.relations.tagsOf(uuids), this.relations.flowsOf(path.botUUID, uuids)]);
-    const items = rows.map((row) => toPageItem(row, tags.get(row.uuid) ?? [], flows.get(row.uuid) ?? []));
-    return toPage(items, total, query.page, query.linesPerPage);
+    if (!found) return this.outOfScope(path, toPage([], 0, query.page, query.linesPerPage));
+    const { tags, flows } = await this.relations.of(path.botUUID, found.rows.map((row) => row.uuid));
+    const items = found.rows.map((row) => toPageItem(row, tags.get(row.uuid) ?? [], flows.get(row.uuid) ?? []));
+    return toPage(items, found.total, query.page, query.linesPerPage);
   }
 
   async suggest(path: BotPath, query: QuicksearchQueryDto): Promise<string[]> {
+    return (await this.search.suggestNames(path, query.searchTerm, query.limit)) ?? this.outOfScope(path, []);
+  }
+
+  /**
+   * The query found the bot outside the path: the 404 names the missing link. (If the scope check
+   * finds it after all, it was created in between: the answer is what the query saw, nothing.)
+   */
+  private async outOfScope<T>(path: BotPath, empty: T): Promise<T> {
     await this.scope.requireBot(path.orgUUID, path.envUUID, path.botUUID);
-    return this.search.suggestNames(path.botUUID, query.searchTerm, query.limit);
+    return empty;
   }
 }

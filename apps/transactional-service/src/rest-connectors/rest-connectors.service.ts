@@ -103,10 +103,7 @@ export class RestConnectorsService {
 
   async get(path: RestConnectorPath): Promise<WithEtag<RestConnectorDto>> {
     const connector = await this.findActive(path, 'replica');
-    const [tags, flows] = await Promise.all([
-      this.relations.tagsOf([connector.uuid]),
-      this.relations.flowsOf(path.botUUID, [connector.uuid]),
-    ]);
+    const { tags, flows } = await this.relations.of(path.botUUID, [connector.uuid]);
     return { body: toRecord(connector, tags.get(connector.uuid) ?? [], flows.get(connector.uuid) ?? []), etag: etagOf(connector) };
   }
 
@@ -151,10 +148,11 @@ export class RestConnectorsService {
 
   /** A write reads from the primary, a plain read from a replica (see ReadFrom). */
   private async findActive(path: RestConnectorPath, from: ReadFrom): Promise<RestConnector> {
+    const connector = await this.connectors.findActive(path, path.serviceUUID, from);
+    if (connector) return connector;
+    // Only now: which link is missing, the path's or the connector.
     await this.scope.requireBot(path.orgUUID, path.envUUID, path.botUUID, from);
-    const connector = await this.connectors.findActive(path.botUUID, path.serviceUUID, from);
-    if (!connector) throw new ConnectorNotFoundException(path.botUUID, path.serviceUUID);
-    return connector;
+    throw new ConnectorNotFoundException(path.botUUID, path.serviceUUID);
   }
 
   /** The database keeps active names unique per bot; its duplicate-key error becomes a 409. */

@@ -1,6 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, SelectQueryBuilder } from 'typeorm';
+import { DataSource } from 'typeorm';
+import { EntityColumns, queryRows } from '../database/raw-rows';
+import { BOT_IN_SCOPE, botInScope } from '../scope/bot-scope.sql';
+import { BotPath } from '../scope/scope-params.dto';
+import { ConnectorContent, ConnectorContentEntry } from './connector-content.entity';
 import { Direction, OrderByField } from './dto/pagination-query.dto';
 import { RestConnector } from './rest-connector.entity';
 
@@ -13,11 +17,12 @@ export interface PageCriteria {
 }
 
 export type PageRow = Pick<RestConnector, 'uuid' | 'name' | 'updatedAt' | 'updatedBy' | 'updatedByImage'>;
+export type ListRow = Pick<RestConnector, 'uuid' | 'name'> & { content: ConnectorContentEntry[] };
 
 const ORDER_COLUMNS: Record<OrderByField, string> = {
-  name: 'c.nameKey',
-  updatedAt: 'c.updatedAt',
-  updatedBy: 'c.updatedBy',
+  name: 'c.name_key',
+  updatedAt: 'c.updated_at',
+  updatedBy: 'c.updated_by',
 };
 
 /** `!` escapes LIKE's wildcards: the same ESCAPE character works on MySQL and SQLite. */
@@ -25,61 +30,88 @@ export function containsPattern(term: string): string {
   return `%${term.toLowerCase().replace(/[!%_]/g, '!$&')}%`;
 }
 
+/** Each term matches the name or a tag (an EXISTS on the tags); the terms are ANDed. */
+function searchFilter(terms: string[]): { sql: string; params: string[] } {
+  const clause =
+    " AND (c.name_key LIKE ? ESCAPE '!' OR EXISTS (SELECT 1 FROM rest_connector_tags t WHERE t.connector_uuid = c.uuid AND t.name_key LIKE ? ESCAPE '!'))";
+  return { sql: terms.map(() => clause).join(''), params: terms.flatMap((term) => [containsPattern(term), containsPattern(term)]) };
+}
+
 /**
- * The searches over a bot's active connectors. Every query is scoped by `bot_uuid` and
- * `deleted_at IS NULL`, the leading columns of the connector indexes, and filters and counts in SQL.
+ * The searches over a bot's active connectors, in hand-written SQL (docs/performance.md: the query
+ * builder cost more CPU than the queries). Every query is scoped by `bot_uuid` and `deleted_at IS NULL`,
+ * the leading columns of the connector indexes, and filters and counts in SQL. Each answers `undefined`
+ * when the bot is not in the path's environment and organization (BOT_IN_SCOPE), which the caller turns
+ * into the right 404.
  */
 @Injectable()
 export class RestConnectorSearchRepository {
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+  private readonly pageColumns: EntityColumns<RestConnector, keyof PageRow>;
+  private readonly contentColumn: EntityColumns<ConnectorContent, 'content'>;
+  /** MySQL picks the updated_at index for suggestions and reads every row of the bot; the name index filters in the index. */
+  private readonly nameIndexHint: string;
 
-  /** Every active connector of the bot, ordered by name case-insensitively. */
-  listActive(botUuid: string): Promise<Array<Pick<RestConnector, 'uuid' | 'name'>>> {
-    return this.active(botUuid).select(['c.uuid', 'c.name']).orderBy('c.nameKey', 'ASC').addOrderBy('c.uuid', 'ASC').getMany();
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {
+    this.pageColumns = new EntityColumns(dataSource, RestConnector, ['uuid', 'name', 'updatedAt', 'updatedBy', 'updatedByImage']);
+    this.contentColumn = new EntityColumns(dataSource, ConnectorContent, ['content']);
+    this.nameIndexHint = dataSource.options.type === 'better-sqlite3' ? '' : ' FORCE INDEX (idx_rest_connectors_bot_name)';
   }
 
-  async page(botUuid: string, criteria: PageCriteria): Promise<{ total: number; rows: PageRow[] }> {
-    const query = this.active(botUuid);
-    criteria.searchTerms.forEach((term, i) => {
-      // Query builder: each term is an OR over the name and an EXISTS on the tags, ANDed with the others.
-      query.andWhere(
-        `(c.name_key LIKE :term${i} ESCAPE '!' OR EXISTS (SELECT 1 FROM rest_connector_tags t ` +
-          `WHERE t.connector_uuid = c.uuid AND t.name_key LIKE :term${i} ESCAPE '!'))`,
-        { [`term${i}`]: containsPattern(term) },
-      );
-    });
-    const total = await query.clone().getCount();
-    const rows = await query
-      .select(['c.uuid', 'c.name', 'c.updatedAt', 'c.updatedBy', 'c.updatedByImage'])
-      // uuid breaks ties, so walking the pages visits every connector exactly once.
-      .orderBy(ORDER_COLUMNS[criteria.orderBy], criteria.direction)
-      .addOrderBy('c.uuid', criteria.direction)
-      .offset(criteria.offset)
-      .limit(criteria.limit)
-      .getMany();
-    return { total, rows };
+  /** Every active connector of the bot with its content, ordered by name case-insensitively. */
+  async listActive(path: BotPath): Promise<ListRow[] | undefined> {
+    // The bot joined first and the connectors left-joined: a bot without connectors is one row of NULLs.
+    const rows = await queryRows(
+      this.dataSource,
+      'replica',
+      'SELECT c.uuid AS uuid, c.name AS name, cc.content AS content FROM bots b JOIN environments e ON e.uuid = b.environment_uuid ' +
+        'LEFT JOIN rest_connectors c ON c.bot_uuid = b.uuid AND c.deleted_at IS NULL LEFT JOIN connector_content cc ON cc.connector_uuid = c.uuid ' +
+        `WHERE ${BOT_IN_SCOPE} ORDER BY c.name_key ASC, c.uuid ASC`,
+      botInScope(path),
+    );
+    if (rows.length === 0) return undefined;
+    return rows
+      .filter((row) => row.uuid !== null)
+      .map((row) => ({ uuid: String(row.uuid), name: String(row.name), content: row.content === null ? [] : this.contentColumn.from(row).content }));
+  }
+
+  async page(path: BotPath, criteria: PageCriteria): Promise<{ total: number; rows: PageRow[] } | undefined> {
+    const filter = searchFilter(criteria.searchTerms);
+    const direction = criteria.direction === 'ASC' ? 'ASC' : 'DESC';
+    // The count and the rows in parallel; the count also says whether the bot is in scope.
+    const [[counted], rows] = await Promise.all([
+      queryRows<{ in_scope: number | string; total: number | string }>(
+        this.dataSource,
+        'replica',
+        `SELECT (SELECT COUNT(*) FROM bots b JOIN environments e ON e.uuid = b.environment_uuid WHERE ${BOT_IN_SCOPE}) AS in_scope, ` +
+          `(SELECT COUNT(*) FROM rest_connectors c WHERE c.bot_uuid = ? AND c.deleted_at IS NULL${filter.sql}) AS total`,
+        [...botInScope(path), path.botUUID, ...filter.params],
+      ),
+      queryRows(
+        this.dataSource,
+        'replica',
+        `SELECT ${this.pageColumns.select('c')} FROM rest_connectors c WHERE c.bot_uuid = ? AND c.deleted_at IS NULL${filter.sql} ` +
+          // uuid breaks ties, so walking the pages visits every connector exactly once.
+          `ORDER BY ${ORDER_COLUMNS[criteria.orderBy]} ${direction}, c.uuid ${direction} LIMIT ? OFFSET ?`,
+        [path.botUUID, ...filter.params, criteria.limit, criteria.offset],
+      ),
+    ]);
+    if (Number(counted.in_scope) === 0) return undefined;
+    return { total: Number(counted.total), rows: rows.map((row) => this.pageColumns.from(row)) };
   }
 
   /** Names containing the term: those starting with it first, then the rest, each alphabetical. */
-  async suggestNames(botUuid: string, term: string, limit: number): Promise<string[]> {
+  async suggestNames(path: BotPath, term: string, limit: number): Promise<string[] | undefined> {
     // Active names are unique per bot (case-insensitively), so the names need no DISTINCT.
-    const rows = await this.active(botUuid)
-      .select('c.name', 'name')
-      .addSelect(`CASE WHEN c.name_key LIKE :prefix ESCAPE '!' THEN 0 ELSE 1 END`, 'starts')
-      .andWhere(`c.name_key LIKE :contains ESCAPE '!'`)
-      .setParameters({ prefix: containsPattern(term).slice(1), contains: containsPattern(term) })
-      .orderBy('starts', 'ASC')
-      .addOrderBy('c.name_key', 'ASC')
-      .limit(limit)
-      .getRawMany<{ name: string }>();
-    return rows.map((row) => row.name);
-  }
-
-  private active(botUuid: string): SelectQueryBuilder<RestConnector> {
-    return this.dataSource
-      .getRepository(RestConnector)
-      .createQueryBuilder('c')
-      .where('c.bot_uuid = :botUuid', { botUuid })
-      .andWhere('c.deleted_at IS NULL');
+    // The bot joined first and the connectors left-joined: a bot without matches is one row of NULLs.
+    const rows = await queryRows<{ name: string | null }>(
+      this.dataSource,
+      'replica',
+      `SELECT c.name AS name FROM bots b JOIN environments e ON e.uuid = b.environment_uuid LEFT JOIN rest_connectors c${this.nameIndexHint} ` +
+        "ON c.bot_uuid = b.uuid AND c.deleted_at IS NULL AND c.name_key LIKE ? ESCAPE '!' " +
+        `WHERE ${BOT_IN_SCOPE} ORDER BY CASE WHEN c.name_key LIKE ? ESCAPE '!' THEN 0 ELSE 1 END ASC, c.name_key ASC LIMIT ?`,
+      [containsPattern(term), ...botInScope(path), containsPattern(term).slice(1), limit],
+    );
+    if (rows.length === 0) return undefined;
+    return rows.filter((row) => row.name !== null).map((row) => String(row.name));
   }
 }

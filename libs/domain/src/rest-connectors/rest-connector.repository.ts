@@ -1,8 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager, IsNull } from 'typeorm';
-import { ReadFrom, readFrom } from '../database/read-from';
+import { EntityColumns, queryRows } from '../database/raw-rows';
+import { ReadFrom } from '../database/read-from';
 import { retryTransient } from '../database/transient-retry';
+import { BOT_IN_SCOPE, botInScope } from '../scope/bot-scope.sql';
+import { BotPath } from '../scope/scope-params.dto';
 import { RestConnectorTag } from './rest-connector-tag.entity';
 import { RestConnector } from './rest-connector.entity';
 
@@ -13,12 +16,25 @@ export type ConnectorWrite = Omit<RestConnector, 'uuid' | 'botUuid' | 'bot' | 'c
 /** Reads by id and the writes of rest connectors. Soft-deleted rows are invisible to every read here. */
 @Injectable()
 export class RestConnectorRepository {
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+  private readonly columns: EntityColumns<RestConnector>;
 
-  findActive(botUuid: string, uuid: string, from: ReadFrom = 'replica'): Promise<RestConnector | null> {
-    return readFrom(this.dataSource, from, (manager) =>
-      manager.getRepository(RestConnector).findOne({ where: { uuid, botUuid, deletedAt: IsNull() } }),
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {
+    this.columns = new EntityColumns(dataSource, RestConnector);
+  }
+
+  /**
+   * The active connector, if its bot is in the path's environment and organization: one query, the
+   * scope check joined in (BOT_IN_SCOPE). Null when either is missing: ScopeService tells which.
+   */
+  async findActive(path: BotPath, uuid: string, from: ReadFrom = 'replica'): Promise<RestConnector | null> {
+    const [row] = await queryRows(
+      this.dataSource,
+      from,
+      `SELECT ${this.columns.select('c')} FROM rest_connectors c JOIN bots b ON b.uuid = c.bot_uuid JOIN environments e ON e.uuid = b.environment_uuid ` +
+        `WHERE c.uuid = ? AND c.bot_uuid = ? AND c.deleted_at IS NULL AND ${BOT_IN_SCOPE}`,
+      [uuid, path.botUUID, ...botInScope(path)],
     );
+    return row ? this.columns.from(row) : null;
   }
 
   /**
