@@ -100,7 +100,8 @@ describe('Rate limit per caller', () => {
     const alice = await signToken({ sub: 'alice' });
     const bob = await signToken({ sub: 'bob' });
 
-    await sut.http.get(url).set(bearer(alice)).expect(200);
+    const first = await sut.http.get(url).set(bearer(alice)).expect(200);
+    expect(first.headers).toMatchObject({ 'x-ratelimit-limit': '3', 'x-ratelimit-remaining': '2' });
     await sut.http.get(`${url}/3fa85f64-5717-4562-b3fc-2c963f66afa6`).set(bearer(alice)).expect(404);
     await sut.http.get(url).set(bearer(alice)).expect(200);
     const limited = await sut.http.get(url).set(bearer(alice)).expect(429);

@@ -1,4 +1,4 @@
-import { EnvironmentDto, EnvironmentNotFoundException, OrganizationNotFoundException, EnvironmentRepository, ScopeService } from '@app/domain';
+import { EnvironmentDto, EnvironmentNotFoundException, EnvironmentRepository, ScopeService } from '@app/domain';
 import { Injectable } from '@nestjs/common';
 
 @Injectable()
@@ -10,8 +10,8 @@ export class EnvironmentsService {
 
   /** An unknown organization is a 404; one without environments is `[]`. */
   async list(orgUuid: string): Promise<EnvironmentDto[]> {
-    const environments = await this.environments.listInOrganization(orgUuid);
-    if (!environments) throw new OrganizationNotFoundException(orgUuid);
+    const environments = await this.environments.listByOrganization(orgUuid);
+    if (environments.length === 0) await this.scope.requireOrganization(orgUuid);
     return environments.map(EnvironmentDto.from);
   }
 

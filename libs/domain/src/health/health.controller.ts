@@ -1,9 +1,9 @@
 import { Controller, Get, ServiceUnavailableException } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
-import { SkipThrottle } from '@nestjs/throttler';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { Public } from '../auth/auth.decorators';
+import { SkipRateLimit } from '../rate-limit/caller-rate-limit.guard';
 import { ShutdownState } from '../platform/shutdown';
 
 const READINESS_TIMEOUT_MS = 2_000;
@@ -11,7 +11,7 @@ const READINESS_TIMEOUT_MS = 2_000;
 /** Probes for Kubernetes, at the root of every app, without auth and without anything sensitive. */
 @ApiExcludeController()
 @Public()
-@SkipThrottle()
+@SkipRateLimit()
 @Controller('health')
 export class HealthController {
   constructor(

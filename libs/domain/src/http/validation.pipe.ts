@@ -1,4 +1,4 @@
-import { BadRequestException, ValidationError, ValidationPipe } from '@nestjs/common';
+import { ArgumentMetadata, BadRequestException, ValidationError, ValidationPipe, ValidationPipeOptions } from '@nestjs/common';
 
 /** A body with thousands of bad elements still gets a readable answer. */
 export const MAX_VALIDATION_MESSAGES = 50;
@@ -14,13 +14,44 @@ function messagesOf(errors: ValidationError[], parent = ''): string[] {
   });
 }
 
+/** Valid path and query objects remembered per DTO class (the oldest forgotten first). */
+export const MAX_REMEMBERED_PER_CLASS = 5_000;
+
+/**
+ * Path ids and query strings repeat from request to request (the same bot, the same page), and
+ * class-transformer plus class-validator cost more than the query they guard: a valid one is
+ * remembered by its text and handed out again, frozen, so no handler can change what another gets.
+ * Bodies are always validated afresh. Invalid input is never remembered.
+ */
+class RememberingValidationPipe extends ValidationPipe {
+  private readonly remembered = new Map<Function, Map<string, unknown>>();
+
+  constructor(options: ValidationPipeOptions) {
+    super(options);
+  }
+
+  override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
+    const { metatype, type } = metadata;
+    if ((type !== 'param' && type !== 'query') || !metatype || !this.toValidate(metadata)) return super.transform(value, metadata);
+    const key = JSON.stringify(value);
+    let known = this.remembered.get(metatype);
+    const hit = known?.get(key);
+    if (hit !== undefined) return hit;
+    const valid = Object.freeze(await super.transform(value, metadata));
+    if (!known) this.remembered.set(metatype, (known = new Map()));
+    if (known.size >= MAX_REMEMBERED_PER_CLASS) known.delete(known.keys().next().value!);
+    known.set(key, valid);
+    return valid;
+  }
+}
+
 /**
  * The one ValidationPipe of the platform: unknown fields are rejected by name, every failing field is
  * listed at once (up to MAX_VALIDATION_MESSAGES), and query strings and path ids are transformed into
  * their declared types.
  */
 export function createValidationPipe(): ValidationPipe {
-  return new ValidationPipe({
+  return new RememberingValidationPipe({
     whitelist: true,
     forbidNonWhitelisted: true,
     transform: true,

@@ -1,6 +1,7 @@
-import type { Request, Response } from 'express';
+import type { RequestHandler } from 'express';
 import pino, { DestinationStream, Logger } from 'pino';
-import { pinoHttp } from 'pino-http';
+// Its declarations type `req.id` and `req.log`.
+import type {} from 'pino-http';
 import { AppConfig } from '../config/app-config';
 import { routeOf } from '../http/route-of';
 
@@ -17,6 +18,11 @@ export const REDACTED_PATHS = [
   '*.secret',
 ];
 
+/**
+ * The root logger. Production writes to stdout asynchronously (sonic-boom, `sync: false`): a line does
+ * not wait for the write, lines queued behind a write in flight go out together, and pino flushes what
+ * is left when the process exits. Tests pass their own destination.
+ */
 export function createRootLogger(config: AppConfig, app: string, destination?: DestinationStream): Logger {
   return pino(
     {
@@ -26,24 +32,38 @@ export function createRootLogger(config: AppConfig, app: string, destination?: D
       formatters: { level: (label) => ({ level: label }) },
       redact: { paths: REDACTED_PATHS, censor: '[REDACTED]' },
     },
-    destination,
+    destination ?? pino.destination({ dest: 1, sync: false }),
   );
 }
 
-/** One JSON line per request: request id, method, route template, status, duration, caller `sub`. */
-export function createHttpLogger(logger: Logger) {
-  return pinoHttp<Request, Response>({
-    logger,
-    genReqId: (req) => req.id,
-    quietReqLogger: true,
-    customAttributeKeys: { reqId: 'requestId', responseTime: 'durationMs' },
-    customLogLevel: (_req, res, error) => (error || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'warn' : 'info'),
-    customSuccessMessage: (req, res) => `${req.method} ${routeOf(req)} ${res.statusCode}`,
-    customErrorMessage: (req, res) => `${req.method} ${routeOf(req)} ${res.statusCode}`,
-    customProps: (req) => ({ route: routeOf(req), sub: req.caller?.sub }),
-    serializers: {
-      req: (req: { method: string }) => ({ method: req.method }),
-      res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
-    },
-  });
+/**
+ * One JSON line per request when its response is done: request id, method, route template, status,
+ * duration in ms and the caller's `sub`; `warn` for 4xx, `error` for 5xx and for an answer cut short.
+ * Written with the root logger, not a child per request (pino-http's), which cost more than the rest of
+ * the logging (docs/performance.md). `req.log` is that logger too, for the error filter.
+ */
+export function createHttpLogger(logger: Logger): RequestHandler {
+  return (req, res, next) => {
+    const started = Date.now();
+    req.log = logger;
+    res.once('close', () => {
+      const status = res.statusCode;
+      const cut = !res.writableFinished;
+      const level = cut || status >= 500 ? 'error' : status >= 400 ? 'warn' : 'info';
+      if (!logger.isLevelEnabled(level)) return;
+      const route = routeOf(req);
+      logger[level](
+        {
+          requestId: req.id,
+          req: { method: req.method },
+          res: { statusCode: status },
+          route,
+          sub: req.caller?.sub,
+          durationMs: Date.now() - started,
+        },
+        `${req.method} ${route} ${status}${cut ? ' (connection closed before the answer was sent)' : ''}`,
+      );
+    });
+    next();
+  };
 }

@@ -1,13 +1,13 @@
 import { Controller, Get, Header } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
-import { SkipThrottle } from '@nestjs/throttler';
 import { Public } from '../auth/auth.decorators';
+import { SkipRateLimit } from '../rate-limit/caller-rate-limit.guard';
 import { PlatformMetrics } from './metrics';
 
 /** Prometheus scrapes every app at the root, without auth; nothing sensitive is exposed. */
 @ApiExcludeController()
 @Public()
-@SkipThrottle()
+@SkipRateLimit()
 @Controller('metrics')
 export class MetricsController {
   constructor(private readonly metrics: PlatformMetrics) {}

@@ -1,6 +1,5 @@
-import { DynamicModule, Module, RequestMethod } from '@nestjs/common';
+import { DynamicModule, Module } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD, APP_PIPE } from '@nestjs/core';
-import { ThrottlerModule } from '@nestjs/throttler';
 import { LoggerModule } from 'nestjs-pino';
 import { Logger } from 'pino';
 import { JwtAuthGuard } from '../auth/jwt-auth.guard';
@@ -13,8 +12,8 @@ import { MetricsController } from '../metrics/metrics.controller';
 import { PlatformMetrics } from '../metrics/metrics';
 import { AllExceptionsFilter } from '../http/all-exceptions.filter';
 import { createValidationPipe } from '../http/validation.pipe';
-import { CallerThrottlerGuard } from '../rate-limit/caller-throttler.guard';
-import { SlidingWindowThrottlerStorage } from '../rate-limit/sliding-window.storage';
+import { CallerRateLimitGuard, RATE_LIMIT_PER_MINUTE } from '../rate-limit/caller-rate-limit.guard';
+import { RateLimitCounters } from '../rate-limit/rate-limit-counters';
 import { SecretCipherProvider } from '../secrets/secret-cipher.provider';
 import { ShutdownState } from './shutdown';
 
@@ -32,17 +31,10 @@ export class PlatformModule {
       global: true,
       imports: [
         AppConfigModule.forRoot(config),
-        // The HTTP logger itself is installed by createPlatformApp before the body parser.
-        // `{*path}`: Express 5's wildcard (nestjs-pino's default `*` makes Nest warn at every start).
-        LoggerModule.forRoot({ pinoHttp: { logger }, useExisting: true, forRoutes: [{ path: '{*path}', method: RequestMethod.ALL }] }),
+        // Nest's own log lines through the root logger. No routes: the request logger is createPlatformApp's,
+        // and nestjs-pino's per-request AsyncLocalStorage would put a hook on every promise of the request.
+        LoggerModule.forRoot({ pinoHttp: { logger }, useExisting: true, forRoutes: [] }),
         DatabaseModule.forRoot(config.database),
-        ThrottlerModule.forRoot({
-          throttlers: [{ ttl: 60_000, limit: config.rateLimitPerMinute }],
-          // One budget per caller across every route (the default key would add the route).
-          generateKey: (_context, tracker, name) => `${name}:${tracker}`,
-          errorMessage: `Rate limit of ${config.rateLimitPerMinute} requests per minute exceeded`,
-          storage: new SlidingWindowThrottlerStorage(),
-        }),
       ],
       controllers: [HealthController, MetricsController],
       providers: [
@@ -50,11 +42,13 @@ export class PlatformModule {
         { provide: PlatformMetrics, useValue: metrics },
         { provide: ShutdownState, useValue: shutdown },
         SecretCipherProvider,
+        { provide: RateLimitCounters, useFactory: () => new RateLimitCounters() },
+        { provide: RATE_LIMIT_PER_MINUTE, useValue: config.rateLimitPerMinute },
         { provide: APP_PIPE, useFactory: createValidationPipe },
         { provide: APP_FILTER, useClass: AllExceptionsFilter },
         // Guards run in this order: authenticate first, so the rate limit counts per caller.
         { provide: APP_GUARD, useClass: JwtAuthGuard },
-        { provide: APP_GUARD, useClass: CallerThrottlerGuard },
+        { provide: APP_GUARD, useClass: CallerRateLimitGuard },
       ],
       exports: [JwtVerifier, SecretCipherProvider],
     };

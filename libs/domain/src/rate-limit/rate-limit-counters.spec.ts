@@ -1,14 +1,14 @@
-import { SlidingWindowThrottlerStorage } from './sliding-window.storage';
+import { RateLimitCounters } from './rate-limit-counters';
 
 const MINUTE = 60_000;
 
-describe('SlidingWindowThrottlerStorage', () => {
+describe('RateLimitCounters', () => {
   let now: number;
-  let storage: SlidingWindowThrottlerStorage;
+  let storage: RateLimitCounters;
 
   beforeEach(() => {
     now = 1_800_000_000_000;
-    storage = new SlidingWindowThrottlerStorage(() => now);
+    storage = new RateLimitCounters(() => now);
   });
   afterEach(() => storage.onApplicationShutdown());
 

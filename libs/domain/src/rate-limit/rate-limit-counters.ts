@@ -1,5 +1,4 @@
 import { OnApplicationShutdown } from '@nestjs/common';
-import type { ThrottlerStorage } from '@nestjs/throttler';
 
 /** Buckets a window is counted in: a hit expires between `ttl` and `ttl + ttl / BUCKETS` after it was made. */
 const BUCKETS = 10;
@@ -16,7 +15,7 @@ interface CallerWindow {
   width: number;
 }
 
-export interface ThrottlerRecord {
+export interface RateLimitHit {
   totalHits: number;
   timeToExpire: number;
   isBlocked: boolean;
@@ -24,7 +23,7 @@ export interface ThrottlerRecord {
 }
 
 /**
- * The rate limit's counters: per caller, the hits of the last `ttl` in BUCKETS buckets, so a request
+ * The rate limit's counters (CallerRateLimitGuard): per caller, the hits of the last `ttl` in BUCKETS buckets, so a request
  * costs a constant time and a caller a constant 80 bytes however high the limit. (@nestjs/throttler's
  * memory store keeps one timestamp per hit and takes `Math.min(...hits)`: past ~120,000 hits a minute
  * that throws a RangeError and the request answers 500.)
@@ -33,18 +32,14 @@ export interface ThrottlerRecord {
  * caller gets in again as soon as its oldest bucket expires (Retry-After says when). A hit is counted
  * for at least `ttl`: no rolling `ttl` ever lets more than `limit` through.
  */
-export class SlidingWindowThrottlerStorage implements ThrottlerStorage, OnApplicationShutdown {
+export class RateLimitCounters implements OnApplicationShutdown {
   private readonly windows = new Map<string, CallerWindow>();
   private sweeper?: NodeJS.Timeout;
 
   constructor(private readonly now: () => number = Date.now) {}
 
-  async increment(key: string, ttl: number, limit: number): Promise<ThrottlerRecord> {
-    return this.hit(key, ttl, limit);
-  }
-
-  /** `increment`, synchronously. */
-  hit(key: string, ttl: number, limit: number): ThrottlerRecord {
+  /** One request of the caller `key`: counted unless the last `ttl` ms already hold `limit`. */
+  hit(key: string, ttl: number, limit: number): RateLimitHit {
     const now = this.now();
     const width = Math.max(1, Math.ceil(ttl / BUCKETS));
     const bucket = Math.floor(now / width);

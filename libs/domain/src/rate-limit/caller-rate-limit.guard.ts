@@ -1,0 +1,57 @@
+import { CanActivate, ExecutionContext, HttpException, HttpStatus, Inject, Injectable, SetMetadata } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import type { Request, Response } from 'express';
+import { RateLimitCounters } from './rate-limit-counters';
+
+const SKIP_RATE_LIMIT = 'platform:skipRateLimit';
+export const RATE_LIMIT_PER_MINUTE = Symbol('RATE_LIMIT_PER_MINUTE');
+const MINUTE_MS = 60_000;
+
+/** Operations endpoints (health, metrics): never rate-limited. */
+export const SkipRateLimit = () => SetMetadata(SKIP_RATE_LIMIT, true);
+
+/**
+ * Limits each caller (the token's `sub`; the client address before authentication) to
+ * RATE_LIMIT_PER_MINUTE requests in any rolling minute, across all routes: 429 with Retry-After beyond,
+ * and X-RateLimit-Limit/-Remaining/-Reset on every answer. Runs after JwtAuthGuard. The counters live
+ * in each replica's memory: the limit is per replica (docs/decisions.md).
+ */
+@Injectable()
+export class CallerRateLimitGuard implements CanActivate {
+  /** Whether a route skips the limit, looked up once per controller and handler. */
+  private readonly skips = new WeakMap<Function, WeakMap<Function, boolean>>();
+
+  constructor(
+    private readonly reflector: Reflector,
+    private readonly counters: RateLimitCounters,
+    @Inject(RATE_LIMIT_PER_MINUTE) private readonly limit: number,
+  ) {}
+
+  canActivate(context: ExecutionContext): boolean {
+    if (this.skips_(context.getClass(), context.getHandler())) return true;
+    const http = context.switchToHttp();
+    const req = http.getRequest<Request>();
+    const res = http.getResponse<Response>();
+    const tracker = req.caller ? `sub:${req.caller.sub}` : `ip:${req.ip}`;
+    const { totalHits, timeToExpire, isBlocked, timeToBlockExpire } = this.counters.hit(tracker, MINUTE_MS, this.limit);
+    if (isBlocked) {
+      res.setHeader('Retry-After', timeToBlockExpire);
+      throw new HttpException(`Rate limit of ${this.limit} requests per minute exceeded`, HttpStatus.TOO_MANY_REQUESTS);
+    }
+    res.setHeader('X-RateLimit-Limit', this.limit);
+    res.setHeader('X-RateLimit-Remaining', Math.max(0, this.limit - totalHits));
+    res.setHeader('X-RateLimit-Reset', timeToExpire);
+    return true;
+  }
+
+  private skips_(controller: Function, handler: Function): boolean {
+    let handlers = this.skips.get(controller);
+    if (!handlers) this.skips.set(controller, (handlers = new WeakMap()));
+    let skip = handlers.get(handler);
+    if (skip === undefined) {
+      skip = this.reflector.getAllAndOverride<boolean>(SKIP_RATE_LIMIT, [handler, controller]) ?? false;
+      handlers.set(handler, skip);
+    }
+    return skip;
+  }
+}
