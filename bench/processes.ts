@@ -44,12 +44,21 @@ function newestSource(dir: string): number {
   }, 0);
 }
 
+/** The node flags of the image's CMD (docker/Dockerfile: `["node", ...flags, "dist/app/main.js"]`). */
+export function imageNodeFlags(): string[] {
+  const cmds = readFileSync(resolve(ROOT, 'docker/Dockerfile'), 'utf8').match(/^CMD\s+(\[.*\])\s*$/gm) ?? [];
+  if (cmds.length === 0) throw new Error('docker/Dockerfile has no exec-form CMD');
+  const cmd = JSON.parse(cmds[cmds.length - 1].replace(/^CMD\s+/, '')) as string[];
+  return cmd.slice(1, -1);
+}
+
 /**
- * `node dist/apps/<app>/main.js` with production settings; its log lines (one per request) go to /dev/null.
- * BENCH_APP_NODE_ARGS adds node flags, e.g. `--cpu-prof --cpu-prof-dir=bench/profiles` (written at exit).
+ * `node <the image's flags> dist/apps/<app>/main.js` with production settings; its log lines (one per
+ * request) go to /dev/null. BENCH_APP_NODE_ARGS adds node flags, e.g. `--cpu-prof --cpu-prof-dir=bench/profiles`
+ * (written at exit).
  */
 export function startApp(app: AppName, databaseUrl: string): Promise<Server> {
-  const nodeArgs = (process.env.BENCH_APP_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const nodeArgs = [...imageNodeFlags(), ...(process.env.BENCH_APP_NODE_ARGS ?? '').split(' ').filter(Boolean)];
   return start(app, APP_PORTS[app], [...nodeArgs, resolve(ROOT, 'dist/apps', app, 'main.js')], '/health/ready', {
     NODE_ENV: 'production',
     DATABASE_URL: databaseUrl,

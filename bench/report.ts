@@ -4,6 +4,7 @@ import { cpus, totalmem } from 'node:os';
 import { resolve } from 'node:path';
 import { BenchArgs, CONNECTORS_PER_BOT, Operation, Scale, SCALES, WRITES } from './args';
 import { Fixtures } from './database';
+import { imageNodeFlags } from './processes';
 import { RunResult } from './scenarios';
 
 export const TARGETS = { throughputRatio: 0.6, p99Ratio: 2, crossScaleRatio: 1.5, rssMb: 150, createsPerSecond: 1_000 } as const;
@@ -218,14 +219,13 @@ function markdown(results: BenchResults): string {
     '',
     '## How to read this',
     '',
-    '- **app**: the real app built in `dist/`, run as production runs it (`node dist/apps/<app>/main.js`, NODE_ENV=production,',
+    `- **app**: the real app built in \`dist/\`, run as production runs it (\`node ${imageNodeFlags().join(' ')} dist/apps/<app>/main.js\`, the image's flags, NODE_ENV=production,`,
     '  LOG_LEVEL=info with its log lines written to /dev/null, rate limit raised out of the way). **base**: `bench/baseline-server.js`,',
     '  node:http + mysql2 (pool of 10, like the app) + an HMAC check of the same JWT, one scoped query per operation (the page: count and',
     '  rows), JSON of the same shape: the floor of what Node does for the request on this machine.',
     '- req/s: completed requests per second; p50/p99: latency in ms as autocannon sees it; err: connection errors + timeouts +',
     '  non-2xx answers; RSS: highest resident memory of that process sampled every 200 ms during the run (MB).',
-    '- Requests carry the tokens of several callers in turn: the apps rate-limit per caller (`sub`), and their in-memory',
-    '  limiter does work in proportion to a caller\'s hits in the last minute, which one caller at bench rates inflates.',
+    '- Requests carry the tokens of several callers in turn, as real traffic does: the apps rate-limit per caller (`sub`).',
     '- The second table of each scale says where the time goes: CPU ms per request of the server, of mariadbd and of the load',
     '  generator, and statements per request. The app is one Node thread: its req/s is about 1000 / (its CPU ms per request).',
     '- ratios are app / baseline. Targets: on every read, app req/s ≥ 60% of the baseline\'s and app p99 ≤ 2x the baseline\'s;',

@@ -1,4 +1,5 @@
 import {
+  BotNotFoundException,
   BotPath,
   Caller,
   ConnectorChangedException,
@@ -56,7 +57,6 @@ export class RestConnectorsService {
     caller: Caller,
     retry?: { key: string; sentBody: unknown },
   ): Promise<RestConnectorCreatedDto> {
-    await this.scope.requireBot(path.orgUUID, path.envUUID, path.botUUID, 'primary');
     if (!retry) return this.insert(path, dto, caller);
     const request = {
       callerSub: caller.sub,
@@ -95,9 +95,14 @@ export class RestConnectorsService {
       version: 1,
     };
     const created = { uuid: connector.uuid };
-    await this.unlessNameTaken(values.name, () =>
-      this.connectors.insert(connector, tags, alsoInTransaction && ((manager) => alsoInTransaction(manager, created))),
+    const inserted = await this.unlessNameTaken(values.name, () =>
+      this.connectors.insert(path, connector, tags, alsoInTransaction && ((manager) => alsoInTransaction(manager, created))),
     );
+    if (!inserted) {
+      // The bot is not in the path's scope: the 404 names the missing link (on the primary, like the insert).
+      await this.scope.requireBot(path.orgUUID, path.envUUID, path.botUUID, 'primary');
+      throw new BotNotFoundException(path.envUUID, path.botUUID);
+    }
     return created;
   }
 

@@ -38,21 +38,41 @@ export class RestConnectorRepository {
   }
 
   /**
-   * Throws the driver's duplicate-key error when the name is taken (see the unique index).
-   * `alsoInTransaction` commits with the insert or not at all (the Idempotency-Key's answer).
+   * Inserts the connector and its tags in one transaction, the scope check folded into the INSERT
+   * (`INSERT ... SELECT ... FROM bots b JOIN environments e WHERE BOT_IN_SCOPE`): false, and nothing
+   * written, when the bot is not in the path's environment and organization. Throws the driver's
+   * duplicate-key error when the name is taken (see the unique index). `alsoInTransaction` commits with
+   * the insert or not at all (the Idempotency-Key's answer).
    */
   async insert(
+    path: BotPath,
     connector: RestConnector,
     tags: TagRow[],
     alsoInTransaction?: (manager: EntityManager) => Promise<void>,
-  ): Promise<void> {
-    await retryTransient(() =>
+  ): Promise<boolean> {
+    const { columns, values } = this.insertable(connector);
+    const sql =
+      `INSERT INTO rest_connectors (${columns}) SELECT ${values.map(() => '?').join(', ')} ` +
+      `FROM bots b JOIN environments e ON e.uuid = b.environment_uuid WHERE ${BOT_IN_SCOPE}`;
+    return retryTransient(() =>
       this.dataSource.transaction(async (manager) => {
-        await manager.insert(RestConnector, connector);
+        const inserted = await manager.queryRunner!.query(sql, [...values, ...botInScope(path)], true);
+        if (!inserted.affected) return false;
         await this.insertTags(manager, connector.uuid, tags);
         await alsoInTransaction?.(manager);
+        return true;
       }),
     );
+  }
+
+  /** Every column of the row, its value converted for the engine as TypeORM converts it. */
+  private insertable(connector: RestConnector): { columns: string; values: unknown[] } {
+    const { driver } = this.dataSource;
+    const columns = this.dataSource.getMetadata(RestConnector).columns;
+    return {
+      columns: columns.map((column) => driver.escape(column.databaseName)).join(', '),
+      values: columns.map((column) => driver.preparePersistentValue(column.getEntityValue(connector), column)),
+    };
   }
 
   /**
