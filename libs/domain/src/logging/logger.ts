@@ -40,9 +40,12 @@ export function createRootLogger(config: AppConfig, app: string, destination?: D
  * One JSON line per request when its response is done: request id, method, route template, status,
  * duration in ms and the caller's `sub`; `warn` for 4xx, `error` for 5xx and for an answer cut short.
  * Written with the root logger, not a child per request (pino-http's), which cost more than the rest of
- * the logging (docs/performance.md). `req.log` is that logger too, for the error filter.
+ * the logging (docs/performance.md). `req.log` is the root logger, redacting, for the error filter.
  */
 export function createHttpLogger(logger: Logger): RequestHandler {
+  // The line holds only the fields below, none of them a secret: no redaction pass over it (the paths of
+  // REDACTED_PATHS are wildcards, matched against every field of every line).
+  const lines = logger.child({}, { redact: [] });
   return (req, res, next) => {
     const started = Date.now();
     req.log = logger;
@@ -50,9 +53,9 @@ export function createHttpLogger(logger: Logger): RequestHandler {
       const status = res.statusCode;
       const cut = !res.writableFinished;
       const level = cut || status >= 500 ? 'error' : status >= 400 ? 'warn' : 'info';
-      if (!logger.isLevelEnabled(level)) return;
+      if (!lines.isLevelEnabled(level)) return;
       const route = routeOf(req);
-      logger[level](
+      lines[level](
         {
           requestId: req.id,
           req: { method: req.method },
