@@ -1,5 +1,6 @@
 import { BadRequestException, UnsupportedMediaTypeException } from '@nestjs/common';
-import type { NextFunction, Request, Response } from 'express';
+import { json } from 'express';
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
 
 const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH']);
 /** The deepest a write body of this API goes is 3 (body > headers > item); 32 leaves room, not risk. */
@@ -51,4 +52,28 @@ export function limitJsonShape(req: Request, _res: Response, next: NextFunction)
 export function rejectMalformedJson(error: unknown, _req: Request, _res: Response, next: NextFunction): void {
   const parseFailed = (error as { type?: unknown } | undefined)?.type === 'entity.parse.failed';
   next(parseFailed ? new BadRequestException('Malformed JSON in request body') : error);
+}
+
+/** What the body parser itself tests (type-is): a request with a length or a chunked body carries one. */
+function carriesBody(req: Request): boolean {
+  return req.headers['transfer-encoding'] !== undefined || !Number.isNaN(Number(req.headers['content-length']));
+}
+
+/**
+ * The body pipeline as one middleware: requireJsonBody, the JSON parser (at most `limit`),
+ * rejectMalformedJson, limitJsonShape. A request without a body (every read) skips it at once
+ * instead of passing four router layers that each find nothing to do.
+ */
+export function jsonBody(limit: string): RequestHandler {
+  const parse = json({ limit });
+  return (req, res, next) => {
+    if (!carriesBody(req)) return next();
+    requireJsonBody(req, res, (error?: unknown) => {
+      if (error) return next(error);
+      parse(req, res, (parseError?: unknown) => {
+        if (parseError) return rejectMalformedJson(parseError, req, res, next);
+        limitJsonShape(req, res, next);
+      });
+    });
+  };
 }

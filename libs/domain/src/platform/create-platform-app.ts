@@ -1,11 +1,11 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { NestExpressApplication } from '@nestjs/platform-express';
-import helmet from 'helmet';
 import { Logger as NestPinoLogger } from 'nestjs-pino';
 import { DestinationStream, Logger } from 'pino';
 import { AppConfig } from '../config/app-config';
-import { limitJsonShape, rejectMalformedJson, requireJsonBody } from '../http/json-body.middleware';
+import { jsonBody } from '../http/json-body.middleware';
+import { securityHeaders } from '../http/security-headers.middleware';
 import { requestIdMiddleware } from '../http/request-id.middleware';
 import { createHttpLogger, createRootLogger } from '../logging/logger';
 import { PlatformAppDefinition } from './platform-app.definition';
@@ -76,12 +76,9 @@ export async function createPlatformApp(
   app.use(shutdown.middleware);
   app.use(metrics.middleware);
   app.use(createHttpLogger(logger));
-  app.use(helmet({ contentSecurityPolicy: { directives: SWAGGER_UI_CSP } }));
+  app.use(securityHeaders({ contentSecurityPolicy: { directives: SWAGGER_UI_CSP } }));
   app.enableCors({ origin: config.corsOrigins, exposedHeaders: EXPOSED_HEADERS });
-  app.use(requireJsonBody);
-  app.useBodyParser('json', { limit: BODY_LIMIT });
-  app.use(rejectMalformedJson);
-  app.use(limitJsonShape);
+  app.use(jsonBody(BODY_LIMIT));
 
   app.setGlobalPrefix(definition.label, { exclude: ROOT_ROUTES });
   setupSwagger(app, definition);
