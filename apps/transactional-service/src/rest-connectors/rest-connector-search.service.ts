@@ -22,7 +22,7 @@ export class RestConnectorSearchService {
 
   async list(path: BotPath): Promise<RestConnectorListDto> {
     const [connectors, tags] = await Promise.all([this.search.listActive(path), this.relations.tagsOfBot(path.botUUID)]);
-    if (!connectors) return this.outOfScope(path, { data: [] });
+    if (connectors.length === 0) return this.outOfScope(path, { data: [] });
     return { data: connectors.map(({ uuid, name, content }) => ({ uuid, name, tags: tags.get(uuid) ?? [], content })) };
   }
 
@@ -45,8 +45,8 @@ export class RestConnectorSearchService {
   }
 
   /**
-   * The query found the bot outside the path: the 404 names the missing link. (If the scope check
-   * finds it after all, it was created in between: the answer is what the query saw, nothing.)
+   * The query found nothing in the path's scope: either the bot has nothing to show (the empty answer)
+   * or a link of the path is missing (the 404 names it). The scope check tells which.
    */
   private async outOfScope<T>(path: BotPath, empty: T): Promise<T> {
     await this.scope.requireBot(path.orgUUID, path.envUUID, path.botUUID);

@@ -48,7 +48,10 @@ function searchFilter(terms: string[]): { sql: string; params: string[] } {
 export class RestConnectorSearchRepository {
   private readonly pageColumns: EntityColumns<RestConnector, keyof PageRow>;
   private readonly contentColumn: EntityColumns<ConnectorContent, 'content'>;
-  /** MySQL picks the updated_at index for suggestions and reads every row of the bot; the name index filters in the index. */
+  /**
+   * MySQL picks the updated_at index for suggestions and the list, reading every row of the bot and sorting;
+   * the name index filters in the index and is already in name order.
+   */
   private readonly nameIndexHint: string;
 
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {
@@ -57,21 +60,27 @@ export class RestConnectorSearchRepository {
     this.nameIndexHint = dataSource.options.type === 'better-sqlite3' ? '' : ' FORCE INDEX (idx_rest_connectors_bot_name)';
   }
 
-  /** Every active connector of the bot with its content, ordered by name case-insensitively. */
-  async listActive(path: BotPath): Promise<ListRow[] | undefined> {
-    // The bot joined first and the connectors left-joined: a bot without connectors is one row of NULLs.
+  /**
+   * Every active connector of the bot with its content, ordered by name case-insensitively (the order of
+   * idx_rest_connectors_bot_name: no sort). Empty also when the bot is not in the path's scope (joined
+   * in): the caller checks that only then. (The bot left-joined first, to tell the two apart in one
+   * query, made MariaDB sort the content text through an on-disk temporary table.)
+   */
+  async listActive(path: BotPath): Promise<ListRow[]> {
     const rows = await queryRows(
       this.dataSource,
       'replica',
-      'SELECT c.uuid AS uuid, c.name AS name, cc.content AS content FROM bots b JOIN environments e ON e.uuid = b.environment_uuid ' +
-        'LEFT JOIN rest_connectors c ON c.bot_uuid = b.uuid AND c.deleted_at IS NULL LEFT JOIN connector_content cc ON cc.connector_uuid = c.uuid ' +
-        `WHERE ${BOT_IN_SCOPE} ORDER BY c.name_key ASC, c.uuid ASC`,
-      botInScope(path),
+      `SELECT c.uuid AS uuid, c.name AS name, cc.content AS content FROM rest_connectors c${this.nameIndexHint} ` +
+        'JOIN bots b ON b.uuid = c.bot_uuid JOIN environments e ON e.uuid = b.environment_uuid ' +
+        'LEFT JOIN connector_content cc ON cc.connector_uuid = c.uuid ' +
+        `WHERE c.bot_uuid = ? AND c.deleted_at IS NULL AND ${BOT_IN_SCOPE} ORDER BY c.name_key ASC, c.uuid ASC`,
+      [path.botUUID, ...botInScope(path)],
     );
-    if (rows.length === 0) return undefined;
-    return rows
-      .filter((row) => row.uuid !== null)
-      .map((row) => ({ uuid: String(row.uuid), name: String(row.name), content: row.content === null ? [] : this.contentColumn.from(row).content }));
+    return rows.map((row) => ({
+      uuid: String(row.uuid),
+      name: String(row.name),
+      content: row.content === null ? [] : this.contentColumn.from(row).content,
+    }));
   }
 
   async page(path: BotPath, criteria: PageCriteria): Promise<{ total: number; rows: PageRow[] } | undefined> {
