@@ -2,8 +2,8 @@
 /**
  * The floor of `npm run bench`: what Node does for the same requests with no framework. node:http,
  * a mysql2 pool of the apps' size (10), the HS256 JWT checked with node:crypto (signature, exp, the
- * path's organization, the write scope), one scoped query per operation (the page: its count and its
- * rows, in parallel), JSON of the apps' shape. No logging, no validation beyond what the query needs.
+ * path's organization, the write scope), one scoped query per read (the page: its count and its
+ * rows, in parallel), a write's statements and its tags in one transaction, JSON of the apps' shape. No logging, no validation beyond what the query needs.
  * Env: PORT, DATABASE_URL, AUTH_JWT_SECRET.
  */
 const { createHmac, randomUUID, timingSafeEqual } = require('node:crypto');
@@ -144,21 +144,52 @@ function writeValues(body, claims) {
   if (!name || name.length > 100 || typeof dto.url !== 'string' || typeof dto.requestType !== 'string') throw new HttpError(400, 'Invalid body');
   const key = name.toLowerCase();
   const by = claims.username || claims.sub;
-  return [name, key, key, dto.description ?? null, dto.requestType, dto.url, JSON.stringify(dto.headers || []), dto.contentType, dto.authType,
-    String(dto.body ?? ''), String(dto.output ?? ''), new Date(), by];
+  const tags = Array.isArray(dto.tags) ? dto.tags.map((tag, position) => [String(tag.name), String(tag.name).toLowerCase(), position]) : [];
+  return {
+    values: [name, key, key, dto.description ?? null, dto.requestType, dto.url, JSON.stringify(dto.headers || []), dto.contentType, dto.authType,
+      String(dto.body ?? ''), String(dto.output ?? ''), new Date(), by],
+    tags,
+  };
+}
+
+/** The connector's statement and its tags in one transaction, as the app writes them. */
+async function inTransaction(write) {
+  const connection = await pool.getConnection();
+  try {
+    await connection.query('START TRANSACTION');
+    const result = await write((sql, params) => connection.query(sql, params).then(([r]) => r));
+    await connection.query(result ? 'COMMIT' : 'ROLLBACK');
+    return result;
+  } catch (error) {
+    await connection.query('ROLLBACK').catch(() => undefined);
+    throw error;
+  } finally {
+    connection.release();
+  }
+}
+
+function insertTags(run, uuid, tags) {
+  if (tags.length === 0) return undefined;
+  return run(`INSERT INTO rest_connector_tags (connector_uuid, name, name_key, position) VALUES ${tags.map(() => '(?, ?, ?, ?)').join(', ')}`,
+    tags.flatMap((tag) => [uuid, ...tag]));
 }
 
 async function create([org, env, bot], body, claims, res) {
   const uuid = randomUUID();
-  const values = writeValues(body, claims);
+  const { values, tags } = writeValues(body, claims);
   try {
-    const result = await rows(
-      'INSERT INTO rest_connectors (uuid, bot_uuid, name, name_key, active_name_key, description, request_type, url, headers, content_type, auth_type, ' +
-        'body, output, updated_at, updated_by, created_at, created_by, version) ' +
-        `SELECT ?, b.uuid, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1 FROM bots b ${SCOPE}`,
-      [uuid, ...values, values[11], values[12], bot, env, org],
-    );
-    if (!result.affectedRows) throw new HttpError(404, `Bot ${bot} not found`);
+    const created = await inTransaction(async (run) => {
+      const result = await run(
+        'INSERT INTO rest_connectors (uuid, bot_uuid, name, name_key, active_name_key, description, request_type, url, headers, content_type, auth_type, ' +
+          'body, output, updated_at, updated_by, created_at, created_by, version) ' +
+          `SELECT ?, b.uuid, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1 FROM bots b ${SCOPE}`,
+        [uuid, ...values, values[11], values[12], bot, env, org],
+      );
+      if (!result.affectedRows) return false;
+      await insertTags(run, uuid, tags);
+      return true;
+    });
+    if (!created) throw new HttpError(404, `Bot ${bot} not found`);
   } catch (error) {
     if (error.code === 'ER_DUP_ENTRY') throw new HttpError(409, `A rest connector named ${values[0]} already exists`);
     throw error;
@@ -169,14 +200,21 @@ async function create([org, env, bot], body, claims, res) {
 }
 
 async function update([org, env, bot, uuid], body, claims) {
-  const result = await rows(
-    'UPDATE rest_connectors c JOIN bots b ON b.uuid = c.bot_uuid JOIN environments e ON e.uuid = b.environment_uuid SET c.name = ?, c.name_key = ?, ' +
-      'c.active_name_key = ?, c.description = ?, c.request_type = ?, c.url = ?, c.headers = ?, c.content_type = ?, c.auth_type = ?, c.body = ?, ' +
-      'c.output = ?, c.updated_at = ?, c.updated_by = ?, c.version = c.version + 1 ' +
-      'WHERE c.uuid = ? AND c.bot_uuid = ? AND b.environment_uuid = ? AND e.organization_uuid = ? AND c.deleted_at IS NULL',
-    [...writeValues(body, claims), uuid, bot, env, org],
-  );
-  if (!result.affectedRows) throw new HttpError(404, `Rest connector ${uuid} not found`);
+  const { values, tags } = writeValues(body, claims);
+  const updated = await inTransaction(async (run) => {
+    const result = await run(
+      'UPDATE rest_connectors c JOIN bots b ON b.uuid = c.bot_uuid JOIN environments e ON e.uuid = b.environment_uuid SET c.name = ?, c.name_key = ?, ' +
+        'c.active_name_key = ?, c.description = ?, c.request_type = ?, c.url = ?, c.headers = ?, c.content_type = ?, c.auth_type = ?, c.body = ?, ' +
+        'c.output = ?, c.updated_at = ?, c.updated_by = ?, c.version = c.version + 1 ' +
+        'WHERE c.uuid = ? AND c.bot_uuid = ? AND b.environment_uuid = ? AND e.organization_uuid = ? AND c.deleted_at IS NULL',
+      [...values, uuid, bot, env, org],
+    );
+    if (!result.affectedRows) return false;
+    await run('DELETE FROM rest_connector_tags WHERE connector_uuid = ?', [uuid]);
+    await insertTags(run, uuid, tags);
+    return true;
+  });
+  if (!updated) throw new HttpError(404, `Rest connector ${uuid} not found`);
   return { message: 'Rest connector updated', data: uuid };
 }
 

@@ -46,6 +46,21 @@ export class EntityColumns<T extends ObjectLiteral, K extends keyof T & string =
     return this.columns.map((column) => `${alias}.${escape(column.databaseName)} AS ${escape(column.databaseName)}`).join(', ');
   }
 
+  /** `column, column, ...`, escaped for the engine: the column list of an INSERT. */
+  names(): string {
+    return this.columns.map((column) => this.dataSource.driver.escape(column.databaseName)).join(', ');
+  }
+
+  /** `(?, ?, ...)`: one row of an INSERT's VALUES. */
+  placeholders(): string {
+    return `(${this.columns.map(() => '?').join(', ')})`;
+  }
+
+  /** The values of those columns, converted for the engine as TypeORM converts them when it writes. */
+  values(entity: Partial<T>): unknown[] {
+    return this.columns.map((column) => this.dataSource.driver.preparePersistentValue(column.getEntityValue(entity), column));
+  }
+
   from(row: Record<string, unknown>): Pick<T, K> {
     const value: Record<string, unknown> = {};
     for (const column of this.columns) {
