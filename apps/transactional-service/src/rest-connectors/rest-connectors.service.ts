@@ -107,8 +107,11 @@ export class RestConnectorsService {
   }
 
   async get(path: RestConnectorPath): Promise<WithEtag<RestConnectorDto>> {
-    const connector = await this.findActive(path, 'replica');
-    const { tags, flows } = await this.relations.of(path.botUUID, [connector.uuid]);
+    // Both at once: the tags and flows need only the ids of the path, and are dropped if the connector is not found.
+    const [connector, { tags, flows }] = await Promise.all([
+      this.findActive(path, 'replica'),
+      this.relations.of(path.botUUID, [path.serviceUUID]),
+    ]);
     return { body: toRecord(connector, tags.get(connector.uuid) ?? [], flows.get(connector.uuid) ?? []), etag: etagOf(connector) };
   }
 
