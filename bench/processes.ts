@@ -26,7 +26,8 @@ export interface Server {
 export function ensureBuilt(apps: AppName[], force: boolean, log: (line: string) => void): void {
   const bundles = apps.map((app) => resolve(ROOT, 'dist/apps', app, 'main.js'));
   if (!force && bundles.every((bundle) => existsSync(bundle))) {
-    const built = Math.min(...bundles.map((bundle) => statSync(bundle).mtimeMs));
+    // The newest bundle: webpack leaves a bundle whose content did not change untouched, so older ones may be current.
+    const built = Math.max(...bundles.map((bundle) => statSync(bundle).mtimeMs));
     if (newestSource(resolve(ROOT, 'apps')) > built || newestSource(resolve(ROOT, 'libs')) > built) {
       log('warning: dist/ is older than apps/ or libs/: this measures the old build (pass --build to rebuild)');
     }
