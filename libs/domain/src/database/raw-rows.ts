@@ -24,6 +24,12 @@ export async function queryRows<R = Record<string, unknown>>(dataSource: DataSou
  */
 export class EntityColumns<T extends ObjectLiteral, K extends keyof T & string = keyof T & string> {
   private readonly columns: ColumnMetadata[];
+  /** `column, column, ...`, escaped for the engine: the column list of an INSERT. */
+  readonly names: string;
+  /** `?, ?, ...`: one placeholder per column (an INSERT's row, or its SELECT list). */
+  readonly placeholders: string;
+  /** select()'s lists by alias, built once: they are part of every request's SQL. */
+  private readonly selects = new Map<string, string>();
 
   constructor(
     private readonly dataSource: DataSource,
@@ -38,22 +44,18 @@ export class EntityColumns<T extends ObjectLiteral, K extends keyof T & string =
           return column;
         })
       : metadata.columns;
+    this.names = this.columns.map((column) => this.escaped(column)).join(', ');
+    this.placeholders = this.columns.map(() => '?').join(', ');
   }
 
   /** `alias.column AS column, ...`, escaped for the engine. */
   select(alias: string): string {
-    const escape = (name: string) => this.dataSource.driver.escape(name);
-    return this.columns.map((column) => `${alias}.${escape(column.databaseName)} AS ${escape(column.databaseName)}`).join(', ');
-  }
-
-  /** `column, column, ...`, escaped for the engine: the column list of an INSERT. */
-  names(): string {
-    return this.columns.map((column) => this.dataSource.driver.escape(column.databaseName)).join(', ');
-  }
-
-  /** `(?, ?, ...)`: one row of an INSERT's VALUES. */
-  placeholders(): string {
-    return `(${this.columns.map(() => '?').join(', ')})`;
+    let list = this.selects.get(alias);
+    if (list === undefined) {
+      list = this.columns.map((column) => `${alias}.${this.escaped(column)} AS ${this.escaped(column)}`).join(', ');
+      this.selects.set(alias, list);
+    }
+    return list;
   }
 
   /** The values of those columns, converted for the engine as TypeORM converts them when it writes. */
@@ -67,5 +69,9 @@ export class EntityColumns<T extends ObjectLiteral, K extends keyof T & string =
       value[column.propertyName] = this.dataSource.driver.prepareHydratedValue(row[column.databaseName], column);
     }
     return value as Pick<T, K>;
+  }
+
+  private escaped(column: ColumnMetadata): string {
+    return this.dataSource.driver.escape(column.databaseName);
   }
 }

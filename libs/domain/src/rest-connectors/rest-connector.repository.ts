@@ -19,9 +19,15 @@ export class RestConnectorRepository {
   private readonly columns: EntityColumns<RestConnector>;
   private readonly tagColumns: EntityColumns<RestConnectorTag>;
 
+  /** The row, selected from the bot in the path's scope: nothing when the bot is not in it. */
+  private readonly insertInScope: string;
+
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {
     this.columns = new EntityColumns(dataSource, RestConnector);
     this.tagColumns = new EntityColumns(dataSource, RestConnectorTag);
+    this.insertInScope =
+      `INSERT INTO rest_connectors (${this.columns.names}) SELECT ${this.columns.placeholders} ` +
+      `FROM bots b JOIN environments e ON e.uuid = b.environment_uuid WHERE ${BOT_IN_SCOPE}`;
   }
 
   /**
@@ -53,12 +59,9 @@ export class RestConnectorRepository {
     alsoInTransaction?: (manager: EntityManager) => Promise<void>,
   ): Promise<boolean> {
     const values = this.columns.values(connector);
-    const sql =
-      `INSERT INTO rest_connectors (${this.columns.names()}) SELECT ${values.map(() => '?').join(', ')} ` +
-      `FROM bots b JOIN environments e ON e.uuid = b.environment_uuid WHERE ${BOT_IN_SCOPE}`;
     return retryTransient(() =>
       this.dataSource.transaction(async (manager) => {
-        const inserted = await manager.queryRunner!.query(sql, [...values, ...botInScope(path)], true);
+        const inserted = await manager.queryRunner!.query(this.insertInScope, [...values, ...botInScope(path)], true);
         if (!inserted.affected) return false;
         await this.insertTags(manager, connector.uuid, tags);
         await alsoInTransaction?.(manager);
@@ -101,7 +104,7 @@ export class RestConnectorRepository {
   private async insertTags(manager: EntityManager, connectorUuid: string, tags: TagRow[]): Promise<void> {
     if (tags.length === 0) return;
     await manager.queryRunner!.query(
-      `INSERT INTO rest_connector_tags (${this.tagColumns.names()}) VALUES ${tags.map(() => this.tagColumns.placeholders()).join(', ')}`,
+      `INSERT INTO rest_connector_tags (${this.tagColumns.names}) VALUES ${tags.map(() => `(${this.tagColumns.placeholders})`).join(', ')}`,
       tags.flatMap((tag) => this.tagColumns.values({ ...tag, connectorUuid })),
     );
   }
