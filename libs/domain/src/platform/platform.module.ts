@@ -42,7 +42,8 @@ export class PlatformModule {
         { provide: PlatformMetrics, useValue: metrics },
         { provide: ShutdownState, useValue: shutdown },
         SecretCipherProvider,
-        { provide: RateLimitCounters, useFactory: () => new RateLimitCounters() },
+        // The limit is per rolling minute.
+        { provide: RateLimitCounters, useFactory: () => new RateLimitCounters(60_000) },
         { provide: RATE_LIMIT_PER_MINUTE, useValue: config.rateLimitPerMinute },
         { provide: APP_PIPE, useFactory: createValidationPipe },
         { provide: APP_FILTER, useClass: AllExceptionsFilter },

@@ -5,7 +5,6 @@ import { RateLimitCounters } from './rate-limit-counters';
 
 const SKIP_RATE_LIMIT = 'platform:skipRateLimit';
 export const RATE_LIMIT_PER_MINUTE = Symbol('RATE_LIMIT_PER_MINUTE');
-const MINUTE_MS = 60_000;
 
 /** Operations endpoints (health, metrics): never rate-limited. */
 export const SkipRateLimit = () => SetMetadata(SKIP_RATE_LIMIT, true);
@@ -28,12 +27,12 @@ export class CallerRateLimitGuard implements CanActivate {
   ) {}
 
   canActivate(context: ExecutionContext): boolean {
-    if (this.skips_(context.getClass(), context.getHandler())) return true;
+    if (this.skipsLimit(context.getClass(), context.getHandler())) return true;
     const http = context.switchToHttp();
     const req = http.getRequest<Request>();
     const res = http.getResponse<Response>();
     const tracker = req.caller ? `sub:${req.caller.sub}` : `ip:${req.ip}`;
-    const { totalHits, timeToExpire, isBlocked, timeToBlockExpire } = this.counters.hit(tracker, MINUTE_MS, this.limit);
+    const { totalHits, timeToExpire, isBlocked, timeToBlockExpire } = this.counters.hit(tracker, this.limit);
     if (isBlocked) {
       res.setHeader('Retry-After', timeToBlockExpire);
       throw new HttpException(`Rate limit of ${this.limit} requests per minute exceeded`, HttpStatus.TOO_MANY_REQUESTS);
@@ -44,7 +43,7 @@ export class CallerRateLimitGuard implements CanActivate {
     return true;
   }
 
-  private skips_(controller: Function, handler: Function): boolean {
+  private skipsLimit(controller: Function, handler: Function): boolean {
     let handlers = this.skips.get(controller);
     if (!handlers) this.skips.set(controller, (handlers = new WeakMap()));
     let skip = handlers.get(handler);

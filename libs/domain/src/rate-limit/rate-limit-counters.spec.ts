@@ -8,21 +8,21 @@ describe('RateLimitCounters', () => {
 
   beforeEach(() => {
     now = 1_800_000_000_000;
-    storage = new RateLimitCounters(() => now);
+    storage = new RateLimitCounters(MINUTE, () => now);
   });
   afterEach(() => storage.onApplicationShutdown());
 
   it('lets `limit` hits through, refuses the next with the seconds until a hit expires, and does not count refusals', () => {
-    for (let i = 1; i <= 3; i++) expect(storage.hit('alice', MINUTE, 3)).toMatchObject({ totalHits: i, isBlocked: false, timeToBlockExpire: 0 });
-    const refused = storage.hit('alice', MINUTE, 3);
+    for (let i = 1; i <= 3; i++) expect(storage.hit('alice', 3)).toMatchObject({ totalHits: i, isBlocked: false, timeToBlockExpire: 0 });
+    const refused = storage.hit('alice', 3);
     expect(refused).toMatchObject({ totalHits: 4, isBlocked: true });
     expect(refused.timeToBlockExpire).toBeGreaterThan(60);
     expect(refused.timeToBlockExpire).toBeLessThanOrEqual(66);
 
     // Refusals do not extend the wait: once the first hits expire, the caller is in again.
-    for (let i = 0; i < 100; i++) expect(storage.hit('alice', MINUTE, 3).isBlocked).toBe(true);
+    for (let i = 0; i < 100; i++) expect(storage.hit('alice', 3).isBlocked).toBe(true);
     now += refused.timeToBlockExpire * 1000;
-    expect(storage.hit('alice', MINUTE, 3)).toMatchObject({ totalHits: 1, isBlocked: false });
+    expect(storage.hit('alice', 3)).toMatchObject({ totalHits: 1, isBlocked: false });
   });
 
   it('counts every hit for at least the ttl: no rolling minute lets more than `limit` through', () => {
@@ -30,7 +30,7 @@ describe('RateLimitCounters', () => {
     const admitted: number[] = [];
     // A request every 700 ms for five minutes.
     for (let t = 0; t < 5 * MINUTE; t += 700) {
-      if (!storage.hit('bob', MINUTE, limit).isBlocked) admitted.push(now);
+      if (!storage.hit('bob', limit).isBlocked) admitted.push(now);
       now += 700;
     }
     for (const start of admitted) {
@@ -41,23 +41,23 @@ describe('RateLimitCounters', () => {
   });
 
   it('keeps callers apart', () => {
-    storage.hit('alice', MINUTE, 1);
-    expect(storage.hit('alice', MINUTE, 1).isBlocked).toBe(true);
-    expect(storage.hit('bob', MINUTE, 1).isBlocked).toBe(false);
+    storage.hit('alice', 1);
+    expect(storage.hit('alice', 1).isBlocked).toBe(true);
+    expect(storage.hit('bob', 1).isBlocked).toBe(false);
   });
 
   it('answers a caller far above 120,000 hits a minute, where the memory store of @nestjs/throttler throws (Math.min(...hits))', () => {
     const hits = 200_000;
-    let last = storage.hit('busy', MINUTE, 10_000_000);
-    for (let i = 1; i < hits; i++) last = storage.hit('busy', MINUTE, 10_000_000);
+    let last = storage.hit('busy', 10_000_000);
+    for (let i = 1; i < hits; i++) last = storage.hit('busy', 10_000_000);
     expect(last).toMatchObject({ totalHits: hits, isBlocked: false });
 
   });
 
   it('forgets callers whose hits have all expired', () => {
-    storage.hit('alice', MINUTE, 5);
+    storage.hit('alice', 5);
     now += 30_000;
-    storage.hit('bob', MINUTE, 5);
+    storage.hit('bob', 5);
     now += 40_000;
     storage.sweep();
     expect(storage.size).toBe(1);

@@ -1,6 +1,6 @@
 import { OnApplicationShutdown } from '@nestjs/common';
 
-/** Buckets a window is counted in: a hit expires between `ttl` and `ttl + ttl / BUCKETS` after it was made. */
+/** Buckets a window is counted in: a hit expires between `window` and `window + window / BUCKETS` after it was made. */
 const BUCKETS = 10;
 /** One more slot than buckets: the newest bucket fills while the ten before it are still counted. */
 const SLOTS = BUCKETS + 1;
@@ -10,9 +10,8 @@ interface CallerWindow {
   counts: Uint32Array;
   /** Hits in the window: the sum of `counts`. */
   total: number;
-  /** Bucket number (time / width) of the newest bucket. */
+  /** Bucket number (time / bucket width) of the newest bucket. */
   newest: number;
-  width: number;
 }
 
 export interface RateLimitHit {
@@ -23,31 +22,36 @@ export interface RateLimitHit {
 }
 
 /**
- * The rate limit's counters (CallerRateLimitGuard): per caller, the hits of the last `ttl` in BUCKETS buckets, so a request
- * costs a constant time and a caller a constant 80 bytes however high the limit. (@nestjs/throttler's
- * memory store keeps one timestamp per hit and takes `Math.min(...hits)`: past ~120,000 hits a minute
- * that throws a RangeError and the request answers 500.)
+ * The rate limit's counters (CallerRateLimitGuard): per caller, the hits of the last `windowMs` in
+ * BUCKETS buckets, so a request costs a constant time and a caller a constant 80 bytes however high the
+ * limit. (@nestjs/throttler's memory store keeps one timestamp per hit and takes `Math.min(...hits)`: past
+ * ~120,000 hits a minute that throws a RangeError and the request answers 500.)
  *
  * A caller is refused while the window holds `limit` hits; refused requests are not counted, so the
  * caller gets in again as soon as its oldest bucket expires (Retry-After says when). A hit is counted
- * for at least `ttl`: no rolling `ttl` ever lets more than `limit` through.
+ * for at least `windowMs`: no rolling `windowMs` ever lets more than `limit` through.
  */
 export class RateLimitCounters implements OnApplicationShutdown {
   private readonly windows = new Map<string, CallerWindow>();
+  private readonly width: number;
   private sweeper?: NodeJS.Timeout;
 
-  constructor(private readonly now: () => number = Date.now) {}
+  constructor(
+    private readonly windowMs: number,
+    private readonly now: () => number = Date.now,
+  ) {
+    this.width = Math.max(1, Math.ceil(windowMs / BUCKETS));
+  }
 
-  /** One request of the caller `key`: counted unless the last `ttl` ms already hold `limit`. */
-  hit(key: string, ttl: number, limit: number): RateLimitHit {
+  /** One request of the caller `key`: counted unless the last `windowMs` already hold `limit`. */
+  hit(key: string, limit: number): RateLimitHit {
     const now = this.now();
-    const width = Math.max(1, Math.ceil(ttl / BUCKETS));
-    const bucket = Math.floor(now / width);
+    const bucket = Math.floor(now / this.width);
     let window = this.windows.get(key);
-    if (!window || window.width !== width) {
-      window = { counts: new Uint32Array(SLOTS), total: 0, newest: bucket, width };
+    if (!window) {
+      window = { counts: new Uint32Array(SLOTS), total: 0, newest: bucket };
       this.windows.set(key, window);
-      this.startSweeping(ttl);
+      this.startSweeping();
     }
     advance(window, bucket);
     const isBlocked = window.total >= limit;
@@ -57,7 +61,7 @@ export class RateLimitCounters implements OnApplicationShutdown {
     }
     // The oldest bucket with hits leaves the window when bucket `oldest + SLOTS` begins.
     const oldest = oldestWithHits(window);
-    const secondsUntilFree = oldest === undefined ? 0 : Math.max(1, Math.ceil(((oldest + SLOTS) * width - now) / 1000));
+    const secondsUntilFree = oldest === undefined ? 0 : Math.max(1, Math.ceil(((oldest + SLOTS) * this.width - now) / 1000));
     return {
       totalHits: window.total + (isBlocked ? 1 : 0),
       timeToExpire: secondsUntilFree,
@@ -75,7 +79,7 @@ export class RateLimitCounters implements OnApplicationShutdown {
   sweep(): void {
     const now = this.now();
     for (const [key, window] of this.windows) {
-      if (Math.floor(now / window.width) - window.newest >= SLOTS) this.windows.delete(key);
+      if (Math.floor(now / this.width) - window.newest >= SLOTS) this.windows.delete(key);
     }
   }
 
@@ -85,9 +89,9 @@ export class RateLimitCounters implements OnApplicationShutdown {
     this.windows.clear();
   }
 
-  private startSweeping(ttl: number): void {
+  private startSweeping(): void {
     if (this.sweeper) return;
-    this.sweeper = setInterval(() => this.sweep(), Math.max(1_000, ttl));
+    this.sweeper = setInterval(() => this.sweep(), Math.max(1_000, this.windowMs));
     this.sweeper.unref();
   }
 }
