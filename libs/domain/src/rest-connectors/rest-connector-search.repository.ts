@@ -40,9 +40,9 @@ function searchFilter(terms: string[]): { sql: string; params: string[] } {
 /**
  * The searches over a bot's active connectors, in hand-written SQL (docs/performance.md: the query
  * builder cost more CPU than the queries). Every query is scoped by `bot_uuid` and `deleted_at IS NULL`,
- * the leading columns of the connector indexes, and filters and counts in SQL. Each answers `undefined`
- * when the bot is not in the path's environment and organization (BOT_IN_SCOPE), which the caller turns
- * into the right 404.
+ * the leading columns of the connector indexes, and filters and counts in SQL. The bot must be in the
+ * path's environment and organization (BOT_IN_SCOPE): page and suggestNames answer `undefined` when it is
+ * not, listActive nothing; the caller then asks ScopeService which 404 to answer.
  */
 @Injectable()
 export class RestConnectorSearchRepository {
