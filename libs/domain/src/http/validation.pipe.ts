@@ -1,4 +1,4 @@
-import { ArgumentMetadata, BadRequestException, ValidationError, ValidationPipe, ValidationPipeOptions } from '@nestjs/common';
+import { ArgumentMetadata, BadRequestException, ValidationError, ValidationPipe } from '@nestjs/common';
 
 /** A body with thousands of bad elements still gets a readable answer. */
 export const MAX_VALIDATION_MESSAGES = 50;
@@ -25,10 +25,6 @@ export const MAX_REMEMBERED_PER_CLASS = 5_000;
  */
 class RememberingValidationPipe extends ValidationPipe {
   private readonly remembered = new Map<Function, Map<string, unknown>>();
-
-  constructor(options: ValidationPipeOptions) {
-    super(options);
-  }
 
   override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
     const { metatype, type } = metadata;
