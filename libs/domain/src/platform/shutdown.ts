@@ -17,13 +17,8 @@ export class ShutdownState {
   readonly middleware = (_req: Request, res: Response, next: NextFunction): void => {
     this.inFlight += 1;
     this.lastRequestAt = Date.now();
-    let counted = true;
-    const done = () => {
-      if (counted) this.inFlight -= 1;
-      counted = false;
-    };
-    res.on('finish', done);
-    res.on('close', done);
+    // A response emits 'close' once, whether it was sent whole or its connection was cut.
+    res.once('close', () => (this.inFlight -= 1));
     if (this.draining) res.setHeader('Connection', 'close');
     next();
   };
