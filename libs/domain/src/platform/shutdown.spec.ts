@@ -1,0 +1,102 @@
+import express from 'express';
+import { createServer, request, Server } from 'node:http';
+import { AddressInfo, connect, Socket } from 'node:net';
+import { ShutdownState } from './shutdown';
+
+/** A server counting its requests with ShutdownState; `/slow` answers after 200 ms. */
+async function serverCounting(state: ShutdownState): Promise<{ server: Server; port: number }> {
+  const app = express();
+  app.use(state.middleware);
+  app.get('/fast', (_req, res) => {
+    res.json({ ok: true });
+  });
+  app.get('/slow', (_req, res) => {
+    setTimeout(() => res.json({ ok: true }), 200);
+  });
+  const server = createServer(app);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { server, port: (server.address() as AddressInfo).port };
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function until(condition: () => boolean, ms = 2_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!condition() && Date.now() < deadline) await sleep(10);
+}
+
+describe('ShutdownState: requests in flight', () => {
+  let state: ShutdownState;
+  let server: Server;
+  let port: number;
+
+  beforeEach(async () => {
+    state = new ShutdownState();
+    ({ server, port } = await serverCounting(state));
+  });
+  afterEach(async () => {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  });
+
+  it('counts a request while it is answered, and not after', async () => {
+    const answered = new Promise<number>((resolve) => {
+      request({ port, host: '127.0.0.1', path: '/slow' }, (res) => {
+        res.resume();
+        res.on('end', () => resolve(res.statusCode ?? 0));
+      }).end();
+    });
+    await until(() => state.inFlight === 1);
+    expect(state.inFlight).toBe(1);
+
+    expect(await answered).toBe(200);
+    await until(() => state.inFlight === 0);
+    expect(state.inFlight).toBe(0);
+  });
+
+  it('stops counting a request whose client hangs up before the answer', async () => {
+    const socket = connect(port, '127.0.0.1');
+    socket.write('GET /slow HTTP/1.1\r\nHost: test\r\n\r\n');
+    await until(() => state.inFlight === 1);
+    expect(state.inFlight).toBe(1);
+
+    socket.destroy();
+    await until(() => state.inFlight === 0);
+    expect(state.inFlight).toBe(0);
+  });
+
+  it('stops counting a pipelined request queued behind another when the connection is cut', async () => {
+    const socket = connect(port, '127.0.0.1');
+    // Two requests at once on one connection: the second waits, without a socket, for the first's answer.
+    socket.write('GET /slow HTTP/1.1\r\nHost: test\r\n\r\nGET /fast HTTP/1.1\r\nHost: test\r\n\r\n');
+    await until(() => state.inFlight === 2);
+    expect(state.inFlight).toBe(2);
+
+    socket.destroy();
+    await until(() => state.inFlight === 0);
+    expect(state.inFlight).toBe(0);
+    await sleep(300); // the first request's late answer must not count it twice
+    expect(state.inFlight).toBe(0);
+  });
+
+  it('adds one close listener to a connection however many requests it carries', async () => {
+    const serverSide: Socket[] = [];
+    server.on('connection', (socket: Socket) => serverSide.push(socket));
+    const send = async (times: number) => {
+      const socket = connect(port, '127.0.0.1');
+      let received = '';
+      socket.on('data', (chunk: Buffer) => (received += chunk.toString()));
+      socket.write('GET /fast HTTP/1.1\r\nHost: test\r\n\r\n'.repeat(times));
+      await until(() => (received.match(/HTTP\/1\.1 200/g) ?? []).length === times);
+      return socket;
+    };
+    const one = await send(1);
+    const twenty = await send(20);
+
+    expect(serverSide).toHaveLength(2);
+    expect(serverSide[1].listenerCount('close')).toBe(serverSide[0].listenerCount('close'));
+    expect(state.inFlight).toBe(0);
+    one.destroy();
+    twenty.destroy();
+  });
+});
