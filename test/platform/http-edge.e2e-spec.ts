@@ -1,3 +1,5 @@
+import type { Express } from 'express';
+import { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { BOT_ADMIN_APP } from '../../apps/bot-admin/src/bot-admin.app';
 import { TRANSACTIONAL_SERVICE_APP } from '../../apps/transactional-service/src/transactional-service.app';
 import { aConnectorBody, tenantPath } from '../rest-connectors/connector-factories';
@@ -82,6 +84,23 @@ describe('HTTP edge', () => {
     expect(allowed.headers['access-control-allow-origin']).toBe('https://console.example.com');
     expect(allowed.headers['access-control-expose-headers']).toContain('X-Request-Id');
     expect(other.headers['access-control-allow-origin']).toBeUndefined();
+  });
+
+  it("serves requests that are born on Express's prototypes (PlatformExpressAdapter)", async () => {
+    const express = sut.app.getHttpAdapter().getInstance() as Express;
+    const server = sut.app.getHttpServer() as Server;
+    const born: object[] = [];
+    const record = (req: IncomingMessage, res: ServerResponse) => born.push(Object.getPrototypeOf(req), Object.getPrototypeOf(res));
+    server.prependListener('request', record);
+    try {
+      await sut.http.get('/health/live').expect(200);
+    } finally {
+      server.off('request', record);
+    }
+
+    expect(born).toHaveLength(2);
+    expect(born[0]).toBe(express.request);
+    expect(born[1]).toBe(express.response);
   });
 });
 
