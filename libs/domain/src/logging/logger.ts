@@ -3,6 +3,7 @@ import pino, { DestinationStream, Logger } from 'pino';
 // Its declarations type `req.id` and `req.log`.
 import type {} from 'pino-http';
 import { AppConfig } from '../config/app-config';
+import { onceAnswered } from '../http/on-answered';
 import { routeOf } from '../http/route-of';
 
 /** Never logged: credentials of callers and the connector secrets. */
@@ -49,7 +50,7 @@ export function createHttpLogger(logger: Logger): RequestHandler {
   return (req, res, next) => {
     const started = Date.now();
     req.log = logger;
-    res.once('close', () => {
+    onceAnswered(req, res, () => {
       const status = res.statusCode;
       const cut = !res.writableFinished;
       const level = cut || status >= 500 ? 'error' : status >= 400 ? 'warn' : 'info';

@@ -1,0 +1,52 @@
+import express from 'express';
+import { createServer, Server } from 'node:http';
+import { AddressInfo, connect } from 'node:net';
+import { Writable } from 'node:stream';
+import pino from 'pino';
+import { createHttpLogger } from './logger';
+
+describe('createHttpLogger', () => {
+  let server: Server;
+  let port: number;
+  const lines: Array<{ level: number; msg: string }> = [];
+
+  beforeAll(async () => {
+    const destination = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        for (const line of chunk.toString('utf8').split('\n')) if (line.trim()) lines.push(JSON.parse(line));
+        done();
+      },
+    });
+    const app = express();
+    app.use(createHttpLogger(pino({}, destination)));
+    app.get('/fast', (_req, res) => {
+      res.json({ ok: true });
+    });
+    app.get('/slow', (_req, res) => {
+      setTimeout(() => res.json({ ok: true }), 200);
+    });
+    server = createServer(app);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    port = (server.address() as AddressInfo).port;
+  });
+  afterAll(async () => {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  });
+
+  it('writes a line, as cut short, for a pipelined request whose connection closes while it waits its turn', async () => {
+    const socket = connect(port, '127.0.0.1');
+    // The second request waits, without a socket, behind the first: it gets no 'close' of its own.
+    socket.write('GET /slow HTTP/1.1\r\nHost: test\r\n\r\nGET /fast HTTP/1.1\r\nHost: test\r\n\r\n');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    socket.destroy();
+    const deadline = Date.now() + 2_000;
+    while (lines.length < 2 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10));
+
+    expect(lines.map((line) => line.msg).sort()).toEqual([
+      'GET /fast 200 (connection closed before the answer was sent)',
+      'GET /slow 200 (connection closed before the answer was sent)',
+    ]);
+    expect(lines.every((line) => line.level === 50)).toBe(true);
+  });
+});
