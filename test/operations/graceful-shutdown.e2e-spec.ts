@@ -29,8 +29,9 @@ function get(port: number, path: string, headers: Record<string, string> = {}): 
 
 /**
  * The built app, as Kubernetes runs it, receives SIGTERM while answering a stream of requests on new
- * connections: each gets its whole answer or a refused connection, never a cut one; readiness says 503
- * at once; the process exits 0 and refuses connections afterwards.
+ * connections: each gets its whole answer or a refused connection, never a cut one, even from a client
+ * that pauses between connecting and sending; readiness says 503 at once; the process exits 0 and
+ * refuses connections afterwards.
  */
 describe('SIGTERM', () => {
   let dataSource: PlatformDataSource;
@@ -73,6 +74,14 @@ describe('SIGTERM', () => {
           signalled = true;
           child.kill('SIGTERM');
           readinessAfterSignal = await get(port, '/health/ready');
+          // Clients that connect and then pause before sending (a busy client, a GC pause), longer
+          // than the app's quiet period: their requests must still be answered, not reset.
+          const paused = Array.from({ length: 5 }, () => get(port, path, headers));
+          setImmediate(() => {
+            const until = Date.now() + 600;
+            while (Date.now() < until); // the connects have gone out; the requests wait behind this
+          });
+          for (const outcome of await Promise.all(paused)) outcomes.push(outcome);
         }
       }
     };

@@ -100,3 +100,49 @@ describe('ShutdownState: requests in flight', () => {
     twenty.destroy();
   });
 });
+
+describe('ShutdownState: quiet', () => {
+  let state: ShutdownState;
+  let server: Server;
+  let port: number;
+  const accepted: Socket[] = [];
+
+  beforeEach(async () => {
+    state = new ShutdownState();
+    ({ server, port } = await serverCounting(state));
+    state.watch(server);
+    server.on('connection', (socket: Socket) => accepted.push(socket));
+    accepted.length = 0;
+  });
+  afterEach(async () => {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  });
+
+  it('waits for a connection that has not yet sent its first request, however long it pauses', async () => {
+    const socket = connect(port, '127.0.0.1');
+    await until(() => accepted.length === 1);
+    await sleep(400); // longer than the quiet period: no request has come for that long
+    expect(state.quiet).toBe(false);
+
+    let received = '';
+    socket.on('data', (chunk: Buffer) => (received += chunk.toString()));
+    socket.write('GET /fast HTTP/1.1\r\nHost: test\r\n\r\n');
+    await until(() => received.includes('{"ok":true}'));
+    expect(received).toMatch(/^HTTP\/1\.1 200/);
+    await sleep(400);
+    expect(state.quiet).toBe(true); // a kept-alive connection that has been answered does not hold the stop
+    socket.destroy();
+  });
+
+  it('stops waiting for a connection closed before it sent anything', async () => {
+    const socket = connect(port, '127.0.0.1');
+    await until(() => accepted.length === 1);
+    await sleep(400);
+    expect(state.quiet).toBe(false);
+
+    socket.destroy();
+    await until(() => state.quiet);
+    expect(state.quiet).toBe(true);
+  });
+});
