@@ -73,6 +73,15 @@ describe('Rest connectors: create, get, update, delete (MariaDB)', () => {
       expect(first.body.uuid).not.toBe(sent);
       expect(first.body.uuid).not.toBe(second.body.uuid);
     });
+
+    it('assigns time-ordered version-7 uuids: a later create sorts after an earlier one (inserts land at the end of the primary key)', async () => {
+      const first = await sut.http.post(base).set(bearer(token)).send(aConnectorBody()).expect(201);
+      const second = await sut.http.post(base).set(bearer(token)).send(aConnectorBody()).expect(201);
+
+      expect(first.body.uuid[14]).toBe('7');
+      expect(second.body.uuid[14]).toBe('7');
+      expect(first.body.uuid < second.body.uuid).toBe(true);
+    });
   });
 
   describe('GET /{serviceUUID}', () => {

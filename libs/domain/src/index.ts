@@ -62,3 +62,4 @@ export * from './rest-connectors/dto/rest-connector-write.examples';
 export * from './metrics/metrics';
 export * from './platform/shutdown';
 export * from './database/read-from';
+export * from './database/uuid-v7';

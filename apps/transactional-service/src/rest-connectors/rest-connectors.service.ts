@@ -9,6 +9,7 @@ import {
   fingerprintOf,
   IdempotencyService,
   isDuplicateKey,
+  newUuid,
   RestConnector,
   RestConnectorCreatedDto,
   RestConnectorDto,
@@ -22,7 +23,6 @@ import {
   SecretCipher,
 } from '@app/domain';
 import { ConflictException, Injectable } from '@nestjs/common';
-import { randomUUID } from 'node:crypto';
 import { EntityManager } from 'typeorm';
 import { Seal, toConnectorWrite } from './connector-write';
 import { toRecord } from './connector-views';
@@ -82,7 +82,7 @@ export class RestConnectorsService {
     alsoInTransaction?: (manager: EntityManager, created: RestConnectorCreatedDto) => Promise<void>,
   ): Promise<RestConnectorCreatedDto> {
     const now = new Date();
-    const uuid = randomUUID();
+    const uuid = newUuid();
     const { values, tags } = toConnectorWrite(dto, caller, now, this.sealFor(uuid));
     const connector: RestConnector = {
       ...values,
