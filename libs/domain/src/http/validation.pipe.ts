@@ -1,4 +1,6 @@
 import { ArgumentMetadata, BadRequestException, ValidationError, ValidationPipe } from '@nestjs/common';
+import type { ValidatorOptions } from 'class-validator';
+import { ValidityCheck } from './validity-check';
 
 /** A body with thousands of bad elements still gets a readable answer. */
 export const MAX_VALIDATION_MESSAGES = 50;
@@ -25,6 +27,16 @@ export const MAX_REMEMBERED_PER_CLASS = 5_000;
  */
 class RememberingValidationPipe extends ValidationPipe {
   private readonly remembered = new Map<Function, Map<string, unknown>>();
+  /** Also caches class-validator's rule lookups, for the check and for class-validator itself. */
+  private readonly validity = new ValidityCheck();
+
+  /**
+   * class-validator only for what the quick check cannot call valid: it then finds the errors and
+   * writes every message. Options the check does not model (groups, say) go to class-validator alone.
+   */
+  protected override validate(object: object, options?: ValidatorOptions): Promise<ValidationError[]> | ValidationError[] {
+    return ValidityCheck.models(options) && this.validity.isValid(object) ? [] : super.validate(object, options);
+  }
 
   override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
     const { metatype, type } = metadata;
