@@ -36,11 +36,11 @@ describe('docker/Dockerfile', () => {
     expect(['root', '0', '']).not.toContain(user);
   });
 
-  it('starts the app in exec form, without a shell: node, its heap capped, dist/app/main.js', () => {
+  it('starts the app in exec form, without a shell: node, its heap capped, no pretenuring, dist/app/main.js', () => {
     const cmds = of('CMD');
     expect(cmds.length).toBeGreaterThan(0);
     const cmd = JSON.parse(cmds[cmds.length - 1].args) as string[];
-    expect(cmd).toEqual(['node', expect.stringMatching(/^--max-old-space-size=\d+$/), 'dist/app/main.js']);
+    expect(cmd).toEqual(['node', expect.stringMatching(/^--max-old-space-size=\d+$/), '--no-allocation-site-pretenuring', 'dist/app/main.js']);
     for (const entrypoint of of('ENTRYPOINT')) {
       const parsed = JSON.parse(entrypoint.args) as string[];
       expect(parsed[0]).not.toMatch(/(^|\/)(ba)?sh$/);
