@@ -152,8 +152,18 @@ function writeValues(body, claims) {
   };
 }
 
-/** The connector's statement and its tags in one transaction, as the app writes them. */
+/** The connector's statement and its tags in one transaction, run again (3 attempts in all) when MariaDB aborts it for a lock conflict, as the app does. */
 async function inTransaction(write) {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await transactionOnce(write);
+    } catch (error) {
+      if (attempt >= 3 || !['ER_LOCK_DEADLOCK', 'ER_LOCK_WAIT_TIMEOUT'].includes(error.code)) throw error;
+    }
+  }
+}
+
+async function transactionOnce(write) {
   const connection = await pool.getConnection();
   try {
     await connection.query('START TRANSACTION');
