@@ -12,7 +12,7 @@ module.exports = {
     {
       ...base,
       displayName: 'unit',
-      testMatch: ['<rootDir>/{apps,libs,tools}/**/*.spec.ts'],
+      testMatch: ['<rootDir>/{apps,libs,tools,bench}/**/*.spec.ts'],
     },
     {
       ...base,
