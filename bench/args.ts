@@ -40,7 +40,9 @@ export interface BenchArgs {
 }
 
 const USAGE = `npm run bench -- [--scale 1k|100k|1m ...] [--duration s] [--warmup s] [--connections n]
-  [--write-connections n] [--callers n] [--ops ${OPERATIONS.join(',')}] [--rounds n] [--skip-seed] [--build] [--out results] [--report-only]`;
+  [--write-connections n] [--callers n] [--ops ${OPERATIONS.join(',')}] [--rounds n] [--skip-seed] [--build] [--out results] [--report-only]
+Environment: BENCH_MYSQL_SERVER (mysql://root@127.0.0.1:3306), BENCH_DATABASE_PREFIX (platform_bench: databases <prefix>_<scale>),
+  BENCH_APP_NODE_ARGS (extra node flags for the apps, e.g. --cpu-prof).`;
 
 export function parseArgs(argv: string[]): BenchArgs {
   const lists: Record<string, string[]> = {};

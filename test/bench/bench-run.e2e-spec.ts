@@ -1,0 +1,92 @@
+import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { resolve } from 'node:path';
+import type { BenchResults } from '../../bench/report';
+import { OPERATIONS } from '../../bench/args';
+import { CommandResult, ROOT, runTs } from '../support/run-command';
+import { dropDatabase, TEST_MYSQL_SERVER } from '../support/test-database';
+
+/**
+ * `npm run bench` itself, shortened (1 s per run, 10 connections) on a database of its own: it seeds
+ * the 1k data set through the real migrations, starts the built apps and the raw baseline, sends both
+ * the same requests for every operation, alternating them, and writes bench/<out>.md and .json. The
+ * numbers are not judged here (speed is the bench's business); that every part ran, and ran clean, is.
+ */
+describe('npm run bench (a short run at 1k)', () => {
+  const prefix = `platform_bench_e2e_${process.pid}`;
+  const out = `tmp.e2e-${process.pid}`;
+  const files = ['json', 'md'].map((ext) => resolve(ROOT, 'bench', `${out}.${ext}`));
+  let run: CommandResult;
+  let results: BenchResults;
+
+  beforeAll(async () => {
+    run = await runTs(
+      'bench/run-bench.ts',
+      ['--scale', '1k', '--duration', '1', '--warmup', '0', '--connections', '10', '--callers', '3', '--out', out],
+      { BENCH_DATABASE_PREFIX: prefix, BENCH_MYSQL_SERVER: TEST_MYSQL_SERVER },
+      240_000,
+    );
+    if (run.code === 0) results = JSON.parse(readFileSync(files[0], 'utf8')) as BenchResults;
+  }, 250_000);
+  afterAll(async () => {
+    await dropDatabase(`${prefix}_1k`);
+    for (const file of files) rmSync(file, { force: true });
+  });
+
+  it('exits 0 and writes both result files', () => {
+    expect({ code: run.code, stderr: run.stderr }).toEqual({ code: 0, stderr: '' });
+    for (const file of files) expect(existsSync(file)).toBe(true);
+  });
+
+  it('seeded the 1k data set into its own database: connectors with tags and flows, spread over bots', () => {
+    const [scale] = results.scales;
+    expect(scale).toMatchObject({ scale: '1k', database: `${prefix}_1k` });
+    expect(scale.seedSeconds).toBeGreaterThan(0);
+    // 1,000 spread over 20 bots, plus the list bot's 50 and the update bot's 1,000.
+    expect(scale.counts.connectors).toBe(2_050);
+    expect(scale.counts.tags).toBe(2 * 2_050);
+    expect(scale.counts.flowUses).toBeGreaterThan(0);
+    expect(scale.counts.bots).toBeGreaterThanOrEqual(20);
+  });
+
+  it('drove every operation against the app and the baseline, alternating which goes first', () => {
+    const ops = results.scales[0].ops;
+    expect(ops.map((o) => o.op)).toEqual([...OPERATIONS]);
+    ops.forEach((o, i) => {
+      expect(o.runs.map((r) => r.server)).toEqual(i % 2 === 0 ? ['app', 'baseline'] : ['baseline', 'app']);
+      for (const r of o.runs) {
+        expect(r.total).toBeGreaterThan(0);
+        expect({ op: o.op, server: r.server, errors: r.errors, timeouts: r.timeouts, non2xx: r.non2xx }).toEqual({
+          op: o.op,
+          server: r.server,
+          errors: 0,
+          timeouts: 0,
+          non2xx: 0,
+        });
+        expect(Object.keys(r.statusCodes)).toEqual([o.op === 'create' ? '201' : '200']);
+        expect(r.peakRssMb).toBeGreaterThan(0);
+        expect(r.latency.p99).toBeGreaterThanOrEqual(r.latency.p50);
+      }
+    });
+  });
+
+  it('got answers of the same shape and status from the app and the baseline for every operation', () => {
+    expect(run.stdout).not.toContain('answers differ in shape');
+    expect(run.stdout).not.toMatch(/warning: [\w-]+: app answered/);
+  });
+
+  it('reports per operation req/s, p50, p99, peak RSS and the app/baseline ratios, in JSON and in a table', () => {
+    const table = readFileSync(files[1], 'utf8');
+    for (const o of results.scales[0].ops) {
+      expect(o.ratios.throughput).toBeCloseTo(o.app.requestsPerSecond / o.baseline.requestsPerSecond, 1);
+      expect(o.ratios.p99).toBeCloseTo(o.app.p99 / Math.max(o.baseline.p99, 1), 1);
+      for (const side of [o.app, o.baseline]) {
+        expect(side.requestsPerSecond).toBeGreaterThan(0);
+        expect(side.p50).toBeGreaterThan(0);
+        expect(side.peakRssMb).toBeGreaterThan(0);
+      }
+      const row = table.split('\n').find((line) => line.startsWith(`| ${o.op}${o.op === 'create' || o.op === 'update' ? ' (write)' : ''} |`));
+      expect(row).toContain(` ${o.ratios.throughput} `);
+    }
+    expect(table).toContain('--max-old-space-size=128');
+  });
+});
