@@ -119,7 +119,7 @@ describe('ShutdownState: quiet', () => {
     await new Promise((resolve) => server.close(resolve));
   });
 
-  it('waits for a connection that has not yet sent its first request, however long it pauses', async () => {
+  it('waits for a connection that has not yet sent its first request, past the quiet period', async () => {
     const socket = connect(port, '127.0.0.1');
     await until(() => accepted.length === 1);
     await sleep(400); // longer than the quiet period: no request has come for that long
@@ -144,5 +144,29 @@ describe('ShutdownState: quiet', () => {
     socket.destroy();
     await until(() => state.quiet);
     expect(state.quiet).toBe(true);
+  });
+});
+
+describe('ShutdownState: quiet, with a connection that never sends', () => {
+  it('stops waiting for a silent connection once it has been open for the first-request wait', async () => {
+    const state = new ShutdownState(1_500);
+    const { server, port } = await serverCounting(state);
+    state.watch(server);
+    const accepted: Socket[] = [];
+    server.on('connection', (socket: Socket) => accepted.push(socket));
+    try {
+      const socket = connect(port, '127.0.0.1');
+      await until(() => accepted.length === 1);
+      expect(state.quiet).toBe(false);
+      expect(state.silentConnections).toBe(1);
+
+      await sleep(1_600); // longer than the wait since it was accepted: a pre-opened connection, not a paused client
+      expect(state.quiet).toBe(true);
+      expect(state.silentConnections).toBe(1);
+      socket.destroy();
+    } finally {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 });

@@ -8,14 +8,21 @@ import { onceAnswered } from '../http/on-answered';
 export const DRAIN_TIMEOUT_MS = 10_000;
 /** No request for this long while draining: the load balancer has stopped sending. */
 const QUIET_MS = 250;
+/**
+ * A connection that has sent nothing holds the stop for this long after it was accepted: long enough for a
+ * client paused between connect and send, not for one that never sends (a pre-opened or idle connection).
+ */
+export const FIRST_REQUEST_WAIT_MS = 2_000;
 
 /** Whether the app is draining, how many requests it is answering, and which connections have yet to send one. */
 export class ShutdownState {
   draining = false;
   inFlight = 0;
   lastRequestAt = 0;
-  /** Accepted connections whose first request has not arrived: a client paused between connect and send. */
-  private readonly waiting = new Set<Socket>();
+  /** Accepted connections whose first request has not arrived, and when each was accepted. */
+  private readonly waiting = new Map<Socket, number>();
+
+  constructor(private readonly firstRequestWaitMs = FIRST_REQUEST_WAIT_MS) {}
 
   /**
    * Follows the server's connections until each sends its first request, so that `quiet` waits for a
@@ -24,10 +31,15 @@ export class ShutdownState {
    */
   watch(server: Server): void {
     server.on('connection', (socket: Socket) => {
-      this.waiting.add(socket);
+      this.waiting.set(socket, Date.now());
       socket.once('close', () => this.waiting.delete(socket));
     });
     server.on('request', (req: IncomingMessage) => this.waiting.delete(req.socket));
+  }
+
+  /** Open connections that have not sent a request: stopping cuts them. */
+  get silentConnections(): number {
+    return this.waiting.size;
   }
 
   /** Express middleware: counts requests; while draining, asks every client to close its connection. */
@@ -40,17 +52,20 @@ export class ShutdownState {
   };
 
   get quiet(): boolean {
-    return this.inFlight === 0 && this.waiting.size === 0 && Date.now() - this.lastRequestAt >= QUIET_MS;
+    const now = Date.now();
+    if (this.inFlight > 0 || now - this.lastRequestAt < QUIET_MS) return false;
+    for (const acceptedAt of this.waiting.values()) if (now - acceptedAt < this.firstRequestWaitMs) return false;
+    return true;
   }
 }
 
 /**
  * SIGTERM/SIGINT: readiness turns 503 at once, so the load balancer stops sending; until it has (no
- * request in flight, no connection waiting for its first request, and no request for QUIET_MS; at most
- * DRAIN_TIMEOUT_MS), the app still answers every request whole, with `Connection: close`. Then it stops
- * listening, the database closes and the process exits 0. Closing the listener at once would reset the
- * connections still in the kernel's accept queue; Nest's own shutdown hooks would close the database
- * before the server.
+ * request in flight, no connection accepted in the last FIRST_REQUEST_WAIT_MS still waiting for its first
+ * request, and no request for QUIET_MS; at most DRAIN_TIMEOUT_MS), the app still answers every request
+ * whole, with `Connection: close`. Then it stops listening, the database closes and the process exits 0.
+ * Closing the listener at once would reset the connections still in the kernel's accept queue; Nest's own
+ * shutdown hooks would close the database before the server.
  */
 export function exitGracefullyOnSignals(app: INestApplication, state: ShutdownState): void {
   const logger = new Logger('Shutdown');
@@ -69,10 +84,15 @@ export function exitGracefullyOnSignals(app: INestApplication, state: ShutdownSt
       await new Promise((r) => setImmediate(r));
       if (state.quiet) break;
     }
+    const [inFlight, silent] = [state.inFlight, state.silentConnections];
     server.close();
     server.closeAllConnections();
     await app.close();
-    logger.log(state.inFlight > 0 ? `Stopped with ${state.inFlight} request(s) cut after ${DRAIN_TIMEOUT_MS} ms` : 'Stopped cleanly');
+    const cut = [
+      inFlight > 0 ? `${inFlight} request(s) in flight` : '',
+      silent > 0 ? `${silent} connection(s) that had sent no request` : '',
+    ].filter(Boolean);
+    logger.log(cut.length > 0 ? `Stopped, cutting ${cut.join(' and ')}` : 'Stopped cleanly');
     process.exit(0);
   };
   process.once('SIGTERM', () => void stop('SIGTERM'));
