@@ -105,6 +105,9 @@ async function classValidatorFindsNoError(object: object): Promise<boolean> {
   return (await classValidator.validate(object, OPTIONS)).length === 0;
 }
 
+// class-validator exports no constructor for a rule's metadata; its decorators use this one.
+const { ValidationMetadata } = require('class-validator/cjs/metadata/ValidationMetadata') as typeof import('class-validator/types/metadata/ValidationMetadata');
+
 describe('ValidityCheck', () => {
   it('calls valid exactly what class-validator finds valid, over thousands of bodies near the rules', async () => {
     const check = new ValidityCheck();
@@ -193,6 +196,19 @@ describe('ValidityCheck', () => {
     (dto as unknown as Record<string, unknown>).description = Promise.resolve('d');
 
     expect(check.isValid(dto)).toBe(false);
+  });
+
+  it('lets class-validator decide a class with a kind of rule the check does not know', () => {
+    class Future {
+      @classValidator.IsString()
+      a: unknown;
+    }
+    // A rule of a kind a later class-validator might add, registered as its decorators register theirs.
+    classValidator.getMetadataStorage().addValidationMetadata(
+      new ValidationMetadata({ type: 'someFutureKind', target: Future, propertyName: 'a', constraints: [], validationOptions: {} }),
+    );
+
+    expect(new ValidityCheck().isValid(Object.assign(new Future(), { a: 'x' }))).toBe(false);
   });
 
   it('sees a rule added to a class after its check was built', async () => {

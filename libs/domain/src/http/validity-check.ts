@@ -1,6 +1,15 @@
 import { getMetadataStorage, MetadataStorage, ValidationArguments, ValidationTypes, ValidatorConstraintInterface, ValidatorOptions } from 'class-validator';
 import { cacheValidationMetadata } from './validation-metadata-cache';
 
+/** The kinds of rule the check runs; PROMISE_VALIDATION and any other kind go to class-validator. */
+const MODELLED_TYPES = new Set<string>([
+  ValidationTypes.CUSTOM_VALIDATION,
+  ValidationTypes.NESTED_VALIDATION,
+  ValidationTypes.CONDITIONAL_VALIDATION,
+  ValidationTypes.WHITELIST,
+  ValidationTypes.IS_DEFINED,
+]);
+
 type Rule = ReturnType<MetadataStorage['getTargetValidationMetadatas']>[number];
 type Check = (object: object) => boolean;
 
@@ -73,7 +82,8 @@ export class ValidityCheck {
   private compile(rules: Rule[]): Check {
     // A class without rules is an error with forbidUnknownValues and valid without: class-validator decides.
     if (rules.length === 0) return () => false;
-    if (rules.some((rule) => rule.type === ValidationTypes.PROMISE_VALIDATION)) return () => false;
+    // A promise, or a kind of rule this check does not know (a later class-validator's): class-validator decides.
+    if (rules.some((rule) => !MODELLED_TYPES.has(rule.type))) return () => false;
     const grouped = this.storage.groupByPropertyName(rules);
     if (rules.some((rule) => this.storage.getTargetValidatorConstraints(rule.constraintCls).some((constraint) => constraint.async))) {
       return () => false;
