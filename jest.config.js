@@ -23,6 +23,12 @@ module.exports = {
       globalSetup: '<rootDir>/test/support/global-setup.ts',
       globalTeardown: '<rootDir>/test/support/global-teardown.ts',
     },
+    {
+      ...base,
+      // `npm run bench` itself, shortened (`npm run test:bench`): never part of `npm test`, like the bench.
+      displayName: 'bench',
+      testMatch: ['<rootDir>/test/bench/**/*.bench-spec.ts'],
+    },
   ],
   testTimeout: 30_000,
 };

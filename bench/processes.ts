@@ -1,4 +1,5 @@
 /** The servers under test as child processes: the apps as production runs them, and the raw baseline. */
+import { SignJWT } from 'jose';
 import { ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
@@ -13,6 +14,16 @@ export const BASELINE_PORT = 38010;
 /** Secrets of the bench only: the apps demand them in production. */
 export const JWT_SECRET = randomBytes(32).toString('base64url');
 const SECRETS_KEY = randomBytes(32).toString('base64');
+
+/** HS256, like the identity provider's: bench user `n` may use the organization and write connectors. */
+export function benchToken(organization: string, n: number): Promise<string> {
+  return new SignJWT({ orgs: [organization], scope: 'connectors:write', username: `bench-${n}` })
+    .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+    .setSubject(`bench-user-${n}`)
+    .setIssuedAt()
+    .setExpirationTime('12h')
+    .sign(new TextEncoder().encode(JWT_SECRET));
+}
 
 export interface Server {
   name: string;
@@ -80,6 +91,8 @@ export function startBaseline(databaseUrl: string): Promise<Server> {
 }
 
 async function start(name: string, port: number, args: string[], readyPath: string, env: Record<string, string>): Promise<Server> {
+  // Else a leftover server's answer would pass for this one's readiness.
+  if ((await status(port, readyPath)) !== 0) throw new Error(`port ${port} already answers: is another bench (or what is left of one) running?`);
   const child = spawn(process.execPath, args, {
     cwd: ROOT,
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', PORT: String(port), ...env },

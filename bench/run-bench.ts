@@ -4,12 +4,11 @@
  * the raw baseline, drives both with autocannon operation by operation, and writes bench/results.md and
  * bench/results.json.
  */
-import { SignJWT } from 'jose';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { BenchArgs, parseArgs, Scale } from './args';
-import { databaseOf, databaseUrlOf, Fixtures, prepareDatabase, statementCounter } from './database';
-import { AppName, cpuMs, databasePid, ensureBuilt, JWT_SECRET, machineBusyMs, rssKb, RssSampler, Server, startApp, startBaseline } from './processes';
+import { databaseOf, databaseUrlOf, prepareDatabase, statementCounter } from './database';
+import { AppName, benchToken, cpuMs, databasePid, ensureBuilt, JWT_SECRET, machineBusyMs, rssKb, RssSampler, Server, startApp, startBaseline } from './processes';
 import { BenchResults, crossScale, judge, machine, Measurement, OpResult, round, ScaleResult, ServerKind, verdicts, writeResults } from './report';
 import { drive, probe, Scenario, scenarios } from './scenarios';
 
@@ -52,7 +51,7 @@ async function benchScale(scale: Scale, args: BenchArgs, results: BenchResults):
   const prepared = await prepareDatabase(scale, args.skipSeed, log);
   results.machine = machine(prepared.mariadbVersion);
   const { fixtures } = prepared;
-  const tokens = await Promise.all(Array.from({ length: args.callers }, (_, i) => signToken(fixtures, i + 1)));
+  const tokens = await Promise.all(Array.from({ length: args.callers }, (_, i) => benchToken(fixtures.organization, i + 1)));
   const plan = scenarios(fixtures, args);
   const apps = [...new Set(plan.map((s) => s.app))];
   ensureBuilt(apps, args.build, log);
@@ -143,16 +142,6 @@ async function compareAnswers(scenario: Scenario, app: Server, baseline: Server,
   const b = await probe(scenario, baseline.port, token, scenario.method === 'POST' ? undefined : request);
   if (a.status >= 300 || b.status >= 300) log(`warning: ${scenario.op}: app answered ${a.status}, baseline ${b.status}`);
   else if (a.shape !== b.shape) log(`warning: ${scenario.op}: the answers differ in shape\n  app:      ${a.shape}\n  baseline: ${b.shape}`);
-}
-
-/** HS256, like the identity provider's: bench user `n` may use the organization and write connectors. */
-function signToken(fixtures: Fixtures, n: number): Promise<string> {
-  return new SignJWT({ orgs: [fixtures.organization], scope: 'connectors:write', username: `bench-${n}` })
-    .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
-    .setSubject(`bench-user-${n}`)
-    .setIssuedAt()
-    .setExpirationTime('12h')
-    .sign(new TextEncoder().encode(JWT_SECRET));
 }
 
 function printSummary(results: BenchResults, args: BenchArgs): void {

@@ -119,8 +119,9 @@ async function seed(runner: QueryRunner, options: SeedOptions): Promise<SeededDa
     return { bot: extra.updateBot!, name: updateConnectorName(u), rank: u };
   };
   const total = connectors + (options.listConnectors ?? 0) + (options.updateConnectors ?? 0);
-  // Random v4 uuids like the apps', handed out in sorted order: each bot's connectors are still spread
-  // over the whole primary key, but the inserts append to it instead of splitting pages all over it.
+  // Random v4 uuids, as connectors created before version-7 ids (and imported ones) have, handed out in
+  // sorted order: each bot's connectors are still spread over the whole primary key, but the inserts
+  // append to it instead of splitting pages all over it.
   const uuids = Array.from({ length: total }, () => randomUUID()).sort();
   const byBot = new Map<string, string[]>();
   const start = Date.now() - total * 1000;

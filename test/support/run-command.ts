@@ -18,6 +18,8 @@ export function runNode(args: string[], env: NodeJS.ProcessEnv, timeoutMs = 60_0
   return new Promise((done, fail) => {
     const child = spawn(process.execPath, args, {
       cwd: ROOT,
+      // A process group of its own, so that a timeout kills what the command started too.
+      detached: true,
       // Only what the command needs: never the suite's own variables.
       env: { PATH: process.env.PATH, HOME: process.env.HOME, TS_NODE_PROJECT: resolve(ROOT, 'tsconfig.json'), ...env },
     });
@@ -26,7 +28,7 @@ export function runNode(args: string[], env: NodeJS.ProcessEnv, timeoutMs = 60_0
     child.stdout.on('data', (chunk) => (stdout += chunk));
     child.stderr.on('data', (chunk) => (stderr += chunk));
     const timer = setTimeout(() => {
-      child.kill('SIGKILL');
+      process.kill(-child.pid!, 'SIGKILL');
       fail(new Error(`${args.join(' ')} did not finish in ${timeoutMs} ms:\n${stdout}\n${stderr}`));
     }, timeoutMs);
     child.on('exit', (code) => {

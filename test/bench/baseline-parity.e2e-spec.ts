@@ -1,0 +1,58 @@
+import type { Server as BenchServer } from '../../bench/processes';
+import type { Scenario } from '../../bench/scenarios';
+import type { Fixtures } from '../../bench/database';
+import { OPERATIONS } from '../../bench/args';
+import { dropDatabase, TEST_MYSQL_SERVER } from '../support/test-database';
+
+/**
+ * The bench's floor must do the app's work: for one request of every operation of `npm run bench`,
+ * the raw baseline (bench/baseline-server.js) and the built app, on the bench's own 1k data set (seeded
+ * by the bench into a database of its own), answer with the same status and a body of the same shape.
+ * No load and no timing: this is not a bench run.
+ */
+describe('bench: the raw baseline answers every operation as the app does', () => {
+  const prefix = `platform_bench_parity_${process.pid}`;
+  const servers: BenchServer[] = [];
+  let fixtures: Fixtures;
+  let plan: Scenario[];
+  let probe: typeof import('../../bench/scenarios').probe;
+  let tokens: string[];
+  const byName = new Map<string, BenchServer>();
+
+  beforeAll(async () => {
+    // Read when bench/database is loaded: its own database, on the tests' server.
+    process.env.BENCH_DATABASE_PREFIX = prefix;
+    process.env.BENCH_MYSQL_SERVER = TEST_MYSQL_SERVER;
+    const database = await import('../../bench/database');
+    const processes = await import('../../bench/processes');
+    const scenarios = await import('../../bench/scenarios');
+    probe = scenarios.probe;
+    ({ fixtures } = await database.prepareDatabase('1k', false, () => undefined));
+    plan = scenarios.scenarios(fixtures, { ops: [...OPERATIONS], connections: 1, writeConnections: 1 } as never);
+    tokens = [await processes.benchToken(fixtures.organization, 1)];
+    const url = database.databaseUrlOf('1k');
+    for (const app of new Set(plan.map((s) => s.app))) {
+      const server = await processes.startApp(app, url);
+      servers.push(server);
+      byName.set(app, server);
+    }
+    const baseline = await processes.startBaseline(url);
+    servers.push(baseline);
+    byName.set('baseline', baseline);
+  }, 120_000);
+  afterAll(async () => {
+    await Promise.all(servers.map((server) => server.stop()));
+    await dropDatabase(`${prefix}_1k`);
+  });
+
+  it.each([...OPERATIONS])('%s', async (op) => {
+    const scenario = plan.find((s) => s.op === op)!;
+    const request = scenario.next();
+    const app = await probe(scenario, byName.get(scenario.app)!.port, tokens[0], request);
+    // A create needs a name of its own; every other request is the very same.
+    const baseline = await probe(scenario, byName.get('baseline')!.port, tokens[0], scenario.method === 'POST' ? undefined : request);
+
+    expect(app.status).toBe(op === 'create' ? 201 : 200);
+    expect(baseline).toEqual(app);
+  });
+});
