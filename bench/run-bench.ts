@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { BenchArgs, parseArgs, Scale } from './args';
 import { databaseOf, databaseUrlOf, prepareDatabase, statementCounter } from './database';
-import { AppName, benchToken, cpuMs, databasePid, ensureBuilt, JWT_SECRET, machineBusyMs, rssKb, RssSampler, Server, startApp, startBaseline } from './processes';
+import { AppName, benchToken, cpuMs, databasePid, ensureBuilt, machineBusyMs, rssKb, RssSampler, Server, startApp, startBaseline } from './processes';
 import { BenchResults, crossScale, judge, machine, Measurement, OpResult, round, ScaleResult, ServerKind, verdicts, writeResults } from './report';
 import { drive, probe, Scenario, scenarios } from './scenarios';
 
