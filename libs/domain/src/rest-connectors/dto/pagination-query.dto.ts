@@ -1,6 +1,7 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { ArrayMaxSize, IsArray, IsIn, IsInt, IsString, Max, MaxLength, Min } from 'class-validator';
+import { SingleLine } from '../../http/validators/single-line.validator';
 
 export const ORDER_BY_FIELDS = ['name', 'updatedAt', 'updatedBy'] as const;
 export type OrderByField = (typeof ORDER_BY_FIELDS)[number];
@@ -58,5 +59,6 @@ export class PaginationQueryDto {
   @ArrayMaxSize(MAX_SEARCH_TERMS)
   @IsString({ each: true })
   @MaxLength(MAX_SEARCH_TERM_LENGTH, { each: true })
+  @SingleLine({ each: true })
   searchTerms: string[] = [];
 }

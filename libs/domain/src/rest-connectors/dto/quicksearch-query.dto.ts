@@ -1,6 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { IsDefined, IsInt, IsString, Length, Max, Min } from 'class-validator';
+import { SingleLine } from '../../http/validators/single-line.validator';
 import { MAX_SEARCH_TERM_LENGTH, toInteger } from './pagination-query.dto';
 
 export class QuicksearchQueryDto {
@@ -9,6 +10,7 @@ export class QuicksearchQueryDto {
   @IsString()
   @Transform(({ value }) => (typeof value === 'string' ? value.trim() : value))
   @Length(1, MAX_SEARCH_TERM_LENGTH, { message: `searchTerm must be a non-blank string of at most ${MAX_SEARCH_TERM_LENGTH} characters` })
+  @SingleLine()
   searchTerm: string;
 
   @ApiPropertyOptional({ type: 'integer', format: 'int64', minimum: 1, maximum: 50, default: 6, description: 'Maximum number of suggestions.' })

@@ -1,22 +1,13 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiHideProperty, ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Transform, Type } from 'class-transformer';
-import {
-  Allow,
-  ArrayMaxSize,
-  IsArray,
-  IsDefined,
-  IsEnum,
-  IsOptional,
-  IsString,
-  Length,
-  MaxLength,
-  ValidateNested,
-} from 'class-validator';
+import { Transform } from 'class-transformer';
+import { Allow, IsDefined, IsEnum, IsOptional, IsString, Length, MaxLength } from 'class-validator';
+import { ArrayOf } from '../../http/validators/array-of.validator';
 import { IsHttpToken } from '../../http/validators/http-token.validator';
 import { IsHttpUrlWithPlaceholders } from '../../http/validators/http-url.validator';
 import { MaxBytes } from '../../http/validators/max-bytes.validator';
 import { RequiredIf } from '../../http/validators/required-if.validator';
+import { SingleLine } from '../../http/validators/single-line.validator';
 import { AuthType, ContentType, GrantType, RequestType } from '../rest-connector.enums';
 
 export const LIMITS = {
@@ -24,6 +15,7 @@ export const LIMITS = {
   description: 1000,
   url: 2048,
   headers: 50,
+  headerName: 256,
   headerValueBytes: 8 * 1024,
   tags: 20,
   tagName: 50,
@@ -50,19 +42,23 @@ const Secret = (placeholder: string, condition: (o: Record<string, unknown>) => 
     RequiredIf(condition, when),
     IsString(),
     MaxLength(LIMITS.secret),
+    // Sent in the Authorization header of the connector's call.
+    SingleLine(),
   );
 
 export class ConnectorHeaderDto {
-  @ApiProperty({ example: 'Accept', description: 'An HTTP header name (RFC 9110 token).' })
+  @ApiProperty({ example: 'Accept', maxLength: LIMITS.headerName, description: 'An HTTP header name (RFC 9110 token).' })
   @IsDefined()
   @IsString()
   @IsHttpToken()
+  @MaxLength(LIMITS.headerName)
   header: string;
 
-  @ApiProperty({ example: 'application/json', description: 'At most 8 KiB.' })
+  @ApiProperty({ example: 'application/json', description: 'At most 8 KiB; no CR, LF or NUL.' })
   @IsDefined()
   @IsString()
   @MaxBytes(LIMITS.headerValueBytes)
+  @SingleLine()
   value: string;
 }
 
@@ -72,6 +68,7 @@ export class ConnectorTagDto {
   @IsString()
   @trim
   @Length(1, LIMITS.tagName)
+  @SingleLine()
   name: string;
 }
 
@@ -82,6 +79,7 @@ export class RestConnectorWriteDto {
   @IsString()
   @trim
   @Length(1, LIMITS.name)
+  @SingleLine()
   name: string;
 
   @ApiPropertyOptional({ type: String, nullable: true, maxLength: LIMITS.description })
@@ -98,14 +96,12 @@ export class RestConnectorWriteDto {
   @ApiProperty({ example: 'https://api.weather.example.com/v1/forecast?city={{city}}', maxLength: LIMITS.url, description: 'Absolute http(s) URL; `{{variable}}` placeholders allowed.' })
   @IsDefined()
   @IsHttpUrlWithPlaceholders(LIMITS.url)
+  @SingleLine()
   url: string;
 
   @ApiPropertyOptional({ type: [ConnectorHeaderDto], maxItems: LIMITS.headers })
   @IsOptional()
-  @IsArray()
-  @ArrayMaxSize(LIMITS.headers)
-  @ValidateNested({ each: true })
-  @Type(() => ConnectorHeaderDto)
+  @ArrayOf(() => ConnectorHeaderDto, LIMITS.headers)
   headers?: ConnectorHeaderDto[];
 
   @ApiProperty({ enum: ContentType, enumName: 'ContentType', description: 'Content type of the request.' })
@@ -133,6 +129,7 @@ export class RestConnectorWriteDto {
   @RequiredIf(isOAuth, 'authType is AUTH_OAUTH2')
   @IsString()
   @MaxLength(LIMITS.credential)
+  @SingleLine()
   clientId?: string | null;
 
   @Secret('<CLIENT_SECRET>', grant(GrantType.CLIENT_CREDENTIALS), 'authType is AUTH_OAUTH2 and grantType is CLIENT_CREDENTIALS')
@@ -141,12 +138,14 @@ export class RestConnectorWriteDto {
   @ApiPropertyOptional({ type: String, nullable: true, maxLength: LIMITS.url, example: 'https://id.example.com/oauth/token', description: 'URL for OAuth authentication; required with AUTH_OAUTH2.' })
   @RequiredIf(isOAuth, 'authType is AUTH_OAUTH2')
   @IsHttpUrlWithPlaceholders(LIMITS.url)
+  @SingleLine()
   oauthUrl?: string | null;
 
   @ApiPropertyOptional({ type: String, nullable: true, maxLength: LIMITS.credential, description: 'OAuth username; required with grant type PASSWORD.' })
   @RequiredIf(grant(GrantType.PASSWORD), 'authType is AUTH_OAUTH2 and grantType is PASSWORD')
   @IsString()
   @MaxLength(LIMITS.credential)
+  @SingleLine()
   authUsername?: string | null;
 
   @Secret('<PASSWORD>', grant(GrantType.PASSWORD), 'authType is AUTH_OAUTH2 and grantType is PASSWORD')
@@ -166,10 +165,7 @@ export class RestConnectorWriteDto {
 
   @ApiPropertyOptional({ type: [ConnectorTagDto], maxItems: LIMITS.tags, description: 'De-duplicated case-insensitively, first spelling kept.' })
   @IsOptional()
-  @IsArray()
-  @ArrayMaxSize(LIMITS.tags)
-  @ValidateNested({ each: true })
-  @Type(() => ConnectorTagDto)
+  @ArrayOf(() => ConnectorTagDto, LIMITS.tags)
   tags?: ConnectorTagDto[];
 
   // Read-only fields of the record: accepted and ignored, so that a GET-then-PUT round trip works.
