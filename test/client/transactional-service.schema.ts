@@ -240,7 +240,7 @@ export interface components {
              */
             header: string;
             /**
-             * @description At most 8 KiB.
+             * @description At most 8 KiB; no CR, LF or NUL.
              * @example application/json
              */
             value: string;
@@ -1155,7 +1155,7 @@ export interface operations {
                      * @example {
                      *       "statusCode": 415,
                      *       "error": "Unsupported Media Type",
-                     *       "message": "The request body must be application/json",
+                     *       "message": "The request body must be application/json in UTF-8",
                      *       "path": "/platform-bot-admin/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bots-admin",
                      *       "timestamp": "2026-11-21T09:00:00.000Z",
                      *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
@@ -1509,7 +1509,7 @@ export interface operations {
                      * @example {
                      *       "statusCode": 415,
                      *       "error": "Unsupported Media Type",
-                     *       "message": "The request body must be application/json",
+                     *       "message": "The request body must be application/json in UTF-8",
                      *       "path": "/platform-bot-admin/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bots-admin",
                      *       "timestamp": "2026-11-21T09:00:00.000Z",
                      *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"

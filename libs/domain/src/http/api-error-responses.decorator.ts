@@ -12,7 +12,7 @@ const EXAMPLE_MESSAGES: Record<number, string | string[]> = {
   409: 'A rest connector named "Weather forecast" already exists in this bot',
   412: 'Rest connector aa0de6c2-b1be-4e28-9ed2-f3bd0531ce0b has changed since the ETag given in If-Match',
   413: 'Request body is larger than the limit of 256 KiB',
-  415: 'The request body must be application/json',
+  415: 'The request body must be application/json in UTF-8',
   422: 'This Idempotency-Key was already used with a different request',
   429: 'Rate limit of 600 requests per minute exceeded',
   503: 'The database is unavailable; retry later',

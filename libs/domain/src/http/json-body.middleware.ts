@@ -1,46 +1,104 @@
 import { BadRequestException, UnsupportedMediaTypeException } from '@nestjs/common';
+import { parse as parseContentType } from 'content-type';
 import { json } from 'express';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import { quoted } from './quoted';
 
 const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH']);
 /** The deepest a write body of this API goes is 3 (body > headers > item); 32 leaves room, not risk. */
 export const MAX_JSON_DEPTH = 32;
-/** A maximal connector holds a few hundred values; 10,000 stops huge arrays before validation. */
-export const MAX_JSON_VALUES = 10_000;
+/**
+ * A maximal connector holds about 220 values (50 headers of 3, 20 tags of 2, its fields): 1,000 stops an
+ * oversized array or a flood of unknown keys in one cheap pass, before validation spends time on each.
+ */
+export const MAX_JSON_VALUES = 1_000;
 
 function hasBody(req: Request): boolean {
   const length = req.headers['content-length'];
   return req.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
 }
 
-/** POST/PUT/PATCH bodies must be JSON: anything else is a 415 before any parsing. */
+/**
+ * Exactly `application/json`, in UTF-8 (RFC 8259 JSON is UTF-8; a charset parameter may say so).
+ * `application/merge-patch+json` and the like mean other semantics, which this API does not implement,
+ * and other charsets (utf-16le, utf-7) would be decoded into text the client did not mean to send.
+ */
+function isUtf8Json(contentType: string | undefined): boolean {
+  if (contentType === undefined) return false;
+  try {
+    const { type, parameters } = parseContentType(contentType);
+    return type === 'application/json' && (parameters.charset === undefined || parameters.charset.toLowerCase() === 'utf-8');
+  } catch {
+    return false;
+  }
+}
+
+/** POST/PUT/PATCH bodies must be UTF-8 `application/json`: anything else is a 415 before any parsing. */
 export function requireJsonBody(req: Request, _res: Response, next: NextFunction): void {
-  if (WRITE_METHODS.has(req.method) && hasBody(req) && !req.is(['application/json', 'application/*+json'])) {
-    next(new UnsupportedMediaTypeException('The request body must be application/json'));
+  if (WRITE_METHODS.has(req.method) && hasBody(req) && !isUtf8Json(req.headers['content-type'])) {
+    next(new UnsupportedMediaTypeException('The request body must be application/json in UTF-8'));
     return;
   }
   next();
 }
 
+/** A value of the body and where it stands, its path built only when an error must name it. */
+interface Visit {
+  value: unknown;
+  depth: number;
+  parent: Visit | undefined;
+  key: string;
+}
+
+/** `headers.3.value`, as validation names fields; each key cut to the length an error may quote. */
+function pathOf(visit: Visit): string {
+  const keys: string[] = [];
+  for (let at: Visit | undefined = visit; at?.parent; at = at.parent) keys.push(quoted(at.key));
+  return keys.reverse().join('.');
+}
+
+/** A lone surrogate cannot be stored or sent as UTF-8 (it would silently become U+FFFD); NUL ends C strings. */
+function textProblem(text: string): string | undefined {
+  if (!text.isWellFormed()) return 'must not contain a lone UTF-16 surrogate';
+  if (text.includes('\0')) return 'must not contain NUL characters';
+  return undefined;
+}
+
 /**
- * Rejects parsed bodies nested deeper than MAX_JSON_DEPTH or holding more than MAX_JSON_VALUES values,
- * walking with an explicit stack: validation and transformation recurse, and must never see such input.
+ * One cheap pass over a parsed body, with an explicit stack (validation and transformation recurse, and
+ * must never see such input): at most MAX_JSON_VALUES values, nested at most MAX_JSON_DEPTH deep, and no
+ * string, value or key, that holds a lone surrogate or a NUL (400 naming where).
  */
 export function limitJsonShape(req: Request, _res: Response, next: NextFunction): void {
-  const stack: Array<[unknown, number]> = [[req.body, 1]];
+  const stack: Visit[] = [{ value: req.body, depth: 1, parent: undefined, key: '' }];
   let values = 0;
   while (stack.length > 0) {
-    const [value, depth] = stack.pop()!;
+    const visit = stack.pop()!;
+    const { value, depth } = visit;
     if (++values > MAX_JSON_VALUES) {
       next(new BadRequestException(`The request body holds more than ${MAX_JSON_VALUES} JSON values`));
       return;
+    }
+    if (typeof value === 'string') {
+      const problem = textProblem(value);
+      if (problem) return next(new BadRequestException([`${pathOf(visit) || 'The request body'} ${problem}`]));
+      continue;
     }
     if (typeof value !== 'object' || value === null) continue;
     if (depth > MAX_JSON_DEPTH) {
       next(new BadRequestException(`The request body is nested more than ${MAX_JSON_DEPTH} levels deep`));
       return;
     }
-    for (const child of Array.isArray(value) ? value : Object.values(value)) stack.push([child, depth + 1]);
+    if (Array.isArray(value)) {
+      for (let index = 0; index < value.length; index++) stack.push({ value: value[index], depth: depth + 1, parent: visit, key: String(index) });
+      continue;
+    }
+    for (const key of Object.keys(value)) {
+      const child: Visit = { value: (value as Record<string, unknown>)[key], depth: depth + 1, parent: visit, key };
+      const problem = textProblem(key);
+      if (problem) return next(new BadRequestException([`The field name at ${pathOf(child)} ${problem}`]));
+      stack.push(child);
+    }
   }
   next();
 }
