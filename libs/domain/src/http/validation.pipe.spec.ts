@@ -1,11 +1,19 @@
 import { BadRequestException } from '@nestjs/common';
-import { IsInt, Matches, Min } from 'class-validator';
+import { ArrayMaxSize, IsArray, IsInt, IsString, Matches, Min } from 'class-validator';
 import { Transform } from 'class-transformer';
 import { createValidationPipe, MAX_REMEMBERED_PER_CLASS } from './validation.pipe';
 
 class PathDto {
   @Matches(/^[a-z]+$/)
   id: string;
+}
+
+class TermsQueryDto {
+  @IsArray()
+  @ArrayMaxSize(3)
+  @IsString({ each: true })
+  @Matches(/^[a-z]+$/, { each: true })
+  terms: string[] = [];
 }
 
 class QueryDto {
@@ -57,5 +65,40 @@ describe('the platform ValidationPipe', () => {
     const again = await fresh.transform({ page: '1' }, query);
     expect(again).toEqual(first);
     expect(again).not.toBe(first);
+  });
+
+  it('freezes a remembered object all the way down: an array inside is never shared mutable', async () => {
+    const terms = { type: 'query' as const, metatype: TermsQueryDto };
+    const first = (await pipe.transform({ terms: ['a', 'b'] }, terms)) as TermsQueryDto;
+
+    expect(Object.isFrozen(first.terms)).toBe(true);
+    expect(() => first.terms.push('injected')).toThrow(TypeError);
+    const second = (await pipe.transform({ terms: ['a', 'b'] }, terms)) as TermsQueryDto;
+    expect(second.terms).toEqual(['a', 'b']);
+  });
+
+  /** The messages of the 400 the pipe throws for `value`. */
+  async function messagesFor(value: unknown, metatype: Function, type: 'body' | 'query' = 'body'): Promise<string[]> {
+    try {
+      await pipe.transform(value, { type, metatype: metatype as never });
+    } catch (error) {
+      return ((error as BadRequestException).getResponse() as { message: string[] }).message;
+    }
+    throw new Error('expected a 400');
+  }
+
+  it('refuses an array over its limit with one message, before looking at any element', async () => {
+    const messages = await messagesFor({ terms: Array.from({ length: 1_000 }, () => 'NOT VALID') }, TermsQueryDto, 'query');
+
+    expect(messages).toEqual(['terms must contain no more than 3 elements']);
+  });
+
+  it('names at most 20 failing fields, then says how many more', async () => {
+    const body = Object.fromEntries(Array.from({ length: 25 }, (_, i) => [`extra${i}`, i]));
+
+    const messages = await messagesFor({ id: 'abc', ...body }, PathDto);
+
+    expect(messages).toHaveLength(21);
+    expect(messages[20]).toBe('… and 5 more');
   });
 });

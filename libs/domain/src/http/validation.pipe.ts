@@ -1,19 +1,35 @@
 import { ArgumentMetadata, BadRequestException, ValidationError, ValidationPipe } from '@nestjs/common';
 import type { ValidatorOptions } from 'class-validator';
+import { ArrayLimits } from './array-limits';
+import { quoted } from './quoted';
 import { ValidityCheck } from './validity-check';
 
-/** A body with thousands of bad elements still gets a readable answer. */
-export const MAX_VALIDATION_MESSAGES = 50;
+/** An error names at most this many fields: a body with thousands of bad elements still gets a short answer. */
+export const MAX_VALIDATION_MESSAGES = 20;
 
-/** `headers.3.header must be …`: each message names the failing field by its path. */
+/**
+ * `headers.3.header must be …`, `property headers.3.x should not exist`: each message names the failing
+ * field by its path, every name in it cut to the length an error may quote.
+ */
 function messagesOf(errors: ValidationError[], parent = ''): string[] {
   return errors.flatMap((error) => {
-    const path = parent ? `${parent}.${error.property}` : error.property;
-    const own = Object.values(error.constraints ?? {}).map((message) =>
-      parent && message.startsWith(error.property) ? `${parent}.${message}` : message,
-    );
+    const property = quoted(error.property);
+    const path = parent ? `${parent}.${property}` : property;
+    const own = Object.values(error.constraints ?? {}).map((message) => {
+      if (message.startsWith(`property ${error.property} `)) return `property ${path}${message.slice(9 + error.property.length)}`;
+      return message.startsWith(error.property) ? `${path}${message.slice(error.property.length)}` : message;
+    });
     return [...own, ...messagesOf(error.children ?? [], path)];
   });
+}
+
+/** Arrays inside a remembered object (searchTerms) are shared between requests too: frozen all the way down. */
+function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
+    for (const child of Object.values(value)) deepFreeze(child);
+    Object.freeze(value);
+  }
+  return value;
 }
 
 /** Valid path and query objects remembered per DTO class (the oldest forgotten first). */
@@ -29,6 +45,7 @@ class RememberingValidationPipe extends ValidationPipe {
   private readonly remembered = new Map<Function, Map<string, unknown>>();
   /** Also caches class-validator's rule lookups, for the check and for class-validator itself. */
   private readonly validity = new ValidityCheck();
+  private readonly arrayLimits = new ArrayLimits();
 
   /**
    * class-validator only for what the quick check cannot call valid: it then finds the errors and
@@ -40,12 +57,16 @@ class RememberingValidationPipe extends ValidationPipe {
 
   override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
     const { metatype, type } = metadata;
+    if (metatype && this.toValidate(metadata)) {
+      const overLong = this.arrayLimits.overLong(metatype, value);
+      if (overLong.length > 0) throw new BadRequestException(overLong);
+    }
     if ((type !== 'param' && type !== 'query') || !metatype || !this.toValidate(metadata)) return super.transform(value, metadata);
     const key = JSON.stringify(value);
     let known = this.remembered.get(metatype);
     const hit = known?.get(key);
     if (hit !== undefined) return hit;
-    const valid = Object.freeze(await super.transform(value, metadata));
+    const valid = deepFreeze(await super.transform(value, metadata));
     if (!known) this.remembered.set(metatype, (known = new Map()));
     if (known.size >= MAX_REMEMBERED_PER_CLASS) known.delete(known.keys().next().value!);
     known.set(key, valid);
@@ -54,8 +75,9 @@ class RememberingValidationPipe extends ValidationPipe {
 }
 
 /**
- * The one ValidationPipe of the platform: unknown fields are rejected by name, every failing field is
- * listed at once (up to MAX_VALIDATION_MESSAGES), and query strings and path ids are transformed into
+ * The one ValidationPipe of the platform: an array over its limit is refused before anything else is
+ * looked at, unknown fields are rejected by name, every failing field is listed at once (up to
+ * MAX_VALIDATION_MESSAGES), and query strings and path ids are transformed into
  * their declared types.
  */
 export function createValidationPipe(): ValidationPipe {
