@@ -11,6 +11,7 @@ import { HealthController } from '../health/health.controller';
 import { MetricsController } from '../metrics/metrics.controller';
 import { PlatformMetrics } from '../metrics/metrics';
 import { AllExceptionsFilter } from '../http/all-exceptions.filter';
+import { DeclaredQueryGuard } from '../http/declared-query.guard';
 import { createValidationPipe } from '../http/validation.pipe';
 import { CallerRateLimitGuard, RATE_LIMIT_PER_MINUTE } from '../rate-limit/caller-rate-limit.guard';
 import { RateLimitCounters } from '../rate-limit/rate-limit-counters';
@@ -50,6 +51,8 @@ export class PlatformModule {
         // Guards run in this order: authenticate first, so the rate limit counts per caller.
         { provide: APP_GUARD, useClass: JwtAuthGuard },
         { provide: APP_GUARD, useClass: CallerRateLimitGuard },
+        // Where the pipe's 400s come too: after the token and the organization are checked.
+        { provide: APP_GUARD, useClass: DeclaredQueryGuard },
       ],
       exports: [JwtVerifier, SecretCipherProvider],
     };
