@@ -1,6 +1,6 @@
 import {
-  authorityOf,
   ConnectorWrite,
+  destinationOf,
   RestConnector,
   RestConnectorWriteDto,
   SECRET_DESTINATION,
@@ -23,7 +23,7 @@ export type Seal = (field: SecretField, plaintext: string) => string;
 /**
  * Turns a validated write body into the columns of a full write. Secrets the auth type does not use
  * are discarded; a new secret is sealed; a secret's placeholder keeps the stored (sealed) value, but only
- * while the URL it is sent to keeps its host; any rule broken is a 400 listing every field.
+ * while the URL it is sent to keeps its scheme and authority; any rule broken is a 400 listing every field.
  */
 export function toConnectorWrite(
   dto: RestConnectorWriteDto,
@@ -43,8 +43,8 @@ export function toConnectorWrite(
       const destination = SECRET_DESTINATION[field];
       if (kept === null) {
         problems.push(`${field} must be the secret itself: ${sent} only stands for a stored one, and none is stored`);
-      } else if (authorityOf(dto[destination]) !== authorityOf(stored?.[destination])) {
-        problems.push(`${field} must be sent again: ${destination} now points to another host than the stored secret`);
+      } else if (destinationOf(dto[destination]) !== destinationOf(stored?.[destination])) {
+        problems.push(`${field} must be sent again: ${destination} now points elsewhere (scheme, host, port or user info) than the stored secret`);
       }
       return [field, kept];
     }),
