@@ -52,17 +52,33 @@ export const uuid: Field<string> = required((value, path, reasons) =>
   isUuid(value) ? value.toLowerCase() : reject(reasons, path, 'must be a UUID'),
 );
 
+/**
+ * What no stored text may hold: a lone surrogate (the database would silently store U+FFFD instead) and
+ * NUL; names, shown in answers and log lines as one line, hold no CR or LF either (API "Inputs" rules).
+ */
+function textProblem(value: string, singleLine: boolean): string | undefined {
+  if (!value.isWellFormed()) return 'must not contain a lone UTF-16 surrogate';
+  if (value.includes('\0')) return 'must not contain NUL characters';
+  if (singleLine && /[\r\n]/.test(value)) return 'must not contain CR or LF characters';
+  return undefined;
+}
+
 export const name = (max: number): Field<string> =>
-  required((value, path, reasons) =>
-    typeof value === 'string' && value.trim() !== '' && characters(value) <= max
-      ? value
-      : reject(reasons, path, `must be a non-empty string of at most ${max} characters`),
-  );
+  required((value, path, reasons) => {
+    if (typeof value !== 'string' || value.trim() === '' || characters(value) > max) {
+      return reject(reasons, path, `must be a non-empty string of at most ${max} characters`);
+    }
+    const problem = textProblem(value, true);
+    return problem ? reject(reasons, path, problem) : value;
+  });
 
 export const text = (max?: number): Field<string> =>
   required((value, path, reasons) => {
-    if (typeof value === 'string' && (max === undefined || characters(value) <= max)) return value;
-    return reject(reasons, path, max === undefined ? 'must be a string' : `must be a string of at most ${max} characters`);
+    if (typeof value !== 'string' || (max !== undefined && characters(value) > max)) {
+      return reject(reasons, path, max === undefined ? 'must be a string' : `must be a string of at most ${max} characters`);
+    }
+    const problem = textProblem(value, false);
+    return problem ? reject(reasons, path, problem) : value;
   });
 
 export const boolean: Field<boolean> = required((value, path, reasons) =>
