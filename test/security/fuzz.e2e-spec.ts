@@ -211,6 +211,34 @@ const nearValidBody = fc
     return copy;
   });
 
+/** A value of the wrong shape for a string, an object or an array: nested arrays above all, at any depth. */
+const wrongShape = fc.letrec<{ shape: unknown }>((tie) => ({
+  shape: fc.oneof(
+    { arbitrary: fc.constantFrom<unknown>([], [[]], [[[]]], {}, 0, 1.5, true, false, [null], ['x'], [1]), weight: 3 },
+    { arbitrary: fc.array(tie('shape'), { minLength: 1, maxLength: 3 }), weight: 2 },
+    { arbitrary: fc.dictionary(fc.constantFrom('header', 'value', 'name', 'x'), tie('shape'), { minKeys: 1, maxKeys: 2 }), weight: 1 },
+  ),
+})).shape;
+
+/**
+ * A valid body with one wrong shape put at any depth: a top-level field, an array's item (wrapped in an
+ * array, say), or a field of an item. `field` is the top-level field a 400 must name.
+ */
+const wrongShapeAtDepth = fc
+  .tuple(validBody, fc.constantFrom('field', 'item', 'wrappedItem', 'itemField'), fc.constantFrom('headers', 'tags'), wrongShape, fc.nat(40))
+  .map(([body, where, list, value, pick]) => {
+    if (where === 'field') {
+      const fields = Object.keys(body).filter((field) => field !== 'headers' && field !== 'tags');
+      const field = fields[pick % fields.length];
+      return { field, body: withField(body, field, value) };
+    }
+    const items = list === 'headers' ? [{ header: 'Accept', value: 'application/json' }] : [{ name: 'alpha' }];
+    if (where === 'item') return { field: list, body: withField(body, list, [...items, value]) };
+    if (where === 'wrappedItem') return { field: list, body: withField(body, list, [items, ...(pick % 2 ? [[]] : [])]) };
+    const key = Object.keys(items[0])[pick % Object.keys(items[0]).length];
+    return { field: list, body: withField(body, list, [{ ...items[0], [key]: value }]) };
+  });
+
 /** Every real field with a value of any type. */
 const typedBody = fc.record(Object.fromEntries(WRITE_FIELDS.map((field) => [field, wild])), { requiredKeys: [] });
 
@@ -390,6 +418,19 @@ describe('Fuzz: no input makes the platform answer 5xx or break the error contra
             connectors.http.post(url).set(bearer(token)).set('Content-Type', 'application/json').send(payload),
           );
           if (res.status < 400) expect(res.status).toBe(201);
+        }),
+        { numRuns: RUNS },
+      );
+    }, PROPERTY_TIMEOUT_MS);
+
+    it('a wrong shape at any depth of a valid body is a 400 naming its field, and writes nothing', async () => {
+      const url = tenantPath(tenant);
+
+      await fc.assert(
+        fc.asyncProperty(wrongShapeAtDepth, async ({ field, body }) => {
+          const res = await probe(connectors, tenant.bot.uuid, url, () => connectors.http.post(url).set(bearer(token)).send(body));
+          expect(res.status).toBe(400);
+          expect(JSON.stringify(res.body.message)).toContain(field);
         }),
         { numRuns: RUNS },
       );
