@@ -1,9 +1,9 @@
-import { BadRequestException, CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
+import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { RouteParamtypes } from '@nestjs/common/enums/route-paramtypes.enum';
 import { ROUTE_ARGS_METADATA } from '@nestjs/common/constants';
 import type { Request } from 'express';
-import { MAX_VALIDATION_MESSAGES } from './validation.pipe';
 import { quoted } from './quoted';
+import { validationFailure } from './validation.pipe';
 
 /** The query parameters a route takes: `undefined` when a query DTO declares them (the pipe checks those). */
 type Declared = ReadonlySet<string> | undefined;
@@ -27,7 +27,7 @@ export class DeclaredQueryGuard implements CanActivate {
     if (declared === undefined) return true;
     const unknown = Object.keys(req.query).filter((name) => !declared.has(name));
     if (unknown.length === 0) return true;
-    throw new BadRequestException(unknown.slice(0, MAX_VALIDATION_MESSAGES).map((name) => `property ${quoted(name)} should not exist`));
+    throw validationFailure(unknown.map((name) => `property ${quoted(name)} should not exist`));
   }
 
   private declaredBy(controller: Function, handler: Function): Declared {

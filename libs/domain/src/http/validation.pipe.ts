@@ -15,12 +15,22 @@ function messagesOf(errors: ValidationError[], parent = ''): string[] {
   return errors.flatMap((error) => {
     const property = quoted(error.property);
     const path = parent ? `${parent}.${property}` : property;
+    // whitelist's own message, `property <name> should not exist`, names the property inside the text.
+    const unknown = `property ${error.property} `;
     const own = Object.values(error.constraints ?? {}).map((message) => {
-      if (message.startsWith(`property ${error.property} `)) return `property ${path}${message.slice(9 + error.property.length)}`;
+      if (message.startsWith(unknown)) return `property ${path} ${message.slice(unknown.length)}`;
       return message.startsWith(error.property) ? `${path}${message.slice(error.property.length)}` : message;
     });
     return [...own, ...messagesOf(error.children ?? [], path)];
   });
+}
+
+/** The 400 of every validation failure: each message once, at most MAX_VALIDATION_MESSAGES, then how many more. */
+export function validationFailure(messages: string[]): BadRequestException {
+  const unique = [...new Set(messages)];
+  const shown = unique.slice(0, MAX_VALIDATION_MESSAGES);
+  if (unique.length > shown.length) shown.push(`… and ${unique.length - shown.length} more`);
+  return new BadRequestException(shown);
 }
 
 /** Arrays inside a remembered object (searchTerms) are shared between requests too: frozen all the way down. */
@@ -57,11 +67,10 @@ class RememberingValidationPipe extends ValidationPipe {
 
   override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
     const { metatype, type } = metadata;
-    if (metatype && this.toValidate(metadata)) {
-      const overLong = this.arrayLimits.overLong(metatype, value);
-      if (overLong.length > 0) throw new BadRequestException(overLong);
-    }
-    if ((type !== 'param' && type !== 'query') || !metatype || !this.toValidate(metadata)) return super.transform(value, metadata);
+    if (!metatype || !this.toValidate(metadata)) return super.transform(value, metadata);
+    const overLong = this.arrayLimits.overLong(metatype, value);
+    if (overLong.length > 0) throw validationFailure(overLong);
+    if (type !== 'param' && type !== 'query') return super.transform(value, metadata);
     const key = JSON.stringify(value);
     let known = this.remembered.get(metatype);
     const hit = known?.get(key);
@@ -77,8 +86,7 @@ class RememberingValidationPipe extends ValidationPipe {
 /**
  * The one ValidationPipe of the platform: an array over its limit is refused before anything else is
  * looked at, unknown fields are rejected by name, every failing field is listed at once (up to
- * MAX_VALIDATION_MESSAGES), and query strings and path ids are transformed into
- * their declared types.
+ * MAX_VALIDATION_MESSAGES), and query strings and path ids are transformed into their declared types.
  */
 export function createValidationPipe(): ValidationPipe {
   return new RememberingValidationPipe({
@@ -87,11 +95,6 @@ export function createValidationPipe(): ValidationPipe {
     transform: true,
     stopAtFirstError: false,
     validationError: { target: false, value: false },
-    exceptionFactory: (errors) => {
-      const messages = [...new Set(messagesOf(errors))];
-      const shown = messages.slice(0, MAX_VALIDATION_MESSAGES);
-      if (messages.length > shown.length) shown.push(`… and ${messages.length - shown.length} more`);
-      return new BadRequestException(shown);
-    },
+    exceptionFactory: (errors) => validationFailure(messagesOf(errors)),
   });
 }
