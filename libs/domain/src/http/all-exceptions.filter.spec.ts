@@ -48,4 +48,19 @@ describe(AllExceptionsFilter.name, () => {
     expect(res.setHeader).toHaveBeenCalledWith('Retry-After', '5');
     expect(res.json).toHaveBeenCalledWith(expect.objectContaining({ statusCode: 503, error: 'Service Unavailable' }));
   });
+
+  it.each([
+    ['a MySQL deadlock', 'ER_LOCK_DEADLOCK'],
+    ['a MySQL lock wait timeout', 'ER_LOCK_WAIT_TIMEOUT'],
+    ['a busy SQLite file', 'SQLITE_BUSY'],
+  ])('answers %s that outlasted its retries 503 with Retry-After, not 500', (_what, code) => {
+    const sut = new AllExceptionsFilter();
+    const res = response();
+
+    sut.catch(new QueryFailedError('UPDATE rest_connectors SET name = ?', ['x'], Object.assign(new Error('lock'), { code })), hostFor(res));
+
+    expect(res.status).toHaveBeenCalledWith(503);
+    expect(res.setHeader).toHaveBeenCalledWith('Retry-After', '5');
+    expect(res.json).toHaveBeenCalledWith(expect.objectContaining({ statusCode: 503, message: 'The database is busy; retry later' }));
+  });
 });

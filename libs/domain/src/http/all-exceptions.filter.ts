@@ -2,7 +2,7 @@ import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus, Logge
 import type { Request, Response } from 'express';
 import { STATUS_CODES } from 'node:http';
 import { InvalidTokenException } from '../auth/invalid-token.exception';
-import { isDatabaseUnavailable } from '../database/database-errors';
+import { driverCodeOf, isDatabaseUnavailable, isTransientConflict } from '../database/database-errors';
 import { ErrorBody } from './error-body';
 
 /** Errors raised by body-parser and other express middleware carry their status this way. */
@@ -72,6 +72,10 @@ export class AllExceptionsFilter implements ExceptionFilter {
     if (isDatabaseUnavailable(exception)) {
       return { status: 503, message: 'The database is unavailable; retry later' };
     }
+    // A lock conflict that outlasted every retry: the request itself was fine, and may succeed again.
+    if (isTransientConflict(exception)) {
+      return { status: 503, message: 'The database is busy; retry later' };
+    }
     const httpish = exception as HttpishError | undefined;
     const status = httpish?.status ?? httpish?.statusCode;
     if (typeof status === 'number' && status >= 400 && status < 500) {
@@ -88,6 +92,5 @@ export class AllExceptionsFilter implements ExceptionFilter {
  */
 function loggable(exception: unknown): Record<string, unknown> {
   if (!(exception instanceof Error)) return { message: String(exception) };
-  const code = (exception as { code?: unknown; driverError?: { code?: unknown } }).driverError?.code ?? (exception as { code?: unknown }).code;
-  return { type: exception.name, code, message: exception.message, stack: exception.stack };
+  return { type: exception.name, code: driverCodeOf(exception), message: exception.message, stack: exception.stack };
 }
