@@ -85,6 +85,8 @@ const VALUES: unknown[] = [
   [{ header: 'A', value: 'v' }], [{ header: 'A', value: 'v', extra: 1 }], [{ header: 'A', value: 1 }], [{ name: 't' }],
   [{ name: 't' }, { name: ' ' }], [{ name: 't', other: 1 }], Array.from({ length: 21 }, (_, i) => ({ name: `t${i}` })),
   Array.from({ length: 51 }, () => ({ header: 'A', value: 'v' })),
+  [[{ header: 'A', value: 'v' }]], [[{ name: 't' }]], [{ name: 't' }, []], 'a\r\nb', 'a\nb', [{ header: 'A', value: 'v\r\nX: 1' }],
+  [{ name: 'a\nb' }], [{ header: 'X'.repeat(256), value: 'v' }], [{ header: 'X'.repeat(257), value: 'v' }],
 ];
 const FIELDS = [
   'name', 'description', 'requestType', 'url', 'headers', 'contentType', 'authType', 'grantType', 'basicToken', 'bearerToken',
