@@ -28,6 +28,8 @@ function baseConfig(overrides: Partial<AppConfig>): AppConfig {
     rateLimitPerMinute: 100_000,
     corsOrigins: [],
     logLevel: 'silent',
+    // The e2e-stock jest project (test/support/stock-path.ts) runs its suites on the stock library path.
+    performanceOverrides: process.env.PERFORMANCE_OVERRIDES !== 'off',
     ...overrides,
   };
 }

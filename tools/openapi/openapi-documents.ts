@@ -17,6 +17,7 @@ const OFFLINE_CONFIG: AppConfig = {
   rateLimitPerMinute: 1,
   corsOrigins: [],
   logLevel: 'silent',
+  performanceOverrides: true,
 };
 
 export async function openApiDocumentOf(definition: PlatformAppDefinition): Promise<OpenAPIObject> {

@@ -32,6 +32,8 @@ export interface AppConfig {
   rateLimitPerMinute: number;
   corsOrigins: string[];
   logLevel: (typeof LOG_LEVELS)[number];
+  /** PERFORMANCE_OVERRIDES (default on): off runs the stock library path (docs/performance-overrides.md). */
+  performanceOverrides: boolean;
 }
 
 /**
@@ -82,6 +84,7 @@ export function loadAppConfig(env: NodeJS.ProcessEnv, defaultPort = 3000): AppCo
     rateLimitPerMinute: vars.RATE_LIMIT_PER_MINUTE ?? DEFAULT_RATE_LIMIT_PER_MINUTE,
     corsOrigins: splitList(vars.CORS_ORIGINS),
     logLevel: vars.LOG_LEVEL ?? (nodeEnv === 'test' ? 'silent' : 'info'),
+    performanceOverrides: vars.PERFORMANCE_OVERRIDES !== 'off',
   };
 }
 
@@ -139,6 +142,7 @@ const KNOWN_VARIABLES = [
   'RATE_LIMIT_PER_MINUTE',
   'CORS_ORIGINS',
   'LOG_LEVEL',
+  'PERFORMANCE_OVERRIDES',
 ] as const;
 
 function describe(error: ValidationError): string[] {

@@ -14,6 +14,7 @@ import {
 
 export const NODE_ENVS = ['development', 'production', 'test'] as const;
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export const ON_OFF = ['on', 'off'] as const;
 
 const DATABASE_URL_PATTERN = /^((mysql|mariadb):\/\/[^\s/]+\/[A-Za-z0-9_$-]+(\?\S*)?|sqlite:\S+)$/;
 const MYSQL_URL_LIST_PATTERN = /^mysql:\/\/[^\s/,]+\/[A-Za-z0-9_$-]+(\?[^\s,]*)?(,\s*mysql:\/\/[^\s/,]+\/[A-Za-z0-9_$-]+(\?[^\s,]*)?)*$/;
@@ -101,4 +102,9 @@ export class EnvironmentVariables {
   @IsOptional()
   @IsIn(LOG_LEVELS)
   LOG_LEVEL?: (typeof LOG_LEVELS)[number];
+
+  @Transform(emptyToUndefined)
+  @IsOptional()
+  @IsIn(ON_OFF)
+  PERFORMANCE_OVERRIDES?: (typeof ON_OFF)[number];
 }

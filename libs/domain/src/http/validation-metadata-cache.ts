@@ -6,6 +6,11 @@ type Grouped = ReturnType<MetadataStorage['groupByPropertyName']>;
 
 const CACHED = Symbol('validation metadata cached');
 
+/** Whether cacheValidationMetadata was installed on this storage. */
+export function isValidationMetadataCached(storage: MetadataStorage = getMetadataStorage()): boolean {
+  return (storage as MetadataStorage & { [CACHED]?: true })[CACHED] === true;
+}
+
 /**
  * Makes class-validator's per-class metadata lookups answer from a cache.
  *

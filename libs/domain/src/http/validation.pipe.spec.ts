@@ -1,7 +1,11 @@
 import { BadRequestException } from '@nestjs/common';
 import { ArrayMaxSize, IsArray, IsInt, IsString, Matches, Min } from 'class-validator';
 import { Transform } from 'class-transformer';
+import { cacheValidationMetadata } from './validation-metadata-cache';
 import { createValidationPipe, MAX_REMEMBERED_PER_CLASS } from './validation.pipe';
+
+// What the apps install at start-up (installPerformanceOverrides), before any pipe is built.
+cacheValidationMetadata();
 
 class PathDto {
   @Matches(/^[a-z]+$/)
@@ -100,5 +104,16 @@ describe('the platform ValidationPipe', () => {
 
     expect(messages).toHaveLength(21);
     expect(messages[20]).toBe('… and 5 more');
+  });
+
+  it('on the stock path, keeps the platform rules without remembering anything', async () => {
+    const stock = createValidationPipe(false);
+
+    const first = await stock.transform({ page: '2' }, query);
+    expect(await stock.transform({ page: '2' }, query)).not.toBe(first);
+    expect(Object.isFrozen(first)).toBe(false);
+    await expect(stock.transform({ terms: Array.from({ length: 4 }, () => 'NOT VALID') }, { type: 'query', metatype: TermsQueryDto })).rejects.toMatchObject({
+      response: { message: ['terms must contain no more than 3 elements'] },
+    });
   });
 });

@@ -42,20 +42,37 @@ function deepFreeze<T>(value: T): T {
   return value;
 }
 
+/**
+ * Nest's ValidationPipe with the platform's input rules: an array over its limit is one 400 before any
+ * element is transformed or validated (ArrayLimits), and every 400 names fields as validationFailure does.
+ * This is the stock path (PERFORMANCE_OVERRIDES=off); RememberingValidationPipe adds the fast path on top.
+ */
+class PlatformValidationPipe extends ValidationPipe {
+  private readonly arrayLimits = new ArrayLimits();
+
+  override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
+    if (metadata.metatype && this.toValidate(metadata)) {
+      const overLong = this.arrayLimits.overLong(metadata.metatype, value);
+      if (overLong.length > 0) throw validationFailure(overLong);
+    }
+    return super.transform(value, metadata);
+  }
+}
+
 /** Valid path and query objects remembered per DTO class (the oldest forgotten first). */
 export const MAX_REMEMBERED_PER_CLASS = 5_000;
 
 /**
- * Path ids and query strings repeat from request to request (the same bot, the same page), and
- * class-transformer plus class-validator cost more than the query they guard: a valid one is
- * remembered by its text and handed out again, frozen, so no handler can change what another gets.
- * Bodies are always validated afresh. Invalid input is never remembered.
+ * The fast path (a performance override, docs/performance-overrides.md). Path ids and query strings
+ * repeat from request to request (the same bot, the same page), and class-transformer plus
+ * class-validator cost more than the query they guard: a valid one is remembered by its text and handed
+ * out again, frozen, so no handler can change what another gets. Bodies are always validated afresh.
+ * Invalid input is never remembered. Valid objects are recognised by ValidityCheck without
+ * class-validator's error machinery.
  */
-class RememberingValidationPipe extends ValidationPipe {
+class RememberingValidationPipe extends PlatformValidationPipe {
   private readonly remembered = new Map<Function, Map<string, unknown>>();
-  /** Also caches class-validator's rule lookups, for the check and for class-validator itself. */
   private readonly validity = new ValidityCheck();
-  private readonly arrayLimits = new ArrayLimits();
 
   /**
    * class-validator only for what the quick check cannot call valid: it then finds the errors and
@@ -67,10 +84,7 @@ class RememberingValidationPipe extends ValidationPipe {
 
   override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
     const { metatype, type } = metadata;
-    if (!metatype || !this.toValidate(metadata)) return super.transform(value, metadata);
-    const overLong = this.arrayLimits.overLong(metatype, value);
-    if (overLong.length > 0) throw validationFailure(overLong);
-    if (type !== 'param' && type !== 'query') return super.transform(value, metadata);
+    if ((type !== 'param' && type !== 'query') || !metatype || !this.toValidate(metadata)) return super.transform(value, metadata);
     const key = JSON.stringify(value);
     let known = this.remembered.get(metatype);
     const hit = known?.get(key);
@@ -84,12 +98,13 @@ class RememberingValidationPipe extends ValidationPipe {
 }
 
 /**
- * The one ValidationPipe of the platform: an array over its limit is refused before anything else is
+ * The one ValidationPipe of the platform, with or without its performance overrides: an array over its limit is refused before anything else is
  * looked at, unknown fields are rejected by name, every failing field is listed at once (up to
  * MAX_VALIDATION_MESSAGES), and query strings and path ids are transformed into their declared types.
  */
-export function createValidationPipe(): ValidationPipe {
-  return new RememberingValidationPipe({
+export function createValidationPipe(performanceOverrides = true): ValidationPipe {
+  const Pipe = performanceOverrides ? RememberingValidationPipe : PlatformValidationPipe;
+  return new Pipe({
     whitelist: true,
     forbidNonWhitelisted: true,
     transform: true,

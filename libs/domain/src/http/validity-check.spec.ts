@@ -6,7 +6,11 @@ import { PaginationQueryDto } from '../rest-connectors/dto/pagination-query.dto'
 import { QuicksearchQueryDto } from '../rest-connectors/dto/quicksearch-query.dto';
 import { RestConnectorWriteDto } from '../rest-connectors/dto/rest-connector-write.dto';
 import { createValidationPipe } from './validation.pipe';
+import { cacheValidationMetadata } from './validation-metadata-cache';
 import { ValidityCheck } from './validity-check';
+
+// What the apps install at start-up (installPerformanceOverrides), before any check is built.
+cacheValidationMetadata();
 
 /** The pipe's options (createValidationPipe, with Nest's default forbidUnknownValues: false). */
 const OPTIONS = {
@@ -111,6 +115,10 @@ async function classValidatorFindsNoError(object: object): Promise<boolean> {
 const { ValidationMetadata } = require('class-validator/cjs/metadata/ValidationMetadata') as typeof import('class-validator/types/metadata/ValidationMetadata');
 
 describe('ValidityCheck', () => {
+  it('refuses to be built on a storage without the metadata cache, which it needs to build a check once per class', () => {
+    expect(() => new ValidityCheck(new classValidator.MetadataStorage())).toThrow(/cacheValidationMetadata/);
+  });
+
   it('calls valid exactly what class-validator finds valid, over thousands of bodies near the rules', async () => {
     const check = new ValidityCheck();
     const rng = random(20261121);

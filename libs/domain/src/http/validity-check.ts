@@ -1,5 +1,5 @@
 import { getMetadataStorage, MetadataStorage, ValidationArguments, ValidationTypes, ValidatorConstraintInterface, ValidatorOptions } from 'class-validator';
-import { cacheValidationMetadata } from './validation-metadata-cache';
+import { isValidationMetadataCached } from './validation-metadata-cache';
 
 /** The kinds of rule the check runs; PROMISE_VALIDATION and any other kind go to class-validator. */
 const MODELLED_TYPES = new Set<string>([
@@ -46,14 +46,17 @@ interface PropertyCheck {
  */
 export class ValidityCheck {
   /**
-   * Keyed by the class's rule list as the storage hands it out: with cacheValidationMetadata (installed by
-   * the constructor) that list is the same until a rule is added anywhere, and then a new one, so a check
-   * is built once per class and never outlives its rules.
+   * Keyed by the class's rule list as the storage hands it out: with cacheValidationMetadata (installed at
+   * start-up, see installPerformanceOverrides) that list is the same until a rule is added anywhere, and
+   * then a new one, so a check is built once per class and never outlives its rules.
    */
   private readonly checks = new WeakMap<Rule[], Check>();
 
   constructor(private readonly storage: MetadataStorage = getMetadataStorage()) {
-    cacheValidationMetadata(storage);
+    // Without the cache every lookup hands out a new list, and a check would be built on every call.
+    if (!isValidationMetadataCached(storage)) {
+      throw new Error('ValidityCheck needs cacheValidationMetadata installed first (installPerformanceOverrides)');
+    }
   }
 
   /** Whether the check models validation with these options; for any other, class-validator alone decides. */

@@ -9,7 +9,7 @@ import { securityHeaders } from '../http/security-headers.middleware';
 import { requestIdMiddleware } from '../http/request-id.middleware';
 import { createHttpLogger, createRootLogger } from '../logging/logger';
 import { PlatformAppDefinition } from './platform-app.definition';
-import { PlatformExpressAdapter } from './platform-express.adapter';
+import { installPerformanceOverrides } from './performance-overrides';
 import { PlatformModule } from './platform.module';
 import { ShutdownState } from './shutdown';
 import { PlatformMetrics } from '../metrics/metrics';
@@ -64,7 +64,7 @@ export async function createPlatformApp(
   const shutdown = new ShutdownState();
   const app = await NestFactory.create<NestExpressApplication>(
     PlatformAppRootModule.register(definition, config, logger, metrics, shutdown),
-    new PlatformExpressAdapter(),
+    installPerformanceOverrides(config.performanceOverrides),
     { bodyParser: false, bufferLogs: true },
   );
   metrics.watchPool(app.get(DataSource));

@@ -46,7 +46,7 @@ export class PlatformModule {
         // The limit is per rolling minute.
         { provide: RateLimitCounters, useFactory: () => new RateLimitCounters(60_000) },
         { provide: RATE_LIMIT_PER_MINUTE, useValue: config.rateLimitPerMinute },
-        { provide: APP_PIPE, useFactory: createValidationPipe },
+        { provide: APP_PIPE, useFactory: () => createValidationPipe(config.performanceOverrides) },
         { provide: APP_FILTER, useClass: AllExceptionsFilter },
         // Guards run in this order: authenticate first, so the rate limit counts per caller.
         { provide: APP_GUARD, useClass: JwtAuthGuard },
