@@ -1,0 +1,70 @@
+import { BotNotFoundException, ConnectorRelationsRepository, PaginationQueryDto, RestConnectorSearchRepository, ScopeService } from '@app/domain';
+import { Test } from '@nestjs/testing';
+import { RestConnectorSearchService } from './rest-connector-search.service';
+import { A_BOT_PATH } from './testing/connector-factories';
+
+const PATH = A_BOT_PATH;
+const ROW = { uuid: 'c1', name: 'Stock level', updatedAt: new Date('2026-11-21T09:00:00.000Z'), updatedBy: 'alice', updatedByImage: null };
+
+function aQuery(overrides: Partial<PaginationQueryDto> = {}): PaginationQueryDto {
+  return { page: 1, linesPerPage: 5, orderBy: 'updatedAt', direction: 'DESC', searchTerms: [], ...overrides };
+}
+
+async function newTestService() {
+  const search = { page: jest.fn(), listActive: jest.fn(), suggestNames: jest.fn() };
+  const relations = { of: jest.fn(), tagsOfBot: jest.fn().mockResolvedValue(new Map()) };
+  const scope = { requireBot: jest.fn().mockResolvedValue(undefined) };
+  const module = await Test.createTestingModule({
+    providers: [
+      RestConnectorSearchService,
+      { provide: RestConnectorSearchRepository, useValue: search },
+      { provide: ConnectorRelationsRepository, useValue: relations },
+      { provide: ScopeService, useValue: scope },
+    ],
+  }).compile();
+  return { sut: module.get(RestConnectorSearchService), search, relations, scope };
+}
+
+describe(RestConnectorSearchService.name, () => {
+  it('asks for the page at offset (page - 1) * linesPerPage and builds the Spring page from the rows', async () => {
+    const { sut, search, relations } = await newTestService();
+    search.page.mockResolvedValue({ rows: [ROW], total: 11 });
+    relations.of.mockResolvedValue({ tags: new Map([['c1', [{ name: 'shop' }]]]), flows: new Map() });
+
+    const page = await sut.page(PATH, aQuery({ page: 3, linesPerPage: 5, searchTerms: ['st'] }));
+
+    expect(search.page).toHaveBeenCalledWith(PATH, { searchTerms: ['st'], orderBy: 'updatedAt', direction: 'DESC', offset: 10, limit: 5 });
+    expect(page).toMatchObject({
+      number: 2,
+      totalPages: 3,
+      totalElements: 11,
+      last: true,
+      content: [{ uuid: 'c1', tags: [{ name: 'shop' }], flows: [], user: { username: 'alice', image: null } }],
+    });
+  });
+
+  it('answers an empty page when the bot is in scope but nothing was found', async () => {
+    const { sut, search, scope } = await newTestService();
+    search.page.mockResolvedValue(null);
+
+    await expect(sut.page(PATH, aQuery())).resolves.toMatchObject({ content: [], totalElements: 0, empty: true });
+    expect(scope.requireBot).toHaveBeenCalledWith(PATH.orgUUID, PATH.envUUID, PATH.botUUID);
+  });
+
+  it("answers the scope's 404 when a link of the path is missing", async () => {
+    const { sut, search, scope } = await newTestService();
+    search.suggestNames.mockResolvedValue(null);
+    scope.requireBot.mockRejectedValue(new BotNotFoundException(PATH.envUUID, PATH.botUUID));
+
+    await expect(sut.suggest(PATH, { searchTerm: 'st', limit: 6 })).rejects.toBeInstanceOf(BotNotFoundException);
+  });
+
+  it('lists every connector with its tags, and asks the scope only when there are none', async () => {
+    const { sut, search, relations, scope } = await newTestService();
+    search.listActive.mockResolvedValue([{ uuid: 'c1', name: 'Stock level', content: [] }]);
+    relations.tagsOfBot.mockResolvedValue(new Map([['c1', [{ name: 'shop' }]]]));
+
+    await expect(sut.list(PATH)).resolves.toEqual({ data: [{ uuid: 'c1', name: 'Stock level', tags: [{ name: 'shop' }], content: [] }] });
+    expect(scope.requireBot).not.toHaveBeenCalled();
+  });
+});
