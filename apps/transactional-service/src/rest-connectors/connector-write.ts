@@ -3,10 +3,9 @@ import {
   destinationOf,
   RestConnector,
   RestConnectorWriteDto,
-  SECRET_DESTINATION,
   SecretField,
   SECRET_FIELDS,
-  SECRET_PLACEHOLDERS,
+  SECRETS,
   secretsUsedBy,
   TagRow,
 } from '@app/domain';
@@ -38,9 +37,9 @@ export function toConnectorWrite(
     SECRET_FIELDS.map((field) => {
       const sent = dto[field];
       if (!used.includes(field) || sent === undefined || sent === null) return [field, null];
-      if (sent !== SECRET_PLACEHOLDERS[field]) return [field, seal(field, sent)];
+      if (sent !== SECRETS[field].placeholder) return [field, seal(field, sent)];
       const kept = stored?.[field] ?? null;
-      const destination = SECRET_DESTINATION[field];
+      const { destination } = SECRETS[field];
       if (kept === null) {
         problems.push(`${field} must be the secret itself: ${sent} only stands for a stored one, and none is stored`);
       } else if (destinationOf(dto[destination]) !== destinationOf(stored?.[destination])) {

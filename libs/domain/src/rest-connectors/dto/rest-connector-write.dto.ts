@@ -8,6 +8,7 @@ import { IsHttpUrlWithPlaceholders } from '../../http/validators/http-url.valida
 import { MaxBytes } from '../../http/validators/max-bytes.validator';
 import { RequiredIf } from '../../http/validators/required-if.validator';
 import { SingleLine } from '../../http/validators/single-line.validator';
+import { SecretField, SECRETS, usesSecret, whenSecretIsUsed } from '../connector-secrets';
 import { AuthType, ContentType, GrantType, RequestType } from '../rest-connector.enums';
 
 export const LIMITS = {
@@ -27,11 +28,12 @@ export const LIMITS = {
 const trim = Transform(({ value }) => (typeof value === 'string' ? value.trim() : value));
 
 const isOAuth = (o: Record<string, unknown>) => o.authType === AuthType.AUTH_OAUTH2;
-const grant = (g: GrantType) => (o: Record<string, unknown>) => isOAuth(o) && o.grantType === g;
 
-/** A secret: write-only, required by one auth type, discarded by the others. */
-const Secret = (placeholder: string, condition: (o: Record<string, unknown>) => boolean, when: string) =>
-  applyDecorators(
+/** A secret: write-only, required by the auth settings that use it (SECRETS), discarded by the others. */
+const Secret = (field: SecretField) => {
+  const { placeholder } = SECRETS[field];
+  const when = whenSecretIsUsed(field);
+  return applyDecorators(
     ApiPropertyOptional({
       type: String,
       nullable: true,
@@ -39,12 +41,13 @@ const Secret = (placeholder: string, condition: (o: Record<string, unknown>) => 
       example: placeholder,
       description: `Write-only. Required when ${when}. Reads show \`${placeholder}\`; sending \`${placeholder}\` back keeps the stored value.`,
     }),
-    RequiredIf(condition, when),
+    RequiredIf((o) => usesSecret(field, o.authType, o.grantType), when),
     IsString(),
     MaxLength(LIMITS.secret),
     // Sent in the Authorization header of the connector's call.
     SingleLine(),
   );
+};
 
 export class ConnectorHeaderDto {
   @ApiProperty({ example: 'Accept', maxLength: LIMITS.headerName, description: 'An HTTP header name (RFC 9110 token).' })
@@ -119,10 +122,10 @@ export class RestConnectorWriteDto {
   @IsEnum(GrantType)
   grantType?: GrantType | null;
 
-  @Secret('<BASIC_TOKEN>', (o) => o.authType === AuthType.AUTH_BASIC, 'authType is AUTH_BASIC')
+  @Secret('basicToken')
   basicToken?: string | null;
 
-  @Secret('<BEARER_TOKEN>', (o) => o.authType === AuthType.AUTH_BEARER, 'authType is AUTH_BEARER')
+  @Secret('bearerToken')
   bearerToken?: string | null;
 
   @ApiPropertyOptional({ type: String, nullable: true, maxLength: LIMITS.credential, description: 'OAuth client id; required with AUTH_OAUTH2.' })
@@ -132,7 +135,7 @@ export class RestConnectorWriteDto {
   @SingleLine()
   clientId?: string | null;
 
-  @Secret('<CLIENT_SECRET>', grant(GrantType.CLIENT_CREDENTIALS), 'authType is AUTH_OAUTH2 and grantType is CLIENT_CREDENTIALS')
+  @Secret('clientSecret')
   clientSecret?: string | null;
 
   @ApiPropertyOptional({ type: String, nullable: true, maxLength: LIMITS.url, example: 'https://id.example.com/oauth/token', description: 'URL for OAuth authentication; required with AUTH_OAUTH2.' })
@@ -142,13 +145,14 @@ export class RestConnectorWriteDto {
   oauthUrl?: string | null;
 
   @ApiPropertyOptional({ type: String, nullable: true, maxLength: LIMITS.credential, description: 'OAuth username; required with grant type PASSWORD.' })
-  @RequiredIf(grant(GrantType.PASSWORD), 'authType is AUTH_OAUTH2 and grantType is PASSWORD')
+  // The username goes with the password: required exactly where authPassword is.
+  @RequiredIf((o) => usesSecret('authPassword', o.authType, o.grantType), whenSecretIsUsed('authPassword'))
   @IsString()
   @MaxLength(LIMITS.credential)
   @SingleLine()
   authUsername?: string | null;
 
-  @Secret('<PASSWORD>', grant(GrantType.PASSWORD), 'authType is AUTH_OAUTH2 and grantType is PASSWORD')
+  @Secret('authPassword')
   authPassword?: string | null;
 
   @ApiProperty({ example: '', description: 'Body of the connector\'s request; may be empty; at most 64 KiB.' })

@@ -1,4 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
+import { SECRET_PLACEHOLDERS } from '../connector-secrets';
 import { AuthType, ContentType, GrantType, RequestType } from '../rest-connector.enums';
 import { ConnectorHeaderDto, ConnectorTagDto } from './rest-connector-write.dto';
 
@@ -39,16 +40,16 @@ export class RestConnectorDto {
   @ApiProperty({ enum: GrantType, enumName: 'GrantType', nullable: true })
   grantType: GrantType | null;
 
-  @ApiProperty({ type: String, nullable: true, example: '<BASIC_TOKEN>' })
+  @ApiProperty({ type: String, nullable: true, example: SECRET_PLACEHOLDERS.basicToken })
   basicToken: string | null;
 
-  @ApiProperty({ type: String, nullable: true, example: '<BEARER_TOKEN>' })
+  @ApiProperty({ type: String, nullable: true, example: SECRET_PLACEHOLDERS.bearerToken })
   bearerToken: string | null;
 
   @ApiProperty({ type: String, nullable: true })
   clientId: string | null;
 
-  @ApiProperty({ type: String, nullable: true, example: '<CLIENT_SECRET>' })
+  @ApiProperty({ type: String, nullable: true, example: SECRET_PLACEHOLDERS.clientSecret })
   clientSecret: string | null;
 
   @ApiProperty({ type: String, nullable: true })
@@ -57,7 +58,7 @@ export class RestConnectorDto {
   @ApiProperty({ type: String, nullable: true })
   authUsername: string | null;
 
-  @ApiProperty({ type: String, nullable: true, example: '<PASSWORD>' })
+  @ApiProperty({ type: String, nullable: true, example: SECRET_PLACEHOLDERS.authPassword })
   authPassword: string | null;
 
   @ApiProperty()
