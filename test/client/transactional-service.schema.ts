@@ -263,7 +263,7 @@ export interface components {
             headers: components["schemas"]["ConnectorHeader"][];
             contentType: components["schemas"]["ContentType"];
             authType: components["schemas"]["AuthType"];
-            grantType: components["schemas"]["GrantType"] | null;
+            grantType: components["schemas"]["GrantType"] | (null);
             /** @example <BASIC_TOKEN> */
             basicToken: string | null;
             /** @example <BEARER_TOKEN> */
@@ -308,7 +308,7 @@ export interface components {
             /** @description Whether the connector authenticates, and how. */
             authType: components["schemas"]["AuthType"];
             /** @description OAuth grant type; required with AUTH_OAUTH2. */
-            grantType?: components["schemas"]["GrantType"] | null;
+            grantType?: components["schemas"]["GrantType"] | (null);
             /**
              * @description Write-only. Required when authType is AUTH_BASIC. Reads show `<BASIC_TOKEN>`; sending `<BASIC_TOKEN>` back keeps the stored value.
              * @example <BASIC_TOKEN>

@@ -1,5 +1,6 @@
 import { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
+import { withNullableReferences } from './nullable-references';
 import { PlatformAppDefinition } from './platform-app.definition';
 
 export const BEARER_SCHEME = 'bearer';
@@ -15,7 +16,7 @@ export function buildOpenApiDocument(app: INestApplication, definition: Platform
     .build();
   // Operation ids are the controller method names: stable across builds, readable in generated clients.
   const document = SwaggerModule.createDocument(app, config, { operationIdFactory: (_controller, method) => method });
-  return withPlainSchemaNames(document);
+  return withNullableReferences(withPlainSchemaNames(document));
 }
 
 /**
