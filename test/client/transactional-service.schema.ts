@@ -386,8 +386,8 @@ export interface operations {
                 linesPerPage?: number;
                 /** @description Sort field; ties are broken by uuid. */
                 orderBy?: "name" | "updatedAt" | "updatedBy";
-                /** @description Sort direction, in any case. */
-                direction?: "ASC" | "DESC";
+                /** @description Sort direction, `ASC` or `DESC`, in any case. */
+                direction?: string;
                 /** @description Names or tags to filter by. Repeat the parameter (`searchTerms=a&searchTerms=b`) or separate terms by commas (`searchTerms=a,b`). Every term must match: a term matches a connector whose name or one of whose tags contains it, case-insensitively; `%`, `_` and `\` are literal. */
                 searchTerms?: string[];
             };

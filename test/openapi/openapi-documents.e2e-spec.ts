@@ -9,6 +9,7 @@ import { ROOT, runNode } from '../support/run-command';
 import { mysqlTestConfig } from '../support/test-config';
 import { startTestApp, TestApp } from '../support/test-app';
 import { AppName, committedDocument, operationsOf } from './committed-documents';
+import { DocumentValidator } from './document-validator';
 
 const CONNECTORS = '/platform-transactional-service/org/{orgUUID}/env/{envUUID}/bot/{botUUID}/rest-connectors';
 
@@ -106,11 +107,18 @@ describe('What the documents say, field for field', () => {
     expect(page.page).toMatchObject({ required: false, schema: { type: 'integer', format: 'int32', default: 1 } });
     expect(page.linesPerPage).toMatchObject({ required: false, schema: { type: 'integer', format: 'int32', default: 5 } });
     expect(page.orderBy).toMatchObject({ schema: { type: 'string', default: 'updatedAt', enum: ['name', 'updatedAt', 'updatedBy'] } });
-    expect(page.direction).toMatchObject({ schema: { type: 'string', default: 'DESC', enum: ['ASC', 'DESC'] } });
+    expect(page.direction).toMatchObject({ schema: { type: 'string', default: 'DESC' } });
     expect(page.searchTerms).toMatchObject({ schema: { type: 'array', items: { type: 'string' } } });
     expect(page.searchTerms.description).toContain('searchTerms=a&searchTerms=b');
     expect(quick.searchTerm).toMatchObject({ required: true, schema: { type: 'string' } });
     expect(quick.limit).toMatchObject({ required: false, schema: { type: 'integer', format: 'int64', default: 6 } });
+  });
+
+  it('documents direction as the server takes it: ASC or DESC in any case', () => {
+    const admits = (value: string) => new DocumentValidator(connectors).admitsParameter(`${CONNECTORS}/pagination`, 'get', 'query', 'direction', value);
+
+    expect(['ASC', 'DESC', 'asc', 'Desc', 'dEsC'].filter(admits)).toEqual(['ASC', 'DESC', 'asc', 'Desc', 'dEsC']);
+    expect(['up', 'ascending', ' asc', 'ASC,DESC', ''].filter(admits)).toEqual([]);
   });
 
   it('documents the write body: required fields, enums, lengths and examples with the seed\'s placeholders', () => {
