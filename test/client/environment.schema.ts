@@ -58,7 +58,7 @@ export interface components {
              * @example Bot 0b0c4d3e-4b8f-4c8e-9d51-1a7a4ab1f2c3 not found in environment 5f0e…
              */
             message: string | string[];
-            /** @example /platform-bot-admin/org/…/env/…/bots-admin/… */
+            /** @description The path of the request, as sent. */
             path: string;
             /**
              * Format: date-time
@@ -161,7 +161,7 @@ export interface operations {
                      *         "name must be longer than or equal to 1 characters",
                      *         "property colour should not exist"
                      *       ],
-                     *       "path": "/platform-bot-admin/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bots-admin",
+                     *       "path": "/platform-environment/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/environments",
                      *       "timestamp": "2026-11-21T09:00:00.000Z",
                      *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
                      *     }
@@ -180,7 +180,7 @@ export interface operations {
                      *       "statusCode": 401,
                      *       "error": "Unauthorized",
                      *       "message": "Authorization: Bearer <token> is required",
-                     *       "path": "/platform-bot-admin/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bots-admin",
+                     *       "path": "/platform-environment/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/environments",
                      *       "timestamp": "2026-11-21T09:00:00.000Z",
                      *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
                      *     }
@@ -199,7 +199,7 @@ export interface operations {
                      *       "statusCode": 403,
                      *       "error": "Forbidden",
                      *       "message": "Not allowed to access organization 0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01",
-                     *       "path": "/platform-bot-admin/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bots-admin",
+                     *       "path": "/platform-environment/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/environments",
                      *       "timestamp": "2026-11-21T09:00:00.000Z",
                      *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
                      *     }
@@ -218,7 +218,7 @@ export interface operations {
                      *       "statusCode": 404,
                      *       "error": "Not Found",
                      *       "message": "Bot 6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07 not found in environment 1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02",
-                     *       "path": "/platform-bot-admin/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bots-admin",
+                     *       "path": "/platform-environment/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/environments",
                      *       "timestamp": "2026-11-21T09:00:00.000Z",
                      *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
                      *     }
@@ -237,7 +237,7 @@ export interface operations {
                      *       "statusCode": 429,
                      *       "error": "Too Many Requests",
                      *       "message": "Rate limit of 600 requests per minute exceeded",
-                     *       "path": "/platform-bot-admin/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bots-admin",
+                     *       "path": "/platform-environment/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/environments",
                      *       "timestamp": "2026-11-21T09:00:00.000Z",
                      *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
                      *     }
@@ -256,7 +256,7 @@ export interface operations {
                      *       "statusCode": 503,
                      *       "error": "Service Unavailable",
                      *       "message": "The database is unavailable; retry later",
-                     *       "path": "/platform-bot-admin/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bots-admin",
+                     *       "path": "/platform-environment/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/environments",
                      *       "timestamp": "2026-11-21T09:00:00.000Z",
                      *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
                      *     }
@@ -303,7 +303,7 @@ export interface operations {
                      *         "name must be longer than or equal to 1 characters",
                      *         "property colour should not exist"
                      *       ],
-                     *       "path": "/platform-bot-admin/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bots-admin",
+                     *       "path": "/platform-environment/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/environments/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02",
                      *       "timestamp": "2026-11-21T09:00:00.000Z",
                      *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
                      *     }
@@ -322,7 +322,7 @@ export interface operations {
                      *       "statusCode": 401,
                      *       "error": "Unauthorized",
                      *       "message": "Authorization: Bearer <token> is required",
-                     *       "path": "/platform-bot-admin/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bots-admin",
+                     *       "path": "/platform-environment/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/environments/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02",
                      *       "timestamp": "2026-11-21T09:00:00.000Z",
                      *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
                      *     }
@@ -341,7 +341,7 @@ export interface operations {
                      *       "statusCode": 403,
                      *       "error": "Forbidden",
                      *       "message": "Not allowed to access organization 0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01",
-                     *       "path": "/platform-bot-admin/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bots-admin",
+                     *       "path": "/platform-environment/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/environments/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02",
                      *       "timestamp": "2026-11-21T09:00:00.000Z",
                      *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
                      *     }
@@ -360,7 +360,7 @@ export interface operations {
                      *       "statusCode": 404,
                      *       "error": "Not Found",
                      *       "message": "Bot 6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07 not found in environment 1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02",
-                     *       "path": "/platform-bot-admin/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bots-admin",
+                     *       "path": "/platform-environment/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/environments/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02",
                      *       "timestamp": "2026-11-21T09:00:00.000Z",
                      *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
                      *     }
@@ -379,7 +379,7 @@ export interface operations {
                      *       "statusCode": 429,
                      *       "error": "Too Many Requests",
                      *       "message": "Rate limit of 600 requests per minute exceeded",
-                     *       "path": "/platform-bot-admin/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bots-admin",
+                     *       "path": "/platform-environment/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/environments/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02",
                      *       "timestamp": "2026-11-21T09:00:00.000Z",
                      *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
                      *     }
@@ -398,7 +398,7 @@ export interface operations {
                      *       "statusCode": 503,
                      *       "error": "Service Unavailable",
                      *       "message": "The database is unavailable; retry later",
-                     *       "path": "/platform-bot-admin/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bots-admin",
+                     *       "path": "/platform-environment/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/environments/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02",
                      *       "timestamp": "2026-11-21T09:00:00.000Z",
                      *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
                      *     }

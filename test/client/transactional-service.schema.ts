@@ -114,7 +114,7 @@ export interface components {
              * @example Bot 0b0c4d3e-4b8f-4c8e-9d51-1a7a4ab1f2c3 not found in environment 5f0e…
              */
             message: string | string[];
-            /** @example /platform-bot-admin/org/…/env/…/bots-admin/… */
+            /** @description The path of the request, as sent. */
             path: string;
             /**
              * Format: date-time
@@ -427,7 +427,7 @@ export interface operations {
                      *         "name must be longer than or equal to 1 characters",
                      *         "property colour should not exist"
                      *       ],
-                     *       "path": "/platform-bot-admin/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bots-admin",
+                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors/pagination",
                      *       "timestamp": "2026-11-21T09:00:00.000Z",
                      *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
                      *     }
@@ -446,7 +446,7 @@ export interface operations {
                      *       "statusCode": 401,
                      *       "error": "Unauthorized",
                      *       "message": "Authorization: Bearer <token> is required",
-                     *       "path": "/platform-bot-admin/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bots-admin",
+                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors/pagination",
                      *       "timestamp": "2026-11-21T09:00:00.000Z",
                      *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
                      *     }
@@ -465,7 +465,7 @@ export interface operations {
                      *       "statusCode": 403,
                      *       "error": "Forbidden",
                      *       "message": "Not allowed to access organization 0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01",
-                     *       "path": "/platform-bot-admin/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bots-admin",
+                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors/pagination",
                      *       "timestamp": "2026-11-21T09:00:00.000Z",
                      *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
                      *     }
@@ -484,7 +484,7 @@ export interface operations {
                      *       "statusCode": 404,
                      *       "error": "Not Found",
                      *       "message": "Bot 6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07 not found in environment 1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02",
-                     *       "path": "/platform-bot-admin/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bots-admin",
+                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors/pagination",
                      *       "timestamp": "2026-11-21T09:00:00.000Z",
                      *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
                      *     }
@@ -503,7 +503,7 @@ export interface operations {
                      *       "statusCode": 429,
                      *       "error": "Too Many Requests",
                      *       "message": "Rate limit of 600 requests per minute exceeded",
-                     *       "path": "/platform-bot-admin/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bots-admin",
+                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors/pagination",
                      *       "timestamp": "2026-11-21T09:00:00.000Z",
                      *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
                      *     }
@@ -522,7 +522,7 @@ export interface operations {
                      *       "statusCode": 503,
                      *       "error": "Service Unavailable",
                      *       "message": "The database is unavailable; retry later",
-                     *       "path": "/platform-bot-admin/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bots-admin",
+                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors/pagination",
                      *       "timestamp": "2026-11-21T09:00:00.000Z",
                      *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
                      *     }
@@ -576,7 +576,7 @@ export interface operations {
                      *         "name must be longer than or equal to 1 characters",
                      *         "property colour should not exist"
                      *       ],
-                     *       "path": "/platform-bot-admin/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bots-admin",
+                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors/quicksearch",
                      *       "timestamp": "2026-11-21T09:00:00.000Z",
                      *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
                      *     }
@@ -595,7 +595,7 @@ export interface operations {
                      *       "statusCode": 401,
                      *       "error": "Unauthorized",
                      *       "message": "Authorization: Bearer <token> is required",
-                     *       "path": "/platform-bot-admin/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bots-admin",
+                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors/quicksearch",
                      *       "timestamp": "2026-11-21T09:00:00.000Z",
                      *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
                      *     }
@@ -614,7 +614,7 @@ export interface operations {
                      *       "statusCode": 403,
                      *       "error": "Forbidden",
                      *       "message": "Not allowed to access organization 0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01",
-                     *       "path": "/platform-bot-admin/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bots-admin",
+                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors/quicksearch",
                      *       "timestamp": "2026-11-21T09:00:00.000Z",
                      *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
                      *     }
@@ -633,7 +633,7 @@ export interface operations {
                      *       "statusCode": 404,
                      *       "error": "Not Found",
                      *       "message": "Bot 6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07 not found in environment 1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02",
-                     *       "path": "/platform-bot-admin/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bots-admin",
+                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors/quicksearch",
                      *       "timestamp": "2026-11-21T09:00:00.000Z",
                      *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
                      *     }
@@ -652,7 +652,7 @@ export interface operations {
                      *       "statusCode": 429,
                      *       "error": "Too Many Requests",
                      *       "message": "Rate limit of 600 requests per minute exceeded",
-                     *       "path": "/platform-bot-admin/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bots-admin",
+                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors/quicksearch",
                      *       "timestamp": "2026-11-21T09:00:00.000Z",
                      *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
                      *     }
@@ -671,7 +671,7 @@ export interface operations {
                      *       "statusCode": 503,
                      *       "error": "Service Unavailable",
                      *       "message": "The database is unavailable; retry later",
-                     *       "path": "/platform-bot-admin/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bots-admin",
+                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors/quicksearch",
                      *       "timestamp": "2026-11-21T09:00:00.000Z",
                      *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
                      *     }
@@ -720,7 +720,7 @@ export interface operations {
                      *         "name must be longer than or equal to 1 characters",
                      *         "property colour should not exist"
                      *       ],
-                     *       "path": "/platform-bot-admin/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bots-admin",
+                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors/list",
                      *       "timestamp": "2026-11-21T09:00:00.000Z",
                      *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
                      *     }
@@ -739,7 +739,7 @@ export interface operations {
                      *       "statusCode": 401,
                      *       "error": "Unauthorized",
                      *       "message": "Authorization: Bearer <token> is required",
-                     *       "path": "/platform-bot-admin/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bots-admin",
+                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors/list",
                      *       "timestamp": "2026-11-21T09:00:00.000Z",
                      *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
                      *     }
@@ -758,7 +758,7 @@ export interface operations {
                      *       "statusCode": 403,
                      *       "error": "Forbidden",
                      *       "message": "Not allowed to access organization 0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01",
-                     *       "path": "/platform-bot-admin/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bots-admin",
+                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors/list",
                      *       "timestamp": "2026-11-21T09:00:00.000Z",
                      *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
                      *     }
@@ -777,7 +777,7 @@ export interface operations {
                      *       "statusCode": 404,
                      *       "error": "Not Found",
                      *       "message": "Bot 6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07 not found in environment 1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02",
-                     *       "path": "/platform-bot-admin/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bots-admin",
+                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors/list",
                      *       "timestamp": "2026-11-21T09:00:00.000Z",
                      *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
                      *     }
@@ -796,7 +796,7 @@ export interface operations {
                      *       "statusCode": 429,
                      *       "error": "Too Many Requests",
                      *       "message": "Rate limit of 600 requests per minute exceeded",
-                     *       "path": "/platform-bot-admin/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bots-admin",
+                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors/list",
                      *       "timestamp": "2026-11-21T09:00:00.000Z",
                      *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
                      *     }
@@ -815,7 +815,7 @@ export interface operations {
                      *       "statusCode": 503,
                      *       "error": "Service Unavailable",
                      *       "message": "The database is unavailable; retry later",
-                     *       "path": "/platform-bot-admin/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bots-admin",
+                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors/list",
                      *       "timestamp": "2026-11-21T09:00:00.000Z",
                      *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
                      *     }
@@ -868,7 +868,7 @@ export interface operations {
                      *         "name must be longer than or equal to 1 characters",
                      *         "property colour should not exist"
                      *       ],
-                     *       "path": "/platform-bot-admin/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bots-admin",
+                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors/aa0de6c2-b1be-4e28-9ed2-f3bd0531ce0b",
                      *       "timestamp": "2026-11-21T09:00:00.000Z",
                      *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
                      *     }
@@ -887,7 +887,7 @@ export interface operations {
                      *       "statusCode": 401,
                      *       "error": "Unauthorized",
                      *       "message": "Authorization: Bearer <token> is required",
-                     *       "path": "/platform-bot-admin/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bots-admin",
+                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors/aa0de6c2-b1be-4e28-9ed2-f3bd0531ce0b",
                      *       "timestamp": "2026-11-21T09:00:00.000Z",
                      *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
                      *     }
@@ -906,7 +906,7 @@ export interface operations {
                      *       "statusCode": 403,
                      *       "error": "Forbidden",
                      *       "message": "Not allowed to access organization 0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01",
-                     *       "path": "/platform-bot-admin/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bots-admin",
+                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors/aa0de6c2-b1be-4e28-9ed2-f3bd0531ce0b",
                      *       "timestamp": "2026-11-21T09:00:00.000Z",
                      *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
                      *     }
@@ -925,7 +925,7 @@ export interface operations {
                      *       "statusCode": 404,
                      *       "error": "Not Found",
                      *       "message": "Bot 6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07 not found in environment 1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02",
-                     *       "path": "/platform-bot-admin/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bots-admin",
+                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors/aa0de6c2-b1be-4e28-9ed2-f3bd0531ce0b",
                      *       "timestamp": "2026-11-21T09:00:00.000Z",
                      *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
                      *     }
@@ -944,7 +944,7 @@ export interface operations {
                      *       "statusCode": 429,
                      *       "error": "Too Many Requests",
                      *       "message": "Rate limit of 600 requests per minute exceeded",
-                     *       "path": "/platform-bot-admin/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bots-admin",
+                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors/aa0de6c2-b1be-4e28-9ed2-f3bd0531ce0b",
                      *       "timestamp": "2026-11-21T09:00:00.000Z",
                      *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
                      *     }
@@ -963,7 +963,7 @@ export interface operations {
                      *       "statusCode": 503,
                      *       "error": "Service Unavailable",
                      *       "message": "The database is unavailable; retry later",
-                     *       "path": "/platform-bot-admin/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bots-admin",
+                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors/aa0de6c2-b1be-4e28-9ed2-f3bd0531ce0b",
                      *       "timestamp": "2026-11-21T09:00:00.000Z",
                      *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
                      *     }
@@ -1023,7 +1023,7 @@ export interface operations {
                      *         "name must be longer than or equal to 1 characters",
                      *         "property colour should not exist"
                      *       ],
-                     *       "path": "/platform-bot-admin/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bots-admin",
+                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors/aa0de6c2-b1be-4e28-9ed2-f3bd0531ce0b",
                      *       "timestamp": "2026-11-21T09:00:00.000Z",
                      *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
                      *     }
@@ -1042,7 +1042,7 @@ export interface operations {
                      *       "statusCode": 401,
                      *       "error": "Unauthorized",
                      *       "message": "Authorization: Bearer <token> is required",
-                     *       "path": "/platform-bot-admin/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bots-admin",
+                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors/aa0de6c2-b1be-4e28-9ed2-f3bd0531ce0b",
                      *       "timestamp": "2026-11-21T09:00:00.000Z",
                      *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
                      *     }
@@ -1061,7 +1061,7 @@ export interface operations {
                      *       "statusCode": 403,
                      *       "error": "Forbidden",
                      *       "message": "Not allowed to access organization 0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01",
-                     *       "path": "/platform-bot-admin/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bots-admin",
+                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors/aa0de6c2-b1be-4e28-9ed2-f3bd0531ce0b",
                      *       "timestamp": "2026-11-21T09:00:00.000Z",
                      *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
                      *     }
@@ -1080,7 +1080,7 @@ export interface operations {
                      *       "statusCode": 404,
                      *       "error": "Not Found",
                      *       "message": "Bot 6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07 not found in environment 1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02",
-                     *       "path": "/platform-bot-admin/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bots-admin",
+                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors/aa0de6c2-b1be-4e28-9ed2-f3bd0531ce0b",
                      *       "timestamp": "2026-11-21T09:00:00.000Z",
                      *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
                      *     }
@@ -1099,7 +1099,7 @@ export interface operations {
                      *       "statusCode": 409,
                      *       "error": "Conflict",
                      *       "message": "A rest connector named \"Weather forecast\" already exists in this bot",
-                     *       "path": "/platform-bot-admin/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bots-admin",
+                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors/aa0de6c2-b1be-4e28-9ed2-f3bd0531ce0b",
                      *       "timestamp": "2026-11-21T09:00:00.000Z",
                      *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
                      *     }
@@ -1118,7 +1118,7 @@ export interface operations {
                      *       "statusCode": 412,
                      *       "error": "Precondition Failed",
                      *       "message": "Rest connector aa0de6c2-b1be-4e28-9ed2-f3bd0531ce0b has changed since the ETag given in If-Match",
-                     *       "path": "/platform-bot-admin/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bots-admin",
+                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors/aa0de6c2-b1be-4e28-9ed2-f3bd0531ce0b",
                      *       "timestamp": "2026-11-21T09:00:00.000Z",
                      *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
                      *     }
@@ -1137,7 +1137,7 @@ export interface operations {
                      *       "statusCode": 413,
                      *       "error": "Payload Too Large",
                      *       "message": "Request body is larger than the limit of 256 KiB",
-                     *       "path": "/platform-bot-admin/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bots-admin",
+                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors/aa0de6c2-b1be-4e28-9ed2-f3bd0531ce0b",
                      *       "timestamp": "2026-11-21T09:00:00.000Z",
                      *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
                      *     }
@@ -1156,7 +1156,7 @@ export interface operations {
                      *       "statusCode": 415,
                      *       "error": "Unsupported Media Type",
                      *       "message": "The request body must be application/json",
-                     *       "path": "/platform-bot-admin/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bots-admin",
+                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors/aa0de6c2-b1be-4e28-9ed2-f3bd0531ce0b",
                      *       "timestamp": "2026-11-21T09:00:00.000Z",
                      *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
                      *     }
@@ -1175,7 +1175,7 @@ export interface operations {
                      *       "statusCode": 429,
                      *       "error": "Too Many Requests",
                      *       "message": "Rate limit of 600 requests per minute exceeded",
-                     *       "path": "/platform-bot-admin/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bots-admin",
+                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors/aa0de6c2-b1be-4e28-9ed2-f3bd0531ce0b",
                      *       "timestamp": "2026-11-21T09:00:00.000Z",
                      *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
                      *     }
@@ -1194,7 +1194,7 @@ export interface operations {
                      *       "statusCode": 503,
                      *       "error": "Service Unavailable",
                      *       "message": "The database is unavailable; retry later",
-                     *       "path": "/platform-bot-admin/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bots-admin",
+                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors/aa0de6c2-b1be-4e28-9ed2-f3bd0531ce0b",
                      *       "timestamp": "2026-11-21T09:00:00.000Z",
                      *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
                      *     }
@@ -1243,7 +1243,7 @@ export interface operations {
                      *         "name must be longer than or equal to 1 characters",
                      *         "property colour should not exist"
                      *       ],
-                     *       "path": "/platform-bot-admin/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bots-admin",
+                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors/aa0de6c2-b1be-4e28-9ed2-f3bd0531ce0b",
                      *       "timestamp": "2026-11-21T09:00:00.000Z",
                      *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
                      *     }
@@ -1262,7 +1262,7 @@ export interface operations {
                      *       "statusCode": 401,
                      *       "error": "Unauthorized",
                      *       "message": "Authorization: Bearer <token> is required",
-                     *       "path": "/platform-bot-admin/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bots-admin",
+                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors/aa0de6c2-b1be-4e28-9ed2-f3bd0531ce0b",
                      *       "timestamp": "2026-11-21T09:00:00.000Z",
                      *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
                      *     }
@@ -1281,7 +1281,7 @@ export interface operations {
                      *       "statusCode": 403,
                      *       "error": "Forbidden",
                      *       "message": "Not allowed to access organization 0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01",
-                     *       "path": "/platform-bot-admin/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bots-admin",
+                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors/aa0de6c2-b1be-4e28-9ed2-f3bd0531ce0b",
                      *       "timestamp": "2026-11-21T09:00:00.000Z",
                      *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
                      *     }
@@ -1300,7 +1300,7 @@ export interface operations {
                      *       "statusCode": 404,
                      *       "error": "Not Found",
                      *       "message": "Bot 6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07 not found in environment 1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02",
-                     *       "path": "/platform-bot-admin/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bots-admin",
+                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors/aa0de6c2-b1be-4e28-9ed2-f3bd0531ce0b",
                      *       "timestamp": "2026-11-21T09:00:00.000Z",
                      *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
                      *     }
@@ -1319,7 +1319,7 @@ export interface operations {
                      *       "statusCode": 429,
                      *       "error": "Too Many Requests",
                      *       "message": "Rate limit of 600 requests per minute exceeded",
-                     *       "path": "/platform-bot-admin/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bots-admin",
+                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors/aa0de6c2-b1be-4e28-9ed2-f3bd0531ce0b",
                      *       "timestamp": "2026-11-21T09:00:00.000Z",
                      *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
                      *     }
@@ -1338,7 +1338,7 @@ export interface operations {
                      *       "statusCode": 503,
                      *       "error": "Service Unavailable",
                      *       "message": "The database is unavailable; retry later",
-                     *       "path": "/platform-bot-admin/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bots-admin",
+                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors/aa0de6c2-b1be-4e28-9ed2-f3bd0531ce0b",
                      *       "timestamp": "2026-11-21T09:00:00.000Z",
                      *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
                      *     }
@@ -1396,7 +1396,7 @@ export interface operations {
                      *         "name must be longer than or equal to 1 characters",
                      *         "property colour should not exist"
                      *       ],
-                     *       "path": "/platform-bot-admin/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bots-admin",
+                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors",
                      *       "timestamp": "2026-11-21T09:00:00.000Z",
                      *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
                      *     }
@@ -1415,7 +1415,7 @@ export interface operations {
                      *       "statusCode": 401,
                      *       "error": "Unauthorized",
                      *       "message": "Authorization: Bearer <token> is required",
-                     *       "path": "/platform-bot-admin/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bots-admin",
+                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors",
                      *       "timestamp": "2026-11-21T09:00:00.000Z",
                      *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
                      *     }
@@ -1434,7 +1434,7 @@ export interface operations {
                      *       "statusCode": 403,
                      *       "error": "Forbidden",
                      *       "message": "Not allowed to access organization 0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01",
-                     *       "path": "/platform-bot-admin/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bots-admin",
+                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors",
                      *       "timestamp": "2026-11-21T09:00:00.000Z",
                      *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
                      *     }
@@ -1453,7 +1453,7 @@ export interface operations {
                      *       "statusCode": 404,
                      *       "error": "Not Found",
                      *       "message": "Bot 6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07 not found in environment 1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02",
-                     *       "path": "/platform-bot-admin/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bots-admin",
+                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors",
                      *       "timestamp": "2026-11-21T09:00:00.000Z",
                      *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
                      *     }
@@ -1472,7 +1472,7 @@ export interface operations {
                      *       "statusCode": 409,
                      *       "error": "Conflict",
                      *       "message": "A rest connector named \"Weather forecast\" already exists in this bot",
-                     *       "path": "/platform-bot-admin/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bots-admin",
+                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors",
                      *       "timestamp": "2026-11-21T09:00:00.000Z",
                      *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
                      *     }
@@ -1491,7 +1491,7 @@ export interface operations {
                      *       "statusCode": 413,
                      *       "error": "Payload Too Large",
                      *       "message": "Request body is larger than the limit of 256 KiB",
-                     *       "path": "/platform-bot-admin/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bots-admin",
+                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors",
                      *       "timestamp": "2026-11-21T09:00:00.000Z",
                      *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
                      *     }
@@ -1510,7 +1510,7 @@ export interface operations {
                      *       "statusCode": 415,
                      *       "error": "Unsupported Media Type",
                      *       "message": "The request body must be application/json",
-                     *       "path": "/platform-bot-admin/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bots-admin",
+                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors",
                      *       "timestamp": "2026-11-21T09:00:00.000Z",
                      *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
                      *     }
@@ -1529,7 +1529,7 @@ export interface operations {
                      *       "statusCode": 422,
                      *       "error": "Unprocessable Entity",
                      *       "message": "This Idempotency-Key was already used with a different request",
-                     *       "path": "/platform-bot-admin/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bots-admin",
+                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors",
                      *       "timestamp": "2026-11-21T09:00:00.000Z",
                      *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
                      *     }
@@ -1548,7 +1548,7 @@ export interface operations {
                      *       "statusCode": 429,
                      *       "error": "Too Many Requests",
                      *       "message": "Rate limit of 600 requests per minute exceeded",
-                     *       "path": "/platform-bot-admin/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bots-admin",
+                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors",
                      *       "timestamp": "2026-11-21T09:00:00.000Z",
                      *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
                      *     }
@@ -1567,7 +1567,7 @@ export interface operations {
                      *       "statusCode": 503,
                      *       "error": "Service Unavailable",
                      *       "message": "The database is unavailable; retry later",
-                     *       "path": "/platform-bot-admin/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bots-admin",
+                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors",
                      *       "timestamp": "2026-11-21T09:00:00.000Z",
                      *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
                      *     }

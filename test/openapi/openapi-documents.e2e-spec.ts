@@ -34,6 +34,15 @@ const SEED_OPERATIONS: Record<AppName, Array<[string, string, string, string]>> 
   ],
 };
 
+/** A path template as a pattern its concrete paths match: each `{id}` a uuid. */
+const pathPattern = (template: string) => new RegExp(`^${template.replace(/\{\w+\}/g, '[0-9a-f-]{36}')}$`);
+
+/** Every `example` and `examples` value anywhere in a document. */
+const examplesIn = (value: unknown): unknown[] =>
+  value !== null && typeof value === 'object'
+    ? Object.entries(value).flatMap(([key, child]) => (key === 'example' || key === 'examples' ? [child] : examplesIn(child)))
+    : [];
+
 const SUCCESS: Record<string, string> = { get: '200', post: '201', put: '200', delete: '204' };
 
 type Operation = { parameters?: Array<Record<string, any>>; responses: Record<string, any>; security?: unknown; tags?: string[]; requestBody?: any };
@@ -169,6 +178,22 @@ describe('What the documents say, field for field', () => {
     expect(application.properties.properties).toMatchObject({ type: 'object', additionalProperties: { type: 'string' } });
     expect(Object.keys(schemaOf(bots, 'Bot').properties)).toEqual(['uuid', 'environmentUuid', 'name', 'image']);
     expect(Object.keys(schemaOf(bots, 'BotList').properties)).toEqual(['bots']);
+  });
+
+  it('shows in each document\'s examples its own app\'s label only, each error example the path of its operation', () => {
+    const documents = [connectors, environments, bots];
+    const labels = [TRANSACTIONAL_SERVICE_APP.label, ENVIRONMENT_APP.label, BOT_ADMIN_APP.label];
+    documents.forEach((document, index) => {
+      const others = labels.filter((label) => label !== labels[index]);
+      const examples = JSON.stringify(examplesIn(document));
+      expect(others.filter((label) => examples.includes(label))).toEqual([]);
+      for (const { path, method } of operationsOf(document)) {
+        for (const [status, response] of Object.entries(operation(document, path, method).responses)) {
+          const example = response.content?.['application/json']?.example;
+          if (Number(status) >= 400) expect({ status, path: example.path }).toEqual({ status, path: expect.stringMatching(pathPattern(path)) });
+        }
+      }
+    });
   });
 
   it('says that the environment group is internal and reached through a support ticket', () => {

@@ -1,5 +1,6 @@
 import { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
+import { withOwnErrorExamplePaths } from './error-example-paths';
 import { withNullableReferences } from './nullable-references';
 import { PlatformAppDefinition } from './platform-app.definition';
 
@@ -16,7 +17,7 @@ export function buildOpenApiDocument(app: INestApplication, definition: Platform
     .build();
   // Operation ids are the controller method names: stable across builds, readable in generated clients.
   const document = SwaggerModule.createDocument(app, config, { operationIdFactory: (_controller, method) => method });
-  return withNullableReferences(withPlainSchemaNames(document));
+  return withOwnErrorExamplePaths(withNullableReferences(withPlainSchemaNames(document)));
 }
 
 /**
