@@ -88,7 +88,20 @@ export interface components {
     responses: never;
     parameters: never;
     requestBodies: never;
-    headers: never;
+    headers: {
+        /** @description The request id, also in the error body and the logs: the caller's `X-Request-Id` when acceptable, a new UUID otherwise. */
+        "X-Request-Id": string;
+        /** @description Requests a caller may make in any rolling minute (per replica). */
+        "X-RateLimit-Limit": number;
+        /** @description Requests left to the caller in the current window. */
+        "X-RateLimit-Remaining": number;
+        /** @description Seconds until the oldest counted request leaves the window. */
+        "X-RateLimit-Reset": number;
+        /** @description Seconds to wait before retrying. */
+        "Retry-After": number;
+        /** @description The bearer challenge (RFC 6750), with `error` when a token was given. */
+        "WWW-Authenticate": string;
+    };
     pathItems: never;
 }
 export type $defs = Record<string, never>;
@@ -96,7 +109,10 @@ export interface operations {
     listBots: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description An id of the caller's choice, echoed in the answer and logged; any other value is replaced by a new UUID, not refused. */
+                "X-Request-Id"?: string;
+            };
             path: {
                 /** @description uuid of an organization */
                 orgUUID: string;
@@ -110,6 +126,10 @@ export interface operations {
             /** @description The environment's bots, ordered by name */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -119,6 +139,10 @@ export interface operations {
             /** @description Invalid path id, query or body; `message` lists every failing field */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -141,6 +165,8 @@ export interface operations {
             /** @description Missing, invalid or expired bearer token (`WWW-Authenticate: Bearer`) */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -160,6 +186,7 @@ export interface operations {
             /** @description The token does not cover this organization, or lacks the scope of the operation */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -179,6 +206,10 @@ export interface operations {
             /** @description Unknown or out-of-scope resource; `message` names what was not found */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -198,6 +229,8 @@ export interface operations {
             /** @description Rate limit passed; see `Retry-After` */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -217,6 +250,11 @@ export interface operations {
             /** @description The database is unavailable; retry later */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -238,7 +276,10 @@ export interface operations {
     getBot: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description An id of the caller's choice, echoed in the answer and logged; any other value is replaced by a new UUID, not refused. */
+                "X-Request-Id"?: string;
+            };
             path: {
                 /** @description uuid of an organization */
                 orgUUID: string;
@@ -254,6 +295,10 @@ export interface operations {
             /** @description The bot */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -263,6 +308,10 @@ export interface operations {
             /** @description Invalid path id, query or body; `message` lists every failing field */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -285,6 +334,8 @@ export interface operations {
             /** @description Missing, invalid or expired bearer token (`WWW-Authenticate: Bearer`) */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -304,6 +355,7 @@ export interface operations {
             /** @description The token does not cover this organization, or lacks the scope of the operation */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -323,6 +375,10 @@ export interface operations {
             /** @description Unknown or out-of-scope resource; `message` names what was not found */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -342,6 +398,8 @@ export interface operations {
             /** @description Rate limit passed; see `Retry-After` */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -361,6 +419,11 @@ export interface operations {
             /** @description The database is unavailable; retry later */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {

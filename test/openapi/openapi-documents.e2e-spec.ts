@@ -130,6 +130,17 @@ describe('What the documents say, field for field', () => {
     expect(['up', 'ascending', ' asc', 'ASC,DESC', ''].filter(admits)).toEqual([]);
   });
 
+  it('documents the Idempotency-Key and X-Request-Id request headers as the server takes them', () => {
+    const validator = new DocumentValidator(connectors);
+    const key = (value: string) => validator.admitsParameter(CONNECTORS, 'post', 'header', 'Idempotency-Key', value);
+    const id = (value: string) => validator.admitsParameter(CONNECTORS, 'post', 'header', 'X-Request-Id', value);
+
+    expect(['a', 'order-42/retry:1', '~'.repeat(255)].filter(key)).toHaveLength(3);
+    expect(['', 'x'.repeat(256), 'a b', 'ä', 'a\tb'].filter(key)).toEqual([]);
+    expect(['a', 'trace.1_2:3-4', 'x'.repeat(128)].filter(id)).toHaveLength(3);
+    expect(['', 'x'.repeat(129), 'a/b', 'a b'].filter(id)).toEqual([]);
+  });
+
   it('documents the write body: required fields, enums, lengths and examples with the seed\'s placeholders', () => {
     const body = schemaOf(connectors, 'RestConnectorWrite');
     const create = operation(connectors, CONNECTORS, 'post').requestBody.content['application/json'];

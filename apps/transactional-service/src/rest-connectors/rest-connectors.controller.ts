@@ -1,4 +1,5 @@
 import {
+  ACCEPTABLE_IDEMPOTENCY_KEY,
   ApiErrorResponses,
   BotPath,
   Caller,
@@ -88,6 +89,8 @@ export class RestConnectorsController {
     name: 'Idempotency-Key',
     required: false,
     description: 'Makes retries safe for 24 h: the same key and body return the first answer and create nothing; the same key with another body is a 422; a retry while the first request runs is a 409.',
+    // What IdempotencyKeyHeader enforces (400 otherwise): 1 to 255 visible ASCII characters.
+    schema: { type: 'string', minLength: 1, maxLength: 255, pattern: ACCEPTABLE_IDEMPOTENCY_KEY.source },
   })
   @ApiBody({ type: RestConnectorWriteDto, examples: REST_CONNECTOR_WRITE_EXAMPLES })
   @ApiCreatedResponse({

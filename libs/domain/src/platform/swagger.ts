@@ -2,6 +2,7 @@ import { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import { withOwnErrorExamplePaths } from './error-example-paths';
 import { withNullableReferences } from './nullable-references';
+import { withPlatformHeaders } from './platform-headers';
 import { PlatformAppDefinition } from './platform-app.definition';
 
 export const BEARER_SCHEME = 'bearer';
@@ -17,7 +18,7 @@ export function buildOpenApiDocument(app: INestApplication, definition: Platform
     .build();
   // Operation ids are the controller method names: stable across builds, readable in generated clients.
   const document = SwaggerModule.createDocument(app, config, { operationIdFactory: (_controller, method) => method });
-  return withOwnErrorExamplePaths(withNullableReferences(withPlainSchemaNames(document)));
+  return withPlatformHeaders(withOwnErrorExamplePaths(withNullableReferences(withPlainSchemaNames(document))));
 }
 
 /**
