@@ -31,7 +31,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One bot */
+        /**
+         * One bot
+         * @description The bot; 404 unless it belongs to the environment.
+         */
         get: operations["getBot"];
         put?: never;
         post?: never;
@@ -247,6 +250,29 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description An unexpected error: logged with the request id, answered without detail */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "error": "Internal Server Error",
+                     *       "message": "Internal server error",
+                     *       "path": "/platform-bot-admin/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bots-admin",
+                     *       "timestamp": "2026-11-21T09:00:00.000Z",
+                     *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description The database is unavailable; retry later */
             503: {
                 headers: {
@@ -408,6 +434,29 @@ export interface operations {
                      *       "statusCode": 429,
                      *       "error": "Too Many Requests",
                      *       "message": "Rate limit of 600 requests per minute exceeded",
+                     *       "path": "/platform-bot-admin/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bots-admin/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07",
+                     *       "timestamp": "2026-11-21T09:00:00.000Z",
+                     *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An unexpected error: logged with the request id, answered without detail */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "error": "Internal Server Error",
+                     *       "message": "Internal server error",
                      *       "path": "/platform-bot-admin/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bots-admin/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07",
                      *       "timestamp": "2026-11-21T09:00:00.000Z",
                      *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"

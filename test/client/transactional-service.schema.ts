@@ -51,7 +51,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List all connectors of the bot */
+        /**
+         * List all connectors of the bot
+         * @description Every active connector of the bot with its content entries, ordered by name; not paged.
+         */
         get: operations["listRestConnectors"];
         put?: never;
         post?: never;
@@ -68,12 +71,21 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get one connector */
+        /**
+         * Get one connector
+         * @description The connector with the flows that use it; secrets read as their placeholders.
+         */
         get: operations["getRestConnector"];
-        /** Update a connector */
+        /**
+         * Update a connector
+         * @description Replaces the connector; a secret's placeholder sent back keeps the stored secret.
+         */
         put: operations["updateRestConnector"];
         post?: never;
-        /** Delete a connector (soft) */
+        /**
+         * Delete a connector (soft)
+         * @description The connector disappears from every read; its name is free again.
+         */
         delete: operations["deleteRestConnector"];
         options?: never;
         head?: never;
@@ -89,7 +101,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Create a connector */
+        /**
+         * Create a connector
+         * @description The secrets its authType needs are sent in clear; reads show their placeholders.
+         */
         post: operations["createRestConnector"];
         delete?: never;
         options?: never;
@@ -544,6 +559,29 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description An unexpected error: logged with the request id, answered without detail */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "error": "Internal Server Error",
+                     *       "message": "Internal server error",
+                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors/pagination",
+                     *       "timestamp": "2026-11-21T09:00:00.000Z",
+                     *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description The database is unavailable; retry later */
             503: {
                 headers: {
@@ -710,6 +748,29 @@ export interface operations {
                      *       "statusCode": 429,
                      *       "error": "Too Many Requests",
                      *       "message": "Rate limit of 600 requests per minute exceeded",
+                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors/quicksearch",
+                     *       "timestamp": "2026-11-21T09:00:00.000Z",
+                     *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An unexpected error: logged with the request id, answered without detail */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "error": "Internal Server Error",
+                     *       "message": "Internal server error",
                      *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors/quicksearch",
                      *       "timestamp": "2026-11-21T09:00:00.000Z",
                      *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
@@ -887,6 +948,29 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description An unexpected error: logged with the request id, answered without detail */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "error": "Internal Server Error",
+                     *       "message": "Internal server error",
+                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors/list",
+                     *       "timestamp": "2026-11-21T09:00:00.000Z",
+                     *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description The database is unavailable; retry later */
             503: {
                 headers: {
@@ -1052,6 +1136,29 @@ export interface operations {
                      *       "statusCode": 429,
                      *       "error": "Too Many Requests",
                      *       "message": "Rate limit of 600 requests per minute exceeded",
+                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors/aa0de6c2-b1be-4e28-9ed2-f3bd0531ce0b",
+                     *       "timestamp": "2026-11-21T09:00:00.000Z",
+                     *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An unexpected error: logged with the request id, answered without detail */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "error": "Internal Server Error",
+                     *       "message": "Internal server error",
                      *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors/aa0de6c2-b1be-4e28-9ed2-f3bd0531ce0b",
                      *       "timestamp": "2026-11-21T09:00:00.000Z",
                      *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
@@ -1325,6 +1432,29 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description An unexpected error: logged with the request id, answered without detail */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "error": "Internal Server Error",
+                     *       "message": "Internal server error",
+                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors/aa0de6c2-b1be-4e28-9ed2-f3bd0531ce0b",
+                     *       "timestamp": "2026-11-21T09:00:00.000Z",
+                     *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description The database is unavailable; retry later */
             503: {
                 headers: {
@@ -1486,6 +1616,29 @@ export interface operations {
                      *       "statusCode": 429,
                      *       "error": "Too Many Requests",
                      *       "message": "Rate limit of 600 requests per minute exceeded",
+                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors/aa0de6c2-b1be-4e28-9ed2-f3bd0531ce0b",
+                     *       "timestamp": "2026-11-21T09:00:00.000Z",
+                     *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An unexpected error: logged with the request id, answered without detail */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "error": "Internal Server Error",
+                     *       "message": "Internal server error",
                      *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors/aa0de6c2-b1be-4e28-9ed2-f3bd0531ce0b",
                      *       "timestamp": "2026-11-21T09:00:00.000Z",
                      *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
@@ -1749,6 +1902,29 @@ export interface operations {
                      *       "statusCode": 429,
                      *       "error": "Too Many Requests",
                      *       "message": "Rate limit of 600 requests per minute exceeded",
+                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors",
+                     *       "timestamp": "2026-11-21T09:00:00.000Z",
+                     *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An unexpected error: logged with the request id, answered without detail */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "error": "Internal Server Error",
+                     *       "message": "Internal server error",
                      *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors",
                      *       "timestamp": "2026-11-21T09:00:00.000Z",
                      *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"

@@ -76,7 +76,7 @@ describe.each([
     for (const { path, method } of expected) {
       expect(operation(served, path, method)).toMatchObject({ tags: [definition.label], security: [{ bearer: [] }] });
     }
-    expect(served.components!.securitySchemes!.bearer).toEqual({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT' });
+    expect(served.components!.securitySchemes!.bearer).toEqual({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: expect.stringContaining('RFC8725') });
   });
 
   it('declares every path id as a required uuid string', () => {

@@ -23,6 +23,7 @@ const EXAMPLE_MESSAGES: Record<number, string | string[]> = {
   415: 'The request body must be application/json',
   422: 'This Idempotency-Key was already used with a different request',
   429: 'Rate limit of 600 requests per minute exceeded',
+  500: 'Internal server error',
   503: 'The database is unavailable; retry later',
 };
 
@@ -37,6 +38,7 @@ const DESCRIPTIONS: Record<number, string> = {
   415: 'Body is not `application/json`',
   422: '`Idempotency-Key` reused with a different body',
   429: 'Rate limit passed; see `Retry-After`',
+  500: 'An unexpected error: logged with the request id, answered without detail',
   503: 'The database is unavailable; retry later',
 };
 

@@ -1,7 +1,10 @@
 import { OpenAPIObject } from '@nestjs/swagger';
 import { ACCEPTABLE_REQUEST_ID, REQUEST_ID_HEADER } from '../http/request-id.middleware';
 
-const integer = { type: 'integer', minimum: 0 };
+const INT32_MAX = 2_147_483_647;
+const integer = (maximum: number) => ({ type: 'integer', format: 'int32', minimum: 0, maximum });
+/** The rate limit's window is a minute: no wait or reset is longer. */
+const seconds = integer(60);
 
 /** The headers the platform's edge adds to answers (middleware, rate limit guard, exception filter). */
 const HEADERS = {
@@ -10,10 +13,10 @@ const HEADERS = {
     required: true,
     schema: { type: 'string', maxLength: 128, pattern: ACCEPTABLE_REQUEST_ID.source },
   },
-  'X-RateLimit-Limit': { description: 'Requests a caller may make in any rolling minute (per replica).', schema: integer },
-  'X-RateLimit-Remaining': { description: 'Requests left to the caller in the current window.', schema: integer },
-  'X-RateLimit-Reset': { description: 'Seconds until the oldest counted request leaves the window.', schema: integer },
-  'Retry-After': { description: 'Seconds to wait before retrying.', required: true, schema: integer },
+  'X-RateLimit-Limit': { description: 'Requests a caller may make in any rolling minute (per replica).', schema: integer(INT32_MAX) },
+  'X-RateLimit-Remaining': { description: 'Requests left to the caller in the current window.', schema: integer(INT32_MAX) },
+  'X-RateLimit-Reset': { description: 'Seconds until the oldest counted request leaves the window.', schema: seconds },
+  'Retry-After': { description: 'Seconds to wait before retrying.', required: true, schema: seconds },
   'WWW-Authenticate': { description: 'The bearer challenge (RFC 6750), with `error` when a token was given.', required: true, schema: { type: 'string' } },
 };
 type HeaderName = keyof typeof HEADERS;

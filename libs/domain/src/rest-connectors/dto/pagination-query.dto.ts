@@ -45,13 +45,14 @@ export class PaginationQueryDto {
   orderBy: OrderByField = 'updatedAt';
 
   // Not an enum: the document must admit `asc` and `Desc`, which the server accepts.
-  @ApiPropertyOptional({ type: String, pattern: anyCase(DIRECTIONS), default: 'DESC', description: 'Sort direction, `ASC` or `DESC`, in any case.' })
+  @ApiPropertyOptional({ type: String, pattern: anyCase(DIRECTIONS), maxLength: 4, default: 'DESC', description: 'Sort direction, `ASC` or `DESC`, in any case.' })
   @Transform(({ value }) => (typeof value === 'string' ? value.toUpperCase() : value))
   @IsIn(DIRECTIONS)
   direction: Direction = 'DESC';
 
   @ApiPropertyOptional({
-    type: [String],
+    type: 'array',
+    items: { type: 'string', maxLength: MAX_SEARCH_TERM_LENGTH },
     maxItems: MAX_SEARCH_TERMS,
     description:
       'Names or tags to filter by. Repeat the parameter (`searchTerms=a&searchTerms=b`) or separate terms by commas ' +

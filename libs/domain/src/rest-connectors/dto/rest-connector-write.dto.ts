@@ -13,7 +13,7 @@ import {
   MaxLength,
   ValidateNested,
 } from 'class-validator';
-import { IsHttpToken } from '../../http/validators/http-token.validator';
+import { HTTP_TOKEN, IsHttpToken } from '../../http/validators/http-token.validator';
 import { IsHttpUrlWithPlaceholders } from '../../http/validators/http-url.validator';
 import { MaxBytes } from '../../http/validators/max-bytes.validator';
 import { RequiredIf } from '../../http/validators/required-if.validator';
@@ -24,6 +24,7 @@ export const LIMITS = {
   description: 1000,
   url: 2048,
   headers: 50,
+  headerName: 256,
   headerValueBytes: 8 * 1024,
   tags: 20,
   tagName: 50,
@@ -53,13 +54,14 @@ const Secret = (placeholder: string, condition: (o: Record<string, unknown>) => 
   );
 
 export class ConnectorHeaderDto {
-  @ApiProperty({ example: 'Accept', description: 'An HTTP header name (RFC 9110 token).' })
+  @ApiProperty({ example: 'Accept', maxLength: LIMITS.headerName, pattern: HTTP_TOKEN.source, description: 'An HTTP header name (RFC 9110 token).' })
   @IsDefined()
   @IsString()
   @IsHttpToken()
+  @MaxLength(LIMITS.headerName)
   header: string;
 
-  @ApiProperty({ example: 'application/json', description: 'At most 8 KiB.' })
+  @ApiProperty({ example: 'application/json', maxLength: LIMITS.headerValueBytes, description: 'At most 8 KiB.' })
   @IsDefined()
   @IsString()
   @MaxBytes(LIMITS.headerValueBytes)
@@ -152,13 +154,14 @@ export class RestConnectorWriteDto {
   @Secret('<PASSWORD>', grant(GrantType.PASSWORD), 'authType is AUTH_OAUTH2 and grantType is PASSWORD')
   authPassword?: string | null;
 
-  @ApiProperty({ example: '', description: 'Body of the connector\'s request; may be empty; at most 64 KiB.' })
+  // maxLength in characters: 64 KiB of UTF-8 is at most that many; MaxBytes is the exact limit.
+  @ApiProperty({ example: '', maxLength: LIMITS.payloadBytes, description: 'Body of the connector\'s request; may be empty; at most 64 KiB.' })
   @IsDefined()
   @IsString()
   @MaxBytes(LIMITS.payloadBytes)
   body: string;
 
-  @ApiProperty({ example: '$.data', description: 'Expected parsing of the connector\'s output; may be empty; at most 64 KiB.' })
+  @ApiProperty({ example: '$.data', maxLength: LIMITS.payloadBytes, description: 'Expected parsing of the connector\'s output; may be empty; at most 64 KiB.' })
   @IsDefined()
   @IsString()
   @MaxBytes(LIMITS.payloadBytes)
