@@ -207,6 +207,18 @@ describe('What the documents say, field for field', () => {
     });
   });
 
+  it('has no schema that is nullable without a type, which admits no null in OpenAPI 3.0', () => {
+    const untyped = (value: unknown, at: string): string[] =>
+      value !== null && typeof value === 'object'
+        ? [
+            ...((value as Record<string, unknown>).nullable === true && !('type' in value) ? [at] : []),
+            ...Object.entries(value).flatMap(([key, child]) => untyped(child, `${at}/${key}`)),
+          ]
+        : [];
+
+    expect([connectors, environments, bots].flatMap((document) => untyped(document, document.info.title))).toEqual([]);
+  });
+
   it('says that the environment group is internal and reached through a support ticket', () => {
     expect(environments.info.description).toContain('network policy blocks external access');
     expect(environments.info.description).toContain('support ticket');
