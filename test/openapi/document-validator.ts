@@ -1,3 +1,4 @@
+import { fromSchema } from '@openapi-contrib/openapi-schema-to-json-schema';
 import { OpenAPIObject } from '@nestjs/swagger';
 import Ajv, { ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
@@ -13,7 +14,7 @@ export class DocumentValidator {
 
   constructor(private readonly document: OpenAPIObject) {
     addFormats(this.ajv);
-    const schemas = closeObjects(document.components?.schemas ?? {});
+    const schemas = Object.fromEntries(Object.entries(document.components?.schemas ?? {}).map(([name, schema]) => [name, toJsonSchema(schema)]));
     this.ajv.addSchema({ $id: 'doc', components: { schemas } });
   }
 
@@ -31,25 +32,43 @@ export class DocumentValidator {
         }
         return;
       }
-      validate = this.ajv.compile(closeObjects(JSON.parse(JSON.stringify(schema).replace(/"#\/components/g, '"doc#/components'))));
+      validate = this.compile(schema);
       this.cache.set(key, validate);
     }
     if (!validate(body)) {
       throw new Error(`${key} does not match the document: ${this.ajv.errorsText(validate.errors, { separator: '; ' })}\n${JSON.stringify(body)}`);
     }
   }
+
+  /** Whether the document's schema of a parameter (`in`: query, path or header) admits `value`. */
+  admitsParameter(path: string, method: string, location: string, name: string, value: unknown): boolean {
+    const parameters: Array<{ in: string; name: string; schema: unknown }> = (this.document.paths[path] as any)?.[method]?.parameters ?? [];
+    const parameter = parameters.find((p) => p.in === location && p.name === name);
+    if (!parameter) throw new Error(`The document has no ${location} parameter ${name} on ${method.toUpperCase()} ${path}`);
+    return this.compile(parameter.schema)(value) as boolean;
+  }
+
+  private compile(schema: unknown): ValidateFunction {
+    return this.ajv.compile(toJsonSchema(JSON.parse(JSON.stringify(schema).replace(/"#\/components/g, '"doc#/components'))));
+  }
 }
 
-/** OpenAPI 3.0 schema to JSON Schema: `nullable` becomes a `null` alternative; objects are closed. */
+/**
+ * An OpenAPI 3.0 schema as JSON Schema, by the maintained converter: `nullable` admits `null` only next to
+ * a `type` in the same schema object, as OpenAPI 3.0.3 says (a nullable `$ref` or `allOf` admits no null).
+ * Objects are then closed.
+ */
+function toJsonSchema(schema: unknown): object {
+  const { $schema: _draft, ...converted } = fromSchema(schema as object);
+  return closeObjects(converted);
+}
+
 function closeObjects<T>(schema: T): T {
   if (Array.isArray(schema)) return schema.map(closeObjects) as T;
   if (schema === null || typeof schema !== 'object') return schema;
   const result: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(schema)) result[key] = closeObjects(value);
-  if (result.type === 'object' && result.properties && result.additionalProperties === undefined) result.additionalProperties = false;
-  if (result.nullable === true) {
-    const { nullable: _nullable, description, ...rest } = result;
-    return { description, anyOf: [rest, { type: 'null' }] } as T;
-  }
+  const types = ([] as unknown[]).concat(result.type);
+  if (types.includes('object') && result.properties && result.additionalProperties === undefined) result.additionalProperties = false;
   return result as T;
 }

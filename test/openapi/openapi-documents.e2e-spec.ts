@@ -9,6 +9,7 @@ import { ROOT, runNode } from '../support/run-command';
 import { mysqlTestConfig } from '../support/test-config';
 import { startTestApp, TestApp } from '../support/test-app';
 import { AppName, committedDocument, operationsOf } from './committed-documents';
+import { DocumentValidator } from './document-validator';
 
 const CONNECTORS = '/platform-transactional-service/org/{orgUUID}/env/{envUUID}/bot/{botUUID}/rest-connectors';
 
@@ -32,6 +33,15 @@ const SEED_OPERATIONS: Record<AppName, Array<[string, string, string, string]>> 
     ['/platform-bot-admin/org/{orgUUID}/env/{envUUID}/bots-admin/{botUUID}', 'get', 'getBot', 'One bot'],
   ],
 };
+
+/** A path template as a pattern its concrete paths match: each `{id}` a uuid. */
+const pathPattern = (template: string) => new RegExp(`^${template.replace(/\{\w+\}/g, '[0-9a-f-]{36}')}$`);
+
+/** Every `example` and `examples` value anywhere in a document. */
+const examplesIn = (value: unknown): unknown[] =>
+  value !== null && typeof value === 'object'
+    ? Object.entries(value).flatMap(([key, child]) => (key === 'example' || key === 'examples' ? [child] : examplesIn(child)))
+    : [];
 
 const SUCCESS: Record<string, string> = { get: '200', post: '201', put: '200', delete: '204' };
 
@@ -66,7 +76,7 @@ describe.each([
     for (const { path, method } of expected) {
       expect(operation(served, path, method)).toMatchObject({ tags: [definition.label], security: [{ bearer: [] }] });
     }
-    expect(served.components!.securitySchemes!.bearer).toEqual({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT' });
+    expect(served.components!.securitySchemes!.bearer).toEqual({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: expect.stringContaining('RFC8725') });
   });
 
   it('declares every path id as a required uuid string', () => {
@@ -106,11 +116,29 @@ describe('What the documents say, field for field', () => {
     expect(page.page).toMatchObject({ required: false, schema: { type: 'integer', format: 'int32', default: 1 } });
     expect(page.linesPerPage).toMatchObject({ required: false, schema: { type: 'integer', format: 'int32', default: 5 } });
     expect(page.orderBy).toMatchObject({ schema: { type: 'string', default: 'updatedAt', enum: ['name', 'updatedAt', 'updatedBy'] } });
-    expect(page.direction).toMatchObject({ schema: { type: 'string', default: 'DESC', enum: ['ASC', 'DESC'] } });
+    expect(page.direction).toMatchObject({ schema: { type: 'string', default: 'DESC' } });
     expect(page.searchTerms).toMatchObject({ schema: { type: 'array', items: { type: 'string' } } });
     expect(page.searchTerms.description).toContain('searchTerms=a&searchTerms=b');
     expect(quick.searchTerm).toMatchObject({ required: true, schema: { type: 'string' } });
     expect(quick.limit).toMatchObject({ required: false, schema: { type: 'integer', format: 'int64', default: 6 } });
+  });
+
+  it('documents direction as the server takes it: ASC or DESC in any case', () => {
+    const admits = (value: string) => new DocumentValidator(connectors).admitsParameter(`${CONNECTORS}/pagination`, 'get', 'query', 'direction', value);
+
+    expect(['ASC', 'DESC', 'asc', 'Desc', 'dEsC'].filter(admits)).toEqual(['ASC', 'DESC', 'asc', 'Desc', 'dEsC']);
+    expect(['up', 'ascending', ' asc', 'ASC,DESC', ''].filter(admits)).toEqual([]);
+  });
+
+  it('documents the Idempotency-Key and X-Request-Id request headers as the server takes them', () => {
+    const validator = new DocumentValidator(connectors);
+    const key = (value: string) => validator.admitsParameter(CONNECTORS, 'post', 'header', 'Idempotency-Key', value);
+    const id = (value: string) => validator.admitsParameter(CONNECTORS, 'post', 'header', 'X-Request-Id', value);
+
+    expect(['a', 'order-42/retry:1', '~'.repeat(255)].filter(key)).toHaveLength(3);
+    expect(['', 'x'.repeat(256), 'a b', 'ä', 'a\tb'].filter(key)).toEqual([]);
+    expect(['a', 'trace.1_2:3-4', 'x'.repeat(128)].filter(id)).toHaveLength(3);
+    expect(['', 'x'.repeat(129), 'a/b', 'a b'].filter(id)).toEqual([]);
   });
 
   it('documents the write body: required fields, enums, lengths and examples with the seed\'s placeholders', () => {
@@ -161,6 +189,34 @@ describe('What the documents say, field for field', () => {
     expect(application.properties.properties).toMatchObject({ type: 'object', additionalProperties: { type: 'string' } });
     expect(Object.keys(schemaOf(bots, 'Bot').properties)).toEqual(['uuid', 'environmentUuid', 'name', 'image']);
     expect(Object.keys(schemaOf(bots, 'BotList').properties)).toEqual(['bots']);
+  });
+
+  it('shows in each document\'s examples its own app\'s label only, each error example the path of its operation', () => {
+    const documents = [connectors, environments, bots];
+    const labels = [TRANSACTIONAL_SERVICE_APP.label, ENVIRONMENT_APP.label, BOT_ADMIN_APP.label];
+    documents.forEach((document, index) => {
+      const others = labels.filter((label) => label !== labels[index]);
+      const examples = JSON.stringify(examplesIn(document));
+      expect(others.filter((label) => examples.includes(label))).toEqual([]);
+      for (const { path, method } of operationsOf(document)) {
+        for (const [status, response] of Object.entries(operation(document, path, method).responses)) {
+          const example = response.content?.['application/json']?.example;
+          if (Number(status) >= 400) expect({ status, path: example.path }).toEqual({ status, path: expect.stringMatching(pathPattern(path)) });
+        }
+      }
+    });
+  });
+
+  it('has no schema that is nullable without a type, which admits no null in OpenAPI 3.0', () => {
+    const untyped = (value: unknown, at: string): string[] =>
+      value !== null && typeof value === 'object'
+        ? [
+            ...((value as Record<string, unknown>).nullable === true && !('type' in value) ? [at] : []),
+            ...Object.entries(value).flatMap(([key, child]) => untyped(child, `${at}/${key}`)),
+          ]
+        : [];
+
+    expect([connectors, environments, bots].flatMap((document) => untyped(document, document.info.title))).toEqual([]);
   });
 
   it('says that the environment group is internal and reached through a support ticket', () => {

@@ -3,9 +3,8 @@ import { In } from 'typeorm';
 import { TRANSACTIONAL_SERVICE_APP } from '../../apps/transactional-service/src/transactional-service.app';
 import { aConnectorBody, tenantPath } from '../rest-connectors/connector-factories';
 import { seedTenant, Tenant } from '../support/fixtures';
-import { TcpProxy } from '../support/tcp-proxy';
+import { proxiedTestDatabase, TcpProxy } from '../support/tcp-proxy';
 import { mysqlTestConfig } from '../support/test-config';
-import { TEST_MYSQL_SERVER } from '../support/test-database';
 import { startTestApp, TestApp } from '../support/test-app';
 import { bearer, signToken } from '../support/tokens';
 
@@ -20,12 +19,9 @@ describe('Database outage', () => {
   let token: string;
 
   beforeAll(async () => {
-    const server = new URL(TEST_MYSQL_SERVER);
-    proxy = new TcpProxy({ host: server.hostname, port: Number(server.port || 3306) });
-    const port = await proxy.start();
-    const proxied = new URL(process.env.TEST_DATABASE_URL!);
-    proxied.host = `127.0.0.1:${port}`;
-    sut = await startTestApp(TRANSACTIONAL_SERVICE_APP, mysqlTestConfig({ database: parseServerUrl(proxied.toString()) }));
+    const proxied = await proxiedTestDatabase();
+    proxy = proxied.proxy;
+    sut = await startTestApp(TRANSACTIONAL_SERVICE_APP, mysqlTestConfig({ database: proxied.database }));
     direct = new PlatformDataSource(buildDataSourceOptions(parseServerUrl(process.env.TEST_DATABASE_URL!), { migrationsRun: false }));
     await direct.initialize();
     tenant = await seedTenant(direct);

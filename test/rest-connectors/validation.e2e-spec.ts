@@ -221,6 +221,13 @@ describe('Rest connectors: validation of the write body (MariaDB)', () => {
       expect(ascii.body.message).toEqual(naming('value'));
       expect(multiByte.body.message).toEqual(naming('value'));
     });
+
+    it('accepts a header name of 256 characters and rejects 257, as the document says', async () => {
+      await create(aConnectorBody({ headers: [{ header: 'X'.repeat(256), value: 'v' }] })).expect(201);
+      const res = await create(aConnectorBody({ headers: [{ header: 'X'.repeat(257), value: 'v' }] })).expect(400);
+
+      expect(res.body.message).toEqual(naming('header'));
+    });
   });
 
   describe('tags', () => {

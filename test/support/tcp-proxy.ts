@@ -1,4 +1,6 @@
+import { DatabaseConfig, parseServerUrl } from '@app/domain';
 import { connect, createServer, Server, Socket } from 'node:net';
+import { TEST_MYSQL_SERVER } from './test-database';
 
 /** A TCP proxy the tests put between an app and its database, to cut and restore the link at will. */
 export class TcpProxy {
@@ -40,4 +42,13 @@ export class TcpProxy {
   stop(): Promise<void> {
     return this.server?.listening ? this.cut() : Promise.resolve();
   }
+}
+
+/** A started proxy in front of the suite's MariaDB, and the database config that reaches it through the proxy. */
+export async function proxiedTestDatabase(): Promise<{ proxy: TcpProxy; database: DatabaseConfig }> {
+  const server = new URL(TEST_MYSQL_SERVER);
+  const proxy = new TcpProxy({ host: server.hostname, port: Number(server.port || 3306) });
+  const proxied = new URL(process.env.TEST_DATABASE_URL!);
+  proxied.host = `127.0.0.1:${await proxy.start()}`;
+  return { proxy, database: parseServerUrl(proxied.toString()) };
 }

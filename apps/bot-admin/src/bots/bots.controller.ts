@@ -5,7 +5,7 @@ import { BotsService } from './bots.service';
 
 @ApiTags(PLATFORM_APPS.botAdmin.label)
 @ApiBearerAuth('bearer')
-@ApiErrorResponses(400, 401, 403, 404, 429, 503)
+@ApiErrorResponses(400, 401, 403, 404, 429, 500, 503)
 @Controller('org/:orgUUID/env/:envUUID/bots-admin')
 export class BotsController {
   constructor(private readonly bots: BotsService) {}
@@ -18,7 +18,7 @@ export class BotsController {
   }
 
   @Get(':botUUID')
-  @ApiOperation({ summary: 'One bot' })
+  @ApiOperation({ summary: 'One bot', description: 'The bot; 404 unless it belongs to the environment.' })
   @ApiOkResponse({ type: BotDto, description: 'The bot' })
   getBot(@Param() path: BotPath): Promise<BotDto> {
     return this.bots.get(path.orgUUID, path.envUUID, path.botUUID);

@@ -5,7 +5,7 @@ import { EnvironmentsService } from './environments.service';
 
 @ApiTags(PLATFORM_APPS.environment.label)
 @ApiBearerAuth('bearer')
-@ApiErrorResponses(400, 401, 403, 404, 429, 503)
+@ApiErrorResponses(400, 401, 403, 404, 429, 500, 503)
 @Controller('org/:orgUUID/environments')
 export class EnvironmentsController {
   constructor(private readonly environments: EnvironmentsService) {}
@@ -21,7 +21,7 @@ export class EnvironmentsController {
   }
 
   @Get(':envUUID')
-  @ApiOperation({ summary: 'One environment' })
+  @ApiOperation({ summary: 'One environment', description: 'The environment with its applications and permissions; 404 unless the organization has it.' })
   @ApiOkResponse({ type: EnvironmentDto, description: 'The environment' })
   getEnvironment(@Param() path: EnvironmentPath): Promise<EnvironmentDto> {
     return this.environments.get(path.orgUUID, path.envUUID);

@@ -1,4 +1,5 @@
 import {
+  ACCEPTABLE_IDEMPOTENCY_KEY,
   ApiErrorResponses,
   BotPath,
   Caller,
@@ -31,6 +32,7 @@ import {
   ApiTags,
 } from '@nestjs/swagger';
 import type { Response } from 'express';
+import { maxHeaderSize } from 'node:http';
 import { RestConnectorSearchService } from './rest-connector-search.service';
 import { RestConnectorsService } from './rest-connectors.service';
 
@@ -38,7 +40,7 @@ const { label } = PLATFORM_APPS.transactionalService;
 
 @ApiTags(label)
 @ApiBearerAuth('bearer')
-@ApiErrorResponses(400, 401, 403, 404, 429, 503)
+@ApiErrorResponses(400, 401, 403, 404, 429, 500, 503)
 @Controller('org/:orgUUID/env/:envUUID/bot/:botUUID/rest-connectors')
 export class RestConnectorsController {
   constructor(
@@ -62,14 +64,14 @@ export class RestConnectorsController {
   }
 
   @Get('list')
-  @ApiOperation({ summary: 'List all connectors of the bot' })
+  @ApiOperation({ summary: 'List all connectors of the bot', description: 'Every active connector of the bot with its content entries, ordered by name; not paged.' })
   @ApiOkResponse({ type: RestConnectorListDto, description: 'Every active connector of the bot, ordered by name' })
   listRestConnectors(@Param() path: BotPath): Promise<RestConnectorListDto> {
     return this.search.list(path);
   }
 
   @Get(':serviceUUID')
-  @ApiOperation({ summary: 'Get one connector' })
+  @ApiOperation({ summary: 'Get one connector', description: 'The connector with the flows that use it; secrets read as their placeholders.' })
   @ApiOkResponse({
     type: RestConnectorDto,
     description: 'The connector; secrets appear as their placeholders',
@@ -83,11 +85,13 @@ export class RestConnectorsController {
 
   @Post()
   @RequireScope(CONNECTORS_WRITE_SCOPE)
-  @ApiOperation({ summary: 'Create a connector' })
+  @ApiOperation({ summary: 'Create a connector', description: 'The secrets its authType needs are sent in clear; reads show their placeholders.' })
   @ApiHeader({
     name: 'Idempotency-Key',
     required: false,
     description: 'Makes retries safe for 24 h: the same key and body return the first answer and create nothing; the same key with another body is a 422; a retry while the first request runs is a 409.',
+    // What IdempotencyKeyHeader enforces (400 otherwise): 1 to 255 visible ASCII characters.
+    schema: { type: 'string', minLength: 1, maxLength: 255, pattern: ACCEPTABLE_IDEMPOTENCY_KEY.source },
   })
   @ApiBody({ type: RestConnectorWriteDto, examples: REST_CONNECTOR_WRITE_EXAMPLES })
   @ApiCreatedResponse({
@@ -111,8 +115,14 @@ export class RestConnectorsController {
 
   @Put(':serviceUUID')
   @RequireScope(CONNECTORS_WRITE_SCOPE)
-  @ApiOperation({ summary: 'Update a connector' })
-  @ApiHeader({ name: 'If-Match', required: false, description: 'ETag of the version this write replaces; 412 when it is no longer current.' })
+  @ApiOperation({ summary: 'Update a connector', description: 'Replaces the connector; a secret\'s placeholder sent back keeps the stored secret.' })
+  @ApiHeader({
+    name: 'If-Match',
+    required: false,
+    description: 'ETag of the version this write replaces; 412 when it is no longer current.',
+    // No limit of its own: Node refuses (431) the headers of a request over maxHeaderSize in all.
+    schema: { type: 'string', maxLength: maxHeaderSize },
+  })
   @ApiBody({ type: RestConnectorWriteDto, examples: REST_CONNECTOR_WRITE_EXAMPLES })
   @ApiOkResponse({
     type: RestConnectorUpdatedDto,
@@ -135,7 +145,7 @@ export class RestConnectorsController {
   @Delete(':serviceUUID')
   @HttpCode(204)
   @RequireScope(CONNECTORS_WRITE_SCOPE)
-  @ApiOperation({ summary: 'Delete a connector (soft)' })
+  @ApiOperation({ summary: 'Delete a connector (soft)', description: 'The connector disappears from every read; its name is free again.' })
   @ApiNoContentResponse({ description: 'Deleted; the connector is gone from every read, its name is free again.' })
   deleteRestConnector(@Param() path: RestConnectorPath, @CurrentCaller() caller: Caller): Promise<void> {
     return this.connectors.remove(path, caller);

@@ -15,7 +15,8 @@ export class ErrorBody {
   })
   message: string | string[];
 
-  @ApiProperty({ example: '/platform-bot-admin/org/…/env/…/bots-admin/…' })
+  // No example here: the schema is shared by the three apps; each response's example shows its own path.
+  @ApiProperty({ description: 'The path of the request, as sent.' })
   path: string;
 
   @ApiProperty({ example: '2026-11-21T09:00:00.000Z', format: 'date-time' })

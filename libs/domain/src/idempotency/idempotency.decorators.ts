@@ -2,13 +2,13 @@ import { BadRequestException, createParamDecorator, ExecutionContext } from '@ne
 import type { Request } from 'express';
 
 /** Visible ASCII, as RFC 9110 field values and the IETF Idempotency-Key draft expect. */
-const ACCEPTABLE_KEY = /^[\x21-\x7E]{1,255}$/;
+export const ACCEPTABLE_IDEMPOTENCY_KEY = /^[\x21-\x7E]{1,255}$/;
 
 /** The `Idempotency-Key` header, undefined when absent, 400 when malformed. */
 export const IdempotencyKeyHeader = createParamDecorator((_: unknown, ctx: ExecutionContext): string | undefined => {
   const value = ctx.switchToHttp().getRequest<Request>().header('idempotency-key');
   if (value === undefined) return undefined;
-  if (!ACCEPTABLE_KEY.test(value)) {
+  if (!ACCEPTABLE_IDEMPOTENCY_KEY.test(value)) {
     throw new BadRequestException(['Idempotency-Key must be 1 to 255 visible ASCII characters']);
   }
   return value;

@@ -1,21 +1,28 @@
 import { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
+import { withOwnErrorExamplePaths } from './error-example-paths';
+import { withNullableReferences } from './nullable-references';
+import { withPlatformHeaders } from './platform-headers';
 import { PlatformAppDefinition } from './platform-app.definition';
 
 export const BEARER_SCHEME = 'bearer';
+/** What JwtVerifier enforces, in the words of the OWASP ruleset's check (RFC8725, JWT best practices). */
+const BEARER_DESCRIPTION =
+  'A JWS verified as RFC8725 recommends: only the configured algorithms (HS256 with the shared secret, or the ' +
+  'asymmetric keys of AUTH_JWKS_URL), never `none`; `exp` required; issuer and audience checked outside development.';
 
 export function buildOpenApiDocument(app: INestApplication, definition: PlatformAppDefinition): OpenAPIObject {
   const config = new DocumentBuilder()
     .setTitle(definition.title)
     .setDescription(definition.description)
     .setVersion('1.0')
-    .addBearerAuth({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT' }, BEARER_SCHEME)
+    .addBearerAuth({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: BEARER_DESCRIPTION }, BEARER_SCHEME)
     .addSecurityRequirements(BEARER_SCHEME)
     .addTag(definition.label)
     .build();
   // Operation ids are the controller method names: stable across builds, readable in generated clients.
   const document = SwaggerModule.createDocument(app, config, { operationIdFactory: (_controller, method) => method });
-  return withPlainSchemaNames(document);
+  return withPlatformHeaders(withOwnErrorExamplePaths(withNullableReferences(withPlainSchemaNames(document))));
 }
 
 /**

@@ -8,6 +8,10 @@ export type OrderByField = (typeof ORDER_BY_FIELDS)[number];
 export const DIRECTIONS = ['ASC', 'DESC'] as const;
 export type Direction = (typeof DIRECTIONS)[number];
 
+/** `^([Aa][Ss][Cc]|[Dd][Ee][Ss][Cc])$`: the directions in any case, as an ECMA-262 pattern without flags. */
+const anyCase = (words: readonly string[]) =>
+  `^(${words.map((word) => [...word].map((c) => `[${c.toUpperCase()}${c.toLowerCase()}]`).join('')).join('|')})$`;
+
 const INT32_MAX = 2_147_483_647;
 export const MAX_SEARCH_TERMS = 10;
 export const MAX_SEARCH_TERM_LENGTH = 100;
@@ -41,13 +45,15 @@ export class PaginationQueryDto {
   @IsIn(ORDER_BY_FIELDS)
   orderBy: OrderByField = 'updatedAt';
 
-  @ApiPropertyOptional({ enum: DIRECTIONS, default: 'DESC', description: 'Sort direction, in any case.' })
+  // Not an enum: the document must admit `asc` and `Desc`, which the server accepts.
+  @ApiPropertyOptional({ type: String, pattern: anyCase(DIRECTIONS), maxLength: 4, default: 'DESC', description: 'Sort direction, `ASC` or `DESC`, in any case.' })
   @Transform(({ value }) => (typeof value === 'string' ? value.toUpperCase() : value))
   @IsIn(DIRECTIONS)
   direction: Direction = 'DESC';
 
   @ApiPropertyOptional({
-    type: [String],
+    type: 'array',
+    items: { type: 'string', maxLength: MAX_SEARCH_TERM_LENGTH },
     maxItems: MAX_SEARCH_TERMS,
     description:
       'Names or tags to filter by. Repeat the parameter (`searchTerms=a&searchTerms=b`) or separate terms by commas ' +

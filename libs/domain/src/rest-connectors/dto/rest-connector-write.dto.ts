@@ -3,7 +3,7 @@ import { ApiHideProperty, ApiProperty, ApiPropertyOptional } from '@nestjs/swagg
 import { Transform } from 'class-transformer';
 import { Allow, IsDefined, IsEnum, IsOptional, IsString, Length, MaxLength } from 'class-validator';
 import { ArrayOf } from '../../http/validators/array-of.validator';
-import { IsHttpToken } from '../../http/validators/http-token.validator';
+import { HTTP_TOKEN, IsHttpToken } from '../../http/validators/http-token.validator';
 import { IsHttpUrlWithPlaceholders } from '../../http/validators/http-url.validator';
 import { MaxBytes } from '../../http/validators/max-bytes.validator';
 import { RequiredIf } from '../../http/validators/required-if.validator';
@@ -50,14 +50,14 @@ const Secret = (field: SecretField) => {
 };
 
 export class ConnectorHeaderDto {
-  @ApiProperty({ example: 'Accept', maxLength: LIMITS.headerName, description: 'An HTTP header name (RFC 9110 token).' })
+  @ApiProperty({ example: 'Accept', maxLength: LIMITS.headerName, pattern: HTTP_TOKEN.source, description: 'An HTTP header name (RFC 9110 token).' })
   @IsDefined()
   @IsString()
   @IsHttpToken()
   @MaxLength(LIMITS.headerName)
   header: string;
 
-  @ApiProperty({ example: 'application/json', description: 'At most 8 KiB; no CR, LF or NUL.' })
+  @ApiProperty({ example: 'application/json', maxLength: LIMITS.headerValueBytes, description: 'At most 8 KiB; no CR, LF or NUL.' })
   @IsDefined()
   @IsString()
   @MaxBytes(LIMITS.headerValueBytes)
@@ -155,13 +155,14 @@ export class RestConnectorWriteDto {
   @Secret('authPassword')
   authPassword?: string | null;
 
-  @ApiProperty({ example: '', description: 'Body of the connector\'s request; may be empty; at most 64 KiB.' })
+  // maxLength in characters: 64 KiB of UTF-8 is at most that many; MaxBytes is the exact limit.
+  @ApiProperty({ example: '', maxLength: LIMITS.payloadBytes, description: 'Body of the connector\'s request; may be empty; at most 64 KiB.' })
   @IsDefined()
   @IsString()
   @MaxBytes(LIMITS.payloadBytes)
   body: string;
 
-  @ApiProperty({ example: '$.data', description: 'Expected parsing of the connector\'s output; may be empty; at most 64 KiB.' })
+  @ApiProperty({ example: '$.data', maxLength: LIMITS.payloadBytes, description: 'Expected parsing of the connector\'s output; may be empty; at most 64 KiB.' })
   @IsDefined()
   @IsString()
   @MaxBytes(LIMITS.payloadBytes)

@@ -1,0 +1,74 @@
+import { OpenAPIObject } from '@nestjs/swagger';
+import { ACCEPTABLE_REQUEST_ID, REQUEST_ID_HEADER } from '../http/request-id.middleware';
+
+const INT32_MAX = 2_147_483_647;
+const integer = (maximum: number) => ({ type: 'integer', format: 'int32', minimum: 0, maximum });
+/** The rate limit's window is a minute: no wait or reset is longer. */
+const seconds = integer(60);
+
+/** The headers the platform's edge adds to answers (middleware, rate limit guard, exception filter). */
+const HEADERS = {
+  [REQUEST_ID_HEADER]: {
+    description: 'The request id, also in the error body and the logs: the caller\'s `X-Request-Id` when acceptable, a new UUID otherwise.',
+    required: true,
+    schema: { type: 'string', maxLength: 128, pattern: ACCEPTABLE_REQUEST_ID.source },
+  },
+  'X-RateLimit-Limit': { description: 'Requests a caller may make in any rolling minute (per replica).', schema: integer(INT32_MAX) },
+  'X-RateLimit-Remaining': { description: 'Requests left to the caller in the current window.', schema: integer(INT32_MAX) },
+  'X-RateLimit-Reset': { description: 'Seconds until the oldest counted request leaves the window.', schema: seconds },
+  'Retry-After': { description: 'Seconds to wait before retrying.', required: true, schema: seconds },
+  'WWW-Authenticate': { description: 'The bearer challenge (RFC 6750), with `error` when a token was given.', required: true, schema: { type: 'string' } },
+};
+type HeaderName = keyof typeof HEADERS;
+
+const RATE_LIMIT: HeaderName[] = ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset'];
+
+/**
+ * Which headers an answer carries, by status. The rate limit headers come with every answer that passed
+ * the rate limit guard, so not with those given before it: 401 and 403 (the JWT guard runs first), 413 and
+ * 415 (body middleware), 429 (the limit itself). A 400 from the body parser has none either, one from
+ * validation has them: documented headers are optional unless `required`.
+ */
+function headersOf(status: string): HeaderName[] {
+  const names: HeaderName[] = [REQUEST_ID_HEADER];
+  if (!['401', '403', '413', '415', '429'].includes(status)) names.push(...RATE_LIMIT);
+  if (status === '401') names.push('WWW-Authenticate');
+  if (status === '429' || status === '503') names.push('Retry-After');
+  return names;
+}
+
+/** The request id a caller may send, on every operation. */
+const REQUEST_ID_PARAMETER = {
+  name: REQUEST_ID_HEADER,
+  in: 'header',
+  required: false,
+  description: 'An id of the caller\'s choice, echoed in the answer and logged; any other value is replaced by a new UUID, not refused.',
+  schema: { type: 'string', maxLength: 128, pattern: ACCEPTABLE_REQUEST_ID.source },
+};
+
+type Operation = { parameters?: unknown[]; responses?: Record<string, { headers?: Record<string, unknown> }> };
+
+/**
+ * Declares, on every operation and status, the headers the edge sends (as `components.headers`), and the
+ * `X-Request-Id` a caller may send. Added where the document is built: they come from the platform, not
+ * from any one controller.
+ */
+export function withPlatformHeaders(document: OpenAPIObject): OpenAPIObject {
+  const paths = Object.fromEntries(
+    Object.entries(document.paths).map(([path, item]) => [
+      path,
+      Object.fromEntries(Object.entries(item as Record<string, Operation>).map(([method, operation]) => [method, withHeaders(operation)])),
+    ]),
+  );
+  return { ...document, paths, components: { ...document.components, headers: { ...document.components?.headers, ...HEADERS } } };
+}
+
+function withHeaders(operation: Operation): Operation {
+  const responses = Object.fromEntries(
+    Object.entries(operation.responses ?? {}).map(([status, response]) => {
+      const refs = Object.fromEntries(headersOf(status).map((name) => [name, { $ref: `#/components/headers/${name}` }]));
+      return [status, { ...response, headers: { ...response.headers, ...refs } }];
+    }),
+  );
+  return { ...operation, parameters: [...(operation.parameters ?? []), REQUEST_ID_PARAMETER], responses };
+}
