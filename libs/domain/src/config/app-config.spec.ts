@@ -50,6 +50,20 @@ describe(loadAppConfig.name, () => {
     expect(message).not.toContain('\n');
   });
 
+  it('refuses production with AUTH_JWKS_URL but no AUTH_JWT_AUDIENCE, naming it in one line', () => {
+    const { AUTH_JWT_SECRET: _secret, ...jwks } = { ...PRODUCTION, AUTH_JWKS_URL: 'https://id.example.com/jwks.json' };
+
+    expect(problemOf({ ...jwks, AUTH_JWT_AUDIENCE: ' ' })).toBe(
+      'Invalid configuration: AUTH_JWT_AUDIENCE is required when NODE_ENV=production with AUTH_JWKS_URL',
+    );
+    expect(loadAppConfig({ ...jwks, AUTH_JWT_AUDIENCE: 'platform-api' }).auth).toEqual({
+      mode: 'jwks',
+      jwksUrl: 'https://id.example.com/jwks.json',
+      issuer: undefined,
+      audience: 'platform-api',
+    });
+  });
+
   it.each([
     [{ PORT: 'eighty' }, 'PORT must be an integer number'],
     [{ PORT: '70000' }, 'PORT must not be greater than 65535'],

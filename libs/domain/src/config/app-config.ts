@@ -50,6 +50,11 @@ export function loadAppConfig(env: NodeJS.ProcessEnv, defaultPort = 3000): AppCo
       problems.push('AUTH_JWT_SECRET or AUTH_JWKS_URL is required when NODE_ENV=production');
     }
     if (!env.SECRETS_KEY?.trim()) problems.push('SECRETS_KEY is required when NODE_ENV=production');
+    // An identity provider issues tokens to many clients: without an audience, one issued to another
+    // client of the same provider would pass.
+    if (vars.AUTH_JWKS_URL && !vars.AUTH_JWT_AUDIENCE) {
+      problems.push('AUTH_JWT_AUDIENCE is required when NODE_ENV=production with AUTH_JWKS_URL');
+    }
   }
   if (vars.AUTH_JWT_SECRET && vars.AUTH_JWKS_URL) {
     problems.push('AUTH_JWT_SECRET and AUTH_JWKS_URL are exclusive: set one');
