@@ -88,6 +88,20 @@ describe('Authentication and tenancy (HS256 secret)', () => {
     expect(res.body.message).toBe('The token has expired');
   });
 
+  it.each(['iat', 'nbf'])('rejects a token whose %s is more than 60 s in the future', async (claim) => {
+    const inTwoMinutes = Math.floor(Date.now() / 1000) + 120;
+    const token = await new SignJWT({ orgs: ['*'], [claim]: inTwoMinutes })
+      .setProtectedHeader({ alg: 'HS256' })
+      .setSubject('user-1')
+      .setExpirationTime('1h')
+      .sign(new TextEncoder().encode(TEST_JWT_SECRET));
+
+    const res = await sut.http.get(url).set(bearer(token)).expect(401);
+
+    expect(res.headers['www-authenticate']).toBe('Bearer error="invalid_token"');
+    expect(res.body.message).toBe(`The token's ${claim} claim is not accepted`);
+  });
+
   it('rejects alg: none', async () => {
     const token = unsigned({ sub: 'mallory', orgs: ['*'], exp: Math.floor(Date.now() / 1000) + 600 });
 
