@@ -1,3 +1,4 @@
+import { JwtVerifier } from '@app/domain/auth/jwt-verifier.service';
 import type { Express } from 'express';
 import { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { BOT_ADMIN_APP } from '../../apps/bot-admin/src/bot-admin.app';
@@ -104,15 +105,18 @@ describe('HTTP edge', () => {
   });
 });
 
+/** A bot-admin app that allows 3 requests a minute, and the bots route of a tenant of its own. */
+async function startBotAdminLimitedTo3(): Promise<{ sut: TestApp; url: string }> {
+  const sut = await startTestApp(BOT_ADMIN_APP, mysqlTestConfig({ rateLimitPerMinute: 3 }));
+  const tenant = await seedTenant(sut.dataSource);
+  return { sut, url: `/platform-bot-admin/org/${tenant.organization.uuid}/env/${tenant.environment.uuid}/bots-admin` };
+}
+
 describe('Rate limit per caller', () => {
   let sut: TestApp;
   let url: string;
 
-  beforeAll(async () => {
-    sut = await startTestApp(BOT_ADMIN_APP, mysqlTestConfig({ rateLimitPerMinute: 3 }));
-    const tenant = await seedTenant(sut.dataSource);
-    url = `/platform-bot-admin/org/${tenant.organization.uuid}/env/${tenant.environment.uuid}/bots-admin`;
-  });
+  beforeAll(async () => ({ sut, url } = await startBotAdminLimitedTo3()));
   afterAll(() => sut.close());
 
   it('answers 429 with Retry-After once a caller passes RATE_LIMIT_PER_MINUTE, across routes, and only for that caller', async () => {
@@ -129,5 +133,32 @@ describe('Rate limit per caller', () => {
     expect(limited.body).toMatchObject({ statusCode: 429, error: 'Too Many Requests', message: 'Rate limit of 3 requests per minute exceeded' });
     await sut.http.get(url).set(bearer(bob)).expect(200);
     await sut.http.get('/health/ready').expect(200);
+  });
+});
+
+describe('Rate limit of refused requests, per client address', () => {
+  let sut: TestApp;
+  let url: string;
+
+  beforeAll(async () => ({ sut, url } = await startBotAdminLimitedTo3()));
+  afterAll(() => sut.close());
+
+  it('counts 401 and 403 answers per address, then answers 429 with Retry-After before verifying any token', async () => {
+    const outsider = await signToken({ sub: 'mallory', orgs: ['0c2b6a57-7f0e-4f43-9e5e-3cb1d2a8a1aa'] });
+    const valid = await signToken({ sub: 'alice' });
+    await sut.http.get(url).expect(401);
+    await sut.http.get(url).set(bearer(`${valid.slice(0, -4)}AAAA`)).expect(401);
+    await sut.http.get(url).set(bearer(outsider)).expect(403);
+    const verify = jest.spyOn(sut.app.get(JwtVerifier), 'verify');
+
+    const limited = await sut.http.get(url).set(bearer(valid)).expect(429);
+
+    expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
+    expect(limited.body).toMatchObject({ statusCode: 429, error: 'Too Many Requests', message: 'Rate limit of 3 requests per minute exceeded' });
+    expect(verify).not.toHaveBeenCalled();
+    // What needs no token stays open.
+    await sut.http.get('/health/ready').expect(200);
+    await sut.http.get('/metrics').expect(200);
+    await sut.http.get('/platform-bot-admin/docs-json').expect(200);
   });
 });

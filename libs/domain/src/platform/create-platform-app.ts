@@ -1,6 +1,7 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { NestExpressApplication } from '@nestjs/platform-express';
+import type { RequestHandler } from 'express';
 import { Logger as NestPinoLogger } from 'nestjs-pino';
 import { DestinationStream, Logger } from 'pino';
 import { AppConfig } from '../config/app-config';
@@ -13,6 +14,7 @@ import { PlatformExpressAdapter } from './platform-express.adapter';
 import { PlatformModule } from './platform.module';
 import { ShutdownState } from './shutdown';
 import { PlatformMetrics } from '../metrics/metrics';
+import { AddressRateLimit } from '../rate-limit/address-rate-limit';
 import { DataSource } from 'typeorm';
 import { setupSwagger } from './swagger';
 
@@ -53,6 +55,21 @@ class PlatformAppRootModule {
   }
 }
 
+/**
+ * `middleware` for the requests that need a token: every path but the operations endpoints and the API
+ * documentation (unknown paths included: they answer 404 only once authenticated). Express matches
+ * routes ignoring case and a trailing slash; so does this.
+ */
+function onTokenRoutes(definition: PlatformAppDefinition, middleware: RequestHandler): RequestHandler {
+  const open = new Set(ROOT_ROUTES.map((route) => `/${route}`));
+  const docs = `/${definition.label}/docs`.toLowerCase();
+  return (req, res, next) => {
+    const path = req.path.toLowerCase().replace(/(.)\/$/, '$1');
+    if (open.has(path) || path.startsWith(docs)) return next();
+    middleware(req, res, next);
+  };
+}
+
 /** Builds one app of the platform, ready to `listen` (main.ts) or `init` (tests). */
 export async function createPlatformApp(
   definition: PlatformAppDefinition,
@@ -80,6 +97,8 @@ export async function createPlatformApp(
   app.use(createHttpLogger(logger));
   app.use(securityHeaders({ contentSecurityPolicy: { directives: SWAGGER_UI_CSP } }));
   app.enableCors({ origin: config.corsOrigins, exposedHeaders: EXPOSED_HEADERS });
+  // Before the body is read: an address that has used up its refusals (401/403) is refused at once.
+  app.use(onTokenRoutes(definition, app.get(AddressRateLimit).refuseBlocked));
   app.use(jsonBody(BODY_LIMIT));
 
   app.setGlobalPrefix(definition.label, { exclude: ROOT_ROUTES });
