@@ -15,6 +15,7 @@ import { PlatformModule } from './platform.module';
 import { ShutdownState } from './shutdown';
 import { PlatformMetrics } from '../metrics/metrics';
 import { AddressRateLimit } from '../rate-limit/address-rate-limit';
+import { requireBearerBeforeBody } from '../auth/bearer-before-body.middleware';
 import { DataSource } from 'typeorm';
 import { setupSwagger } from './swagger';
 
@@ -56,17 +57,22 @@ class PlatformAppRootModule {
 }
 
 /**
- * `middleware` for the requests that need a token: every path but the operations endpoints and the API
- * documentation (unknown paths included: they answer 404 only once authenticated). Express matches
- * routes ignoring case and a trailing slash; so does this.
+ * `handlers`, in order, for the requests that need a token: every path but the operations endpoints and
+ * the API documentation (unknown paths included: they answer 404 only once authenticated). Express
+ * matches routes ignoring case and a trailing slash; so does this.
  */
-function onTokenRoutes(definition: PlatformAppDefinition, middleware: RequestHandler): RequestHandler {
+function onTokenRoutes(definition: PlatformAppDefinition, ...handlers: RequestHandler[]): RequestHandler {
   const open = new Set(ROOT_ROUTES.map((route) => `/${route}`));
   const docs = `/${definition.label}/docs`.toLowerCase();
   return (req, res, next) => {
     const path = req.path.toLowerCase().replace(/(.)\/$/, '$1');
     if (open.has(path) || path.startsWith(docs)) return next();
-    middleware(req, res, next);
+    let i = 0;
+    const step = (error?: unknown): void => {
+      if (error !== undefined || i === handlers.length) next(error);
+      else void handlers[i++](req, res, step);
+    };
+    step();
   };
 }
 
@@ -97,8 +103,9 @@ export async function createPlatformApp(
   app.use(createHttpLogger(logger));
   app.use(securityHeaders({ contentSecurityPolicy: { directives: SWAGGER_UI_CSP } }));
   app.enableCors({ origin: config.corsOrigins, exposedHeaders: EXPOSED_HEADERS });
-  // Before the body is read: an address that has used up its refusals (401/403) is refused at once.
-  app.use(onTokenRoutes(definition, app.get(AddressRateLimit).refuseBlocked));
+  // Before the body is read: an address that has used up its refusals (401/403) is refused at once, and a
+  // body without a plausible bearer token is never read.
+  app.use(onTokenRoutes(definition, app.get(AddressRateLimit).refuseBlocked, requireBearerBeforeBody));
   app.use(jsonBody(BODY_LIMIT));
 
   app.setGlobalPrefix(definition.label, { exclude: ROOT_ROUTES });
