@@ -1,10 +1,12 @@
 import { JwtVerifier } from '@app/domain/auth/jwt-verifier.service';
 import type { Express } from 'express';
 import { IncomingMessage, Server, ServerResponse } from 'node:http';
+import { AddressInfo } from 'node:net';
 import { BOT_ADMIN_APP } from '../../apps/bot-admin/src/bot-admin.app';
 import { TRANSACTIONAL_SERVICE_APP } from '../../apps/transactional-service/src/transactional-service.app';
 import { aConnectorBody, tenantPath } from '../rest-connectors/connector-factories';
 import { seedTenant, Tenant } from '../support/fixtures';
+import { openRaw, parseRawResponse } from '../support/raw-http';
 import { mysqlTestConfig } from '../support/test-config';
 import { startTestApp, TestApp } from '../support/test-app';
 import { bearer, signToken } from '../support/tokens';
@@ -161,5 +163,52 @@ describe('Rate limit of refused requests, per client address', () => {
     await sut.http.get('/health/ready').expect(200);
     await sut.http.get('/metrics').expect(200);
     await sut.http.get('/platform-bot-admin/docs-json').expect(200);
+  });
+});
+
+describe('Server timeouts', () => {
+  let sut: TestApp;
+  let port: number;
+
+  beforeAll(async () => {
+    const httpTimeouts = { headersTimeoutMs: 300, requestTimeoutMs: 600, keepAliveTimeoutMs: 1_000 };
+    sut = await startTestApp(BOT_ADMIN_APP, mysqlTestConfig({ httpTimeouts }));
+    await sut.app.listen(0, '127.0.0.1');
+    port = (sut.app.getHttpServer().address() as AddressInfo).port;
+  });
+  afterAll(() => sut.close());
+
+  /**
+   * Sends `head`, then `chunk` every 50 ms, until the server closes the connection or 200 chunks are sent
+   * (ten seconds, many times the timeouts under test); what the server answered.
+   */
+  async function trickle(head: string, chunk: string): Promise<string> {
+    const { socket, closed } = await openRaw(port);
+    socket.write(head);
+    let sent = 0;
+    const writing = setInterval(() => {
+      if (++sent > 200) socket.destroy();
+      else if (socket.writable) socket.write(chunk);
+    }, 50);
+    try {
+      return await closed;
+    } finally {
+      clearInterval(writing);
+    }
+  }
+
+  it('cuts off a client that trickles its headers: 408 and the connection closed', async () => {
+    const answer = await trickle('GET /health/live HTTP/1.1\r\nHost: 127.0.0.1\r\n', 'X-Slow: y\r\n');
+
+    expect(parseRawResponse(answer).status).toBe(408);
+  });
+
+  it('cuts off a client that trickles its body: 408 and the connection closed', async () => {
+    const token = await signToken({ scope: 'connectors:write' });
+    const head = `POST /platform-bot-admin/anything HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${token}\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n{"a":"`;
+
+    const answer = await trickle(head, 'x');
+
+    expect(parseRawResponse(answer).status).toBe(408);
   });
 });

@@ -64,6 +64,27 @@ describe(loadAppConfig.name, () => {
     });
   });
 
+  it('bounds slow clients by default, and takes the HTTP timeouts from the environment', () => {
+    expect(loadAppConfig({}).httpTimeouts).toEqual({ headersTimeoutMs: 10_000, requestTimeoutMs: 30_000, keepAliveTimeoutMs: 65_000 });
+    expect(
+      loadAppConfig({ HTTP_HEADERS_TIMEOUT_MS: '5000', HTTP_REQUEST_TIMEOUT_MS: '20000', HTTP_KEEP_ALIVE_TIMEOUT_MS: '75000' }).httpTimeouts,
+    ).toEqual({ headersTimeoutMs: 5_000, requestTimeoutMs: 20_000, keepAliveTimeoutMs: 75_000 });
+  });
+
+  it('refuses a headers timeout longer than the request timeout, as node:http does', () => {
+    expect(problemOf({ HTTP_HEADERS_TIMEOUT_MS: '40000' })).toBe(
+      'Invalid configuration: HTTP_HEADERS_TIMEOUT_MS must not be greater than HTTP_REQUEST_TIMEOUT_MS',
+    );
+  });
+
+  it.each([
+    [{ HTTP_HEADERS_TIMEOUT_MS: '0' }, 'HTTP_HEADERS_TIMEOUT_MS must not be less than 1'],
+    [{ HTTP_REQUEST_TIMEOUT_MS: '30s' }, 'HTTP_REQUEST_TIMEOUT_MS must be an integer number'],
+    [{ HTTP_KEEP_ALIVE_TIMEOUT_MS: '-5' }, 'HTTP_KEEP_ALIVE_TIMEOUT_MS must not be less than 1'],
+  ])('rejects a malformed HTTP timeout %o', (env, expected) => {
+    expect(problemOf(env)).toContain(expected);
+  });
+
   it.each([
     [{ PORT: 'eighty' }, 'PORT must be an integer number'],
     [{ PORT: '70000' }, 'PORT must not be greater than 65535'],

@@ -17,6 +17,7 @@ import { PlatformMetrics } from '../metrics/metrics';
 import { AddressRateLimit } from '../rate-limit/address-rate-limit';
 import { requireBearerBeforeBody } from '../auth/bearer-before-body.middleware';
 import { DataSource } from 'typeorm';
+import { applyServerTimeouts } from './server-timeouts';
 import { setupSwagger } from './swagger';
 
 export const BODY_LIMIT = '256kb';
@@ -90,6 +91,8 @@ export async function createPlatformApp(
     new PlatformExpressAdapter(),
     { bodyParser: false, bufferLogs: true },
   );
+  // Here, not in runPlatformApp: every server built from this (tests too) bounds slow clients alike.
+  applyServerTimeouts(app.getHttpServer(), config.httpTimeouts);
   metrics.watchPool(app.get(DataSource));
   app.useLogger(app.get(NestPinoLogger));
   app.disable('x-powered-by');
