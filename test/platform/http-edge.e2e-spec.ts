@@ -108,8 +108,8 @@ describe('HTTP edge', () => {
 });
 
 /** A bot-admin app that allows 3 requests a minute, and the bots route of a tenant of its own. */
-async function startBotAdminLimitedTo3(): Promise<{ sut: TestApp; url: string }> {
-  const sut = await startTestApp(BOT_ADMIN_APP, mysqlTestConfig({ rateLimitPerMinute: 3 }));
+async function startBotAdminLimitedTo3(trustProxyHops = 0): Promise<{ sut: TestApp; url: string }> {
+  const sut = await startTestApp(BOT_ADMIN_APP, mysqlTestConfig({ rateLimitPerMinute: 3, trustProxyHops }));
   const tenant = await seedTenant(sut.dataSource);
   return { sut, url: `/platform-bot-admin/org/${tenant.organization.uuid}/env/${tenant.environment.uuid}/bots-admin` };
 }
@@ -159,10 +159,28 @@ describe('Rate limit of refused requests, per client address', () => {
     expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
     expect(limited.body).toMatchObject({ statusCode: 429, error: 'Too Many Requests', message: 'Rate limit of 3 requests per minute exceeded' });
     expect(verify).not.toHaveBeenCalled();
+    // Trusting no proxy, a forwarded address changes nothing.
+    await sut.http.get(url).set(bearer(valid)).set('X-Forwarded-For', '198.51.100.2').expect(429);
     // What needs no token stays open.
     await sut.http.get('/health/ready').expect(200);
     await sut.http.get('/metrics').expect(200);
     await sut.http.get('/platform-bot-admin/docs-json').expect(200);
+  });
+});
+
+describe('Rate limit of refused requests behind a proxy (TRUST_PROXY_HOPS=1)', () => {
+  let sut: TestApp;
+  let url: string;
+
+  beforeAll(async () => ({ sut, url } = await startBotAdminLimitedTo3(1)));
+  afterAll(() => sut.close());
+
+  it('counts the address the proxy saw, so one prober does not block the proxy\'s other clients', async () => {
+    const prober = { 'X-Forwarded-For': '198.51.100.66, 203.0.113.7' };
+    for (let i = 0; i < 3; i++) await sut.http.get(url).set(prober).expect(401);
+    await sut.http.get(url).set(prober).expect(429);
+
+    await sut.http.get(url).set(bearer(await signToken({ sub: 'alice' }))).set('X-Forwarded-For', '203.0.113.8').expect(200);
   });
 });
 

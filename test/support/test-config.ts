@@ -26,6 +26,7 @@ function baseConfig(overrides: Partial<AppConfig>): AppConfig {
     auth: { mode: 'secret', secret: TEST_JWT_SECRET },
     secretsKey: Buffer.alloc(32, 7),
     rateLimitPerMinute: 100_000,
+    trustProxyHops: 0,
     httpTimeouts: DEFAULT_HTTP_TIMEOUTS,
     corsOrigins: [],
     logLevel: 'silent',

@@ -15,6 +15,7 @@ const OFFLINE_CONFIG: AppConfig = {
   auth: { mode: 'secret', secret: 'documents-are-built-offline-with-this-secret' },
   secretsKey: Buffer.alloc(32),
   rateLimitPerMinute: 1,
+  trustProxyHops: 0,
   httpTimeouts: DEFAULT_HTTP_TIMEOUTS,
   corsOrigins: [],
   logLevel: 'silent',

@@ -71,6 +71,12 @@ describe(loadAppConfig.name, () => {
     ).toEqual({ headersTimeoutMs: 5_000, requestTimeoutMs: 20_000, keepAliveTimeoutMs: 75_000 });
   });
 
+  it('trusts no proxy unless TRUST_PROXY_HOPS says how many are in front', () => {
+    expect(loadAppConfig({}).trustProxyHops).toBe(0);
+    expect(loadAppConfig({ TRUST_PROXY_HOPS: '1' }).trustProxyHops).toBe(1);
+    expect(problemOf({ TRUST_PROXY_HOPS: 'true' })).toContain('TRUST_PROXY_HOPS must be an integer number');
+  });
+
   it('refuses a headers timeout longer than the request timeout, as node:http does', () => {
     expect(problemOf({ HTTP_HEADERS_TIMEOUT_MS: '40000' })).toBe(
       'Invalid configuration: HTTP_HEADERS_TIMEOUT_MS must not be greater than HTTP_REQUEST_TIMEOUT_MS',

@@ -48,6 +48,8 @@ export interface AppConfig {
   /** Without SECRETS_KEY outside production: a key kept in this file beside the embedded database. */
   developmentSecretsKeyFile?: string;
   rateLimitPerMinute: number;
+  /** Proxies in front of the app that append X-Forwarded-For: `req.ip` is the address the outermost of them saw. */
+  trustProxyHops: number;
   httpTimeouts: HttpTimeouts;
   corsOrigins: string[];
   logLevel: (typeof LOG_LEVELS)[number];
@@ -113,6 +115,7 @@ export function loadAppConfig(env: NodeJS.ProcessEnv, defaultPort = 3000): AppCo
     secretsKeyPrevious,
     developmentSecretsKeyFile: secretsKey ? undefined : resolve(dataDirOf(database), 'dev-secrets-key'),
     rateLimitPerMinute: vars.RATE_LIMIT_PER_MINUTE ?? DEFAULT_RATE_LIMIT_PER_MINUTE,
+    trustProxyHops: vars.TRUST_PROXY_HOPS ?? 0,
     httpTimeouts,
     corsOrigins: splitList(vars.CORS_ORIGINS),
     logLevel: vars.LOG_LEVEL ?? (nodeEnv === 'test' ? 'silent' : 'info'),
@@ -171,6 +174,7 @@ const KNOWN_VARIABLES = [
   'SECRETS_KEY',
   'SECRETS_KEY_PREVIOUS',
   'RATE_LIMIT_PER_MINUTE',
+  'TRUST_PROXY_HOPS',
   'HTTP_HEADERS_TIMEOUT_MS',
   'HTTP_REQUEST_TIMEOUT_MS',
   'HTTP_KEEP_ALIVE_TIMEOUT_MS',

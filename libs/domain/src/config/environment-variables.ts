@@ -100,6 +100,12 @@ export class EnvironmentVariables {
 
   @Transform(toInt)
   @IsOptional()
+  @Min(0)
+  @IsInt()
+  TRUST_PROXY_HOPS?: number;
+
+  @Transform(toInt)
+  @IsOptional()
   @Min(1)
   @IsInt()
   HTTP_REQUEST_TIMEOUT_MS?: number;

@@ -98,6 +98,10 @@ export async function createPlatformApp(
   app.disable('x-powered-by');
   // No automatic weak ETag (a SHA-1 of every body): the connector reads and writes set their own strong one.
   app.set('etag', false);
+  // `req.ip`, the client address the rate limit counts refusals by: the socket's peer, or behind N proxies
+  // the address the outermost one saw (the last N entries of X-Forwarded-For are theirs). Never more hops
+  // than there are proxies: a client could then choose its own address.
+  app.set('trust proxy', config.trustProxyHops);
 
   // Order matters: every request gets an id and a log line, even one the body parser rejects.
   app.use(requestIdMiddleware);
