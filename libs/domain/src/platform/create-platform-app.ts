@@ -59,7 +59,7 @@ class PlatformAppRootModule {
 
 /**
  * `handlers`, in order, for the requests that need a token: every path but the operations endpoints and
- * the API documentation (unknown paths included: they answer 404 only once authenticated). Express
+ * the API documentation (unknown paths included: a body sent to one is not read either). Express
  * matches routes ignoring case and a trailing slash; so does this.
  */
 function onTokenRoutes(definition: PlatformAppDefinition, ...handlers: RequestHandler[]): RequestHandler {
