@@ -7,6 +7,7 @@ import { ENVIRONMENT_APP } from '../../apps/environment/src/environment.app';
 import { seedTenant, Tenant } from '../support/fixtures';
 import { mysqlTestConfig, TEST_JWT_SECRET } from '../support/test-config';
 import { startTestApp, TestApp } from '../support/test-app';
+import { openRaw, parseRawResponse } from '../support/raw-http';
 import { bearer, signToken } from '../support/tokens';
 
 const unsigned = (payload: object, header: object = { alg: 'none', typ: 'JWT' }) =>
@@ -86,6 +87,20 @@ describe('Authentication and tenancy (HS256 secret)', () => {
     const res = await sut.http.get(url).set(bearer(token)).expect(401);
 
     expect(res.body.message).toBe('The token has expired');
+  });
+
+  it.each(['iat', 'nbf'])('rejects a token whose %s is more than 60 s in the future', async (claim) => {
+    const inTwoMinutes = Math.floor(Date.now() / 1000) + 120;
+    const token = await new SignJWT({ orgs: ['*'], [claim]: inTwoMinutes })
+      .setProtectedHeader({ alg: 'HS256' })
+      .setSubject('user-1')
+      .setExpirationTime('1h')
+      .sign(new TextEncoder().encode(TEST_JWT_SECRET));
+
+    const res = await sut.http.get(url).set(bearer(token)).expect(401);
+
+    expect(res.headers['www-authenticate']).toBe('Bearer error="invalid_token"');
+    expect(res.body.message).toBe(`The token's ${claim} claim is not accepted`);
   });
 
   it('rejects alg: none', async () => {
@@ -201,6 +216,59 @@ describe('Authentication and tenancy (HS256 secret)', () => {
 
       await probe.http.post(probeUrl()).set(bearer(token)).expect(201);
     });
+  });
+});
+
+describe('A body without a plausible bearer token', () => {
+  let sut: TestApp;
+  let url: string;
+  let port: number;
+
+  beforeAll(async () => {
+    sut = await startTestApp(PROBE_APP, mysqlTestConfig());
+    await sut.app.listen(0, '127.0.0.1');
+    port = (sut.app.getHttpServer().address() as AddressInfo).port;
+    url = `/probe/org/${(await seedTenant(sut.dataSource)).organization.uuid}/probe`;
+  });
+  afterAll(() => sut.close());
+
+  it.each([
+    ['no Authorization header', '', 'Bearer', 'Authorization: Bearer <token> is required'],
+    ['a non-bearer scheme', 'Authorization: Basic dXNlcjpwYXNz\r\n', 'Bearer', 'The Authorization header must be "Bearer <token>"'],
+    ['a token not shaped like a JWT', 'Authorization: Bearer not-a-jwt\r\n', 'Bearer error="invalid_token"', 'The token is invalid'],
+    ['a token longer than any JWT we accept', `Authorization: Bearer a.${'b'.repeat(8_192)}.c\r\n`, 'Bearer error="invalid_token"', 'The token is invalid'],
+  ])('is answered 401 with %s before its body is read, and the connection closed', async (_, authorization, challenge, message) => {
+    const { socket, closed } = await openRaw(port);
+    // 256 KiB announced, 1 KiB sent: were the body read, the server would wait for the rest.
+    socket.write(
+      `POST ${url} HTTP/1.1\r\nHost: 127.0.0.1\r\n${authorization}Content-Type: application/json\r\nContent-Length: 262144\r\n\r\n`,
+    );
+    socket.write(`{"name":"${'x'.repeat(1_000)}`);
+
+    const answer = parseRawResponse(await closed);
+
+    expect(answer.status).toBe(401);
+    expect(answer.headers).toMatchObject({ 'www-authenticate': challenge, connection: 'close' });
+    expect(JSON.parse(answer.body.slice(answer.body.indexOf('{'), answer.body.lastIndexOf('}') + 1))).toEqual({
+      statusCode: 401,
+      error: 'Unauthorized',
+      message,
+      path: url,
+      timestamp: expect.any(String),
+      requestId: answer.headers['x-request-id'],
+    });
+  });
+
+  it('answers exactly what the guard answers a request without a body', async () => {
+    const withBody = await sut.http.post(url).set('Authorization', 'Bearer not-a-jwt').send({ name: 'x' }).expect(401);
+    const withoutBody = await sut.http.post(url).set('Authorization', 'Bearer not-a-jwt').expect(401);
+
+    expect(withBody.headers['www-authenticate']).toBe(withoutBody.headers['www-authenticate']);
+    expect({ ...withBody.body, timestamp: 0, requestId: 0 }).toEqual({ ...withoutBody.body, timestamp: 0, requestId: 0 });
+  });
+
+  it('lets a body with a plausible token through to the guard and the controller', async () => {
+    await sut.http.post(url).set(bearer(await signToken({ scope: 'connectors:write' }))).send({ any: 'body' }).expect(201);
   });
 });
 

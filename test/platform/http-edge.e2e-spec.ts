@@ -1,9 +1,12 @@
+import { JwtVerifier } from '@app/domain/auth/jwt-verifier.service';
 import type { Express } from 'express';
 import { IncomingMessage, Server, ServerResponse } from 'node:http';
+import { AddressInfo } from 'node:net';
 import { BOT_ADMIN_APP } from '../../apps/bot-admin/src/bot-admin.app';
 import { TRANSACTIONAL_SERVICE_APP } from '../../apps/transactional-service/src/transactional-service.app';
 import { aConnectorBody, tenantPath } from '../rest-connectors/connector-factories';
 import { seedTenant, Tenant } from '../support/fixtures';
+import { openRaw, parseRawResponse } from '../support/raw-http';
 import { mysqlTestConfig } from '../support/test-config';
 import { startTestApp, TestApp } from '../support/test-app';
 import { bearer, signToken } from '../support/tokens';
@@ -104,15 +107,18 @@ describe('HTTP edge', () => {
   });
 });
 
+/** A bot-admin app that allows 3 requests a minute, and the bots route of a tenant of its own. */
+async function startBotAdminLimitedTo3(trustProxyHops = 0): Promise<{ sut: TestApp; url: string }> {
+  const sut = await startTestApp(BOT_ADMIN_APP, mysqlTestConfig({ rateLimitPerMinute: 3, trustProxyHops }));
+  const tenant = await seedTenant(sut.dataSource);
+  return { sut, url: `/platform-bot-admin/org/${tenant.organization.uuid}/env/${tenant.environment.uuid}/bots-admin` };
+}
+
 describe('Rate limit per caller', () => {
   let sut: TestApp;
   let url: string;
 
-  beforeAll(async () => {
-    sut = await startTestApp(BOT_ADMIN_APP, mysqlTestConfig({ rateLimitPerMinute: 3 }));
-    const tenant = await seedTenant(sut.dataSource);
-    url = `/platform-bot-admin/org/${tenant.organization.uuid}/env/${tenant.environment.uuid}/bots-admin`;
-  });
+  beforeAll(async () => ({ sut, url } = await startBotAdminLimitedTo3()));
   afterAll(() => sut.close());
 
   it('answers 429 with Retry-After once a caller passes RATE_LIMIT_PER_MINUTE, across routes, and only for that caller', async () => {
@@ -129,5 +135,98 @@ describe('Rate limit per caller', () => {
     expect(limited.body).toMatchObject({ statusCode: 429, error: 'Too Many Requests', message: 'Rate limit of 3 requests per minute exceeded' });
     await sut.http.get(url).set(bearer(bob)).expect(200);
     await sut.http.get('/health/ready').expect(200);
+  });
+});
+
+describe('Rate limit of refused requests, per client address', () => {
+  let sut: TestApp;
+  let url: string;
+
+  beforeAll(async () => ({ sut, url } = await startBotAdminLimitedTo3()));
+  afterAll(() => sut.close());
+
+  it('counts 401 and 403 answers per address, then answers 429 with Retry-After before verifying any token', async () => {
+    const outsider = await signToken({ sub: 'mallory', orgs: ['0c2b6a57-7f0e-4f43-9e5e-3cb1d2a8a1aa'] });
+    const valid = await signToken({ sub: 'alice' });
+    // Refused before its body is read (requireBearerBeforeBody), counted all the same.
+    await sut.http.post(url).send({ name: 'x' }).expect(401);
+    await sut.http.get(url).set(bearer(`${valid.slice(0, -4)}AAAA`)).expect(401);
+    await sut.http.get(url).set(bearer(outsider)).expect(403);
+    const verify = jest.spyOn(sut.app.get(JwtVerifier), 'verify');
+
+    const limited = await sut.http.get(url).set(bearer(valid)).expect(429);
+
+    expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
+    expect(limited.body).toMatchObject({ statusCode: 429, error: 'Too Many Requests', message: 'Rate limit of 3 requests per minute exceeded' });
+    expect(verify).not.toHaveBeenCalled();
+    // Trusting no proxy, a forwarded address changes nothing.
+    await sut.http.get(url).set(bearer(valid)).set('X-Forwarded-For', '198.51.100.2').expect(429);
+    // What needs no token stays open.
+    await sut.http.get('/health/ready').expect(200);
+    await sut.http.get('/metrics').expect(200);
+    await sut.http.get('/platform-bot-admin/docs-json').expect(200);
+  });
+});
+
+describe('Rate limit of refused requests behind a proxy (TRUST_PROXY_HOPS=1)', () => {
+  let sut: TestApp;
+  let url: string;
+
+  beforeAll(async () => ({ sut, url } = await startBotAdminLimitedTo3(1)));
+  afterAll(() => sut.close());
+
+  it('counts the address the proxy saw, so one prober does not block the proxy\'s other clients', async () => {
+    const prober = { 'X-Forwarded-For': '198.51.100.66, 203.0.113.7' };
+    for (let i = 0; i < 3; i++) await sut.http.get(url).set(prober).expect(401);
+    await sut.http.get(url).set(prober).expect(429);
+
+    await sut.http.get(url).set(bearer(await signToken({ sub: 'alice' }))).set('X-Forwarded-For', '203.0.113.8').expect(200);
+  });
+});
+
+describe('Server timeouts', () => {
+  let sut: TestApp;
+  let port: number;
+
+  beforeAll(async () => {
+    const httpTimeouts = { headersTimeoutMs: 300, requestTimeoutMs: 600, keepAliveTimeoutMs: 1_000 };
+    sut = await startTestApp(BOT_ADMIN_APP, mysqlTestConfig({ httpTimeouts }));
+    await sut.app.listen(0, '127.0.0.1');
+    port = (sut.app.getHttpServer().address() as AddressInfo).port;
+  });
+  afterAll(() => sut.close());
+
+  /**
+   * Sends `head`, then `chunk` every 50 ms, until the server closes the connection or 200 chunks are sent
+   * (ten seconds, many times the timeouts under test); what the server answered.
+   */
+  async function trickle(head: string, chunk: string): Promise<string> {
+    const { socket, closed } = await openRaw(port);
+    socket.write(head);
+    let sent = 0;
+    const writing = setInterval(() => {
+      if (++sent > 200) socket.destroy();
+      else if (socket.writable) socket.write(chunk);
+    }, 50);
+    try {
+      return await closed;
+    } finally {
+      clearInterval(writing);
+    }
+  }
+
+  it('cuts off a client that trickles its headers: 408 and the connection closed', async () => {
+    const answer = await trickle('GET /health/live HTTP/1.1\r\nHost: 127.0.0.1\r\n', 'X-Slow: y\r\n');
+
+    expect(parseRawResponse(answer).status).toBe(408);
+  });
+
+  it('cuts off a client that trickles its body: 408 and the connection closed', async () => {
+    const token = await signToken({ scope: 'connectors:write' });
+    const head = `POST /platform-bot-admin/anything HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${token}\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n{"a":"`;
+
+    const answer = await trickle(head, 'x');
+
+    expect(parseRawResponse(answer).status).toBe(408);
   });
 });

@@ -1,4 +1,4 @@
-import { AppConfig, parseServerUrl } from '@app/domain';
+import { AppConfig, DEFAULT_HTTP_TIMEOUTS, parseServerUrl } from '@app/domain';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -26,6 +26,8 @@ function baseConfig(overrides: Partial<AppConfig>): AppConfig {
     auth: { mode: 'secret', secret: TEST_JWT_SECRET },
     secretsKey: Buffer.alloc(32, 7),
     rateLimitPerMinute: 100_000,
+    trustProxyHops: 0,
+    httpTimeouts: DEFAULT_HTTP_TIMEOUTS,
     corsOrigins: [],
     logLevel: 'silent',
     // The e2e-stock jest project (test/support/stock-path.ts) runs its suites on the stock library path.

@@ -1,4 +1,4 @@
-import { AppConfig, createPlatformApp, PlatformAppDefinition } from '@app/domain';
+import { AppConfig, createPlatformApp, DEFAULT_HTTP_TIMEOUTS, PlatformAppDefinition } from '@app/domain';
 import { buildOpenApiDocument } from '@app/domain/platform/swagger';
 import { OpenAPIObject } from '@nestjs/swagger';
 import { BOT_ADMIN_APP } from '../../apps/bot-admin/src/bot-admin.app';
@@ -15,6 +15,8 @@ const OFFLINE_CONFIG: AppConfig = {
   auth: { mode: 'secret', secret: 'documents-are-built-offline-with-this-secret' },
   secretsKey: Buffer.alloc(32),
   rateLimitPerMinute: 1,
+  trustProxyHops: 0,
+  httpTimeouts: DEFAULT_HTTP_TIMEOUTS,
   corsOrigins: [],
   logLevel: 'silent',
   performanceOverrides: true,

@@ -4,7 +4,7 @@ import type { Request } from 'express';
 import { isUuid } from '../scope/uuid';
 import { IS_PUBLIC, REQUIRED_SCOPE } from './auth.decorators';
 import { mayUseOrganization } from './caller';
-import { InvalidTokenException } from './invalid-token.exception';
+import { bearerToken } from './bearer-token';
 import { JwtVerifier } from './jwt-verifier.service';
 
 /**
@@ -38,11 +38,4 @@ export class JwtAuthGuard implements CanActivate {
     }
     return true;
   }
-}
-
-function bearerToken(header: string | undefined): string {
-  if (!header) throw new InvalidTokenException('Authorization: Bearer <token> is required', 'Bearer');
-  const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
-  if (!match) throw new InvalidTokenException('The Authorization header must be "Bearer <token>"', 'Bearer');
-  return match[1];
 }

@@ -9,12 +9,13 @@ jest.mock('jose', () => {
 
 const SECRET = 'unit-test-secret-unit-test-secret-0123456789';
 const config = { auth: { mode: 'secret', secret: SECRET } } as AppConfig;
-const sign = (expiresAt: number) =>
-  new jose.SignJWT({ orgs: ['*'] })
+const sign = (expiresAt: number, times: { iat?: number; nbf?: number } = {}) =>
+  new jose.SignJWT({ orgs: ['*'], ...times })
     .setProtectedHeader({ alg: 'HS256' })
     .setSubject('ada')
     .setExpirationTime(expiresAt)
     .sign(new TextEncoder().encode(SECRET));
+const nowSeconds = () => Math.floor(Date.now() / 1000);
 
 describe(JwtVerifier.name, () => {
   let sut: JwtVerifier;
@@ -53,5 +54,23 @@ describe(JwtVerifier.name, () => {
     await expect(sut.verify(forged)).rejects.toThrow('The token is invalid');
     await expect(sut.verify(forged)).rejects.toThrow('The token is invalid');
     expect(jose.jwtVerify).toHaveBeenCalledTimes(2);
+  });
+
+  it.each(['iat', 'nbf'])('rejects a token whose %s is more than 60 s ahead of the clock', async (claim) => {
+    const token = await sign(nowSeconds() + 3_600, { [claim]: nowSeconds() + 61 });
+
+    await expect(sut.verify(token)).rejects.toThrow(`The token's ${claim} claim is not accepted`);
+  });
+
+  it.each(['iat', 'nbf'])('accepts a token whose %s is less than 60 s ahead (the issuer\'s clock may run ahead)', async (claim) => {
+    const token = await sign(nowSeconds() + 3_600, { [claim]: nowSeconds() + 50 });
+
+    await expect(sut.verify(token)).resolves.toMatchObject({ sub: 'ada' });
+  });
+
+  it('gives exp no allowance: a token is refused from its exp on', async () => {
+    const token = await sign(nowSeconds() - 1);
+
+    await expect(sut.verify(token)).rejects.toThrow('The token has expired');
   });
 });

@@ -7,6 +7,12 @@ import { readOrCreateDevelopmentSecret } from './development-secret';
 import { InvalidTokenException } from './invalid-token.exception';
 
 const ASYMMETRIC_ALGORITHMS = ['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256', 'ES384', 'ES512', 'EdDSA'];
+/**
+ * How far a token's `iat` or `nbf` may lie ahead of this server's clock: the identity provider's clock may
+ * run ahead of ours. Further ahead is a 401 (a token minted for later use, or a broken issuer clock).
+ * `exp` gets no such allowance: a token is never honoured past it.
+ */
+export const CLOCK_SKEW_SECONDS = 60;
 /** Verified tokens remembered (until their `exp`), oldest forgotten first. */
 export const VERIFIED_TOKEN_CACHE_SIZE = 5_000;
 
@@ -47,6 +53,8 @@ export class JwtVerifier implements OnModuleInit {
         issuer: auth.mode === 'development' ? undefined : auth.issuer,
         audience: auth.mode === 'development' ? undefined : auth.audience,
         requiredClaims: ['exp'],
+        // jose applies the tolerance to `nbf` (and to `exp`, which checkTimes then holds to the second).
+        clockTolerance: CLOCK_SKEW_SECONDS,
       };
       ({ payload } =
         typeof this.key === 'function'
@@ -55,10 +63,23 @@ export class JwtVerifier implements OnModuleInit {
     } catch (error) {
       throw new InvalidTokenException(describeJoseError(error));
     }
+    checkTimes(payload);
     const caller = Object.freeze(toCaller(payload));
     if (this.verified.size >= VERIFIED_TOKEN_CACHE_SIZE) this.verified.delete(this.verified.keys().next().value!);
     this.verified.set(token, { caller, expiresAt: payload.exp! * 1000 });
     return caller;
+  }
+}
+
+/**
+ * What jose leaves to us: it checks `iat` only with a maximum token age (not wanted here), and its
+ * tolerance would keep a token valid for CLOCK_SKEW_SECONDS past its `exp`.
+ */
+function checkTimes(payload: JWTPayload): void {
+  const now = Date.now() / 1000;
+  if (payload.exp! <= now) throw new InvalidTokenException('The token has expired');
+  if (payload.iat !== undefined && payload.iat > now + CLOCK_SKEW_SECONDS) {
+    throw new InvalidTokenException("The token's iat claim is not accepted");
   }
 }
 

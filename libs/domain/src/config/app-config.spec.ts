@@ -50,6 +50,47 @@ describe(loadAppConfig.name, () => {
     expect(message).not.toContain('\n');
   });
 
+  it('refuses production with AUTH_JWKS_URL but no AUTH_JWT_AUDIENCE, naming it in one line', () => {
+    const { AUTH_JWT_SECRET: _secret, ...jwks } = { ...PRODUCTION, AUTH_JWKS_URL: 'https://id.example.com/jwks.json' };
+
+    expect(problemOf({ ...jwks, AUTH_JWT_AUDIENCE: ' ' })).toBe(
+      'Invalid configuration: AUTH_JWT_AUDIENCE is required when NODE_ENV=production with AUTH_JWKS_URL',
+    );
+    expect(loadAppConfig({ ...jwks, AUTH_JWT_AUDIENCE: 'platform-api' }).auth).toEqual({
+      mode: 'jwks',
+      jwksUrl: 'https://id.example.com/jwks.json',
+      issuer: undefined,
+      audience: 'platform-api',
+    });
+  });
+
+  it('bounds slow clients by default, and takes the HTTP timeouts from the environment', () => {
+    expect(loadAppConfig({}).httpTimeouts).toEqual({ headersTimeoutMs: 10_000, requestTimeoutMs: 30_000, keepAliveTimeoutMs: 65_000 });
+    expect(
+      loadAppConfig({ HTTP_HEADERS_TIMEOUT_MS: '5000', HTTP_REQUEST_TIMEOUT_MS: '20000', HTTP_KEEP_ALIVE_TIMEOUT_MS: '75000' }).httpTimeouts,
+    ).toEqual({ headersTimeoutMs: 5_000, requestTimeoutMs: 20_000, keepAliveTimeoutMs: 75_000 });
+  });
+
+  it('trusts no proxy unless TRUST_PROXY_HOPS says how many are in front', () => {
+    expect(loadAppConfig({}).trustProxyHops).toBe(0);
+    expect(loadAppConfig({ TRUST_PROXY_HOPS: '1' }).trustProxyHops).toBe(1);
+    expect(problemOf({ TRUST_PROXY_HOPS: 'true' })).toContain('TRUST_PROXY_HOPS must be an integer number');
+  });
+
+  it('refuses a headers timeout longer than the request timeout, as node:http does', () => {
+    expect(problemOf({ HTTP_HEADERS_TIMEOUT_MS: '40000' })).toBe(
+      'Invalid configuration: HTTP_HEADERS_TIMEOUT_MS must not be greater than HTTP_REQUEST_TIMEOUT_MS',
+    );
+  });
+
+  it.each([
+    [{ HTTP_HEADERS_TIMEOUT_MS: '0' }, 'HTTP_HEADERS_TIMEOUT_MS must not be less than 1'],
+    [{ HTTP_REQUEST_TIMEOUT_MS: '30s' }, 'HTTP_REQUEST_TIMEOUT_MS must be an integer number'],
+    [{ HTTP_KEEP_ALIVE_TIMEOUT_MS: '-5' }, 'HTTP_KEEP_ALIVE_TIMEOUT_MS must not be less than 1'],
+  ])('rejects a malformed HTTP timeout %o', (env, expected) => {
+    expect(problemOf(env)).toContain(expected);
+  });
+
   it.each([
     [{ PORT: 'eighty' }, 'PORT must be an integer number'],
     [{ PORT: '70000' }, 'PORT must not be greater than 65535'],

@@ -7,6 +7,24 @@ import { EnvironmentVariables, LOG_LEVELS, NODE_ENVS } from './environment-varia
 export const DEFAULT_SQLITE_URL = 'sqlite:./data/platform.sqlite';
 export const DEFAULT_RATE_LIMIT_PER_MINUTE = 600;
 
+/** How long the HTTP server waits for a client (docs/operations.md, "Timeouts"). */
+export interface HttpTimeouts {
+  /** From the connection (or the request's first byte) to the end of its headers; then 408 and close. */
+  headersTimeoutMs: number;
+  /** From the request's first byte to the end of its body; then 408 and close. */
+  requestTimeoutMs: number;
+  /** An idle kept-alive connection is closed after this. */
+  keepAliveTimeoutMs: number;
+}
+
+export const DEFAULT_HTTP_TIMEOUTS: HttpTimeouts = {
+  headersTimeoutMs: 10_000,
+  requestTimeoutMs: 30_000,
+  // Longer than the proxies' idle timeout (ingress-nginx keeps upstream connections 60 s): the proxy, not
+  // the app, must close an idle connection, or a request it sends as the app closes fails (502).
+  keepAliveTimeoutMs: 65_000,
+};
+
 export type DatabaseConfig =
   /** `mariadb` only makes TypeORM introspect a MariaDB server exactly; both speak through mysql2. */
   | { type: 'mysql' | 'mariadb'; url: string; readUrls: string[] }
@@ -30,6 +48,9 @@ export interface AppConfig {
   /** Without SECRETS_KEY outside production: a key kept in this file beside the embedded database. */
   developmentSecretsKeyFile?: string;
   rateLimitPerMinute: number;
+  /** Proxies in front of the app that append X-Forwarded-For: `req.ip` is the address the outermost of them saw. */
+  trustProxyHops: number;
+  httpTimeouts: HttpTimeouts;
   corsOrigins: string[];
   logLevel: (typeof LOG_LEVELS)[number];
   /** PERFORMANCE_OVERRIDES (default on): off runs the stock library path (docs/performance-overrides.md). */
@@ -52,6 +73,20 @@ export function loadAppConfig(env: NodeJS.ProcessEnv, defaultPort = 3000): AppCo
       problems.push('AUTH_JWT_SECRET or AUTH_JWKS_URL is required when NODE_ENV=production');
     }
     if (!env.SECRETS_KEY?.trim()) problems.push('SECRETS_KEY is required when NODE_ENV=production');
+    // An identity provider issues tokens to many clients: without an audience, one issued to another
+    // client of the same provider would pass.
+    if (vars.AUTH_JWKS_URL && !vars.AUTH_JWT_AUDIENCE) {
+      problems.push('AUTH_JWT_AUDIENCE is required when NODE_ENV=production with AUTH_JWKS_URL');
+    }
+  }
+  const httpTimeouts: HttpTimeouts = {
+    headersTimeoutMs: vars.HTTP_HEADERS_TIMEOUT_MS ?? DEFAULT_HTTP_TIMEOUTS.headersTimeoutMs,
+    requestTimeoutMs: vars.HTTP_REQUEST_TIMEOUT_MS ?? DEFAULT_HTTP_TIMEOUTS.requestTimeoutMs,
+    keepAliveTimeoutMs: vars.HTTP_KEEP_ALIVE_TIMEOUT_MS ?? DEFAULT_HTTP_TIMEOUTS.keepAliveTimeoutMs,
+  };
+  // node:http refuses a headers timeout longer than the request's (the request includes its headers).
+  if (httpTimeouts.headersTimeoutMs > httpTimeouts.requestTimeoutMs) {
+    problems.push('HTTP_HEADERS_TIMEOUT_MS must not be greater than HTTP_REQUEST_TIMEOUT_MS');
   }
   if (vars.AUTH_JWT_SECRET && vars.AUTH_JWKS_URL) {
     problems.push('AUTH_JWT_SECRET and AUTH_JWKS_URL are exclusive: set one');
@@ -82,6 +117,8 @@ export function loadAppConfig(env: NodeJS.ProcessEnv, defaultPort = 3000): AppCo
     secretsKeyPrevious,
     developmentSecretsKeyFile: secretsKey ? undefined : resolve(dataDirOf(database), 'dev-secrets-key'),
     rateLimitPerMinute: vars.RATE_LIMIT_PER_MINUTE ?? DEFAULT_RATE_LIMIT_PER_MINUTE,
+    trustProxyHops: vars.TRUST_PROXY_HOPS ?? 0,
+    httpTimeouts,
     corsOrigins: splitList(vars.CORS_ORIGINS),
     logLevel: vars.LOG_LEVEL ?? (nodeEnv === 'test' ? 'silent' : 'info'),
     performanceOverrides: vars.PERFORMANCE_OVERRIDES !== 'off',
@@ -140,6 +177,10 @@ const KNOWN_VARIABLES = [
   'SECRETS_KEY',
   'SECRETS_KEY_PREVIOUS',
   'RATE_LIMIT_PER_MINUTE',
+  'TRUST_PROXY_HOPS',
+  'HTTP_HEADERS_TIMEOUT_MS',
+  'HTTP_REQUEST_TIMEOUT_MS',
+  'HTTP_KEEP_ALIVE_TIMEOUT_MS',
   'CORS_ORIGINS',
   'LOG_LEVEL',
   'PERFORMANCE_OVERRIDES',

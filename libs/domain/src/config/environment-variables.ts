@@ -93,6 +93,30 @@ export class EnvironmentVariables {
   @IsInt()
   RATE_LIMIT_PER_MINUTE?: number;
 
+  @Transform(toInt)
+  @IsOptional()
+  @Min(1)
+  @IsInt()
+  HTTP_HEADERS_TIMEOUT_MS?: number;
+
+  @Transform(toInt)
+  @IsOptional()
+  @Min(0)
+  @IsInt()
+  TRUST_PROXY_HOPS?: number;
+
+  @Transform(toInt)
+  @IsOptional()
+  @Min(1)
+  @IsInt()
+  HTTP_REQUEST_TIMEOUT_MS?: number;
+
+  @Transform(toInt)
+  @IsOptional()
+  @Min(1)
+  @IsInt()
+  HTTP_KEEP_ALIVE_TIMEOUT_MS?: number;
+
   @Transform(emptyToUndefined)
   @IsOptional()
   @IsString()

@@ -3,6 +3,7 @@ import type { Request, Response } from 'express';
 import { STATUS_CODES } from 'node:http';
 import { InvalidTokenException } from '../auth/invalid-token.exception';
 import { driverCodeOf, isDatabaseUnavailable, isTransientConflict } from '../database/database-errors';
+import { AddressRateLimit } from '../rate-limit/address-rate-limit';
 import { ErrorBody } from './error-body';
 
 /** Errors raised by body-parser and other express middleware carry their status this way. */
@@ -27,6 +28,8 @@ const MIDDLEWARE_MESSAGES: Record<string, string> = {
 export class AllExceptionsFilter implements ExceptionFilter {
   private readonly logger = new Logger('Errors');
 
+  constructor(private readonly addressLimit: AddressRateLimit) {}
+
   catch(exception: unknown, host: ArgumentsHost): void {
     const http = host.switchToHttp();
     const req = http.getRequest<Request>();
@@ -40,6 +43,8 @@ export class AllExceptionsFilter implements ExceptionFilter {
       if (req.log) req.log.error(details, `Request failed with ${status}`);
       else this.logger.error(details, `Request failed with ${status}`);
     }
+    // Every refusal of a token, wherever it happens, counts against the client address's rate limit.
+    if (status === HttpStatus.UNAUTHORIZED || status === HttpStatus.FORBIDDEN) this.addressLimit.countRefusal(req);
     if (status === HttpStatus.UNAUTHORIZED) {
       res.setHeader('WWW-Authenticate', exception instanceof InvalidTokenException ? exception.challenge : 'Bearer');
     }

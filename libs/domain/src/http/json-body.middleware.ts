@@ -113,7 +113,7 @@ export function rejectMalformedJson(error: unknown, _req: Request, _res: Respons
 }
 
 /** What the body parser itself tests (type-is): a request with a length or a chunked body carries one. */
-function carriesBody(req: Request): boolean {
+export function carriesBody(req: Request): boolean {
   return req.headers['transfer-encoding'] !== undefined || !Number.isNaN(Number(req.headers['content-length']));
 }
 

@@ -1,6 +1,7 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { NestExpressApplication } from '@nestjs/platform-express';
+import type { RequestHandler } from 'express';
 import { Logger as NestPinoLogger } from 'nestjs-pino';
 import { DestinationStream, Logger } from 'pino';
 import { AppConfig } from '../config/app-config';
@@ -13,7 +14,10 @@ import { installPerformanceOverrides } from './performance-overrides';
 import { PlatformModule } from './platform.module';
 import { ShutdownState } from './shutdown';
 import { PlatformMetrics } from '../metrics/metrics';
+import { AddressRateLimit } from '../rate-limit/address-rate-limit';
+import { requireBearerBeforeBody } from '../auth/bearer-before-body.middleware';
 import { DataSource } from 'typeorm';
+import { applyServerTimeouts } from './server-timeouts';
 import { setupSwagger } from './swagger';
 
 export const BODY_LIMIT = '256kb';
@@ -53,6 +57,26 @@ class PlatformAppRootModule {
   }
 }
 
+/**
+ * `handlers`, in order, for the requests that need a token: every path but the operations endpoints and
+ * the API documentation (unknown paths included: a body sent to one is not read either). Express
+ * matches routes ignoring case and a trailing slash; so does this.
+ */
+function onTokenRoutes(definition: PlatformAppDefinition, ...handlers: RequestHandler[]): RequestHandler {
+  const open = new Set(ROOT_ROUTES.map((route) => `/${route}`));
+  const docs = `/${definition.label}/docs`.toLowerCase();
+  return (req, res, next) => {
+    const path = req.path.toLowerCase().replace(/(.)\/$/, '$1');
+    if (open.has(path) || path.startsWith(docs)) return next();
+    let i = 0;
+    const step = (error?: unknown): void => {
+      if (error !== undefined || i === handlers.length) next(error);
+      else void handlers[i++](req, res, step);
+    };
+    step();
+  };
+}
+
 /** Builds one app of the platform, ready to `listen` (main.ts) or `init` (tests). */
 export async function createPlatformApp(
   definition: PlatformAppDefinition,
@@ -67,11 +91,17 @@ export async function createPlatformApp(
     installPerformanceOverrides(config.performanceOverrides),
     { bodyParser: false, bufferLogs: true },
   );
+  // Here, not in runPlatformApp: every server built from this (tests too) bounds slow clients alike.
+  applyServerTimeouts(app.getHttpServer(), config.httpTimeouts);
   metrics.watchPool(app.get(DataSource));
   app.useLogger(app.get(NestPinoLogger));
   app.disable('x-powered-by');
   // No automatic weak ETag (a SHA-1 of every body): the connector reads and writes set their own strong one.
   app.set('etag', false);
+  // `req.ip`, the client address the rate limit counts refusals by: the socket's peer, or behind N proxies
+  // the address the outermost one saw (the last N entries of X-Forwarded-For are theirs). Never more hops
+  // than there are proxies: a client could then choose its own address.
+  app.set('trust proxy', config.trustProxyHops);
 
   // Order matters: every request gets an id and a log line, even one the body parser rejects.
   app.use(requestIdMiddleware);
@@ -80,6 +110,9 @@ export async function createPlatformApp(
   app.use(createHttpLogger(logger));
   app.use(securityHeaders({ contentSecurityPolicy: { directives: SWAGGER_UI_CSP } }));
   app.enableCors({ origin: config.corsOrigins, exposedHeaders: EXPOSED_HEADERS });
+  // Before the body is read: an address that has used up its refusals (401/403) is refused at once, and a
+  // body without a plausible bearer token is never read.
+  app.use(onTokenRoutes(definition, app.get(AddressRateLimit).refuseBlocked, requireBearerBeforeBody));
   app.use(jsonBody(BODY_LIMIT));
 
   app.setGlobalPrefix(definition.label, { exclude: ROOT_ROUTES });

@@ -15,6 +15,7 @@ import { DeclaredQueryGuard } from '../http/declared-query.guard';
 import { createValidationPipe } from '../http/validation.pipe';
 import { CallerRateLimitGuard, RATE_LIMIT_PER_MINUTE } from '../rate-limit/caller-rate-limit.guard';
 import { RateLimitCounters } from '../rate-limit/rate-limit-counters';
+import { AddressRateLimit } from '../rate-limit/address-rate-limit';
 import { SecretCipherProvider } from '../secrets/secret-cipher.provider';
 import { ShutdownState } from './shutdown';
 
@@ -46,6 +47,7 @@ export class PlatformModule {
         // The limit is per rolling minute.
         { provide: RateLimitCounters, useFactory: () => new RateLimitCounters(60_000) },
         { provide: RATE_LIMIT_PER_MINUTE, useValue: config.rateLimitPerMinute },
+        AddressRateLimit,
         { provide: APP_PIPE, useFactory: () => createValidationPipe(config.performanceOverrides) },
         { provide: APP_FILTER, useClass: AllExceptionsFilter },
         // Guards run in this order: authenticate first, so the rate limit counts per caller.

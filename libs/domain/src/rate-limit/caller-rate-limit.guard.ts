@@ -1,6 +1,7 @@
-import { CanActivate, ExecutionContext, HttpException, HttpStatus, Inject, Injectable, SetMetadata } from '@nestjs/common';
+import { CanActivate, ExecutionContext, Inject, Injectable, SetMetadata } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type { Request, Response } from 'express';
+import { addressKey, tooManyRequests } from './rate-limit-keys';
 import { RateLimitCounters } from './rate-limit-counters';
 
 const SKIP_RATE_LIMIT = 'platform:skipRateLimit';
@@ -12,7 +13,8 @@ export const SkipRateLimit = () => SetMetadata(SKIP_RATE_LIMIT, true);
 /**
  * Limits each caller (the token's `sub`; the client address before authentication) to
  * RATE_LIMIT_PER_MINUTE requests in any rolling minute, across all routes: 429 with Retry-After beyond,
- * and X-RateLimit-Limit/-Remaining/-Reset on every answer. Runs after JwtAuthGuard. The counters live
+ * and X-RateLimit-Limit/-Remaining/-Reset on every answer. Runs after JwtAuthGuard; what that guard
+ * refuses (401, 403) is counted per client address by AddressRateLimit, in the same counters. The counters live
  * in each replica's memory: the limit is per replica (docs/decisions.md).
  */
 @Injectable()
@@ -31,12 +33,9 @@ export class CallerRateLimitGuard implements CanActivate {
     const http = context.switchToHttp();
     const req = http.getRequest<Request>();
     const res = http.getResponse<Response>();
-    const tracker = req.caller ? `sub:${req.caller.sub}` : `ip:${req.ip}`;
+    const tracker = req.caller ? `sub:${req.caller.sub}` : addressKey(req);
     const { totalHits, timeToExpire, isBlocked, timeToBlockExpire } = this.counters.hit(tracker, this.limit);
-    if (isBlocked) {
-      res.setHeader('Retry-After', timeToBlockExpire);
-      throw new HttpException(`Rate limit of ${this.limit} requests per minute exceeded`, HttpStatus.TOO_MANY_REQUESTS);
-    }
+    if (isBlocked) throw tooManyRequests(res, this.limit, timeToBlockExpire);
     res.setHeader('X-RateLimit-Limit', this.limit);
     res.setHeader('X-RateLimit-Remaining', Math.max(0, this.limit - totalHits));
     res.setHeader('X-RateLimit-Reset', timeToExpire);

@@ -40,6 +40,20 @@ describe('RateLimitCounters', () => {
     expect(admitted.length).toBeGreaterThan(4 * limit);
   });
 
+  it('tells how long a caller is refused for without counting a hit', () => {
+    expect(storage.blockedFor('alice', 2)).toBe(0);
+    expect(storage.size).toBe(0);
+    storage.hit('alice', 2);
+    expect(storage.blockedFor('alice', 2)).toBe(0);
+    storage.hit('alice', 2);
+    const seconds = storage.blockedFor('alice', 2);
+
+    expect(seconds).toBe(storage.hit('alice', 2).timeToBlockExpire);
+    now += seconds * 1000;
+    expect(storage.blockedFor('alice', 2)).toBe(0);
+    expect(storage.hit('alice', 2)).toMatchObject({ totalHits: 1, isBlocked: false });
+  });
+
   it('keeps callers apart', () => {
     storage.hit('alice', 1);
     expect(storage.hit('alice', 1).isBlocked).toBe(true);

@@ -59,15 +59,26 @@ export class RateLimitCounters implements OnApplicationShutdown {
       window.counts[bucket % SLOTS]++;
       window.total++;
     }
-    // The oldest bucket with hits leaves the window when bucket `oldest + SLOTS` begins.
-    const oldest = oldestWithHits(window);
-    const secondsUntilFree = oldest === undefined ? 0 : Math.max(1, Math.ceil(((oldest + SLOTS) * this.width - now) / 1000));
+    const untilFree = secondsUntilFree(window, this.width, now);
     return {
       totalHits: window.total + (isBlocked ? 1 : 0),
-      timeToExpire: secondsUntilFree,
+      timeToExpire: untilFree,
       isBlocked,
-      timeToBlockExpire: isBlocked ? secondsUntilFree : 0,
+      timeToBlockExpire: isBlocked ? untilFree : 0,
     };
+  }
+
+  /**
+   * Seconds until the caller `key` may be counted again (0: it may now), counting nothing: whether a
+   * request would be refused, asked before the request is known to count (AddressRateLimit).
+   */
+  blockedFor(key: string, limit: number): number {
+    const window = this.windows.get(key);
+    if (!window) return 0;
+    const now = this.now();
+    advance(window, Math.floor(now / this.width));
+    if (window.total < limit) return 0;
+    return secondsUntilFree(window, this.width, now);
   }
 
   /** Callers with a window (tests: idle ones are forgotten). */
@@ -110,6 +121,12 @@ function advance(window: CallerWindow, bucket: number): void {
     }
   }
   window.newest = bucket;
+}
+
+/** The oldest bucket with hits leaves the window when bucket `oldest + SLOTS` begins. */
+function secondsUntilFree(window: CallerWindow, width: number, now: number): number {
+  const oldest = oldestWithHits(window);
+  return oldest === undefined ? 0 : Math.max(1, Math.ceil(((oldest + SLOTS) * width - now) / 1000));
 }
 
 function oldestWithHits(window: CallerWindow): number | undefined {

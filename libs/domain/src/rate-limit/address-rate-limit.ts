@@ -1,0 +1,34 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { NextFunction, Request, Response } from 'express';
+import { RATE_LIMIT_PER_MINUTE } from './caller-rate-limit.guard';
+import { RateLimitCounters } from './rate-limit-counters';
+import { addressKey, tooManyRequests } from './rate-limit-keys';
+
+/**
+ * The rate limit of refused requests, per client address (`req.ip`: the socket's peer, or with
+ * TRUST_PROXY_HOPS the address the nearest trusted proxy saw). JwtAuthGuard refuses before
+ * CallerRateLimitGuard counts anything, so without this, token guessing and probing of other
+ * organizations would run at any speed. Every 401 and 403 answer counts (AllExceptionsFilter, the one
+ * place they are written) in the same RateLimitCounters (key `ip:<address>`, shared with the
+ * unauthenticated callers of CallerRateLimitGuard) against the same RATE_LIMIT_PER_MINUTE; an address
+ * that has used it up gets 429 on every request that needs a token, before its token is verified or its
+ * body read (docs/decisions.md).
+ */
+@Injectable()
+export class AddressRateLimit {
+  constructor(
+    private readonly counters: RateLimitCounters,
+    @Inject(RATE_LIMIT_PER_MINUTE) private readonly limit: number,
+  ) {}
+
+  /** One request of the client address answered 401 or 403. */
+  countRefusal(req: Request): void {
+    this.counters.hit(addressKey(req), this.limit);
+  }
+
+  /** Express middleware for the routes that need a token, placed before the body parser. */
+  readonly refuseBlocked = (req: Request, res: Response, next: NextFunction): void => {
+    const blockedFor = this.counters.blockedFor(addressKey(req), this.limit);
+    next(blockedFor > 0 ? tooManyRequests(res, this.limit, blockedFor) : undefined);
+  };
+}
