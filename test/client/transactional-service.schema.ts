@@ -1391,7 +1391,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Body is not `application/json` */
+            /** @description Body is not `application/json` in UTF-8 */
             415: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1846,7 +1846,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Body is not `application/json` */
+            /** @description Body is not `application/json` in UTF-8 */
             415: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];

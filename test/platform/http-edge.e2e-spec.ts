@@ -32,6 +32,13 @@ describe('HTTP edge', () => {
     expect(res.body).toMatchObject({ statusCode: 415, error: 'Unsupported Media Type', message: 'The request body must be application/json in UTF-8' });
   });
 
+  it('takes Content-Length: 0 for no body, whatever its media type: the empty body is validated', async () => {
+    const res = await sut.http.post(tenantPath(tenant)).set(bearer(token)).set('Content-Type', 'text/plain').set('Content-Length', '0');
+
+    expect(res.status).toBe(400);
+    expect(res.body.message).toEqual(expect.arrayContaining([expect.stringContaining('name')]));
+  });
+
   it('answers malformed JSON with a fixed message that never quotes the body', async () => {
     const res = await sut.http.post(tenantPath(tenant)).set(bearer(token)).set('Content-Type', 'application/json').send('{"bearerToken": s3cr3t-value}');
 

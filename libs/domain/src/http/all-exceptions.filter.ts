@@ -5,6 +5,7 @@ import { InvalidTokenException } from '../auth/invalid-token.exception';
 import { driverCodeOf, isDatabaseUnavailable, isTransientConflict } from '../database/database-errors';
 import { AddressRateLimit } from '../rate-limit/address-rate-limit';
 import { ErrorBody } from './error-body';
+import { BODY_TOO_LARGE_MESSAGE } from './json-body.middleware';
 
 /** Errors raised by body-parser and other express middleware carry their status this way. */
 interface HttpishError {
@@ -15,7 +16,7 @@ interface HttpishError {
 }
 
 const MIDDLEWARE_MESSAGES: Record<string, string> = {
-  'entity.too.large': 'Request body is larger than the limit of 256 KiB',
+  'entity.too.large': BODY_TOO_LARGE_MESSAGE,
   'encoding.unsupported': 'Unsupported request body encoding',
   'charset.unsupported': 'Unsupported request body charset',
 };

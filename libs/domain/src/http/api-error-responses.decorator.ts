@@ -2,6 +2,7 @@ import { applyDecorators } from '@nestjs/common';
 import { ApiResponse } from '@nestjs/swagger';
 import { STATUS_CODES } from 'node:http';
 import { ErrorBody } from './error-body';
+import { BODY_LIMIT_BYTES, BODY_TOO_LARGE_MESSAGE } from './json-body.middleware';
 
 /** The ids the error examples name, by path parameter: the same in messages and in paths. */
 export const EXAMPLE_IDS: Record<string, string> = {
@@ -19,7 +20,7 @@ const EXAMPLE_MESSAGES: Record<number, string | string[]> = {
   404: `Bot ${EXAMPLE_IDS.botUUID} not found in environment ${EXAMPLE_IDS.envUUID}`,
   409: 'A rest connector named "Weather forecast" already exists in this bot',
   412: `Rest connector ${EXAMPLE_IDS.serviceUUID} has changed since the ETag given in If-Match`,
-  413: 'Request body is larger than the limit of 256 KiB',
+  413: BODY_TOO_LARGE_MESSAGE,
   415: 'The request body must be application/json in UTF-8',
   422: 'This Idempotency-Key was already used with a different request',
   429: 'Rate limit of 600 requests per minute exceeded',
@@ -34,8 +35,8 @@ const DESCRIPTIONS: Record<number, string> = {
   404: 'Unknown or out-of-scope resource; `message` names what was not found',
   409: 'Another active connector of the bot has that name (case-insensitive)',
   412: '`If-Match` does not match the current `ETag`',
-  413: 'Body over 256 KiB',
-  415: 'Body is not `application/json`',
+  413: `Body over ${BODY_LIMIT_BYTES / 1024} KiB`,
+  415: 'Body is not `application/json` in UTF-8',
   422: '`Idempotency-Key` reused with a different body',
   429: 'Rate limit passed; see `Retry-After`',
   500: 'An unexpected error: logged with the request id, answered without detail',

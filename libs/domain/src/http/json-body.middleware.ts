@@ -13,9 +13,16 @@ export const MAX_JSON_DEPTH = 32;
  */
 export const MAX_JSON_VALUES = 1_000;
 
-function hasBody(req: Request): boolean {
-  const length = req.headers['content-length'];
-  return req.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
+/** The largest request body, in bytes: 413 beyond (API contract, "Errors"). */
+export const BODY_LIMIT_BYTES = 256 * 1024;
+export const BODY_TOO_LARGE_MESSAGE = `Request body is larger than the limit of ${BODY_LIMIT_BYTES / 1024} KiB`;
+
+/**
+ * Whether a request carries a body to read: a chunked one, or a length above 0. `Content-Length: 0` is no
+ * body (nothing to check the media type of, nothing to parse); Nest then validates the body as `{}`.
+ */
+export function carriesBody(req: Request): boolean {
+  return req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length']) > 0;
 }
 
 /**
@@ -35,7 +42,7 @@ function isUtf8Json(contentType: string | undefined): boolean {
 
 /** POST/PUT/PATCH bodies must be UTF-8 `application/json`: anything else is a 415 before any parsing. */
 export function requireJsonBody(req: Request, _res: Response, next: NextFunction): void {
-  if (WRITE_METHODS.has(req.method) && hasBody(req) && !isUtf8Json(req.headers['content-type'])) {
+  if (WRITE_METHODS.has(req.method) && carriesBody(req) && !isUtf8Json(req.headers['content-type'])) {
     next(new UnsupportedMediaTypeException('The request body must be application/json in UTF-8'));
     return;
   }
@@ -112,18 +119,13 @@ export function rejectMalformedJson(error: unknown, _req: Request, _res: Respons
   next(parseFailed ? new BadRequestException('Malformed JSON in request body') : error);
 }
 
-/** What the body parser itself tests (type-is): a request with a length or a chunked body carries one. */
-export function carriesBody(req: Request): boolean {
-  return req.headers['transfer-encoding'] !== undefined || !Number.isNaN(Number(req.headers['content-length']));
-}
-
 /**
- * The body pipeline as one middleware: requireJsonBody, the JSON parser (at most `limit`),
+ * The body pipeline as one middleware: requireJsonBody, the JSON parser (at most BODY_LIMIT_BYTES),
  * rejectMalformedJson, limitJsonShape. A request without a body (every read) skips it at once
  * instead of passing four router layers that each find nothing to do.
  */
-export function jsonBody(limit: string): RequestHandler {
-  const parse = json({ limit });
+export function jsonBody(): RequestHandler {
+  const parse = json({ limit: BODY_LIMIT_BYTES });
   return (req, res, next) => {
     if (!carriesBody(req)) return next();
     requireJsonBody(req, res, (error?: unknown) => {

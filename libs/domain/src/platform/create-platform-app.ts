@@ -20,7 +20,6 @@ import { DataSource } from 'typeorm';
 import { applyServerTimeouts } from './server-timeouts';
 import { setupSwagger } from './swagger';
 
-export const BODY_LIMIT = '256kb';
 /** Operations endpoints stay at the root, outside the label prefix. */
 const ROOT_ROUTES = ['health/live', 'health/ready', 'metrics'];
 
@@ -113,7 +112,7 @@ export async function createPlatformApp(
   // Before the body is read: an address that has used up its refusals (401/403) is refused at once, and a
   // body without a plausible bearer token is never read.
   app.use(onTokenRoutes(definition, app.get(AddressRateLimit).refuseBlocked, requireBearerBeforeBody));
-  app.use(jsonBody(BODY_LIMIT));
+  app.use(jsonBody());
 
   app.setGlobalPrefix(definition.label, { exclude: ROOT_ROUTES });
   setupSwagger(app, definition);
