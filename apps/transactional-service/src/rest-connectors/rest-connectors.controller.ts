@@ -15,7 +15,8 @@ import {
   RestConnectorPageDto,
   RestConnectorPath,
   RestConnectorUpdatedDto,
-  REST_CONNECTOR_WRITE_EXAMPLES,
+  REST_CONNECTOR_CREATE_EXAMPLES,
+  REST_CONNECTOR_UPDATE_EXAMPLES,
   RestConnectorWriteDto,
   SentBody,
 } from '@app/domain';
@@ -89,7 +90,7 @@ export class RestConnectorsController {
     required: false,
     description: 'Makes retries safe for 24 h: the same key and body return the first answer and create nothing; the same key with another body is a 422; a retry while the first request runs is a 409.',
   })
-  @ApiBody({ type: RestConnectorWriteDto, examples: REST_CONNECTOR_WRITE_EXAMPLES })
+  @ApiBody({ type: RestConnectorWriteDto, examples: REST_CONNECTOR_CREATE_EXAMPLES })
   @ApiCreatedResponse({
     type: RestConnectorCreatedDto,
     description: 'Created',
@@ -113,7 +114,7 @@ export class RestConnectorsController {
   @RequireScope(CONNECTORS_WRITE_SCOPE)
   @ApiOperation({ summary: 'Update a connector' })
   @ApiHeader({ name: 'If-Match', required: false, description: 'ETag of the version this write replaces; 412 when it is no longer current.' })
-  @ApiBody({ type: RestConnectorWriteDto, examples: REST_CONNECTOR_WRITE_EXAMPLES })
+  @ApiBody({ type: RestConnectorWriteDto, examples: REST_CONNECTOR_UPDATE_EXAMPLES })
   @ApiOkResponse({
     type: RestConnectorUpdatedDto,
     description: 'Updated',
