@@ -1,3 +1,4 @@
+import { DEMO_IDS } from '@app/domain';
 import { OpenAPIObject } from '@nestjs/swagger';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -45,17 +46,43 @@ describe.each([
   [BOT_ADMIN_APP, 'bot-admin'],
 ] as const)('The OpenAPI document of %s.label', (definition, app: AppName) => {
   let sut: TestApp;
+  let development: TestApp;
   let served: OpenAPIObject;
+  let servedInDevelopment: OpenAPIObject;
   const committed = committedDocument(app);
 
   beforeAll(async () => {
-    sut = await startTestApp(definition, mysqlTestConfig());
+    // In production, as deployed; outside production the served document pre-fills the demo ids.
+    sut = await startTestApp(definition, mysqlTestConfig({ nodeEnv: 'production' }));
     served = (await sut.http.get(`/${definition.label}/docs-json`).expect(200)).body;
+    development = await startTestApp(definition, mysqlTestConfig({ nodeEnv: 'development' }));
+    servedInDevelopment = (await development.http.get(`/${definition.label}/docs-json`).expect(200)).body;
   });
-  afterAll(() => sut.close());
+  afterAll(async () => {
+    await sut.close();
+    await development.close();
+  });
 
   it('is served exactly as committed in docs/openapi (run npm run openapi after an API change)', () => {
     expect(served).toEqual(committed);
+  });
+
+  it('pre-fills path ids with the demo data\'s outside production, with the generic uuid in production', () => {
+    const exampleIds = (document: OpenAPIObject) =>
+      operationsOf(document).flatMap(({ path, method }) =>
+        (operation(document, path, method).parameters ?? []).filter((p) => p.in === 'path').map((p) => `${p.name}=${p.schema.example}`),
+      );
+    const demo: Record<string, string> = {
+      orgUUID: DEMO_IDS.acme,
+      envUUID: DEMO_IDS.acmeProduction,
+      botUUID: DEMO_IDS.supportBot,
+      serviceUUID: DEMO_IDS.weatherConnector,
+    };
+    const names = exampleIds(served).map((pair) => pair.split('=')[0]);
+    expect(names.length).toBeGreaterThan(0);
+
+    expect(exampleIds(servedInDevelopment)).toEqual(names.map((name) => `${name}=${demo[name]}`));
+    expect(exampleIds(served)).toEqual(names.map((name) => `${name}=3fa85f64-5717-4562-b3fc-2c963f66afa6`));
   });
 
   it('has exactly the seed\'s operations of its group, in the seed\'s words, tagged with its label and secured by the bearer scheme', () => {

@@ -83,7 +83,7 @@ export async function createPlatformApp(
   app.use(jsonBody(BODY_LIMIT));
 
   app.setGlobalPrefix(definition.label, { exclude: ROOT_ROUTES });
-  setupSwagger(app, definition);
+  setupSwagger(app, definition, config);
   // No enableShutdownHooks(): exitGracefullyOnSignals drains first (see shutdown.ts).
   return app;
 }
