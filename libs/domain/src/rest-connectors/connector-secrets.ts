@@ -1,6 +1,6 @@
 import { AuthType, GrantType } from './rest-connector.enums';
 
-/** Secrets are write-only: a read shows a set secret as its placeholder (API contract, "Secrets"). */
+/** Secrets are write-only: a read shows a set secret as its placeholder (docs/api-contract.md, "Rest connectors"). */
 export const SECRET_PLACEHOLDERS = {
   basicToken: '<BASIC_TOKEN>',
   bearerToken: '<BEARER_TOKEN>',
