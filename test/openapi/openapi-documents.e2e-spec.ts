@@ -1,3 +1,4 @@
+import { DEMO_IDS } from '@app/domain';
 import { OpenAPIObject } from '@nestjs/swagger';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -55,17 +56,43 @@ describe.each([
   [BOT_ADMIN_APP, 'bot-admin'],
 ] as const)('The OpenAPI document of %s.label', (definition, app: AppName) => {
   let sut: TestApp;
+  let development: TestApp;
   let served: OpenAPIObject;
+  let servedInDevelopment: OpenAPIObject;
   const committed = committedDocument(app);
 
   beforeAll(async () => {
-    sut = await startTestApp(definition, mysqlTestConfig());
+    // In production, as deployed; outside production the served document pre-fills the demo ids.
+    sut = await startTestApp(definition, mysqlTestConfig({ nodeEnv: 'production' }));
     served = (await sut.http.get(`/${definition.label}/docs-json`).expect(200)).body;
+    development = await startTestApp(definition, mysqlTestConfig({ nodeEnv: 'development' }));
+    servedInDevelopment = (await development.http.get(`/${definition.label}/docs-json`).expect(200)).body;
   });
-  afterAll(() => sut.close());
+  afterAll(async () => {
+    await sut.close();
+    await development.close();
+  });
 
   it('is served exactly as committed in docs/openapi (run npm run openapi after an API change)', () => {
     expect(served).toEqual(committed);
+  });
+
+  it('pre-fills path ids with the demo data\'s outside production, with the generic uuid in production', () => {
+    const exampleIds = (document: OpenAPIObject) =>
+      operationsOf(document).flatMap(({ path, method }) =>
+        (operation(document, path, method).parameters ?? []).filter((p) => p.in === 'path').map((p) => `${p.name}=${p.schema.example}`),
+      );
+    const demo: Record<string, string> = {
+      orgUUID: DEMO_IDS.acme,
+      envUUID: DEMO_IDS.acmeProduction,
+      botUUID: DEMO_IDS.supportBot,
+      serviceUUID: DEMO_IDS.weatherConnector,
+    };
+    const names = exampleIds(served).map((pair) => pair.split('=')[0]);
+    expect(names.length).toBeGreaterThan(0);
+
+    expect(exampleIds(servedInDevelopment)).toEqual(names.map((name) => `${name}=${demo[name]}`));
+    expect(exampleIds(served)).toEqual(names.map((name) => `${name}=3fa85f64-5717-4562-b3fc-2c963f66afa6`));
   });
 
   it('has exactly the seed\'s operations of its group, in the seed\'s words, tagged with its label and secured by the bearer scheme', () => {
@@ -141,7 +168,7 @@ describe('What the documents say, field for field', () => {
     expect(['', 'x'.repeat(129), 'a/b', 'a b'].filter(id)).toEqual([]);
   });
 
-  it('documents the write body: required fields, enums, lengths and examples with the seed\'s placeholders', () => {
+  it('documents the write body: required fields, enums, lengths, the seed\'s placeholders and examples that work', () => {
     const body = schemaOf(connectors, 'RestConnectorWrite');
     const create = operation(connectors, CONNECTORS, 'post').requestBody.content['application/json'];
 
@@ -152,8 +179,11 @@ describe('What the documents say, field for field', () => {
     expect(connectors.components!.schemas!.AuthType).toMatchObject({ enum: ['AUTH_NONE', 'AUTH_BASIC', 'AUTH_BEARER', 'AUTH_OAUTH2'] });
     expect(connectors.components!.schemas!.GrantType).toMatchObject({ enum: ['CLIENT_CREDENTIALS', 'PASSWORD'] });
     expect(Object.keys(body.properties)).not.toEqual(expect.arrayContaining(['uuid']));
-    const examples = JSON.stringify(create.examples);
-    for (const placeholder of ['<BASIC_TOKEN>', '<BEARER_TOKEN>', '<CLIENT_SECRET>', '<PASSWORD>']) expect(examples).toContain(placeholder);
+    // The placeholders are documented on the secret fields; the create examples carry sample secrets,
+    // because a create refuses a placeholder (write-examples.e2e-spec.ts sends every example).
+    const secrets = JSON.stringify(['basicToken', 'bearerToken', 'clientSecret', 'authPassword'].map((field) => body.properties[field]));
+    for (const placeholder of ['<BASIC_TOKEN>', '<BEARER_TOKEN>', '<CLIENT_SECRET>', '<PASSWORD>']) expect(secrets).toContain(placeholder);
+    expect(JSON.stringify(create.examples)).not.toMatch(/<(BASIC_TOKEN|BEARER_TOKEN|CLIENT_SECRET|PASSWORD)>/);
   });
 
   it('documents the record, the page, its items and the list items field for field', () => {

@@ -3,7 +3,7 @@ import { Tenant } from '../support/fixtures';
 import { TestApp } from '../support/test-app';
 import { bearer, signToken, TokenClaims } from '../support/tokens';
 
-/** The write body of create and update (API contract, "Rest connectors"). Every field optional so tests can break it. */
+/** The write body of create and update (docs/api-contract.md, "Rest connectors"). Every field optional so tests can break it. */
 export interface ConnectorWriteBody {
   name?: unknown;
   description?: unknown;

@@ -16,7 +16,8 @@ import {
   RestConnectorPageDto,
   RestConnectorPath,
   RestConnectorUpdatedDto,
-  REST_CONNECTOR_WRITE_EXAMPLES,
+  REST_CONNECTOR_CREATE_EXAMPLES,
+  REST_CONNECTOR_UPDATE_EXAMPLES,
   RestConnectorWriteDto,
   SentBody,
 } from '@app/domain';
@@ -93,7 +94,7 @@ export class RestConnectorsController {
     // What IdempotencyKeyHeader enforces (400 otherwise): 1 to 255 visible ASCII characters.
     schema: { type: 'string', minLength: 1, maxLength: 255, pattern: ACCEPTABLE_IDEMPOTENCY_KEY.source },
   })
-  @ApiBody({ type: RestConnectorWriteDto, examples: REST_CONNECTOR_WRITE_EXAMPLES })
+  @ApiBody({ type: RestConnectorWriteDto, examples: REST_CONNECTOR_CREATE_EXAMPLES })
   @ApiCreatedResponse({
     type: RestConnectorCreatedDto,
     description: 'Created',
@@ -123,7 +124,7 @@ export class RestConnectorsController {
     // No limit of its own: Node refuses (431) the headers of a request over maxHeaderSize in all.
     schema: { type: 'string', maxLength: maxHeaderSize },
   })
-  @ApiBody({ type: RestConnectorWriteDto, examples: REST_CONNECTOR_WRITE_EXAMPLES })
+  @ApiBody({ type: RestConnectorWriteDto, examples: REST_CONNECTOR_UPDATE_EXAMPLES })
   @ApiOkResponse({
     type: RestConnectorUpdatedDto,
     description: 'Updated',

@@ -1,4 +1,4 @@
-/** Who is calling, as the verified token says (API contract, "Authentication and tenancy"). */
+/** Who is calling, as the verified token says (docs/api-contract.md, "Authentication and tenancy"). */
 export interface Caller {
   sub: string;
   /** `username`, else `preferred_username`, else `sub`: what `updatedBy` records. */

@@ -1,6 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 
-/** The body of every error the platform sends (API contract, "Errors"). */
+/** The body of every error the platform sends (docs/api-contract.md, "Errors"). */
 export class ErrorBody {
   @ApiProperty({ example: 404 })
   statusCode: number;

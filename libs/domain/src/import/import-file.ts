@@ -1,7 +1,7 @@
 import { EnvironmentApplication } from '../environments/environment.entity';
 import { ConnectorContentEntry } from '../rest-connectors/connector-content.entity';
 
-/** The JSON file of `npm run import` (API contract, "Data that this platform reads but does not write"). */
+/** The JSON file of `npm run import` (docs/api-contract.md, "Data that this platform reads but does not write"). */
 export interface ImportFile {
   organizations?: ImportOrganization[];
   environments?: ImportEnvironment[];

@@ -115,7 +115,7 @@ export async function createPlatformApp(
   app.use(jsonBody());
 
   app.setGlobalPrefix(definition.label, { exclude: ROOT_ROUTES });
-  setupSwagger(app, definition);
+  setupSwagger(app, definition, config);
   // No enableShutdownHooks(): exitGracefullyOnSignals drains first (see shutdown.ts).
   return app;
 }

@@ -1,5 +1,7 @@
 import { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
+import { AppConfig } from '../config/app-config';
+import { withDemoPathIds } from '../demo/demo-document';
 import { withOwnErrorExamplePaths } from './error-example-paths';
 import { withNullableReferences } from './nullable-references';
 import { withPlatformHeaders } from './platform-headers';
@@ -39,9 +41,15 @@ function withPlainSchemaNames(document: OpenAPIObject): OpenAPIObject {
   return result;
 }
 
-/** Swagger UI at `/{label}/docs`, the OpenAPI 3 document at `/{label}/docs-json`. */
-export function setupSwagger(app: INestApplication, definition: PlatformAppDefinition): void {
-  SwaggerModule.setup(`${definition.label}/docs`, app, () => buildOpenApiDocument(app, definition), {
+/**
+ * Swagger UI at `/{label}/docs`, the OpenAPI 3 document at `/{label}/docs-json`. Outside production, where
+ * `npm start` loads the demo data, path ids come pre-filled with the demo's; in production the document
+ * is the committed one (docs/openapi).
+ */
+export function setupSwagger(app: INestApplication, definition: PlatformAppDefinition, config: AppConfig): void {
+  const document = () => buildOpenApiDocument(app, definition);
+  const served = config.nodeEnv === 'production' ? document : () => withDemoPathIds(document());
+  SwaggerModule.setup(`${definition.label}/docs`, app, served, {
     jsonDocumentUrl: `${definition.label}/docs-json`,
     yamlDocumentUrl: `${definition.label}/docs-yaml`,
     customSiteTitle: definition.title,

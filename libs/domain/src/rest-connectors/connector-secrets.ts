@@ -3,7 +3,7 @@ import { AuthType, GrantType } from './rest-connector.enums';
 export type SecretField = 'basicToken' | 'bearerToken' | 'clientSecret' | 'authPassword';
 
 interface SecretRule {
-  /** What a read shows for a set secret, and what a PUT sends back to keep it (API contract, "Secrets"). */
+  /** What a read shows for a set secret, and what a PUT sends back to keep it (docs/api-contract.md, "Rest connectors"). */
   placeholder: string;
   /** The auth settings that use the secret: required with them, discarded with any other. */
   authType: AuthType;

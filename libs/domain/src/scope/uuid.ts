@@ -1,4 +1,4 @@
-/** Canonical 8-4-4-4-12 hex, any version, any case (API contract, "Path identifiers and scope"). */
+/** Canonical 8-4-4-4-12 hex, any version, any case (docs/api-contract.md, "Path identifiers and scope"). */
 export const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export function isUuid(value: unknown): value is string {

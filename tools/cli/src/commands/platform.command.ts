@@ -3,6 +3,7 @@ import { ChildProcess, fork } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { openDataSource } from '../open-data-source';
+import { firstTakenPort } from '../port-check';
 import { developmentToken } from './token.command';
 
 const READY_TIMEOUT_MS = 60_000;
@@ -13,6 +14,15 @@ const READY_TIMEOUT_MS = 60_000;
  * and prints each Swagger UI URL and a development token.
  */
 export async function startPlatform(config: AppConfig): Promise<number> {
+  // Before anything starts: a second `npm start` must not print a banner and a token for the first one.
+  const apps = Object.values(PLATFORM_APPS);
+  const taken = await firstTakenPort(apps.map((app) => app.defaultPort));
+  if (taken !== undefined) {
+    const app = apps.find((a) => a.defaultPort === taken)!;
+    console.error(`Port ${taken} (${app.label}) is already in use, perhaps by a running npm start: stop it or free the port.`);
+    return 1;
+  }
+
   const dataSource = await openDataSource(config.database);
   try {
     await dataSource.runMigrations({ transaction: 'each' });
@@ -23,7 +33,6 @@ export async function startPlatform(config: AppConfig): Promise<number> {
     await dataSource.destroy();
   }
 
-  const apps = Object.values(PLATFORM_APPS);
   const children = apps.map((app) => startApp(app.name));
   const stopAll = (signal: NodeJS.Signals) => children.forEach((child) => child.kill(signal));
   process.on('SIGINT', () => stopAll('SIGTERM'));

@@ -1,0 +1,69 @@
+import { DEMO_IDS, seedDemoData } from '@app/domain';
+import { OpenAPIObject } from '@nestjs/swagger';
+import { TRANSACTIONAL_SERVICE_APP } from '../../apps/transactional-service/src/transactional-service.app';
+import { sqliteTestConfig } from '../support/test-config';
+import { startTestApp, TestApp } from '../support/test-app';
+import { bearer, signToken } from '../support/tokens';
+
+const CONNECTORS = '/platform-transactional-service/org/{orgUUID}/env/{envUUID}/bot/{botUUID}/rest-connectors';
+const DEMO_BOT = `/platform-transactional-service/org/${DEMO_IDS.acme}/env/${DEMO_IDS.acmeProduction}/bot/${DEMO_IDS.supportBot}/rest-connectors`;
+
+type Examples = Record<string, { value: object }>;
+const examplesOf = (document: OpenAPIObject, path: string, method: 'post' | 'put'): Examples =>
+  (document.paths[path] as any)[method].requestBody.content['application/json'].examples;
+
+/**
+ * What a newcomer does after `npm start`: picks a write example in Swagger UI and sends it to the demo bot.
+ * The demo data set is loaded as npm start loads it, into a SQLite file of this test's own.
+ */
+describe('The write examples of the served document, sent to the demo bot', () => {
+  let sut: TestApp;
+  let served: OpenAPIObject;
+  let token: string;
+
+  beforeAll(async () => {
+    sut = await startTestApp(TRANSACTIONAL_SERVICE_APP, sqliteTestConfig());
+    expect(await seedDemoData(sut.dataSource)).toBe(true);
+    served = (await sut.http.get('/platform-transactional-service/docs-json').expect(200)).body;
+    token = await signToken({ orgs: [DEMO_IDS.acme], scope: 'connectors:write', username: 'newcomer' });
+  });
+  afterAll(() => sut.close());
+
+  /** Each example's name with its status and, when it failed, the error message. */
+  async function send(method: 'post' | 'put', url: string, examples: Examples): Promise<Record<string, string>> {
+    const outcomes: Record<string, string> = {};
+    for (const [name, { value }] of Object.entries(examples)) {
+      const res = await sut.http[method](url).set(bearer(token)).send(value);
+      outcomes[name] = res.status < 300 ? String(res.status) : `${res.status} ${JSON.stringify(res.body.message)}`;
+    }
+    return outcomes;
+  }
+
+  it('creates a connector from every create example (201)', async () => {
+    const examples = examplesOf(served, CONNECTORS, 'post');
+    expect(Object.keys(examples).length).toBeGreaterThanOrEqual(5);
+
+    const outcomes = await send('post', DEMO_BOT, examples);
+
+    expect(outcomes).toEqual(Object.fromEntries(Object.keys(examples).map((name) => [name, '201'])));
+  });
+
+  it('updates the demo weather connector with every update example (200)', async () => {
+    const examples = examplesOf(served, `${CONNECTORS}/{serviceUUID}`, 'put');
+    expect(Object.keys(examples).length).toBeGreaterThanOrEqual(1);
+
+    const outcomes = await send('put', `${DEMO_BOT}/${DEMO_IDS.weatherConnector}`, examples);
+
+    expect(outcomes).toEqual(Object.fromEntries(Object.keys(examples).map((name) => [name, '200'])));
+  });
+
+  it('shows no placeholder in a create example and no leftover of the weather connector in the others', () => {
+    const examples = Object.values(examplesOf(served, CONNECTORS, 'post')).map(({ value }) => value as Record<string, unknown>);
+
+    expect(JSON.stringify(examples)).not.toMatch(/<(BASIC_TOKEN|BEARER_TOKEN|CLIENT_SECRET|PASSWORD)>/);
+    for (const example of examples.filter((e) => !String(e.url).includes('weather'))) {
+      expect(example.output).not.toBe('$.forecast');
+      expect(example.tags).not.toContainEqual({ name: 'weather' });
+    }
+  });
+});
