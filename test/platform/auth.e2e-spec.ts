@@ -259,6 +259,33 @@ describe('A body without a plausible bearer token', () => {
     });
   });
 
+  it.each(['/probe/docs', '/probe/docs-json', '/probe/docsX', '/metrics', '/health/live', '/HEALTH/Ready/'])(
+    'parses no body sent without a token to %s: a POST there needs a token like any other',
+    async (path) => {
+      const res = await sut.http.post(path).set('Content-Type', 'application/json').send('{"not": json');
+
+      expect(res.status).toBe(401);
+      expect(res.body.message).toBe('Authorization: Bearer <token> is required');
+    },
+  );
+
+  it('parses no body of a read of the operations endpoints or the docs', async () => {
+    await sut.http.get('/health/live').set('Content-Type', 'application/json').send('{"not": json').expect(200);
+  });
+
+  it('answers 413 to a body announced over 256 KiB at once, without reading it, even with a plausible token', async () => {
+    const { socket, closed } = await openRaw(port);
+    socket.write(
+      `POST ${url} HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer a.b.c\r\nContent-Type: application/json\r\nContent-Length: 10000000\r\n\r\n`,
+    );
+    socket.write('{"name":"x');
+
+    const answer = parseRawResponse(await closed);
+
+    expect(answer.status).toBe(413);
+    expect(answer.headers).toMatchObject({ connection: 'close' });
+  });
+
   it('answers exactly what the guard answers a request without a body', async () => {
     const withBody = await sut.http.post(url).set('Authorization', 'Bearer not-a-jwt').send({ name: 'x' }).expect(401);
     const withoutBody = await sut.http.post(url).set('Authorization', 'Bearer not-a-jwt').expect(401);

@@ -32,6 +32,31 @@ describe('HTTP edge', () => {
     expect(res.body).toMatchObject({ statusCode: 415, error: 'Unsupported Media Type', message: 'The request body must be application/json in UTF-8' });
   });
 
+  it('refuses a body that is not valid UTF-8 instead of storing U+FFFD in its place', async () => {
+    // The name `A\xED\xA0A`: half of a surrogate encoded in CESU-8, which no UTF-8 decoder may accept.
+    const [before, after] = JSON.stringify(aConnectorBody({ name: 'A__A' })).split('__');
+    const body = Buffer.concat([Buffer.from(before), Buffer.from([0xed, 0xa0]), Buffer.from(after)]);
+
+    const res = await sut.http
+      .post(tenantPath(tenant))
+      .set(bearer(token))
+      .set('Content-Type', 'application/json')
+      .serialize((bytes: Buffer) => bytes as never)
+      .send(body);
+
+    expect(res.status).toBe(400);
+    expect(res.body.message).toBe('The request body is not valid UTF-8');
+  });
+
+  it.each(['__proto__', 'constructor', 'prototype'])('refuses a field named %s, which class-transformer would drop silently', async (key) => {
+    const json = JSON.stringify(aConnectorBody()).replace(/^\{/, `{"${key}": {"x": 1},`);
+
+    const res = await sut.http.post(tenantPath(tenant)).set(bearer(token)).set('Content-Type', 'application/json').send(json);
+
+    expect(res.status).toBe(400);
+    expect(res.body.message).toEqual([`property ${key} should not exist`]);
+  });
+
   it('takes Content-Length: 0 for no body, whatever its media type: the empty body is validated', async () => {
     const res = await sut.http.post(tenantPath(tenant)).set(bearer(token)).set('Content-Type', 'text/plain').set('Content-Length', '0');
 
@@ -166,6 +191,9 @@ describe('Rate limit of refused requests, per client address', () => {
     expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
     expect(limited.body).toMatchObject({ statusCode: 429, error: 'Too Many Requests', message: 'Rate limit of 3 requests per minute exceeded' });
     expect(verify).not.toHaveBeenCalled();
+    // A refused body is not read off the connection either: the answer closes it.
+    const refusedWrite = await sut.http.post(url).set(bearer(valid)).send({ name: 'x' }).expect(429);
+    expect(refusedWrite.headers.connection).toBe('close');
     // Trusting no proxy, a forwarded address changes nothing.
     await sut.http.get(url).set(bearer(valid)).set('X-Forwarded-For', '198.51.100.2').expect(429);
     // What needs no token stays open.

@@ -92,12 +92,12 @@ describe('Hostile input to the write body, the query and the media type (MariaDB
       }
     });
 
-    it('an array of 3,000 headers wrapped in one array is refused, not stored as one header', async () => {
-      const headers = [Array.from({ length: 3_000 }, (_, i) => ({ header: `X-H${i}`, value: 'v' }))];
+    it('an array of 60 headers wrapped in one array is refused as such, not stored as one header past the limit', async () => {
+      const headers = [Array.from({ length: 60 }, (_, i) => ({ header: `X-H${i}`, value: 'v' }))];
 
       const res = await create(aConnectorBody({ headers })).expect(400);
 
-      expect(JSON.stringify(res.body.message)).toMatch(/headers|JSON values/);
+      expect(res.body.message).toEqual(['headers must be an array of objects']);
     });
 
     it('a PUT with a wrong shape leaves the connector as it was', async () => {

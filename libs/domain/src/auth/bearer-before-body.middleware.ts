@@ -1,5 +1,5 @@
 import type { NextFunction, Request, Response } from 'express';
-import { carriesBody } from '../http/json-body.middleware';
+import { carriesBody, refusedUnread } from '../http/json-body.middleware';
 import { bearerToken } from './bearer-token';
 
 /**
@@ -14,8 +14,7 @@ export function requireBearerBeforeBody(req: Request, res: Response, next: NextF
   try {
     bearerToken(req.headers.authorization);
   } catch (error) {
-    res.setHeader('Connection', 'close');
-    return next(error);
+    return next(refusedUnread(req, res, error));
   }
   next();
 }

@@ -57,12 +57,16 @@ describe(JwtVerifier.name, () => {
   });
 
   it.each(['iat', 'nbf'])('rejects a token whose %s is more than 60 s ahead of the clock', async (claim) => {
+    // The clock stands still between signing and verifying: a second ticking by must not move the boundary.
+    jest.useFakeTimers({ now: Date.now() });
     const token = await sign(nowSeconds() + 3_600, { [claim]: nowSeconds() + 61 });
 
     await expect(sut.verify(token)).rejects.toThrow(`The token's ${claim} claim is not accepted`);
   });
 
   it.each(['iat', 'nbf'])('accepts a token whose %s is less than 60 s ahead (the issuer\'s clock may run ahead)', async (claim) => {
+    // The clock stands still between signing and verifying: a second ticking by must not move the boundary.
+    jest.useFakeTimers({ now: Date.now() });
     const token = await sign(nowSeconds() + 3_600, { [claim]: nowSeconds() + 50 });
 
     await expect(sut.verify(token)).resolves.toMatchObject({ sub: 'ada' });

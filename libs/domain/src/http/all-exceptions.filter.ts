@@ -19,6 +19,7 @@ const MIDDLEWARE_MESSAGES: Record<string, string> = {
   'entity.too.large': BODY_TOO_LARGE_MESSAGE,
   'encoding.unsupported': 'Unsupported request body encoding',
   'charset.unsupported': 'Unsupported request body charset',
+  'encoding.invalid': 'The request body is not valid UTF-8',
 };
 
 /**

@@ -2,7 +2,8 @@ import { getMetadataStorage, MetadataStorage } from 'class-validator';
 import { quoted } from './quoted';
 
 /**
- * The array size limits (`@ArrayMaxSize`) of a class, checked on the plain input before anything else:
+ * The array size limits (`@ArrayMaxSize`) of a class's own properties (the top level of a body or a query:
+ * where every array of this API's DTOs is), checked on the plain input before anything else:
  * an array over its limit is one error, found in one comparison, instead of a transformation and a
  * validation of every element that the answer would refuse anyway. The limits are read from
  * class-validator's own rules once per class, so they are declared in one place.

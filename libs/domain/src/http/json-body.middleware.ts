@@ -1,8 +1,10 @@
-import { BadRequestException, UnsupportedMediaTypeException } from '@nestjs/common';
+import { BadRequestException, PayloadTooLargeException, UnsupportedMediaTypeException } from '@nestjs/common';
+import { isUtf8 } from 'node:buffer';
 import { parse as parseContentType } from 'content-type';
 import { json } from 'express';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { quoted } from './quoted';
+import { textProblem } from './validators/text-rules';
 
 const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH']);
 /** The deepest a write body of this API goes is 3 (body > headers > item); 32 leaves room, not risk. */
@@ -26,6 +28,15 @@ export function carriesBody(req: Request): boolean {
 }
 
 /**
+ * `error`, for a request refused before its body is read: the answer closes the connection, so the server
+ * neither reads nor discards a body it has refused (Node would otherwise read it off a kept-alive connection).
+ */
+export function refusedUnread<E>(req: Request, res: Response, error: E): E {
+  if (carriesBody(req)) res.setHeader('Connection', 'close');
+  return error;
+}
+
+/**
  * Exactly `application/json`, in UTF-8 (RFC 8259 JSON is UTF-8; a charset parameter may say so).
  * `application/merge-patch+json` and the like mean other semantics, which this API does not implement,
  * and other charsets (utf-16le, utf-7) would be decoded into text the client did not mean to send.
@@ -40,10 +51,15 @@ function isUtf8Json(contentType: string | undefined): boolean {
   }
 }
 
-/** POST/PUT/PATCH bodies must be UTF-8 `application/json`: anything else is a 415 before any parsing. */
-export function requireJsonBody(req: Request, _res: Response, next: NextFunction): void {
+/** POST/PUT/PATCH bodies must be UTF-8 `application/json` (else 415), and announce at most BODY_LIMIT_BYTES (else 413), before any parsing. */
+export function requireJsonBody(req: Request, res: Response, next: NextFunction): void {
   if (WRITE_METHODS.has(req.method) && carriesBody(req) && !isUtf8Json(req.headers['content-type'])) {
-    next(new UnsupportedMediaTypeException('The request body must be application/json in UTF-8'));
+    next(refusedUnread(req, res, new UnsupportedMediaTypeException('The request body must be application/json in UTF-8')));
+    return;
+  }
+  if (Number(req.headers['content-length']) > BODY_LIMIT_BYTES) {
+    // Announced too large: answered at once, not after reading the announced bytes off the connection.
+    next(refusedUnread(req, res, new PayloadTooLargeException(BODY_TOO_LARGE_MESSAGE)));
     return;
   }
   next();
@@ -64,12 +80,8 @@ function pathOf(visit: Visit): string {
   return keys.reverse().join('.');
 }
 
-/** A lone surrogate cannot be stored or sent as UTF-8 (it would silently become U+FFFD); NUL ends C strings. */
-function textProblem(text: string): string | undefined {
-  if (!text.isWellFormed()) return 'must not contain a lone UTF-16 surrogate';
-  if (text.includes('\0')) return 'must not contain NUL characters';
-  return undefined;
-}
+/** Keys that name no field of any DTO and that class-transformer drops silently: refused like any unknown field. */
+const PROTOTYPE_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
 
 /**
  * One cheap pass over a parsed body, with an explicit stack (validation and transformation recurse, and
@@ -104,6 +116,7 @@ export function limitJsonShape(req: Request, _res: Response, next: NextFunction)
       const child: Visit = { value: (value as Record<string, unknown>)[key], depth: depth + 1, parent: visit, key };
       const problem = textProblem(key);
       if (problem) return next(new BadRequestException([`The field name at ${pathOf(child)} ${problem}`]));
+      if (PROTOTYPE_KEYS.has(key)) return next(new BadRequestException([`property ${pathOf(child)} should not exist`]));
       stack.push(child);
     }
   }
@@ -119,13 +132,19 @@ export function rejectMalformedJson(error: unknown, _req: Request, _res: Respons
   next(parseFailed ? new BadRequestException('Malformed JSON in request body') : error);
 }
 
+/** body-parser's `verify`: its error keeps this status and type (the exception filter words it). */
+function refuseInvalidUtf8(_req: unknown, _res: unknown, body: Buffer): void {
+  if (!isUtf8(body)) throw Object.assign(new Error('The request body is not valid UTF-8'), { status: 400, type: 'encoding.invalid' });
+}
+
 /**
  * The body pipeline as one middleware: requireJsonBody, the JSON parser (at most BODY_LIMIT_BYTES),
  * rejectMalformedJson, limitJsonShape. A request without a body (every read) skips it at once
  * instead of passing four router layers that each find nothing to do.
  */
 export function jsonBody(): RequestHandler {
-  const parse = json({ limit: BODY_LIMIT_BYTES });
+  // body-parser decodes invalid UTF-8 leniently, into U+FFFD: refused instead, as lone surrogates are.
+  const parse = json({ limit: BODY_LIMIT_BYTES, verify: refuseInvalidUtf8 });
   return (req, res, next) => {
     if (!carriesBody(req)) return next();
     requireJsonBody(req, res, (error?: unknown) => {

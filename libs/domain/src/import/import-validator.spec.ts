@@ -30,7 +30,7 @@ describe(validateImport.name, () => {
 
     expect(reasons).toEqual([
       '$.organizations[0].name: must not contain a lone UTF-16 surrogate',
-      '$.environments[0].name: must not contain CR or LF characters',
+      '$.environments[0].name: must not contain CR, LF or NUL characters',
       '$.environments[0].dns: must not contain NUL characters',
     ]);
   });

@@ -1,3 +1,4 @@
+import { textProblem } from '../http/validators/text-rules';
 import { isUuid } from '../scope/uuid';
 
 /**
@@ -51,17 +52,6 @@ function required<T>(check: (value: unknown, path: string, reasons: string[]) =>
 export const uuid: Field<string> = required((value, path, reasons) =>
   isUuid(value) ? value.toLowerCase() : reject(reasons, path, 'must be a UUID'),
 );
-
-/**
- * What no stored text may hold: a lone surrogate (the database would silently store U+FFFD instead) and
- * NUL; names, shown in answers and log lines as one line, hold no CR or LF either (API "Inputs" rules).
- */
-function textProblem(value: string, singleLine: boolean): string | undefined {
-  if (!value.isWellFormed()) return 'must not contain a lone UTF-16 surrogate';
-  if (value.includes('\0')) return 'must not contain NUL characters';
-  if (singleLine && /[\r\n]/.test(value)) return 'must not contain CR or LF characters';
-  return undefined;
-}
 
 export const name = (max: number): Field<string> =>
   required((value, path, reasons) => {

@@ -1,7 +1,7 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { NestExpressApplication } from '@nestjs/platform-express';
-import type { RequestHandler } from 'express';
+import type { Request, RequestHandler } from 'express';
 import { Logger as NestPinoLogger } from 'nestjs-pino';
 import { DestinationStream, Logger } from 'pino';
 import { AppConfig } from '../config/app-config';
@@ -57,16 +57,23 @@ class PlatformAppRootModule {
 }
 
 /**
- * `handlers`, in order, for the requests that need a token: every path but the operations endpoints and
- * the API documentation (unknown paths included: a body sent to one is not read either). Express
- * matches routes ignoring case and a trailing slash; so does this.
+ * `handlers`, in order, for every request but the reads of the operations endpoints and the API
+ * documentation (GET or HEAD of /health/*, /metrics, /{label}/docs, its assets, docs-json and docs-yaml):
+ * those need no token and take no body, so nothing of theirs is parsed. Every other request, unknown paths
+ * and other methods on those paths included, passes `handlers`. Express matches routes ignoring case and
+ * a trailing slash; so does this.
  */
-function onTokenRoutes(definition: PlatformAppDefinition, ...handlers: RequestHandler[]): RequestHandler {
+function exceptOpenReads(definition: PlatformAppDefinition, ...handlers: RequestHandler[]): RequestHandler {
   const open = new Set(ROOT_ROUTES.map((route) => `/${route}`));
   const docs = `/${definition.label}/docs`.toLowerCase();
-  return (req, res, next) => {
+  open.add(docs).add(`${docs}-json`).add(`${docs}-yaml`);
+  const isOpenRead = (req: Request) => {
+    if (req.method !== 'GET' && req.method !== 'HEAD') return false;
     const path = req.path.toLowerCase().replace(/(.)\/$/, '$1');
-    if (open.has(path) || path.startsWith(docs)) return next();
+    return open.has(path) || path.startsWith(`${docs}/`);
+  };
+  return (req, res, next) => {
+    if (isOpenRead(req)) return next();
     let i = 0;
     const step = (error?: unknown): void => {
       if (error !== undefined || i === handlers.length) next(error);
@@ -110,9 +117,8 @@ export async function createPlatformApp(
   app.use(securityHeaders({ contentSecurityPolicy: { directives: SWAGGER_UI_CSP } }));
   app.enableCors({ origin: config.corsOrigins, exposedHeaders: EXPOSED_HEADERS });
   // Before the body is read: an address that has used up its refusals (401/403) is refused at once, and a
-  // body without a plausible bearer token is never read.
-  app.use(onTokenRoutes(definition, app.get(AddressRateLimit).refuseBlocked, requireBearerBeforeBody));
-  app.use(jsonBody());
+  // body without a plausible bearer token is never read. Only then is a body parsed.
+  app.use(exceptOpenReads(definition, app.get(AddressRateLimit).refuseBlocked, requireBearerBeforeBody, jsonBody()));
 
   app.setGlobalPrefix(definition.label, { exclude: ROOT_ROUTES });
   setupSwagger(app, definition, config);

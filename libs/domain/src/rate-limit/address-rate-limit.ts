@@ -2,11 +2,12 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { NextFunction, Request, Response } from 'express';
 import { RATE_LIMIT_PER_MINUTE } from './caller-rate-limit.guard';
 import { RateLimitCounters } from './rate-limit-counters';
+import { refusedUnread } from '../http/json-body.middleware';
 import { addressKey, tooManyRequests } from './rate-limit-keys';
 
 /**
  * The rate limit of refused requests, per client address (`req.ip`: the socket's peer, or with
- * TRUST_PROXY_HOPS the address the nearest trusted proxy saw). JwtAuthGuard refuses before
+ * TRUST_PROXY_HOPS the address the outermost trusted proxy saw). JwtAuthGuard refuses before
  * CallerRateLimitGuard counts anything, so without this, token guessing and probing of other
  * organizations would run at any speed. Every 401 and 403 answer counts (AllExceptionsFilter, the one
  * place they are written) in the same RateLimitCounters (key `ip:<address>`, shared with the
@@ -29,6 +30,6 @@ export class AddressRateLimit {
   /** Express middleware for the routes that need a token, placed before the body parser. */
   readonly refuseBlocked = (req: Request, res: Response, next: NextFunction): void => {
     const blockedFor = this.counters.blockedFor(addressKey(req), this.limit);
-    next(blockedFor > 0 ? tooManyRequests(res, this.limit, blockedFor) : undefined);
+    next(blockedFor > 0 ? refusedUnread(req, res, tooManyRequests(res, this.limit, blockedFor)) : undefined);
   };
 }

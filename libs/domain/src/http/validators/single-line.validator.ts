@@ -1,11 +1,5 @@
 import { registerDecorator, ValidationOptions } from 'class-validator';
-
-/** CR and LF split an HTTP header or a log line; NUL ends a C string. None has a place in a one-line value. */
-const LINE_BREAK_OR_NUL = /[\r\n\0]/;
-
-export function isSingleLine(value: unknown): boolean {
-  return typeof value !== 'string' || !LINE_BREAK_OR_NUL.test(value);
-}
+import { isSingleLine } from './text-rules';
 
 /**
  * A value that may end up in an HTTP message's head (a header, the request line) or in a log line:
