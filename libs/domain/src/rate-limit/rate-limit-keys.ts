@@ -1,8 +1,31 @@
 import { HttpException, HttpStatus } from '@nestjs/common';
 import type { Request, Response } from 'express';
+import ipaddr from 'ipaddr.js';
 
-/** The counters' key of a request no verified caller answers for: its client address. */
-export const addressKey = (req: Request): string => `ip:${req.ip}`;
+/**
+ * IPv6 clients are counted by their /64: one subscriber is routed a whole /64 (RFC 6177 suggests even a
+ * /56), so counting single addresses would give a prober 2^64 fresh budgets.
+ */
+export const IPV6_PREFIX_BITS = 64;
+
+/**
+ * The network a client address is counted as: an IPv4 address as it is (also when written IPv4-mapped,
+ * `::ffff:192.0.2.1`, as a dual-stack server sees IPv4 clients), an IPv6 address as its /64.
+ */
+export function clientNetwork(ip: string | undefined): string {
+  if (ip === undefined) return 'unknown';
+  // Fast paths, no parsing: plain IPv4, and IPv4-mapped IPv6 in its usual spelling.
+  if (!ip.includes(':')) return ip;
+  if (ip.startsWith('::ffff:') && ip.includes('.')) return ip.slice('::ffff:'.length);
+  if (!ipaddr.IPv6.isValid(ip)) return ip;
+  const address = ipaddr.IPv6.parse(ip);
+  if (address.isIPv4MappedAddress()) return address.toIPv4Address().toString();
+  const prefix = address.toByteArray().map((byte, index) => (index < IPV6_PREFIX_BITS / 8 ? byte : 0));
+  return `${ipaddr.fromByteArray(prefix).toString()}/${IPV6_PREFIX_BITS}`;
+}
+
+/** The counters' key of a request no verified caller answers for: its client's network (clientNetwork). */
+export const addressKey = (req: Request): string => `ip:${clientNetwork(req.ip)}`;
 
 /** The 429 of the rate limit, with the seconds until the caller may send again in Retry-After. */
 export function tooManyRequests(res: Response, limit: number, retryAfterSeconds: number): HttpException {
