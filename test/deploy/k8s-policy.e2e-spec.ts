@@ -120,7 +120,7 @@ describe.each([
           });
         } else if (name === 'PORT') {
           expect(variable.value).toBe(String(app.defaultPort));
-        } else if (name === 'TRUST_PROXY_HOPS' && !PUBLIC_APPS.includes(app)) {
+        } else if (name === 'TRUST_PROXY_HOPS' && !PUBLIC_APPS.some((open) => open.name === app.name)) {
           // No ingress stands in front of an internal app: it trusts no X-Forwarded-For.
           expect(variable.value).toBe('0');
         } else {
