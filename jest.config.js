@@ -3,7 +3,7 @@ const base = {
   moduleFileExtensions: ['js', 'json', 'ts'],
   // Transpile only: `npm test` type-checks the whole project once, before jest starts.
   transform: { '^.+\\.ts$': ['ts-jest', { diagnostics: false }] },
-  moduleNameMapper: { '^@app/domain(|/.*)$': '<rootDir>/libs/domain/src$1' },
+  moduleNameMapper: { '^@app/(domain|platform|seed-data)$': '<rootDir>/libs/$1/src' },
   testEnvironment: 'node',
 };
 

@@ -1,5 +1,6 @@
 /** The database of one scale: created, migrated with the real migrations and seeded, or reused; then read back. */
-import { buildDataSourceOptions, parseServerUrl, PlatformDataSource } from '@app/domain';
+import { buildDataSourceOptions, PlatformDataSource } from '@app/domain';
+import { parseServerUrl } from '@app/platform';
 import { Connection, createConnection, ResultSetHeader, RowDataPacket } from 'mysql2/promise';
 import { Scale, SCALES } from './args';
 import { LIST_BOT, MAIN_ENVIRONMENT, seedConnectors, UPDATE_BOT, WRITE_BOT } from './seed-connectors';

@@ -3,20 +3,8 @@
  * repositories on the benchmark's database (`npm run explain -- [--scale 1m]`, the default; it is seeded
  * first when missing, as `npm run bench` seeds it).
  */
-import {
-  BotRepository,
-  buildDataSourceOptions,
-  ConnectorRelationsRepository,
-  Environment,
-  EnvironmentRepository,
-  PageCriteria,
-  parseServerUrl,
-  PlatformDataSource,
-  RestConnectorRepository,
-  RestConnectorSearchRepository,
-  ScopeRepository,
-  Bot,
-} from '@app/domain';
+import { BotRepository, buildDataSourceOptions, ConnectorRelationsRepository, Environment, EnvironmentRepository, PageCriteria, PlatformDataSource, RestConnectorRepository, RestConnectorSearchRepository, ScopeRepository, Bot } from '@app/domain';
+import { parseServerUrl } from '@app/platform';
 import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { Logger as TypeOrmLogger } from 'typeorm';

@@ -1,4 +1,5 @@
-import { Organization, parseServerUrl, buildDataSourceOptions, PlatformDataSource } from '@app/domain';
+import { Organization, buildDataSourceOptions, PlatformDataSource } from '@app/domain';
+import { parseServerUrl } from '@app/platform';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -1,4 +1,5 @@
-import { buildDataSourceOptions, MAX_PREPARED_STATEMENTS, parseServerUrl, PlatformDataSource } from '@app/domain';
+import { buildDataSourceOptions, MAX_PREPARED_STATEMENTS, PlatformDataSource } from '@app/domain';
+import { parseServerUrl } from '@app/platform';
 import type { MysqlDriver } from 'typeorm/driver/mysql/MysqlDriver';
 
 interface Mysql2PoolConnection {

@@ -1,4 +1,6 @@
-import { buildDataSourceOptions, DatabaseConfig, parseServerUrl, PlatformDataSource } from '@app/domain';
+import { buildDataSourceOptions, PlatformDataSource } from '@app/domain';
+import { DatabaseConfig } from '@app/domain';
+import { parseServerUrl } from '@app/platform';
 import { sqliteTestConfig } from '../support/test-config';
 import { createDatabase, dropDatabase, serverUrl, uniqueDatabaseName } from '../support/test-database';
 

@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseAllDocuments } from 'yaml';
-import { loadAppConfig } from '@app/domain/config/app-config';
-import { PLATFORM_APPS } from '@app/domain/platform/platform-apps';
+import { loadAppConfig } from '@app/platform';
+import { PLATFORM_APPS } from '@app/platform';
 import { envExampleVariables, Json, ROOT } from './deploy-support';
 
 const COMPOSE_FILE = join(ROOT, 'docker', 'docker-compose.yml');

@@ -1,15 +1,15 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { PLATFORM_APPS } from '@app/domain/platform/platform-apps';
+import { PLATFORM_APPS } from '@app/platform';
 import {
-  dockerIgnored,
-  findStage,
-  parseCopy,
-  parseDockerfile,
-  readDockerfile,
-  readDockerignore,
-  ROOT,
-  stageChain,
+ dockerIgnored,
+ findStage,
+ parseCopy,
+ parseDockerfile,
+ readDockerfile,
+ readDockerignore,
+ ROOT,
+ stageChain,
 } from './deploy-support';
 
 /** Runs that install every dependency: `npm ci` / `npm install` without --omit=dev (or the older equivalents). */

@@ -1,18 +1,18 @@
 import { join } from 'node:path';
 import {
-  BASE_DIR,
-  K8S_DIR,
-  OVERLAY_DIR,
-  PART_OF,
-  podContainers,
-  readKustomization,
-  readYamlDocuments,
-  rel,
-  renderKustomization,
-  Resource,
-  splitImage,
-  validateResource,
-  yamlFilesUnder,
+ BASE_DIR,
+ K8S_DIR,
+ OVERLAY_DIR,
+ PART_OF,
+ podContainers,
+ readKustomization,
+ readYamlDocuments,
+ rel,
+ renderKustomization,
+ Resource,
+ splitImage,
+ validateResource,
+ yamlFilesUnder,
 } from './deploy-support';
 
 /** docker/k8s: every document is a valid Kubernetes object, and the kustomizations render. */

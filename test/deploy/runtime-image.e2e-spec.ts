@@ -3,18 +3,18 @@ import { spawn } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
-import { PLATFORM_APPS } from '@app/domain/platform/platform-apps';
+import { PLATFORM_APPS } from '@app/platform';
 import {
-  BASE_DIR,
-  configMapData,
-  findStage,
-  Json,
-  parseCopy,
-  readDockerfile,
-  renderKustomization,
-  ROOT,
-  stageChain,
-  workdirOf,
+ BASE_DIR,
+ configMapData,
+ findStage,
+ Json,
+ parseCopy,
+ readDockerfile,
+ renderKustomization,
+ ROOT,
+ stageChain,
+ workdirOf,
 } from './deploy-support';
 
 /**

@@ -1,16 +1,17 @@
-import { buildDataSourceOptions, Organization, parseServerUrl, PlatformDataSource } from '@app/domain';
-import { ImportFile } from '@app/domain';
-import { ImportRejectedError } from '@app/domain/import/import-rejected.error';
-import { Importer } from '@app/domain';
+import { buildDataSourceOptions, Organization, PlatformDataSource } from '@app/domain';
+import { parseServerUrl } from '@app/platform';
+import { ImportFile } from '@app/seed-data';
+import { ImportRejectedError } from '@app/seed-data';
+import { Importer } from '@app/seed-data';
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import {
-  aContentEntry,
-  aBot,
-  anEnvironment,
-  aFlow,
-  anOrganization,
-  aTenantFile,
+ aContentEntry,
+ aBot,
+ anEnvironment,
+ aFlow,
+ anOrganization,
+ aTenantFile,
 } from '../support/fixtures';
 import { expectedRows, storedRows } from './stored-rows';
 

@@ -1,5 +1,5 @@
 import { Bot, ConnectorContent, Environment, Flow, FlowConnector, Organization } from '@app/domain';
-import { ImportFile } from '@app/domain';
+import { ImportFile } from '@app/seed-data';
 import { DataSource, FindOptionsWhere, In } from 'typeorm';
 
 /** The rows an import of `file` touched, read back as plain objects, in the file's order. */

@@ -1,4 +1,4 @@
-import { DEMO_IDS } from '@app/domain';
+import { DEMO_IDS } from '@app/seed-data';
 import { OpenAPIObject } from '@nestjs/swagger';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

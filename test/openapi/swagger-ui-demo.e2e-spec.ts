@@ -1,4 +1,5 @@
-import { DEMO_IDS, PlatformAppDefinition, seedDemoData } from '@app/domain';
+import { DEMO_IDS, seedDemoData } from '@app/seed-data';
+import { PlatformAppDefinition } from '@app/platform';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Browser } from 'playwright-core';

@@ -1,4 +1,4 @@
-import { PlatformAppDefinition } from '@app/domain';
+import { PlatformAppDefinition } from '@app/platform';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Browser, BrowserContext, Page } from 'playwright-core';
@@ -11,15 +11,15 @@ import { mysqlTestConfig } from '../support/test-config';
 import { startTestApp, TestApp } from '../support/test-app';
 import { signToken } from '../support/tokens';
 import {
-  authorize,
-  collectBrowserErrors,
-  documentedOperations,
-  launchChromium,
-  listedOperations,
-  listenOnLoopback,
-  openSwaggerUi,
-  SCREENSHOT_DIR,
-  tryItOut,
+ authorize,
+ collectBrowserErrors,
+ documentedOperations,
+ launchChromium,
+ listedOperations,
+ listenOnLoopback,
+ openSwaggerUi,
+ SCREENSHOT_DIR,
+ tryItOut,
 } from './swagger-ui-browser';
 import { AppName } from './committed-documents';
 

@@ -1,4 +1,4 @@
-import { DEMO_IDS, seedDemoData } from '@app/domain';
+import { DEMO_IDS, seedDemoData } from '@app/seed-data';
 import { OpenAPIObject } from '@nestjs/swagger';
 import { TRANSACTIONAL_SERVICE_APP } from '../../apps/transactional-service/src/transactional-service.app';
 import { sqliteTestConfig } from '../support/test-config';

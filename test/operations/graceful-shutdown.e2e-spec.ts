@@ -1,5 +1,6 @@
 import { freePort } from '../support/free-port';
-import { buildDataSourceOptions, parseServerUrl, PlatformDataSource } from '@app/domain';
+import { buildDataSourceOptions, PlatformDataSource } from '@app/domain';
+import { parseServerUrl } from '@app/platform';
 import { ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
@@ -73,6 +74,9 @@ describe('SIGTERM', () => {
         if (!signalled && outcomes.length >= 60) {
           signalled = true;
           child.kill('SIGTERM');
+          // The signal reaches the app's handler at its event loop's next turn: a request already queued may be
+          // answered before it. Readiness is asked once the app has said it is draining.
+          for (let wait = 0; wait < 100 && !output.includes('SIGTERM: draining'); wait++) await new Promise((r) => setTimeout(r, 10));
           readinessAfterSignal = await get(port, '/health/ready');
           // Clients that connect and then pause before sending (a busy client, a GC pause), longer
           // than the app's quiet period: their requests must still be answered, not reset.

@@ -1,4 +1,4 @@
-import { ShutdownState } from '@app/domain';
+import { ShutdownState } from '@app/platform';
 import { BOT_ADMIN_APP } from '../../apps/bot-admin/src/bot-admin.app';
 import { seedTenant, Tenant } from '../support/fixtures';
 import { mysqlTestConfig } from '../support/test-config';

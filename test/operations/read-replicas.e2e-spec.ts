@@ -1,4 +1,5 @@
-import { buildDataSourceOptions, parseServerUrl, PlatformDataSource, RestConnector } from '@app/domain';
+import { buildDataSourceOptions, PlatformDataSource, RestConnector } from '@app/domain';
+import { parseServerUrl } from '@app/platform';
 import { BOT_ADMIN_APP } from '../../apps/bot-admin/src/bot-admin.app';
 import { TRANSACTIONAL_SERVICE_APP } from '../../apps/transactional-service/src/transactional-service.app';
 import { aConnectorBody, tenantPath } from '../rest-connectors/connector-factories';

@@ -1,4 +1,5 @@
-import { OrganizationPath, RequireScope } from '@app/domain';
+import { OrganizationPath } from '@app/domain';
+import { RequireScope } from '@app/platform';
 import { Controller, Get, Module, Param, Post } from '@nestjs/common';
 import { exportJWK, generateKeyPair, KeyLike, SignJWT } from 'jose';
 import { createServer, Server } from 'node:http';

@@ -1,4 +1,4 @@
-import { JwtVerifier } from '@app/domain/auth/jwt-verifier.service';
+import { JwtVerifier } from '@app/platform';
 import type { Express } from 'express';
 import { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { AddressInfo } from 'node:net';

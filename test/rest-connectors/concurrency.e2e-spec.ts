@@ -1,4 +1,5 @@
-import { AppConfig, IdempotencyKey, RestConnector } from '@app/domain';
+import { AppConfig } from '@app/platform';
+import { IdempotencyKey, RestConnector } from '@app/domain';
 import { TRANSACTIONAL_SERVICE_APP } from '../../apps/transactional-service/src/transactional-service.app';
 import { seedTenant, Tenant } from '../support/fixtures';
 import { mysqlTestConfig, sqliteTestConfig } from '../support/test-config';

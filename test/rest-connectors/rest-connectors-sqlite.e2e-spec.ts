@@ -4,16 +4,16 @@ import { sqliteTestConfig } from '../support/test-config';
 import { startTestApp, TestApp } from '../support/test-app';
 import { bearer, signToken } from '../support/tokens';
 import {
-  aConnectorBody,
-  ALICE,
-  connectorNotFound,
-  createConnector,
-  errorBody,
-  ISO_UTC_MILLIS,
-  names,
-  RECORD_KEYS,
-  tenantPath,
-  withBasicAuth,
+ aConnectorBody,
+ ALICE,
+ connectorNotFound,
+ createConnector,
+ errorBody,
+ ISO_UTC_MILLIS,
+ names,
+ RECORD_KEYS,
+ tenantPath,
+ withBasicAuth,
 } from './connector-factories';
 
 /** The embedded default: the same operations on a SQLite file, migrated on connect. */

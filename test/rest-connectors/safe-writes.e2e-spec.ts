@@ -5,20 +5,20 @@ import { mysqlTestConfig } from '../support/test-config';
 import { startTestApp, TestApp } from '../support/test-app';
 import { bearer, signToken } from '../support/tokens';
 import {
-  aConnectorBody,
-  ALICE,
-  connectorNotFound,
-  createConnector,
-  errorBody,
-  ISO_UTC_MILLIS,
-  RECORD_KEYS,
-  tenantPath,
-  UUID_REGEX,
-  withBasicAuth,
-  withBearerAuth,
-  withClientCredentials,
-  withPasswordGrant,
-  readStoredSecrets,
+ aConnectorBody,
+ ALICE,
+ connectorNotFound,
+ createConnector,
+ errorBody,
+ ISO_UTC_MILLIS,
+ RECORD_KEYS,
+ tenantPath,
+ UUID_REGEX,
+ withBasicAuth,
+ withBearerAuth,
+ withClientCredentials,
+ withPasswordGrant,
+ readStoredSecrets,
 } from './connector-factories';
 
 describe('Rest connectors: safe writes (MariaDB)', () => {

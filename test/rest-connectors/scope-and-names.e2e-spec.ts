@@ -6,13 +6,13 @@ import { mysqlTestConfig } from '../support/test-config';
 import { startTestApp, TestApp } from '../support/test-app';
 import { bearer, signToken } from '../support/tokens';
 import {
-  aConnectorBody,
-  ALICE,
-  connectorNotFound,
-  connectorsPath,
-  createConnector,
-  errorBody,
-  tenantPath,
+ aConnectorBody,
+ ALICE,
+ connectorNotFound,
+ connectorsPath,
+ createConnector,
+ errorBody,
+ tenantPath,
 } from './connector-factories';
 
 describe('Rest connectors: names and scope (MariaDB)', () => {

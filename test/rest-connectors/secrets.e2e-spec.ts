@@ -1,4 +1,5 @@
-import { keyIdOf, parseServerUrl, rotateSecrets, SECRET_FIELDS, secretContext, SecretCipher } from '@app/domain';
+import { keyIdOf, rotateSecrets, SECRET_FIELDS, secretContext, SecretCipher } from '@app/domain';
+import { parseServerUrl } from '@app/platform';
 import { randomBytes } from 'node:crypto';
 import { TRANSACTIONAL_SERVICE_APP } from '../../apps/transactional-service/src/transactional-service.app';
 import { seedTenant, Tenant } from '../support/fixtures';
@@ -8,13 +9,13 @@ import { createMigratedDatabase, dropDatabase, serverUrl, uniqueDatabaseName } f
 import { startTestApp, TestApp } from '../support/test-app';
 import { bearer, signToken } from '../support/tokens';
 import {
-  aConnectorBody,
-  createConnector,
-  tenantPath,
-  withBasicAuth,
-  withBearerAuth,
-  withClientCredentials,
-  withPasswordGrant,
+ aConnectorBody,
+ createConnector,
+ tenantPath,
+ withBasicAuth,
+ withBearerAuth,
+ withClientCredentials,
+ withPasswordGrant,
 } from './connector-factories';
 
 type SecretRow = Record<'uuid' | (typeof SECRET_FIELDS)[number], string | null> & { version: number };

@@ -5,16 +5,16 @@ import { mysqlTestConfig } from '../support/test-config';
 import { startTestApp, TestApp } from '../support/test-app';
 import { bearer, signToken } from '../support/tokens';
 import {
-  aConnectorBody,
-  ALICE,
-  ConnectorWriteBody,
-  createConnector,
-  errorBody,
-  tenantPath,
-  withBasicAuth,
-  withBearerAuth,
-  withClientCredentials,
-  withPasswordGrant,
+ aConnectorBody,
+ ALICE,
+ ConnectorWriteBody,
+ createConnector,
+ errorBody,
+ tenantPath,
+ withBasicAuth,
+ withBearerAuth,
+ withClientCredentials,
+ withPasswordGrant,
 } from './connector-factories';
 
 const KIB_64 = 65536;

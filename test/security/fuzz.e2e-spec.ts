@@ -10,17 +10,17 @@ import { mysqlTestConfig } from '../support/test-config';
 import { startTestApp, TestApp } from '../support/test-app';
 import { bearer, signToken } from '../support/tokens';
 import {
-  aConnectorBody,
-  ConnectorWriteBody,
-  connectorsPath,
-  createConnector,
-  ISO_UTC_MILLIS,
-  RECORD_KEYS,
-  tenantPath,
-  withBasicAuth,
-  withBearerAuth,
-  withClientCredentials,
-  withPasswordGrant,
+ aConnectorBody,
+ ConnectorWriteBody,
+ connectorsPath,
+ createConnector,
+ ISO_UTC_MILLIS,
+ RECORD_KEYS,
+ tenantPath,
+ withBasicAuth,
+ withBearerAuth,
+ withClientCredentials,
+ withPasswordGrant,
 } from '../rest-connectors/connector-factories';
 
 type Request = ReturnType<TestApp['http']['get']>;

@@ -3,15 +3,15 @@ import { BOT_ADMIN_APP } from '../../apps/bot-admin/src/bot-admin.app';
 import { ENVIRONMENT_APP } from '../../apps/environment/src/environment.app';
 import { TRANSACTIONAL_SERVICE_APP } from '../../apps/transactional-service/src/transactional-service.app';
 import {
-  aConnectorBody,
-  ALICE,
-  ConnectorWriteBody,
-  createConnector,
-  tenantPath,
-  withBasicAuth,
-  withBearerAuth,
-  withClientCredentials,
-  withPasswordGrant,
+ aConnectorBody,
+ ALICE,
+ ConnectorWriteBody,
+ createConnector,
+ tenantPath,
+ withBasicAuth,
+ withBearerAuth,
+ withClientCredentials,
+ withPasswordGrant,
 } from '../rest-connectors/connector-factories';
 import { seedTenant, Tenant } from '../support/fixtures';
 import { mysqlTestConfig } from '../support/test-config';

@@ -3,25 +3,25 @@ import { BOT_ADMIN_APP } from '../../apps/bot-admin/src/bot-admin.app';
 import { ENVIRONMENT_APP } from '../../apps/environment/src/environment.app';
 import { TRANSACTIONAL_SERVICE_APP } from '../../apps/transactional-service/src/transactional-service.app';
 import {
-  aBot,
-  aContentEntry,
-  aFlow,
-  anEnvironment,
-  importData,
-  seedTenant,
-  Tenant,
+ aBot,
+ aContentEntry,
+ aFlow,
+ anEnvironment,
+ importData,
+ seedTenant,
+ Tenant,
 } from '../support/fixtures';
 import { mysqlTestConfig } from '../support/test-config';
 import { startTestApp, TestApp } from '../support/test-app';
 import { bearer, signToken } from '../support/tokens';
 import {
-  aConnectorBody,
-  connectorNotFound,
-  connectorsPath,
-  createConnector,
-  errorBody,
-  tenantPath,
-  withBasicAuth,
+ aConnectorBody,
+ connectorNotFound,
+ connectorsPath,
+ createConnector,
+ errorBody,
+ tenantPath,
+ withBasicAuth,
 } from '../rest-connectors/connector-factories';
 
 type Request = ReturnType<TestApp['http']['get']>;

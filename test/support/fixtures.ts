@@ -1,12 +1,5 @@
-import {
-  ConnectorContentEntry,
-  ImportBot,
-  ImportEnvironment,
-  ImportFile,
-  ImportFlow,
-  ImportOrganization,
-  Importer,
-} from '@app/domain';
+import { ConnectorContentEntry } from '@app/domain';
+import { ImportBot, ImportEnvironment, ImportFile, ImportFlow, ImportOrganization, Importer } from '@app/seed-data';
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 

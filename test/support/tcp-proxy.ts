@@ -1,4 +1,5 @@
-import { DatabaseConfig, parseServerUrl } from '@app/domain';
+import { DatabaseConfig } from '@app/domain';
+import { parseServerUrl } from '@app/platform';
 import { connect, createServer, Server, Socket } from 'node:net';
 import { TEST_MYSQL_SERVER } from './test-database';
 

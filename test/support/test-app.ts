@@ -1,4 +1,4 @@
-import { AppConfig, createPlatformApp, PlatformAppDefinition } from '@app/domain';
+import { AppConfig, createPlatformApp, PlatformAppDefinition } from '@app/platform';
 import { NestExpressApplication } from '@nestjs/platform-express';
 import { Writable } from 'node:stream';
 import request from 'supertest';

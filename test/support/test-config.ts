@@ -1,4 +1,4 @@
-import { AppConfig, DEFAULT_HTTP_TIMEOUTS, parseServerUrl } from '@app/domain';
+import { AppConfig, DEFAULT_HTTP_TIMEOUTS, parseServerUrl } from '@app/platform';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

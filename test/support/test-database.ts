@@ -1,5 +1,5 @@
 // Relative imports: jest's moduleNameMapper does not apply to globalSetup, which loads this file.
-import { parseServerUrl } from '../../libs/domain/src/config/app-config';
+import { parseServerUrl } from '../../libs/platform/src/config/app-config';
 import { buildDataSourceOptions } from '../../libs/domain/src/database/data-source-options';
 import { PlatformDataSource } from '../../libs/domain/src/database/platform-data-source';
 import { createConnection } from 'mysql2/promise';

@@ -1,5 +1,5 @@
-import { AppConfig, createPlatformApp, DEFAULT_HTTP_TIMEOUTS, PlatformAppDefinition } from '@app/domain';
-import { buildOpenApiDocument } from '@app/domain/platform/swagger';
+import { AppConfig, createPlatformApp, DEFAULT_HTTP_TIMEOUTS, PlatformAppDefinition } from '@app/platform';
+import { buildOpenApiDocument } from '@app/platform';
 import { OpenAPIObject } from '@nestjs/swagger';
 import { BOT_ADMIN_APP } from '../../apps/bot-admin/src/bot-admin.app';
 import { ENVIRONMENT_APP } from '../../apps/environment/src/environment.app';

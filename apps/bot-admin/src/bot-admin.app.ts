@@ -1,4 +1,4 @@
-import { PLATFORM_APPS, PlatformAppDefinition } from '@app/domain';
+import { PLATFORM_APPS, PlatformAppDefinition } from '@app/platform';
 import { BotsModule } from './bots/bots.module';
 
 export const BOT_ADMIN_APP: PlatformAppDefinition = {

@@ -1,4 +1,4 @@
-import { runPlatformApp } from '@app/domain';
+import { runPlatformApp } from '@app/platform';
 import { BOT_ADMIN_APP } from './bot-admin.app';
 
 runPlatformApp(BOT_ADMIN_APP).catch((error: unknown) => {

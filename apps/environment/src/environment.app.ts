@@ -1,4 +1,4 @@
-import { PLATFORM_APPS, PlatformAppDefinition } from '@app/domain';
+import { PLATFORM_APPS, PlatformAppDefinition } from '@app/platform';
 import { EnvironmentsModule } from './environments/environments.module';
 
 export const ENVIRONMENT_APP: PlatformAppDefinition = {

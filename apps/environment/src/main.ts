@@ -1,4 +1,4 @@
-import { runPlatformApp } from '@app/domain';
+import { runPlatformApp } from '@app/platform';
 import { ENVIRONMENT_APP } from './environment.app';
 
 runPlatformApp(ENVIRONMENT_APP).catch((error: unknown) => {

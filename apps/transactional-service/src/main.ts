@@ -1,4 +1,4 @@
-import { runPlatformApp } from '@app/domain';
+import { runPlatformApp } from '@app/platform';
 import { TRANSACTIONAL_SERVICE_APP } from './transactional-service.app';
 
 runPlatformApp(TRANSACTIONAL_SERVICE_APP).catch((error: unknown) => {

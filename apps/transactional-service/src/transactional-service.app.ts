@@ -1,4 +1,4 @@
-import { PLATFORM_APPS, PlatformAppDefinition } from '@app/domain';
+import { PLATFORM_APPS, PlatformAppDefinition } from '@app/platform';
 import { RestConnectorsModule } from './rest-connectors/rest-connectors.module';
 
 export const TRANSACTIONAL_SERVICE_APP: PlatformAppDefinition = {

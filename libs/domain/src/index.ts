@@ -1,65 +1,61 @@
-export * from './auth/auth.decorators';
-export * from './auth/caller';
-export * from './auth/development-secret';
+// The public surface of libs/domain: the data model (entities, enums), the DTOs the API speaks, the repositories
+// that read and write them, and the database they live in. Nothing here knows about HTTP servers, config or logs.
+
+// Database: connection options, migrations (run through the options), error codes, ids
+export * from './database/database-config';
+export * from './database/data-source-options';
+export * from './database/platform-data-source';
+export * from './database/database-errors';
+export * from './database/read-from';
+export * from './database/uuid-v7';
+export * from './domain.module';
+
+// Scope: organization → environment → bot, the path DTOs and the 404s that name the missing link
+export * from './scope/scope-params.dto';
+export * from './scope/scope-not-found.exceptions';
+export * from './scope/scope.repository';
+export * from './scope/scope.service';
+export * from './scope/uuid';
+
+// Organizations, environments, bots, flows
+export * from './organizations/organization.entity';
+export * from './environments/environment.entity';
+export * from './environments/environment.repository';
+export * from './environments/dto/environment.dto';
 export * from './bots/bot.entity';
 export * from './bots/bot.repository';
 export * from './bots/dto/bot.dto';
-export * from './config/app-config';
-export * from './config/config-validation.error';
-export * from './database/data-source-options';
-export * from './database/platform-data-source';
-export * from './domain.module';
-export * from './environments/dto/environment.dto';
-export * from './environments/environment.entity';
-export * from './environments/environment.repository';
-export * from './flows/flow-connector.entity';
 export * from './flows/flow.entity';
-export * from './http/api-error-responses.decorator';
-export * from './http/error-body';
-export * from './organizations/organization.entity';
-export * from './platform/create-platform-app';
-export * from './platform/platform-app.definition';
-export * from './platform/run-platform-app';
-export * from './rest-connectors/connector-content.entity';
-export * from './rest-connectors/rest-connector-tag.entity';
+export * from './flows/flow-connector.entity';
+
+// Rest connectors: entities, enums, which secret each auth type uses, DTOs, repositories, exceptions
 export * from './rest-connectors/rest-connector.entity';
+export * from './rest-connectors/rest-connector-tag.entity';
+export * from './rest-connectors/connector-content.entity';
 export * from './rest-connectors/rest-connector.enums';
-export * from './scope/scope-not-found.exceptions';
-export * from './scope/scope-params.dto';
-export * from './scope/scope.service';
-export * from './scope/uuid';
-export * from './import/import-file';
-export * from './import/import-rejected.error';
-export * from './import/importer';
-export * from './demo/demo-data';
-export * from './demo/demo-seeder';
-export * from './platform/platform-apps';
-export * from './rest-connectors/connector-relations.repository';
 export * from './rest-connectors/connector-secrets';
-export * from './rest-connectors/dto/pagination-query.dto';
-export * from './rest-connectors/dto/quicksearch-query.dto';
+export * from './rest-connectors/dto/rest-connector-write.dto';
+export * from './rest-connectors/dto/rest-connector-write.examples';
+export * from './rest-connectors/dto/rest-connector.dto';
 export * from './rest-connectors/dto/rest-connector-list.dto';
 export * from './rest-connectors/dto/rest-connector-page.dto';
-export * from './rest-connectors/dto/rest-connector-write.dto';
-export * from './rest-connectors/dto/rest-connector.dto';
-export * from './rest-connectors/rest-connector-exceptions';
-export * from './rest-connectors/rest-connector-search.repository';
+export * from './rest-connectors/dto/pagination-query.dto';
+export * from './rest-connectors/dto/quicksearch-query.dto';
 export * from './rest-connectors/rest-connector.repository';
-export * from './http/validators/http-url.validator';
-export * from './database/database-errors';
-export * from './scope/scope.repository';
-export * from './secrets/secret-cipher';
-export * from './secrets/secret-cipher.provider';
-export * from './secrets/rotate-secrets';
-export * from './database/transient-retry';
-export * from './idempotency/fingerprint';
+export * from './rest-connectors/rest-connector-search.repository';
+export * from './rest-connectors/connector-relations.repository';
+export * from './rest-connectors/rest-connector-exceptions';
+
+// Idempotency keys: the stored responses of keyed writes
 export * from './idempotency/idempotency-key.entity';
-export * from './idempotency/idempotency.decorators';
-export * from './idempotency/idempotency.exceptions';
-export * from './idempotency/idempotency.repository';
 export * from './idempotency/idempotency.service';
-export * from './rest-connectors/dto/rest-connector-write.examples';
-export * from './metrics/metrics';
-export * from './platform/shutdown';
-export * from './database/read-from';
-export * from './database/uuid-v7';
+export * from './idempotency/idempotency.decorators';
+export * from './idempotency/fingerprint';
+
+// Secrets at rest: the cipher of connector secrets and its key rotation
+export * from './secrets/secret-cipher';
+export * from './secrets/rotate-secrets';
+
+// Input rules shared by the DTOs and the edge
+export * from './validation/http-url.validator';
+export * from './validation/text-rules';

@@ -1,4 +1,4 @@
-import { loadConfigOrExit } from '@app/domain';
+import { loadConfigOrExit } from '@app/platform';
 import { importFile } from './commands/import.command';
 import { migrate, revertMigration } from './commands/migrate.command';
 import { startPlatform } from './commands/platform.command';

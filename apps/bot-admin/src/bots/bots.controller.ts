@@ -1,4 +1,5 @@
-import { ApiErrorResponses, BotDto, BotListDto, BotPath, EnvironmentPath, PLATFORM_APPS } from '@app/domain';
+import { ApiErrorResponses, PLATFORM_APPS } from '@app/platform';
+import { BotDto, BotListDto, BotPath, EnvironmentPath } from '@app/domain';
 import { Controller, Get, Param } from '@nestjs/common';
 import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { BotsService } from './bots.service';

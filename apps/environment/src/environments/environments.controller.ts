@@ -1,4 +1,5 @@
-import { ApiErrorResponses, EnvironmentDto, EnvironmentPath, OrganizationPath, PLATFORM_APPS } from '@app/domain';
+import { ApiErrorResponses, PLATFORM_APPS } from '@app/platform';
+import { EnvironmentDto, EnvironmentPath, OrganizationPath } from '@app/domain';
 import { Controller, Get, Param } from '@nestjs/common';
 import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { EnvironmentsService } from './environments.service';

@@ -1,14 +1,4 @@
-import {
-  FlowRef,
-  PageRow,
-  RestConnector,
-  RestConnectorDto,
-  RestConnectorPageDto,
-  RestConnectorPageItemDto,
-  SECRET_FIELDS,
-  SECRET_PLACEHOLDERS,
-  TagRef,
-} from '@app/domain';
+import { FlowRef, PageRow, RestConnector, RestConnectorDto, RestConnectorPageDto, RestConnectorPageItemDto, SECRET_FIELDS, SECRET_PLACEHOLDERS, TagRef } from '@app/domain';
 
 /** The full record, in the seed's field order; a set secret appears only as its placeholder. */
 export function toRecord(connector: RestConnector, tags: TagRef[], flows: FlowRef[]): RestConnectorDto {

@@ -1,14 +1,4 @@
-import {
-  ConnectorWrite,
-  destinationOf,
-  RestConnector,
-  RestConnectorWriteDto,
-  SecretField,
-  SECRET_FIELDS,
-  SECRETS,
-  secretsUsedBy,
-  TagRow,
-} from '@app/domain';
+import { ConnectorWrite, destinationOf, RestConnector, RestConnectorWriteDto, SecretField, SECRET_FIELDS, SECRETS, secretsUsedBy, TagRow } from '@app/domain';
 import { BadRequestException } from '@nestjs/common';
 
 export interface Writer {

@@ -1,13 +1,4 @@
-import {
-  BotPath,
-  ConnectorRelationsRepository,
-  PaginationQueryDto,
-  QuicksearchQueryDto,
-  RestConnectorListDto,
-  RestConnectorPageDto,
-  RestConnectorSearchRepository,
-  ScopeService,
-} from '@app/domain';
+import { BotPath, ConnectorRelationsRepository, PaginationQueryDto, QuicksearchQueryDto, RestConnectorListDto, RestConnectorPageDto, RestConnectorSearchRepository, ScopeService } from '@app/domain';
 import { Injectable } from '@nestjs/common';
 import { toPage, toPageItem } from './connector-views';
 

@@ -1,16 +1,5 @@
-import {
-  AuthType,
-  BotNotFoundException,
-  Caller,
-  ConnectorChangedException,
-  ConnectorNameConflictException,
-  ConnectorNotFoundException,
-  ConnectorRelationsRepository,
-  IdempotencyService,
-  RestConnectorRepository,
-  ScopeService,
-  SecretCipher,
-} from '@app/domain';
+import { AuthType, BotNotFoundException, ConnectorChangedException, ConnectorNameConflictException, ConnectorNotFoundException, ConnectorRelationsRepository, IdempotencyService, RestConnectorRepository, ScopeService, SecretCipher } from '@app/domain';
+import { Caller } from '@app/platform';
 import { ConflictException } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
 import { RestConnectorsService } from './rest-connectors.service';

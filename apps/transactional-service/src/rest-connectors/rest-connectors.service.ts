@@ -1,27 +1,5 @@
-import {
-  BotNotFoundException,
-  BotPath,
-  Caller,
-  ConnectorChangedException,
-  ConnectorNameConflictException,
-  ConnectorNotFoundException,
-  ConnectorRelationsRepository,
-  fingerprintOf,
-  IdempotencyService,
-  isDuplicateKey,
-  newUuid,
-  RestConnector,
-  RestConnectorCreatedDto,
-  RestConnectorDto,
-  RestConnectorPath,
-  RestConnectorRepository,
-  RestConnectorUpdatedDto,
-  RestConnectorWriteDto,
-  ReadFrom,
-  ScopeService,
-  secretContext,
-  SecretCipher,
-} from '@app/domain';
+import { BotNotFoundException, BotPath, ConnectorChangedException, ConnectorNameConflictException, ConnectorNotFoundException, ConnectorRelationsRepository, fingerprintOf, IdempotencyService, isDuplicateKey, newUuid, RestConnector, RestConnectorCreatedDto, RestConnectorDto, RestConnectorPath, RestConnectorRepository, RestConnectorUpdatedDto, RestConnectorWriteDto, ReadFrom, ScopeService, secretContext, SecretCipher } from '@app/domain';
+import { Caller } from '@app/platform';
 import { ConflictException, Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { Seal, toConnectorWrite } from './connector-write';

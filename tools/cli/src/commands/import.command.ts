@@ -1,4 +1,5 @@
-import { AppConfig, ImportRejectedError, Importer } from '@app/domain';
+import { AppConfig } from '@app/platform';
+import { ImportRejectedError, Importer } from '@app/seed-data';
 import { readFileSync } from 'node:fs';
 import { openDataSource } from '../open-data-source';
 

@@ -1,4 +1,4 @@
-import { AppConfig } from '@app/domain';
+import { AppConfig } from '@app/platform';
 import { openDataSource } from '../open-data-source';
 
 /** `npm run migration:run`: applies pending migrations, each in its own transaction. */

@@ -1,4 +1,5 @@
-import { AppConfig, PLATFORM_APPS, seedDemoData } from '@app/domain';
+import { AppConfig, PLATFORM_APPS } from '@app/platform';
+import { seedDemoData } from '@app/seed-data';
 import { ChildProcess, fork } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';

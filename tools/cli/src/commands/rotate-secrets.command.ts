@@ -1,4 +1,5 @@
-import { AppConfig, rotateSecrets, secretCipherFor } from '@app/domain';
+import { AppConfig, secretCipherFor } from '@app/platform';
+import { rotateSecrets } from '@app/domain';
 import { openDataSource } from '../open-data-source';
 
 /**

@@ -1,4 +1,4 @@
-import { AppConfig, readOrCreateDevelopmentSecret, signDevelopmentToken } from '@app/domain';
+import { AppConfig, readOrCreateDevelopmentSecret, signDevelopmentToken } from '@app/platform';
 
 /** The development token of the demo user, or undefined when real auth is configured. */
 export async function developmentToken(config: AppConfig): Promise<string | undefined> {

@@ -1,7 +1,7 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { ArrayMaxSize, IsArray, IsIn, IsInt, IsString, Max, MaxLength, Min } from 'class-validator';
-import { SingleLine } from '../../http/validators/single-line.validator';
+import { SingleLine } from '../../validation/single-line.validator';
 
 export const ORDER_BY_FIELDS = ['name', 'updatedAt', 'updatedBy'] as const;
 export type OrderByField = (typeof ORDER_BY_FIELDS)[number];

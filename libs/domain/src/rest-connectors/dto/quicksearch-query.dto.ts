@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { IsDefined, IsInt, IsString, Length, Max, Min } from 'class-validator';
-import { SingleLine } from '../../http/validators/single-line.validator';
+import { SingleLine } from '../../validation/single-line.validator';
 import { MAX_SEARCH_TERM_LENGTH, toInteger } from './pagination-query.dto';
 
 export class QuicksearchQueryDto {

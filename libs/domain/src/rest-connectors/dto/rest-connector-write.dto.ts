@@ -2,12 +2,12 @@ import { applyDecorators } from '@nestjs/common';
 import { ApiHideProperty, ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { Allow, IsDefined, IsEnum, IsOptional, IsString, Length, MaxLength } from 'class-validator';
-import { ArrayOf } from '../../http/validators/array-of.validator';
-import { HTTP_TOKEN, IsHttpToken } from '../../http/validators/http-token.validator';
-import { IsHttpUrlWithPlaceholders } from '../../http/validators/http-url.validator';
-import { MaxBytes } from '../../http/validators/max-bytes.validator';
-import { RequiredIf } from '../../http/validators/required-if.validator';
-import { SingleLine } from '../../http/validators/single-line.validator';
+import { ArrayOf } from '../../validation/array-of.validator';
+import { HTTP_TOKEN, IsHttpToken } from '../../validation/http-token.validator';
+import { IsHttpUrlWithPlaceholders } from '../../validation/http-url.validator';
+import { MaxBytes } from '../../validation/max-bytes.validator';
+import { RequiredIf } from '../../validation/required-if.validator';
+import { SingleLine } from '../../validation/single-line.validator';
 import { SecretField, SECRETS, usesSecret, whenSecretIsUsed } from '../connector-secrets';
 import { AuthType, ContentType, GrantType, RequestType } from '../rest-connector.enums';
 

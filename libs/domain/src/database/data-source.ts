@@ -1,8 +1,0 @@
-import { loadAppConfig } from '../config/app-config';
-import { buildDataSourceOptions } from './data-source-options';
-import { PlatformDataSource } from './platform-data-source';
-
-/** Entry point of the TypeORM CLI (`npm run migration:generate -- <path>`), reading DATABASE_URL. */
-export default new PlatformDataSource(
-  buildDataSourceOptions(loadAppConfig(process.env).database, { migrationsRun: false }),
-);

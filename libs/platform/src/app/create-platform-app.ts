@@ -1,0 +1,127 @@
+import { DynamicModule, Module } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { NestExpressApplication } from '@nestjs/platform-express';
+import type { Request, RequestHandler } from 'express';
+import { Logger as NestPinoLogger } from 'nestjs-pino';
+import { DestinationStream, Logger } from 'pino';
+import { AppConfig } from '../config/app-config';
+import { jsonBody } from '../http/json-body.middleware';
+import { securityHeaders } from '../http/security-headers.middleware';
+import { requestIdMiddleware } from '../http/request-id.middleware';
+import { createHttpLogger, createRootLogger } from '../logging/logger';
+import { PlatformAppDefinition } from './platform-app.definition';
+import { installPerformanceOverrides } from '../performance/performance-overrides';
+import { PlatformModule } from './platform.module';
+import { ShutdownState } from '../shutdown/shutdown';
+import { PlatformMetrics } from '../metrics/metrics';
+import { AddressRateLimit } from '../rate-limit/address-rate-limit';
+import { requireBearerBeforeBody } from '../auth/bearer-before-body.middleware';
+import { DataSource } from 'typeorm';
+import { applyServerTimeouts } from './server-timeouts';
+import { setupSwagger } from '../swagger/swagger';
+
+/** Operations endpoints stay at the root, outside the label prefix. */
+const ROOT_ROUTES = ['health/live', 'health/ready', 'metrics'];
+
+/** Response headers a browser client may read. */
+const EXPOSED_HEADERS = ['X-Request-Id', 'ETag', 'Location', 'Retry-After'];
+/** helmet's CSP, loosened only as far as Swagger UI's inline bootstrap needs. */
+const SWAGGER_UI_CSP = {
+  defaultSrc: ["'self'"],
+  scriptSrc: ["'self'", "'unsafe-inline'"],
+  styleSrc: ["'self'", "'unsafe-inline'"],
+  imgSrc: ["'self'", 'data:', 'https:'],
+  // TLS ends at the ingress; upgrading would break Swagger UI's "Try it out" on plain http.
+  upgradeInsecureRequests: null,
+};
+
+export interface PlatformAppOptions {
+  /** Where log lines go (tests capture them); stdout by default. */
+  logDestination?: DestinationStream;
+}
+
+@Module({})
+class PlatformAppRootModule {
+  static register(
+    definition: PlatformAppDefinition,
+    config: AppConfig,
+    logger: Logger,
+    metrics: PlatformMetrics,
+    shutdown: ShutdownState,
+  ): DynamicModule {
+    return {
+      module: PlatformAppRootModule,
+      imports: [PlatformModule.forRoot(config, logger, metrics, shutdown), definition.module],
+    };
+  }
+}
+
+/**
+ * `handlers`, in order, for every request but the reads of the operations endpoints and the API
+ * documentation (GET or HEAD of /health/*, /metrics, /{label}/docs, its assets, docs-json and docs-yaml):
+ * those need no token and take no body, so nothing of theirs is parsed. Every other request, unknown paths
+ * and other methods on those paths included, passes `handlers`. Express matches routes ignoring case and
+ * a trailing slash; so does this.
+ */
+function exceptOpenReads(definition: PlatformAppDefinition, ...handlers: RequestHandler[]): RequestHandler {
+  const open = new Set(ROOT_ROUTES.map((route) => `/${route}`));
+  const docs = `/${definition.label}/docs`.toLowerCase();
+  open.add(docs).add(`${docs}-json`).add(`${docs}-yaml`);
+  const isOpenRead = (req: Request) => {
+    if (req.method !== 'GET' && req.method !== 'HEAD') return false;
+    const path = req.path.toLowerCase().replace(/(.)\/$/, '$1');
+    return open.has(path) || path.startsWith(`${docs}/`);
+  };
+  return (req, res, next) => {
+    if (isOpenRead(req)) return next();
+    let i = 0;
+    const step = (error?: unknown): void => {
+      if (error !== undefined || i === handlers.length) next(error);
+      else void handlers[i++](req, res, step);
+    };
+    step();
+  };
+}
+
+/** Builds one app of the platform, ready to `listen` (main.ts) or `init` (tests). */
+export async function createPlatformApp(
+  definition: PlatformAppDefinition,
+  config: AppConfig,
+  options: PlatformAppOptions = {},
+): Promise<NestExpressApplication> {
+  const logger = createRootLogger(config, definition.label, options.logDestination);
+  const metrics = new PlatformMetrics(definition.label);
+  const shutdown = new ShutdownState();
+  const app = await NestFactory.create<NestExpressApplication>(
+    PlatformAppRootModule.register(definition, config, logger, metrics, shutdown),
+    installPerformanceOverrides(config.performanceOverrides),
+    { bodyParser: false, bufferLogs: true },
+  );
+  // Here, not in runPlatformApp: every server built from this (tests too) bounds slow clients alike.
+  applyServerTimeouts(app.getHttpServer(), config.httpTimeouts);
+  metrics.watchPool(app.get(DataSource));
+  app.useLogger(app.get(NestPinoLogger));
+  app.disable('x-powered-by');
+  // No automatic weak ETag (a SHA-1 of every body): the connector reads and writes set their own strong one.
+  app.set('etag', false);
+  // `req.ip`, the client address the rate limit counts refusals by: the socket's peer, or behind N proxies
+  // the address the outermost one saw (the last N entries of X-Forwarded-For are theirs). Never more hops
+  // than there are proxies: a client could then choose its own address.
+  app.set('trust proxy', config.trustProxyHops);
+
+  // Order matters: every request gets an id and a log line, even one the body parser rejects.
+  app.use(requestIdMiddleware);
+  app.use(shutdown.middleware);
+  app.use(metrics.middleware);
+  app.use(createHttpLogger(logger));
+  app.use(securityHeaders({ contentSecurityPolicy: { directives: SWAGGER_UI_CSP } }));
+  app.enableCors({ origin: config.corsOrigins, exposedHeaders: EXPOSED_HEADERS });
+  // Before the body is read: an address that has used up its refusals (401/403) is refused at once, and a
+  // body without a plausible bearer token is never read. Only then is a body parsed.
+  app.use(exceptOpenReads(definition, app.get(AddressRateLimit).refuseBlocked, requireBearerBeforeBody, jsonBody()));
+
+  app.setGlobalPrefix(definition.label, { exclude: ROOT_ROUTES });
+  setupSwagger(app, definition, config);
+  // No enableShutdownHooks(): exitGracefullyOnSignals drains first (see shutdown.ts).
+  return app;
+}

@@ -1,0 +1,189 @@
+import { plainToInstance } from 'class-transformer';
+import { validateSync, ValidationError } from 'class-validator';
+import { dirname, resolve } from 'node:path';
+import type { DatabaseConfig } from '@app/domain';
+import { ConfigValidationError } from './config-validation.error';
+import { EnvironmentVariables, LOG_LEVELS, NODE_ENVS } from './environment-variables';
+
+export const DEFAULT_SQLITE_URL = 'sqlite:./data/platform.sqlite';
+export const DEFAULT_RATE_LIMIT_PER_MINUTE = 600;
+
+/** How long the HTTP server waits for a client (docs/operations.md, "Timeouts"). */
+export interface HttpTimeouts {
+  /** From the connection (or the request's first byte) to the end of its headers; then 408 and close. */
+  headersTimeoutMs: number;
+  /** From the request's first byte to the end of its body; then 408 and close. */
+  requestTimeoutMs: number;
+  /** An idle kept-alive connection is closed after this. */
+  keepAliveTimeoutMs: number;
+}
+
+export const DEFAULT_HTTP_TIMEOUTS: HttpTimeouts = {
+  headersTimeoutMs: 10_000,
+  requestTimeoutMs: 30_000,
+  // Longer than the proxies' idle timeout (ingress-nginx keeps upstream connections 60 s): the proxy, not
+  // the app, must close an idle connection, or a request it sends as the app closes fails (502).
+  keepAliveTimeoutMs: 65_000,
+};
+
+export type AuthConfig =
+  | { mode: 'secret'; secret: string; issuer?: string; audience?: string }
+  | { mode: 'jwks'; jwksUrl: string; issuer?: string; audience?: string }
+  /** Outside production with nothing configured: a secret kept in `secretFile` beside the embedded database. */
+  | { mode: 'development'; secretFile: string };
+
+/** The validated, typed configuration every part of the platform reads; nothing reads process.env elsewhere. */
+export interface AppConfig {
+  nodeEnv: (typeof NODE_ENVS)[number];
+  port: number;
+  database: DatabaseConfig;
+  auth: AuthConfig;
+  /** 32-byte AES-256-GCM key; absent only outside production. */
+  secretsKey?: Buffer;
+  secretsKeyPrevious?: Buffer;
+  /** Without SECRETS_KEY outside production: a key kept in this file beside the embedded database. */
+  developmentSecretsKeyFile?: string;
+  rateLimitPerMinute: number;
+  /** Proxies in front of the app that append X-Forwarded-For: `req.ip` is the address the outermost of them saw. */
+  trustProxyHops: number;
+  httpTimeouts: HttpTimeouts;
+  corsOrigins: string[];
+  logLevel: (typeof LOG_LEVELS)[number];
+  /** PERFORMANCE_OVERRIDES (default on): off runs the stock library path (docs/performance-overrides.md). */
+  performanceOverrides: boolean;
+}
+
+/**
+ * Validates the environment once, at start. Any problem throws a ConfigValidationError
+ * whose message is one line naming every offending variable (never its value).
+ */
+export function loadAppConfig(env: NodeJS.ProcessEnv, defaultPort = 3000): AppConfig {
+  const vars = plainToInstance(EnvironmentVariables, pickKnown(env));
+  const problems = validateSync(vars, { forbidUnknownValues: false, stopAtFirstError: true }).flatMap(describe);
+  const nodeEnv = vars.NODE_ENV ?? 'development';
+  const production = nodeEnv === 'production';
+
+  if (production) {
+    if (!env.DATABASE_URL?.trim()) problems.push('DATABASE_URL is required when NODE_ENV=production');
+    if (!env.AUTH_JWT_SECRET?.trim() && !env.AUTH_JWKS_URL?.trim()) {
+      problems.push('AUTH_JWT_SECRET or AUTH_JWKS_URL is required when NODE_ENV=production');
+    }
+    if (!env.SECRETS_KEY?.trim()) problems.push('SECRETS_KEY is required when NODE_ENV=production');
+    // An identity provider issues tokens to many clients: without an audience, one issued to another
+    // client of the same provider would pass.
+    if (vars.AUTH_JWKS_URL && !vars.AUTH_JWT_AUDIENCE) {
+      problems.push('AUTH_JWT_AUDIENCE is required when NODE_ENV=production with AUTH_JWKS_URL');
+    }
+  }
+  const httpTimeouts: HttpTimeouts = {
+    headersTimeoutMs: vars.HTTP_HEADERS_TIMEOUT_MS ?? DEFAULT_HTTP_TIMEOUTS.headersTimeoutMs,
+    requestTimeoutMs: vars.HTTP_REQUEST_TIMEOUT_MS ?? DEFAULT_HTTP_TIMEOUTS.requestTimeoutMs,
+    keepAliveTimeoutMs: vars.HTTP_KEEP_ALIVE_TIMEOUT_MS ?? DEFAULT_HTTP_TIMEOUTS.keepAliveTimeoutMs,
+  };
+  // node:http refuses a headers timeout longer than the request's (the request includes its headers).
+  if (httpTimeouts.headersTimeoutMs > httpTimeouts.requestTimeoutMs) {
+    problems.push('HTTP_HEADERS_TIMEOUT_MS must not be greater than HTTP_REQUEST_TIMEOUT_MS');
+  }
+  if (vars.AUTH_JWT_SECRET && vars.AUTH_JWKS_URL) {
+    problems.push('AUTH_JWT_SECRET and AUTH_JWKS_URL are exclusive: set one');
+  }
+  const secretsKey = decodeKey('SECRETS_KEY', vars.SECRETS_KEY, problems);
+  const secretsKeyPrevious = decodeKey('SECRETS_KEY_PREVIOUS', vars.SECRETS_KEY_PREVIOUS, problems);
+  const databaseUrl = vars.DATABASE_URL ?? DEFAULT_SQLITE_URL;
+  const readUrls = splitList(vars.DATABASE_READ_URLS);
+  const sqlite = databaseUrl.startsWith('sqlite:');
+  if (readUrls.length > 0 && sqlite) {
+    problems.push('DATABASE_READ_URLS needs a mysql:// DATABASE_URL');
+  }
+
+  if (problems.length > 0) {
+    throw new ConfigValidationError(`Invalid configuration: ${problems.join('; ')}`);
+  }
+
+  const database: DatabaseConfig = sqlite
+    ? { type: 'sqlite', path: resolve(databaseUrl.slice('sqlite:'.length)) }
+    : parseServerUrl(databaseUrl, readUrls);
+
+  return {
+    nodeEnv,
+    port: vars.PORT ?? defaultPort,
+    database,
+    auth: authConfig(vars, database),
+    secretsKey,
+    secretsKeyPrevious,
+    developmentSecretsKeyFile: secretsKey ? undefined : resolve(dataDirOf(database), 'dev-secrets-key'),
+    rateLimitPerMinute: vars.RATE_LIMIT_PER_MINUTE ?? DEFAULT_RATE_LIMIT_PER_MINUTE,
+    trustProxyHops: vars.TRUST_PROXY_HOPS ?? 0,
+    httpTimeouts,
+    corsOrigins: splitList(vars.CORS_ORIGINS),
+    logLevel: vars.LOG_LEVEL ?? (nodeEnv === 'test' ? 'silent' : 'info'),
+    performanceOverrides: vars.PERFORMANCE_OVERRIDES !== 'off',
+  };
+}
+
+function authConfig(vars: EnvironmentVariables, database: DatabaseConfig): AuthConfig {
+  const claims = { issuer: vars.AUTH_JWT_ISSUER, audience: vars.AUTH_JWT_AUDIENCE };
+  if (vars.AUTH_JWT_SECRET) return { mode: 'secret', secret: vars.AUTH_JWT_SECRET, ...claims };
+  if (vars.AUTH_JWKS_URL) return { mode: 'jwks', jwksUrl: vars.AUTH_JWKS_URL, ...claims };
+  return { mode: 'development', secretFile: resolve(dataDirOf(database), 'dev-jwt-secret') };
+}
+
+/** Where development-only files live: beside the embedded database, or ./data. */
+function dataDirOf(database: DatabaseConfig): string {
+  return database.type === 'sqlite' ? dirname(database.path) : resolve('data');
+}
+
+/** `mysql://…` or `mariadb://…`; mysql2 is given the URL with the mysql scheme either way. */
+export function parseServerUrl(url: string, readUrls: string[] = []): DatabaseConfig {
+  const type = url.startsWith('mariadb:') ? 'mariadb' : 'mysql';
+  const toMysql = (u: string) => u.replace(/^mariadb:/, 'mysql:');
+  return { type, url: toMysql(url), readUrls: readUrls.map(toMysql) };
+}
+
+function decodeKey(name: string, value: string | undefined, problems: string[]): Buffer | undefined {
+  if (value === undefined) return undefined;
+  const key = Buffer.from(value, 'base64');
+  if (key.length !== 32) {
+    problems.push(`${name} must be 32 bytes encoded in base64 (got ${key.length})`);
+    return undefined;
+  }
+  return key;
+}
+
+function splitList(value: string | undefined): string[] {
+  return (value ?? '')
+    .split(',')
+    .map((item) => item.trim())
+    .filter((item) => item.length > 0);
+}
+
+function pickKnown(env: NodeJS.ProcessEnv): Record<string, string | undefined> {
+  return Object.fromEntries(KNOWN_VARIABLES.map((key) => [key, env[key]]));
+}
+
+const KNOWN_VARIABLES = [
+  'NODE_ENV',
+  'PORT',
+  'DATABASE_URL',
+  'DATABASE_READ_URLS',
+  'AUTH_JWT_SECRET',
+  'AUTH_JWKS_URL',
+  'AUTH_JWT_ISSUER',
+  'AUTH_JWT_AUDIENCE',
+  'SECRETS_KEY',
+  'SECRETS_KEY_PREVIOUS',
+  'RATE_LIMIT_PER_MINUTE',
+  'TRUST_PROXY_HOPS',
+  'HTTP_HEADERS_TIMEOUT_MS',
+  'HTTP_REQUEST_TIMEOUT_MS',
+  'HTTP_KEEP_ALIVE_TIMEOUT_MS',
+  'CORS_ORIGINS',
+  'LOG_LEVEL',
+  'PERFORMANCE_OVERRIDES',
+] as const;
+
+function describe(error: ValidationError): string[] {
+  return Object.values(error.constraints ?? {}).map((message) =>
+    message.startsWith(error.property) ? message : `${error.property} ${message}`,
+  );
+}

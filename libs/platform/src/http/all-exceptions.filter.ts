@@ -1,0 +1,103 @@
+import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus, Logger } from '@nestjs/common';
+import type { Request, Response } from 'express';
+import { STATUS_CODES } from 'node:http';
+import { InvalidTokenException } from '../auth/invalid-token.exception';
+import { driverCodeOf, isDatabaseUnavailable, isTransientConflict } from '@app/domain';
+import { AddressRateLimit } from '../rate-limit/address-rate-limit';
+import { ErrorBody } from './error-body';
+import { BODY_TOO_LARGE_MESSAGE } from './json-body.middleware';
+
+/** Errors raised by body-parser and other express middleware carry their status this way. */
+interface HttpishError {
+  status?: number;
+  statusCode?: number;
+  expose?: boolean;
+  type?: string;
+}
+
+const MIDDLEWARE_MESSAGES: Record<string, string> = {
+  'entity.too.large': BODY_TOO_LARGE_MESSAGE,
+  'encoding.unsupported': 'Unsupported request body encoding',
+  'charset.unsupported': 'Unsupported request body charset',
+  'encoding.invalid': 'The request body is not valid UTF-8',
+};
+
+/**
+ * The one place where errors become HTTP responses. Every error gets the contract's JSON body with
+ * the request id; unexpected errors are logged with their cause and answered 500 without any detail.
+ */
+@Catch()
+export class AllExceptionsFilter implements ExceptionFilter {
+  private readonly logger = new Logger('Errors');
+
+  constructor(private readonly addressLimit: AddressRateLimit) {}
+
+  catch(exception: unknown, host: ArgumentsHost): void {
+    const http = host.switchToHttp();
+    const req = http.getRequest<Request>();
+    const res = http.getResponse<Response>();
+    const { status, message } = this.describe(exception);
+
+    if (status >= 500) {
+      // The request's own pino logger (request id bound, the app's destination); Nest's as a fallback.
+      // `error`, not `err`: pino would re-serialize it as an Error and add back what loggable() left out.
+      const details = { error: loggable(exception), requestId: req.id };
+      if (req.log) req.log.error(details, `Request failed with ${status}`);
+      else this.logger.error(details, `Request failed with ${status}`);
+    }
+    // Every refusal of a token, wherever it happens, counts against the client address's rate limit.
+    if (status === HttpStatus.UNAUTHORIZED || status === HttpStatus.FORBIDDEN) this.addressLimit.countRefusal(req);
+    if (status === HttpStatus.UNAUTHORIZED) {
+      res.setHeader('WWW-Authenticate', exception instanceof InvalidTokenException ? exception.challenge : 'Bearer');
+    }
+    if (status === HttpStatus.SERVICE_UNAVAILABLE && !res.getHeader('Retry-After')) {
+      res.setHeader('Retry-After', '5');
+    }
+
+    const body: ErrorBody = {
+      statusCode: status,
+      error: STATUS_CODES[status] ?? 'Error',
+      message,
+      path: req.originalUrl ?? req.url,
+      timestamp: new Date().toISOString(),
+      requestId: String(req.id ?? ''),
+    };
+    if (res.headersSent) return;
+    res.status(status).json(body);
+  }
+
+  private describe(exception: unknown): { status: number; message: string | string[] } {
+    if (exception instanceof HttpException) {
+      const status = exception.getStatus();
+      const response = exception.getResponse();
+      const message =
+        typeof response === 'object' && response !== null && 'message' in response
+          ? (response as { message: string | string[] }).message
+          : exception.message;
+      return { status, message: status >= 500 && status !== 503 ? 'Internal server error' : message };
+    }
+    if (isDatabaseUnavailable(exception)) {
+      return { status: 503, message: 'The database is unavailable; retry later' };
+    }
+    // A lock conflict that outlasted every retry: the request itself was fine, and may succeed again.
+    if (isTransientConflict(exception)) {
+      return { status: 503, message: 'The database is busy; retry later' };
+    }
+    const httpish = exception as HttpishError | undefined;
+    const status = httpish?.status ?? httpish?.statusCode;
+    if (typeof status === 'number' && status >= 400 && status < 500) {
+      const message = (httpish?.type && MIDDLEWARE_MESSAGES[httpish.type]) ?? STATUS_CODES[status] ?? 'Bad request';
+      return { status, message };
+    }
+    return { status: 500, message: 'Internal server error' };
+  }
+}
+
+/**
+ * What of an error may be logged: never its SQL parameters (a failed write carries the connector's
+ * secrets) nor the request body, only what identifies the failure.
+ */
+function loggable(exception: unknown): Record<string, unknown> {
+  if (!(exception instanceof Error)) return { message: String(exception) };
+  return { type: exception.name, code: driverCodeOf(exception), message: exception.message, stack: exception.stack };
+}

@@ -1,0 +1,30 @@
+// The public surface of libs/platform: the Nest plumbing every app of the platform shares. An app is a
+// PlatformAppDefinition (its feature module and labels) handed to runPlatformApp; everything below is wired
+// by PlatformModule and createPlatformApp.
+
+// App factory and the three apps' names, labels and ports
+export * from './app/platform-app.definition';
+export * from './app/platform-apps';
+export * from './app/create-platform-app';
+export * from './app/run-platform-app';
+
+// Config: validated once at start (docs/operations.md)
+export * from './config/app-config';
+
+// Auth: the bearer token, the caller and its scopes
+export * from './auth/caller';
+export * from './auth/auth.decorators';
+export * from './auth/jwt-verifier.service';
+export * from './auth/development-secret';
+
+// HTTP edge: the error body and its OpenAPI description
+export * from './http/api-error-responses.decorator';
+
+// Secrets: the cipher built from config
+export * from './secrets/secret-cipher.provider';
+
+// Shutdown, Swagger, performance overrides
+export * from './shutdown/shutdown';
+export * from './swagger/swagger';
+export * from './performance/platform-express.adapter';
+export * from './performance/validation-metadata-cache';
