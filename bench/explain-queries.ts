@@ -3,7 +3,7 @@
  * repositories on the benchmark's database (`npm run explain -- [--scale 1m]`, the default; it is seeded
  * first when missing, as `npm run bench` seeds it).
  */
-import { BotRepository, buildDataSourceOptions, ConnectorRelationsRepository, Environment, EnvironmentRepository, PageCriteria, PlatformDataSource, RestConnectorRepository, RestConnectorSearchRepository, ScopeRepository, Bot } from '@app/domain';
+import { BotRepository, buildDataSourceOptions, ConnectorRelationsRepository, Database, EnvironmentRepository, PageCriteria, PlatformDataSource, RestConnectorRepository, RestConnectorSearchRepository, ScopeRepository } from '@app/domain';
 import { parseServerUrl } from '@app/platform';
 import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -76,18 +76,19 @@ async function main(): Promise<void> {
 type Explain = (title: string, run: () => Promise<unknown>) => Promise<void>;
 
 async function runOperations(dataSource: PlatformDataSource, f: Fixtures, explain: Explain): Promise<void> {
-  const scope = new ScopeRepository(dataSource);
-  const connectors = new RestConnectorRepository(dataSource);
-  const search = new RestConnectorSearchRepository(dataSource);
-  const relations = new ConnectorRelationsRepository(dataSource);
-  const bots = new BotRepository(dataSource.getRepository(Bot));
-  const environments = new EnvironmentRepository(dataSource.getRepository(Environment));
+  const db = new Database(dataSource);
+  const scope = new ScopeRepository(db);
+  const connectors = new RestConnectorRepository(db);
+  const search = new RestConnectorSearchRepository(db);
+  const relations = new ConnectorRelationsRepository(db);
+  const bots = new BotRepository(db);
+  const environments = new EnvironmentRepository(db);
   const bot = f.readBots[0];
   const uuids = f.connectors.filter((c) => c.bot === bot).map((c) => c.uuid);
   const page: PageCriteria = { searchTerms: [], orderBy: 'updatedAt', direction: 'DESC', offset: 0, limit: 5 };
   const path = { orgUUID: f.organization, envUUID: f.environment, botUUID: bot };
 
-  await explain('Get by id (and update): the connector, scope joined in', () => connectors.findActive(path, uuids[0]));
+  await explain('Get by id (and update): the connector, scope joined in', () => connectors.findActive({ ...path, serviceUUID: uuids[0] }));
   await explain('Get by id, page: tags and flows of the connectors', () => relations.of(bot, uuids.slice(0, 5)));
   await explain('Page, defaults (scope and count, rows: in parallel)', () => search.page(path, page));
   await explain('Page ordered by name', () => search.page(path, { ...page, orderBy: 'name', direction: 'ASC' }));
@@ -96,8 +97,8 @@ async function runOperations(dataSource: PlatformDataSource, f: Fixtures, explai
   await explain('List: connectors and content, scope joined in', () => search.listActive({ ...path, botUUID: f.listBot }));
   await explain('List: tags of the bot', () => relations.tagsOfBot(f.listBot));
   await explain('Bots of an environment, scope joined in', () => bots.listInScope({ orgUUID: f.organization, envUUID: f.botsEnvironment }));
-  await explain('Environments of an organization', () => environments.listByOrganization(f.organization));
-  await explain('Scope check: only when a query above finds nothing, to name the missing link', () => scope.lookup(f.organization, f.environment, bot));
+  await explain('Environments of an organization', () => environments.listByOrganization({ orgUUID: f.organization }));
+  await explain('Scope check: only when a query above finds nothing, to name the missing link', () => scope.lookup(path));
 }
 
 function planTable(rows: Array<Record<string, unknown>>): string {

@@ -1,7 +1,6 @@
 import { Module } from '@nestjs/common';
-import { TypeOrmModule } from '@nestjs/typeorm';
 import { BotRepository } from './bots/bot.repository';
-import { ENTITIES } from './database/entities';
+import { Database } from './database/database';
 import { EnvironmentRepository } from './environments/environment.repository';
 import { IdempotencyRepository } from './idempotency/idempotency.repository';
 import { IdempotencyService } from './idempotency/idempotency.service';
@@ -12,6 +11,7 @@ import { ScopeRepository } from './scope/scope.repository';
 import { ScopeService } from './scope/scope.service';
 
 const PROVIDERS = [
+  Database,
   EnvironmentRepository,
   BotRepository,
   ScopeRepository,
@@ -25,7 +25,6 @@ const PROVIDERS = [
 
 /** The repositories and domain services the apps' feature modules build on. */
 @Module({
-  imports: [TypeOrmModule.forFeature(ENTITIES)],
   providers: PROVIDERS,
   exports: PROVIDERS,
 })

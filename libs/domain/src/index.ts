@@ -6,7 +6,8 @@ export * from './database/database-config';
 export * from './database/data-source-options';
 export * from './database/platform-data-source';
 export * from './database/database-errors';
-export * from './database/read-from';
+export * from './database/database';
+export * from './database/table-rows';
 export * from './database/uuid-v7';
 export * from './domain.module';
 
@@ -16,22 +17,28 @@ export * from './scope/scope-not-found.exceptions';
 export * from './scope/scope.repository';
 export * from './scope/scope.service';
 export * from './scope/uuid';
+export * from './scope/not-in-scope';
 
 // Organizations, environments, bots, flows
 export * from './organizations/organization.entity';
+export * from './organizations/organization.rows';
 export * from './environments/environment.entity';
+export * from './environments/environment.rows';
 export * from './environments/environment.repository';
 export * from './environments/dto/environment.dto';
 export * from './bots/bot.entity';
+export * from './bots/bot.rows';
 export * from './bots/bot.repository';
 export * from './bots/dto/bot.dto';
 export * from './flows/flow.entity';
 export * from './flows/flow-connector.entity';
+export * from './flows/flow.rows';
 
 // Rest connectors: entities, enums, which secret each auth type uses, DTOs, repositories, exceptions
 export * from './rest-connectors/rest-connector.entity';
 export * from './rest-connectors/rest-connector-tag.entity';
 export * from './rest-connectors/connector-content.entity';
+export * from './rest-connectors/rest-connector.rows';
 export * from './rest-connectors/rest-connector.enums';
 export * from './rest-connectors/connector-secrets';
 export * from './rest-connectors/dto/rest-connector-write.dto';
@@ -48,6 +55,7 @@ export * from './rest-connectors/rest-connector-exceptions';
 
 // Idempotency keys: the stored responses of keyed writes
 export * from './idempotency/idempotency-key.entity';
+export * from './idempotency/idempotency-key.rows';
 export * from './idempotency/idempotency.service';
 export * from './idempotency/idempotency.decorators';
 export * from './idempotency/fingerprint';

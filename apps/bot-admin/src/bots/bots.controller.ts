@@ -15,13 +15,13 @@ export class BotsController {
   @ApiOperation({ summary: 'Bots of an environment', description: 'Ordered by name.' })
   @ApiOkResponse({ type: BotListDto, description: 'The environment\'s bots, ordered by name' })
   listBots(@Param() path: EnvironmentPath): Promise<BotListDto> {
-    return this.bots.list(path.orgUUID, path.envUUID);
+    return this.bots.list(path);
   }
 
   @Get(':botUUID')
   @ApiOperation({ summary: 'One bot', description: 'The bot; 404 unless it belongs to the environment.' })
   @ApiOkResponse({ type: BotDto, description: 'The bot' })
   getBot(@Param() path: BotPath): Promise<BotDto> {
-    return this.bots.get(path.orgUUID, path.envUUID, path.botUUID);
+    return this.bots.get(path);
   }
 }

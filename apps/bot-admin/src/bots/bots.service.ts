@@ -1,4 +1,4 @@
-import { BotDto, BotListDto, BotNotFoundException, BotRepository, ScopeService } from '@app/domain';
+import { BotDto, BotListDto, BotNotFoundException, BotPath, BotRepository, EnvironmentPath, ScopeService } from '@app/domain';
 import { Injectable } from '@nestjs/common';
 
 @Injectable()
@@ -8,17 +8,16 @@ export class BotsService {
     private readonly scope: ScopeService,
   ) {}
 
-  async list(orgUuid: string, envUuid: string): Promise<BotListDto> {
-    const bots = await this.bots.listInScope({ orgUUID: orgUuid, envUUID: envUuid });
-    // Not in scope: the 404 names the missing link.
-    if (!bots) await this.scope.requireEnvironment(orgUuid, envUuid);
-    return { bots: (bots ?? []).map(BotDto.from) };
+  async list(path: EnvironmentPath): Promise<BotListDto> {
+    // The query answers NOT_IN_SCOPE only when the environment is not in the organization: never `[]` then.
+    const bots = await this.scope.resolve(path, await this.bots.listInScope(path), () => []);
+    return { bots: bots.map(BotDto.from) };
   }
 
-  async get(orgUuid: string, envUuid: string, botUuid: string): Promise<BotDto> {
-    await this.scope.requireEnvironment(orgUuid, envUuid);
-    const bot = await this.bots.findInEnvironment(envUuid, botUuid);
-    if (!bot) throw new BotNotFoundException(envUuid, botUuid);
+  async get(path: BotPath): Promise<BotDto> {
+    const bot = await this.scope.resolve(path, await this.bots.findInScope(path), () => {
+      throw new BotNotFoundException(path.envUUID, path.botUUID);
+    });
     return BotDto.from(bot);
   }
 }

@@ -18,13 +18,13 @@ export class EnvironmentsController {
   })
   @ApiOkResponse({ type: [EnvironmentDto], description: 'The organization\'s environments, ordered by name' })
   listEnvironments(@Param() path: OrganizationPath): Promise<EnvironmentDto[]> {
-    return this.environments.list(path.orgUUID);
+    return this.environments.list(path);
   }
 
   @Get(':envUUID')
   @ApiOperation({ summary: 'One environment', description: 'The environment with its applications and permissions; 404 unless the organization has it.' })
   @ApiOkResponse({ type: EnvironmentDto, description: 'The environment' })
   getEnvironment(@Param() path: EnvironmentPath): Promise<EnvironmentDto> {
-    return this.environments.get(path.orgUUID, path.envUUID);
+    return this.environments.get(path);
   }
 }

@@ -1,4 +1,4 @@
-import { EnvironmentDto, EnvironmentNotFoundException, EnvironmentRepository, ScopeService } from '@app/domain';
+import { EnvironmentDto, EnvironmentNotFoundException, EnvironmentPath, EnvironmentRepository, OrganizationPath, ScopeService } from '@app/domain';
 import { Injectable } from '@nestjs/common';
 
 @Injectable()
@@ -9,16 +9,15 @@ export class EnvironmentsService {
   ) {}
 
   /** An unknown organization is a 404; one without environments is `[]`. */
-  async list(orgUuid: string): Promise<EnvironmentDto[]> {
-    const environments = await this.environments.listByOrganization(orgUuid);
-    if (environments.length === 0) await this.scope.requireOrganization(orgUuid);
+  async list(path: OrganizationPath): Promise<EnvironmentDto[]> {
+    const environments = await this.scope.resolve(path, await this.environments.listByOrganization(path), () => []);
     return environments.map(EnvironmentDto.from);
   }
 
-  async get(orgUuid: string, envUuid: string): Promise<EnvironmentDto> {
-    const environment = await this.environments.findInOrganization(orgUuid, envUuid);
-    if (environment) return EnvironmentDto.from(environment);
-    await this.scope.requireOrganization(orgUuid);
-    throw new EnvironmentNotFoundException(orgUuid, envUuid);
+  async get(path: EnvironmentPath): Promise<EnvironmentDto> {
+    const environment = await this.scope.resolve(path, await this.environments.findInScope(path), () => {
+      throw new EnvironmentNotFoundException(path.orgUUID, path.envUUID);
+    });
+    return EnvironmentDto.from(environment);
   }
 }

@@ -1,5 +1,6 @@
-import { ConnectorWrite, destinationOf, RestConnector, RestConnectorWriteDto, SecretField, SECRET_FIELDS, SECRETS, secretsUsedBy, TagRow } from '@app/domain';
+import { ConnectorWrite, RestConnector, RestConnectorWriteDto, SecretField, SECRET_FIELDS, SECRETS, secretsUsedBy, TagRow } from '@app/domain';
 import { BadRequestException } from '@nestjs/common';
+import { destinationOf } from './destination';
 
 export interface Writer {
   username: string;

@@ -1,4 +1,4 @@
-import { BotNotFoundException, ConnectorRelationsRepository, PaginationQueryDto, RestConnectorSearchRepository, ScopeService } from '@app/domain';
+import { BotNotFoundException, ConnectorRelationsRepository, NOT_IN_SCOPE, PaginationQueryDto, RestConnectorSearchRepository, ScopeRepository, ScopeService } from '@app/domain';
 import { Test } from '@nestjs/testing';
 import { RestConnectorSearchService } from './rest-connector-search.service';
 import { A_BOT_PATH } from './testing/connector-factories';
@@ -12,17 +12,18 @@ function aQuery(overrides: Partial<PaginationQueryDto> = {}): PaginationQueryDto
 
 async function newTestService() {
   const search = { page: jest.fn(), listActive: jest.fn(), suggestNames: jest.fn() };
-  const relations = { of: jest.fn(), tagsOfBot: jest.fn().mockResolvedValue(new Map()) };
-  const scope = { requireBot: jest.fn().mockResolvedValue(undefined) };
+  const relations = { of: jest.fn().mockResolvedValue({ tags: new Map(), flows: new Map() }), tagsOfBot: jest.fn().mockResolvedValue(new Map()) };
+  const scopes = { lookup: jest.fn().mockResolvedValue({ organization: true, environment: true, bot: true }) };
   const module = await Test.createTestingModule({
     providers: [
       RestConnectorSearchService,
       { provide: RestConnectorSearchRepository, useValue: search },
       { provide: ConnectorRelationsRepository, useValue: relations },
-      { provide: ScopeService, useValue: scope },
+      ScopeService,
+      { provide: ScopeRepository, useValue: scopes },
     ],
   }).compile();
-  return { sut: module.get(RestConnectorSearchService), search, relations, scope };
+  return { sut: module.get(RestConnectorSearchService), search, relations, scopes };
 }
 
 describe(RestConnectorSearchService.name, () => {
@@ -44,27 +45,27 @@ describe(RestConnectorSearchService.name, () => {
   });
 
   it('answers an empty page when the bot is in scope but nothing was found', async () => {
-    const { sut, search, scope } = await newTestService();
-    search.page.mockResolvedValue(null);
+    const { sut, search, scopes } = await newTestService();
+    search.page.mockResolvedValue(NOT_IN_SCOPE);
 
     await expect(sut.page(PATH, aQuery())).resolves.toMatchObject({ content: [], totalElements: 0, empty: true });
-    expect(scope.requireBot).toHaveBeenCalledWith(PATH.orgUUID, PATH.envUUID, PATH.botUUID);
+    expect(scopes.lookup).toHaveBeenCalledWith(PATH, 'replica');
   });
 
   it("answers the scope's 404 when a link of the path is missing", async () => {
-    const { sut, search, scope } = await newTestService();
-    search.suggestNames.mockResolvedValue(null);
-    scope.requireBot.mockRejectedValue(new BotNotFoundException(PATH.envUUID, PATH.botUUID));
+    const { sut, search, scopes } = await newTestService();
+    search.suggestNames.mockResolvedValue(NOT_IN_SCOPE);
+    scopes.lookup.mockResolvedValue({ organization: true, environment: true, bot: false });
 
     await expect(sut.suggest(PATH, { searchTerm: 'st', limit: 6 })).rejects.toBeInstanceOf(BotNotFoundException);
   });
 
   it('lists every connector with its tags, and asks the scope only when there are none', async () => {
-    const { sut, search, relations, scope } = await newTestService();
+    const { sut, search, relations, scopes } = await newTestService();
     search.listActive.mockResolvedValue([{ uuid: 'c1', name: 'Stock level', content: [] }]);
     relations.tagsOfBot.mockResolvedValue(new Map([['c1', [{ name: 'shop' }]]]));
 
     await expect(sut.list(PATH)).resolves.toEqual({ data: [{ uuid: 'c1', name: 'Stock level', tags: [{ name: 'shop' }], content: [] }] });
-    expect(scope.requireBot).not.toHaveBeenCalled();
+    expect(scopes.lookup).not.toHaveBeenCalled();
   });
 });

@@ -1,4 +1,4 @@
-import { BotPath, ConnectorRelationsRepository, PaginationQueryDto, QuicksearchQueryDto, RestConnectorListDto, RestConnectorPageDto, RestConnectorSearchRepository, ScopeService } from '@app/domain';
+import { BotPath, ConnectorRelationsRepository, PageCriteria, PaginationQueryDto, QuicksearchQueryDto, RestConnectorListDto, RestConnectorPageDto, RestConnectorSearchRepository, ScopeService } from '@app/domain';
 import { Injectable } from '@nestjs/common';
 import { toPage, toPageItem } from './connector-views';
 
@@ -12,35 +12,26 @@ export class RestConnectorSearchService {
   ) {}
 
   async list(path: BotPath): Promise<RestConnectorListDto> {
-    const [connectors, tags] = await Promise.all([this.search.listActive(path), this.relations.tagsOfBot(path.botUUID)]);
-    if (connectors.length === 0) return this.outOfScope(path, { data: [] });
+    const [found, tags] = await Promise.all([this.search.listActive(path), this.relations.tagsOfBot(path.botUUID)]);
+    const connectors = await this.scope.resolve(path, found, () => []);
     return { data: connectors.map(({ uuid, name, content }) => ({ uuid, name, tags: tags.get(uuid) ?? [], content })) };
   }
 
   async page(path: BotPath, query: PaginationQueryDto): Promise<RestConnectorPageDto> {
-    const found = await this.search.page(path, {
+    const criteria: PageCriteria = {
       searchTerms: query.searchTerms,
       orderBy: query.orderBy,
       direction: query.direction,
       offset: (query.page - 1) * query.linesPerPage,
       limit: query.linesPerPage,
-    });
-    if (!found) return this.outOfScope(path, toPage([], 0, query.page, query.linesPerPage));
+    };
+    const found = await this.scope.resolve(path, await this.search.page(path, criteria), () => ({ total: 0, rows: [] }));
     const { tags, flows } = await this.relations.of(path.botUUID, found.rows.map((row) => row.uuid));
     const items = found.rows.map((row) => toPageItem(row, tags.get(row.uuid) ?? [], flows.get(row.uuid) ?? []));
     return toPage(items, found.total, query.page, query.linesPerPage);
   }
 
   async suggest(path: BotPath, query: QuicksearchQueryDto): Promise<string[]> {
-    return (await this.search.suggestNames(path, query.searchTerm, query.limit)) ?? this.outOfScope(path, []);
-  }
-
-  /**
-   * The query found nothing in the path's scope: either the bot has nothing to show (the empty answer)
-   * or a link of the path is missing (the 404 names it). The scope check tells which.
-   */
-  private async outOfScope<T>(path: BotPath, empty: T): Promise<T> {
-    await this.scope.requireBot(path.orgUUID, path.envUUID, path.botUUID);
-    return empty;
+    return this.scope.resolve(path, await this.search.suggestNames(path, query.searchTerm, query.limit), () => []);
   }
 }

@@ -1,8 +1,8 @@
-import { BotNotFoundException, BotPath, ConnectorChangedException, ConnectorNameConflictException, ConnectorNotFoundException, ConnectorRelationsRepository, fingerprintOf, IdempotencyService, isDuplicateKey, newUuid, RestConnector, RestConnectorCreatedDto, RestConnectorDto, RestConnectorPath, RestConnectorRepository, RestConnectorUpdatedDto, RestConnectorWriteDto, ReadFrom, ScopeService, secretContext, SecretCipher } from '@app/domain';
+import { BotNotFoundException, BotPath, ConnectorChangedException, ConnectorNameConflictException, ConnectorNotFoundException, ConnectorRelationsRepository, Database, fingerprintOf, IdempotencyService, IdempotentRequest, isDuplicateKey, newUuid, RestConnector, RestConnectorCreatedDto, RestConnectorDto, RestConnectorPath, RestConnectorRepository, RestConnectorUpdatedDto, RestConnectorWriteDto, ReadFrom, ScopeService, secretContext, SecretCipher } from '@app/domain';
 import { Caller } from '@app/platform';
 import { ConflictException, Injectable } from '@nestjs/common';
-import { EntityManager } from 'typeorm';
 import { Seal, toConnectorWrite } from './connector-write';
+import { deletionBy } from './connector-lifecycle';
 import { toRecord } from './connector-views';
 import { etagOf, ifMatchAccepts } from './etag';
 
@@ -18,6 +18,7 @@ export interface WithEtag<T> {
 @Injectable()
 export class RestConnectorsService {
   constructor(
+    private readonly db: Database,
     private readonly scope: ScopeService,
     private readonly connectors: RestConnectorRepository,
     private readonly relations: ConnectorRelationsRepository,
@@ -44,21 +45,15 @@ export class RestConnectorsService {
     const replay = await this.idempotency.begin(request);
     if (replay) return { uuid: String(replay.body.uuid) };
     try {
-      return await this.insert(path, dto, caller, (manager, created) =>
-        this.idempotency.complete(manager, request, { status: 201, body: { uuid: created.uuid } }),
-      );
+      return await this.insert(path, dto, caller, request);
     } catch (error) {
       await this.idempotency.release(request);
       throw error;
     }
   }
 
-  private async insert(
-    path: BotPath,
-    dto: RestConnectorWriteDto,
-    caller: Caller,
-    alsoInTransaction?: (manager: EntityManager, created: RestConnectorCreatedDto) => Promise<void>,
-  ): Promise<RestConnectorCreatedDto> {
+  /** One unit of work: the connector, its tags and, with an Idempotency-Key, the stored answer. */
+  private async insert(path: BotPath, dto: RestConnectorWriteDto, caller: Caller, idempotent?: IdempotentRequest): Promise<RestConnectorCreatedDto> {
     const now = new Date();
     const uuid = newUuid();
     const { values, tags } = toConnectorWrite(dto, caller, now, this.sealFor(uuid));
@@ -74,13 +69,16 @@ export class RestConnectorsService {
     };
     const created = { uuid: connector.uuid };
     const inserted = await this.unlessNameTaken(values.name, () =>
-      this.connectors.insert(path, connector, tags, alsoInTransaction && ((manager) => alsoInTransaction(manager, created))),
+      this.db.transaction(async (tx) => {
+        const answer = await this.connectors.insert(tx, path, connector, tags);
+        if (idempotent && typeof answer === 'string') await this.idempotency.complete(tx, idempotent, { status: 201, body: created });
+        return answer;
+      }),
     );
-    if (!inserted) {
-      // The bot is not in the path's scope: the 404 names the missing link (on the primary, like the insert).
-      await this.scope.requireBot(path.orgUUID, path.envUUID, path.botUUID, 'primary');
+    // Not inserted: the 404 names the path's missing link (on the primary, like the insert).
+    await this.scope.resolve(path, inserted, () => {
       throw new BotNotFoundException(path.envUUID, path.botUUID);
-    }
+    }, 'primary');
     return created;
   }
 
@@ -110,7 +108,7 @@ export class RestConnectorsService {
       }
       const { values, tags } = toConnectorWrite(dto, caller, new Date(), this.sealFor(current.uuid), current);
       const written = await this.unlessNameTaken(values.name, () =>
-        this.connectors.update(path.botUUID, current.uuid, current.version, values, tags),
+        this.db.transaction((tx) => this.connectors.update(tx, path.botUUID, current.uuid, current.version, values, tags)),
       );
       if (written) {
         return { body: { message: 'Rest connector updated', data: current.uuid }, etag: etagOf({ version: current.version + 1 }) };
@@ -123,9 +121,10 @@ export class RestConnectorsService {
   }
 
   async remove(path: RestConnectorPath, caller: Caller): Promise<void> {
-    await this.scope.requireBot(path.orgUUID, path.envUUID, path.botUUID, 'primary');
-    const deleted = await this.connectors.softDelete(path.botUUID, path.serviceUUID, caller.username, new Date());
-    if (!deleted) throw new ConnectorNotFoundException(path.botUUID, path.serviceUUID);
+    const deleted = await this.connectors.softDelete(path, deletionBy(caller, new Date()));
+    await this.scope.resolve(path, deleted, () => {
+      throw new ConnectorNotFoundException(path.botUUID, path.serviceUUID);
+    }, 'primary');
   }
 
   private sealFor(connectorUuid: string): Seal {
@@ -134,11 +133,10 @@ export class RestConnectorsService {
 
   /** A write reads from the primary, a plain read from a replica (see ReadFrom). */
   private async findActive(path: RestConnectorPath, from: ReadFrom): Promise<RestConnector> {
-    const connector = await this.connectors.findActive(path, path.serviceUUID, from);
-    if (connector) return connector;
-    // Only now: which link is missing, the path's or the connector.
-    await this.scope.requireBot(path.orgUUID, path.envUUID, path.botUUID, from);
-    throw new ConnectorNotFoundException(path.botUUID, path.serviceUUID);
+    // Only when nothing is found: which link is missing, the path's or the connector.
+    return this.scope.resolve(path, await this.connectors.findActive(path, from), () => {
+      throw new ConnectorNotFoundException(path.botUUID, path.serviceUUID);
+    }, from);
   }
 
   /** The database keeps active names unique per bot; its duplicate-key error becomes a 409. */

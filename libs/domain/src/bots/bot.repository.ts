@@ -1,40 +1,39 @@
 import { Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import { Repository } from 'typeorm';
-import { EntityColumns, queryRows } from '../database/raw-rows';
-import { ENVIRONMENT_IN_SCOPE, environmentInScope } from '../scope/bot-scope.sql';
-import { EnvironmentPath } from '../scope/scope-params.dto';
+import { Database } from '../database/database';
+import { BOT_IN_SCOPE, botInScope, ENVIRONMENT_IN_SCOPE, environmentInScope } from '../scope/bot-scope.sql';
+import { NOT_IN_SCOPE, Scoped } from '../scope/not-in-scope';
+import { BotPath, EnvironmentPath } from '../scope/scope-params.dto';
 import { Bot } from './bot.entity';
+import { BOT_ROWS } from './bot.rows';
 
-type BotColumn = 'uuid' | 'environmentUuid' | 'name' | 'image';
+export type BotRow = Pick<Bot, 'uuid' | 'environmentUuid' | 'name' | 'image'>;
 
 @Injectable()
 export class BotRepository {
-  private readonly columns: EntityColumns<Bot, BotColumn>;
-
-  constructor(@InjectRepository(Bot) private readonly bots: Repository<Bot>) {
-    this.columns = new EntityColumns(bots.manager.connection, Bot, ['uuid', 'environmentUuid', 'name', 'image']);
-  }
+  constructor(private readonly db: Database) {}
 
   /**
    * The bots of the environment, ordered by name case-insensitively on every engine (SQLite compares
-   * binary), uuid breaking ties; undefined when the environment is not in the organization (the scope
+   * binary), uuid breaking ties; NOT_IN_SCOPE when the environment is not in the organization (the scope
    * check is joined in: one query).
    */
-  async listInScope(path: EnvironmentPath): Promise<Array<Pick<Bot, BotColumn>> | undefined> {
+  async listInScope(path: EnvironmentPath): Promise<Scoped<BotRow[]>> {
     // The environment joined first and its bots left-joined: an environment without bots is one row of NULLs.
-    const rows = await queryRows(
-      this.bots.manager.connection,
-      'replica',
-      `SELECT ${this.columns.select('b')} FROM environments e LEFT JOIN bots b ON b.environment_uuid = e.uuid ` +
+    const rows = await this.db.rows(
+      `SELECT ${BOT_ROWS.select('b')} FROM environments e LEFT JOIN bots b ON b.environment_uuid = e.uuid ` +
         `WHERE ${ENVIRONMENT_IN_SCOPE} ORDER BY LOWER(b.name) ASC, b.uuid ASC`,
       environmentInScope(path),
     );
-    if (rows.length === 0) return undefined;
-    return rows.filter((row) => row.uuid !== null).map((row) => this.columns.from(row));
+    if (rows.length === 0) return NOT_IN_SCOPE;
+    return rows.filter((row) => row.uuid !== null).map((row) => BOT_ROWS.from(row));
   }
 
-  findInEnvironment(environmentUuid: string, uuid: string): Promise<Bot | null> {
-    return this.bots.findOne({ where: { environmentUuid, uuid } });
+  /** The bot of the path, in its environment and organization: NOT_IN_SCOPE when there is none. */
+  async findInScope(path: BotPath): Promise<Scoped<BotRow>> {
+    const [row] = await this.db.rows(
+      `SELECT ${BOT_ROWS.select('b')} FROM bots b JOIN environments e ON e.uuid = b.environment_uuid WHERE ${BOT_IN_SCOPE}`,
+      botInScope(path),
+    );
+    return row ? BOT_ROWS.from(row) : NOT_IN_SCOPE;
   }
 }

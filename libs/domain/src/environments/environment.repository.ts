@@ -1,34 +1,35 @@
 import { Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import { Repository } from 'typeorm';
-import { EntityColumns, queryRows } from '../database/raw-rows';
+import { Database } from '../database/database';
+import { ENVIRONMENT_IN_SCOPE, environmentInScope } from '../scope/bot-scope.sql';
+import { NOT_IN_SCOPE, Scoped } from '../scope/not-in-scope';
+import { EnvironmentPath, OrganizationPath } from '../scope/scope-params.dto';
 import { Environment } from './environment.entity';
+import { ENVIRONMENT_ROWS } from './environment.rows';
+
+export type EnvironmentRow = Omit<Environment, 'organization'>;
 
 @Injectable()
 export class EnvironmentRepository {
-  private readonly columns: EntityColumns<Environment>;
-
-  constructor(@InjectRepository(Environment) private readonly environments: Repository<Environment>) {
-    this.columns = new EntityColumns(environments.manager.connection, Environment);
-  }
+  constructor(private readonly db: Database) {}
 
   /**
    * The environments of the organization, removed ones included, ordered by name case-insensitively on
-   * every engine (SQLite compares binary), uuid breaking ties. Empty also when there is no such
-   * organization: the caller checks that only then. (Joining the organization in would make MariaDB
-   * sort through an on-disk temporary table, because of the JSON text columns.)
+   * every engine (SQLite compares binary), uuid breaking ties. NOT_IN_SCOPE when there is none: an
+   * organization without environments and no organization look alike here. (Joining the organization in
+   * would make MariaDB sort through an on-disk temporary table, because of the JSON text columns.)
    */
-  async listByOrganization(organizationUuid: string): Promise<Environment[]> {
-    const rows = await queryRows(
-      this.environments.manager.connection,
-      'replica',
-      `SELECT ${this.columns.select('e')} FROM environments e WHERE e.organization_uuid = ? ORDER BY LOWER(e.name) ASC, e.uuid ASC`,
-      [organizationUuid],
+  async listByOrganization(path: OrganizationPath): Promise<Scoped<EnvironmentRow[]>> {
+    const rows = await this.db.rows(
+      `SELECT ${ENVIRONMENT_ROWS.select('e')} FROM environments e WHERE e.organization_uuid = ? ORDER BY LOWER(e.name) ASC, e.uuid ASC`,
+      [path.orgUUID],
     );
-    return rows.map((row) => this.columns.from(row));
+    if (rows.length === 0) return NOT_IN_SCOPE;
+    return rows.map((row) => ENVIRONMENT_ROWS.from(row));
   }
 
-  findInOrganization(organizationUuid: string, uuid: string): Promise<Environment | null> {
-    return this.environments.findOne({ where: { organizationUuid, uuid } });
+  /** The environment of the path, in its organization: NOT_IN_SCOPE when there is none. */
+  async findInScope(path: EnvironmentPath): Promise<Scoped<EnvironmentRow>> {
+    const [row] = await this.db.rows(`SELECT ${ENVIRONMENT_ROWS.select('e')} FROM environments e WHERE ${ENVIRONMENT_IN_SCOPE}`, environmentInScope(path));
+    return row ? ENVIRONMENT_ROWS.from(row) : NOT_IN_SCOPE;
   }
 }

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { EntityManager } from 'typeorm';
+import { Transaction } from '../database/database';
 import { isDuplicateKey } from '../database/database-errors';
 import { StoredAnswer } from './idempotency-key.entity';
 import { IdempotencyKeyReusedException, IdempotentRequestInProgressException } from './idempotency.exceptions';
@@ -65,8 +65,9 @@ export class IdempotencyService {
     throw new IdempotentRequestInProgressException();
   }
 
-  complete(manager: EntityManager, request: IdempotentRequest, response: StoredResponse): Promise<void> {
-    return this.keys.complete(manager, { callerSub: request.callerSub, idempotencyKey: request.key }, response.status, response.body);
+  /** Stores the answer in the unit of work that made the write it answers for. */
+  complete(tx: Transaction, request: IdempotentRequest, response: StoredResponse): Promise<void> {
+    return this.keys.complete(tx, { callerSub: request.callerSub, idempotencyKey: request.key }, response.status, response.body);
   }
 
   release(request: IdempotentRequest): Promise<void> {

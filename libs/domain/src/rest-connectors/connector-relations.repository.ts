@@ -1,7 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
-import { queryRows } from '../database/raw-rows';
+import { Database } from '../database/database';
 
 export interface TagRef {
   name: string;
@@ -27,7 +25,7 @@ function push<V>(groups: Map<string, V[]>, key: string, value: V): void {
  */
 @Injectable()
 export class ConnectorRelationsRepository {
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+  constructor(private readonly db: Database) {}
 
   /**
    * Tags in the writer's order, and the flows of the same bot that use each connector, by name: one
@@ -37,9 +35,7 @@ export class ConnectorRelationsRepository {
     const relations: ConnectorRelations = { tags: new Map(), flows: new Map() };
     if (connectorUuids.length === 0) return relations;
     const list = connectorUuids.map(() => '?').join(', ');
-    const rows = await queryRows<{ kind: number | string; connector_uuid: string; name: string; uuid: string | null }>(
-      this.dataSource,
-      'replica',
+    const rows = await this.db.rows<{ kind: number | string; connector_uuid: string; name: string; uuid: string | null }>(
       `SELECT 0 AS kind, t.connector_uuid AS connector_uuid, t.position AS position, '' AS sort_name, t.name AS name, NULL AS uuid ` +
         `FROM rest_connector_tags t WHERE t.connector_uuid IN (${list}) ` +
         'UNION ALL ' +
@@ -58,9 +54,7 @@ export class ConnectorRelationsRepository {
   /** Tags of every active connector of a bot (the list operation). */
   async tagsOfBot(botUuid: string): Promise<Map<string, TagRef[]>> {
     // A join on the connector keeps it one query, scoped by the bot index.
-    const rows = await queryRows<{ connector_uuid: string; name: string }>(
-      this.dataSource,
-      'replica',
+    const rows = await this.db.rows<{ connector_uuid: string; name: string }>(
       'SELECT t.connector_uuid AS connector_uuid, t.name AS name FROM rest_connector_tags t JOIN rest_connectors c ON c.uuid = t.connector_uuid ' +
         'WHERE c.bot_uuid = ? AND c.deleted_at IS NULL ORDER BY t.connector_uuid, t.position',
       [botUuid],

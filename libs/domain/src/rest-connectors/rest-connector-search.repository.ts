@@ -1,12 +1,12 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
-import { EntityColumns, queryRows } from '../database/raw-rows';
+import { Database } from '../database/database';
 import { BOT_IN_SCOPE, botInScope } from '../scope/bot-scope.sql';
+import { NOT_IN_SCOPE, Scoped } from '../scope/not-in-scope';
 import { BotPath } from '../scope/scope-params.dto';
-import { ConnectorContent, ConnectorContentEntry } from './connector-content.entity';
+import { ConnectorContentEntry } from './connector-content.entity';
 import { Direction, OrderByField } from './dto/pagination-query.dto';
 import { RestConnector } from './rest-connector.entity';
+import { CONNECTOR_CONTENT_ROWS, REST_CONNECTOR_ROWS } from './rest-connector.rows';
 
 export interface PageCriteria {
   searchTerms: string[];
@@ -18,6 +18,9 @@ export interface PageCriteria {
 
 export type PageRow = Pick<RestConnector, 'uuid' | 'name' | 'updatedAt' | 'updatedBy' | 'updatedByImage'>;
 export type ListRow = Pick<RestConnector, 'uuid' | 'name'> & { content: ConnectorContentEntry[] };
+
+const PAGE_ROWS = REST_CONNECTOR_ROWS.pick('uuid', 'name', 'updatedAt', 'updatedBy', 'updatedByImage');
+const CONTENT_ROWS = CONNECTOR_CONTENT_ROWS.pick('content');
 
 const ORDER_COLUMNS: Record<OrderByField, string> = {
   name: 'c.name_key',
@@ -41,86 +44,76 @@ function searchFilter(terms: string[]): { sql: string; params: string[] } {
  * The searches over a bot's active connectors, in hand-written SQL (docs/performance.md: the query
  * builder cost more CPU than the queries). Every query is scoped by `bot_uuid` and `deleted_at IS NULL`,
  * the leading columns of the connector indexes, and filters and counts in SQL. The bot must be in the
- * path's environment and organization (BOT_IN_SCOPE): page and suggestNames answer `undefined` when it is
- * not, listActive nothing; the caller then asks ScopeService which 404 to answer.
+ * path's environment and organization (BOT_IN_SCOPE): each search answers NOT_IN_SCOPE when nothing in that
+ * scope matched, and the caller asks ScopeService.resolve which answer that is.
  */
 @Injectable()
 export class RestConnectorSearchRepository {
-  private readonly pageColumns: EntityColumns<RestConnector, keyof PageRow>;
-  private readonly contentColumn: EntityColumns<ConnectorContent, 'content'>;
   /**
    * MySQL picks the updated_at index for suggestions and the list, reading every row of the bot and sorting;
    * the name index filters in the index and is already in name order.
    */
   private readonly nameIndexHint: string;
 
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {
-    this.pageColumns = new EntityColumns(dataSource, RestConnector, ['uuid', 'name', 'updatedAt', 'updatedBy', 'updatedByImage']);
-    this.contentColumn = new EntityColumns(dataSource, ConnectorContent, ['content']);
-    this.nameIndexHint = dataSource.options.type === 'better-sqlite3' ? '' : ' FORCE INDEX (idx_rest_connectors_bot_name)';
+  constructor(private readonly db: Database) {
+    this.nameIndexHint = db.isSqlite ? '' : ' FORCE INDEX (idx_rest_connectors_bot_name)';
   }
 
   /**
    * Every active connector of the bot with its content, ordered by name case-insensitively (the order of
-   * idx_rest_connectors_bot_name: no sort). Empty also when the bot is not in the path's scope (joined
-   * in): the caller checks that only then. (The bot left-joined first, to tell the two apart in one
-   * query, made MariaDB sort the content text through an on-disk temporary table.)
+   * idx_rest_connectors_bot_name: no sort). NOT_IN_SCOPE when there is none: a bot without connectors and a
+   * bot outside the path's scope (joined in) look alike here. (The bot left-joined first, to tell the two
+   * apart in one query, made MariaDB sort the content text through an on-disk temporary table.)
    */
-  async listActive(path: BotPath): Promise<ListRow[]> {
-    const rows = await queryRows(
-      this.dataSource,
-      'replica',
+  async listActive(path: BotPath): Promise<Scoped<ListRow[]>> {
+    const rows = await this.db.rows(
       `SELECT c.uuid AS uuid, c.name AS name, cc.content AS content FROM rest_connectors c${this.nameIndexHint} ` +
         'JOIN bots b ON b.uuid = c.bot_uuid JOIN environments e ON e.uuid = b.environment_uuid ' +
         'LEFT JOIN connector_content cc ON cc.connector_uuid = c.uuid ' +
         `WHERE c.bot_uuid = ? AND c.deleted_at IS NULL AND ${BOT_IN_SCOPE} ORDER BY c.name_key ASC, c.uuid ASC`,
       [path.botUUID, ...botInScope(path)],
     );
+    if (rows.length === 0) return NOT_IN_SCOPE;
     return rows.map((row) => ({
       uuid: String(row.uuid),
       name: String(row.name),
-      content: row.content === null ? [] : this.contentColumn.from(row).content,
+      content: row.content === null ? [] : CONTENT_ROWS.from(row).content,
     }));
   }
 
-  async page(path: BotPath, criteria: PageCriteria): Promise<{ total: number; rows: PageRow[] } | undefined> {
+  /** NOT_IN_SCOPE only when the bot is not in the path's scope: the count tells. */
+  async page(path: BotPath, criteria: PageCriteria): Promise<Scoped<{ total: number; rows: PageRow[] }>> {
     const filter = searchFilter(criteria.searchTerms);
     const direction = criteria.direction === 'ASC' ? 'ASC' : 'DESC';
     // The count and the rows in parallel; the count also says whether the bot is in scope.
     const [[counted], rows] = await Promise.all([
-      queryRows<{ in_scope: number | string; total: number | string }>(
-        this.dataSource,
-        'replica',
+      this.db.rows<{ in_scope: number | string; total: number | string }>(
         `SELECT (SELECT COUNT(*) FROM bots b JOIN environments e ON e.uuid = b.environment_uuid WHERE ${BOT_IN_SCOPE}) AS in_scope, ` +
           `(SELECT COUNT(*) FROM rest_connectors c WHERE c.bot_uuid = ? AND c.deleted_at IS NULL${filter.sql}) AS total`,
         [...botInScope(path), path.botUUID, ...filter.params],
       ),
-      queryRows(
-        this.dataSource,
-        'replica',
-        `SELECT ${this.pageColumns.select('c')} FROM rest_connectors c WHERE c.bot_uuid = ? AND c.deleted_at IS NULL${filter.sql} ` +
+      this.db.rows(
+        `SELECT ${PAGE_ROWS.select('c')} FROM rest_connectors c WHERE c.bot_uuid = ? AND c.deleted_at IS NULL${filter.sql} ` +
           // uuid breaks ties, so walking the pages visits every connector exactly once.
           `ORDER BY ${ORDER_COLUMNS[criteria.orderBy]} ${direction}, c.uuid ${direction} LIMIT ? OFFSET ?`,
         [path.botUUID, ...filter.params, criteria.limit, criteria.offset],
       ),
     ]);
-    if (Number(counted.in_scope) === 0) return undefined;
-    return { total: Number(counted.total), rows: rows.map((row) => this.pageColumns.from(row)) };
+    if (Number(counted.in_scope) === 0) return NOT_IN_SCOPE;
+    return { total: Number(counted.total), rows: rows.map((row) => PAGE_ROWS.from(row)) };
   }
 
-  /** Names containing the term: those starting with it first, then the rest, each alphabetical. */
-  async suggestNames(path: BotPath, term: string, limit: number): Promise<string[] | undefined> {
+  /** Names containing the term: those starting with it first, then the rest, each alphabetical. NOT_IN_SCOPE only when the bot is not in the path's scope. */
+  async suggestNames(path: BotPath, term: string, limit: number): Promise<Scoped<string[]>> {
     // Active names are unique per bot (case-insensitively), so the names need no DISTINCT.
     // The bot joined first and the connectors left-joined: a bot without matches is one row of NULLs.
-    const rows = await queryRows<{ name: string | null }>(
-      this.dataSource,
-      'replica',
+    const rows = await this.db.rows<{ name: string | null }>(
       `SELECT c.name AS name FROM bots b JOIN environments e ON e.uuid = b.environment_uuid LEFT JOIN rest_connectors c${this.nameIndexHint} ` +
         "ON c.bot_uuid = b.uuid AND c.deleted_at IS NULL AND c.name_key LIKE ? ESCAPE '!' " +
         `WHERE ${BOT_IN_SCOPE} ORDER BY CASE WHEN c.name_key LIKE ? ESCAPE '!' THEN 0 ELSE 1 END ASC, c.name_key ASC LIMIT ?`,
       [containsPattern(term), ...botInScope(path), containsPattern(term).slice(1), limit],
     );
-    if (rows.length === 0) return undefined;
+    if (rows.length === 0) return NOT_IN_SCOPE;
     return rows.filter((row) => row.name !== null).map((row) => String(row.name));
   }
 }

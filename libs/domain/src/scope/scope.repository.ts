@@ -1,8 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
-import { ReadFrom, readFrom } from '../database/read-from';
-import { Organization } from '../organizations/organization.entity';
+import { Database, ReadFrom } from '../database/database';
+import { ScopeIds } from './not-in-scope';
 
 export interface ScopeLookup {
   organization: boolean;
@@ -13,21 +11,16 @@ export interface ScopeLookup {
 /** Which links of an org/env/bot path exist, answered by one query on primary keys. */
 @Injectable()
 export class ScopeRepository {
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+  constructor(private readonly db: Database) {}
 
-  async lookup(orgUuid: string, envUuid?: string, botUuid?: string, from: ReadFrom = 'replica'): Promise<ScopeLookup> {
-    // Query builder: LEFT JOINs on the path let one round trip tell which link is missing.
-    const row = await readFrom(this.dataSource, from, (manager) =>
-      manager
-        .createQueryBuilder()
-        .select('o.uuid', 'org')
-        .addSelect('e.uuid', 'env')
-        .addSelect('b.uuid', 'bot')
-        .from(Organization, 'o')
-        .leftJoin('environments', 'e', 'e.uuid = :envUuid AND e.organization_uuid = o.uuid', { envUuid: envUuid ?? '' })
-        .leftJoin('bots', 'b', 'b.uuid = :botUuid AND b.environment_uuid = e.uuid', { botUuid: botUuid ?? '' })
-        .where('o.uuid = :orgUuid', { orgUuid })
-        .getRawOne<{ org: string; env: string | null; bot: string | null }>(),
+  async lookup(path: ScopeIds, from: ReadFrom = 'replica'): Promise<ScopeLookup> {
+    // LEFT JOINs along the path: one round trip tells which link is missing.
+    const [row] = await this.db.rows<{ env: string | null; bot: string | null }>(
+      'SELECT o.uuid AS org, e.uuid AS env, b.uuid AS bot FROM organizations o ' +
+        'LEFT JOIN environments e ON e.uuid = ? AND e.organization_uuid = o.uuid ' +
+        'LEFT JOIN bots b ON b.uuid = ? AND b.environment_uuid = e.uuid WHERE o.uuid = ?',
+      [path.envUUID ?? '', path.botUUID ?? '', path.orgUUID],
+      from,
     );
     return { organization: row !== undefined, environment: row?.env != null, bot: row?.bot != null };
   }

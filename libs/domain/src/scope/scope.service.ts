@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { ReadFrom } from '../database/read-from';
+import { ReadFrom } from '../database/database';
+import { NOT_IN_SCOPE, Scoped, ScopeIds } from './not-in-scope';
 import { BotNotFoundException, EnvironmentNotFoundException, OrganizationNotFoundException } from './scope-not-found.exceptions';
 import { ScopeRepository } from './scope.repository';
 
@@ -11,22 +12,24 @@ import { ScopeRepository } from './scope.repository';
 export class ScopeService {
   constructor(private readonly scopes: ScopeRepository) {}
 
-  async requireOrganization(orgUuid: string): Promise<void> {
-    const found = await this.scopes.lookup(orgUuid);
-    if (!found.organization) throw new OrganizationNotFoundException(orgUuid);
+  /**
+   * A scoped query's answer. NOT_IN_SCOPE becomes the 404 naming the path's missing link, or, when every
+   * link exists, what `inScope` answers: the empty result, or the 404 of the thing itself. `from: 'primary'`
+   * when a write depends on it (see ReadFrom).
+   */
+  async resolve<T>(path: ScopeIds, answer: Scoped<T>, inScope: () => T, from: ReadFrom = 'replica'): Promise<T> {
+    if (answer !== NOT_IN_SCOPE) return answer;
+    await this.require(path, from);
+    return inScope();
   }
 
-  async requireEnvironment(orgUuid: string, envUuid: string): Promise<void> {
-    const found = await this.scopes.lookup(orgUuid, envUuid);
-    if (!found.organization) throw new OrganizationNotFoundException(orgUuid);
-    if (!found.environment) throw new EnvironmentNotFoundException(orgUuid, envUuid);
-  }
-
-  /** `from: 'primary'` for the scope check of a write (see ReadFrom). */
-  async requireBot(orgUuid: string, envUuid: string, botUuid: string, from: ReadFrom = 'replica'): Promise<void> {
-    const found = await this.scopes.lookup(orgUuid, envUuid, botUuid, from);
-    if (!found.organization) throw new OrganizationNotFoundException(orgUuid);
-    if (!found.environment) throw new EnvironmentNotFoundException(orgUuid, envUuid);
-    if (!found.bot) throw new BotNotFoundException(envUuid, botUuid);
+  /** Resolves when every link of the path exists; otherwise the 404 naming the first missing one. */
+  private async require(path: ScopeIds, from: ReadFrom = 'replica'): Promise<void> {
+    const found = await this.scopes.lookup(path, from);
+    if (!found.organization) throw new OrganizationNotFoundException(path.orgUUID);
+    if (path.envUUID === undefined) return;
+    if (!found.environment) throw new EnvironmentNotFoundException(path.orgUUID, path.envUUID);
+    if (path.botUUID === undefined) return;
+    if (!found.bot) throw new BotNotFoundException(path.envUUID, path.botUUID);
   }
 }

@@ -1,9 +1,11 @@
-import { DataSource, MoreThan } from 'typeorm';
+import { DataSource } from 'typeorm';
+import { Database } from '../database/database';
 import { SECRET_FIELDS } from '../rest-connectors/connector-secrets';
-import { RestConnector } from '../rest-connectors/rest-connector.entity';
+import { REST_CONNECTOR_ROWS } from '../rest-connectors/rest-connector.rows';
 import { secretContext, SecretCipher } from './secret-cipher';
 
 const BATCH = 500;
+const SECRET_ROWS = REST_CONNECTOR_ROWS.pick('uuid', ...SECRET_FIELDS);
 
 export interface RotationSummary {
   connectors: number;
@@ -17,16 +19,13 @@ export interface RotationSummary {
  * the same. Safe to run again: a second run finds nothing stale.
  */
 export async function rotateSecrets(dataSource: DataSource, cipher: SecretCipher): Promise<RotationSummary> {
-  const repository = dataSource.getRepository(RestConnector);
+  const db = new Database(dataSource);
   const summary: RotationSummary = { connectors: 0, secrets: 0 };
   let after = '';
   for (;;) {
-    const rows = await repository.find({
-      select: ['uuid', ...SECRET_FIELDS],
-      where: { uuid: MoreThan(after) },
-      order: { uuid: 'ASC' },
-      take: BATCH,
-    });
+    const rows = (
+      await db.rows(`SELECT ${SECRET_ROWS.select('c')} FROM rest_connectors c WHERE c.uuid > ? ORDER BY c.uuid ASC LIMIT ?`, [after, BATCH], 'primary')
+    ).map((row) => SECRET_ROWS.from(row));
     if (rows.length === 0) return summary;
     after = rows[rows.length - 1].uuid;
     for (const row of rows) {
@@ -36,9 +35,9 @@ export async function rotateSecrets(dataSource: DataSource, cipher: SecretCipher
         if (stored === null || !cipher.isStale(stored)) continue;
         const context = secretContext(row.uuid, field);
         const fresh = cipher.encrypt(cipher.decrypt(stored, context), context);
-        // `version` is set to itself: TypeORM would otherwise bump it, changing the ETag of an unchanged connector.
-        const result = await repository.update({ uuid: row.uuid, [field]: stored }, { [field]: fresh, version: () => 'version' });
-        rotated += result.affected ?? 0;
+        // `version` (the ETag) stays: the secret is the same.
+        const column = REST_CONNECTOR_ROWS.column(field);
+        rotated += await db.run(`UPDATE rest_connectors SET ${column} = ? WHERE uuid = ? AND ${column} = ?`, [fresh, row.uuid, stored]);
       }
       if (rotated > 0) summary.connectors += 1;
       summary.secrets += rotated;

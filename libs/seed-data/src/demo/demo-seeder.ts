@@ -1,12 +1,11 @@
+import { AuthType, BotPath, ContentType, Database, RequestType, RestConnectorRepository } from '@app/domain';
 import { DataSource } from 'typeorm';
 import { Importer } from '../import/importer';
-import { Organization } from '@app/domain';
-import { RestConnectorTag } from '@app/domain';
-import { RestConnector } from '@app/domain';
-import { AuthType, ContentType, RequestType } from '@app/domain';
 import { DEMO_DATA, DEMO_IDS } from './demo-data';
 
 const DEMO_AUTHOR = 'demo';
+/** The demo connectors belong to the support bot of Acme's production environment. */
+const SUPPORT_BOT: BotPath = { orgUUID: DEMO_IDS.acme, envUUID: DEMO_IDS.acmeProduction, botUUID: DEMO_IDS.supportBot };
 
 interface DemoConnector {
   uuid: string;
@@ -45,12 +44,15 @@ const DEMO_CONNECTORS: DemoConnector[] = [
  * Returns false, and writes nothing, when the database already holds organizations.
  */
 export async function seedDemoData(dataSource: DataSource): Promise<boolean> {
-  if ((await dataSource.getRepository(Organization).count()) > 0) return false;
+  const db = new Database(dataSource);
+  const [{ organizations }] = await db.rows<{ organizations: number | string }>('SELECT COUNT(*) AS organizations FROM organizations', [], 'primary');
+  if (Number(organizations) > 0) return false;
   await new Importer(dataSource).import(DEMO_DATA);
   const now = new Date();
-  await dataSource.transaction(async (manager) => {
+  const connectors = new RestConnectorRepository(db);
+  await db.transaction(async (tx) => {
     for (const demo of DEMO_CONNECTORS) {
-      await manager.insert(RestConnector, {
+      const connector = {
         uuid: demo.uuid,
         botUuid: DEMO_IDS.supportBot,
         name: demo.name,
@@ -62,6 +64,14 @@ export async function seedDemoData(dataSource: DataSource): Promise<boolean> {
         headers: [{ header: 'Accept', value: 'application/json' }],
         contentType: demo.requestType === RequestType.GET ? ContentType.NONE : ContentType.APPLICATION_JSON,
         authType: AuthType.AUTH_NONE,
+        grantType: null,
+        basicToken: null,
+        bearerToken: null,
+        clientId: null,
+        clientSecret: null,
+        oauthUrl: null,
+        authUsername: null,
+        authPassword: null,
         body: demo.requestType === RequestType.GET ? '' : '{"name": "{{name}}"}',
         output: '$.data',
         createdAt: now,
@@ -69,12 +79,12 @@ export async function seedDemoData(dataSource: DataSource): Promise<boolean> {
         updatedAt: now,
         updatedBy: DEMO_AUTHOR,
         updatedByImage: null,
+        deletedAt: null,
+        deletedBy: null,
         version: 1,
-      });
-      await manager.insert(
-        RestConnectorTag,
-        demo.tags.map((name, position) => ({ connectorUuid: demo.uuid, name, nameKey: name.toLowerCase(), position })),
-      );
+      };
+      const tags = demo.tags.map((name, position) => ({ name, nameKey: name.toLowerCase(), position }));
+      await connectors.insert(tx, SUPPORT_BOT, connector, tags);
     }
   });
   return true;

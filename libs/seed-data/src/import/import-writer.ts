@@ -1,10 +1,4 @@
-import { EntityManager, In } from 'typeorm';
-import { Bot } from '@app/domain';
-import { Environment } from '@app/domain';
-import { FlowConnector } from '@app/domain';
-import { Flow } from '@app/domain';
-import { Organization } from '@app/domain';
-import { ConnectorContent } from '@app/domain';
+import { BOT_ROWS, CONNECTOR_CONTENT_ROWS, ENVIRONMENT_ROWS, FLOW_CONNECTOR_ROWS, FLOW_ROWS, ORGANIZATION_ROWS, Transaction } from '@app/domain';
 import { chunks } from './chunks';
 import { ImportBot, ImportEnvironment, ImportFile, ImportFlow } from './import-file';
 
@@ -14,43 +8,48 @@ const jsonSize = (row: object) => JSON.stringify(row).length;
  * Upserts a validated file by uuid, parents before children. Absent optional fields are written as
  * their defaults, so an item of the file always describes its row whole and a re-import is a no-op.
  */
-export async function writeImport(manager: EntityManager, file: ImportFile): Promise<void> {
+export async function writeImport(tx: Transaction, file: ImportFile): Promise<void> {
   for (const batch of chunks(file.organizations ?? [])) {
-    await manager.upsert(Organization, batch, ['uuid']);
+    await tx.upsert(ORGANIZATION_ROWS, batch, ['uuid']);
   }
   for (const batch of chunks((file.environments ?? []).map(environmentRow), jsonSize)) {
-    await manager.upsert(Environment, batch, ['uuid']);
+    await tx.upsert(ENVIRONMENT_ROWS, batch, ['uuid']);
   }
   for (const batch of chunks((file.bots ?? []).map(botRow))) {
-    await manager.upsert(Bot, batch, ['uuid']);
+    await tx.upsert(BOT_ROWS, batch, ['uuid']);
   }
   for (const batch of chunks(file.flows ?? [])) {
-    await writeFlows(manager, batch);
+    await writeFlows(tx, batch);
   }
   const content = Object.entries(file.connectorContent ?? {}).map(([connectorUuid, entries]) => ({
     connectorUuid,
     content: entries,
   }));
   for (const batch of chunks(content, jsonSize)) {
-    await manager.upsert(ConnectorContent, batch, ['connectorUuid']);
+    await tx.upsert(CONNECTOR_CONTENT_ROWS, batch, ['connectorUuid']);
   }
 }
 
 /** A flow's connectors are replaced, not merged: the file says which connectors the flow uses now. */
-async function writeFlows(manager: EntityManager, flows: ImportFlow[]): Promise<void> {
-  await manager.upsert(
-    Flow,
+async function writeFlows(tx: Transaction, flows: ImportFlow[]): Promise<void> {
+  await tx.upsert(
+    FLOW_ROWS,
     flows.map(({ uuid, botUuid, name }) => ({ uuid, botUuid, name })),
     ['uuid'],
   );
-  await manager.delete(FlowConnector, { flowUuid: In(flows.map((flow) => flow.uuid)) });
+  await tx.run(`DELETE FROM flow_connectors WHERE flow_uuid IN (${flows.map(() => '?').join(', ')})`, flows.map((flow) => flow.uuid));
   const links = flows.flatMap((flow) =>
     [...new Set(flow.connectors ?? [])].map((connectorUuid) => ({ flowUuid: flow.uuid, connectorUuid })),
   );
-  for (const batch of chunks(links)) await manager.insert(FlowConnector, batch);
+  for (const batch of chunks(links)) {
+    await tx.run(
+      `INSERT INTO flow_connectors (${FLOW_CONNECTOR_ROWS.names}) VALUES ${batch.map(() => `(${FLOW_CONNECTOR_ROWS.placeholders})`).join(', ')}`,
+      batch.flatMap((link) => FLOW_CONNECTOR_ROWS.values(link)),
+    );
+  }
 }
 
-function environmentRow(environment: ImportEnvironment): Omit<Environment, 'organization'> {
+function environmentRow(environment: ImportEnvironment) {
   return {
     uuid: environment.uuid,
     organizationUuid: environment.organizationUuid,
@@ -71,6 +70,6 @@ function environmentRow(environment: ImportEnvironment): Omit<Environment, 'orga
   };
 }
 
-function botRow(bot: ImportBot): Omit<Bot, 'environment'> {
+function botRow(bot: ImportBot) {
   return { uuid: bot.uuid, environmentUuid: bot.environmentUuid, name: bot.name, image: bot.image ?? null };
 }

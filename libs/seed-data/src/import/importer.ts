@@ -1,3 +1,4 @@
+import { Database } from '@app/domain';
 import { DataSource } from 'typeorm';
 import { ImportRejectedError } from './import-rejected.error';
 import { validateImport } from './import-validator';
@@ -19,15 +20,19 @@ export interface ImportSummary {
  * A plain class, so that the CLI and the tests can use it on any initialized DataSource.
  */
 export class Importer {
-  constructor(private readonly dataSource: DataSource) {}
+  private readonly db: Database;
+
+  constructor(dataSource: DataSource) {
+    this.db = new Database(dataSource);
+  }
 
   async import(input: unknown): Promise<ImportSummary> {
     const validated = validateImport(input);
     // References are checked inside the transaction that writes, so they still hold when it commits.
-    return this.dataSource.transaction(async (manager) => {
-      const reasons = [...validated.reasons, ...(await checkReferences(manager, validated))];
+    return this.db.transaction(async (tx) => {
+      const reasons = [...validated.reasons, ...(await checkReferences(tx, validated))];
       if (reasons.length > 0 || validated.file === undefined) throw new ImportRejectedError(reasons);
-      await writeImport(manager, validated.file);
+      await writeImport(tx, validated.file);
       const { organizations = [], environments = [], bots = [], flows = [], connectorContent = {} } = validated.file;
       return {
         organizations: organizations.length,

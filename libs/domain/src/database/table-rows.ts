@@ -1,0 +1,101 @@
+/**
+ * How a column's value is stored. `date`: DATETIME(3) in UTC (mysql2 reads a Date, SQLite text);
+ * `json`: a JSON document in a text column; `bool`: 1 or 0; `int`: a number (MySQL's COUNT and BIGINT
+ * arrive as text); `text`: as is.
+ */
+export type ColumnKind = 'text' | 'int' | 'bool' | 'date' | 'json';
+
+export type ColumnsOf<T, K extends keyof T> = { readonly [P in K]: readonly [column: string, kind: ColumnKind] };
+
+function fromStored(kind: ColumnKind, value: unknown): unknown {
+  if (value === null || value === undefined) return null;
+  switch (kind) {
+    case 'int':
+      return Number(value);
+    case 'bool':
+      return Number(value) !== 0;
+    case 'date':
+      // SQLite answers `YYYY-MM-DD HH:MM:SS.mmm`, in UTC.
+      return value instanceof Date ? value : new Date(`${String(value).replace(' ', 'T')}Z`);
+    case 'json':
+      return typeof value === 'string' ? JSON.parse(value) : value;
+    default:
+      return value;
+  }
+}
+
+function toStored(kind: ColumnKind, value: unknown): unknown {
+  if (value === null || value === undefined) return null;
+  if (kind === 'json') return JSON.stringify(value);
+  return value;
+}
+
+/**
+ * The row converter of one table: which property is which column, and how its value is stored. Each
+ * entity declares one beside it (`*.rows.ts`), and test/database/table-rows.e2e-spec.ts holds it equal to
+ * the entity's TypeORM columns. It writes the SQL fragments of column lists and converts in both directions,
+ * so repositories never hydrate entities nor read TypeORM's metadata.
+ */
+export class TableRows<T, K extends keyof T & string = keyof T & string> {
+  private readonly entries: Array<[K, string, ColumnKind]>;
+  /** `column, column, ...`: the column list of an INSERT. */
+  readonly names: string;
+  /** `?, ?, ...`: one placeholder per column. */
+  readonly placeholders: string;
+  /** `column = ?, ...`: the SET list of an UPDATE of these columns. */
+  readonly assignments: string;
+  private readonly selects = new Map<string, string>();
+
+  constructor(
+    readonly table: string,
+    private readonly columns: ColumnsOf<T, K>,
+  ) {
+    this.entries = (Object.keys(columns) as K[]).map((property) => [property, columns[property][0], columns[property][1]]);
+    this.names = this.entries.map(([, column]) => column).join(', ');
+    this.placeholders = this.entries.map(() => '?').join(', ');
+    this.assignments = this.entries.map(([, column]) => `${column} = ?`).join(', ');
+  }
+
+  /** The same table, some of its columns. */
+  pick<P extends K>(...properties: P[]): TableRows<T, P> {
+    const picked = Object.fromEntries(properties.map((property) => [property, this.columns[property]])) as ColumnsOf<T, P>;
+    return new TableRows<T, P>(this.table, picked);
+  }
+
+  /** Each property, its column and kind, in column order. */
+  get layout(): Array<{ property: K; column: string; kind: ColumnKind }> {
+    return this.entries.map(([property, column, kind]) => ({ property, column, kind }));
+  }
+
+  /** The column that stores a property. */
+  column(property: K): string {
+    return this.columns[property][0];
+  }
+
+  /** `alias.column AS column, ...`, built once per alias: it is part of every request's SQL. */
+  select(alias: string): string {
+    let list = this.selects.get(alias);
+    if (list === undefined) {
+      list = this.entries.map(([, column]) => `${alias}.${column} AS ${column}`).join(', ');
+      this.selects.set(alias, list);
+    }
+    return list;
+  }
+
+  /** The values of the columns, in `names` order, as they are stored. */
+  values(value: Pick<T, K>): unknown[] {
+    return this.entries.map(([property, , kind]) => toStored(kind, value[property]));
+  }
+
+  /** A row the database answered (columns named as in `select`), converted back. */
+  from(row: Record<string, unknown>): Pick<T, K> {
+    const value: Record<string, unknown> = {};
+    for (const [property, column, kind] of this.entries) value[property] = fromStored(kind, row[column]);
+    return value as Pick<T, K>;
+  }
+}
+
+/** `tableRows<Entity>()('table', { property: ['column', kind], ... })`: the entity's properties checked, its columns inferred. */
+export function tableRows<T>() {
+  return <K extends keyof T & string>(table: string, columns: ColumnsOf<T, K>): TableRows<T, K> => new TableRows<T, K>(table, columns);
+}

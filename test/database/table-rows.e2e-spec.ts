@@ -1,0 +1,207 @@
+import {
+  BOT_ROWS,
+  buildDataSourceOptions,
+  CONNECTOR_CONTENT_ROWS,
+  Database,
+  DatabaseConfig,
+  ENVIRONMENT_ROWS,
+  FLOW_CONNECTOR_ROWS,
+  FLOW_ROWS,
+  IDEMPOTENCY_KEY_ROWS,
+  ORGANIZATION_ROWS,
+  PlatformDataSource,
+  REST_CONNECTOR_ROWS,
+  REST_CONNECTOR_TAG_ROWS,
+  RestConnector,
+  AuthType,
+  ContentType,
+  RequestType,
+  TableRows,
+  Environment,
+  IdempotencyKey,
+  ColumnKind,
+} from '@app/domain';
+import { parseServerUrl } from '@app/platform';
+import { EntitySchema, ObjectLiteral } from 'typeorm';
+import { ColumnMetadata } from 'typeorm/metadata/ColumnMetadata';
+import { sqliteTestConfig } from '../support/test-config';
+import { createMigratedDatabase, dropDatabase, uniqueDatabaseName } from '../support/test-database';
+
+const EVERY_TABLE_ROWS: Array<TableRows<any, any>> = [
+  ORGANIZATION_ROWS,
+  ENVIRONMENT_ROWS,
+  BOT_ROWS,
+  FLOW_ROWS,
+  FLOW_CONNECTOR_ROWS,
+  REST_CONNECTOR_ROWS,
+  REST_CONNECTOR_TAG_ROWS,
+  CONNECTOR_CONTENT_ROWS,
+  IDEMPOTENCY_KEY_ROWS,
+];
+
+/** The kind a TableRows must declare for a TypeORM column. */
+function kindOf(column: ColumnMetadata): ColumnKind {
+  if (column.transformer) return 'json';
+  if (column.type === 'datetime') return 'date';
+  if (column.type === 'boolean') return 'bool';
+  if (column.type === 'int' || column.type === 'integer') return 'int';
+  return 'text';
+}
+
+const NOW = new Date('2026-11-23T08:09:10.123Z');
+const ORG = '0199aaaa-0000-7000-8000-000000000001';
+const ENV = '0199aaaa-0000-7000-8000-000000000002';
+const BOT = '0199aaaa-0000-7000-8000-000000000003';
+
+const anEnvironment = (uuid: string): Omit<Environment, 'organization'> => ({
+  uuid,
+  organizationUuid: ORG,
+  name: 'Production',
+  removed: true,
+  instanceUuid: null,
+  instanceName: 'eu-1',
+  channelInstanceUuid: null,
+  channelInstanceName: null,
+  connectorInstanceUuid: null,
+  connectorInstanceName: null,
+  dns: 'bots.example.com',
+  apiURL: 'https://api.example.com',
+  channelApiUrl: null,
+  connectorApiUrl: null,
+  applications: [{ name: 'crm', version: '2.1', properties: { region: 'eu' } }],
+  permissions: ['read', 'write'],
+});
+
+const aConnector = (uuid: string, name: string): Omit<RestConnector, 'bot'> => ({
+  uuid,
+  botUuid: BOT,
+  name,
+  nameKey: name.toLowerCase(),
+  activeNameKey: null,
+  description: 'with ümlauts and 🚀',
+  requestType: RequestType.POST,
+  url: 'https://api.example.com/{{path}}',
+  headers: [{ header: 'Accept', value: 'application/json' }],
+  contentType: ContentType.APPLICATION_JSON,
+  authType: AuthType.AUTH_BEARER,
+  grantType: null,
+  basicToken: null,
+  bearerToken: 'sealed',
+  clientId: null,
+  clientSecret: null,
+  oauthUrl: null,
+  authUsername: null,
+  authPassword: null,
+  body: '{"a": 1}',
+  output: '$.data',
+  createdAt: NOW,
+  createdBy: 'ada',
+  updatedAt: new Date(NOW.getTime() + 1),
+  updatedBy: 'ada',
+  updatedByImage: null,
+  deletedAt: new Date(NOW.getTime() + 999),
+  deletedBy: 'bob',
+  version: 7,
+});
+
+const aKey = (idempotencyKey: string, responseBody: IdempotencyKey['responseBody']): IdempotencyKey => ({
+  callerSub: 'alice',
+  idempotencyKey,
+  fingerprint: 'f'.repeat(64),
+  state: 'completed',
+  responseStatus: 201,
+  responseBody,
+  lockedAt: NOW,
+  expiresAt: new Date(NOW.getTime() + 86_400_000),
+});
+
+/** A row written one way reads back the same the other way: TableRows stores values exactly as TypeORM does. */
+function describeRoundTrips(engine: string, configOf: () => Promise<{ config: DatabaseConfig; drop?: () => Promise<void> }>) {
+  describe(`on ${engine}`, () => {
+    let dataSource: PlatformDataSource;
+    let db: Database;
+    let drop: (() => Promise<void>) | undefined;
+
+    beforeAll(async () => {
+      const target = await configOf();
+      drop = target.drop;
+      dataSource = new PlatformDataSource(buildDataSourceOptions(target.config, { migrationsRun: true }));
+      await dataSource.initialize();
+      db = new Database(dataSource);
+      await db.run(`INSERT INTO organizations (${ORGANIZATION_ROWS.names}) VALUES (${ORGANIZATION_ROWS.placeholders})`, ORGANIZATION_ROWS.values({ uuid: ORG, name: 'Acme' }));
+      await db.run(`INSERT INTO environments (${ENVIRONMENT_ROWS.names}) VALUES (${ENVIRONMENT_ROWS.placeholders})`, ENVIRONMENT_ROWS.values(anEnvironment(ENV)));
+      await db.run(`INSERT INTO bots (${BOT_ROWS.names}) VALUES (${BOT_ROWS.placeholders})`, BOT_ROWS.values({ uuid: BOT, environmentUuid: ENV, name: 'Helper', image: null }));
+    });
+    afterAll(async () => {
+      await dataSource?.destroy();
+      await drop?.();
+    });
+
+    async function roundTrip<T extends ObjectLiteral, K extends keyof T & string>(
+      rows: TableRows<T, K>,
+      entity: Function | EntitySchema<T>,
+      written: Pick<T, K>,
+      other: Pick<T, K>,
+      where: (value: Pick<T, K>) => Record<string, unknown>,
+    ) {
+      // TableRows writes, TypeORM reads.
+      await db.run(`INSERT INTO ${rows.table} (${rows.names}) VALUES (${rows.placeholders})`, rows.values(written));
+      expect(await dataSource.getRepository<T>(entity as any).findOneBy(where(written) as any)).toEqual(expect.objectContaining(written));
+      // TypeORM writes, TableRows reads.
+      await dataSource.getRepository<T>(entity as any).insert(other as any);
+      const conditions = Object.entries(where(other));
+      const [row] = await db.rows(
+        `SELECT ${rows.select('t')} FROM ${rows.table} t WHERE ${conditions.map(([property]) => `t.${rows.column(property as K)} = ?`).join(' AND ')}`,
+        conditions.map(([, value]) => value),
+        'primary',
+      );
+      expect(rows.from(row)).toEqual(other);
+    }
+
+    it('converts connectors: dates to the millisecond, JSON, nulls, numbers', async () => {
+      await roundTrip(REST_CONNECTOR_ROWS, RestConnector, aConnector('0199aaaa-0000-7000-8000-00000000000a', 'One'), aConnector('0199aaaa-0000-7000-8000-00000000000b', 'Two'), (c) => ({ uuid: c.uuid }));
+    });
+
+    it('converts environments: booleans and JSON', async () => {
+      await roundTrip(
+        ENVIRONMENT_ROWS,
+        Environment,
+        anEnvironment('0199aaaa-0000-7000-8000-00000000000c'),
+        { ...anEnvironment('0199aaaa-0000-7000-8000-00000000000d'), removed: false, applications: [] },
+        (e) => ({ uuid: e.uuid }),
+      );
+    });
+
+    it('converts idempotency keys: a JSON answer and none', async () => {
+      await roundTrip(IDEMPOTENCY_KEY_ROWS, IdempotencyKey, aKey('k1', { uuid: 'x', n: 1, ok: true, none: null }), aKey('k2', null), (k) => ({ callerSub: k.callerSub, idempotencyKey: k.idempotencyKey }));
+    });
+  });
+}
+
+describe('TableRows', () => {
+  let metadataSource: PlatformDataSource;
+
+  beforeAll(async () => {
+    metadataSource = new PlatformDataSource(buildDataSourceOptions(sqliteTestConfig().database));
+    await metadataSource.initialize();
+  });
+  afterAll(() => metadataSource.destroy());
+
+  it('declares every table of the entities once', () => {
+    const tables = metadataSource.entityMetadatas.map((metadata) => metadata.tableName).sort();
+    expect(EVERY_TABLE_ROWS.map((rows) => rows.table).sort()).toEqual(tables);
+  });
+
+  it.each(EVERY_TABLE_ROWS.map((rows) => [rows.table, rows] as const))('%s: every column of the entity, its property and its kind', (table, rows) => {
+    const metadata = metadataSource.entityMetadatas.find((candidate) => candidate.tableName === table)!;
+    const byColumn = (a: { column: string }, b: { column: string }) => a.column.localeCompare(b.column);
+    const expected = metadata.columns.map((column) => ({ column: column.databaseName, property: column.propertyName, kind: kindOf(column) }));
+    expect([...rows.layout].sort(byColumn)).toEqual(expected.sort(byColumn));
+  });
+
+  describeRoundTrips('SQLite', async () => ({ config: sqliteTestConfig().database }));
+  describeRoundTrips('MariaDB', async () => {
+    const name = uniqueDatabaseName('platform_rows');
+    return { config: parseServerUrl(await createMigratedDatabase(name)), drop: () => dropDatabase(name) };
+  });
+});
