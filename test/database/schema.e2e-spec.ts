@@ -1,5 +1,4 @@
-import { buildDataSourceOptions, PlatformDataSource } from '@app/domain';
-import { DatabaseConfig } from '@app/domain';
+import { buildDataSourceOptions, DatabaseConfig, PlatformDataSource } from '@app/domain';
 import { parseServerUrl } from '@app/platform';
 import { sqliteTestConfig } from '../support/test-config';
 import { createDatabase, dropDatabase, serverUrl, uniqueDatabaseName } from '../support/test-database';

@@ -1,8 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseAllDocuments } from 'yaml';
-import { loadAppConfig } from '@app/platform';
-import { PLATFORM_APPS } from '@app/platform';
+import { loadAppConfig, PLATFORM_APPS } from '@app/platform';
 import { envExampleVariables, Json, ROOT } from './deploy-support';
 
 const COMPOSE_FILE = join(ROOT, 'docker', 'docker-compose.yml');

@@ -1,5 +1,4 @@
-import { loadAppConfig } from '@app/platform';
-import { PLATFORM_APPS } from '@app/platform';
+import { loadAppConfig, PLATFORM_APPS } from '@app/platform';
 import {
  BASE_DIR,
  configMapData,

@@ -1,6 +1,5 @@
 import { buildDataSourceOptions, Organization, PlatformDataSource } from '@app/domain';
-import { ImportRejectedError } from '@app/seed-data';
-import { Importer } from '@app/seed-data';
+import { Importer, ImportRejectedError } from '@app/seed-data';
 import { rmSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import { dirname } from 'node:path';

@@ -1,8 +1,6 @@
 import { buildDataSourceOptions, Organization, PlatformDataSource } from '@app/domain';
 import { parseServerUrl } from '@app/platform';
-import { ImportFile } from '@app/seed-data';
-import { ImportRejectedError } from '@app/seed-data';
-import { Importer } from '@app/seed-data';
+import { Importer, ImportFile, ImportRejectedError } from '@app/seed-data';
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import {

@@ -1,6 +1,5 @@
 import { ExpressAdapter } from '@nestjs/platform-express';
-import { PlatformExpressAdapter } from '@app/platform';
-import { isValidationMetadataCached } from '@app/platform';
+import { isValidationMetadataCached, PlatformExpressAdapter } from '@app/platform';
 import { TRANSACTIONAL_SERVICE_APP } from '../../apps/transactional-service/src/transactional-service.app';
 import { mysqlTestConfig } from '../support/test-config';
 import { startTestApp, TestApp } from '../support/test-app';

@@ -1,5 +1,4 @@
-import { AppConfig, createPlatformApp, DEFAULT_HTTP_TIMEOUTS, PlatformAppDefinition } from '@app/platform';
-import { buildOpenApiDocument } from '@app/platform';
+import { AppConfig, buildOpenApiDocument, createPlatformApp, DEFAULT_HTTP_TIMEOUTS, PlatformAppDefinition } from '@app/platform';
 import { OpenAPIObject } from '@nestjs/swagger';
 import { BOT_ADMIN_APP } from '../../apps/bot-admin/src/bot-admin.app';
 import { ENVIRONMENT_APP } from '../../apps/environment/src/environment.app';

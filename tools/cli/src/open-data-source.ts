@@ -1,5 +1,4 @@
-import { buildDataSourceOptions, PlatformDataSource } from '@app/domain';
-import { DatabaseConfig } from '@app/domain';
+import { buildDataSourceOptions, DatabaseConfig, PlatformDataSource } from '@app/domain';
 
 /** A DataSource for a command: migrations are applied explicitly, never on connect. */
 export function openDataSource(database: DatabaseConfig): Promise<PlatformDataSource> {

@@ -1,6 +1,5 @@
 import { loadAppConfig } from '../config/app-config';
-import { buildDataSourceOptions } from '@app/domain';
-import { PlatformDataSource } from '@app/domain';
+import { buildDataSourceOptions, PlatformDataSource } from '@app/domain';
 
 /** Entry point of the TypeORM CLI (`npm run migration:generate -- <path>`), reading DATABASE_URL. */
 export default new PlatformDataSource(

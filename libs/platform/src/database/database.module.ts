@@ -1,8 +1,6 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { DatabaseConfig } from '@app/domain';
-import { buildDataSourceOptions } from '@app/domain';
-import { PlatformDataSource } from '@app/domain';
+import { buildDataSourceOptions, DatabaseConfig, PlatformDataSource } from '@app/domain';
 
 @Module({})
 export class DatabaseModule {

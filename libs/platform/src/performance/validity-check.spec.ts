@@ -1,10 +1,7 @@
 import 'reflect-metadata';
 import * as classValidator from 'class-validator';
 import { plainToInstance } from 'class-transformer';
-import { BotPath, RestConnectorPath } from '@app/domain';
-import { PaginationQueryDto } from '@app/domain';
-import { QuicksearchQueryDto } from '@app/domain';
-import { RestConnectorWriteDto } from '@app/domain';
+import { BotPath, PaginationQueryDto, QuicksearchQueryDto, RestConnectorPath, RestConnectorWriteDto } from '@app/domain';
 import { createValidationPipe } from '../validation/validation.pipe';
 import { cacheValidationMetadata } from './validation-metadata-cache';
 import { ValidityCheck } from './validity-check';

@@ -1,5 +1,4 @@
-import { EnvironmentApplication } from '@app/domain';
-import { ConnectorContentEntry } from '@app/domain';
+import { ConnectorContentEntry, EnvironmentApplication } from '@app/domain';
 
 /** The JSON file of `npm run import` (docs/api-contract.md, "Data that this platform reads but does not write"). */
 export interface ImportFile {

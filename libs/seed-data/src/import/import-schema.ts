@@ -1,10 +1,5 @@
 import { getMetadataArgsStorage } from 'typeorm';
-import { Bot } from '@app/domain';
-import { Environment, EnvironmentApplication } from '@app/domain';
-import { Flow } from '@app/domain';
-import { Organization } from '@app/domain';
-import { ConnectorContentEntry } from '@app/domain';
-import { isUuid } from '@app/domain';
+import { Bot, ConnectorContentEntry, Environment, EnvironmentApplication, Flow, isUuid, Organization } from '@app/domain';
 import { ImportBot, ImportEnvironment, ImportFile, ImportFlow, ImportOrganization } from './import-file';
 import {
  arrayOf,

@@ -1,5 +1,4 @@
-import { textProblem } from '@app/domain';
-import { isUuid } from '@app/domain';
+import { isUuid, textProblem } from '@app/domain';
 
 /**
  * Small readers for untrusted JSON: each checks one value, records every problem as
