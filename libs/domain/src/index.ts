@@ -57,7 +57,6 @@ export * from './rest-connectors/rest-connector-exceptions';
 export * from './idempotency/idempotency-key.entity';
 export * from './idempotency/idempotency-key.rows';
 export * from './idempotency/idempotency.service';
-export * from './idempotency/idempotency.decorators';
 export * from './idempotency/fingerprint';
 
 // Secrets at rest: the cipher of connector secrets and its key rotation

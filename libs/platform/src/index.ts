@@ -17,8 +17,9 @@ export * from './auth/auth.decorators';
 export * from './auth/jwt-verifier.service';
 export * from './auth/development-secret';
 
-// HTTP edge: the error body and its OpenAPI description
+// HTTP edge: the error body and its OpenAPI description, the Idempotency-Key header
 export * from './http/api-error-responses.decorator';
+export * from './http/idempotency-key.decorators';
 
 // Secrets: the cipher built from config
 export * from './secrets/secret-cipher.provider';

@@ -1,5 +1,5 @@
-import { ACCEPTABLE_IDEMPOTENCY_KEY, BotPath, IdempotencyKeyHeader, PaginationQueryDto, QuicksearchQueryDto, RestConnectorCreatedDto, RestConnectorDto, RestConnectorListDto, RestConnectorPageDto, RestConnectorPath, RestConnectorUpdatedDto, REST_CONNECTOR_CREATE_EXAMPLES, REST_CONNECTOR_UPDATE_EXAMPLES, RestConnectorWriteDto, SentBody } from '@app/domain';
-import { ApiErrorResponses, Caller, CONNECTORS_WRITE_SCOPE, CurrentCaller, PLATFORM_APPS, RequireScope } from '@app/platform';
+import { BotPath, PaginationQueryDto, QuicksearchQueryDto, RestConnectorCreatedDto, RestConnectorDto, RestConnectorListDto, RestConnectorPageDto, RestConnectorPath, RestConnectorUpdatedDto, REST_CONNECTOR_CREATE_EXAMPLES, REST_CONNECTOR_UPDATE_EXAMPLES, RestConnectorWriteDto } from '@app/domain';
+import { ACCEPTABLE_IDEMPOTENCY_KEY, ApiErrorResponses, Caller, CONNECTORS_WRITE_SCOPE, CurrentCaller, IdempotencyKeyHeader, PLATFORM_APPS, RequireScope, SentBody } from '@app/platform';
 import { Body, Controller, Delete, Get, Headers, HttpCode, Param, Post, Put, Query, Res } from '@nestjs/common';
 import {
   ApiBearerAuth,
