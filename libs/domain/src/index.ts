@@ -51,7 +51,6 @@ export * from './rest-connectors/dto/quicksearch-query.dto';
 export * from './rest-connectors/rest-connector.repository';
 export * from './rest-connectors/rest-connector-search.repository';
 export * from './rest-connectors/connector-relations.repository';
-export * from './rest-connectors/rest-connector-exceptions';
 
 // Idempotency keys: the stored responses of keyed writes
 export * from './idempotency/idempotency-key.entity';

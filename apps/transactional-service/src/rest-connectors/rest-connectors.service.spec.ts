@@ -1,9 +1,10 @@
-import { AuthType, BotNotFoundException, ConnectorChangedException, ConnectorNameConflictException, ConnectorNotFoundException, ConnectorRelationsRepository, Database, IdempotencyService, NOT_IN_SCOPE, RestConnectorRepository, ScopeRepository, ScopeService, SecretCipher, Transaction } from '@app/domain';
+import { AuthType, BotNotFoundException, ConnectorRelationsRepository, Database, IdempotencyService, NOT_IN_SCOPE, RestConnectorRepository, ScopeRepository, ScopeService, SecretCipher, Transaction } from '@app/domain';
 import { Caller } from '@app/platform';
 import { ConflictException } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
 import { RestConnectorsService } from './rest-connectors.service';
 import { A_CONNECTOR_PATH, aStoredConnector, aWriteDto } from './testing/connector-factories';
+import { ConnectorChangedException, ConnectorNameConflictException, ConnectorNotFoundException } from './rest-connector.exceptions';
 
 const PATH = A_CONNECTOR_PATH;
 const CALLER: Caller = { sub: 'alice', username: 'alice', picture: null, orgs: ['*'], scopes: ['connectors:write'] };

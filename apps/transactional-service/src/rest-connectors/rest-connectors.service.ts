@@ -1,10 +1,11 @@
-import { BotNotFoundException, BotPath, ConnectorChangedException, ConnectorNameConflictException, ConnectorNotFoundException, ConnectorRelationsRepository, Database, fingerprintOf, IdempotencyService, IdempotentRequest, isDuplicateKey, newUuid, RestConnector, RestConnectorCreatedDto, RestConnectorDto, RestConnectorPath, RestConnectorRepository, RestConnectorUpdatedDto, RestConnectorWriteDto, ReadFrom, ScopeService, secretContext, SecretCipher } from '@app/domain';
+import { BotNotFoundException, BotPath, ConnectorRelationsRepository, Database, fingerprintOf, IdempotencyService, IdempotentRequest, isDuplicateKey, newUuid, RestConnector, RestConnectorCreatedDto, RestConnectorDto, RestConnectorPath, RestConnectorRepository, RestConnectorUpdatedDto, RestConnectorWriteDto, ReadFrom, ScopeService, secretContext, SecretCipher } from '@app/domain';
 import { Caller } from '@app/platform';
 import { ConflictException, Injectable } from '@nestjs/common';
 import { Seal, toConnectorWrite } from './connector-write';
 import { deletionBy } from './connector-lifecycle';
 import { toRecord } from './connector-views';
 import { etagOf, ifMatchAccepts } from './etag';
+import { ConnectorChangedException, ConnectorNameConflictException, ConnectorNotFoundException } from './rest-connector.exceptions';
 
 /** Without If-Match a write retries against the newest version this many times before a 409. */
 const WRITE_ATTEMPTS = 3;
