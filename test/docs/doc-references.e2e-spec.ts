@@ -8,7 +8,11 @@ const FILES = execFileSync('git', ['ls-files', '-z'], { cwd: ROOT, encoding: 'ut
 const FOLDERS = new Set(FILES.flatMap((file) => file.split('/').slice(0, -1).map((_, i, parts) => parts.slice(0, i + 1).join('/'))));
 const inRepository = (path: string) => FILES.includes(path) || FOLDERS.has(path);
 
-const DOCS = ['README.md', ...readdirSync(join(ROOT, 'docs')).filter((name) => name.endsWith('.md')).map((name) => `docs/${name}`)];
+const DOCS = [
+  'README.md',
+  ...readdirSync(join(ROOT, 'docs')).filter((name) => name.endsWith('.md')).map((name) => `docs/${name}`),
+  ...execFileSync('git', ['ls-files', 'apps/**/README.md', 'libs/**/README.md', 'tools/**/README.md'], { cwd: ROOT, encoding: 'utf8' }).split('\n').filter(Boolean),
+];
 
 /**
  * Path-like words the docs use for what is made at run time or by the reader, never committed: build

@@ -49,7 +49,7 @@ export interface AppConfig {
   httpTimeouts: HttpTimeouts;
   corsOrigins: string[];
   logLevel: (typeof LOG_LEVELS)[number];
-  /** PERFORMANCE_OVERRIDES (default on): off runs the stock library path (docs/performance-overrides.md). */
+  /** PERFORMANCE_OVERRIDES (default on): off runs the stock library path (libs/platform/src/performance/README.md). */
   performanceOverrides: boolean;
 }
 

@@ -1,10 +1,5 @@
-import type { RequestHandler } from 'express';
 import pino, { DestinationStream, Logger } from 'pino';
-// Its declarations type `req.id` and `req.log`.
-import type {} from 'pino-http';
 import { AppConfig } from '../config/app-config';
-import { onceAnswered } from '../http/on-answered';
-import { routeOf } from '../http/route-of';
 
 /** Never logged: credentials of callers and the connector secrets. */
 export const REDACTED_PATHS = [
@@ -35,39 +30,4 @@ export function createRootLogger(config: AppConfig, app: string, destination?: D
     },
     destination ?? pino.destination({ dest: 1, sync: false }),
   );
-}
-
-/**
- * One JSON line per request when its response is done: request id, method, route template, status,
- * duration in ms and the caller's `sub`; `warn` for 4xx, `error` for 5xx and for an answer cut short.
- * Written with the root logger, not a child per request (pino-http's), which cost more than the rest of
- * the logging (docs/performance.md). `req.log` is the root logger, redacting, for the error filter.
- */
-export function createHttpLogger(logger: Logger): RequestHandler {
-  // The line holds only the fields below, none of them a secret: no redaction pass over it (the paths of
-  // REDACTED_PATHS are wildcards, matched against every field of every line).
-  const lines = logger.child({}, { redact: [] });
-  return (req, res, next) => {
-    const started = Date.now();
-    req.log = logger;
-    onceAnswered(req, res, () => {
-      const status = res.statusCode;
-      const cut = !res.writableFinished;
-      const level = cut || status >= 500 ? 'error' : status >= 400 ? 'warn' : 'info';
-      if (!lines.isLevelEnabled(level)) return;
-      const route = routeOf(req);
-      lines[level](
-        {
-          requestId: req.id,
-          req: { method: req.method },
-          res: { statusCode: status },
-          route,
-          sub: req.caller?.sub,
-          durationMs: Date.now() - started,
-        },
-        `${req.method} ${route} ${status}${cut ? ' (connection closed before the answer was sent)' : ''}`,
-      );
-    });
-    next();
-  };
 }

@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import * as classValidator from 'class-validator';
 import { plainToInstance } from 'class-transformer';
 import { BotPath, PaginationQueryDto, QuicksearchQueryDto, RestConnectorPath, RestConnectorWriteDto } from '@app/domain';
-import { createValidationPipe } from '../validation/validation.pipe';
+import { createValidationPipe } from './performance-overrides';
 import { cacheValidationMetadata } from './validation-metadata-cache';
 import { ValidityCheck } from './validity-check';
 

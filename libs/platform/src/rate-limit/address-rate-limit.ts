@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { NextFunction, Request, Response } from 'express';
 import { RATE_LIMIT_PER_MINUTE } from './caller-rate-limit.guard';
-import { RateLimitCounters } from './rate-limit-counters';
+import { RateLimitCounters } from '../performance/rate-limit-counters';
 import { refusedUnread } from '../http/json-body.middleware';
 import { addressKey, tooManyRequests } from './rate-limit-keys';
 

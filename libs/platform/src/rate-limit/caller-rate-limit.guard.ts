@@ -2,7 +2,7 @@ import { CanActivate, ExecutionContext, Inject, Injectable, SetMetadata } from '
 import { Reflector } from '@nestjs/core';
 import type { Request, Response } from 'express';
 import { addressKey, tooManyRequests } from './rate-limit-keys';
-import { RateLimitCounters } from './rate-limit-counters';
+import { RateLimitCounters } from '../performance/rate-limit-counters';
 
 const SKIP_RATE_LIMIT = 'platform:skipRateLimit';
 export const RATE_LIMIT_PER_MINUTE = Symbol('RATE_LIMIT_PER_MINUTE');

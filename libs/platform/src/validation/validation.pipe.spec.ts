@@ -2,7 +2,8 @@ import { BadRequestException } from '@nestjs/common';
 import { ArrayMaxSize, IsArray, IsInt, IsString, Matches, Min } from 'class-validator';
 import { Transform } from 'class-transformer';
 import { cacheValidationMetadata } from '../performance/validation-metadata-cache';
-import { createValidationPipe, MAX_REMEMBERED_PER_CLASS } from './validation.pipe';
+import { createValidationPipe } from '../performance/performance-overrides';
+import { MAX_REMEMBERED_PER_CLASS } from '../performance/remembering-validation.pipe';
 
 // What the apps install at start-up (installPerformanceOverrides), before any pipe is built.
 cacheValidationMetadata();

@@ -3,7 +3,7 @@ import { createServer, Server } from 'node:http';
 import { AddressInfo, connect } from 'node:net';
 import { Writable } from 'node:stream';
 import pino from 'pino';
-import { createHttpLogger } from './logger';
+import { createHttpLogger } from './request-log';
 
 describe('createHttpLogger', () => {
   let server: Server;
