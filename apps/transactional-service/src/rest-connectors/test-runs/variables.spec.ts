@@ -1,0 +1,68 @@
+import { BadRequestException } from '@nestjs/common';
+import { fillTemplate, placeholdersIn } from './variables';
+
+const TEMPLATE = {
+  url: 'https://api.example.com/items/{{id}}?q={{ term }}',
+  headers: [{ header: 'X-Tenant', value: '{{tenant}}' }],
+  body: '{"name": "{{name}}"}',
+};
+
+function problemsOf(run: () => unknown): string[] {
+  try {
+    run();
+  } catch (error) {
+    if (error instanceof BadRequestException) return (error.getResponse() as { message: string[] }).message;
+    throw error;
+  }
+  throw new Error('no 400');
+}
+
+describe('fillTemplate', () => {
+  it('fills the url percent-encoded, the headers and the body as they are', () => {
+    expect(fillTemplate(TEMPLATE, { id: '42/../admin', term: 'a b&c', tenant: 'acme', name: 'Ada "the" Countess' })).toEqual({
+      url: 'https://api.example.com/items/42%2F..%2Fadmin?q=a%20b%26c',
+      headers: [{ header: 'X-Tenant', value: 'acme' }],
+      body: '{"name": "Ada "the" Countess"}',
+    });
+  });
+
+  it('lists every missing variable at once', () => {
+    expect(problemsOf(() => fillTemplate(TEMPLATE, { id: '1' }))).toEqual([
+      'variables.term is missing: {{term}} appears in the connector',
+      'variables.name is missing: {{name}} appears in the connector',
+      'variables.tenant is missing: {{tenant}} appears in the connector',
+    ]);
+  });
+
+  it('never lets a variable smuggle CR, LF or NUL into a header', () => {
+    for (const tenant of ['acme\r\nX-Injected: 1', 'acme\n', 'acme\0']) {
+      expect(problemsOf(() => fillTemplate(TEMPLATE, { id: '1', term: 't', name: 'n', tenant }))).toEqual([
+        'headers.0.value would hold a line break or NUL once its variables are filled in',
+      ]);
+    }
+  });
+
+  it('keeps CR and LF out of the URL: they are percent-encoded there', () => {
+    expect(fillTemplate(TEMPLATE, { id: '1\r\nHost: evil', term: 't', name: 'n', tenant: 'a' }).url).toBe(
+      'https://api.example.com/items/1%0D%0AHost%3A%20evil?q=t',
+    );
+  });
+
+  it('validates the URL again once filled: a variable cannot make it another scheme or leave it without a host', () => {
+    const template = { url: '{{base}}/items', headers: [], body: '' };
+    expect(problemsOf(() => fillTemplate(template, { base: 'file:///etc/passwd' }))).toEqual([
+      'url is not an absolute http or https URL once its variables are filled in',
+    ]);
+    expect(fillTemplate({ url: 'https://{{host}}/items', headers: [], body: '' }, { host: 'api.example.com' }).url).toBe('https://api.example.com/items');
+  });
+
+  it('a value that itself looks like a placeholder is sent as written, not filled again', () => {
+    expect(fillTemplate({ url: 'https://x.example/', headers: [], body: '{{a}}' }, { a: '{{b}}' }).body).toBe('{{b}}');
+  });
+});
+
+describe('placeholdersIn', () => {
+  it('names each placeholder once, in order', () => {
+    expect(placeholdersIn('{{a}} {{ b }} {{a}}')).toEqual(['a', 'b']);
+  });
+});

@@ -1,0 +1,55 @@
+import { BadRequestException } from '@nestjs/common';
+import { isHttpUrlWithPlaceholders } from '@app/domain';
+
+/** `{{name}}`, spaces inside the braces allowed (as the write DTO's URL rule allows them). */
+const PLACEHOLDER = /\{\{\s*([^{}\s]+)\s*\}\}/g;
+/** CR, LF and NUL would end a header line or the request line early: never in a header or the URL. */
+const LINE_BREAKING = /[\r\n\0]/;
+
+export type Variables = Readonly<Record<string, string>>;
+
+export interface Header {
+  header: string;
+  value: string;
+}
+
+/** The parts of a connector that placeholders may stand in. */
+export interface Template {
+  url: string;
+  headers: readonly Header[];
+  body: string;
+}
+
+/** The names of the placeholders a text holds, each once, in order. */
+export function placeholdersIn(text: string): string[] {
+  return [...new Set([...text.matchAll(PLACEHOLDER)].map(([, name]) => name))];
+}
+
+function fill(text: string, variables: Variables, encode: (value: string) => string = (value) => value): string {
+  return text.replace(PLACEHOLDER, (_, name: string) => encode(variables[name]));
+}
+
+/**
+ * Fills every `{{name}}` of the url (percent-encoded there), of the header values and of the body. A 400
+ * lists every problem at once: a placeholder without a variable, a header value that would hold CR, LF or NUL,
+ * a URL that is no longer an absolute http(s) URL once filled.
+ */
+export function fillTemplate(template: Template, variables: Variables): Template {
+  const used = [template.url, template.body, ...template.headers.map((header) => header.value)].flatMap(placeholdersIn);
+  const missing = [...new Set(used)].filter((name) => !Object.hasOwn(variables, name));
+  if (missing.length > 0) {
+    throw new BadRequestException(missing.map((name) => `variables.${name} is missing: {{${name}}} appears in the connector`));
+  }
+  const problems: string[] = [];
+  const url = fill(template.url, variables, encodeURIComponent);
+  if (!isHttpUrlWithPlaceholders(url, Number.MAX_SAFE_INTEGER) || placeholdersIn(url).length > 0) {
+    problems.push('url is not an absolute http or https URL once its variables are filled in');
+  }
+  const headers = template.headers.map(({ header, value }, index) => {
+    const filled = fill(value, variables);
+    if (LINE_BREAKING.test(filled)) problems.push(`headers.${index}.value would hold a line break or NUL once its variables are filled in`);
+    return { header, value: filled };
+  });
+  if (problems.length > 0) throw new BadRequestException(problems);
+  return { url, headers, body: fill(template.body, variables) };
+}
