@@ -1,0 +1,133 @@
+import { GrantType } from '@app/domain';
+import { createHash } from 'node:crypto';
+import { Dispatcher, request } from 'undici';
+
+/** A connector's OAuth 2.0 settings, secrets in clear (decrypted for this run only). */
+export interface OAuthSettings {
+  oauthUrl: string;
+  grantType: GrantType;
+  clientId: string | null;
+  clientSecret: string | null;
+  username: string | null;
+  password: string | null;
+}
+
+/** The token endpoint refused or failed: the test run's outcome is AUTH_FAILED. */
+export class AuthFailedError extends Error {
+  readonly code = 'AUTH_FAILED';
+
+  constructor(
+    readonly status: number | null,
+    /** RFC 6749 section 5.2 `error`, when the endpoint said one. */
+    readonly error: string | null,
+    readonly errorDescription: string | null,
+  ) {
+    super(
+      `The token endpoint ${status === null ? 'gave no usable answer' : `answered ${status}`}` +
+        (error ? `: ${error}${errorDescription ? ` (${errorDescription})` : ''}` : ''),
+    );
+  }
+}
+
+/** A token is dropped this long before the endpoint said it expires. */
+export const TOKEN_MARGIN_MS = 30_000;
+/** A token answer is read up to this size. */
+const MAX_TOKEN_ANSWER_BYTES = 64 * 1024;
+
+interface Kept {
+  settings: string;
+  accessToken: string;
+  until: number;
+}
+
+/** RFC 6749 appendix B: the client id and secret are form-urlencoded before they are joined for HTTP Basic. */
+const formEncoded = (value: string) => new URLSearchParams({ v: value }).toString().slice(2);
+
+/**
+ * Access tokens of connectors' OAuth 2.0 settings (RFC 6749, client credentials and password grants). The
+ * client authenticates with HTTP Basic when it has a secret (section 2.3.1), else sends `client_id` in the form.
+ * A token is kept per connector until `expires_in` minus 30 s (not kept without `expires_in`), for exactly the
+ * settings that got it: any change of them asks anew. The request goes through the given dispatcher, so the
+ * outbound guard checks the token endpoint too.
+ */
+export class OAuthTokens {
+  private readonly kept = new Map<string, Kept>();
+
+  constructor(
+    private readonly dispatcher: Dispatcher,
+    private readonly timeoutMs: number,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /** A token for the connector (`keepAs`: its uuid; undefined for an unsaved one, whose token is never kept). */
+  async tokenFor(settings: OAuthSettings, keepAs?: string): Promise<string> {
+    const fingerprint = createHash('sha256').update(JSON.stringify(settings)).digest('hex');
+    const kept = keepAs === undefined ? undefined : this.kept.get(keepAs);
+    if (kept && kept.settings === fingerprint && kept.until > this.now()) return kept.accessToken;
+    if (keepAs !== undefined) this.kept.delete(keepAs);
+    const { accessToken, expiresInS } = await this.requestToken(settings);
+    if (keepAs !== undefined && expiresInS !== null) {
+      this.kept.set(keepAs, { settings: fingerprint, accessToken, until: this.now() + expiresInS * 1000 - TOKEN_MARGIN_MS });
+    }
+    return accessToken;
+  }
+
+  /** Forgets the connector's token: the far side answered 401 to it. */
+  drop(keepAs: string): void {
+    this.kept.delete(keepAs);
+  }
+
+  private async requestToken(settings: OAuthSettings): Promise<{ accessToken: string; expiresInS: number | null }> {
+    const form = new URLSearchParams({ grant_type: settings.grantType === GrantType.PASSWORD ? 'password' : 'client_credentials' });
+    if (settings.grantType === GrantType.PASSWORD) {
+      form.set('username', settings.username ?? '');
+      form.set('password', settings.password ?? '');
+    }
+    const headers: Record<string, string> = { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' };
+    if (settings.clientSecret !== null) {
+      const credentials = `${formEncoded(settings.clientId ?? '')}:${formEncoded(settings.clientSecret)}`;
+      headers.authorization = `Basic ${Buffer.from(credentials, 'utf8').toString('base64')}`;
+    } else if (settings.clientId !== null) {
+      form.set('client_id', settings.clientId);
+    }
+    const answer = await request(settings.oauthUrl, {
+      method: 'POST',
+      headers,
+      body: form.toString(),
+      dispatcher: this.dispatcher,
+      headersTimeout: this.timeoutMs,
+      bodyTimeout: this.timeoutMs,
+    });
+    const text = await readUpTo(answer.body, MAX_TOKEN_ANSWER_BYTES);
+    let body: Record<string, unknown> = {};
+    try {
+      const parsed: unknown = JSON.parse(text);
+      if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)) body = parsed as Record<string, unknown>;
+    } catch {
+      // Not JSON: AuthFailedError below says what came back.
+    }
+    const error = typeof body.error === 'string' ? body.error : null;
+    const description = typeof body.error_description === 'string' ? body.error_description : null;
+    if (answer.statusCode < 200 || answer.statusCode > 299 || typeof body.access_token !== 'string' || body.access_token === '') {
+      throw new AuthFailedError(answer.statusCode, error ?? (answer.statusCode < 300 ? 'no access_token in the answer' : null), description);
+    }
+    const expiresIn = Number(body.expires_in);
+    return { accessToken: body.access_token, expiresInS: body.expires_in !== undefined && Number.isFinite(expiresIn) && expiresIn > 0 ? expiresIn : null };
+  }
+}
+
+/** The body's text, up to `limit` bytes; the rest is not read. */
+async function readUpTo(body: Dispatcher.ResponseData['body'], limit: number): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of body) {
+    const buffer = chunk as Buffer;
+    chunks.push(buffer.subarray(0, Math.max(0, limit - size)));
+    size += buffer.length;
+    if (size >= limit) {
+      body.destroy();
+      break;
+    }
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
