@@ -59,17 +59,20 @@ export class OAuthTokens {
     private readonly now: () => number = Date.now,
   ) {}
 
-  /** A token for the connector (`keepAs`: its uuid; undefined for an unsaved one, whose token is never kept). */
-  async tokenFor(settings: OAuthSettings, keepAs?: string): Promise<string> {
+  /**
+   * A token for the connector (`keepAs`: its uuid; undefined for an unsaved one, whose token is never kept);
+   * `kept` when it is one kept from before (a 401 to it is worth one more try with a fresh one).
+   */
+  async tokenFor(settings: OAuthSettings, keepAs?: string): Promise<{ accessToken: string; kept: boolean }> {
     const fingerprint = createHash('sha256').update(JSON.stringify(settings)).digest('hex');
     const kept = keepAs === undefined ? undefined : this.kept.get(keepAs);
-    if (kept && kept.settings === fingerprint && kept.until > this.now()) return kept.accessToken;
+    if (kept && kept.settings === fingerprint && kept.until > this.now()) return { accessToken: kept.accessToken, kept: true };
     if (keepAs !== undefined) this.kept.delete(keepAs);
     const { accessToken, expiresInS } = await this.requestToken(settings);
     if (keepAs !== undefined && expiresInS !== null) {
       this.kept.set(keepAs, { settings: fingerprint, accessToken, until: this.now() + expiresInS * 1000 - TOKEN_MARGIN_MS });
     }
-    return accessToken;
+    return { accessToken, kept: false };
   }
 
   /** Forgets the connector's token: the far side answered 401 to it. */
