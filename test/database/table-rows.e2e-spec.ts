@@ -199,6 +199,18 @@ describe('TableRows', () => {
     expect([...rows.layout].sort(byColumn)).toEqual(expected.sort(byColumn));
   });
 
+  it('names no column like an SQL keyword: TableRows writes them unquoted on both engines', () => {
+    // Reserved words of MySQL 8 / MariaDB and SQLite that could plausibly name a column.
+    const reserved = new Set(
+      ('add all alter and as asc between by case check column constraint create cross current_date current_time current_timestamp ' +
+        'default delete desc distinct drop else exists false for foreign from full group having in index inner insert interval into is ' +
+        'join key keys left like limit match natural not null of offset on or order outer primary range rank references regexp rename ' +
+        'replace right row rows select set table then to true union unique update usage using values when where window with').split(' '),
+    );
+    const columns = EVERY_TABLE_ROWS.flatMap((rows) => rows.layout.map(({ column }) => `${rows.table}.${column}`));
+    expect(columns.filter((name) => reserved.has(name.split('.')[1]))).toEqual([]);
+  });
+
   describeRoundTrips('SQLite', async () => ({ config: sqliteTestConfig().database }));
   describeRoundTrips('MariaDB', async () => {
     const name = uniqueDatabaseName('platform_rows');

@@ -7,6 +7,16 @@ export type ColumnKind = 'text' | 'int' | 'bool' | 'date' | 'json';
 
 export type ColumnsOf<T, K extends keyof T> = { readonly [P in K]: readonly [column: string, kind: ColumnKind] };
 
+/**
+ * SQLite's text of a DATETIME, read as TypeORM's SQLite driver reads it: `YYYY-MM-DD HH:MM:SS.mmm` (what the
+ * platform writes) is UTC; an ISO text with its own zone keeps it.
+ */
+function utcDateOf(text: string): Date {
+  let iso = /^\d{4}-\d\d-\d\d \d\d:\d\d/.test(text) ? text.replace(' ', 'T') : text;
+  if (/^\d{4}-\d\d-\d\dT\d\d:\d\d(:\d\d(\.\d+)?)?$/.test(iso)) iso += 'Z';
+  return new Date(iso);
+}
+
 function fromStored(kind: ColumnKind, value: unknown): unknown {
   if (value === null || value === undefined) return null;
   switch (kind) {
@@ -15,8 +25,7 @@ function fromStored(kind: ColumnKind, value: unknown): unknown {
     case 'bool':
       return Number(value) !== 0;
     case 'date':
-      // SQLite answers `YYYY-MM-DD HH:MM:SS.mmm`, in UTC.
-      return value instanceof Date ? value : new Date(`${String(value).replace(' ', 'T')}Z`);
+      return value instanceof Date ? value : utcDateOf(String(value));
     case 'json':
       return typeof value === 'string' ? JSON.parse(value) : value;
     default:
@@ -34,7 +43,8 @@ function toStored(kind: ColumnKind, value: unknown): unknown {
  * The row converter of one table: which property is which column, and how its value is stored. Each
  * entity declares one beside it (`*.rows.ts`), and test/database/table-rows.e2e-spec.ts holds it equal to
  * the entity's TypeORM columns. It writes the SQL fragments of column lists and converts in both directions,
- * so repositories never hydrate entities nor read TypeORM's metadata.
+ * so repositories never hydrate entities nor read TypeORM's metadata. Column names are written unquoted (one text
+ * for both engines): a column may not be named like an SQL keyword (the e2e test checks the names).
  */
 export class TableRows<T, K extends keyof T & string = keyof T & string> {
   private readonly entries: Array<[K, string, ColumnKind]>;

@@ -1,4 +1,4 @@
-import { AuthType, BotPath, ContentType, Database, RequestType, RestConnectorRepository } from '@app/domain';
+import { AuthType, BotPath, ContentType, Database, NOT_IN_SCOPE, RequestType, RestConnectorRepository } from '@app/domain';
 import { DataSource } from 'typeorm';
 import { Importer } from '../import/importer';
 import { DEMO_DATA, DEMO_IDS } from './demo-data';
@@ -84,7 +84,9 @@ export async function seedDemoData(dataSource: DataSource): Promise<boolean> {
         version: 1,
       };
       const tags = demo.tags.map((name, position) => ({ name, nameKey: name.toLowerCase(), position }));
-      await connectors.insert(tx, SUPPORT_BOT, connector, tags);
+      if ((await connectors.insert(tx, SUPPORT_BOT, connector, tags)) === NOT_IN_SCOPE) {
+        throw new Error(`The demo connector ${demo.name} names a bot outside its environment and organization (demo-data.ts)`);
+      }
     }
   });
   return true;
