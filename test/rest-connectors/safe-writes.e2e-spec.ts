@@ -1,22 +1,15 @@
 import { RestConnector } from '@app/domain';
 import { TRANSACTIONAL_SERVICE_APP } from '../../apps/transactional-service/src/transactional-service.app';
-import { aFlow, importData, seedTenant, Tenant } from '../support/fixtures';
+import { seedTenant, Tenant } from '../support/fixtures';
 import { mysqlTestConfig } from '../support/test-config';
 import { startTestApp, TestApp } from '../support/test-app';
 import { bearer, signToken } from '../support/tokens';
 import {
  aConnectorBody,
  ALICE,
- connectorNotFound,
  createConnector,
- errorBody,
- ISO_UTC_MILLIS,
- RECORD_KEYS,
  tenantPath,
- UUID_REGEX,
  withBasicAuth,
- withBearerAuth,
- withClientCredentials,
  withPasswordGrant,
  readStoredSecrets,
 } from './connector-factories';

@@ -9,7 +9,6 @@ import { createMigratedDatabase, dropDatabase, serverUrl, uniqueDatabaseName } f
 import { startTestApp, TestApp } from '../support/test-app';
 import { bearer, signToken } from '../support/tokens';
 import {
- aConnectorBody,
  createConnector,
  tenantPath,
  withBasicAuth,
