@@ -1,7 +1,7 @@
 import { registerDecorator, ValidationOptions } from 'class-validator';
 
-/** `{{variable}}` placeholders are filled in when the connector runs; they may stand anywhere. */
-const PLACEHOLDER = /\{\{\s*[^{}\s]+\s*\}\}/g;
+/** `{{variable}}` placeholders (the name captured) are filled in when the connector runs; they may stand anywhere. */
+export const PLACEHOLDER = /\{\{\s*([^{}\s]+)\s*\}\}/g;
 
 export function isHttpUrlWithPlaceholders(value: unknown, maxLength: number): boolean {
   if (typeof value !== 'string' || value.length > maxLength || /\s/.test(value.replace(PLACEHOLDER, ''))) return false;

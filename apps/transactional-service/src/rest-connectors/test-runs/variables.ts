@@ -1,10 +1,5 @@
 import { BadRequestException } from '@nestjs/common';
-import { isHttpUrlWithPlaceholders } from '@app/domain';
-
-/** `{{name}}`, spaces inside the braces allowed (as the write DTO's URL rule allows them). */
-const PLACEHOLDER = /\{\{\s*([^{}\s]+)\s*\}\}/g;
-/** CR, LF and NUL would end a header line or the request line early: never in a header or the URL. */
-const LINE_BREAKING = /[\r\n\0]/;
+import { isHttpUrlWithPlaceholders, isSingleLine, PLACEHOLDER } from '@app/domain';
 
 export type Variables = Readonly<Record<string, string>>;
 
@@ -47,7 +42,8 @@ export function fillTemplate(template: Template, variables: Variables): Template
   }
   const headers = template.headers.map(({ header, value }, index) => {
     const filled = fill(value, variables);
-    if (LINE_BREAKING.test(filled)) problems.push(`headers.${index}.value would hold a line break or NUL once its variables are filled in`);
+    // CR, LF and NUL would end the header line early.
+    if (!isSingleLine(filled)) problems.push(`headers.${index}.value would hold a line break or NUL once its variables are filled in`);
     return { header, value: filled };
   });
   if (problems.length > 0) throw new BadRequestException(problems);
