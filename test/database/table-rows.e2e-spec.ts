@@ -128,9 +128,9 @@ function describeRoundTrips(engine: string, configOf: () => Promise<{ config: Da
       dataSource = new PlatformDataSource(buildDataSourceOptions(target.config, { migrationsRun: true }));
       await dataSource.initialize();
       db = new Database(dataSource);
-      await db.run(`INSERT INTO organizations (${ORGANIZATION_ROWS.names}) VALUES (${ORGANIZATION_ROWS.placeholders})`, ORGANIZATION_ROWS.values({ uuid: ORG, name: 'Acme' }));
-      await db.run(`INSERT INTO environments (${ENVIRONMENT_ROWS.names}) VALUES (${ENVIRONMENT_ROWS.placeholders})`, ENVIRONMENT_ROWS.values(anEnvironment(ENV)));
-      await db.run(`INSERT INTO bots (${BOT_ROWS.names}) VALUES (${BOT_ROWS.placeholders})`, BOT_ROWS.values({ uuid: BOT, environmentUuid: ENV, name: 'Helper', image: null }));
+      await db.insert(ORGANIZATION_ROWS, [{ uuid: ORG, name: 'Acme' }]);
+      await db.insert(ENVIRONMENT_ROWS, [anEnvironment(ENV)]);
+      await db.insert(BOT_ROWS, [{ uuid: BOT, environmentUuid: ENV, name: 'Helper', image: null }]);
     });
     afterAll(async () => {
       await dataSource?.destroy();
@@ -145,7 +145,7 @@ function describeRoundTrips(engine: string, configOf: () => Promise<{ config: Da
       where: (value: Pick<T, K>) => Record<string, unknown>,
     ) {
       // TableRows writes, TypeORM reads.
-      await db.run(`INSERT INTO ${rows.table} (${rows.names}) VALUES (${rows.placeholders})`, rows.values(written));
+      await db.insert(rows, [written]);
       expect(await dataSource.getRepository<T>(entity as any).findOneBy(where(written) as any)).toEqual(expect.objectContaining(written));
       // TypeORM writes, TableRows reads.
       await dataSource.getRepository<T>(entity as any).insert(other as any);

@@ -11,7 +11,7 @@ const CALLER: Caller = { sub: 'alice', username: 'alice', picture: null, orgs: [
 const duplicateKey = () => Object.assign(new Error('Duplicate entry'), { code: 'ER_DUP_ENTRY' });
 
 /** The unit of work's transaction the fake database hands to the work. */
-const TX: Transaction = { rows: jest.fn(), run: jest.fn(), upsert: jest.fn() };
+const TX: Transaction = { rows: jest.fn(), run: jest.fn(), insert: jest.fn(), upsert: jest.fn() };
 const EVERY_LINK = { organization: true, environment: true, bot: true };
 
 /** The service on fake repositories (the real ScopeService over a fake lookup): every rule of a connector write, checked without a database. */

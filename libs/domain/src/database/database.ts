@@ -23,6 +23,8 @@ export interface Statements {
   rows<R = Row>(sql: string, params?: readonly unknown[], from?: ReadFrom): Promise<R[]>;
   /** Runs one INSERT, UPDATE or DELETE on the primary and answers how many rows it affected. */
   run(sql: string, params?: readonly unknown[]): Promise<number>;
+  /** Inserts the rows in one statement (nothing for none); throws the driver's duplicate-key error as `run` does. */
+  insert<T, K extends keyof T & string>(table: TableRows<T, K>, rows: ReadonlyArray<Pick<T, K>>): Promise<void>;
   /**
    * Inserts the rows, or where a row with the same `key` exists, overwrites its other columns: one statement
    * (`ON DUPLICATE KEY UPDATE` on MySQL, `ON CONFLICT … DO UPDATE` on SQLite).
@@ -77,26 +79,40 @@ export class Database implements Statements {
     return retryTransient(() =>
       this.dataSource.transaction((manager) => {
         const runner = manager.queryRunner!;
-        const tx: Transaction = {
+        const run = (sql: string, params: readonly unknown[] = []) => this.affected(runner, sql, params);
+        return work({
           rows: async <R>(sql: string, params: readonly unknown[] = []) => (await runner.query(sql, this.bindable(params))) as R[],
-          run: (sql, params = []) => this.affected(runner, sql, params),
-          upsert: async (table, rows, key) => {
-            if (rows.length > 0) await tx.run(this.upsertSql(table, rows.length, key), rows.flatMap((row) => table.values(row)));
-          },
-        };
-        return work(tx);
+          run,
+          insert: (table, rows) => this.writeRows(run, table, rows),
+          upsert: (table, rows, key) => this.writeRows(run, table, rows, key),
+        });
       }),
     );
   }
 
-  async upsert<T, K extends keyof T & string>(table: TableRows<T, K>, rows: ReadonlyArray<Pick<T, K>>, key: readonly K[]): Promise<void> {
-    if (rows.length > 0) await this.run(this.upsertSql(table, rows.length, key), rows.flatMap((row) => table.values(row)));
+  insert<T, K extends keyof T & string>(table: TableRows<T, K>, rows: ReadonlyArray<Pick<T, K>>): Promise<void> {
+    return this.writeRows((sql, params) => this.run(sql, params), table, rows);
   }
 
-  private upsertSql<T, K extends keyof T & string>(table: TableRows<T, K>, count: number, key: readonly K[]): string {
+  upsert<T, K extends keyof T & string>(table: TableRows<T, K>, rows: ReadonlyArray<Pick<T, K>>, key: readonly K[]): Promise<void> {
+    return this.writeRows((sql, params) => this.run(sql, params), table, rows, key);
+  }
+
+  /** One multi-row INSERT of the rows through `run`; with `key`, an upsert on it. */
+  private async writeRows<T, K extends keyof T & string>(
+    run: (sql: string, params: readonly unknown[]) => Promise<number>,
+    table: TableRows<T, K>,
+    rows: ReadonlyArray<Pick<T, K>>,
+    key?: readonly K[],
+  ): Promise<void> {
+    if (rows.length === 0) return;
+    const insert = table.insertSql(rows.length);
+    await run(key ? this.upsertSql(insert, table, key) : insert, rows.flatMap((row) => table.values(row)));
+  }
+
+  private upsertSql<T, K extends keyof T & string>(insert: string, table: TableRows<T, K>, key: readonly K[]): string {
     const keyColumns = key.map((property) => table.column(property));
-    const others = table.names.split(', ').filter((column) => !keyColumns.includes(column));
-    const insert = `INSERT INTO ${table.table} (${table.names}) VALUES ${Array.from({ length: count }, () => `(${table.placeholders})`).join(', ')}`;
+    const others = table.layout.map(({ column }) => column).filter((column) => !keyColumns.includes(column));
     if (others.length === 0) {
       // Nothing to overwrite: an existing row stays as it is.
       return this.sqlite ? `${insert} ON CONFLICT (${keyColumns.join(', ')}) DO NOTHING` : `${insert} ON DUPLICATE KEY UPDATE ${keyColumns[0]} = ${keyColumns[0]}`;

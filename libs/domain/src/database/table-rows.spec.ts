@@ -20,6 +20,7 @@ describe('TableRows', () => {
   it('writes the column lists of its SQL', () => {
     expect(ROWS.names).toBe('id, at_time, is_on, n, doc');
     expect(ROWS.placeholders).toBe('?, ?, ?, ?, ?');
+    expect(ROWS.pick('id', 'n').insertSql(2)).toBe('INSERT INTO samples (id, n) VALUES (?, ?), (?, ?)');
     expect(ROWS.pick('n', 'doc').assignments).toBe('n = ?, doc = ?');
     expect(ROWS.select('s')).toBe('s.id AS id, s.at_time AS at_time, s.is_on AS is_on, s.n AS n, s.doc AS doc');
   });

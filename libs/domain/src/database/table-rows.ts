@@ -66,6 +66,11 @@ export class TableRows<T, K extends keyof T & string = keyof T & string> {
     this.assignments = this.entries.map(([, column]) => `${column} = ?`).join(', ');
   }
 
+  /** `INSERT INTO table (columns) VALUES (?, …), …`: `count` rows. */
+  insertSql(count: number): string {
+    return `INSERT INTO ${this.table} (${this.names}) VALUES ${Array.from({ length: count }, () => `(${this.placeholders})`).join(', ')}`;
+  }
+
   /** The same table, some of its columns. */
   pick<P extends K>(...properties: P[]): TableRows<T, P> {
     const picked = Object.fromEntries(properties.map((property) => [property, this.columns[property]])) as ColumnsOf<T, P>;

@@ -16,7 +16,7 @@ export class IdempotencyRepository {
 
   /** Takes the key; throws the driver's duplicate-key error when someone holds it. */
   async insert(row: IdempotencyKey): Promise<void> {
-    await this.db.run(`INSERT INTO idempotency_keys (${ROWS.names}) VALUES (${ROWS.placeholders})`, ROWS.values(row));
+    await this.db.insert(ROWS, [row]);
   }
 
   /** From the primary: the key may have been taken a moment ago. */

@@ -82,11 +82,7 @@ export class RestConnectorRepository {
   }
 
   /** One multi-row INSERT. */
-  private async insertTags(tx: Transaction, connectorUuid: string, tags: TagRow[]): Promise<void> {
-    if (tags.length === 0) return;
-    await tx.run(
-      `INSERT INTO rest_connector_tags (${REST_CONNECTOR_TAG_ROWS.names}) VALUES ${tags.map(() => `(${REST_CONNECTOR_TAG_ROWS.placeholders})`).join(', ')}`,
-      tags.flatMap((tag) => REST_CONNECTOR_TAG_ROWS.values({ ...tag, connectorUuid })),
-    );
+  private insertTags(tx: Transaction, connectorUuid: string, tags: TagRow[]): Promise<void> {
+    return tx.insert(REST_CONNECTOR_TAG_ROWS, tags.map((tag) => ({ ...tag, connectorUuid })));
   }
 }

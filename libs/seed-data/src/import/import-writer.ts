@@ -41,12 +41,7 @@ async function writeFlows(tx: Transaction, flows: ImportFlow[]): Promise<void> {
   const links = flows.flatMap((flow) =>
     [...new Set(flow.connectors ?? [])].map((connectorUuid) => ({ flowUuid: flow.uuid, connectorUuid })),
   );
-  for (const batch of chunks(links)) {
-    await tx.run(
-      `INSERT INTO flow_connectors (${FLOW_CONNECTOR_ROWS.names}) VALUES ${batch.map(() => `(${FLOW_CONNECTOR_ROWS.placeholders})`).join(', ')}`,
-      batch.flatMap((link) => FLOW_CONNECTOR_ROWS.values(link)),
-    );
-  }
+  for (const batch of chunks(links)) await tx.insert(FLOW_CONNECTOR_ROWS, batch);
 }
 
 function environmentRow(environment: ImportEnvironment) {
