@@ -1,7 +1,7 @@
 import { AuthType, ContentType, GrantType, RequestType, SecretField, SECRETS } from '@app/domain';
 import { Dispatcher } from 'undici';
 import { AuthFailedError, OAuthTokens } from './oauth-tokens';
-import { callOnce, OutboundResult, Outcome } from './outbound-call';
+import { callOnce, OutboundRequest, OutboundResult, Outcome } from './outbound-call';
 import { evaluateOutput, OutputEvaluation } from './output-expression';
 import { scrubSecrets, SecretValue } from './secret-scrubber';
 import { fillTemplate, Header, Variables } from './variables';
@@ -63,55 +63,31 @@ export class TestRunner {
     const started = this.now();
     const filled = fillTemplate(connector, variables);
     const sendsBody = connector.contentType !== ContentType.NONE && connector.requestType !== RequestType.GET && connector.requestType !== RequestType.HEAD;
-    const headers = filled.headers.filter(({ header }) => !/^(authorization|content-type)$/i.test(header) || !this.overrides(connector, header, sendsBody));
+    // The connector's own header gives way where the auth type sets Authorization or a sent body its Content-Type.
+    const givesWay = (header: string) => (/^authorization$/i.test(header) ? connector.authType !== AuthType.AUTH_NONE : sendsBody && /^content-type$/i.test(header));
+    const headers = filled.headers.filter(({ header }) => !givesWay(header));
     if (sendsBody) headers.push({ header: 'Content-Type', value: MEDIA_TYPES[connector.contentType as Exclude<ContentType, ContentType.NONE>] });
-    const secrets: SecretValue[] = Object.entries(connector.secrets).map(([field, value]) => ({ value: value!, placeholder: SECRETS[field as SecretField].placeholder }));
-    const echo = (authorization: string | null) => ({
+    const requestWith = (authorization: string | null): OutboundRequest => ({
       method: connector.requestType,
       url: filled.url,
       headers: authorization === null ? headers : [...headers, { header: 'Authorization', value: authorization }],
-      body: sendsBody ? filled.body : '',
+      body: sendsBody ? filled.body : null,
     });
+    const secrets: SecretValue[] = Object.entries(connector.secrets).map(([field, value]) => ({ value: value!, placeholder: SECRETS[field as SecretField].placeholder }));
 
-    let result: OutboundResult;
-    let echoed = echo(this.placeholderAuthorization(connector));
-    if (connector.authType === AuthType.AUTH_OAUTH2) {
-      const settings = {
-        oauthUrl: connector.oauthUrl ?? '',
-        grantType: connector.grantType ?? GrantType.CLIENT_CREDENTIALS,
-        clientId: connector.clientId,
-        clientSecret: connector.secrets.clientSecret ?? null,
-        username: connector.authUsername,
-        password: connector.secrets.authPassword ?? null,
-      };
-      const call = async () => {
-        const { accessToken, kept } = await this.tokens.tokenFor(settings, connector.uuid);
-        secrets.push({ value: accessToken, placeholder: ACCESS_TOKEN_PLACEHOLDER });
-        const sent = await callOnce(this.dispatcher, this.outbound(connector, filled, headers, sendsBody, `Bearer ${accessToken}`), this.timeoutMs, this.now);
-        return { sent, kept };
-      };
-      try {
-        let { sent, kept } = await call();
-        if (sent.answer?.status === 401 && kept && connector.uuid !== undefined) {
-          this.tokens.drop(connector.uuid);
-          ({ sent, kept } = await call());
-        }
-        result = sent;
-      } catch (error) {
-        result = this.tokenFailure(error, started);
-        echoed = echo(`Bearer ${ACCESS_TOKEN_PLACEHOLDER}`);
-      }
-    } else {
-      result = await callOnce(this.dispatcher, this.outbound(connector, filled, headers, sendsBody, this.authorization(connector)), this.timeoutMs, this.now);
-    }
+    const result =
+      connector.authType === AuthType.AUTH_OAUTH2
+        ? await this.callWithToken(connector, requestWith, secrets, started)
+        : await callOnce(this.dispatcher, requestWith(this.authorization(connector, false)), this.timeoutMs, this.now);
 
     const scrub = (text: string) => scrubSecrets(text, secrets);
+    const shown = requestWith(this.authorization(connector, true));
     const answer = result.answer;
     return {
       outcome: result.outcome,
       message: result.message === null ? null : scrub(result.message),
       durationMs: this.now() - started,
-      request: echoed,
+      request: { ...shown, headers: [...shown.headers], body: shown.body ?? '' },
       response: answer && {
         status: answer.status,
         headers: answer.headers.map(({ header, value }) => ({ header, value: scrub(value) })),
@@ -122,31 +98,51 @@ export class TestRunner {
     };
   }
 
-  /** Whether the connector's own header gives way: the auth type sets Authorization, a sent body its Content-Type. */
-  private overrides(connector: RunnableConnector, header: string, sendsBody: boolean): boolean {
-    return /^authorization$/i.test(header) ? connector.authType !== AuthType.AUTH_NONE : sendsBody;
-  }
-
-  private outbound(connector: RunnableConnector, filled: { url: string; body: string }, headers: Header[], sendsBody: boolean, authorization: string | null) {
-    return {
-      method: connector.requestType,
-      url: filled.url,
-      headers: authorization === null ? headers : [...headers, { header: 'Authorization', value: authorization }],
-      body: sendsBody ? filled.body : null,
+  /**
+   * AUTH_OAUTH2: the call with the access token (added to `secrets`, to be scrubbed); a 401 to a kept token drops
+   * it and tries once more with a fresh one. A failing token request is the outcome.
+   */
+  private async callWithToken(
+    connector: RunnableConnector,
+    requestWith: (authorization: string) => OutboundRequest,
+    secrets: SecretValue[],
+    started: number,
+  ): Promise<OutboundResult> {
+    const settings = {
+      oauthUrl: connector.oauthUrl ?? '',
+      grantType: connector.grantType ?? GrantType.CLIENT_CREDENTIALS,
+      clientId: connector.clientId,
+      clientSecret: connector.secrets.clientSecret ?? null,
+      username: connector.authUsername,
+      password: connector.secrets.authPassword ?? null,
     };
+    const call = async () => {
+      const { accessToken, kept } = await this.tokens.tokenFor(settings, connector.uuid);
+      secrets.push({ value: accessToken, placeholder: ACCESS_TOKEN_PLACEHOLDER });
+      return { sent: await callOnce(this.dispatcher, requestWith(`Bearer ${accessToken}`), this.timeoutMs, this.now), kept };
+    };
+    try {
+      const first = await call();
+      if (first.sent.answer?.status !== 401 || !first.kept || connector.uuid === undefined) return first.sent;
+      this.tokens.drop(connector.uuid);
+      return (await call()).sent;
+    } catch (error) {
+      return this.tokenFailure(error, started);
+    }
   }
 
-  private authorization(connector: RunnableConnector): string | null {
-    if (connector.authType === AuthType.AUTH_BASIC) return `Basic ${connector.secrets.basicToken ?? ''}`;
-    if (connector.authType === AuthType.AUTH_BEARER) return `Bearer ${connector.secrets.bearerToken ?? ''}`;
-    return null;
-  }
-
-  private placeholderAuthorization(connector: RunnableConnector): string | null {
-    if (connector.authType === AuthType.AUTH_BASIC) return `Basic ${SECRETS.basicToken.placeholder}`;
-    if (connector.authType === AuthType.AUTH_BEARER) return `Bearer ${SECRETS.bearerToken.placeholder}`;
-    if (connector.authType === AuthType.AUTH_OAUTH2) return `Bearer ${ACCESS_TOKEN_PLACEHOLDER}`;
-    return null;
+  /** The Authorization the auth type sends (`shown`: as the answer shows it, secrets as placeholders). OAuth 2.0's is sent per call. */
+  private authorization(connector: RunnableConnector, shown: boolean): string | null {
+    switch (connector.authType) {
+      case AuthType.AUTH_BASIC:
+        return `Basic ${shown ? SECRETS.basicToken.placeholder : (connector.secrets.basicToken ?? '')}`;
+      case AuthType.AUTH_BEARER:
+        return `Bearer ${shown ? SECRETS.bearerToken.placeholder : (connector.secrets.bearerToken ?? '')}`;
+      case AuthType.AUTH_OAUTH2:
+        return shown ? `Bearer ${ACCESS_TOKEN_PLACEHOLDER}` : null;
+      default:
+        return null;
+    }
   }
 
   /** The token request failed: refused by the guard (BLOCKED_DESTINATION) or by the endpoint (AUTH_FAILED). */
