@@ -1,6 +1,7 @@
 import { GrantType } from '@app/domain';
 import { createHash } from 'node:crypto';
 import { Dispatcher, request } from 'undici';
+import { readUpTo, textUpTo } from './outbound-call';
 
 /** A connector's OAuth 2.0 settings, secrets in clear (decrypted for this run only). */
 export interface OAuthSettings {
@@ -101,7 +102,7 @@ export class OAuthTokens {
       headersTimeout: this.timeoutMs,
       bodyTimeout: this.timeoutMs,
     });
-    const text = await readUpTo(answer.body, MAX_TOKEN_ANSWER_BYTES);
+    const text = textUpTo((await readUpTo(answer.body, MAX_TOKEN_ANSWER_BYTES)).bytes, MAX_TOKEN_ANSWER_BYTES).text;
     let body: Record<string, unknown> = {};
     try {
       const parsed: unknown = JSON.parse(text);
@@ -117,20 +118,4 @@ export class OAuthTokens {
     const expiresIn = Number(body.expires_in);
     return { accessToken: body.access_token, expiresInS: body.expires_in !== undefined && Number.isFinite(expiresIn) && expiresIn > 0 ? expiresIn : null };
   }
-}
-
-/** The body's text, up to `limit` bytes; the rest is not read. */
-async function readUpTo(body: Dispatcher.ResponseData['body'], limit: number): Promise<string> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of body) {
-    const buffer = chunk as Buffer;
-    chunks.push(buffer.subarray(0, Math.max(0, limit - size)));
-    size += buffer.length;
-    if (size >= limit) {
-      body.destroy();
-      break;
-    }
-  }
-  return Buffer.concat(chunks).toString('utf8');
 }

@@ -53,11 +53,29 @@ function failureOf(error: unknown): { outcome: Outcome; message: string } {
 }
 
 /** Text of at most `limit` bytes, never cutting a UTF-8 character in two. */
-function cut(buffer: Buffer, limit: number): { text: string; truncated: boolean } {
+export function textUpTo(buffer: Buffer, limit: number): { text: string; truncated: boolean } {
   if (buffer.length <= limit) return { text: buffer.toString('utf8'), truncated: false };
   let end = limit;
   while (end > 0 && (buffer[end] & 0xc0) === 0x80) end -= 1;
   return { text: buffer.subarray(0, end).toString('utf8'), truncated: true };
+}
+
+/**
+ * A body's bytes, read until there are more than `limit` (then the rest is never taken off the socket):
+ * `truncated` when the body went on; the bytes may pass `limit` by part of one chunk (textUpTo cuts them).
+ */
+export async function readUpTo(body: Dispatcher.ResponseData['body'], limit: number): Promise<{ bytes: Buffer; truncated: boolean }> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of body) {
+    chunks.push(chunk as Buffer);
+    size += (chunk as Buffer).length;
+    if (size > limit) {
+      body.destroy();
+      return { bytes: Buffer.concat(chunks), truncated: true };
+    }
+  }
+  return { bytes: Buffer.concat(chunks), truncated: false };
 }
 
 /**
@@ -78,22 +96,9 @@ export async function callOnce(dispatcher: Dispatcher, call: OutboundRequest, ti
       headersTimeout: timeoutMs,
       bodyTimeout: timeoutMs,
     });
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let readTruncated = false;
-    for await (const chunk of answer.body) {
-      const buffer = chunk as Buffer;
-      chunks.push(buffer);
-      size += buffer.length;
-      if (size > MAX_READ_BYTES) {
-        readTruncated = true;
-        answer.body.destroy();
-        break;
-      }
-    }
-    const read = Buffer.concat(chunks);
-    const full = cut(read, MAX_READ_BYTES);
-    const returned = cut(read, MAX_RETURNED_BYTES);
+    const { bytes: read, truncated: readTruncated } = await readUpTo(answer.body, MAX_READ_BYTES);
+    const full = textUpTo(read, MAX_READ_BYTES);
+    const returned = textUpTo(read, MAX_RETURNED_BYTES);
     const headers: Header[] = [];
     for (const [header, value] of Object.entries(answer.headers)) {
       for (const one of Array.isArray(value) ? value : [value]) if (one !== undefined) headers.push({ header, value: one });
