@@ -1,4 +1,4 @@
-import { AppConfig, createPlatformApp, PlatformAppDefinition } from '@app/platform';
+import { AppConfig, createPlatformApp, PlatformAppDefinition, PlatformAppOptions } from '@app/platform';
 import { NestExpressApplication } from '@nestjs/platform-express';
 import { Writable } from 'node:stream';
 import request from 'supertest';
@@ -15,7 +15,7 @@ export interface TestApp {
 }
 
 /** One app of the platform, on the real module and the real database, served in-process. */
-export async function startTestApp(definition: PlatformAppDefinition, config: AppConfig): Promise<TestApp> {
+export async function startTestApp(definition: PlatformAppDefinition, config: AppConfig, options: Pick<PlatformAppOptions, 'providers'> = {}): Promise<TestApp> {
   const logs: Array<Record<string, unknown>> = [];
   const logDestination = new Writable({
     write(chunk: Buffer, _encoding, done) {
@@ -23,7 +23,7 @@ export async function startTestApp(definition: PlatformAppDefinition, config: Ap
       done();
     },
   });
-  const app = await createPlatformApp(definition, config, { logDestination });
+  const app = await createPlatformApp(definition, config, { ...options, logDestination });
   await app.init();
   return {
     app,

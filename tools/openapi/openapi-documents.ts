@@ -1,4 +1,4 @@
-import { AppConfig, buildOpenApiDocument, createPlatformApp, DEFAULT_HTTP_TIMEOUTS, PlatformAppDefinition } from '@app/platform';
+import { AppConfig, buildOpenApiDocument, createPlatformApp, DEFAULT_CONNECTOR_TESTS, DEFAULT_HTTP_TIMEOUTS, PlatformAppDefinition } from '@app/platform';
 import { OpenAPIObject } from '@nestjs/swagger';
 import { BOT_ADMIN_APP } from '../../apps/bot-admin/src/bot-admin.app';
 import { ENVIRONMENT_APP } from '../../apps/environment/src/environment.app';
@@ -17,6 +17,7 @@ const OFFLINE_CONFIG: AppConfig = {
   trustProxyHops: 0,
   httpTimeouts: DEFAULT_HTTP_TIMEOUTS,
   corsOrigins: [],
+  connectorTests: DEFAULT_CONNECTOR_TESTS,
   logLevel: 'silent',
   performanceOverrides: true,
 };

@@ -43,6 +43,8 @@ export * from './rest-connectors/rest-connector.enums';
 export * from './rest-connectors/connector-secrets';
 export * from './rest-connectors/dto/rest-connector-write.dto';
 export * from './rest-connectors/dto/rest-connector-write.examples';
+export * from './rest-connectors/dto/rest-connector-test.dto';
+export * from './rest-connectors/dto/rest-connector-test.examples';
 export * from './rest-connectors/dto/rest-connector.dto';
 export * from './rest-connectors/dto/rest-connector-list.dto';
 export * from './rest-connectors/dto/rest-connector-page.dto';

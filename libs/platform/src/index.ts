@@ -10,6 +10,7 @@ export * from './app/run-platform-app';
 
 // Config: validated once at start (docs/operations.md)
 export * from './config/app-config';
+export * from './config/app-config.module';
 
 // Auth: the bearer token, the caller and its scopes
 export * from './auth/caller';
@@ -20,6 +21,13 @@ export * from './auth/development-secret';
 // HTTP edge: the error body and its OpenAPI description, the Idempotency-Key header
 export * from './http/api-error-responses.decorator';
 export * from './http/idempotency-key.decorators';
+
+// Rate limits: per-minute counters and the 429 they answer, for a limit of a feature's own
+export * from './performance/rate-limit-counters';
+export { tooManyRequests } from './rate-limit/rate-limit-keys';
+
+// Metrics: the app's Prometheus registry, for a feature's own metrics
+export * from './metrics/metrics';
 
 // Secrets: the cipher built from config
 export * from './secrets/secret-cipher.provider';

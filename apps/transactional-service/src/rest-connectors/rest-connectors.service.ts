@@ -132,8 +132,8 @@ export class RestConnectorsService {
     return (field, plaintext) => this.cipher.encrypt(plaintext, secretContext(connectorUuid, field));
   }
 
-  /** A write reads from the primary, a plain read from a replica (see ReadFrom). */
-  private async findActive(path: RestConnectorPath, from: ReadFrom): Promise<RestConnector> {
+  /** The active connector of the path, secrets sealed, or its 404. A write reads from the primary, a plain read from a replica (see ReadFrom). */
+  async findActive(path: RestConnectorPath, from: ReadFrom): Promise<RestConnector> {
     // Only when nothing is found: which link is missing, the path's or the connector.
     return this.scope.resolve(path, await this.connectors.findActive(path, from), () => {
       throw new ConnectorNotFoundException(path.botUUID, path.serviceUUID);

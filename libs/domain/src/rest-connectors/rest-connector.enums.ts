@@ -29,3 +29,20 @@ export enum GrantType {
   CLIENT_CREDENTIALS = 'CLIENT_CREDENTIALS',
   PASSWORD = 'PASSWORD',
 }
+
+/** What happened when a connector's outbound call was tried (docs/api-contract.md, "Connector test runs"). */
+export enum TestRunOutcome {
+  /** The far side answered 2xx. */
+  SUCCESS = 'SUCCESS',
+  /** The far side answered any other status (3xx included: redirects are not followed). */
+  HTTP_ERROR = 'HTTP_ERROR',
+  /** No whole answer within CONNECTOR_TEST_TIMEOUT_MS. */
+  TIMEOUT = 'TIMEOUT',
+  /** Name not found, connection refused or reset. */
+  CONNECTION_FAILED = 'CONNECTION_FAILED',
+  TLS_ERROR = 'TLS_ERROR',
+  /** The host is, or resolves to, an address test runs may not reach. */
+  BLOCKED_DESTINATION = 'BLOCKED_DESTINATION',
+  /** The OAuth 2.0 token endpoint refused or failed. */
+  AUTH_FAILED = 'AUTH_FAILED',
+}

@@ -24,7 +24,7 @@ export class ScopeService {
   }
 
   /** Resolves when every link of the path exists; otherwise the 404 naming the first missing one. */
-  private async require(path: ScopeIds, from: ReadFrom = 'replica'): Promise<void> {
+  async require(path: ScopeIds, from: ReadFrom = 'replica'): Promise<void> {
     const found = await this.scopes.lookup(path, from);
     if (!found.organization) throw new OrganizationNotFoundException(path.orgUUID);
     if (path.envUUID === undefined) return;

@@ -1,4 +1,4 @@
-import { DynamicModule, Module } from '@nestjs/common';
+import { DynamicModule, Global, Module, Provider } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { NestExpressApplication } from '@nestjs/platform-express';
 import type { Request, RequestHandler } from 'express';
@@ -39,6 +39,20 @@ const SWAGGER_UI_CSP = {
 export interface PlatformAppOptions {
   /** Where log lines go (tests capture them); stdout by default. */
   logDestination?: DestinationStream;
+  /**
+   * Global providers an app's feature module may ask for with @Optional(): tests answer for what would
+   * otherwise leave the machine (the outbound resolver of connector test runs).
+   */
+  providers?: Provider[];
+}
+
+/** PlatformAppOptions.providers, visible to every module of the app. */
+@Global()
+@Module({})
+class AppOptionsModule {
+  static register(providers: Provider[]): DynamicModule {
+    return { module: AppOptionsModule, providers, exports: providers };
+  }
 }
 
 @Module({})
@@ -49,10 +63,11 @@ class PlatformAppRootModule {
     logger: Logger,
     metrics: PlatformMetrics,
     shutdown: ShutdownState,
+    providers: Provider[],
   ): DynamicModule {
     return {
       module: PlatformAppRootModule,
-      imports: [PlatformModule.forRoot(config, logger, metrics, shutdown), definition.module],
+      imports: [PlatformModule.forRoot(config, logger, metrics, shutdown), AppOptionsModule.register(providers), definition.module],
     };
   }
 }
@@ -94,7 +109,7 @@ export async function createPlatformApp(
   const metrics = new PlatformMetrics(definition.label);
   const shutdown = new ShutdownState();
   const app = await NestFactory.create<NestExpressApplication>(
-    PlatformAppRootModule.register(definition, config, logger, metrics, shutdown),
+    PlatformAppRootModule.register(definition, config, logger, metrics, shutdown, options.providers ?? []),
     installPerformanceOverrides(config.performanceOverrides),
     { bodyParser: false, bufferLogs: true },
   );

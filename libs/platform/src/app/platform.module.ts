@@ -56,7 +56,7 @@ export class PlatformModule {
         // Where the pipe's 400s come too: after the token and the organization are checked.
         { provide: APP_GUARD, useClass: DeclaredQueryGuard },
       ],
-      exports: [JwtVerifier, SecretCipherProvider],
+      exports: [JwtVerifier, SecretCipherProvider, PlatformMetrics],
     };
   }
 }

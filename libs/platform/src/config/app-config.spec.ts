@@ -71,6 +71,21 @@ describe(loadAppConfig.name, () => {
     ).toEqual({ headersTimeoutMs: 5_000, requestTimeoutMs: 20_000, keepAliveTimeoutMs: 75_000 });
   });
 
+  it('runs connector tests with the contract\'s defaults, or as the environment says', () => {
+    expect(loadAppConfig({}).connectorTests).toEqual({ allowedCidrs: [], timeoutMs: 10_000, perMinute: 30 });
+    expect(
+      loadAppConfig({ OUTBOUND_ALLOWED_CIDRS: '10.20.0.0/16, fd00::/8', CONNECTOR_TEST_TIMEOUT_MS: '2500', CONNECTOR_TEST_PER_MINUTE: '5' }).connectorTests,
+    ).toEqual({ allowedCidrs: ['10.20.0.0/16', 'fd00::/8'], timeoutMs: 2_500, perMinute: 5 });
+  });
+
+  it('refuses an OUTBOUND_ALLOWED_CIDRS entry that is not a CIDR, and out-of-range test-run limits', () => {
+    expect(problemOf({ OUTBOUND_ALLOWED_CIDRS: '10.0.0.0/8,10.0.0.1,example.com/8' })).toBe(
+      'Invalid configuration: OUTBOUND_ALLOWED_CIDRS must be comma-separated CIDRs such as 10.20.0.0/16 or fd00::/8 (not: "10.0.0.1", "example.com/8")',
+    );
+    expect(problemOf({ CONNECTOR_TEST_TIMEOUT_MS: '0' })).toContain('CONNECTOR_TEST_TIMEOUT_MS must not be less than 100');
+    expect(problemOf({ CONNECTOR_TEST_PER_MINUTE: 'many' })).toContain('CONNECTOR_TEST_PER_MINUTE must be an integer number');
+  });
+
   it('trusts no proxy unless TRUST_PROXY_HOPS says how many are in front', () => {
     expect(loadAppConfig({}).trustProxyHops).toBe(0);
     expect(loadAppConfig({ TRUST_PROXY_HOPS: '1' }).trustProxyHops).toBe(1);

@@ -1,5 +1,6 @@
 import { plainToInstance } from 'class-transformer';
 import { validateSync, ValidationError } from 'class-validator';
+import ipaddr from 'ipaddr.js';
 import { dirname, resolve } from 'node:path';
 import type { DatabaseConfig } from '@app/domain';
 import { ConfigValidationError } from './config-validation.error';
@@ -26,6 +27,18 @@ export const DEFAULT_HTTP_TIMEOUTS: HttpTimeouts = {
   keepAliveTimeoutMs: 65_000,
 };
 
+/** Connector test runs (docs/api-contract.md, "Connector test runs"). */
+export interface ConnectorTestConfig {
+  /** OUTBOUND_ALLOWED_CIDRS: private ranges a test run may reach besides public unicast addresses. */
+  allowedCidrs: string[];
+  /** From connecting to the last byte of the answer, the token request included. */
+  timeoutMs: number;
+  /** Test runs per caller in any rolling minute. */
+  perMinute: number;
+}
+
+export const DEFAULT_CONNECTOR_TESTS: ConnectorTestConfig = { allowedCidrs: [], timeoutMs: 10_000, perMinute: 30 };
+
 export type AuthConfig =
   | { mode: 'secret'; secret: string; issuer?: string; audience?: string }
   | { mode: 'jwks'; jwksUrl: string; issuer?: string; audience?: string }
@@ -48,6 +61,7 @@ export interface AppConfig {
   trustProxyHops: number;
   httpTimeouts: HttpTimeouts;
   corsOrigins: string[];
+  connectorTests: ConnectorTestConfig;
   logLevel: (typeof LOG_LEVELS)[number];
   /** PERFORMANCE_OVERRIDES (default on): off runs the stock library path (libs/platform/src/performance/README.md). */
   performanceOverrides: boolean;
@@ -96,6 +110,12 @@ export function loadAppConfig(env: NodeJS.ProcessEnv, defaultPort = 3000): AppCo
     problems.push('DATABASE_READ_URLS needs a mysql:// DATABASE_URL');
   }
 
+  const allowedCidrs = splitList(vars.OUTBOUND_ALLOWED_CIDRS);
+  const badCidrs = allowedCidrs.filter((cidr) => !isCidr(cidr));
+  if (badCidrs.length > 0) {
+    problems.push(`OUTBOUND_ALLOWED_CIDRS must be comma-separated CIDRs such as 10.20.0.0/16 or fd00::/8 (not: ${badCidrs.map((cidr) => JSON.stringify(cidr.slice(0, 50))).join(', ')})`);
+  }
+
   if (problems.length > 0) {
     throw new ConfigValidationError(`Invalid configuration: ${problems.join('; ')}`);
   }
@@ -116,6 +136,11 @@ export function loadAppConfig(env: NodeJS.ProcessEnv, defaultPort = 3000): AppCo
     trustProxyHops: vars.TRUST_PROXY_HOPS ?? 0,
     httpTimeouts,
     corsOrigins: splitList(vars.CORS_ORIGINS),
+    connectorTests: {
+      allowedCidrs,
+      timeoutMs: vars.CONNECTOR_TEST_TIMEOUT_MS ?? DEFAULT_CONNECTOR_TESTS.timeoutMs,
+      perMinute: vars.CONNECTOR_TEST_PER_MINUTE ?? DEFAULT_CONNECTOR_TESTS.perMinute,
+    },
     logLevel: vars.LOG_LEVEL ?? (nodeEnv === 'test' ? 'silent' : 'info'),
     performanceOverrides: vars.PERFORMANCE_OVERRIDES !== 'off',
   };
@@ -150,6 +175,16 @@ function decodeKey(name: string, value: string | undefined, problems: string[]):
   return key;
 }
 
+/** A CIDR as ipaddr.js reads it (the outbound guard admits ranges with the same parser). */
+function isCidr(value: string): boolean {
+  try {
+    ipaddr.parseCIDR(value);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 function splitList(value: string | undefined): string[] {
   return (value ?? '')
     .split(',')
@@ -178,6 +213,9 @@ const KNOWN_VARIABLES = [
   'HTTP_REQUEST_TIMEOUT_MS',
   'HTTP_KEEP_ALIVE_TIMEOUT_MS',
   'CORS_ORIGINS',
+  'OUTBOUND_ALLOWED_CIDRS',
+  'CONNECTOR_TEST_TIMEOUT_MS',
+  'CONNECTOR_TEST_PER_MINUTE',
   'LOG_LEVEL',
   'PERFORMANCE_OVERRIDES',
 ] as const;

@@ -129,6 +129,24 @@ export class EnvironmentVariables {
 
   @Transform(emptyToUndefined)
   @IsOptional()
+  @IsString()
+  OUTBOUND_ALLOWED_CIDRS?: string;
+
+  @Transform(toInt)
+  @IsOptional()
+  @Min(100)
+  @Max(120_000)
+  @IsInt()
+  CONNECTOR_TEST_TIMEOUT_MS?: number;
+
+  @Transform(toInt)
+  @IsOptional()
+  @Min(1)
+  @IsInt()
+  CONNECTOR_TEST_PER_MINUTE?: number;
+
+  @Transform(emptyToUndefined)
+  @IsOptional()
   @IsIn(ON_OFF)
   PERFORMANCE_OVERRIDES?: (typeof ON_OFF)[number];
 }

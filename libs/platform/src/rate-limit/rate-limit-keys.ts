@@ -27,8 +27,8 @@ export function clientNetwork(ip: string | undefined): string {
 /** The counters' key of a request no verified caller answers for: its client's network (clientNetwork). */
 export const addressKey = (req: Request): string => `ip:${clientNetwork(req.ip)}`;
 
-/** The 429 of the rate limit, with the seconds until the caller may send again in Retry-After. */
-export function tooManyRequests(res: Response, limit: number, retryAfterSeconds: number): HttpException {
+/** The 429 of a rate limit (of `limit` requests, or of what `counted` names), with the seconds until the caller may send again in Retry-After. */
+export function tooManyRequests(res: Response, limit: number, retryAfterSeconds: number, counted = 'requests'): HttpException {
   res.setHeader('Retry-After', retryAfterSeconds);
-  return new HttpException(`Rate limit of ${limit} requests per minute exceeded`, HttpStatus.TOO_MANY_REQUESTS);
+  return new HttpException(`Rate limit of ${limit} ${counted} per minute exceeded`, HttpStatus.TOO_MANY_REQUESTS);
 }

@@ -60,6 +60,17 @@ describe(OAuthTokens.name, () => {
     expect(endpoint.issued()).toBe(6);
   });
 
+  it('keeps at most maxKept tokens, forgetting the one kept longest ago', async () => {
+    tokens = new OAuthTokens(dispatcher, 2_000, () => clock, 2);
+    await tokens.tokenFor(clientCredentials(), 'c1');
+    await tokens.tokenFor(clientCredentials(), 'c2');
+    await tokens.tokenFor(clientCredentials(), 'c3');
+    expect((await tokens.tokenFor(clientCredentials(), 'c3')).kept).toBe(true);
+    expect((await tokens.tokenFor(clientCredentials(), 'c2')).kept).toBe(true);
+    expect((await tokens.tokenFor(clientCredentials(), 'c1')).kept).toBe(false);
+    expect(endpoint.issued()).toBe(4);
+  });
+
   it("is AUTH_FAILED with the endpoint's RFC 6749 error and description", async () => {
     const wrong = { ...clientCredentials(), clientSecret: 'wrong' };
     const failure = await tokens.tokenFor(wrong, 'c1').catch((error: unknown) => error);

@@ -32,6 +32,8 @@ export class AuthFailedError extends Error {
 
 /** A token is dropped this long before the endpoint said it expires. */
 export const TOKEN_MARGIN_MS = 30_000;
+/** At most this many connectors' tokens are kept; beyond, the one kept longest ago is forgotten. */
+export const MAX_KEPT_TOKENS = 10_000;
 /** A token answer is read up to this size. */
 const MAX_TOKEN_ANSWER_BYTES = 64 * 1024;
 
@@ -58,6 +60,7 @@ export class OAuthTokens {
     private readonly dispatcher: Dispatcher,
     private readonly timeoutMs: number,
     private readonly now: () => number = Date.now,
+    private readonly maxKept = MAX_KEPT_TOKENS,
   ) {}
 
   /**
@@ -71,6 +74,8 @@ export class OAuthTokens {
     if (keepAs !== undefined) this.kept.delete(keepAs);
     const { accessToken, expiresInS } = await this.requestToken(settings);
     if (keepAs !== undefined && expiresInS !== null) {
+      // A Map iterates in insertion order: its first key is the token kept longest ago.
+      if (this.kept.size >= this.maxKept) this.kept.delete(this.kept.keys().next().value!);
       this.kept.set(keepAs, { settings: fingerprint, accessToken, until: this.now() + expiresInS * 1000 - TOKEN_MARGIN_MS });
     }
     return { accessToken, kept: false };

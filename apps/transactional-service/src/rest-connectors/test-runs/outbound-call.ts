@@ -1,7 +1,9 @@
+import { TestRunOutcome } from '@app/domain';
 import { Dispatcher, errors, request } from 'undici';
 import { Header } from './variables';
 
-export type Outcome = 'SUCCESS' | 'HTTP_ERROR' | 'TIMEOUT' | 'CONNECTION_FAILED' | 'TLS_ERROR' | 'BLOCKED_DESTINATION' | 'AUTH_FAILED';
+/** The outcome names of the contract, as strings. */
+export type Outcome = `${TestRunOutcome}`;
 
 /** At most this much of an answer is read; the rest is never taken off the socket. */
 export const MAX_READ_BYTES = 1024 * 1024;

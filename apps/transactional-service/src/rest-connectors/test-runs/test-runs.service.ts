@@ -1,0 +1,119 @@
+import {
+  BotPath,
+  ConnectorWrite,
+  RestConnector,
+  RestConnectorPath,
+  RestConnectorTestDto,
+  SavedRestConnectorTestDto,
+  ScopeService,
+  SECRET_FIELDS,
+  secretContext,
+  SecretCipher,
+  TestRunAnswerDto,
+  TestRunOutcome,
+} from '@app/domain';
+import { Caller } from '@app/platform';
+import { Injectable } from '@nestjs/common';
+import { InjectPinoLogger, PinoLogger } from 'nestjs-pino';
+import { toConnectorWrite } from '../connector-write';
+import { RestConnectorsService } from '../rest-connectors.service';
+import { Outbound } from './outbound.providers';
+import { RunnableConnector, TestRunAnswer } from './test-run';
+import { TestRunSlots } from './test-run-limits';
+import { TestRunMetrics } from './test-run-metrics';
+
+/** Who asked, for the log line. */
+export interface TestRunCaller {
+  caller: Caller;
+  requestId: string;
+}
+
+/** A test run keeps secrets in clear for its own duration only: they are never sealed, stored or logged. */
+const inClear = (_field: unknown, plaintext: string) => plaintext;
+
+/**
+ * Connector test runs (docs/api-contract.md, "Connector test runs"): the connector is made runnable (an
+ * unsaved one validated as a create, a saved one with its secrets decrypted, edits applied as a PUT would
+ * apply them), run once through the outbound guard, logged and counted. Nothing is saved.
+ */
+@Injectable()
+export class TestRunsService {
+  constructor(
+    private readonly scope: ScopeService,
+    private readonly connectors: RestConnectorsService,
+    private readonly cipher: SecretCipher,
+    private readonly outbound: Outbound,
+    private readonly slots: TestRunSlots,
+    private readonly metrics: TestRunMetrics,
+    @InjectPinoLogger(TestRunsService.name) private readonly logger: PinoLogger,
+  ) {}
+
+  /** An unsaved connector: the bot must exist in scope (404); a placeholder is a 400, as for a create. */
+  async testUnsaved(path: BotPath, dto: RestConnectorTestDto, who: TestRunCaller): Promise<TestRunAnswerDto> {
+    const { values } = toConnectorWrite(dto.connector, who.caller, new Date(), inClear);
+    await this.scope.require(path);
+    return this.run(runnable(values), dto.variables ?? {}, who);
+  }
+
+  /** A saved connector (404 as a get), or edits of it as a PUT would store them. */
+  async testSaved(path: RestConnectorPath, dto: SavedRestConnectorTestDto, who: TestRunCaller): Promise<TestRunAnswerDto> {
+    const stored = this.inClear(await this.connectors.findActive(path, 'replica'));
+    const values = dto.connector ? toConnectorWrite(dto.connector, who.caller, new Date(), inClear, stored).values : stored;
+    return this.run(runnable(values, stored.uuid), dto.variables ?? {}, who);
+  }
+
+  private async run(connector: RunnableConnector, variables: Record<string, string>, who: TestRunCaller): Promise<TestRunAnswerDto> {
+    const answer = await this.slots.run(() => this.outbound.runner.run(connector, variables));
+    this.report(connector, answer, who);
+    return answer as TestRunAnswerDto;
+  }
+
+  /** One log line per run (never a secret: the host only, not the URL, whose query may hold one) and its metrics. */
+  private report(connector: RunnableConnector, answer: TestRunAnswer, who: TestRunCaller): void {
+    const outcome = answer.outcome as TestRunOutcome;
+    this.metrics.ran(outcome, answer.durationMs);
+    this.logger.info(
+      {
+        requestId: who.requestId,
+        callerSub: who.caller.sub,
+        connectorUuid: connector.uuid ?? null,
+        destinationHost: new URL(answer.request.url).host,
+        outcome,
+        status: answer.response?.status ?? null,
+        durationMs: answer.durationMs,
+      },
+      'connector test run',
+    );
+  }
+
+  /** The stored connector with its secrets decrypted, for this run only. */
+  private inClear(connector: RestConnector): RestConnector {
+    const secrets = Object.fromEntries(
+      SECRET_FIELDS.map((field) => {
+        const sealed = connector[field];
+        return [field, sealed === null ? null : this.cipher.decrypt(sealed, secretContext(connector.uuid, field))];
+      }),
+    );
+    return { ...connector, ...secrets };
+  }
+}
+
+/** The columns of a connector as the runner takes them. */
+function runnable(values: ConnectorWrite, uuid?: string): RunnableConnector {
+  const secrets = Object.fromEntries(SECRET_FIELDS.flatMap((field) => (values[field] === null ? [] : [[field, values[field]]])));
+  return {
+    uuid,
+    requestType: values.requestType,
+    url: values.url,
+    headers: values.headers,
+    contentType: values.contentType,
+    authType: values.authType,
+    grantType: values.grantType,
+    clientId: values.clientId,
+    oauthUrl: values.oauthUrl,
+    authUsername: values.authUsername,
+    secrets,
+    body: values.body,
+    output: values.output,
+  };
+}

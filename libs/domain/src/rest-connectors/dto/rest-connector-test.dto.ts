@@ -1,0 +1,156 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import { IsDefined, IsObject, IsOptional, registerDecorator, ValidateNested } from 'class-validator';
+import { TestRunOutcome } from '../rest-connector.enums';
+import { RestConnectorWriteDto } from './rest-connector-write.dto';
+
+export const VARIABLE_LIMITS = { count: 50, valueBytes: 8 * 1024 } as const;
+/** A variable's name, as `{{name}}` stands for it in a connector. */
+export const VARIABLE_NAME = /^[A-Za-z_][A-Za-z0-9_.-]{0,63}$/;
+
+/** Why a `variables` object is refused, or null when it is acceptable. */
+export function variablesProblem(value: unknown): string | null {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return 'must be an object of string values';
+  const entries = Object.entries(value);
+  if (entries.length > VARIABLE_LIMITS.count) return `must hold at most ${VARIABLE_LIMITS.count} variables`;
+  const problems: string[] = [];
+  for (const [name, text] of entries) {
+    const shown = JSON.stringify(name.slice(0, 70));
+    if (!VARIABLE_NAME.test(name)) problems.push(`name ${shown} must match ${VARIABLE_NAME.source}`);
+    else if (typeof text !== 'string') problems.push(`${name} must be a string`);
+    else if (Buffer.byteLength(text, 'utf8') > VARIABLE_LIMITS.valueBytes) problems.push(`${name} must be at most ${VARIABLE_LIMITS.valueBytes} bytes (UTF-8)`);
+  }
+  return problems.length === 0 ? null : problems.join('; ');
+}
+
+/** `variables` of a test run: at most 50 string values, named as placeholders are, each at most 8 KiB. */
+function IsVariables(): PropertyDecorator {
+  return (target, propertyName) =>
+    registerDecorator({
+      name: 'isVariables',
+      target: target.constructor,
+      propertyName: String(propertyName),
+      validator: {
+        validate: (value: unknown) => variablesProblem(value) === null,
+        defaultMessage: (args) => `${args?.property} ${variablesProblem(args?.value)}`,
+      },
+    });
+}
+
+const VARIABLES_PROPERTY = {
+  type: 'object',
+  additionalProperties: { type: 'string', maxLength: VARIABLE_LIMITS.valueBytes },
+  maxProperties: VARIABLE_LIMITS.count,
+  example: { city: 'Lisbon' },
+  description:
+    `What each \`{{name}}\` of the connector's url (percent-encoded there), header values and body stands for. ` +
+    `At most ${VARIABLE_LIMITS.count} string values; names match \`${VARIABLE_NAME.source}\`; values at most 8 KiB (UTF-8). ` +
+    'A placeholder without a variable is a 400 naming every missing one.',
+} as const;
+
+/** Body of `POST …/rest-connectors/test`: an unsaved connector, validated exactly as a create. */
+export class RestConnectorTestDto {
+  @ApiProperty({ type: RestConnectorWriteDto, description: 'The connector to test, as a create would take it; nothing is stored.' })
+  @IsDefined()
+  @IsObject()
+  @ValidateNested()
+  @Type(() => RestConnectorWriteDto)
+  connector: RestConnectorWriteDto;
+
+  @ApiPropertyOptional(VARIABLES_PROPERTY)
+  @IsOptional()
+  @IsVariables()
+  variables?: Record<string, string>;
+}
+
+/** Body of `POST …/rest-connectors/{serviceUUID}/test`: the stored connector, or edits of it that are not saved. */
+export class SavedRestConnectorTestDto {
+  @ApiPropertyOptional(VARIABLES_PROPERTY)
+  @IsOptional()
+  @IsVariables()
+  variables?: Record<string, string>;
+
+  @ApiPropertyOptional({
+    type: RestConnectorWriteDto,
+    description: 'Edits to test instead of the stored connector, as a PUT would store them (placeholders keep the stored secrets while the URL keeps its host); nothing is saved.',
+  })
+  @IsOptional()
+  @IsObject()
+  @ValidateNested()
+  @Type(() => RestConnectorWriteDto)
+  connector?: RestConnectorWriteDto;
+}
+
+export class TestRunHeaderDto {
+  @ApiProperty({ example: 'content-type' })
+  header: string;
+
+  @ApiProperty({ example: 'application/json' })
+  value: string;
+}
+
+export class TestRunRequestDto {
+  @ApiProperty({ example: 'GET' })
+  method: string;
+
+  @ApiProperty({ example: 'https://api.example.com/items/42', description: 'With the variables filled in.' })
+  url: string;
+
+  @ApiProperty({ type: [TestRunHeaderDto], description: 'As sent; secrets and the access token as their placeholders.' })
+  headers: TestRunHeaderDto[];
+
+  @ApiProperty({ example: '', description: 'As sent (empty when no body was sent); secrets as their placeholders.' })
+  body: string;
+}
+
+export class TestRunResponseDto {
+  @ApiProperty({ example: 200 })
+  status: number;
+
+  @ApiProperty({ type: [TestRunHeaderDto], description: 'As the far side sent them; every secret and the access token replaced by their placeholders.' })
+  headers: TestRunHeaderDto[];
+
+  @ApiProperty({ example: '{"data": {"level": 7}}', description: 'The answer as text, at most 64 KiB; secrets replaced by their placeholders.' })
+  body: string;
+
+  @ApiProperty({ example: false, description: 'True when the answer was longer than what `body` holds.' })
+  bodyTruncated: boolean;
+}
+
+export class TestRunOutputDto {
+  @ApiProperty({ example: '$.data.level', description: 'The connector\'s `output`.' })
+  expression: string;
+
+  @ApiProperty({
+    type: 'array',
+    items: {},
+    nullable: true,
+    example: [7],
+    description: 'What the RFC 9535 JSONPath query selects, in document order (empty when nothing); null when it could not be evaluated.',
+  })
+  values: unknown[] | null;
+
+  @ApiProperty({ type: String, nullable: true, example: null, description: 'Why the query could not be evaluated: not a query, the answer not JSON, …' })
+  error: string | null;
+}
+
+/** The answer of a test run (200 whenever the call was attempted, whatever the far side answered). */
+export class TestRunAnswerDto {
+  @ApiProperty({ enum: TestRunOutcome, enumName: 'TestRunOutcome', example: TestRunOutcome.SUCCESS })
+  outcome: TestRunOutcome;
+
+  @ApiProperty({ type: String, nullable: true, example: null, description: 'What happened, in words, for every outcome but SUCCESS.' })
+  message: string | null;
+
+  @ApiProperty({ example: 184, description: 'From the start of the run to the end of the answer, in milliseconds (the token request included).' })
+  durationMs: number;
+
+  @ApiProperty({ type: TestRunRequestDto, description: 'The request as it was sent, secrets as placeholders.' })
+  request: TestRunRequestDto;
+
+  @ApiProperty({ type: TestRunResponseDto, nullable: true, description: 'Null when no answer came.' })
+  response: TestRunResponseDto | null;
+
+  @ApiProperty({ type: TestRunOutputDto, nullable: true, description: 'The connector\'s `output` applied to the answer; null when no answer came.' })
+  output: TestRunOutputDto | null;
+}

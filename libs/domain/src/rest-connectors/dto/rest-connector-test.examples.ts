@@ -1,0 +1,93 @@
+import { ExamplesObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
+import { TestRunOutcome } from '../rest-connector.enums';
+import { REST_CONNECTOR_CREATE_EXAMPLES } from './rest-connector-write.examples';
+
+/** A create example's body (every one is an ExampleObject with a value). */
+const createBody = (name: string) => (REST_CONNECTOR_CREATE_EXAMPLES[name] as { value: Record<string, unknown> }).value;
+
+/** Bodies of `POST …/rest-connectors/test` for Swagger UI: the create examples, each with the variables it needs. */
+export const REST_CONNECTOR_TEST_EXAMPLES: ExamplesObject = {
+  noAuth: {
+    summary: 'No authentication, one variable',
+    value: { connector: createBody('noAuth'), variables: { city: 'Lisbon' } },
+  },
+  bearer: {
+    summary: 'Bearer token',
+    value: { connector: createBody('bearer'), variables: { sku: 'SKU-1042' } },
+  },
+  clientCredentials: {
+    summary: 'OAuth 2, client credentials',
+    value: { connector: createBody('clientCredentials'), variables: {} },
+  },
+};
+
+/** Bodies of `POST …/rest-connectors/{serviceUUID}/test`. */
+export const SAVED_REST_CONNECTOR_TEST_EXAMPLES: ExamplesObject = {
+  asStored: {
+    summary: 'The stored connector',
+    description: 'Runs the connector as stored, with its stored secrets. Name every `{{variable}}` it uses.',
+    value: { variables: { city: 'Lisbon' } },
+  },
+  withEdits: {
+    summary: 'Edits that are not saved',
+    description:
+      'Runs the connector as this PUT body would store it: a secret\'s placeholder keeps the stored secret while the URL keeps its scheme, host and port. Nothing is saved.',
+    value: {
+      variables: { city: 'Porto' },
+      connector: { ...createBody('noAuth'), url: 'https://api.weather.example.com/v2/alerts?city={{city}}&lang=en' },
+    },
+  },
+};
+
+/** Answers of a test run, for the 200 of both operations. */
+export const TEST_RUN_ANSWER_EXAMPLES: ExamplesObject = {
+  success: {
+    summary: 'The far side answered 2xx',
+    value: {
+      outcome: TestRunOutcome.SUCCESS,
+      message: null,
+      durationMs: 184,
+      request: {
+        method: 'GET',
+        url: 'https://api.example.com/items/42',
+        headers: [{ header: 'Accept', value: 'application/json' }, { header: 'Authorization', value: 'Bearer <BEARER_TOKEN>' }],
+        body: '',
+      },
+      response: { status: 200, headers: [{ header: 'content-type', value: 'application/json' }], body: '{"data": {"level": 7}}', bodyTruncated: false },
+      output: { expression: '$.data.level', values: [7], error: null },
+    },
+  },
+  httpError: {
+    summary: 'The far side answered an error, not JSON',
+    value: {
+      outcome: TestRunOutcome.HTTP_ERROR,
+      message: 'The far side answered 503',
+      durationMs: 41,
+      request: { method: 'POST', url: 'https://crm.example.com/api/contacts', headers: [{ header: 'Content-Type', value: 'application/json' }, { header: 'Authorization', value: 'Bearer <ACCESS_TOKEN>' }], body: '{"email": "ana@example.com"}' },
+      response: { status: 503, headers: [{ header: 'content-type', value: 'text/html' }], body: '<h1>Down for maintenance</h1>', bodyTruncated: false },
+      output: { expression: '$.id', values: null, error: 'the answer is not JSON' },
+    },
+  },
+  blocked: {
+    summary: 'The host resolves to an address test runs may not reach',
+    value: {
+      outcome: TestRunOutcome.BLOCKED_DESTINATION,
+      message: 'metadata.internal resolves to 169.254.169.254, a linkLocal address: connector test runs only reach public addresses',
+      durationMs: 2,
+      request: { method: 'GET', url: 'http://metadata.internal/latest/meta-data/', headers: [], body: '' },
+      response: null,
+      output: null,
+    },
+  },
+  authFailed: {
+    summary: 'The token endpoint refused the client',
+    value: {
+      outcome: TestRunOutcome.AUTH_FAILED,
+      message: 'The token endpoint answered 401: invalid_client (Invalid client: client is invalid)',
+      durationMs: 63,
+      request: { method: 'GET', url: 'https://api.example.com/me', headers: [{ header: 'Authorization', value: 'Bearer <ACCESS_TOKEN>' }], body: '' },
+      response: null,
+      output: null,
+    },
+  },
+};
