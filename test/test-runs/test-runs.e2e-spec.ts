@@ -363,6 +363,19 @@ describe('Connector test runs (MariaDB, far sides on 127.0.0.2)', () => {
       expect(side.received).toHaveLength(1);
     });
 
+    it('refuses, before sending, a header the HTTP client sets itself or a value a header cannot carry', async () => {
+      side = await farSide();
+      const connector = aConnectorBody({ url: `${side.url}/x`, headers: [{ header: 'Transfer-Encoding', value: 'chunked' }, { header: 'X-Price', value: '{{price}}' }] });
+
+      const res = await testUnsaved({ connector, variables: { price: '5 €' } }).expect(400);
+
+      expect(res.body.message).toEqual([
+        'headers.0.header Transfer-Encoding is set by the HTTP client: a test run cannot send it',
+        'headers.1.value holds a character an HTTP header cannot carry (only printable ASCII, Latin-1, space and tab)',
+      ]);
+      expect(side.connections()).toBe(0);
+    });
+
     it('validates the URL again once filled in: the host may not come from a variable that breaks it', async () => {
       const res = await testUnsaved({ connector: aConnectorBody({ url: 'http://{{host}}/x' }), variables: { host: 'a b' } }).expect(400);
       expect(res.body.message).toEqual(['url is not an absolute http or https URL once its variables are filled in']);

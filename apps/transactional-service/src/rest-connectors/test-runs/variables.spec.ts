@@ -42,6 +42,21 @@ describe('fillTemplate', () => {
     }
   });
 
+  it('refuses what the HTTP client cannot send: headers it sets itself, a second Host, characters outside a header\'s', () => {
+    const headers = ['Transfer-Encoding', 'connection', 'Keep-Alive', 'Upgrade', 'Expect', 'Content-Length', 'TE', 'Host', 'host'].map((header) => ({ header, value: 'x' }));
+    expect(problemsOf(() => fillTemplate({ url: 'https://api.example.com/', headers: [...headers, { header: 'X-Price', value: '{{price}}' }, { header: 'X-Name', value: 'José' }], body: '' }, { price: '5 €' }))).toEqual([
+      'headers.0.header Transfer-Encoding is set by the HTTP client: a test run cannot send it',
+      'headers.1.header connection is set by the HTTP client: a test run cannot send it',
+      'headers.2.header Keep-Alive is set by the HTTP client: a test run cannot send it',
+      'headers.3.header Upgrade is set by the HTTP client: a test run cannot send it',
+      'headers.4.header Expect is set by the HTTP client: a test run cannot send it',
+      'headers.5.header Content-Length is set by the HTTP client: a test run cannot send it',
+      'headers.6.header TE is set by the HTTP client: a test run cannot send it',
+      'headers.8.header Host may be sent once only',
+      'headers.9.value holds a character an HTTP header cannot carry (only printable ASCII, Latin-1, space and tab)',
+    ]);
+  });
+
   it('keeps CR and LF out of the URL: they are percent-encoded there', () => {
     expect(fillTemplate(TEMPLATE, { id: '1\r\nHost: evil', term: 't', name: 'n', tenant: 'a' }).url).toBe(
       'https://api.example.com/items/1%0D%0AHost%3A%20evil?q=t',

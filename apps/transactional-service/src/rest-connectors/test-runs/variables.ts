@@ -20,14 +20,23 @@ export function placeholdersIn(text: string): string[] {
   return [...new Set([...text.matchAll(PLACEHOLDER)].map(([, name]) => name))];
 }
 
+/**
+ * Headers the HTTP client (undici) frames the message with itself and refuses, or would send a second time,
+ * from a caller: the connection's management, the body's length and encoding, and `Expect`.
+ */
+const CLIENT_MANAGED = new Set(['connection', 'keep-alive', 'transfer-encoding', 'upgrade', 'expect', 'content-length', 'te', 'trailer', 'proxy-connection']);
+/** What a header value may hold on the wire (RFC 9110 field-value: visible ASCII, obs-text, space and tab). */
+const FIELD_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
+
 function fill(text: string, variables: Variables, encode: (value: string) => string = (value) => value): string {
   return text.replace(PLACEHOLDER, (_, name: string) => encode(variables[name]));
 }
 
 /**
  * Fills every `{{name}}` of the url (percent-encoded there), of the header values and of the body. A 400
- * lists every problem at once: a placeholder without a variable, a header value that would hold CR, LF or NUL,
- * a URL that is no longer an absolute http(s) URL once filled.
+ * lists every problem at once: a placeholder without a variable, a header value that would hold CR, LF or NUL
+ * or another character a header cannot carry, a header the HTTP client sets itself, a URL that is no longer an
+ * absolute http(s) URL once filled. Nothing is sent then.
  */
 export function fillTemplate(template: Template, variables: Variables): Template {
   const used = [template.url, template.body, ...template.headers.map((header) => header.value)].flatMap(placeholdersIn);
@@ -40,10 +49,15 @@ export function fillTemplate(template: Template, variables: Variables): Template
   if (!isHttpUrlWithPlaceholders(url, Number.MAX_SAFE_INTEGER) || placeholdersIn(url).length > 0) {
     problems.push('url is not an absolute http or https URL once its variables are filled in');
   }
+  let hosts = 0;
   const headers = template.headers.map(({ header, value }, index) => {
+    const name = header.toLowerCase();
+    if (CLIENT_MANAGED.has(name)) problems.push(`headers.${index}.header ${header} is set by the HTTP client: a test run cannot send it`);
+    if (name === 'host' && ++hosts === 2) problems.push(`headers.${index}.header Host may be sent once only`);
     const filled = fill(value, variables);
     // CR, LF and NUL would end the header line early.
     if (!isSingleLine(filled)) problems.push(`headers.${index}.value would hold a line break or NUL once its variables are filled in`);
+    else if (!FIELD_VALUE.test(filled)) problems.push(`headers.${index}.value holds a character an HTTP header cannot carry (only printable ASCII, Latin-1, space and tab)`);
     return { header, value: filled };
   });
   if (problems.length > 0) throw new BadRequestException(problems);
