@@ -28,7 +28,7 @@ module.exports = {
       // The transactional service's suites again on the stock library path (PERFORMANCE_OVERRIDES=off):
       // a drift between a performance override and the library behaviour it replaces fails here.
       displayName: 'e2e-stock',
-      testMatch: ['<rootDir>/test/rest-connectors/**/*.e2e-spec.ts', '<rootDir>/test/security/hostile-input.e2e-spec.ts'],
+      testMatch: ['<rootDir>/test/rest-connectors/**/*.e2e-spec.ts', '<rootDir>/test/test-runs/test-runs.e2e-spec.ts', '<rootDir>/test/security/hostile-input.e2e-spec.ts'],
       setupFiles: ['<rootDir>/test/support/stock-path.ts'],
       globalSetup: '<rootDir>/test/support/global-setup.ts',
       globalTeardown: '<rootDir>/test/support/global-teardown.ts',
