@@ -1,34 +1,17 @@
-import { createServer, IncomingMessage, Server, ServerResponse } from 'node:http';
-import { AddressInfo } from 'node:net';
 import { callOnce, MAX_READ_BYTES, MAX_RETURNED_BYTES } from './outbound-call';
 import { OutboundGuard } from './outbound-guard';
+import { farSide } from './testing/far-side';
 
 const dispatcher = new OutboundGuard(['127.0.0.2/32'], async () => []).dispatcher({ connectTimeoutMs: 2_000 });
 afterAll(() => dispatcher.close());
-
-/** The far side: a real server on 127.0.0.2 that the test scripts. */
-async function farSide(handle: (req: IncomingMessage, res: ServerResponse, body: string) => void) {
-  const server: Server = createServer((req, res) => {
-    let body = '';
-    req.on('data', (chunk) => (body += chunk));
-    req.on('end', () => handle(req, res, body));
-  });
-  await new Promise<void>((done) => server.listen(0, '127.0.0.2', done));
-  const url = `http://127.0.0.2:${(server.address() as AddressInfo).port}`;
-  const close = () => {
-    server.closeAllConnections();
-    return new Promise<void>((done) => server.close(() => done()));
-  };
-  return { url, close };
-}
 
 const get = (url: string) => ({ method: 'GET', url, headers: [], body: null });
 
 describe('callOnce', () => {
   it('sends the method, headers and body, and reports a 2xx as SUCCESS with the answer', async () => {
-    const side = await farSide((req, res, body) => {
+    const side = await farSide(({ method, headers, body }, res) => {
       res.setHeader('content-type', 'application/json');
-      res.end(JSON.stringify({ method: req.method, tenant: req.headers['x-tenant'], type: req.headers['content-type'], body }));
+      res.end(JSON.stringify({ method, tenant: headers['x-tenant'], type: headers['content-type'], body }));
     });
     const result = await callOnce(dispatcher, { method: 'POST', url: `${side.url}/items`, headers: [{ header: 'X-Tenant', value: 'acme' }, { header: 'Content-Type', value: 'application/json' }], body: '{"a":1}' }, 2_000);
     expect(result).toMatchObject({ outcome: 'SUCCESS', message: null, answer: { status: 200, bodyTruncated: false } });
@@ -38,8 +21,8 @@ describe('callOnce', () => {
   });
 
   it('reports another status as HTTP_ERROR, and a redirect with its Location, not followed', async () => {
-    const side = await farSide((req, res) => {
-      if (req.url === '/missing') res.writeHead(404).end('no');
+    const side = await farSide((received, res) => {
+      if (received.url === '/missing') res.writeHead(404).end('no');
       else res.writeHead(302, { location: 'http://127.0.0.1/metadata' }).end();
     });
     expect(await callOnce(dispatcher, get(`${side.url}/missing`), 2_000)).toMatchObject({ outcome: 'HTTP_ERROR', message: 'The far side answered 404', answer: { status: 404, body: 'no' } });
@@ -51,7 +34,7 @@ describe('callOnce', () => {
   });
 
   it('abandons a call that has not answered whole in time: TIMEOUT, no answer', async () => {
-    const side = await farSide((_req, res) => {
+    const side = await farSide((_received, res) => {
       res.writeHead(200);
       res.write('the first bytes, then nothing');
     });
@@ -62,7 +45,7 @@ describe('callOnce', () => {
   });
 
   it('reads at most 1 MiB and returns at most 64 KiB, never cutting a character in two', async () => {
-    const side = await farSide((_req, res) => res.end('é'.repeat(MAX_READ_BYTES)));
+    const side = await farSide((_received, res) => res.end('é'.repeat(MAX_READ_BYTES)));
     const result = await callOnce(dispatcher, get(side.url), 5_000);
     expect(result.outcome).toBe('SUCCESS');
     expect(result.answer).toMatchObject({ bodyTruncated: true, fullBodyTruncated: true });
@@ -73,7 +56,7 @@ describe('callOnce', () => {
   });
 
   it('reports a refused connection as CONNECTION_FAILED and a refused address as BLOCKED_DESTINATION', async () => {
-    const side = await farSide((_req, res) => res.end());
+    const side = await farSide((_received, res) => res.end());
     const closedPort = side.url;
     await side.close();
     expect(await callOnce(dispatcher, get(closedPort), 2_000)).toMatchObject({ outcome: 'CONNECTION_FAILED', message: 'Could not reach the far side: ECONNREFUSED', answer: null });

@@ -1,16 +1,6 @@
-import { createServer, Server } from 'node:http';
-import { AddressInfo } from 'node:net';
 import { request } from 'undici';
 import { BlockedDestinationError, OutboundGuard, Resolve } from './outbound-guard';
-
-/** A listener on a loopback address that counts the connections it receives. */
-async function listener(host: string, answer: (res: import('node:http').ServerResponse) => void = (res) => res.end('ok')) {
-  const server: Server = createServer((_req, res) => answer(res));
-  let connections = 0;
-  server.on('connection', () => (connections += 1));
-  await new Promise<void>((done) => server.listen(0, host, done));
-  return { port: (server.address() as AddressInfo).port, connections: () => connections, close: () => new Promise((done) => server.close(done)) };
-}
+import { farSide, FarSide } from './testing/far-side';
 
 /** The host part of a URL as the WHATWG parser (and so undici) hands it on: brackets off. */
 const hostOf = (authority: string) => new URL(`http://${authority}/`).hostname.replace(/^\[|\]$/g, '');
@@ -79,12 +69,12 @@ describe(OutboundGuard.name, () => {
   });
 
   describe('its dispatcher, on loopback only', () => {
-    let admitted: Awaited<ReturnType<typeof listener>>;
-    let forbidden: Awaited<ReturnType<typeof listener>>;
+    let admitted: FarSide;
+    let forbidden: FarSide;
 
     beforeEach(async () => {
-      admitted = await listener('127.0.0.2', (res) => res.end('far side'));
-      forbidden = await listener('127.0.0.1');
+      admitted = await farSide((_received, res) => res.end('far side'));
+      forbidden = await farSide((_received, res) => res.end('ok'), '127.0.0.1');
     });
     afterEach(async () => {
       await admitted.close();
@@ -115,7 +105,7 @@ describe(OutboundGuard.name, () => {
     });
 
     it('follows no redirect: a 3xx towards a refused address is the answer', async () => {
-      const redirecting = await listener('127.0.0.2', (res) => {
+      const redirecting = await farSide((_received, res) => {
         res.statusCode = 302;
         res.setHeader('Location', `http://127.0.0.1:${forbidden.port}/metadata`);
         res.end();

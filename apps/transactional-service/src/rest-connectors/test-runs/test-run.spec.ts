@@ -1,47 +1,19 @@
 import { AuthType, ContentType, GrantType, RequestType } from '@app/domain';
-import { createServer, IncomingMessage, Server, ServerResponse } from 'node:http';
-import { AddressInfo } from 'node:net';
 import { OAuthTokens } from './oauth-tokens';
 import { OutboundGuard } from './outbound-guard';
 import { ACCESS_TOKEN_PLACEHOLDER, RunnableConnector, TestRunner } from './test-run';
+import { farSide, FarSide, FarSideHandler } from './testing/far-side';
 import { CLIENT, tokenEndpoint } from './testing/token-endpoint';
 
 const dispatcher = new OutboundGuard(['127.0.0.2/32'], async () => []).dispatcher({ connectTimeoutMs: 2_000 });
 afterAll(() => dispatcher.close());
 
-interface Seen {
-  method?: string;
-  url?: string;
-  headers: IncomingMessage['headers'];
-  body: string;
-}
-
-/** A far side on 127.0.0.2 that echoes the Authorization it got back, in a header and in its JSON body. */
-async function echoingFarSide(answer: (seen: Seen, res: ServerResponse) => void = () => undefined) {
-  const seen: Seen[] = [];
-  const server: Server = createServer((req, res) => {
-    let body = '';
-    req.on('data', (chunk) => (body += chunk));
-    req.on('end', () => {
-      const one = { method: req.method, url: req.url, headers: req.headers, body };
-      seen.push(one);
-      answer(one, res);
-      if (res.writableEnded) return;
-      res.setHeader('x-echo', String(req.headers.authorization ?? ''));
-      res.setHeader('content-type', 'application/json');
-      res.end(JSON.stringify({ data: { level: 7 }, authorization: req.headers.authorization ?? null }));
-    });
-  });
-  await new Promise<void>((done) => server.listen(0, '127.0.0.2', done));
-  return {
-    url: `http://127.0.0.2:${(server.address() as AddressInfo).port}`,
-    seen,
-    close: () => {
-      server.closeAllConnections();
-      return new Promise<void>((done) => server.close(() => done()));
-    },
-  };
-}
+/** The far side's usual answer: the Authorization it got, echoed back in a header and in its JSON body. */
+const echoAuthorization: FarSideHandler = ({ headers }, res) => {
+  res.setHeader('x-echo', String(headers.authorization ?? ''));
+  res.setHeader('content-type', 'application/json');
+  res.end(JSON.stringify({ data: { level: 7 }, authorization: headers.authorization ?? null }));
+};
 
 function aConnector(overrides: Partial<RunnableConnector>): RunnableConnector {
   return {
@@ -62,15 +34,15 @@ function aConnector(overrides: Partial<RunnableConnector>): RunnableConnector {
 }
 
 describe(TestRunner.name, () => {
-  let side: Awaited<ReturnType<typeof echoingFarSide>>;
+  let side: FarSide;
   afterEach(() => side?.close());
 
   it('sends the bearer token, echoes the request with its placeholder, and scrubs the token the far side sends back', async () => {
-    side = await echoingFarSide();
+    side = await farSide(echoAuthorization);
     const runner = new TestRunner(dispatcher, new OAuthTokens(dispatcher, 2_000), 2_000);
     const answer = await runner.run(aConnector({ url: `${side.url}/items/{{id}}`, authType: AuthType.AUTH_BEARER, secrets: { bearerToken: 'tok-123' } }), { id: '42' });
 
-    expect(side.seen[0]).toMatchObject({ method: 'GET', url: '/items/42', headers: { authorization: 'Bearer tok-123' } });
+    expect(side.received[0]).toMatchObject({ method: 'GET', url: '/items/42', headers: { authorization: 'Bearer tok-123' } });
     expect(answer).toMatchObject({
       outcome: 'SUCCESS',
       request: { method: 'GET', url: `${side.url}/items/42`, headers: [{ header: 'Authorization', value: 'Bearer <BEARER_TOKEN>' }], body: '' },
@@ -82,20 +54,20 @@ describe(TestRunner.name, () => {
   });
 
   it('scrubs a Basic token and its Base64 form wherever the far side puts it', async () => {
-    side = await echoingFarSide((seen, res) => res.end(`${seen.headers.authorization} ${Buffer.from('YWRhOnB3').toString('base64')}`));
+    side = await farSide((received, res) => res.end(`${received.headers.authorization} ${Buffer.from('YWRhOnB3').toString('base64')}`));
     const runner = new TestRunner(dispatcher, new OAuthTokens(dispatcher, 2_000), 2_000);
     const answer = await runner.run(aConnector({ url: side.url, authType: AuthType.AUTH_BASIC, secrets: { basicToken: 'YWRhOnB3' }, output: 'x' }), {});
-    expect(side.seen[0].headers.authorization).toBe('Basic YWRhOnB3');
+    expect(side.received[0].headers.authorization).toBe('Basic YWRhOnB3');
     expect(answer.response!.body).toBe('Basic <BASIC_TOKEN> <BASIC_TOKEN>');
   });
 
   it('sends the body with its Content-Type except for GET, HEAD and NONE', async () => {
-    side = await echoingFarSide();
+    side = await farSide(echoAuthorization);
     const runner = new TestRunner(dispatcher, new OAuthTokens(dispatcher, 2_000), 2_000);
     await runner.run(aConnector({ url: side.url, requestType: RequestType.POST, contentType: ContentType.APPLICATION_JSON, body: '{"n": "{{n}}"}', headers: [{ header: 'content-type', value: 'text/html' }] }), { n: 'x' });
     await runner.run(aConnector({ url: side.url, requestType: RequestType.GET, contentType: ContentType.APPLICATION_JSON, body: '{"n": 1}' }), {});
     await runner.run(aConnector({ url: side.url, requestType: RequestType.POST, contentType: ContentType.NONE, body: 'ignored' }), {});
-    expect(side.seen.map(({ method, headers, body }) => ({ method, type: headers['content-type'] ?? null, body }))).toEqual([
+    expect(side.received.map(({ method, headers, body }) => ({ method, type: headers['content-type'] ?? null, body }))).toEqual([
       { method: 'POST', type: 'application/json', body: '{"n": "x"}' },
       { method: 'GET', type: null, body: '' },
       { method: 'POST', type: null, body: '' },
@@ -120,12 +92,12 @@ describe(TestRunner.name, () => {
       });
 
     it('sends the access token it got, keeps it for the next run, and never shows it', async () => {
-      side = await echoingFarSide();
+      side = await farSide(echoAuthorization);
       const runner = new TestRunner(dispatcher, new OAuthTokens(dispatcher, 2_000), 2_000);
       const first = await runner.run(oauth(side.url), {});
       await runner.run(oauth(side.url), {});
       expect(endpoint.issued()).toBe(1);
-      const token = String(side.seen[0].headers.authorization).replace('Bearer ', '');
+      const token = String(side.received[0].headers.authorization).replace('Bearer ', '');
       expect(token).toMatch(/^[0-9a-f]{64}$/);
       expect(first.request.headers).toContainEqual({ header: 'Authorization', value: `Bearer ${ACCESS_TOKEN_PLACEHOLDER}` });
       expect(JSON.stringify(first)).not.toContain(token);
@@ -134,11 +106,10 @@ describe(TestRunner.name, () => {
 
     it('on a 401 to a kept token, drops it and tries once more with a fresh one', async () => {
       let refuse = false;
-      side = await echoingFarSide((_seen, res) => {
-        if (refuse) {
-          refuse = false;
-          res.writeHead(401).end();
-        }
+      side = await farSide((received, res) => {
+        if (!refuse) return echoAuthorization(received, res);
+        refuse = false;
+        res.writeHead(401).end();
       });
       const runner = new TestRunner(dispatcher, new OAuthTokens(dispatcher, 2_000), 2_000);
       await runner.run(oauth(side.url), {});
@@ -146,15 +117,15 @@ describe(TestRunner.name, () => {
       const answer = await runner.run(oauth(side.url), {});
       expect(answer).toMatchObject({ outcome: 'SUCCESS', response: { status: 200 } });
       expect(endpoint.issued()).toBe(2);
-      expect(side.seen).toHaveLength(3);
+      expect(side.received).toHaveLength(3);
     });
 
     it("is AUTH_FAILED with the token endpoint's error, and nothing is sent to the connector's URL", async () => {
-      side = await echoingFarSide();
+      side = await farSide(echoAuthorization);
       const runner = new TestRunner(dispatcher, new OAuthTokens(dispatcher, 2_000), 2_000);
       const answer = await runner.run(oauth(side.url, { secrets: { clientSecret: 'wrong' } }), {});
       expect(answer).toMatchObject({ outcome: 'AUTH_FAILED', response: null, output: null, message: expect.stringContaining('invalid_client') });
-      expect(side.seen).toHaveLength(0);
+      expect(side.received).toHaveLength(0);
       expect(JSON.stringify(answer)).not.toContain('wrong');
     });
   });
