@@ -4,6 +4,7 @@ import { Database } from './database/database';
 import { EnvironmentRepository } from './environments/environment.repository';
 import { IdempotencyRepository } from './idempotency/idempotency.repository';
 import { IdempotencyService } from './idempotency/idempotency.service';
+import { ConnectorHistoryRepository } from './rest-connectors/connector-history.repository';
 import { ConnectorRelationsRepository } from './rest-connectors/connector-relations.repository';
 import { RestConnectorSearchRepository } from './rest-connectors/rest-connector-search.repository';
 import { RestConnectorRepository } from './rest-connectors/rest-connector.repository';
@@ -19,6 +20,7 @@ const PROVIDERS = [
   RestConnectorRepository,
   RestConnectorSearchRepository,
   ConnectorRelationsRepository,
+  ConnectorHistoryRepository,
   IdempotencyRepository,
   IdempotencyService,
 ];

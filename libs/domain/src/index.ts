@@ -39,6 +39,9 @@ export * from './rest-connectors/rest-connector.entity';
 export * from './rest-connectors/rest-connector-tag.entity';
 export * from './rest-connectors/connector-content.entity';
 export * from './rest-connectors/rest-connector.rows';
+export * from './rest-connectors/rest-connector-version.entity';
+export * from './rest-connectors/rest-connector-version.rows';
+export * from './rest-connectors/connector-snapshot';
 export * from './rest-connectors/rest-connector.enums';
 export * from './rest-connectors/connector-secrets';
 export * from './rest-connectors/dto/rest-connector-write.dto';
@@ -48,11 +51,13 @@ export * from './rest-connectors/dto/rest-connector-test.examples';
 export * from './rest-connectors/dto/rest-connector.dto';
 export * from './rest-connectors/dto/rest-connector-list.dto';
 export * from './rest-connectors/dto/rest-connector-page.dto';
+export * from './rest-connectors/dto/rest-connector-history.dto';
 export * from './rest-connectors/dto/pagination-query.dto';
 export * from './rest-connectors/dto/quicksearch-query.dto';
 export * from './rest-connectors/rest-connector.repository';
 export * from './rest-connectors/rest-connector-search.repository';
 export * from './rest-connectors/connector-relations.repository';
+export * from './rest-connectors/connector-history.repository';
 
 // Idempotency keys: the stored responses of keyed writes
 export * from './idempotency/idempotency-key.entity';

@@ -1,34 +1,9 @@
-import { FlowRef, PageRow, RestConnector, RestConnectorDto, RestConnectorPageDto, RestConnectorPageItemDto, SECRET_FIELDS, SECRET_PLACEHOLDERS, TagRef } from '@app/domain';
+import { connectorSnapshot, FlowRef, PageRow, RestConnector, RestConnectorDto, RestConnectorPageItemDto, SpringPageDto, TagRef } from '@app/domain';
 
-/** The full record, in the seed's field order; a set secret appears only as its placeholder. */
+/** The full record, in the seed's field order: the snapshot a version keeps, with the flows that use the connector. */
 export function toRecord(connector: RestConnector, tags: TagRef[], flows: FlowRef[]): RestConnectorDto {
-  const secrets = Object.fromEntries(
-    SECRET_FIELDS.map((field) => [field, connector[field] === null ? null : SECRET_PLACEHOLDERS[field]]),
-  );
-  return {
-    uuid: connector.uuid,
-    name: connector.name,
-    description: connector.description,
-    requestType: connector.requestType,
-    url: connector.url,
-    headers: connector.headers,
-    contentType: connector.contentType,
-    authType: connector.authType,
-    grantType: connector.grantType,
-    basicToken: secrets.basicToken,
-    bearerToken: secrets.bearerToken,
-    clientId: connector.clientId,
-    clientSecret: secrets.clientSecret,
-    oauthUrl: connector.oauthUrl,
-    authUsername: connector.authUsername,
-    authPassword: secrets.authPassword,
-    body: connector.body,
-    output: connector.output,
-    tags,
-    flows,
-    updatedAt: connector.updatedAt.toISOString(),
-    updatedBy: connector.updatedBy,
-  };
+  const { updatedAt, updatedBy, ...fields } = connectorSnapshot(connector, tags);
+  return { ...fields, flows, updatedAt, updatedBy };
 }
 
 export function toPageItem(row: PageRow, tags: TagRef[], flows: FlowRef[]): RestConnectorPageItemDto {
@@ -46,12 +21,7 @@ export function toPageItem(row: PageRow, tags: TagRef[], flows: FlowRef[]): Rest
 const SORTED = { empty: false, sorted: true, unsorted: false };
 
 /** Spring Data's `Page`: `number` is 0-based, `page` (the query) 1-based. */
-export function toPage(
-  content: RestConnectorPageItemDto[],
-  totalElements: number,
-  page: number,
-  size: number,
-): RestConnectorPageDto {
+export function toPage<T>(content: T[], totalElements: number, page: number, size: number): SpringPageDto & { content: T[] } {
   const number = page - 1;
   const totalPages = Math.ceil(totalElements / size);
   return {

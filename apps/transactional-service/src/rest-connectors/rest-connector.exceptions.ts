@@ -17,3 +17,15 @@ export class ConnectorChangedException extends PreconditionFailedException {
     super(`Rest connector ${uuid} has changed since the ETag given in If-Match`);
   }
 }
+
+export class ConnectorNotDeletedException extends ConflictException {
+  constructor(uuid: string) {
+    super(`Rest connector ${uuid} is not deleted: only a deleted connector can be restored`);
+  }
+}
+
+export class VersionNotFoundException extends NotFoundException {
+  constructor(uuid: string, version: number) {
+    super(`Rest connector ${uuid} has no version ${version}`);
+  }
+}

@@ -1,5 +1,7 @@
 import { DomainModule } from '@app/domain';
 import { Module } from '@nestjs/common';
+import { ConnectorHistoryController } from './history/connector-history.controller';
+import { ConnectorHistoryService } from './history/connector-history.service';
 import { RestConnectorSearchService } from './rest-connector-search.service';
 import { RestConnectorsController } from './rest-connectors.controller';
 import { RestConnectorsService } from './rest-connectors.service';
@@ -9,11 +11,11 @@ import { TestRunMetrics } from './test-runs/test-run-metrics';
 import { TestRunsController } from './test-runs/test-runs.controller';
 import { TestRunsService } from './test-runs/test-runs.service';
 
-/** Rest connectors of a bot: the operations of the platform-transactional-service group, and their test runs. */
+/** Rest connectors of a bot: the operations of the platform-transactional-service group, their test runs, history, trash and restore. */
 @Module({
   imports: [DomainModule],
-  // The test runs' fixed `test` sub-path before the connectors' `:serviceUUID`.
-  controllers: [TestRunsController, RestConnectorsController],
-  providers: [RestConnectorsService, RestConnectorSearchService, TestRunsService, Outbound, TestRunSlots, TestRunRateLimitGuard, TestRunMetrics],
+  // The fixed sub-paths (`test`, `deleted`) before the connectors' `:serviceUUID`.
+  controllers: [TestRunsController, ConnectorHistoryController, RestConnectorsController],
+  providers: [RestConnectorsService, RestConnectorSearchService, ConnectorHistoryService, TestRunsService, Outbound, TestRunSlots, TestRunRateLimitGuard, TestRunMetrics],
 })
 export class RestConnectorsModule {}

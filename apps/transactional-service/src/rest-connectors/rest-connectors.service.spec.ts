@@ -1,10 +1,10 @@
-import { AuthType, BotNotFoundException, ConnectorRelationsRepository, Database, IdempotencyService, NOT_IN_SCOPE, RestConnectorRepository, ScopeRepository, ScopeService, SecretCipher, Transaction } from '@app/domain';
+import { AuthType, BotNotFoundException, ConnectorHistoryRepository, ConnectorRelationsRepository, connectorSnapshot, Database, IdempotencyService, NOT_IN_SCOPE, RestConnectorRepository, ScopeRepository, ScopeService, SecretCipher, Transaction } from '@app/domain';
 import { Caller } from '@app/platform';
 import { ConflictException } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
 import { RestConnectorsService } from './rest-connectors.service';
 import { A_CONNECTOR_PATH, aStoredConnector, aWriteDto } from './testing/connector-factories';
-import { ConnectorChangedException, ConnectorNameConflictException, ConnectorNotFoundException } from './rest-connector.exceptions';
+import { ConnectorChangedException, ConnectorNameConflictException, ConnectorNotDeletedException, ConnectorNotFoundException } from './rest-connector.exceptions';
 
 const PATH = A_CONNECTOR_PATH;
 const CALLER: Caller = { sub: 'alice', username: 'alice', picture: null, orgs: ['*'], scopes: ['connectors:write'] };
@@ -13,14 +13,17 @@ const duplicateKey = () => Object.assign(new Error('Duplicate entry'), { code: '
 /** The unit of work's transaction the fake database hands to the work. */
 const TX: Transaction = { rows: jest.fn(), run: jest.fn(), insert: jest.fn(), upsert: jest.fn() };
 const EVERY_LINK = { organization: true, environment: true, bot: true };
+/** What findForWrite answers: the connector and the record its current version left. */
+const forWrite = (connector: ReturnType<typeof aStoredConnector>) => ({ connector, snapshot: connectorSnapshot(connector, [{ name: 'weather' }]) });
 
 /** The service on fake repositories (the real ScopeService over a fake lookup): every rule of a connector write, checked without a database. */
 async function newTestService() {
-  const connectors = { findActive: jest.fn(), insert: jest.fn(), update: jest.fn(), softDelete: jest.fn() };
+  const connectors = { findActive: jest.fn(), findForWrite: jest.fn(), findAny: jest.fn(), insert: jest.fn(), update: jest.fn(), softDelete: jest.fn(), restore: jest.fn() };
+  const history = { record: jest.fn(), recordUnchanged: jest.fn() };
   const relations = { of: jest.fn().mockResolvedValue({ tags: new Map(), flows: new Map() }) };
   const scopes = { lookup: jest.fn().mockResolvedValue(EVERY_LINK) };
   const db = { transaction: jest.fn((work: (tx: Transaction) => Promise<unknown>) => work(TX)) };
-  const cipher = { encrypt: jest.fn((plaintext: string) => `sealed:${plaintext}`) };
+  const cipher = { encrypt: jest.fn((plaintext: string) => `sealed:${plaintext}`), decrypt: jest.fn((sealed: string) => sealed.replace(/^sealed:/, '')) };
   const idempotency = { begin: jest.fn(), complete: jest.fn(), release: jest.fn() };
   const module = await Test.createTestingModule({
     providers: [
@@ -29,12 +32,13 @@ async function newTestService() {
       { provide: Database, useValue: db },
       { provide: RestConnectorRepository, useValue: connectors },
       { provide: ConnectorRelationsRepository, useValue: relations },
+      { provide: ConnectorHistoryRepository, useValue: history },
       { provide: ScopeRepository, useValue: scopes },
       { provide: SecretCipher, useValue: cipher },
       { provide: IdempotencyService, useValue: idempotency },
     ],
   }).compile();
-  return { sut: module.get(RestConnectorsService), connectors, scopes, db, cipher, idempotency };
+  return { sut: module.get(RestConnectorsService), connectors, history, scopes, db, cipher, idempotency };
 }
 
 describe(RestConnectorsService.name, () => {
@@ -77,6 +81,33 @@ describe(RestConnectorsService.name, () => {
       expect(tx).toBe(TX);
       expect(row).toMatchObject({ uuid: created.uuid, botUuid: PATH.botUUID, version: 1, bearerToken: 'sealed:s3cr3t', createdBy: 'alice' });
       expect(tags).toEqual([{ name: 'weather', nameKey: 'weather', position: 0 }]);
+    });
+
+    it('records version 1, CREATED, in the unit of work of the insert: who, the fields set, the record with placeholders', async () => {
+      const { sut, connectors, history } = await newTestService();
+      connectors.insert.mockImplementation(async (_tx, _path, row) => row.uuid);
+
+      const created = await sut.create(PATH, aWriteDto({ authType: AuthType.AUTH_BEARER, bearerToken: 's3cr3t' }), { ...CALLER, picture: 'https://img/a.png' });
+
+      expect(history.record).toHaveBeenCalledWith(TX, {
+        connectorUuid: created.uuid,
+        version: 1,
+        operation: 'CREATED',
+        updatedAt: expect.any(Date),
+        updatedBy: 'alice',
+        updatedByImage: 'https://img/a.png',
+        changedFields: ['name', 'requestType', 'url', 'headers', 'contentType', 'authType', 'bearerToken', 'output', 'tags'],
+        snapshot: expect.objectContaining({ uuid: created.uuid, bearerToken: '<BEARER_TOKEN>', tags: [{ name: 'weather' }] }),
+      });
+      expect(JSON.stringify(history.record.mock.calls)).not.toContain('s3cr3t');
+    });
+
+    it('records no version when nothing was inserted', async () => {
+      const { sut, connectors, history } = await newTestService();
+      connectors.insert.mockResolvedValue(NOT_IN_SCOPE);
+
+      await expect(sut.create(PATH, aWriteDto(), CALLER)).rejects.toBeInstanceOf(BotNotFoundException);
+      expect(history.record).not.toHaveBeenCalled();
     });
 
     it('is a 409 naming the name when the database reports a duplicate key', async () => {
@@ -136,19 +167,19 @@ describe(RestConnectorsService.name, () => {
   describe('update', () => {
     it('writes over the version it read and answers the next ETag', async () => {
       const { sut, connectors } = await newTestService();
-      connectors.findActive.mockResolvedValue(aStoredConnector({ version: 2 }));
+      connectors.findForWrite.mockResolvedValue(forWrite(aStoredConnector({ version: 2 })));
       connectors.update.mockResolvedValue(true);
 
       const { body, etag } = await sut.update(PATH, aWriteDto(), CALLER);
 
-      expect(connectors.update).toHaveBeenCalledWith(TX, PATH.botUUID, PATH.serviceUUID, 2, expect.any(Object), expect.any(Array));
+      expect(connectors.update).toHaveBeenCalledWith(TX, PATH.botUUID, PATH.serviceUUID, 2, expect.any(Object), null);
       expect(body).toEqual({ message: 'Rest connector updated', data: PATH.serviceUUID });
       expect(etag).toBe('"v3"');
     });
 
     it('is a 412 when If-Match names another version, and writes nothing', async () => {
       const { sut, connectors } = await newTestService();
-      connectors.findActive.mockResolvedValue(aStoredConnector({ version: 2 }));
+      connectors.findForWrite.mockResolvedValue(forWrite(aStoredConnector({ version: 2 })));
 
       await expect(sut.update(PATH, aWriteDto(), CALLER, '"v1"')).rejects.toBeInstanceOf(ConnectorChangedException);
       expect(connectors.update).not.toHaveBeenCalled();
@@ -156,7 +187,7 @@ describe(RestConnectorsService.name, () => {
 
     it('is a 412 when another write lands between the read and the write of an If-Match update', async () => {
       const { sut, connectors } = await newTestService();
-      connectors.findActive.mockResolvedValue(aStoredConnector({ version: 2 }));
+      connectors.findForWrite.mockResolvedValue(forWrite(aStoredConnector({ version: 2 })));
       connectors.update.mockResolvedValue(false);
 
       await expect(sut.update(PATH, aWriteDto(), CALLER, '"v2"')).rejects.toBeInstanceOf(ConnectorChangedException);
@@ -164,22 +195,47 @@ describe(RestConnectorsService.name, () => {
 
     it('without If-Match, re-reads and retries a lost race, then gives up with a 409 after three attempts', async () => {
       const { sut, connectors } = await newTestService();
-      connectors.findActive.mockResolvedValue(aStoredConnector());
+      connectors.findForWrite.mockResolvedValue(forWrite(aStoredConnector()));
       connectors.update.mockResolvedValue(false);
 
       await expect(sut.update(PATH, aWriteDto(), CALLER)).rejects.toBeInstanceOf(ConflictException);
       expect(connectors.update).toHaveBeenCalledTimes(3);
-      expect(connectors.findActive).toHaveBeenCalledTimes(3);
+      expect(connectors.findForWrite).toHaveBeenCalledTimes(3);
+    });
+
+    it('records version N+1, UPDATED, in the same transaction, naming the changed fields and a secret sent anew with another value', async () => {
+      const { sut, connectors, history } = await newTestService();
+      const stored = aStoredConnector({ version: 2, headers: [{ header: 'Accept', value: 'application/json' }], authType: AuthType.AUTH_BEARER, bearerToken: 'sealed:old' });
+      connectors.findForWrite.mockResolvedValue(forWrite(stored));
+      connectors.update.mockResolvedValue(true);
+
+      await sut.update(PATH, aWriteDto({ url: 'https://api.example.com/v2', authType: AuthType.AUTH_BEARER, bearerToken: 'new', tags: [{ name: 'Weather' }] }), CALLER);
+
+      expect(history.record).toHaveBeenCalledWith(TX, expect.objectContaining({ version: 3, operation: 'UPDATED', changedFields: ['url', 'bearerToken', 'tags'] }));
+      expect(connectors.update.mock.calls[0][5]).toEqual([{ name: 'Weather', nameKey: 'weather', position: 0 }]);
+    });
+
+    it('does not name a secret sent again unchanged, nor one kept by its placeholder, and records no version for a lost write', async () => {
+      const { sut, connectors, history } = await newTestService();
+      const stored = aStoredConnector({ version: 2, headers: [{ header: 'Accept', value: 'application/json' }], authType: AuthType.AUTH_BEARER, bearerToken: 'sealed:same' });
+      connectors.findForWrite.mockResolvedValue(forWrite(stored));
+      connectors.update.mockResolvedValueOnce(true).mockResolvedValueOnce(true).mockResolvedValue(false);
+
+      await sut.update(PATH, aWriteDto({ authType: AuthType.AUTH_BEARER, bearerToken: 'same' }), CALLER);
+      await sut.update(PATH, aWriteDto({ authType: AuthType.AUTH_BEARER, bearerToken: '<BEARER_TOKEN>' }), CALLER);
+      await expect(sut.update(PATH, aWriteDto({ authType: AuthType.AUTH_BEARER, bearerToken: 'x' }), CALLER, '"v2"')).rejects.toBeInstanceOf(ConnectorChangedException);
+
+      expect(history.record.mock.calls.map(([, version]) => version.changedFields)).toEqual([[], []]);
     });
 
     it('reads the connector from the primary', async () => {
       const { sut, connectors } = await newTestService();
-      connectors.findActive.mockResolvedValue(aStoredConnector());
+      connectors.findForWrite.mockResolvedValue(forWrite(aStoredConnector()));
       connectors.update.mockResolvedValue(true);
 
       await sut.update(PATH, aWriteDto(), CALLER);
 
-      expect(connectors.findActive).toHaveBeenCalledWith(PATH, 'primary');
+      expect(connectors.findForWrite).toHaveBeenCalledWith(PATH);
     });
   });
 
@@ -190,8 +246,19 @@ describe(RestConnectorsService.name, () => {
 
       await sut.remove(PATH, CALLER);
 
-      expect(connectors.softDelete).toHaveBeenCalledWith(PATH, { deletedAt: expect.any(Date), deletedBy: 'alice', activeNameKey: null });
+      expect(connectors.softDelete).toHaveBeenCalledWith(TX, PATH, { deletedAt: expect.any(Date), deletedBy: 'alice', activeNameKey: null });
       expect(scopes.lookup).not.toHaveBeenCalled();
+    });
+
+    it('records the DELETED version in the transaction of the delete, and none when nothing was deleted', async () => {
+      const { sut, connectors, history } = await newTestService();
+      connectors.softDelete.mockResolvedValueOnce(PATH.serviceUUID).mockResolvedValue(NOT_IN_SCOPE);
+
+      await sut.remove(PATH, CALLER);
+      await expect(sut.remove(PATH, CALLER)).rejects.toBeInstanceOf(ConnectorNotFoundException);
+
+      expect(history.recordUnchanged).toHaveBeenCalledTimes(1);
+      expect(history.recordUnchanged).toHaveBeenCalledWith(TX, PATH.serviceUUID, 'DELETED', { updatedAt: expect.any(Date), updatedBy: 'alice', updatedByImage: null });
     });
 
     it('is a 404 when no active connector was deleted', async () => {
@@ -208,6 +275,44 @@ describe(RestConnectorsService.name, () => {
 
       await expect(sut.remove(PATH, CALLER)).rejects.toBeInstanceOf(BotNotFoundException);
       expect(scopes.lookup).toHaveBeenCalledWith(PATH, 'primary');
+    });
+  });
+
+  describe('restore', () => {
+    const deleted = () => aStoredConnector({ version: 4, deletedAt: new Date(), deletedBy: 'bob', activeNameKey: null });
+
+    it('restores the deleted version it read, records RESTORED in the same transaction and answers the next ETag', async () => {
+      const { sut, connectors, history } = await newTestService();
+      connectors.findAny.mockResolvedValue(deleted());
+      connectors.restore.mockResolvedValue(true);
+
+      const { body, etag } = await sut.restore(PATH, CALLER, '"v4"');
+
+      expect(connectors.findAny).toHaveBeenCalledWith(PATH, 'primary');
+      expect(connectors.restore).toHaveBeenCalledWith(TX, PATH, 4);
+      expect(history.recordUnchanged).toHaveBeenCalledWith(TX, PATH.serviceUUID, 'RESTORED', expect.objectContaining({ updatedBy: 'alice' }));
+      expect(body).toEqual({ message: 'Rest connector restored', data: PATH.serviceUUID });
+      expect(etag).toBe('"v5"');
+    });
+
+    it('is a 409 for a connector that is not deleted, a 412 for another version, a 404 for none', async () => {
+      const { sut, connectors } = await newTestService();
+      connectors.findAny.mockResolvedValueOnce(aStoredConnector()).mockResolvedValueOnce(deleted()).mockResolvedValueOnce(NOT_IN_SCOPE);
+
+      await expect(sut.restore(PATH, CALLER)).rejects.toBeInstanceOf(ConnectorNotDeletedException);
+      await expect(sut.restore(PATH, CALLER, '"v3"')).rejects.toBeInstanceOf(ConnectorChangedException);
+      await expect(sut.restore(PATH, CALLER)).rejects.toBeInstanceOf(ConnectorNotFoundException);
+      expect(connectors.restore).not.toHaveBeenCalled();
+    });
+
+    it('loses a race to another restore: re-reads and finds it active (409); the name taken since is a 409 naming it', async () => {
+      const { sut, connectors, history } = await newTestService();
+      connectors.findAny.mockResolvedValueOnce(deleted()).mockResolvedValueOnce(aStoredConnector({ version: 5 })).mockResolvedValue(deleted());
+      connectors.restore.mockResolvedValueOnce(false).mockRejectedValue(duplicateKey());
+
+      await expect(sut.restore(PATH, CALLER)).rejects.toBeInstanceOf(ConnectorNotDeletedException);
+      await expect(sut.restore(PATH, CALLER)).rejects.toThrow('A rest connector named "Weather forecast" already exists in this bot');
+      expect(history.recordUnchanged).not.toHaveBeenCalled();
     });
   });
 });

@@ -1,11 +1,12 @@
-import { BotNotFoundException, BotPath, ConnectorRelationsRepository, Database, fingerprintOf, IdempotencyService, IdempotentRequest, isDuplicateKey, newUuid, RestConnector, RestConnectorCreatedDto, RestConnectorDto, RestConnectorPath, RestConnectorRepository, RestConnectorUpdatedDto, RestConnectorWriteDto, ReadFrom, ScopeService, secretContext, SecretCipher } from '@app/domain';
+import { BotNotFoundException, BotPath, ConnectorHistoryRepository, ConnectorRelationsRepository, connectorSnapshot, creationOf, Database, fingerprintOf, IdempotencyService, IdempotentRequest, isDuplicateKey, newUuid, RestConnector, RestConnectorCreatedDto, RestConnectorDto, RestConnectorPath, RestConnectorRepository, RestConnectorRestoredDto, RestConnectorUpdatedDto, RestConnectorWriteDto, ReadFrom, ScopeService, SecretField, secretContext, SecretCipher, VersionAuthor, VersionOperation } from '@app/domain';
 import { Caller } from '@app/platform';
 import { ConflictException, Injectable } from '@nestjs/common';
 import { Seal, toConnectorWrite } from './connector-write';
 import { deletionBy } from './connector-lifecycle';
 import { toRecord } from './connector-views';
 import { etagOf, ifMatchAccepts } from './etag';
-import { ConnectorChangedException, ConnectorNameConflictException, ConnectorNotFoundException } from './rest-connector.exceptions';
+import { changedSecrets, fieldsChanged, sameTags } from './history/version-changes';
+import { ConnectorChangedException, ConnectorNameConflictException, ConnectorNotDeletedException, ConnectorNotFoundException } from './rest-connector.exceptions';
 
 /** Without If-Match a write retries against the newest version this many times before a 409. */
 const WRITE_ATTEMPTS = 3;
@@ -15,7 +16,10 @@ export interface WithEtag<T> {
   etag: string;
 }
 
-/** Create, read, update and soft delete of one connector. */
+/** Who made a write and when, as its version records it. */
+const authorOf = (caller: Caller, now: Date): VersionAuthor => ({ updatedAt: now, updatedBy: caller.username, updatedByImage: caller.picture });
+
+/** Create, read, update, soft delete and restore of one connector; each write records its version in its own transaction. */
 @Injectable()
 export class RestConnectorsService {
   constructor(
@@ -23,6 +27,7 @@ export class RestConnectorsService {
     private readonly scope: ScopeService,
     private readonly connectors: RestConnectorRepository,
     private readonly relations: ConnectorRelationsRepository,
+    private readonly history: ConnectorHistoryRepository,
     private readonly cipher: SecretCipher,
     private readonly idempotency: IdempotencyService,
   ) {}
@@ -53,7 +58,7 @@ export class RestConnectorsService {
     }
   }
 
-  /** One unit of work: the connector, its tags and, with an Idempotency-Key, the stored answer. */
+  /** One unit of work: the connector, its tags, its first version and, with an Idempotency-Key, the stored answer. */
   private async insert(path: BotPath, dto: RestConnectorWriteDto, caller: Caller, idempotent?: IdempotentRequest): Promise<RestConnectorCreatedDto> {
     const now = new Date();
     const uuid = newUuid();
@@ -72,7 +77,9 @@ export class RestConnectorsService {
     const inserted = await this.unlessNameTaken(values.name, () =>
       this.db.transaction(async (tx) => {
         const answer = await this.connectors.insert(tx, path, connector, tags);
-        if (idempotent && typeof answer === 'string') await this.idempotency.complete(tx, idempotent, { status: 201, body: created });
+        if (typeof answer !== 'string') return answer;
+        await this.history.record(tx, creationOf(connector, tags));
+        if (idempotent) await this.idempotency.complete(tx, idempotent, { status: 201, body: created });
         return answer;
       }),
     );
@@ -103,16 +110,26 @@ export class RestConnectorsService {
     ifMatch?: string,
   ): Promise<WithEtag<RestConnectorUpdatedDto>> {
     for (let attempt = 1; ; attempt++) {
-      const current = await this.findActive(path, 'primary');
+      const { connector: current, snapshot: before } = await this.scope.resolve(path, await this.connectors.findForWrite(path), () => {
+        throw new ConnectorNotFoundException(path.botUUID, path.serviceUUID);
+      }, 'primary');
       if (ifMatch !== undefined && !ifMatchAccepts(ifMatch, etagOf(current))) {
         throw new ConnectorChangedException(current.uuid);
       }
-      const { values, tags } = toConnectorWrite(dto, caller, new Date(), this.sealFor(current.uuid), current);
+      const now = new Date();
+      const { values, tags } = toConnectorWrite(dto, caller, now, this.sealFor(current.uuid), current);
+      const version = current.version + 1;
+      const after = connectorSnapshot({ ...current, ...values }, tags);
+      const changedFields = fieldsChanged(before, after, changedSecrets(dto, current, values, this.sameAsStored(current.uuid)));
       const written = await this.unlessNameTaken(values.name, () =>
-        this.db.transaction((tx) => this.connectors.update(tx, path.botUUID, current.uuid, current.version, values, tags)),
+        this.db.transaction(async (tx) => {
+          if (!(await this.connectors.update(tx, path.botUUID, current.uuid, current.version, values, sameTags(before, tags) ? null : tags))) return false;
+          await this.history.record(tx, { connectorUuid: current.uuid, version, operation: VersionOperation.UPDATED, ...authorOf(caller, now), changedFields, snapshot: after });
+          return true;
+        }),
       );
       if (written) {
-        return { body: { message: 'Rest connector updated', data: current.uuid }, etag: etagOf({ version: current.version + 1 }) };
+        return { body: { message: 'Rest connector updated', data: current.uuid }, etag: etagOf({ version }) };
       }
       if (ifMatch !== undefined) throw new ConnectorChangedException(current.uuid);
       if (attempt === WRITE_ATTEMPTS) {
@@ -122,14 +139,55 @@ export class RestConnectorsService {
   }
 
   async remove(path: RestConnectorPath, caller: Caller): Promise<void> {
-    const deleted = await this.connectors.softDelete(path, deletionBy(caller, new Date()));
+    const now = new Date();
+    const deleted = await this.db.transaction(async (tx) => {
+      const answer = await this.connectors.softDelete(tx, path, deletionBy(caller, now));
+      if (typeof answer === 'string') await this.history.recordUnchanged(tx, answer, VersionOperation.DELETED, authorOf(caller, now));
+      return answer;
+    });
     await this.scope.resolve(path, deleted, () => {
       throw new ConnectorNotFoundException(path.botUUID, path.serviceUUID);
     }, 'primary');
   }
 
+  /**
+   * A deleted connector active again exactly as it was (fields, tags, secrets; flows still name it), with a
+   * new version. With If-Match only from that exact version (else 412). Two restores at once: one wins, the other
+   * finds it active (409); a connector that took the name meanwhile: the unique key refuses it (409 naming it).
+   */
+  async restore(path: RestConnectorPath, caller: Caller, ifMatch?: string): Promise<WithEtag<RestConnectorRestoredDto>> {
+    for (let attempt = 1; ; attempt++) {
+      const current = await this.scope.resolve(path, await this.connectors.findAny(path, 'primary'), () => {
+        throw new ConnectorNotFoundException(path.botUUID, path.serviceUUID);
+      }, 'primary');
+      if (current.deletedAt === null) throw new ConnectorNotDeletedException(current.uuid);
+      if (ifMatch !== undefined && !ifMatchAccepts(ifMatch, etagOf(current))) throw new ConnectorChangedException(current.uuid);
+      const restored = await this.unlessNameTaken(current.name, () =>
+        this.db.transaction(async (tx) => {
+          if (!(await this.connectors.restore(tx, path, current.version))) return false;
+          await this.history.recordUnchanged(tx, current.uuid, VersionOperation.RESTORED, authorOf(caller, new Date()));
+          return true;
+        }),
+      );
+      if (restored) return { body: { message: 'Rest connector restored', data: current.uuid }, etag: etagOf({ version: current.version + 1 }) };
+      if (ifMatch !== undefined) throw new ConnectorChangedException(current.uuid);
+      if (attempt === WRITE_ATTEMPTS) throw new ConflictException(`Rest connector ${current.uuid} is being changed by others; retry`);
+    }
+  }
+
   private sealFor(connectorUuid: string): Seal {
     return (field, plaintext) => this.cipher.encrypt(plaintext, secretContext(connectorUuid, field));
+  }
+
+  /** Whether a sent secret is the stored one: decrypted in memory for the comparison only. One that no key decrypts counts as changed. */
+  private sameAsStored(connectorUuid: string): (field: SecretField, sealed: string, plaintext: string) => boolean {
+    return (field, sealed, plaintext) => {
+      try {
+        return this.cipher.decrypt(sealed, secretContext(connectorUuid, field)) === plaintext;
+      } catch {
+        return false;
+      }
+    };
   }
 
   /** The active connector of the path, secrets sealed, or its 404. A write reads from the primary, a plain read from a replica (see ReadFrom). */

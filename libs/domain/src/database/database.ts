@@ -127,16 +127,21 @@ export class Database implements Statements {
     return result.affected ?? 0;
   }
 
-  /**
-   * Parameters as the engine stores them, as TypeORM binds them: a Date is a DATETIME(3) in UTC (mysql2 writes
-   * it in the connection's time zone, `Z`; SQLite keeps the text `YYYY-MM-DD HH:MM:SS.mmm`), a boolean 1 or 0.
-   */
   private bindable(params: readonly unknown[]): unknown[] {
-    return params.map((value) => {
-      if (value === undefined) return null;
-      if (typeof value === 'boolean') return value ? 1 : 0;
-      if (this.sqlite && value instanceof Date) return value.toISOString().slice(0, 23).replace('T', ' ');
-      return value;
-    });
+    return bindable(params, this.sqlite);
   }
+}
+
+/**
+ * Parameters as the engine stores them, as TypeORM binds them: a Date is a DATETIME(3) in UTC (mysql2 writes
+ * it in the connection's time zone, `Z`; SQLite keeps the text `YYYY-MM-DD HH:MM:SS.mmm`), a boolean 1 or 0.
+ * Exported for the migrations, which write on their own query runner.
+ */
+export function bindable(params: readonly unknown[], sqlite: boolean): unknown[] {
+  return params.map((value) => {
+    if (value === undefined) return null;
+    if (typeof value === 'boolean') return value ? 1 : 0;
+    if (sqlite && value instanceof Date) return value.toISOString().slice(0, 23).replace('T', ' ');
+    return value;
+  });
 }

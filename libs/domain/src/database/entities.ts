@@ -6,6 +6,7 @@ import { IdempotencyKey } from '../idempotency/idempotency-key.entity';
 import { Organization } from '../organizations/organization.entity';
 import { ConnectorContent } from '../rest-connectors/connector-content.entity';
 import { RestConnectorTag } from '../rest-connectors/rest-connector-tag.entity';
+import { RestConnectorVersion } from '../rest-connectors/rest-connector-version.entity';
 import { RestConnector } from '../rest-connectors/rest-connector.entity';
 
 /** Listed, not globbed: the apps are bundled by webpack. */
@@ -17,6 +18,7 @@ export const ENTITIES = [
   FlowConnector,
   RestConnector,
   RestConnectorTag,
+  RestConnectorVersion,
   ConnectorContent,
   IdempotencyKey,
 ];

@@ -26,6 +26,8 @@ export interface ConnectorHeader {
 @Index('idx_rest_connectors_bot_updated_at', ['botUuid', 'deletedAt', 'updatedAt', 'uuid'])
 @Index('idx_rest_connectors_bot_name', ['botUuid', 'deletedAt', 'nameKey', 'uuid'])
 @Index('idx_rest_connectors_bot_updated_by', ['botUuid', 'deletedAt', 'updatedBy', 'uuid'])
+// The trash: a bot's deleted connectors, newest deletion first, uuid breaking ties, read in index order.
+@Index('idx_rest_connectors_bot_deleted_at', ['botUuid', 'deletedAt', 'uuid'])
 export class RestConnector {
   @UuidPrimaryColumn()
   uuid: string;

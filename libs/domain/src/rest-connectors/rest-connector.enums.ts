@@ -46,3 +46,11 @@ export enum TestRunOutcome {
   /** The OAuth 2.0 token endpoint refused or failed. */
   AUTH_FAILED = 'AUTH_FAILED',
 }
+
+/** What a recorded version of a connector did (docs/api-contract.md, "History, trash and restore"). */
+export enum VersionOperation {
+  CREATED = 'CREATED',
+  UPDATED = 'UPDATED',
+  DELETED = 'DELETED',
+  RESTORED = 'RESTORED',
+}

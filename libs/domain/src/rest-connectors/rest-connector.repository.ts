@@ -6,6 +6,7 @@ import { BotPath, RestConnectorPath } from '../scope/scope-params.dto';
 import { RestConnectorTag } from './rest-connector-tag.entity';
 import { RestConnector } from './rest-connector.entity';
 import { REST_CONNECTOR_ROWS, REST_CONNECTOR_TAG_ROWS } from './rest-connector.rows';
+import type { RestConnectorSnapshotDto } from './dto/rest-connector-history.dto';
 
 export type TagRow = Pick<RestConnectorTag, 'name' | 'nameKey' | 'position'>;
 /** The columns a full write sets. */
@@ -19,6 +20,12 @@ const WRITE_ROWS = REST_CONNECTOR_ROWS.pick(
   'updatedAt', 'updatedBy', 'updatedByImage',
 );
 const DELETION_ROWS = REST_CONNECTOR_ROWS.pick('deletedAt', 'deletedBy', 'activeNameKey');
+
+/** The active connector a write starts from, with the record its current version left (null if none was recorded). */
+export interface ConnectorForWrite {
+  connector: RestConnector;
+  snapshot: RestConnectorSnapshotDto | null;
+}
 
 /** The bot of the path, in its environment and organization: the scope a write is folded into. */
 const BOT_OF_PATH = `SELECT 1 FROM bots b JOIN environments e ON e.uuid = b.environment_uuid WHERE ${BOT_IN_SCOPE}`;
@@ -39,6 +46,19 @@ export class RestConnectorRepository {
   /** The version in the WHERE makes the check and the write one atomic statement (optimistic locking). */
   private readonly updateSql =
     `UPDATE rest_connectors SET ${WRITE_ROWS.assignments}, version = ? WHERE uuid = ? AND bot_uuid = ? AND deleted_at IS NULL AND version = ?`;
+  /** The same, with the snapshot of the connector's current version: what an update compares its write with. */
+  private readonly findForWriteSql =
+    `SELECT ${REST_CONNECTOR_ROWS.select('c')}, v.snapshot AS snapshot FROM rest_connectors c JOIN bots b ON b.uuid = c.bot_uuid JOIN environments e ON e.uuid = b.environment_uuid ` +
+    'LEFT JOIN rest_connector_versions v ON v.connector_uuid = c.uuid AND v.version = c.version ' +
+    `WHERE c.uuid = ? AND c.bot_uuid = ? AND c.deleted_at IS NULL AND ${BOT_IN_SCOPE}`;
+  /** The connector in any state, deleted ones included. */
+  private readonly findAnySql =
+    `SELECT ${REST_CONNECTOR_ROWS.select('c')} FROM rest_connectors c JOIN bots b ON b.uuid = c.bot_uuid JOIN environments e ON e.uuid = b.environment_uuid ` +
+    `WHERE c.uuid = ? AND c.bot_uuid = ? AND ${BOT_IN_SCOPE}`;
+  /** Active again as it was: its name takes the unique key back (a duplicate-key error when another has it now). */
+  private readonly restoreSql =
+    'UPDATE rest_connectors SET deleted_at = NULL, deleted_by = NULL, active_name_key = name_key, version = version + 1 ' +
+    'WHERE uuid = ? AND bot_uuid = ? AND deleted_at IS NOT NULL AND version = ?';
   private readonly softDeleteSql =
     `UPDATE rest_connectors SET ${DELETION_ROWS.assignments}, version = version + 1 ` +
     `WHERE uuid = ? AND bot_uuid = ? AND deleted_at IS NULL AND EXISTS (${BOT_OF_PATH})`;
@@ -48,6 +68,19 @@ export class RestConnectorRepository {
   /** The active connector, if its bot is in the path's environment and organization: one query, the scope joined in. */
   async findActive(path: RestConnectorPath, from: ReadFrom = 'replica'): Promise<Scoped<RestConnector>> {
     const [row] = await this.db.rows(this.findActiveSql, [path.serviceUUID, path.botUUID, ...botInScope(path)], from);
+    return row ? REST_CONNECTOR_ROWS.from(row) : NOT_IN_SCOPE;
+  }
+
+  /** findActive, with the snapshot of the current version (on the primary: a write follows). */
+  async findForWrite(path: RestConnectorPath): Promise<Scoped<ConnectorForWrite>> {
+    const [row] = await this.db.rows(this.findForWriteSql, [path.serviceUUID, path.botUUID, ...botInScope(path)], 'primary');
+    if (!row) return NOT_IN_SCOPE;
+    return { connector: REST_CONNECTOR_ROWS.from(row), snapshot: typeof row.snapshot === 'string' ? JSON.parse(row.snapshot) : null };
+  }
+
+  /** The connector, active or deleted, if its bot is in the path's scope. */
+  async findAny(path: RestConnectorPath, from: ReadFrom = 'replica'): Promise<Scoped<RestConnector>> {
+    const [row] = await this.db.rows(this.findAnySql, [path.serviceUUID, path.botUUID, ...botInScope(path)], from);
     return row ? REST_CONNECTOR_ROWS.from(row) : NOT_IN_SCOPE;
   }
 
@@ -63,21 +96,30 @@ export class RestConnectorRepository {
     return connector.uuid;
   }
 
-  /** A full write, applied only if the row is still active at `expectedVersion`; false otherwise. */
-  async update(tx: Transaction, botUuid: string, uuid: string, expectedVersion: number, values: ConnectorWrite, tags: TagRow[]): Promise<boolean> {
+  /**
+   * A full write, applied only if the row is still active at `expectedVersion`; false otherwise. `tags` null:
+   * they are unchanged, and not rewritten.
+   */
+  async update(tx: Transaction, botUuid: string, uuid: string, expectedVersion: number, values: ConnectorWrite, tags: TagRow[] | null): Promise<boolean> {
     const written = await tx.run(this.updateSql, [...WRITE_ROWS.values(values), expectedVersion + 1, uuid, botUuid, expectedVersion]);
     if (written === 0) return false;
+    if (tags === null) return true;
     await tx.run(`DELETE FROM rest_connector_tags WHERE connector_uuid = ?`, [uuid]);
     await this.insertTags(tx, uuid, tags);
     return true;
+  }
+
+  /** Makes the deleted connector active again, only if it is still deleted at `expectedVersion`; false otherwise. */
+  async restore(tx: Transaction, path: RestConnectorPath, expectedVersion: number): Promise<boolean> {
+    return (await tx.run(this.restoreSql, [path.serviceUUID, path.botUUID, expectedVersion])) === 1;
   }
 
   /**
    * Records the deletion on the active row, if its bot is in the path's scope, and bumps the version:
    * the connector's uuid, or NOT_IN_SCOPE when there was no such active row.
    */
-  async softDelete(path: RestConnectorPath, deletion: ConnectorDeletion): Promise<Scoped<string>> {
-    const deleted = await this.db.run(this.softDeleteSql, [...DELETION_ROWS.values(deletion), path.serviceUUID, path.botUUID, ...botInScope(path)]);
+  async softDelete(tx: Transaction, path: RestConnectorPath, deletion: ConnectorDeletion): Promise<Scoped<string>> {
+    const deleted = await tx.run(this.softDeleteSql, [...DELETION_ROWS.values(deletion), path.serviceUUID, path.botUUID, ...botInScope(path)]);
     return deleted === 0 ? NOT_IN_SCOPE : path.serviceUUID;
   }
 

@@ -5,7 +5,7 @@ import { Matches } from 'class-validator';
 import { UUID_PATTERN } from './uuid';
 
 /** A path id: a UUID in any case, handed on in lower case, 400 naming the parameter otherwise. */
-const PathUuid = (description: string) =>
+export const PathUuid = (description: string) =>
   applyDecorators(
     ApiProperty({ description, format: 'uuid', maxLength: 36, example: '3fa85f64-5717-4562-b3fc-2c963f66afa6' }),
     Matches(UUID_PATTERN, { message: '$property must be a UUID' }),

@@ -1,4 +1,4 @@
-import { AuthType, BotPath, ContentType, Database, NOT_IN_SCOPE, RequestType, RestConnectorRepository } from '@app/domain';
+import { AuthType, BotPath, ConnectorHistoryRepository, ContentType, creationOf, Database, NOT_IN_SCOPE, RequestType, RestConnectorRepository } from '@app/domain';
 import { DataSource } from 'typeorm';
 import { Importer } from '../import/importer';
 import { DEMO_DATA, DEMO_IDS } from './demo-data';
@@ -50,6 +50,7 @@ export async function seedDemoData(dataSource: DataSource): Promise<boolean> {
   await new Importer(dataSource).import(DEMO_DATA);
   const now = new Date();
   const connectors = new RestConnectorRepository(db);
+  const history = new ConnectorHistoryRepository(db);
   await db.transaction(async (tx) => {
     for (const demo of DEMO_CONNECTORS) {
       const connector = {
@@ -87,6 +88,7 @@ export async function seedDemoData(dataSource: DataSource): Promise<boolean> {
       if ((await connectors.insert(tx, SUPPORT_BOT, connector, tags)) === NOT_IN_SCOPE) {
         throw new Error(`The demo connector ${demo.name} names a bot outside its environment and organization (demo-data.ts)`);
       }
+      await history.record(tx, creationOf(connector, tags));
     }
   });
   return true;

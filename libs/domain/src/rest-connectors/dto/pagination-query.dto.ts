@@ -12,7 +12,7 @@ export type Direction = (typeof DIRECTIONS)[number];
 const anyCase = (words: readonly string[]) =>
   `^(${words.map((word) => [...word].map((c) => `[${c.toUpperCase()}${c.toLowerCase()}]`).join('')).join('|')})$`;
 
-const INT32_MAX = 2_147_483_647;
+export const INT32_MAX = 2_147_483_647;
 export const MAX_SEARCH_TERMS = 10;
 export const MAX_SEARCH_TERM_LENGTH = 100;
 

@@ -64,11 +64,8 @@ export class PageableDto {
   pageSize: number;
 }
 
-/** Spring Data's `Page`, field for field. */
-export class RestConnectorPageDto {
-  @ApiProperty({ type: [RestConnectorPageItemDto] })
-  content: RestConnectorPageItemDto[];
-
+/** Spring Data's `Page`, field for field, but its `content`: each page type adds that. */
+export abstract class SpringPageDto {
   @ApiProperty({ type: 'integer', format: 'int32' })
   totalPages: number;
 
@@ -98,4 +95,10 @@ export class RestConnectorPageDto {
 
   @ApiProperty({ type: PageableDto })
   pageable: PageableDto;
+}
+
+/** A page of the bot's active connectors. */
+export class RestConnectorPageDto extends SpringPageDto {
+  @ApiProperty({ type: [RestConnectorPageItemDto] })
+  content: RestConnectorPageItemDto[];
 }

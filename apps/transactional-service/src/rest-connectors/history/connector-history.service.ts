@@ -1,0 +1,67 @@
+import {
+  BotPath,
+  ConnectorHistoryRepository,
+  ConnectorRelationsRepository,
+  DeletedRestConnectorPageDto,
+  HistoryPageQueryDto,
+  RestConnectorPath,
+  RestConnectorVersionDetailDto,
+  RestConnectorVersionDto,
+  RestConnectorVersionPageDto,
+  RestConnectorVersionPath,
+  ScopeService,
+  VersionSummary,
+} from '@app/domain';
+import { Injectable } from '@nestjs/common';
+import { toPage } from '../connector-views';
+import { ConnectorNotFoundException, VersionNotFoundException } from '../rest-connector.exceptions';
+
+/** A version as the page lists it. */
+function toVersion(row: VersionSummary): RestConnectorVersionDto {
+  return {
+    version: row.version,
+    operation: row.operation,
+    updatedAt: row.updatedAt.toISOString(),
+    updatedBy: row.updatedBy,
+    user: { username: row.updatedBy, image: row.updatedByImage },
+    changedFields: row.changedFields,
+  };
+}
+
+/** The reads of history and trash: a connector's versions (deleted connectors' too) and the bot's deleted connectors. */
+@Injectable()
+export class ConnectorHistoryService {
+  constructor(
+    private readonly scope: ScopeService,
+    private readonly history: ConnectorHistoryRepository,
+    private readonly relations: ConnectorRelationsRepository,
+  ) {}
+
+  async versions(path: RestConnectorPath, { page, linesPerPage }: HistoryPageQueryDto): Promise<RestConnectorVersionPageDto> {
+    const found = await this.scope.resolve(path, await this.history.page(path, (page - 1) * linesPerPage, linesPerPage), () => {
+      throw new ConnectorNotFoundException(path.botUUID, path.serviceUUID);
+    });
+    return toPage(found.rows.map(toVersion), found.total, page, linesPerPage);
+  }
+
+  async version(path: RestConnectorVersionPath): Promise<RestConnectorVersionDetailDto> {
+    const found = await this.scope.resolve(path, await this.history.one(path, path.version), () => {
+      throw new ConnectorNotFoundException(path.botUUID, path.serviceUUID);
+    });
+    if (found === null) throw new VersionNotFoundException(path.serviceUUID, path.version);
+    return { ...toVersion(found), snapshot: found.snapshot };
+  }
+
+  async trash(path: BotPath, { page, linesPerPage }: HistoryPageQueryDto): Promise<DeletedRestConnectorPageDto> {
+    const found = await this.scope.resolve(path, await this.history.trash(path, (page - 1) * linesPerPage, linesPerPage), () => ({ rows: [], total: 0 }));
+    const { tags } = await this.relations.of(path.botUUID, found.rows.map((row) => row.uuid));
+    const content = found.rows.map((row) => ({
+      uuid: row.uuid,
+      name: row.name,
+      tags: tags.get(row.uuid) ?? [],
+      deletedAt: row.deletedAt!.toISOString(),
+      deletedBy: row.deletedBy ?? '',
+    }));
+    return toPage(content, found.total, page, linesPerPage);
+  }
+}

@@ -1,0 +1,114 @@
+import { Injectable } from '@nestjs/common';
+import { Database, Transaction } from '../database/database';
+import { BOT_IN_SCOPE, botInScope } from '../scope/bot-scope.sql';
+import { NOT_IN_SCOPE, Scoped } from '../scope/not-in-scope';
+import { BotPath, RestConnectorPath } from '../scope/scope-params.dto';
+import { connectorSnapshot, fieldsSetBy } from './connector-snapshot';
+import type { TagRef } from './connector-relations.repository';
+import { RestConnectorVersion } from './rest-connector-version.entity';
+import { REST_CONNECTOR_VERSION_ROWS } from './rest-connector-version.rows';
+import { RestConnector } from './rest-connector.entity';
+import { VersionOperation } from './rest-connector.enums';
+import { REST_CONNECTOR_ROWS } from './rest-connector.rows';
+
+export type VersionRow = Omit<RestConnectorVersion, 'connector'>;
+export type VersionSummary = Omit<VersionRow, 'snapshot'>;
+export type TrashRow = Pick<RestConnector, 'uuid' | 'name' | 'deletedAt' | 'deletedBy'>;
+/** Who made a write and when: what a version records beside the record. */
+export type VersionAuthor = Pick<RestConnectorVersion, 'updatedAt' | 'updatedBy' | 'updatedByImage'>;
+
+export interface Paged<T> {
+  rows: T[];
+  total: number;
+}
+
+/** The first version of a connector just created: who created it and when, every field it set, the record it left. */
+export function creationOf(connector: RestConnector, tags: readonly TagRef[]): VersionRow {
+  const snapshot = connectorSnapshot(connector, tags);
+  return {
+    connectorUuid: connector.uuid,
+    version: connector.version,
+    operation: VersionOperation.CREATED,
+    updatedAt: connector.updatedAt,
+    updatedBy: connector.updatedBy,
+    updatedByImage: connector.updatedByImage,
+    changedFields: fieldsSetBy(snapshot),
+    snapshot,
+  };
+}
+
+const SUMMARY_ROWS = REST_CONNECTOR_VERSION_ROWS.pick('connectorUuid', 'version', 'operation', 'updatedAt', 'updatedBy', 'updatedByImage', 'changedFields');
+const TRASH_ROWS = REST_CONNECTOR_ROWS.pick('uuid', 'name', 'deletedAt', 'deletedBy');
+/** The connector of the path, in any state, its bot in the path's environment and organization. */
+const CONNECTOR_IN_SCOPE =
+  'JOIN rest_connectors c ON c.uuid = v.connector_uuid JOIN bots b ON b.uuid = c.bot_uuid JOIN environments e ON e.uuid = b.environment_uuid ' +
+  `WHERE v.connector_uuid = ? AND c.bot_uuid = ? AND ${BOT_IN_SCOPE}`;
+const connectorInScope = (path: RestConnectorPath) => [path.serviceUUID, path.botUUID, ...botInScope(path)];
+
+/**
+ * The recorded versions of connectors (rest_connector_versions) and the bot's trash. A version is written
+ * in the transaction of the write it records. Every read is index-ordered: versions by the primary key
+ * (connector, version), the trash by idx_rest_connectors_bot_deleted_at (docs/query-plans.md).
+ */
+@Injectable()
+export class ConnectorHistoryRepository {
+  /**
+   * A delete or a restore leaves the record as it was: its version copies the snapshot of the version
+   * before, in one statement, numbered by the connector's new version.
+   */
+  private readonly recordUnchangedSql =
+    `INSERT INTO rest_connector_versions (${REST_CONNECTOR_VERSION_ROWS.names}) ` +
+    `SELECT c.uuid, c.version, ?, ?, ?, ?, '[]', v.snapshot FROM rest_connectors c ` +
+    'JOIN rest_connector_versions v ON v.connector_uuid = c.uuid AND v.version = c.version - 1 WHERE c.uuid = ?';
+
+  constructor(private readonly db: Database) {}
+
+  /** Records a create or an update, with the record it left. */
+  record(tx: Transaction, version: VersionRow): Promise<void> {
+    return tx.insert(REST_CONNECTOR_VERSION_ROWS, [version]);
+  }
+
+  /** Records a delete or a restore of the connector, just written in `tx`, with the snapshot of its version before. */
+  async recordUnchanged(tx: Transaction, connectorUuid: string, operation: VersionOperation.DELETED | VersionOperation.RESTORED, author: VersionAuthor): Promise<void> {
+    const recorded = await tx.run(this.recordUnchangedSql, [operation, author.updatedAt, author.updatedBy, author.updatedByImage, connectorUuid]);
+    // Every write records a version, and the migration recorded every connector before: a missing one is a bug.
+    if (recorded !== 1) throw new Error(`Rest connector ${connectorUuid} has no recorded version before its current one`);
+  }
+
+  /** A page of the connector's versions, newest first, without snapshots; NOT_IN_SCOPE when the connector is not in the path. */
+  async page(path: RestConnectorPath, offset: number, limit: number): Promise<Scoped<Paged<VersionSummary>>> {
+    const [rows, [{ total }]] = await Promise.all([
+      this.db.rows(`SELECT ${SUMMARY_ROWS.select('v')} FROM rest_connector_versions v ${CONNECTOR_IN_SCOPE} ORDER BY v.version DESC LIMIT ? OFFSET ?`, [...connectorInScope(path), limit, offset]),
+      this.db.rows<{ total: number | string }>(`SELECT COUNT(*) AS total FROM rest_connector_versions v ${CONNECTOR_IN_SCOPE}`, connectorInScope(path)),
+    ]);
+    // A connector always has a version: none means no such connector in the path's scope.
+    if (Number(total) === 0) return NOT_IN_SCOPE;
+    return { rows: rows.map((row) => SUMMARY_ROWS.from(row)), total: Number(total) };
+  }
+
+  /** One version with its snapshot; null when the connector has no such version, NOT_IN_SCOPE when it is not in the path. */
+  async one(path: RestConnectorPath, version: number): Promise<Scoped<VersionRow | null>> {
+    const [row] = await this.db.rows(`SELECT ${REST_CONNECTOR_VERSION_ROWS.select('v')} FROM rest_connector_versions v ${CONNECTOR_IN_SCOPE} AND v.version = ?`, [
+      ...connectorInScope(path),
+      version,
+    ]);
+    if (row) return REST_CONNECTOR_VERSION_ROWS.from(row);
+    // Only for a 404: is it the version that is missing, or the connector?
+    const [connector] = await this.db.rows(`SELECT 1 AS found FROM rest_connector_versions v ${CONNECTOR_IN_SCOPE} LIMIT 1`, connectorInScope(path));
+    return connector ? null : NOT_IN_SCOPE;
+  }
+
+  /** A page of the bot's deleted connectors, newest deletion first, uuid breaking ties; NOT_IN_SCOPE when there is none. */
+  async trash(path: BotPath, offset: number, limit: number): Promise<Scoped<Paged<TrashRow>>> {
+    const from =
+      'FROM rest_connectors c JOIN bots b ON b.uuid = c.bot_uuid JOIN environments e ON e.uuid = b.environment_uuid ' +
+      `WHERE c.bot_uuid = ? AND c.deleted_at IS NOT NULL AND ${BOT_IN_SCOPE}`;
+    const params = [path.botUUID, ...botInScope(path)];
+    const [rows, [{ total }]] = await Promise.all([
+      this.db.rows(`SELECT ${TRASH_ROWS.select('c')} ${from} ORDER BY c.deleted_at DESC, c.uuid DESC LIMIT ? OFFSET ?`, [...params, limit, offset]),
+      this.db.rows<{ total: number | string }>(`SELECT COUNT(*) AS total ${from}`, params),
+    ]);
+    if (Number(total) === 0) return NOT_IN_SCOPE;
+    return { rows: rows.map((row) => TRASH_ROWS.from(row)), total: Number(total) };
+  }
+}

@@ -1,0 +1,44 @@
+import { Column, Entity, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
+import { LargeJsonColumn, TimestampColumn } from '../database/columns';
+import type { RestConnectorSnapshotDto } from './dto/rest-connector-history.dto';
+import { RestConnector } from './rest-connector.entity';
+import { VersionOperation } from './rest-connector.enums';
+
+/**
+ * One recorded write of a connector (create, update, delete, restore), written in the same transaction as
+ * the write. `version` is the connector's version after that write, the number in its ETag. Secrets appear
+ * in `snapshot` only as placeholders and in `changedFields` only by name.
+ */
+@Entity('rest_connector_versions')
+export class RestConnectorVersion {
+  @PrimaryColumn({ type: 'varchar', length: 36 })
+  connectorUuid: string;
+
+  @PrimaryColumn({ type: 'int' })
+  version: number;
+
+  @ManyToOne(() => RestConnector, { onDelete: 'RESTRICT' })
+  @JoinColumn({ name: 'connector_uuid', foreignKeyConstraintName: 'fk_rest_connector_versions_connector' })
+  connector?: RestConnector;
+
+  @Column({ type: 'varchar', length: 16 })
+  operation: VersionOperation;
+
+  @TimestampColumn()
+  updatedAt: Date;
+
+  @Column({ type: 'varchar', length: 255 })
+  updatedBy: string;
+
+  @Column({ type: 'varchar', length: 2048, nullable: true })
+  updatedByImage: string | null;
+
+  /** The record fields the write changed, secrets by name. */
+  @LargeJsonColumn()
+  changedFields: string[];
+
+  /** The record as a get showed it right after the write, without flows. */
+  @LargeJsonColumn()
+  snapshot: RestConnectorSnapshotDto;
+}
+
