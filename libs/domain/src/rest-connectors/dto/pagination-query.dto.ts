@@ -1,3 +1,4 @@
+import { applyDecorators } from '@nestjs/common';
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { ArrayMaxSize, IsArray, IsIn, IsInt, IsString, Max, MaxLength, Min } from 'class-validator';
@@ -26,12 +27,18 @@ const toSearchTerms = Transform(({ value }) => {
   return values.flatMap((v: string) => v.split(',')).map((v) => v.trim()).filter((v) => v.length > 0);
 });
 
+/** `page`, 1-based, of every paged operation. */
+export const PageNumber = () =>
+  applyDecorators(
+    ApiPropertyOptional({ type: 'integer', format: 'int32', minimum: 1, maximum: INT32_MAX, default: 1, description: 'Page number, 1-based.' }),
+    toInteger,
+    Min(1),
+    Max(INT32_MAX),
+    IsInt(),
+  );
+
 export class PaginationQueryDto {
-  @ApiPropertyOptional({ type: 'integer', format: 'int32', minimum: 1, maximum: INT32_MAX, default: 1, description: 'Page number, 1-based.' })
-  @toInteger
-  @Min(1)
-  @Max(INT32_MAX)
-  @IsInt()
+  @PageNumber()
   page: number = 1;
 
   @ApiPropertyOptional({ type: 'integer', format: 'int32', minimum: 1, maximum: 100, default: 5, description: 'Connectors per page.' })

@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional, OmitType } from '@nestjs/swagger';
 import { IsInt, Max, Min } from 'class-validator';
 import { VersionOperation } from '../rest-connector.enums';
-import { INT32_MAX, toInteger } from './pagination-query.dto';
+import { INT32_MAX, PageNumber, toInteger } from './pagination-query.dto';
 import { ConnectorUserDto, SpringPageDto } from './rest-connector-page.dto';
 import { ConnectorTagDto } from './rest-connector-write.dto';
 import { RestConnectorDto } from './rest-connector.dto';
@@ -74,11 +74,7 @@ export class DeletedRestConnectorPageDto extends SpringPageDto {
 
 /** `page` and `linesPerPage` of the versions and the trash. */
 export class HistoryPageQueryDto {
-  @ApiPropertyOptional({ type: 'integer', format: 'int32', minimum: 1, maximum: INT32_MAX, default: 1, description: 'Page number, 1-based.' })
-  @toInteger
-  @Min(1)
-  @Max(INT32_MAX)
-  @IsInt()
+  @PageNumber()
   page: number = 1;
 
   @ApiPropertyOptional({ type: 'integer', format: 'int32', minimum: 1, maximum: HISTORY_PAGE.maxSize, default: HISTORY_PAGE.defaultSize, description: 'Items per page.' })
@@ -88,6 +84,8 @@ export class HistoryPageQueryDto {
   @IsInt()
   linesPerPage: number = HISTORY_PAGE.defaultSize;
 }
+
+const VERSION_MESSAGE = `$property must be a positive integer of at most ${INT32_MAX}`;
 
 /** `…/{serviceUUID}/versions/{version}`: flat, as the other paths, so that validation reports in path order. */
 export class RestConnectorVersionPath {
@@ -105,9 +103,9 @@ export class RestConnectorVersionPath {
 
   @ApiProperty({ type: 'integer', format: 'int32', minimum: 1, maximum: INT32_MAX, description: 'A version number of the connector (the number of its ETag)', example: 1 })
   @toInteger
-  @Min(1, { message: '$property must be a positive integer' })
-  @Max(INT32_MAX, { message: '$property must be a positive integer of at most 2147483647' })
-  @IsInt({ message: '$property must be a positive integer' })
+  @Min(1, { message: VERSION_MESSAGE })
+  @Max(INT32_MAX, { message: VERSION_MESSAGE })
+  @IsInt({ message: VERSION_MESSAGE })
   version: number;
 }
 
