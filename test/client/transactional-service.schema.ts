@@ -4,6 +4,126 @@
  */
 
 export interface paths {
+    "/platform-transactional-service/org/{orgUUID}/env/{envUUID}/bot/{botUUID}/rest-connectors/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Test an unsaved connector
+         * @description Makes the connector's outbound call once and reports what happened: 200 whenever the call was attempted, whatever the far side answered (`outcome` says). The call goes only to public addresses (OUTBOUND_ALLOWED_CIDRS admits named private ranges), follows no redirect, is abandoned after CONNECTOR_TEST_TIMEOUT_MS and reads at most 1 MiB. Secrets and the OAuth access token appear only as their placeholders. At most CONNECTOR_TEST_PER_MINUTE runs per caller a minute (429); 503 while this replica runs its maximum at once. The connector is validated exactly as a create; nothing is stored.
+         */
+        post: operations["testUnsavedRestConnector"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/platform-transactional-service/org/{orgUUID}/env/{envUUID}/bot/{botUUID}/rest-connectors/{serviceUUID}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Test a saved connector
+         * @description Makes the connector's outbound call once and reports what happened: 200 whenever the call was attempted, whatever the far side answered (`outcome` says). The call goes only to public addresses (OUTBOUND_ALLOWED_CIDRS admits named private ranges), follows no redirect, is abandoned after CONNECTOR_TEST_TIMEOUT_MS and reads at most 1 MiB. Secrets and the OAuth access token appear only as their placeholders. At most CONNECTOR_TEST_PER_MINUTE runs per caller a minute (429); 503 while this replica runs its maximum at once. Uses the stored connector and its secrets, or, with `connector`, those edits as a PUT would store them; nothing is saved.
+         */
+        post: operations["testSavedRestConnector"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/platform-transactional-service/org/{orgUUID}/env/{envUUID}/bot/{botUUID}/rest-connectors/deleted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The bot's trash
+         * @description Deleted connectors of the bot, newest deletion first (uuid breaking ties); each can be restored.
+         */
+        get: operations["deletedRestConnectors"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/platform-transactional-service/org/{orgUUID}/env/{envUUID}/bot/{botUUID}/rest-connectors/{serviceUUID}/versions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Versions of a connector
+         * @description Every recorded write of the connector, newest first, without the records; readable after a delete too.
+         */
+        get: operations["restConnectorVersions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/platform-transactional-service/org/{orgUUID}/env/{envUUID}/bot/{botUUID}/rest-connectors/{serviceUUID}/versions/{version}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One version of a connector
+         * @description The version with the record it left (`snapshot`). To roll an edit back, PUT that snapshot: placeholders keep the stored secrets while the URL keeps its host.
+         */
+        get: operations["restConnectorVersion"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/platform-transactional-service/org/{orgUUID}/env/{envUUID}/bot/{botUUID}/rest-connectors/{serviceUUID}/restore": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Restore a deleted connector
+         * @description The deleted connector becomes active again exactly as it was (fields, tags, secrets, the flows that name it), with a new version. 409 when it is not deleted, or when an active connector has taken its name since.
+         */
+        post: operations["restoreRestConnector"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/platform-transactional-service/org/{orgUUID}/env/{envUUID}/bot/{botUUID}/rest-connectors/pagination": {
         parameters: {
             query?: never;
@@ -142,111 +262,10 @@ export interface components {
              */
             requestId: string;
         };
-        FlowRef: {
-            /** Format: uuid */
-            uuid: string;
-            /** @example Order status */
-            name: string;
-        };
-        ConnectorTag: {
-            /** @example weather */
-            name: string;
-        };
-        ConnectorUser: {
-            /** @example https://img.example.com/alice.png */
-            image: string | null;
-            /** @example alice */
-            username: string;
-        };
-        RestConnectorPageItem: {
-            /** Format: uuid */
-            uuid: string;
-            name: string;
-            flows: components["schemas"]["FlowRef"][];
-            tags: components["schemas"]["ConnectorTag"][];
-            /** Format: date-time */
-            updatedAt: string;
-            updatedBy: string;
-            /** @description The user who last updated the connector. */
-            user: components["schemas"]["ConnectorUser"];
-        };
-        Sort: {
-            /** @example false */
-            empty: boolean;
-            /** @example true */
-            sorted: boolean;
-            /** @example false */
-            unsorted: boolean;
-        };
-        Pageable: {
-            /**
-             * Format: int64
-             * @example 0
-             */
-            offset: number;
-            sort: components["schemas"]["Sort"];
-            /** @example true */
-            paged: boolean;
-            /** @example false */
-            unpaged: boolean;
-            /**
-             * Format: int32
-             * @description 0-based page number
-             * @example 0
-             */
-            pageNumber: number;
-            /**
-             * Format: int32
-             * @example 5
-             */
-            pageSize: number;
-        };
-        RestConnectorPage: {
-            content: components["schemas"]["RestConnectorPageItem"][];
-            /** Format: int32 */
-            totalPages: number;
-            /** Format: int64 */
-            totalElements: number;
-            /**
-             * Format: int32
-             * @description linesPerPage
-             */
-            size: number;
-            /**
-             * Format: int32
-             * @description 0-based page number (page - 1)
-             */
-            number: number;
-            /** Format: int32 */
-            numberOfElements: number;
-            first: boolean;
-            last: boolean;
-            empty: boolean;
-            sort: components["schemas"]["Sort"];
-            pageable: components["schemas"]["Pageable"];
-        };
-        ConnectorContentEntry: {
-            id?: string;
-            option?: string;
-            expressionCode?: string;
-            connectedTo?: string;
-            buttonText?: string;
-            buttonType?: string;
-            urlRedirect?: boolean;
-            buttonUrl?: string;
-            cockpitUUID?: string;
-        };
-        RestConnectorListItem: {
-            /** Format: uuid */
-            uuid: string;
-            name: string;
-            tags: components["schemas"]["ConnectorTag"][];
-            content: components["schemas"]["ConnectorContentEntry"][];
-        };
-        RestConnectorList: {
-            data: components["schemas"]["RestConnectorListItem"][];
-        };
-        /** @enum {string} */
+        /**
+         * @description The HTTP method the connector uses.
+         * @enum {string}
+         */
         RequestType: "GET" | "POST" | "PUT" | "PATCH" | "DELETE" | "HEAD" | "OPTIONS";
         ConnectorHeader: {
             /**
@@ -260,48 +279,24 @@ export interface components {
              */
             value: string;
         };
-        /** @enum {string} */
+        /**
+         * @description Content type of the request.
+         * @enum {string}
+         */
         ContentType: "NONE" | "APPLICATION_JSON" | "APPLICATION_XML" | "APPLICATION_FORM_URLENCODED" | "MULTIPART_FORM_DATA" | "TEXT_PLAIN";
-        /** @enum {string} */
+        /**
+         * @description Whether the connector authenticates, and how.
+         * @enum {string}
+         */
         AuthType: "AUTH_NONE" | "AUTH_BASIC" | "AUTH_BEARER" | "AUTH_OAUTH2";
-        /** @enum {string} */
+        /**
+         * @description OAuth grant type; required with AUTH_OAUTH2.
+         * @enum {string}
+         */
         GrantType: "CLIENT_CREDENTIALS" | "PASSWORD";
-        RestConnector: {
-            /** Format: uuid */
-            readonly uuid: string;
-            /** @example Weather forecast */
+        ConnectorTag: {
+            /** @example weather */
             name: string;
-            description: string | null;
-            requestType: components["schemas"]["RequestType"];
-            /** @example https://api.weather.example.com/v1/forecast?city={{city}} */
-            url: string;
-            headers: components["schemas"]["ConnectorHeader"][];
-            contentType: components["schemas"]["ContentType"];
-            authType: components["schemas"]["AuthType"];
-            grantType: components["schemas"]["GrantType"] | (null);
-            /** @example <BASIC_TOKEN> */
-            basicToken: string | null;
-            /** @example <BEARER_TOKEN> */
-            bearerToken: string | null;
-            clientId: string | null;
-            /** @example <CLIENT_SECRET> */
-            clientSecret: string | null;
-            oauthUrl: string | null;
-            authUsername: string | null;
-            /** @example <PASSWORD> */
-            authPassword: string | null;
-            body: string;
-            output: string;
-            tags: components["schemas"]["ConnectorTag"][];
-            /** @description Flows of the bot that use the connector. */
-            readonly flows: components["schemas"]["FlowRef"][];
-            /**
-             * Format: date-time
-             * @example 2026-11-21T09:30:00.000Z
-             */
-            readonly updatedAt: string;
-            /** @example alice */
-            readonly updatedBy: string;
         };
         RestConnectorWrite: {
             /**
@@ -366,6 +361,419 @@ export interface components {
             /** @description De-duplicated case-insensitively, first spelling kept. */
             tags?: components["schemas"]["ConnectorTag"][];
         };
+        RestConnectorTest: {
+            /** @description The connector to test, as a create would take it; nothing is stored. */
+            connector: components["schemas"]["RestConnectorWrite"];
+            /**
+             * @description What each `{{name}}` of the connector's url (percent-encoded there), header values and body stands for. At most 50 string values; names match /^[A-Za-z_][A-Za-z0-9_.-]{0,63}$/; values at most 8 KiB (UTF-8). A placeholder without a variable is a 400 naming every missing one.
+             * @example {
+             *       "city": "Lisbon"
+             *     }
+             */
+            variables?: {
+                [key: string]: string;
+            };
+        };
+        /** @enum {string} */
+        TestRunOutcome: "SUCCESS" | "HTTP_ERROR" | "TIMEOUT" | "CONNECTION_FAILED" | "TLS_ERROR" | "BLOCKED_DESTINATION" | "AUTH_FAILED";
+        TestRunHeader: {
+            /** @example content-type */
+            header: string;
+            /** @example application/json */
+            value: string;
+        };
+        TestRunRequest: {
+            /** @example GET */
+            method: string;
+            /**
+             * @description With the variables filled in.
+             * @example https://api.example.com/items/42
+             */
+            url: string;
+            /** @description As sent; secrets and the access token as their placeholders. */
+            headers: components["schemas"]["TestRunHeader"][];
+            /**
+             * @description As sent (empty when no body was sent); secrets as their placeholders.
+             * @example
+             */
+            body: string;
+        };
+        TestRunResponse: {
+            /** @example 200 */
+            status: number;
+            /** @description As the far side sent them; every secret and the access token replaced by their placeholders. */
+            headers: components["schemas"]["TestRunHeader"][];
+            /**
+             * @description The answer as text, at most 64 KiB; secrets replaced by their placeholders.
+             * @example {"data": {"level": 7}}
+             */
+            body: string;
+            /**
+             * @description True when the answer was longer than what `body` holds.
+             * @example false
+             */
+            bodyTruncated: boolean;
+        };
+        TestRunOutput: {
+            /**
+             * @description The connector's `output`.
+             * @example $.data.level
+             */
+            expression: string;
+            /**
+             * @description What the RFC 9535 JSONPath query selects, in document order (empty when nothing); null when it could not be evaluated.
+             * @example [
+             *       7
+             *     ]
+             */
+            values: unknown[] | null;
+            /**
+             * @description Why the query could not be evaluated: not a query, the answer not JSON, …
+             * @example null
+             */
+            error: string | null;
+        };
+        TestRunAnswer: {
+            /** @example SUCCESS */
+            outcome: components["schemas"]["TestRunOutcome"];
+            /**
+             * @description What happened, in words, for every outcome but SUCCESS.
+             * @example null
+             */
+            message: string | null;
+            /**
+             * @description From the start of the run to the end of the answer, in milliseconds (the token request included).
+             * @example 184
+             */
+            durationMs: number;
+            /** @description The request as it was sent, secrets as placeholders. */
+            request: components["schemas"]["TestRunRequest"];
+            /** @description Null when no answer came. */
+            response: components["schemas"]["TestRunResponse"] | (never | null);
+            /** @description The connector's `output` applied to the answer; null when no answer came. */
+            output: components["schemas"]["TestRunOutput"] | (never | null);
+        };
+        SavedRestConnectorTest: {
+            /**
+             * @description What each `{{name}}` of the connector's url (percent-encoded there), header values and body stands for. At most 50 string values; names match /^[A-Za-z_][A-Za-z0-9_.-]{0,63}$/; values at most 8 KiB (UTF-8). A placeholder without a variable is a 400 naming every missing one.
+             * @example {
+             *       "city": "Lisbon"
+             *     }
+             */
+            variables?: {
+                [key: string]: string;
+            };
+            /** @description Edits to test instead of the stored connector, as a PUT would store them (placeholders keep the stored secrets while the URL keeps its host); nothing is saved. */
+            connector?: components["schemas"]["RestConnectorWrite"];
+        };
+        Sort: {
+            /** @example false */
+            empty: boolean;
+            /** @example true */
+            sorted: boolean;
+            /** @example false */
+            unsorted: boolean;
+        };
+        Pageable: {
+            /**
+             * Format: int64
+             * @example 0
+             */
+            offset: number;
+            sort: components["schemas"]["Sort"];
+            /** @example true */
+            paged: boolean;
+            /** @example false */
+            unpaged: boolean;
+            /**
+             * Format: int32
+             * @description 0-based page number
+             * @example 0
+             */
+            pageNumber: number;
+            /**
+             * Format: int32
+             * @example 5
+             */
+            pageSize: number;
+        };
+        DeletedRestConnector: {
+            /** Format: uuid */
+            uuid: string;
+            /** @example Weather forecast */
+            name: string;
+            tags: components["schemas"]["ConnectorTag"][];
+            /** Format: date-time */
+            deletedAt: string;
+            /** @example alice */
+            deletedBy: string;
+        };
+        DeletedRestConnectorPage: {
+            /** Format: int32 */
+            totalPages: number;
+            /** Format: int64 */
+            totalElements: number;
+            /**
+             * Format: int32
+             * @description linesPerPage
+             */
+            size: number;
+            /**
+             * Format: int32
+             * @description 0-based page number (page - 1)
+             */
+            number: number;
+            /** Format: int32 */
+            numberOfElements: number;
+            first: boolean;
+            last: boolean;
+            empty: boolean;
+            sort: components["schemas"]["Sort"];
+            pageable: components["schemas"]["Pageable"];
+            /** @description Newest deletion first, uuid breaking ties */
+            content: components["schemas"]["DeletedRestConnector"][];
+        };
+        /** @enum {string} */
+        VersionOperation: "CREATED" | "UPDATED" | "DELETED" | "RESTORED";
+        ConnectorUser: {
+            /** @example https://img.example.com/alice.png */
+            image: string | null;
+            /** @example alice */
+            username: string;
+        };
+        RestConnectorVersion: {
+            /**
+             * Format: int32
+             * @description The connector's version after this write: its ETag then was `"v3"`.
+             * @example 3
+             */
+            version: number;
+            /** @example UPDATED */
+            operation: components["schemas"]["VersionOperation"];
+            /**
+             * Format: date-time
+             * @description When the write was made.
+             */
+            updatedAt: string;
+            /**
+             * @description Who made the write.
+             * @example alice
+             */
+            updatedBy: string;
+            /** @description Who made the write. */
+            user: components["schemas"]["ConnectorUser"];
+            /**
+             * @description The record fields whose value this write changed, secrets by name only. A creation lists every field it set; a deletion and a restore list none (the record is unchanged).
+             * @example [
+             *       "url",
+             *       "bearerToken",
+             *       "tags"
+             *     ]
+             */
+            changedFields: string[];
+        };
+        RestConnectorVersionPage: {
+            /** Format: int32 */
+            totalPages: number;
+            /** Format: int64 */
+            totalElements: number;
+            /**
+             * Format: int32
+             * @description linesPerPage
+             */
+            size: number;
+            /**
+             * Format: int32
+             * @description 0-based page number (page - 1)
+             */
+            number: number;
+            /** Format: int32 */
+            numberOfElements: number;
+            first: boolean;
+            last: boolean;
+            empty: boolean;
+            sort: components["schemas"]["Sort"];
+            pageable: components["schemas"]["Pageable"];
+            /** @description Newest first */
+            content: components["schemas"]["RestConnectorVersion"][];
+        };
+        RestConnectorSnapshot: {
+            /** Format: uuid */
+            readonly uuid: string;
+            /** @example Weather forecast */
+            name: string;
+            description: string | null;
+            requestType: components["schemas"]["RequestType"];
+            /** @example https://api.weather.example.com/v1/forecast?city={{city}} */
+            url: string;
+            headers: components["schemas"]["ConnectorHeader"][];
+            contentType: components["schemas"]["ContentType"];
+            authType: components["schemas"]["AuthType"];
+            grantType: components["schemas"]["GrantType"] | (null);
+            /** @example <BASIC_TOKEN> */
+            basicToken: string | null;
+            /** @example <BEARER_TOKEN> */
+            bearerToken: string | null;
+            clientId: string | null;
+            /** @example <CLIENT_SECRET> */
+            clientSecret: string | null;
+            oauthUrl: string | null;
+            authUsername: string | null;
+            /** @example <PASSWORD> */
+            authPassword: string | null;
+            body: string;
+            output: string;
+            tags: components["schemas"]["ConnectorTag"][];
+            /**
+             * Format: date-time
+             * @example 2026-11-21T09:30:00.000Z
+             */
+            readonly updatedAt: string;
+            /** @example alice */
+            readonly updatedBy: string;
+        };
+        RestConnectorVersionDetail: {
+            /**
+             * Format: int32
+             * @description The connector's version after this write: its ETag then was `"v3"`.
+             * @example 3
+             */
+            version: number;
+            /** @example UPDATED */
+            operation: components["schemas"]["VersionOperation"];
+            /**
+             * Format: date-time
+             * @description When the write was made.
+             */
+            updatedAt: string;
+            /**
+             * @description Who made the write.
+             * @example alice
+             */
+            updatedBy: string;
+            /** @description Who made the write. */
+            user: components["schemas"]["ConnectorUser"];
+            /**
+             * @description The record fields whose value this write changed, secrets by name only. A creation lists every field it set; a deletion and a restore list none (the record is unchanged).
+             * @example [
+             *       "url",
+             *       "bearerToken",
+             *       "tags"
+             *     ]
+             */
+            changedFields: string[];
+            /** @description The record as a get showed it right after this write, without flows; secrets as placeholders. */
+            snapshot: components["schemas"]["RestConnectorSnapshot"];
+        };
+        RestConnectorRestored: {
+            /** @example Rest connector restored */
+            message: string;
+            /**
+             * Format: uuid
+             * @description uuid of the restored connector
+             */
+            data: string;
+        };
+        FlowRef: {
+            /** Format: uuid */
+            uuid: string;
+            /** @example Order status */
+            name: string;
+        };
+        RestConnectorPageItem: {
+            /** Format: uuid */
+            uuid: string;
+            name: string;
+            flows: components["schemas"]["FlowRef"][];
+            tags: components["schemas"]["ConnectorTag"][];
+            /** Format: date-time */
+            updatedAt: string;
+            updatedBy: string;
+            /** @description The user who last updated the connector. */
+            user: components["schemas"]["ConnectorUser"];
+        };
+        RestConnectorPage: {
+            /** Format: int32 */
+            totalPages: number;
+            /** Format: int64 */
+            totalElements: number;
+            /**
+             * Format: int32
+             * @description linesPerPage
+             */
+            size: number;
+            /**
+             * Format: int32
+             * @description 0-based page number (page - 1)
+             */
+            number: number;
+            /** Format: int32 */
+            numberOfElements: number;
+            first: boolean;
+            last: boolean;
+            empty: boolean;
+            sort: components["schemas"]["Sort"];
+            pageable: components["schemas"]["Pageable"];
+            content: components["schemas"]["RestConnectorPageItem"][];
+        };
+        ConnectorContentEntry: {
+            id?: string;
+            option?: string;
+            expressionCode?: string;
+            connectedTo?: string;
+            buttonText?: string;
+            buttonType?: string;
+            urlRedirect?: boolean;
+            buttonUrl?: string;
+            cockpitUUID?: string;
+        };
+        RestConnectorListItem: {
+            /** Format: uuid */
+            uuid: string;
+            name: string;
+            tags: components["schemas"]["ConnectorTag"][];
+            content: components["schemas"]["ConnectorContentEntry"][];
+        };
+        RestConnectorList: {
+            data: components["schemas"]["RestConnectorListItem"][];
+        };
+        RestConnector: {
+            /** Format: uuid */
+            readonly uuid: string;
+            /** @example Weather forecast */
+            name: string;
+            description: string | null;
+            requestType: components["schemas"]["RequestType"];
+            /** @example https://api.weather.example.com/v1/forecast?city={{city}} */
+            url: string;
+            headers: components["schemas"]["ConnectorHeader"][];
+            contentType: components["schemas"]["ContentType"];
+            authType: components["schemas"]["AuthType"];
+            grantType: components["schemas"]["GrantType"] | (null);
+            /** @example <BASIC_TOKEN> */
+            basicToken: string | null;
+            /** @example <BEARER_TOKEN> */
+            bearerToken: string | null;
+            clientId: string | null;
+            /** @example <CLIENT_SECRET> */
+            clientSecret: string | null;
+            oauthUrl: string | null;
+            authUsername: string | null;
+            /** @example <PASSWORD> */
+            authPassword: string | null;
+            body: string;
+            output: string;
+            tags: components["schemas"]["ConnectorTag"][];
+            /** @description Flows of the bot that use the connector. */
+            readonly flows: components["schemas"]["FlowRef"][];
+            /**
+             * Format: date-time
+             * @example 2026-11-21T09:30:00.000Z
+             */
+            readonly updatedAt: string;
+            /** @example alice */
+            readonly updatedBy: string;
+        };
         RestConnectorCreated: {
             /**
              * Format: uuid
@@ -405,6 +813,1316 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
+    testUnsavedRestConnector: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description An id of the caller's choice, echoed in the answer and logged; any other value is replaced by a new UUID, not refused. */
+                "X-Request-Id"?: string;
+            };
+            path: {
+                /** @description uuid of an organization */
+                orgUUID: string;
+                /** @description uuid of an environment */
+                envUUID: string;
+                /** @description uuid of a bot */
+                botUUID: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RestConnectorTest"];
+            };
+        };
+        responses: {
+            /** @description The call was attempted: what was sent, what came back, and what `output` selects */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TestRunAnswer"];
+                };
+            };
+            /** @description Invalid path id, query or body; `message` lists every failing field */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "error": "Bad Request",
+                     *       "message": [
+                     *         "name must be longer than or equal to 1 characters",
+                     *         "property colour should not exist"
+                     *       ],
+                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors/test",
+                     *       "timestamp": "2026-11-21T09:00:00.000Z",
+                     *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing, invalid or expired bearer token (`WWW-Authenticate: Bearer`) */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "error": "Unauthorized",
+                     *       "message": "Authorization: Bearer <token> is required",
+                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors/test",
+                     *       "timestamp": "2026-11-21T09:00:00.000Z",
+                     *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The token does not cover this organization, or lacks the scope of the operation */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "error": "Forbidden",
+                     *       "message": "Not allowed to access organization 0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01",
+                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors/test",
+                     *       "timestamp": "2026-11-21T09:00:00.000Z",
+                     *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unknown or out-of-scope resource; `message` names what was not found */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "error": "Not Found",
+                     *       "message": "Bot 6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07 not found in environment 1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02",
+                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors/test",
+                     *       "timestamp": "2026-11-21T09:00:00.000Z",
+                     *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Body over 256 KiB */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 413,
+                     *       "error": "Payload Too Large",
+                     *       "message": "Request body is larger than the limit of 256 KiB",
+                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors/test",
+                     *       "timestamp": "2026-11-21T09:00:00.000Z",
+                     *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Body is not `application/json` in UTF-8 */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 415,
+                     *       "error": "Unsupported Media Type",
+                     *       "message": "The request body must be application/json in UTF-8",
+                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors/test",
+                     *       "timestamp": "2026-11-21T09:00:00.000Z",
+                     *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit passed; see `Retry-After` */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "error": "Too Many Requests",
+                     *       "message": "Rate limit of 600 requests per minute exceeded",
+                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors/test",
+                     *       "timestamp": "2026-11-21T09:00:00.000Z",
+                     *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An unexpected error: logged with the request id, answered without detail */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "error": "Internal Server Error",
+                     *       "message": "Internal server error",
+                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors/test",
+                     *       "timestamp": "2026-11-21T09:00:00.000Z",
+                     *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The database is unavailable; retry later */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 503,
+                     *       "error": "Service Unavailable",
+                     *       "message": "The database is unavailable; retry later",
+                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors/test",
+                     *       "timestamp": "2026-11-21T09:00:00.000Z",
+                     *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    testSavedRestConnector: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description An id of the caller's choice, echoed in the answer and logged; any other value is replaced by a new UUID, not refused. */
+                "X-Request-Id"?: string;
+            };
+            path: {
+                /** @description uuid of an organization */
+                orgUUID: string;
+                /** @description uuid of an environment */
+                envUUID: string;
+                /** @description uuid of a bot */
+                botUUID: string;
+                /** @description uuid of a rest connector */
+                serviceUUID: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SavedRestConnectorTest"];
+            };
+        };
+        responses: {
+            /** @description The call was attempted: what was sent, what came back, and what `output` selects */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TestRunAnswer"];
+                };
+            };
+            /** @description Invalid path id, query or body; `message` lists every failing field */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "error": "Bad Request",
+                     *       "message": [
+                     *         "name must be longer than or equal to 1 characters",
+                     *         "property colour should not exist"
+                     *       ],
+                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors/aa0de6c2-b1be-4e28-9ed2-f3bd0531ce0b/test",
+                     *       "timestamp": "2026-11-21T09:00:00.000Z",
+                     *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing, invalid or expired bearer token (`WWW-Authenticate: Bearer`) */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "error": "Unauthorized",
+                     *       "message": "Authorization: Bearer <token> is required",
+                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors/aa0de6c2-b1be-4e28-9ed2-f3bd0531ce0b/test",
+                     *       "timestamp": "2026-11-21T09:00:00.000Z",
+                     *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The token does not cover this organization, or lacks the scope of the operation */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "error": "Forbidden",
+                     *       "message": "Not allowed to access organization 0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01",
+                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors/aa0de6c2-b1be-4e28-9ed2-f3bd0531ce0b/test",
+                     *       "timestamp": "2026-11-21T09:00:00.000Z",
+                     *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unknown or out-of-scope resource; `message` names what was not found */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "error": "Not Found",
+                     *       "message": "Bot 6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07 not found in environment 1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02",
+                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors/aa0de6c2-b1be-4e28-9ed2-f3bd0531ce0b/test",
+                     *       "timestamp": "2026-11-21T09:00:00.000Z",
+                     *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Body over 256 KiB */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 413,
+                     *       "error": "Payload Too Large",
+                     *       "message": "Request body is larger than the limit of 256 KiB",
+                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors/aa0de6c2-b1be-4e28-9ed2-f3bd0531ce0b/test",
+                     *       "timestamp": "2026-11-21T09:00:00.000Z",
+                     *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Body is not `application/json` in UTF-8 */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 415,
+                     *       "error": "Unsupported Media Type",
+                     *       "message": "The request body must be application/json in UTF-8",
+                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors/aa0de6c2-b1be-4e28-9ed2-f3bd0531ce0b/test",
+                     *       "timestamp": "2026-11-21T09:00:00.000Z",
+                     *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit passed; see `Retry-After` */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "error": "Too Many Requests",
+                     *       "message": "Rate limit of 600 requests per minute exceeded",
+                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors/aa0de6c2-b1be-4e28-9ed2-f3bd0531ce0b/test",
+                     *       "timestamp": "2026-11-21T09:00:00.000Z",
+                     *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An unexpected error: logged with the request id, answered without detail */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "error": "Internal Server Error",
+                     *       "message": "Internal server error",
+                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors/aa0de6c2-b1be-4e28-9ed2-f3bd0531ce0b/test",
+                     *       "timestamp": "2026-11-21T09:00:00.000Z",
+                     *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The database is unavailable; retry later */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 503,
+                     *       "error": "Service Unavailable",
+                     *       "message": "The database is unavailable; retry later",
+                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors/aa0de6c2-b1be-4e28-9ed2-f3bd0531ce0b/test",
+                     *       "timestamp": "2026-11-21T09:00:00.000Z",
+                     *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    deletedRestConnectors: {
+        parameters: {
+            query?: {
+                /** @description Page number, 1-based. */
+                page?: number;
+                /** @description Items per page. */
+                linesPerPage?: number;
+            };
+            header?: {
+                /** @description An id of the caller's choice, echoed in the answer and logged; any other value is replaced by a new UUID, not refused. */
+                "X-Request-Id"?: string;
+            };
+            path: {
+                /** @description uuid of an organization */
+                orgUUID: string;
+                /** @description uuid of an environment */
+                envUUID: string;
+                /** @description uuid of a bot */
+                botUUID: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the bot's deleted connectors (Spring Data `Page`) */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeletedRestConnectorPage"];
+                };
+            };
+            /** @description Invalid path id, query or body; `message` lists every failing field */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "error": "Bad Request",
+                     *       "message": [
+                     *         "name must be longer than or equal to 1 characters",
+                     *         "property colour should not exist"
+                     *       ],
+                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors/deleted",
+                     *       "timestamp": "2026-11-21T09:00:00.000Z",
+                     *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing, invalid or expired bearer token (`WWW-Authenticate: Bearer`) */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "error": "Unauthorized",
+                     *       "message": "Authorization: Bearer <token> is required",
+                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors/deleted",
+                     *       "timestamp": "2026-11-21T09:00:00.000Z",
+                     *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The token does not cover this organization, or lacks the scope of the operation */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "error": "Forbidden",
+                     *       "message": "Not allowed to access organization 0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01",
+                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors/deleted",
+                     *       "timestamp": "2026-11-21T09:00:00.000Z",
+                     *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unknown or out-of-scope resource; `message` names what was not found */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "error": "Not Found",
+                     *       "message": "Bot 6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07 not found in environment 1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02",
+                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors/deleted",
+                     *       "timestamp": "2026-11-21T09:00:00.000Z",
+                     *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit passed; see `Retry-After` */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "error": "Too Many Requests",
+                     *       "message": "Rate limit of 600 requests per minute exceeded",
+                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors/deleted",
+                     *       "timestamp": "2026-11-21T09:00:00.000Z",
+                     *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An unexpected error: logged with the request id, answered without detail */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "error": "Internal Server Error",
+                     *       "message": "Internal server error",
+                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors/deleted",
+                     *       "timestamp": "2026-11-21T09:00:00.000Z",
+                     *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The database is unavailable; retry later */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 503,
+                     *       "error": "Service Unavailable",
+                     *       "message": "The database is unavailable; retry later",
+                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors/deleted",
+                     *       "timestamp": "2026-11-21T09:00:00.000Z",
+                     *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    restConnectorVersions: {
+        parameters: {
+            query?: {
+                /** @description Page number, 1-based. */
+                page?: number;
+                /** @description Items per page. */
+                linesPerPage?: number;
+            };
+            header?: {
+                /** @description An id of the caller's choice, echoed in the answer and logged; any other value is replaced by a new UUID, not refused. */
+                "X-Request-Id"?: string;
+            };
+            path: {
+                /** @description uuid of an organization */
+                orgUUID: string;
+                /** @description uuid of an environment */
+                envUUID: string;
+                /** @description uuid of a bot */
+                botUUID: string;
+                /** @description uuid of a rest connector */
+                serviceUUID: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the connector's versions (Spring Data `Page`) */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RestConnectorVersionPage"];
+                };
+            };
+            /** @description Invalid path id, query or body; `message` lists every failing field */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "error": "Bad Request",
+                     *       "message": [
+                     *         "name must be longer than or equal to 1 characters",
+                     *         "property colour should not exist"
+                     *       ],
+                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors/aa0de6c2-b1be-4e28-9ed2-f3bd0531ce0b/versions",
+                     *       "timestamp": "2026-11-21T09:00:00.000Z",
+                     *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing, invalid or expired bearer token (`WWW-Authenticate: Bearer`) */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "error": "Unauthorized",
+                     *       "message": "Authorization: Bearer <token> is required",
+                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors/aa0de6c2-b1be-4e28-9ed2-f3bd0531ce0b/versions",
+                     *       "timestamp": "2026-11-21T09:00:00.000Z",
+                     *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The token does not cover this organization, or lacks the scope of the operation */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "error": "Forbidden",
+                     *       "message": "Not allowed to access organization 0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01",
+                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors/aa0de6c2-b1be-4e28-9ed2-f3bd0531ce0b/versions",
+                     *       "timestamp": "2026-11-21T09:00:00.000Z",
+                     *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unknown or out-of-scope resource; `message` names what was not found */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "error": "Not Found",
+                     *       "message": "Bot 6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07 not found in environment 1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02",
+                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors/aa0de6c2-b1be-4e28-9ed2-f3bd0531ce0b/versions",
+                     *       "timestamp": "2026-11-21T09:00:00.000Z",
+                     *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit passed; see `Retry-After` */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "error": "Too Many Requests",
+                     *       "message": "Rate limit of 600 requests per minute exceeded",
+                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors/aa0de6c2-b1be-4e28-9ed2-f3bd0531ce0b/versions",
+                     *       "timestamp": "2026-11-21T09:00:00.000Z",
+                     *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An unexpected error: logged with the request id, answered without detail */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "error": "Internal Server Error",
+                     *       "message": "Internal server error",
+                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors/aa0de6c2-b1be-4e28-9ed2-f3bd0531ce0b/versions",
+                     *       "timestamp": "2026-11-21T09:00:00.000Z",
+                     *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The database is unavailable; retry later */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 503,
+                     *       "error": "Service Unavailable",
+                     *       "message": "The database is unavailable; retry later",
+                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors/aa0de6c2-b1be-4e28-9ed2-f3bd0531ce0b/versions",
+                     *       "timestamp": "2026-11-21T09:00:00.000Z",
+                     *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    restConnectorVersion: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description An id of the caller's choice, echoed in the answer and logged; any other value is replaced by a new UUID, not refused. */
+                "X-Request-Id"?: string;
+            };
+            path: {
+                /** @description uuid of an organization */
+                orgUUID: string;
+                /** @description uuid of an environment */
+                envUUID: string;
+                /** @description uuid of a bot */
+                botUUID: string;
+                /** @description uuid of a rest connector */
+                serviceUUID: string;
+                /** @description A version number of the connector (the number of its ETag) */
+                version: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The version and its snapshot */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RestConnectorVersionDetail"];
+                };
+            };
+            /** @description Invalid path id, query or body; `message` lists every failing field */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "error": "Bad Request",
+                     *       "message": [
+                     *         "name must be longer than or equal to 1 characters",
+                     *         "property colour should not exist"
+                     *       ],
+                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors/aa0de6c2-b1be-4e28-9ed2-f3bd0531ce0b/versions/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01",
+                     *       "timestamp": "2026-11-21T09:00:00.000Z",
+                     *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing, invalid or expired bearer token (`WWW-Authenticate: Bearer`) */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "error": "Unauthorized",
+                     *       "message": "Authorization: Bearer <token> is required",
+                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors/aa0de6c2-b1be-4e28-9ed2-f3bd0531ce0b/versions/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01",
+                     *       "timestamp": "2026-11-21T09:00:00.000Z",
+                     *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The token does not cover this organization, or lacks the scope of the operation */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "error": "Forbidden",
+                     *       "message": "Not allowed to access organization 0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01",
+                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors/aa0de6c2-b1be-4e28-9ed2-f3bd0531ce0b/versions/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01",
+                     *       "timestamp": "2026-11-21T09:00:00.000Z",
+                     *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unknown or out-of-scope resource; `message` names what was not found */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "error": "Not Found",
+                     *       "message": "Bot 6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07 not found in environment 1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02",
+                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors/aa0de6c2-b1be-4e28-9ed2-f3bd0531ce0b/versions/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01",
+                     *       "timestamp": "2026-11-21T09:00:00.000Z",
+                     *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit passed; see `Retry-After` */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "error": "Too Many Requests",
+                     *       "message": "Rate limit of 600 requests per minute exceeded",
+                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors/aa0de6c2-b1be-4e28-9ed2-f3bd0531ce0b/versions/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01",
+                     *       "timestamp": "2026-11-21T09:00:00.000Z",
+                     *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An unexpected error: logged with the request id, answered without detail */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "error": "Internal Server Error",
+                     *       "message": "Internal server error",
+                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors/aa0de6c2-b1be-4e28-9ed2-f3bd0531ce0b/versions/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01",
+                     *       "timestamp": "2026-11-21T09:00:00.000Z",
+                     *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The database is unavailable; retry later */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 503,
+                     *       "error": "Service Unavailable",
+                     *       "message": "The database is unavailable; retry later",
+                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors/aa0de6c2-b1be-4e28-9ed2-f3bd0531ce0b/versions/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01",
+                     *       "timestamp": "2026-11-21T09:00:00.000Z",
+                     *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    restoreRestConnector: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description ETag of the deleted version this restore applies to (the last version's number); 412 when it is no longer current. */
+                "If-Match"?: string;
+                /** @description An id of the caller's choice, echoed in the answer and logged; any other value is replaced by a new UUID, not refused. */
+                "X-Request-Id"?: string;
+            };
+            path: {
+                /** @description uuid of an organization */
+                orgUUID: string;
+                /** @description uuid of an environment */
+                envUUID: string;
+                /** @description uuid of a bot */
+                botUUID: string;
+                /** @description uuid of a rest connector */
+                serviceUUID: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Restored */
+            200: {
+                headers: {
+                    /** @description The new ETag */
+                    ETag?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RestConnectorRestored"];
+                };
+            };
+            /** @description Invalid path id, query or body; `message` lists every failing field */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "error": "Bad Request",
+                     *       "message": [
+                     *         "name must be longer than or equal to 1 characters",
+                     *         "property colour should not exist"
+                     *       ],
+                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors/aa0de6c2-b1be-4e28-9ed2-f3bd0531ce0b/restore",
+                     *       "timestamp": "2026-11-21T09:00:00.000Z",
+                     *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing, invalid or expired bearer token (`WWW-Authenticate: Bearer`) */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "error": "Unauthorized",
+                     *       "message": "Authorization: Bearer <token> is required",
+                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors/aa0de6c2-b1be-4e28-9ed2-f3bd0531ce0b/restore",
+                     *       "timestamp": "2026-11-21T09:00:00.000Z",
+                     *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The token does not cover this organization, or lacks the scope of the operation */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "error": "Forbidden",
+                     *       "message": "Not allowed to access organization 0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01",
+                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors/aa0de6c2-b1be-4e28-9ed2-f3bd0531ce0b/restore",
+                     *       "timestamp": "2026-11-21T09:00:00.000Z",
+                     *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unknown or out-of-scope resource; `message` names what was not found */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "error": "Not Found",
+                     *       "message": "Bot 6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07 not found in environment 1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02",
+                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors/aa0de6c2-b1be-4e28-9ed2-f3bd0531ce0b/restore",
+                     *       "timestamp": "2026-11-21T09:00:00.000Z",
+                     *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Another active connector of the bot has that name (case-insensitive) */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 409,
+                     *       "error": "Conflict",
+                     *       "message": "A rest connector named \"Weather forecast\" already exists in this bot",
+                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors/aa0de6c2-b1be-4e28-9ed2-f3bd0531ce0b/restore",
+                     *       "timestamp": "2026-11-21T09:00:00.000Z",
+                     *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `If-Match` does not match the current `ETag` */
+            412: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 412,
+                     *       "error": "Precondition Failed",
+                     *       "message": "Rest connector aa0de6c2-b1be-4e28-9ed2-f3bd0531ce0b has changed since the ETag given in If-Match",
+                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors/aa0de6c2-b1be-4e28-9ed2-f3bd0531ce0b/restore",
+                     *       "timestamp": "2026-11-21T09:00:00.000Z",
+                     *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit passed; see `Retry-After` */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "error": "Too Many Requests",
+                     *       "message": "Rate limit of 600 requests per minute exceeded",
+                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors/aa0de6c2-b1be-4e28-9ed2-f3bd0531ce0b/restore",
+                     *       "timestamp": "2026-11-21T09:00:00.000Z",
+                     *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An unexpected error: logged with the request id, answered without detail */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "error": "Internal Server Error",
+                     *       "message": "Internal server error",
+                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors/aa0de6c2-b1be-4e28-9ed2-f3bd0531ce0b/restore",
+                     *       "timestamp": "2026-11-21T09:00:00.000Z",
+                     *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The database is unavailable; retry later */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 503,
+                     *       "error": "Service Unavailable",
+                     *       "message": "The database is unavailable; retry later",
+                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors/aa0de6c2-b1be-4e28-9ed2-f3bd0531ce0b/restore",
+                     *       "timestamp": "2026-11-21T09:00:00.000Z",
+                     *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     pageRestConnectors: {
         parameters: {
             query?: {

@@ -35,6 +35,20 @@ const SEED_OPERATIONS: Record<AppName, Array<[string, string, string, string]>> 
   ],
 };
 
+/** What this platform adds to the seed (docs/api-contract.md, "Connector test runs", "History, trash and restore"), with its success status. */
+const ADDED_OPERATIONS: Record<AppName, Array<[string, string, string, string, string]>> = {
+  'transactional-service': [
+    [`${CONNECTORS}/test`, 'post', 'testUnsavedRestConnector', 'Test an unsaved connector', '200'],
+    [`${CONNECTORS}/{serviceUUID}/test`, 'post', 'testSavedRestConnector', 'Test a saved connector', '200'],
+    [`${CONNECTORS}/deleted`, 'get', 'deletedRestConnectors', "The bot's trash", '200'],
+    [`${CONNECTORS}/{serviceUUID}/versions`, 'get', 'restConnectorVersions', 'Versions of a connector', '200'],
+    [`${CONNECTORS}/{serviceUUID}/versions/{version}`, 'get', 'restConnectorVersion', 'One version of a connector', '200'],
+    [`${CONNECTORS}/{serviceUUID}/restore`, 'post', 'restoreRestConnector', 'Restore a deleted connector', '200'],
+  ],
+  environment: [],
+  'bot-admin': [],
+};
+
 /** A path template as a pattern its concrete paths match: each `{id}` a uuid. */
 const pathPattern = (template: string) => new RegExp(`^${template.replace(/\{\w+\}/g, '[0-9a-f-]{36}')}$`);
 
@@ -45,6 +59,9 @@ const examplesIn = (value: unknown): unknown[] =>
     : [];
 
 const SUCCESS: Record<string, string> = { get: '200', post: '201', put: '200', delete: '204' };
+/** The success status of an operation: its method's, or what ADDED_OPERATIONS says. */
+const successOf = (path: string, method: string) =>
+  Object.values(ADDED_OPERATIONS).flat().find(([added, addedMethod]) => added === path && addedMethod === method)?.[4] ?? SUCCESS[method];
 
 type Operation = { parameters?: Array<Record<string, any>>; responses: Record<string, any>; security?: unknown; tags?: string[]; requestBody?: any };
 const operation = (document: OpenAPIObject, path: string, method: string) => (document.paths[path] as Record<string, Operation>)[method];
@@ -88,15 +105,18 @@ describe.each([
       botUUID: DEMO_IDS.supportBot,
       serviceUUID: DEMO_IDS.weatherConnector,
     };
-    const names = exampleIds(served).map((pair) => pair.split('=')[0]);
+    // The path ids; a version number is pre-filled with 1 alike.
+    const names = exampleIds(served).map((pair) => pair.split('=')[0]).filter((name) => name !== 'version');
     expect(names.length).toBeGreaterThan(0);
 
-    expect(exampleIds(servedInDevelopment)).toEqual(names.map((name) => `${name}=${demo[name]}`));
-    expect(exampleIds(served)).toEqual(names.map((name) => `${name}=3fa85f64-5717-4562-b3fc-2c963f66afa6`));
+    const ids = (document: OpenAPIObject) => exampleIds(document).filter((pair) => !pair.startsWith('version='));
+    expect(ids(servedInDevelopment)).toEqual(names.map((name) => `${name}=${demo[name]}`));
+    expect(ids(served)).toEqual(names.map((name) => `${name}=3fa85f64-5717-4562-b3fc-2c963f66afa6`));
+    for (const document of [served, servedInDevelopment]) expect(exampleIds(document).filter((pair) => pair.startsWith('version='))).toEqual(app === 'transactional-service' ? ['version=1'] : []);
   });
 
-  it('has exactly the seed\'s operations of its group, in the seed\'s words, tagged with its label and secured by the bearer scheme', () => {
-    const expected = SEED_OPERATIONS[app].map(([path, method, operationId, summary]) => ({ path, method, operationId, summary }));
+  it('has exactly the seed\'s operations of its group, in the seed\'s words, and the ones the contract adds, tagged with its label and secured by the bearer scheme', () => {
+    const expected = [...SEED_OPERATIONS[app], ...ADDED_OPERATIONS[app]].map(([path, method, operationId, summary]) => ({ path, method, operationId, summary }));
 
     expect(operationsOf(served)).toEqual(expect.arrayContaining(expected));
     expect(operationsOf(served)).toHaveLength(expected.length);
@@ -106,19 +126,22 @@ describe.each([
     expect(served.components!.securitySchemes!.bearer).toEqual({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: expect.stringContaining('RFC8725') });
   });
 
-  it('declares every path id as a required uuid string', () => {
+  it('declares every path id as a required uuid string, and a version number as a positive integer', () => {
     for (const { path, method } of operationsOf(served)) {
       const ids = (path.match(/\{(\w+)\}/g) ?? []).map((id) => id.slice(1, -1));
       const declared = (operation(served, path, method).parameters ?? []).filter((p) => p.in === 'path');
       expect(declared.map((p) => p.name)).toEqual(ids);
-      for (const parameter of declared) expect(parameter).toMatchObject({ required: true, schema: { type: 'string', format: 'uuid' } });
+      for (const parameter of declared) {
+        const schema = parameter.name === 'version' ? { type: 'integer', format: 'int32', minimum: 1 } : { type: 'string', format: 'uuid' };
+        expect(parameter).toMatchObject({ required: true, schema });
+      }
     }
   });
 
   it('gives every success and every error a schema, errors the contract\'s error body', () => {
     for (const { path, method } of operationsOf(served)) {
       const { responses } = operation(served, path, method);
-      const success = SUCCESS[method];
+      const success = successOf(path, method);
       expect(responses[success]).toBeDefined();
       if (success !== '204') expect(responses[success].content['application/json'].schema).toBeDefined();
       for (const status of ['400', '401', '403', '404', '429', '503']) {
@@ -207,6 +230,55 @@ describe('What the documents say, field for field', () => {
     ]);
   });
 
+  it('documents the test runs: both bodies with working examples, the answer field for field, response and output nullable', () => {
+    const keys = (name: string) => Object.keys(schemaOf(connectors, name).properties);
+    const unsaved = operation(connectors, `${CONNECTORS}/test`, 'post');
+    const saved = operation(connectors, `${CONNECTORS}/{serviceUUID}/test`, 'post');
+
+    expect(schemaOf(connectors, 'RestConnectorTest').required).toEqual(['connector']);
+    expect(schemaOf(connectors, 'SavedRestConnectorTest').required ?? []).toEqual([]);
+    expect(schemaOf(connectors, 'RestConnectorTest').properties.variables).toMatchObject({ type: 'object', additionalProperties: { type: 'string', maxLength: 8192 }, maxProperties: 50 });
+    expect(Object.keys(unsaved.requestBody.content['application/json'].examples)).toEqual(['noAuth', 'bearer', 'clientCredentials']);
+    expect(Object.keys(saved.requestBody.content['application/json'].examples)).toEqual(['asStored', 'withEdits']);
+    expect(keys('TestRunAnswer')).toEqual(['outcome', 'message', 'durationMs', 'request', 'response', 'output']);
+    expect(connectors.components!.schemas!.TestRunOutcome).toMatchObject({
+      enum: ['SUCCESS', 'HTTP_ERROR', 'TIMEOUT', 'CONNECTION_FAILED', 'TLS_ERROR', 'BLOCKED_DESTINATION', 'AUTH_FAILED'],
+    });
+    for (const [property, ref] of [['response', 'TestRunResponse'], ['output', 'TestRunOutput']]) {
+      expect(schemaOf(connectors, 'TestRunAnswer').properties[property]).toMatchObject({
+        anyOf: [{ $ref: `#/components/schemas/${ref}` }, { type: 'object', nullable: true, enum: [null] }],
+      });
+    }
+    expect(keys('TestRunRequest')).toEqual(['method', 'url', 'headers', 'body']);
+    expect(keys('TestRunResponse')).toEqual(['status', 'headers', 'body', 'bodyTruncated']);
+    expect(keys('TestRunOutput')).toEqual(['expression', 'values', 'error']);
+    for (const op of [unsaved, saved]) {
+      expect(Object.keys(op.responses['200'].content['application/json'].examples)).toEqual(['success', 'httpError', 'blocked', 'authFailed']);
+      expect(op.responses['429']).toBeDefined();
+    }
+  });
+
+  it('documents history, trash and restore field for field', () => {
+    const keys = (name: string) => Object.keys(schemaOf(connectors, name).properties);
+    const query = (path: string) => Object.fromEntries((operation(connectors, path, 'get').parameters ?? []).filter((p) => p.in === 'query').map((p) => [p.name, p.schema]));
+
+    expect(keys('RestConnectorVersion')).toEqual(['version', 'operation', 'updatedAt', 'updatedBy', 'user', 'changedFields']);
+    expect(keys('RestConnectorVersionDetail')).toEqual(['version', 'operation', 'updatedAt', 'updatedBy', 'user', 'changedFields', 'snapshot']);
+    expect(keys('RestConnectorSnapshot')).toEqual(keys('RestConnector').filter((key) => key !== 'flows'));
+    expect(connectors.components!.schemas!.VersionOperation).toMatchObject({ enum: ['CREATED', 'UPDATED', 'DELETED', 'RESTORED'] });
+    expect(keys('DeletedRestConnector')).toEqual(['uuid', 'name', 'tags', 'deletedAt', 'deletedBy']);
+    for (const page of ['RestConnectorVersionPage', 'DeletedRestConnectorPage']) expect(keys(page).sort()).toEqual(keys('RestConnectorPage').sort());
+    for (const path of [`${CONNECTORS}/{serviceUUID}/versions`, `${CONNECTORS}/deleted`]) {
+      expect(query(path)).toEqual({
+        page: expect.objectContaining({ type: 'integer', default: 1, minimum: 1 }),
+        linesPerPage: expect.objectContaining({ type: 'integer', default: 20, maximum: 100 }),
+      });
+    }
+    const restore = operation(connectors, `${CONNECTORS}/{serviceUUID}/restore`, 'post');
+    expect(restore.responses['200'].headers.ETag).toBeDefined();
+    expect(Object.keys(restore.responses)).toEqual(expect.arrayContaining(['200', '404', '409', '412']));
+  });
+
   it('documents environments (applications properties as a string map) and bots field for field', () => {
     const environment = schemaOf(environments, 'Environment');
     const application = schemaOf(environments, 'EnvironmentApplication');
@@ -235,6 +307,10 @@ describe('What the documents say, field for field', () => {
         }
       }
     });
+  });
+
+  it('holds no replacement pattern of String.replace, with which @nestjs/swagger would break Swagger UI\'s init script', () => {
+    for (const document of [connectors, environments, bots]) expect(JSON.stringify(document)).not.toMatch(/\$[`'&$]/);
   });
 
   it('has no schema that is nullable without a type, which admits no null in OpenAPI 3.0', () => {

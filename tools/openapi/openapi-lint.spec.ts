@@ -32,6 +32,7 @@ describe('The OWASP limits narrowed to inputs', () => {
         name: { type: 'string' },
         tags: { type: 'array', items: { type: 'string', maxLength: 5 } },
         labels: { type: 'object', additionalProperties: { type: 'string', maxLength: 5 } },
+        bounded: { type: 'object', maxProperties: 3, additionalProperties: { type: 'string', maxLength: 5 } },
       },
     };
     const document = {
@@ -55,5 +56,7 @@ describe('The OWASP limits narrowed to inputs', () => {
     expect(found('owasp:api4:2023-string-limit').sort()).toEqual(['components.schemas.Input.properties.name', 'paths./things.post.parameters.0.schema']);
     expect(found('owasp:api4:2023-array-limit')).toEqual(['components.schemas.Input.properties.tags']);
     expect(found('owasp:api3:2023-constrained-additionalProperties')).toEqual(['components.schemas.Input.properties.labels']);
+    // An open map must be bounded: the one without maxProperties is still found, the bounded one is a map by design.
+    expect(found('owasp:api3:2023-no-additionalProperties')).toEqual(['components.schemas.Input.properties.labels.additionalProperties']);
   });
 });

@@ -21,9 +21,12 @@ describe('withNullableReferences', () => {
     const document = documentWith({
       grantType: { nullable: true, description: 'OAuth only', allOf: [{ $ref: '#/components/schemas/GrantType' }] },
       owner: { nullable: true, $ref: '#/components/schemas/Owner' },
+      // A class given as `type` with nullable: @nestjs/swagger adds `type: 'object'` beside the allOf.
+      response: { nullable: true, type: 'object', description: 'Null when no answer came.', allOf: [{ $ref: '#/components/schemas/Owner' }] },
     });
 
     expect(propertiesOf(withNullableReferences(document))).toEqual({
+      response: { description: 'Null when no answer came.', anyOf: [{ $ref: '#/components/schemas/Owner' }, { type: 'object', nullable: true, enum: [null] }] },
       grantType: {
         description: 'OAuth only',
         anyOf: [{ $ref: '#/components/schemas/GrantType' }, { type: 'string', nullable: true, enum: [null] }],

@@ -44,7 +44,9 @@ const VARIABLES_PROPERTY = {
   example: { city: 'Lisbon' },
   description:
     `What each \`{{name}}\` of the connector's url (percent-encoded there), header values and body stands for. ` +
-    `At most ${VARIABLE_LIMITS.count} string values; names match \`${VARIABLE_NAME.source}\`; values at most 8 KiB (UTF-8). ` +
+    // Not in backquotes: @nestjs/swagger embeds the document in swagger-ui-init.js with String.replace, which reads
+    // a dollar sign followed by a backquote as a replacement pattern and breaks the script.
+    `At most ${VARIABLE_LIMITS.count} string values; names match /${VARIABLE_NAME.source}/; values at most 8 KiB (UTF-8). ` +
     'A placeholder without a variable is a 400 naming every missing one.',
 } as const;
 
