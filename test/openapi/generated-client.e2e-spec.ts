@@ -13,6 +13,10 @@ import { signToken } from '../support/tokens';
 import { committedDocument } from './committed-documents';
 import { DocumentValidator } from './document-validator';
 import { listenOnLoopback } from './swagger-ui-browser';
+import { DEFAULT_CONNECTOR_TESTS } from '@app/platform';
+import { OUTBOUND_RESOLVE } from '../../apps/transactional-service/src/rest-connectors/test-runs/outbound.providers';
+import { farSide } from '../../apps/transactional-service/src/rest-connectors/test-runs/testing/far-side';
+import { loopbackResolver } from '../test-runs/loopback-resolver';
 
 const C = '/platform-transactional-service/org/{orgUUID}/env/{envUUID}/bot/{botUUID}/rest-connectors' as const;
 
@@ -34,8 +38,10 @@ describe('The generated client against the three apps (MariaDB)', () => {
   };
 
   beforeAll(async () => {
-    const config = mysqlTestConfig();
-    for (const definition of [TRANSACTIONAL_SERVICE_APP, ENVIRONMENT_APP, BOT_ADMIN_APP]) apps.push(await startTestApp(definition, config));
+    // Test runs reach far sides on 127.0.0.2 only, names answered from a table (never a name server).
+    const config = mysqlTestConfig({ connectorTests: { ...DEFAULT_CONNECTOR_TESTS, allowedCidrs: ['127.0.0.2/32'], timeoutMs: 2_000 } });
+    apps.push(await startTestApp(TRANSACTIONAL_SERVICE_APP, config, { providers: [{ provide: OUTBOUND_RESOLVE, useValue: loopbackResolver() }] }));
+    for (const definition of [ENVIRONMENT_APP, BOT_ADMIN_APP]) apps.push(await startTestApp(definition, config));
     connectors = createClient<ConnectorPaths>({ baseUrl: await listenOnLoopback(apps[0]) });
     environments = createClient<EnvironmentPaths>({ baseUrl: await listenOnLoopback(apps[1]) });
     bots = createClient<BotAdminPaths>({ baseUrl: await listenOnLoopback(apps[2]) });
@@ -126,6 +132,67 @@ describe('The generated client against the three apps (MariaDB)', () => {
     answers.push([C, 'post', connectors.POST(C, { params: { path: scope() }, body: writeBody('Keyed differently'), headers: { ...headers, 'Idempotency-Key': key } }), 422]);
 
     for (const [path, method, answer, status] of answers) {
+      const { response, error } = await answer;
+      expect({ path, method, status: response.status }).toEqual({ path, method, status });
+      documents.connectors.expectValid(path, method, response.status, error);
+    }
+  });
+
+  it('drives the test runs, every answer as documented, with and without a response', async () => {
+    const side = await farSide();
+    try {
+      const connector = { ...writeBody('Tested'), url: `${side.url}/items/{{id}}`, output: '$.data.level' };
+      const unsaved = await connectors.POST(`${C}/test`, { params: { path: scope() }, body: { connector, variables: { id: '7' } }, headers });
+      documents.connectors.expectValid(`${C}/test`, 'post', unsaved.response.status, unsaved.data);
+      expect(unsaved.data).toMatchObject({ outcome: 'SUCCESS', request: { url: `${side.url}/items/7` }, output: { values: [7] } });
+
+      const blocked = await connectors.POST(`${C}/test`, { params: { path: scope() }, body: { connector: { ...connector, url: 'http://127.0.0.1:9/x' }, variables: {} }, headers });
+      documents.connectors.expectValid(`${C}/test`, 'post', blocked.response.status, blocked.data);
+      expect(blocked.data).toMatchObject({ outcome: 'BLOCKED_DESTINATION', response: null, output: null });
+
+      const uuid = (await connectors.POST(C, { params: { path: scope() }, body: connector, headers })).data!.uuid;
+      const saved = await connectors.POST(`${C}/{serviceUUID}/test`, { params: { path: { ...scope(), serviceUUID: uuid } }, body: { variables: { id: '8' } }, headers });
+      documents.connectors.expectValid(`${C}/{serviceUUID}/test`, 'post', saved.response.status, saved.data);
+      expect(saved.data).toMatchObject({ outcome: 'SUCCESS', request: { headers: expect.arrayContaining([{ header: 'Authorization', value: 'Bearer <BEARER_TOKEN>' }]) } });
+
+      const missing = await connectors.POST(`${C}/test`, { params: { path: scope() }, body: { connector, variables: {} }, headers });
+      documents.connectors.expectValid(`${C}/test`, 'post', missing.response.status, missing.error);
+      expect(missing.response.status).toBe(400);
+    } finally {
+      await side.close();
+    }
+  });
+
+  it('drives history, trash and restore, every answer as documented', async () => {
+    const uuid = (await connectors.POST(C, { params: { path: scope() }, body: writeBody('Historic'), headers })).data!.uuid;
+    const one = { params: { path: { ...scope(), serviceUUID: uuid } }, headers };
+    await connectors.PUT(`${C}/{serviceUUID}`, { ...one, body: { ...writeBody('Historic'), description: 'edited', bearerToken: '<BEARER_TOKEN>' } });
+    await connectors.DELETE(`${C}/{serviceUUID}`, one);
+
+    const page = await connectors.GET(`${C}/{serviceUUID}/versions`, { params: { path: { ...scope(), serviceUUID: uuid }, query: { page: 1, linesPerPage: 20 } }, headers });
+    documents.connectors.expectValid(`${C}/{serviceUUID}/versions`, 'get', page.response.status, page.data);
+    expect(page.data!.content.map((version) => version.operation)).toEqual(['DELETED', 'UPDATED', 'CREATED']);
+
+    const first = await connectors.GET(`${C}/{serviceUUID}/versions/{version}`, { params: { path: { ...scope(), serviceUUID: uuid, version: 1 } }, headers });
+    documents.connectors.expectValid(`${C}/{serviceUUID}/versions/{version}`, 'get', first.response.status, first.data);
+    expect(first.data!.snapshot).toMatchObject({ name: 'Historic', bearerToken: '<BEARER_TOKEN>' });
+
+    const trash = await connectors.GET(`${C}/deleted`, { params: { path: scope(), query: {} }, headers });
+    documents.connectors.expectValid(`${C}/deleted`, 'get', trash.response.status, trash.data);
+    expect(trash.data!.content.map((item) => item.uuid)).toContain(uuid);
+
+    const restored = await connectors.POST(`${C}/{serviceUUID}/restore`, one);
+    documents.connectors.expectValid(`${C}/{serviceUUID}/restore`, 'post', restored.response.status, restored.data);
+    expect(restored.data).toEqual({ message: 'Rest connector restored', data: uuid });
+    expect(restored.response.headers.get('etag')).toBe('"v4"');
+
+    const errors: Array<[string, string, Promise<{ response: Response; error?: unknown }>, number]> = [
+      [`${C}/{serviceUUID}/restore`, 'post', connectors.POST(`${C}/{serviceUUID}/restore`, one), 409],
+      [`${C}/{serviceUUID}/restore`, 'post', connectors.POST(`${C}/{serviceUUID}/restore`, { ...one, params: { path: { ...scope(), serviceUUID: randomUUID() } } }), 404],
+      [`${C}/{serviceUUID}/versions/{version}`, 'get', connectors.GET(`${C}/{serviceUUID}/versions/{version}`, { params: { path: { ...scope(), serviceUUID: uuid, version: 99 } }, headers }), 404],
+      [`${C}/{serviceUUID}/versions`, 'get', connectors.GET(`${C}/{serviceUUID}/versions`, { params: { path: { ...scope(), serviceUUID: uuid }, query: { linesPerPage: 101 } }, headers }), 400],
+    ];
+    for (const [path, method, answer, status] of errors) {
       const { response, error } = await answer;
       expect({ path, method, status: response.status }).toEqual({ path, method, status });
       documents.connectors.expectValid(path, method, response.status, error);

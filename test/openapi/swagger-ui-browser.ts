@@ -99,14 +99,18 @@ export interface LiveResponse {
   requestUrl: string;
 }
 
-/** Expands the operation, "Try it out", fills the path parameters, "Execute" and reads the live response. */
-export async function tryItOut(page: Page, operation: DocumentedOperation, pathParams: Record<string, string>): Promise<LiveResponse> {
+/**
+ * Expands the operation, "Try it out", fills the path parameters (and the request body, replacing the example
+ * Swagger UI put there), "Execute" and reads the live response.
+ */
+export async function tryItOut(page: Page, operation: DocumentedOperation, pathParams: Record<string, string>, requestBody?: string): Promise<LiveResponse> {
   const block = operationBlock(page, operation);
   await block.locator('.opblock-summary').first().click();
   await block.locator('.try-out__btn').click();
   for (const [name, value] of Object.entries(pathParams)) {
     await block.locator(`tr[data-param-name="${name}"][data-param-in="path"] input`).fill(value);
   }
+  if (requestBody !== undefined) await block.locator('textarea.body-param__text').fill(requestBody);
   await block.locator('.btn.execute').click();
   const live = block.locator('.responses-table.live-responses-table');
   await live.waitFor({ state: 'visible' });

@@ -5,7 +5,11 @@ import { Browser, BrowserContext, Page } from 'playwright-core';
 import { BOT_ADMIN_APP } from '../../apps/bot-admin/src/bot-admin.app';
 import { ENVIRONMENT_APP } from '../../apps/environment/src/environment.app';
 import { TRANSACTIONAL_SERVICE_APP } from '../../apps/transactional-service/src/transactional-service.app';
-import { createConnector } from '../rest-connectors/connector-factories';
+import { DEFAULT_CONNECTOR_TESTS } from '@app/platform';
+import { OUTBOUND_RESOLVE } from '../../apps/transactional-service/src/rest-connectors/test-runs/outbound.providers';
+import { farSide } from '../../apps/transactional-service/src/rest-connectors/test-runs/testing/far-side';
+import { aConnectorBody, createConnector } from '../rest-connectors/connector-factories';
+import { loopbackResolver } from '../test-runs/loopback-resolver';
 import { seedTenant } from '../support/fixtures';
 import { mysqlTestConfig } from '../support/test-config';
 import { startTestApp, TestApp } from '../support/test-app';
@@ -159,4 +163,40 @@ describe('Swagger UI in headless Chromium', () => {
       expect(errors.filter((error) => !BENIGN_BROWSER_ERRORS.some((benign) => benign.test(error)))).toEqual([]);
     }, 60_000);
   });
+
+  it('runs a connector test from Swagger UI: the far side on 127.0.0.2 gets the call, the page shows what came back', async () => {
+    const sut = await startTestApp(
+      TRANSACTIONAL_SERVICE_APP,
+      mysqlTestConfig({ connectorTests: { ...DEFAULT_CONNECTOR_TESTS, allowedCidrs: ['127.0.0.2/32'], timeoutMs: 5_000 } }),
+      { providers: [{ provide: OUTBOUND_RESOLVE, useValue: loopbackResolver() }] },
+    );
+    const side = await farSide();
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const page = await context.newPage();
+    const errors = collectBrowserErrors(page);
+    try {
+      const origin = await listenOnLoopback(sut);
+      const tenant = await seedTenant(sut.dataSource);
+      const operation = documentedOperations('transactional-service').find((op) => op.operationId === 'testUnsavedRestConnector')!;
+      const body = JSON.stringify({ connector: aConnectorBody({ url: `${side.url}/levels/{{city}}`, output: '$.data.level' }), variables: { city: 'Lisbon' } }, null, 2);
+
+      await openSwaggerUi(page, `${origin}/platform-transactional-service/docs`);
+      await authorize(page, await tokenFor(tenant.organization.uuid));
+      const response = await tryItOut(page, operation, { orgUUID: tenant.organization.uuid, envUUID: tenant.environment.uuid, botUUID: tenant.bot.uuid }, body);
+
+      expect(response.status).toBe('200');
+      const answer = JSON.parse(response.body);
+      expect(answer).toMatchObject({ outcome: 'SUCCESS', request: { url: `${side.url}/levels/Lisbon` }, response: { status: 200 }, output: { values: [7] } });
+      expect(side.received).toEqual([expect.objectContaining({ method: 'GET', url: '/levels/Lisbon' })]);
+      expect(errors).toEqual([]);
+    } catch (error) {
+      writeFileSync(join(SCREENSHOT_DIR, 'test-run.failed.html'), await page.content());
+      throw error;
+    } finally {
+      await page.screenshot({ path: join(SCREENSHOT_DIR, 'test-run.png'), fullPage: true });
+      await context.close();
+      await side.close();
+      await sut.close();
+    }
+  }, 60_000);
 });

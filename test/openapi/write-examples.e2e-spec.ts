@@ -1,6 +1,8 @@
 import { DEMO_IDS, seedDemoData } from '@app/seed-data';
 import { OpenAPIObject } from '@nestjs/swagger';
 import { TRANSACTIONAL_SERVICE_APP } from '../../apps/transactional-service/src/transactional-service.app';
+import { OUTBOUND_RESOLVE } from '../../apps/transactional-service/src/rest-connectors/test-runs/outbound.providers';
+import { loopbackResolver } from '../test-runs/loopback-resolver';
 import { sqliteTestConfig } from '../support/test-config';
 import { startTestApp, TestApp } from '../support/test-app';
 import { bearer, signToken } from '../support/tokens';
@@ -22,7 +24,9 @@ describe('The write examples of the served document, sent to the demo bot', () =
   let token: string;
 
   beforeAll(async () => {
-    sut = await startTestApp(TRANSACTIONAL_SERVICE_APP, sqliteTestConfig());
+    // The test-run examples name hosts like api.weather.example.com: a resolver that answers from a table (and
+    // knows none of them) keeps every lookup, and so every connection, on this machine.
+    sut = await startTestApp(TRANSACTIONAL_SERVICE_APP, sqliteTestConfig(), { providers: [{ provide: OUTBOUND_RESOLVE, useValue: loopbackResolver() }] });
     expect(await seedDemoData(sut.dataSource)).toBe(true);
     served = (await sut.http.get('/platform-transactional-service/docs-json').expect(200)).body;
     token = await signToken({ orgs: [DEMO_IDS.acme], scope: 'connectors:write', username: 'newcomer' });
@@ -55,6 +59,28 @@ describe('The write examples of the served document, sent to the demo bot', () =
     const outcomes = await send('put', `${DEMO_BOT}/${DEMO_IDS.weatherConnector}`, examples);
 
     expect(outcomes).toEqual(Object.fromEntries(Object.keys(examples).map((name) => [name, '200'])));
+  });
+
+  it('runs every test-run example against the demo bot: 200, the call attempted (its host is not resolved here)', async () => {
+    const runs = [
+      { url: `${DEMO_BOT}/test`, examples: examplesOf(served, `${CONNECTORS}/test`, 'post') },
+      { url: `${DEMO_BOT}/${DEMO_IDS.weatherConnector}/test`, examples: examplesOf(served, `${CONNECTORS}/{serviceUUID}/test`, 'post') },
+    ];
+    const outcomes: Record<string, string> = {};
+    for (const { url, examples } of runs) {
+      for (const [name, { value }] of Object.entries(examples)) {
+        const res = await sut.http.post(url).set(bearer(token)).send(value);
+        outcomes[name] = res.status === 200 ? `200 ${res.body.outcome}` : `${res.status} ${JSON.stringify(res.body.message)}`;
+      }
+    }
+
+    expect(outcomes).toEqual({
+      noAuth: '200 CONNECTION_FAILED',
+      bearer: '200 CONNECTION_FAILED',
+      clientCredentials: '200 AUTH_FAILED',
+      asStored: '200 CONNECTION_FAILED',
+      withEdits: '200 CONNECTION_FAILED',
+    });
   });
 
   it('shows no placeholder in a create example and no leftover of the weather connector in the others', () => {

@@ -17,7 +17,7 @@ export const REST_CONNECTOR_TEST_EXAMPLES: ExamplesObject = {
   },
   clientCredentials: {
     summary: 'OAuth 2, client credentials',
-    value: { connector: createBody('clientCredentials'), variables: {} },
+    value: { connector: createBody('clientCredentials'), variables: { name: 'Ana Lima', email: 'ana@example.com' } },
   },
 };
 
