@@ -13,6 +13,10 @@ declare module 'autocannon' {
       connections?: number;
       duration?: number;
       timeout?: number;
+      /** Requests in all, instead of a duration. */
+      amount?: number;
+      method?: string;
+      body?: string;
       headers?: Record<string, string>;
       requests?: Request[];
     }
@@ -31,6 +35,7 @@ declare module 'autocannon' {
       errors: number;
       timeouts: number;
       non2xx: number;
+      '2xx': number;
       statusCodeStats?: Record<string, { count: number }>;
     }
   }

@@ -77,9 +77,15 @@ export function startApp(app: AppName, databaseUrl: string): Promise<Server> {
     AUTH_JWT_SECRET: JWT_SECRET,
     SECRETS_KEY,
     RATE_LIMIT_PER_MINUTE: '100000000',
+    // The test-run operation's far side listens on 127.0.0.2 (bench/test-run-bench.ts): admitted, and not limited.
+    OUTBOUND_ALLOWED_CIDRS: `${FAR_SIDE_HOST}/32`,
+    CONNECTOR_TEST_PER_MINUTE: '100000000',
     LOG_LEVEL: 'info',
   });
 }
+
+/** Where the test-run operation's far side listens: a loopback address of its own, the only one the apps may reach. */
+export const FAR_SIDE_HOST = '127.0.0.2';
 
 /** bench/baseline-server.js: plain CommonJS, nothing compiled, so its RSS is its own. */
 export function startBaseline(databaseUrl: string): Promise<Server> {

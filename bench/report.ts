@@ -6,6 +6,7 @@ import { BenchArgs, CONNECTORS_PER_BOT, Operation, Scale, SCALES, WRITES } from 
 import { Fixtures } from './database';
 import { imageNodeFlags } from './processes';
 import { RunResult } from './scenarios';
+import type { TestRunResult } from './test-run-bench';
 
 export const TARGETS = { throughputRatio: 0.6, p99Ratio: 2, crossScaleRatio: 1.5, rssMb: 150, createsPerSecond: 1_000 } as const;
 
@@ -51,6 +52,8 @@ export interface ScaleResult {
   seedSeconds: number | null;
   counts: Fixtures['counts'];
   ops: OpResult[];
+  /** The test-run operation, measured against its far side (absent when not run). */
+  testRun?: TestRunResult;
   /** VmHWM of each process at the end: its peak since start, start-up included. */
   processHighWaterMb: Record<string, number>;
 }
@@ -166,6 +169,23 @@ function opTable(scale: ScaleResult): string[] {
   ];
 }
 
+function testRunTable(scale: ScaleResult): string[] {
+  const t = scale.testRun;
+  if (!t) return [];
+  const header = ['one at a time: far side p50', 'via app p50', 'overhead p50', 'overhead p99', 'conns', 'far side req/s', 'via app req/s', 'via app p50', 'via app p99', 'errors', `RSS before → with ${t.waiting.runs} waiting`, 'overhead ≤ 2 ms', 'RSS ≤ 150', '0 errors'];
+  return [
+    '',
+    `Test runs (\`POST …/rest-connectors/test\`) against a far side on 127.0.0.2, compared with the far side driven directly; then ${t.waiting.runs} runs held on a slow far side (${t.waiting.answered200} answered 200):`,
+    '',
+    row(header),
+    row(header.map(() => '---')),
+    row([
+      t.sequential.farSide.p50, t.sequential.app.p50, t.overheadP50Ms, t.overheadP99Ms, t.connections, t.farSide.requestsPerSecond, t.app.requestsPerSecond,
+      t.app.p50, t.app.p99, t.app.errors, `${t.waiting.rssBeforeMb} → ${t.waiting.peakRssMb}`, verdict(t.targets.overhead), verdict(t.targets.rss), verdict(t.targets.errors),
+    ]),
+  ];
+}
+
 function cpuTable(scale: ScaleResult): string[] {
   const header = [
     'operation', 'app', 'mariadbd (app)', 'baseline', 'mariadbd (baseline)', 'autocannon (app)', 'autocannon (baseline)',
@@ -195,6 +215,12 @@ export function verdicts(results: BenchResults): { pass: number; fail: number; f
         if (v === true) pass++;
         if (v === false) miss(target, `${scale.scale} ${o.op}`);
       }
+    }
+  }
+  for (const scale of results.scales) {
+    for (const [target, v] of Object.entries(scale.testRun?.targets ?? {})) {
+      if (v) pass++;
+      else miss(`test-run ${target}`, scale.scale);
     }
   }
   for (const c of results.crossScale) {
@@ -252,6 +278,7 @@ function markdown(results: BenchResults): string {
       `Peak RSS since start (VmHWM, start-up included): ${Object.entries(scale.processHighWaterMb).map(([k, v]) => `${k} ${v} MB`).join(', ')}.`,
       '',
       ...opTable(scale),
+      ...testRunTable(scale),
       '',
       'Where the time goes: CPU ms per request during the measured runs (the server process, mariadbd, the load generator),',
       'and statements the database received per request (MariaDB\'s Questions counter, server-wide: transactions count BEGIN and',

@@ -11,6 +11,7 @@ import { databaseOf, databaseUrlOf, prepareDatabase, statementCounter } from './
 import { AppName, benchToken, cpuMs, databasePid, ensureBuilt, machineBusyMs, rssKb, RssSampler, Server, startApp, startBaseline } from './processes';
 import { BenchResults, crossScale, judge, machine, Measurement, OpResult, round, ScaleResult, ServerKind, verdicts, writeResults } from './report';
 import { drive, probe, Scenario, scenarios } from './scenarios';
+import { benchTestRuns } from './test-run-bench';
 
 const log = (line: string) => console.log(line);
 /** Cores busy outside the server, mariadbd and the bench beyond which a run is flagged (kernel work on the traffic stays below). */
@@ -53,7 +54,8 @@ async function benchScale(scale: Scale, args: BenchArgs, results: BenchResults):
   const { fixtures } = prepared;
   const tokens = await Promise.all(Array.from({ length: args.callers }, (_, i) => benchToken(fixtures.organization, i + 1)));
   const plan = scenarios(fixtures, args);
-  const apps = [...new Set(plan.map((s) => s.app))];
+  const testRuns = args.ops.includes('test-run');
+  const apps = [...new Set([...plan.map((s) => s.app), ...(testRuns ? (['transactional-service'] as const) : [])])];
   ensureBuilt(apps, args.build, log);
 
   const servers = new Map<AppName | 'baseline', Server>();
@@ -76,8 +78,9 @@ async function benchScale(scale: Scale, args: BenchArgs, results: BenchResults):
       }
       ops.push(judge(scenario.op, scenario.app, scenario.connections, runs));
     }
+    const testRun = testRuns ? await benchTestRuns(servers.get('transactional-service')!, fixtures, tokens, args, log) : undefined;
     const processHighWaterMb = Object.fromEntries([...servers.values()].map((s) => [s.name, mb(rssKb(s.child.pid!, 'VmHWM'))]));
-    return { scale, database: databaseOf(scale), seedSeconds: prepared.seedSeconds ?? null, counts: fixtures.counts, ops, processHighWaterMb };
+    return { scale, database: databaseOf(scale), seedSeconds: prepared.seedSeconds ?? null, counts: fixtures.counts, ops, testRun, processHighWaterMb };
   } finally {
     await statements.end();
     await Promise.all([...servers.values()].map(async (s) => (await s.stop(), running.delete(s))));
@@ -153,6 +156,15 @@ function printSummary(results: BenchResults, args: BenchArgs): void {
         `${scale.scale.padEnd(5)} ${o.op.padEnd(12)} ${String(o.app.requestsPerSecond).padStart(8)} vs ${String(o.baseline.requestsPerSecond).padStart(8)} req/s ` +
           `(${o.ratios.throughput}x)  p99 ${o.app.p99} vs ${o.baseline.p99} (${o.ratios.p99}x)  rss ${o.app.peakRssMb} MB  err ${o.app.errors}` +
           `  ${failed.length ? `FAIL: ${failed.join(', ')}` : 'PASS'}`,
+      );
+    }
+  }
+  for (const scale of results.scales) {
+    const t = scale.testRun;
+    if (t) {
+      log(
+        `${scale.scale.padEnd(5)} test-run     overhead p50 ${t.overheadP50Ms} ms (one at a time: far side ${t.sequential.farSide.p50}, through the app ${t.sequential.app.p50}), ` +
+          `${t.app.requestsPerSecond} req/s p99 ${t.app.p99} ms, ${t.waiting.runs} waiting: ${t.waiting.rssBeforeMb} → ${t.waiting.peakRssMb} MB  ${Object.values(t.targets).every(Boolean) ? 'PASS' : 'FAIL'}`,
       );
     }
   }

@@ -1,6 +1,6 @@
 /** The requests of each operation, the same for the app and the baseline, and one autocannon run. */
 import autocannon from 'autocannon';
-import { BenchArgs, Operation, WRITES } from './args';
+import { AGAINST_FAR_SIDE, BenchArgs, Operation, WRITES } from './args';
 import { Fixtures } from './database';
 import { AppName } from './processes';
 
@@ -42,7 +42,7 @@ export function scenarios(f: Fixtures, args: BenchArgs): Scenario[] {
   // Unique across runs and servers: a run tag, then a counter.
   const runTag = Date.now().toString(36);
   let created = 0;
-  const all: Record<Operation, Omit<Scenario, 'op' | 'connections'>> = {
+  const all: Record<Exclude<Operation, 'test-run'>, Omit<Scenario, 'op' | 'connections'>> = {
     get: { app: 'transactional-service', method: 'GET', next: () => (({ bot, uuid }) => ({ path: `${botPath(bot)}/${uuid}` }))(connectors()) },
     page: { app: 'transactional-service', method: 'GET', next: () => ({ path: `${botPath(bots())}/pagination` }) },
     'page-search': { app: 'transactional-service', method: 'GET', next: () => ({ path: `${botPath(bots())}/pagination?${SEARCH_TERMS}` }) },
@@ -65,7 +65,9 @@ export function scenarios(f: Fixtures, args: BenchArgs): Scenario[] {
     environments: { app: 'environment', method: 'GET', next: () => ({ path: `/platform-environment/org/${f.organization}/environments` }) },
     bots: { app: 'bot-admin', method: 'GET', next: () => ({ path: `/platform-bot-admin/org/${f.organization}/env/${f.botsEnvironment}/bots-admin` }) },
   };
-  return args.ops.map((op) => ({ op, ...all[op], connections: WRITES.includes(op) ? args.writeConnections : args.connections }));
+  return args.ops
+    .filter((op): op is Exclude<Operation, 'test-run'> => !AGAINST_FAR_SIDE.includes(op))
+    .map((op) => ({ op, ...all[op], connections: WRITES.includes(op) ? args.writeConnections : args.connections }));
 }
 
 /** A full write body, as a client sends it: no auth, one header, two tags. */
