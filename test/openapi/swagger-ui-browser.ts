@@ -52,6 +52,20 @@ export function collectBrowserErrors(page: Page): string[] {
   return errors;
 }
 
+/**
+ * The origin of every network request the page makes (http, https and WebSocket; `data:` and `blob:` URLs
+ * are no requests), each once: a test asserts that Swagger UI fetched nothing but from the app under test,
+ * no CDN and no online validator.
+ */
+export function collectRequestedOrigins(page: Page): Set<string> {
+  const origins = new Set<string>();
+  page.on('request', (request) => {
+    const url = new URL(request.url());
+    if (['http:', 'https:', 'ws:', 'wss:'].includes(url.protocol)) origins.add(url.origin);
+  });
+  return origins;
+}
+
 /** Opens Swagger UI and waits until the operations are rendered. */
 export async function openSwaggerUi(page: Page, url: string): Promise<void> {
   const response = await page.goto(url, { waitUntil: 'load' });

@@ -17,6 +17,7 @@ import { signToken } from '../support/tokens';
 import {
  authorize,
  collectBrowserErrors,
+ collectRequestedOrigins,
  documentedOperations,
  launchChromium,
  listedOperations,
@@ -117,6 +118,7 @@ describe('Swagger UI in headless Chromium', () => {
     let context: BrowserContext;
     let page: Page;
     let errors: string[];
+    let requested: Set<string>;
 
     beforeAll(async () => {
       sut = await startTestApp(definition, mysqlTestConfig());
@@ -124,6 +126,7 @@ describe('Swagger UI in headless Chromium', () => {
       context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
       page = await context.newPage();
       errors = collectBrowserErrors(page);
+      requested = collectRequestedOrigins(page);
     });
     afterAll(async () => {
       await context?.close();
@@ -161,6 +164,7 @@ describe('Swagger UI in headless Chromium', () => {
       }
 
       expect(errors.filter((error) => !BENIGN_BROWSER_ERRORS.some((benign) => benign.test(error)))).toEqual([]);
+      expect([...requested]).toEqual([origin]);
     }, 60_000);
   });
 
@@ -174,6 +178,7 @@ describe('Swagger UI in headless Chromium', () => {
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
     const page = await context.newPage();
     const errors = collectBrowserErrors(page);
+    const requested = collectRequestedOrigins(page);
     try {
       const origin = await listenOnLoopback(sut);
       const tenant = await seedTenant(sut.dataSource);
@@ -189,6 +194,8 @@ describe('Swagger UI in headless Chromium', () => {
       expect(answer).toMatchObject({ outcome: 'SUCCESS', request: { url: `${side.url}/levels/Lisbon` }, response: { status: 200 }, output: { values: [7] } });
       expect(side.received).toEqual([expect.objectContaining({ method: 'GET', url: '/levels/Lisbon' })]);
       expect(errors).toEqual([]);
+      // The browser talked to the app only; the far side's request came from the app's outbound call.
+      expect([...requested]).toEqual([origin]);
     } catch (error) {
       writeFileSync(join(SCREENSHOT_DIR, 'test-run.failed.html'), await page.content());
       throw error;
