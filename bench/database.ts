@@ -3,7 +3,7 @@ import { buildDataSourceOptions, PlatformDataSource } from '@app/domain';
 import { parseServerUrl } from '@app/platform';
 import { Connection, createConnection, ResultSetHeader, RowDataPacket } from 'mysql2/promise';
 import { Scale, SCALES } from './args';
-import { LIST_BOT, MAIN_ENVIRONMENT, seedConnectors, UPDATE_BOT, WRITE_BOT } from './seed-connectors';
+import { LIST_BOT, MAIN_ENVIRONMENT, seedConnectors, TRASH_BOT, UPDATE_BOT, WRITE_BOT } from './seed-connectors';
 
 export const SERVER = process.env.BENCH_MYSQL_SERVER ?? 'mysql://root@127.0.0.1:3306';
 /** Databases are named `<prefix>_<scale>`; the bench's own test runs under a prefix of its own. */
@@ -25,13 +25,17 @@ export interface Fixtures {
   listBot: string;
   updateBot: string;
   writeBot: string;
+  /** A bot with TRASH_CONNECTORS deleted connectors: the trash. */
+  trashBot: string;
   /** The update bot's connectors, rewritten round-robin with their own names. */
   updates: Array<{ uuid: string; name: string }>;
-  counts: Record<'connectors' | 'tags' | 'flowUses' | 'bots' | 'environments', number>;
+  counts: Record<'connectors' | 'tags' | 'flowUses' | 'bots' | 'environments' | 'versions', number>;
 }
 
 export const LIST_CONNECTORS = 50;
 const UPDATE_CONNECTORS = 1_000;
+/** Hundreds of deleted connectors in one bot: the trash page must stay index-ordered (docs/query-plans.md). */
+const TRASH_CONNECTORS = 500;
 const EXTRA_ENVIRONMENTS = 9;
 const BOTS_PER_ENVIRONMENT = 20;
 const READ_BOTS = 50;
@@ -55,7 +59,8 @@ export async function prepareDatabase(scale: Scale, reuse: boolean, log: (line: 
       throw new Error(`database ${database} does not exist: run without --skip-seed`);
     });
     let fixtures = await readFixtures(admin);
-    // Creates of earlier runs are removed (their tags go with them: ON DELETE CASCADE), then counted without them.
+    // Creates of earlier runs are removed (their tags go with them: ON DELETE CASCADE; their versions first), then counted without them.
+    await admin.query('DELETE v FROM rest_connector_versions v JOIN rest_connectors c ON c.uuid = v.connector_uuid WHERE c.bot_uuid = ?', [fixtures.writeBot]);
     const [removed] = await admin.query<ResultSetHeader>('DELETE FROM rest_connectors WHERE bot_uuid = ?', [fixtures.writeBot]);
     if (removed.affectedRows > 0) fixtures = await readFixtures(admin);
     if (fixtures.counts.connectors < SCALES[scale].connectors) {
@@ -84,6 +89,7 @@ async function createAndSeed(admin: Connection, scale: Scale, log: (line: string
       listConnectors: LIST_CONNECTORS,
       updateConnectors: UPDATE_CONNECTORS,
       writeBot: true,
+      trashConnectors: TRASH_CONNECTORS,
       environments: EXTRA_ENVIRONMENTS,
       botsPerEnvironment: BOTS_PER_ENVIRONMENT,
       onProgress: (done, total) => {
@@ -92,7 +98,7 @@ async function createAndSeed(admin: Connection, scale: Scale, log: (line: string
         log(`  seeded ${done.toLocaleString('en')} / ${total.toLocaleString('en')} connectors (${elapsed(started)} s)`);
       },
     });
-    await dataSource.query('ANALYZE TABLE organizations, environments, bots, flows, flow_connectors, rest_connectors, rest_connector_tags, connector_content');
+    await dataSource.query('ANALYZE TABLE organizations, environments, bots, flows, flow_connectors, rest_connectors, rest_connector_tags, connector_content, rest_connector_versions');
   } finally {
     await dataSource.destroy();
   }
@@ -141,6 +147,7 @@ async function readFixtures(db: Connection): Promise<Fixtures> {
     listBot: await botNamed(LIST_BOT),
     updateBot,
     writeBot: await botNamed(WRITE_BOT),
+    trashBot: await botNamed(TRASH_BOT),
     updates,
     counts: {
       connectors: await count('rest_connectors'),
@@ -148,6 +155,7 @@ async function readFixtures(db: Connection): Promise<Fixtures> {
       flowUses: await count('flow_connectors'),
       bots: await count('bots'),
       environments: await count('environments'),
+      versions: await count('rest_connector_versions'),
     },
   };
 }

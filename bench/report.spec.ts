@@ -75,7 +75,7 @@ describe('bench targets', () => {
       scale: name,
       database: `bench_${name}`,
       seedSeconds: null,
-      counts: { connectors: 0, tags: 0, flowUses: 0, bots: 0, environments: 0 },
+      counts: { connectors: 0, tags: 0, flowUses: 0, bots: 0, environments: 0, versions: 0 },
       processHighWaterMb: {},
       ops: (['page', 'quicksearch'] as const).map((op) => judge(op, 'transactional-service', 100, [run('app', 1_000, p99), run('baseline', 1_000, p99)])),
     });

@@ -12,6 +12,8 @@ export interface SeedOptions {
   updateConnectors?: number;
   /** An empty bot of its own, named WRITE_BOT, for creates. */
   writeBot?: boolean;
+  /** A bot of its own, named TRASH_BOT, with this many deleted connectors (the trash). */
+  trashConnectors?: number;
   /** Environments besides the main one, each with `botsPerEnvironment` bots (environment and bot lists). */
   environments?: number;
   botsPerEnvironment?: number;
@@ -31,11 +33,15 @@ export interface SeededData {
   listBot?: string;
   updateBot?: string;
   writeBot?: string;
+  trashBot?: string;
 }
 
 export const LIST_BOT = 'Bench list bot';
 export const UPDATE_BOT = 'Bench update bot';
 export const WRITE_BOT = 'Bench write bot';
+export const TRASH_BOT = 'Bench trash bot';
+/** Versions every seeded connector has: created, then updated twice (a deleted one: created, updated, deleted). */
+export const SEEDED_VERSIONS = 3;
 export const MAIN_ENVIRONMENT = 'Bench';
 export const connectorName = (i: number) => `Connector ${i}`;
 export const updateConnectorName = (i: number) => `Update connector ${i}`;
@@ -72,6 +78,7 @@ interface Planned {
   bot: string;
   name: string;
   rank: number;
+  deleted?: boolean;
 }
 
 async function seed(runner: QueryRunner, options: SeedOptions): Promise<SeededData> {
@@ -84,6 +91,7 @@ async function seed(runner: QueryRunner, options: SeedOptions): Promise<SeededDa
     listBot: options.listConnectors ? randomUUID() : undefined,
     updateBot: options.updateConnectors ? randomUUID() : undefined,
     writeBot: options.writeBot ? randomUUID() : undefined,
+    trashBot: options.trashConnectors ? randomUUID() : undefined,
   };
 
   await runner.query('INSERT INTO organizations (uuid, name) VALUES (?, ?)', [organization, 'Bench organization']);
@@ -97,6 +105,7 @@ async function seed(runner: QueryRunner, options: SeedOptions): Promise<SeededDa
   if (extra.listBot) botRows.push([extra.listBot, environment, LIST_BOT]);
   if (extra.updateBot) botRows.push([extra.updateBot, environment, UPDATE_BOT]);
   if (extra.writeBot) botRows.push([extra.writeBot, environment, WRITE_BOT]);
+  if (extra.trashBot) botRows.push([extra.trashBot, environment, TRASH_BOT]);
   environments.forEach((env, e) => {
     for (let i = 0; i < (options.botsPerEnvironment ?? 0); i++) botRows.push([randomUUID(), env, `Bot ${pad(e)}-${pad(i)}`]);
   });
@@ -116,9 +125,11 @@ async function seed(runner: QueryRunner, options: SeedOptions): Promise<SeededDa
     const k = i - connectors;
     if (k < (options.listConnectors ?? 0)) return { bot: extra.listBot!, name: `List connector ${k}`, rank: k };
     const u = k - (options.listConnectors ?? 0);
-    return { bot: extra.updateBot!, name: updateConnectorName(u), rank: u };
+    if (u < (options.updateConnectors ?? 0)) return { bot: extra.updateBot!, name: updateConnectorName(u), rank: u };
+    const t = u - (options.updateConnectors ?? 0);
+    return { bot: extra.trashBot!, name: `Deleted connector ${t}`, rank: t, deleted: true };
   };
-  const total = connectors + (options.listConnectors ?? 0) + (options.updateConnectors ?? 0);
+  const total = connectors + (options.listConnectors ?? 0) + (options.updateConnectors ?? 0) + (options.trashConnectors ?? 0);
   // Random v4 uuids, as connectors created before version-7 ids (and imported ones) have, handed out in
   // sorted order: each bot's connectors are still spread over the whole primary key, but the inserts
   // append to it instead of splitting pages all over it.
@@ -131,16 +142,30 @@ async function seed(runner: QueryRunner, options: SeedOptions): Promise<SeededDa
     const tags: unknown[][] = [];
     const uses: unknown[][] = [];
     const content: unknown[][] = [];
+    const versions: unknown[][] = [];
     for (let i = first; i < Math.min(first + batch, total); i++) {
-      const { bot, name, rank } = plan(i);
+      const { bot, name, rank, deleted = false } = plan(i);
       const uuid = uuids[i];
       (byBot.get(bot) ?? byBot.set(bot, []).get(bot)!).push(uuid);
       const at = new Date(start + i * 1000);
       const key = name.toLowerCase();
-      rows.push([uuid, bot, name, key, key, 'GET', `https://api.example.com/items/${i}`, '[]', 'NONE', 'AUTH_NONE', '', '$.data', at, 'bench', at, `user-${i % 50}`, 1]);
+      const url = `https://api.example.com/items/${i}`;
+      const deletedAt = deleted ? new Date(start + i * 1000 + 500) : null;
+      rows.push([uuid, bot, name, key, deleted ? null : key, 'GET', url, '[]', 'NONE', 'AUTH_NONE', '', '$.data', at, 'bench', at, `user-${i % 50}`, deletedAt, deleted ? 'bench' : null, SEEDED_VERSIONS]);
       const tag = `tag-${'abcdefghij'[rank % 10]}`;
       const group = `group-${rank % 100}`;
       tags.push([uuid, tag, tag, 0], [uuid, group, group, 1]);
+      // The record a get shows (connectorSnapshot's shape), the history of a create and two writes before it.
+      const snapshot = JSON.stringify({
+        uuid, name, description: null, requestType: 'GET', url, headers: [], contentType: 'NONE', authType: 'AUTH_NONE', grantType: null,
+        basicToken: null, bearerToken: null, clientId: null, clientSecret: null, oauthUrl: null, authUsername: null, authPassword: null,
+        body: '', output: '$.data', tags: [{ name: tag }, { name: group }], updatedAt: at.toISOString(), updatedBy: `user-${i % 50}`,
+      });
+      versions.push(
+        [uuid, 1, 'CREATED', at, 'bench', '["name","requestType","url","contentType","authType","output","tags"]', snapshot],
+        [uuid, 2, 'UPDATED', at, `user-${i % 50}`, '["url"]', snapshot],
+        [uuid, 3, deleted ? 'DELETED' : 'UPDATED', deletedAt ?? at, deleted ? 'bench' : `user-${i % 50}`, deleted ? '[]' : '["tags"]', snapshot],
+      );
       if (rank % 10 === 0) uses.push([flowOf.get(bot), uuid]);
       if (rank % 5 === 0) content.push([uuid, JSON.stringify([{ id: `opt-${i}`, option: 'Yes', urlRedirect: false }])]);
     }
@@ -149,9 +174,10 @@ async function seed(runner: QueryRunner, options: SeedOptions): Promise<SeededDa
     pending = (async () => {
       await insertRows(
         runner,
-        'rest_connectors (uuid, bot_uuid, name, name_key, active_name_key, request_type, url, headers, content_type, auth_type, body, output, created_at, created_by, updated_at, updated_by, version)',
+        'rest_connectors (uuid, bot_uuid, name, name_key, active_name_key, request_type, url, headers, content_type, auth_type, body, output, created_at, created_by, updated_at, updated_by, deleted_at, deleted_by, version)',
         rows,
       );
+      await insertRows(runner, 'rest_connector_versions (connector_uuid, version, operation, updated_at, updated_by, changed_fields, snapshot)', versions);
       await insertRows(runner, 'rest_connector_tags (connector_uuid, name, name_key, position)', tags);
       await insertRows(runner, 'flow_connectors (flow_uuid, connector_uuid)', uses);
       await insertRows(runner, 'connector_content (connector_uuid, content)', content);
@@ -168,7 +194,7 @@ async function seed(runner: QueryRunner, options: SeedOptions): Promise<SeededDa
  * that the tables are exactly as the migrations made them.
  */
 async function dropSecondaryIndexes(runner: QueryRunner): Promise<() => Promise<void>> {
-  const tables = ['rest_connectors', 'rest_connector_tags', 'flow_connectors'];
+  const tables = ['rest_connectors', 'rest_connector_tags', 'flow_connectors', 'rest_connector_versions'];
   const indexes: Array<{ table: string; name: string; columns: string }> = await runner.query(
     "SELECT TABLE_NAME AS `table`, INDEX_NAME AS name, GROUP_CONCAT(CONCAT('`', COLUMN_NAME, '`') ORDER BY SEQ_IN_INDEX) AS columns " +
       'FROM information_schema.STATISTICS WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME IN (?) AND NON_UNIQUE = 1 AND SUB_PART IS NULL ' +
