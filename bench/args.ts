@@ -12,9 +12,9 @@ export const SCALES = {
 } as const;
 export type Scale = keyof typeof SCALES;
 
-export const OPERATIONS = ['get', 'page', 'page-search', 'quicksearch', 'list', 'create', 'update', 'environments', 'bots', 'test-run'] as const;
+export const OPERATIONS = ['get', 'page', 'page-search', 'quicksearch', 'list', 'create', 'update', 'delete', 'environments', 'bots', 'test-run'] as const;
 export type Operation = (typeof OPERATIONS)[number];
-export const WRITES: readonly Operation[] = ['create', 'update'];
+export const WRITES: readonly Operation[] = ['create', 'update', 'delete'];
 /** Measured against its far side, not the baseline (bench/test-run-bench.ts). */
 export const AGAINST_FAR_SIDE: readonly Operation[] = ['test-run'];
 

@@ -234,6 +234,33 @@ async function update([org, env, bot, uuid], body, claims) {
   return { message: 'Rest connector updated', data: uuid };
 }
 
+/** A delete or a restore leaves the record as it was: its version copies the snapshot of the version before (the app's statement). */
+const RECORD_UNCHANGED =
+  'INSERT INTO rest_connector_versions (connector_uuid, version, operation, updated_at, updated_by, updated_by_image, changed_fields, snapshot) ' +
+  "SELECT c.uuid, c.version, ?, ?, ?, NULL, '[]', v.snapshot FROM rest_connectors c " +
+  'JOIN rest_connector_versions v ON v.connector_uuid = c.uuid AND v.version = c.version - 1 WHERE c.uuid = ?';
+
+/** Soft delete, or restore (`deleted`: whether the connector must be deleted now), with its version, in one transaction. */
+async function toggle([org, env, bot, uuid], claims, deleted) {
+  const by = claims.username || claims.sub;
+  const now = new Date();
+  const done = await inTransaction(async (run) => {
+    const result = await run(
+      'UPDATE rest_connectors c JOIN bots b ON b.uuid = c.bot_uuid JOIN environments e ON e.uuid = b.environment_uuid SET ' +
+        (deleted
+          ? 'c.deleted_at = NULL, c.deleted_by = NULL, c.active_name_key = c.name_key, c.version = c.version + 1 WHERE c.deleted_at IS NOT NULL'
+          : 'c.deleted_at = ?, c.deleted_by = ?, c.active_name_key = NULL, c.version = c.version + 1 WHERE c.deleted_at IS NULL') +
+        ' AND c.uuid = ? AND c.bot_uuid = ? AND b.environment_uuid = ? AND e.organization_uuid = ?',
+      [...(deleted ? [] : [now, by]), uuid, bot, env, org],
+    );
+    if (!result.affectedRows) return false;
+    await run(RECORD_UNCHANGED, [deleted ? 'RESTORED' : 'DELETED', now, by, uuid]);
+    return true;
+  });
+  if (!done) throw new HttpError(deleted ? 409 : 404, `Rest connector ${uuid} not found ${deleted ? 'deleted' : 'active'}`);
+  return deleted ? { message: 'Rest connector restored', data: uuid } : undefined;
+}
+
 async function environments([org]) {
   // Not joined to the organization: that join makes MariaDB sort through an on-disk temporary table (the JSON
   // text columns). The organization is checked only when it has no environments.
@@ -259,7 +286,7 @@ async function bots([org, env]) {
   return { bots: found.filter((b) => b.uuid !== null).map((b) => ({ uuid: b.uuid, environmentUuid: b.environment_uuid, name: b.name, image: b.image })) };
 }
 
-const CONNECTORS = /^\/platform-transactional-service\/org\/([^/]+)\/env\/([^/]+)\/bot\/([^/]+)\/rest-connectors(?:\/([^/]+))?$/;
+const CONNECTORS = /^\/platform-transactional-service\/org\/([^/]+)\/env\/([^/]+)\/bot\/([^/]+)\/rest-connectors(?:\/([^/]+))?(\/restore)?$/;
 const ENVIRONMENTS = /^\/platform-environment\/org\/([^/]+)\/environments$/;
 const BOTS = /^\/platform-bot-admin\/org\/([^/]+)\/env\/([^/]+)\/bots-admin$/;
 
@@ -269,14 +296,17 @@ async function route(req, res, body) {
   if (path === '/health/ready') return (await rows('SELECT 1'), { status: 'ok' });
   let match = CONNECTORS.exec(path);
   if (match) {
-    const [, org, env, bot, sub] = match;
-    const write = req.method === 'POST' || req.method === 'PUT';
+    const [, org, env, bot, sub, restore] = match;
+    const write = req.method !== 'GET';
     const claims = verify(req.headers.authorization);
     authorize(claims, org, write ? 'connectors:write' : undefined);
     if (req.method === 'GET' && sub === 'pagination') return page([org, env, bot], query);
     if (req.method === 'GET' && sub === 'quicksearch') return quicksearch([org, env, bot], query);
     if (req.method === 'GET' && sub === 'list') return list([org, env, bot]);
     if (req.method === 'GET' && sub) return getConnector([org, env, bot, sub]);
+    if (req.method === 'POST' && sub && restore) return toggle([org, env, bot, sub], claims, true);
+    if (req.method === 'DELETE' && sub && !restore) return (res.statusCode = 204), toggle([org, env, bot, sub], claims, false);
+    if (restore) throw new HttpError(404, `Cannot ${req.method} ${path}`);
     if (req.method === 'POST' && !sub) return create([org, env, bot], body, claims, res);
     if (req.method === 'PUT' && sub) return update([org, env, bot, sub], body, claims);
   }
@@ -292,6 +322,7 @@ async function route(req, res, body) {
 }
 
 function send(res, status, value) {
+  if (status === 204) return res.writeHead(204).end();
   const text = JSON.stringify(value);
   res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(text) });
   res.end(text);

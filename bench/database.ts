@@ -3,7 +3,7 @@ import { buildDataSourceOptions, PlatformDataSource } from '@app/domain';
 import { parseServerUrl } from '@app/platform';
 import { Connection, createConnection, ResultSetHeader, RowDataPacket } from 'mysql2/promise';
 import { Scale, SCALES } from './args';
-import { LIST_BOT, MAIN_ENVIRONMENT, seedConnectors, TRASH_BOT, UPDATE_BOT, WRITE_BOT } from './seed-connectors';
+import { DELETE_BOT, LIST_BOT, MAIN_ENVIRONMENT, seedConnectors, TRASH_BOT, UPDATE_BOT, WRITE_BOT } from './seed-connectors';
 
 export const SERVER = process.env.BENCH_MYSQL_SERVER ?? 'mysql://root@127.0.0.1:3306';
 /** Databases are named `<prefix>_<scale>`; the bench's own test runs under a prefix of its own. */
@@ -27,6 +27,9 @@ export interface Fixtures {
   writeBot: string;
   /** A bot with TRASH_CONNECTORS deleted connectors: the trash. */
   trashBot: string;
+  /** A bot whose DELETE_CONNECTORS connectors deletes and restores toggle (all active before a run). */
+  deleteBot: string;
+  deletes: string[];
   /** The update bot's connectors, rewritten round-robin with their own names. */
   updates: Array<{ uuid: string; name: string }>;
   counts: Record<'connectors' | 'tags' | 'flowUses' | 'bots' | 'environments' | 'versions', number>;
@@ -36,6 +39,7 @@ export const LIST_CONNECTORS = 50;
 const UPDATE_CONNECTORS = 1_000;
 /** Hundreds of deleted connectors in one bot: the trash page must stay index-ordered (docs/query-plans.md). */
 const TRASH_CONNECTORS = 500;
+const DELETE_CONNECTORS = 2_000;
 const EXTRA_ENVIRONMENTS = 9;
 const BOTS_PER_ENVIRONMENT = 20;
 const READ_BOTS = 50;
@@ -63,6 +67,17 @@ export async function prepareDatabase(scale: Scale, reuse: boolean, log: (line: 
     await admin.query('DELETE v FROM rest_connector_versions v JOIN rest_connectors c ON c.uuid = v.connector_uuid WHERE c.bot_uuid = ?', [fixtures.writeBot]);
     const [removed] = await admin.query<ResultSetHeader>('DELETE FROM rest_connectors WHERE bot_uuid = ?', [fixtures.writeBot]);
     if (removed.affectedRows > 0) fixtures = await readFixtures(admin);
+    // Deletes toggle: a run that stopped half-way leaves some deleted. Restore them, as the API would, so every run starts
+    // from all active (a version is recorded for each, as the restore operation records one).
+    await admin.query(
+      "INSERT INTO rest_connector_versions (connector_uuid, version, operation, updated_at, updated_by, updated_by_image, changed_fields, snapshot) " +
+        "SELECT c.uuid, c.version + 1, 'RESTORED', NOW(3), 'bench', NULL, '[]', v.snapshot FROM rest_connectors c " +
+        'JOIN rest_connector_versions v ON v.connector_uuid = c.uuid AND v.version = c.version WHERE c.bot_uuid = ? AND c.deleted_at IS NOT NULL',
+      [fixtures.deleteBot],
+    );
+    await admin.query('UPDATE rest_connectors SET deleted_at = NULL, deleted_by = NULL, active_name_key = name_key, version = version + 1 WHERE bot_uuid = ? AND deleted_at IS NOT NULL', [
+      fixtures.deleteBot,
+    ]);
     if (fixtures.counts.connectors < SCALES[scale].connectors) {
       throw new Error(`${database} holds ${fixtures.counts.connectors} connectors, fewer than ${scale}: run without --skip-seed`);
     }
@@ -90,6 +105,7 @@ async function createAndSeed(admin: Connection, scale: Scale, log: (line: string
       updateConnectors: UPDATE_CONNECTORS,
       writeBot: true,
       trashConnectors: TRASH_CONNECTORS,
+      deleteConnectors: DELETE_CONNECTORS,
       environments: EXTRA_ENVIRONMENTS,
       botsPerEnvironment: BOTS_PER_ENVIRONMENT,
       onProgress: (done, total) => {
@@ -133,6 +149,7 @@ async function readFixtures(db: Connection): Promise<Fixtures> {
   // Interleaved, so that consecutive gets go to different bots.
   connectors.sort((a, b) => a.uuid.localeCompare(b.uuid));
   const updateBot = await botNamed(UPDATE_BOT);
+  const deleteBot = await botNamed(DELETE_BOT);
   const updates = (await rows('SELECT uuid, name FROM rest_connectors WHERE bot_uuid = ? AND deleted_at IS NULL ORDER BY uuid', [updateBot])).map((row) => ({
     uuid: String(row.uuid),
     name: String(row.name),
@@ -148,6 +165,8 @@ async function readFixtures(db: Connection): Promise<Fixtures> {
     updateBot,
     writeBot: await botNamed(WRITE_BOT),
     trashBot: await botNamed(TRASH_BOT),
+    deleteBot,
+    deletes: (await rows('SELECT uuid FROM rest_connectors WHERE bot_uuid = ? ORDER BY uuid', [deleteBot])).map((row) => String(row.uuid)),
     updates,
     counts: {
       connectors: await count('rest_connectors'),

@@ -139,10 +139,10 @@ async function measure({ scale, scenario, server, round: roundNo, target, tokens
 async function compareAnswers(scenario: Scenario, app: Server, baseline: Server, token: string): Promise<void> {
   app.assertRunning();
   baseline.assertRunning();
-  // The same request to both, but for creates, whose names must differ.
+  // The same request to both, but for creates, whose names must differ, and deletes, which change what they write.
   const request = scenario.next();
   const a = await probe(scenario, app.port, token, request);
-  const b = await probe(scenario, baseline.port, token, scenario.method === 'POST' ? undefined : request);
+  const b = await probe(scenario, baseline.port, token, scenario.method === 'POST' || scenario.method === 'DELETE' ? undefined : request);
   if (a.status >= 300 || b.status >= 300) log(`warning: ${scenario.op}: app answered ${a.status}, baseline ${b.status}`);
   else if (a.shape !== b.shape) log(`warning: ${scenario.op}: the answers differ in shape\n  app:      ${a.shape}\n  baseline: ${b.shape}`);
 }

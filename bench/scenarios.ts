@@ -8,10 +8,10 @@ export interface Scenario {
   op: Operation;
   /** The app that answers it; the baseline answers every operation. */
   app: AppName;
-  method: 'GET' | 'POST' | 'PUT';
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
   connections: number;
-  /** Path (and body) of the next request: round-robin over the fixtures. */
-  next(): { path: string; body?: string };
+  /** Path (and body, and the method when it is not `method`) of the next request: round-robin over the fixtures. */
+  next(): { path: string; body?: string; method?: 'POST' };
 }
 
 export interface RunResult {
@@ -38,6 +38,9 @@ export function scenarios(f: Fixtures, args: BenchArgs): Scenario[] {
   const bots = cycle(f.readBots);
   const connectors = cycle(f.connectors);
   const updates = cycle(f.updates);
+  // Deletes: the k-th request deletes connector k mod n on its first pass over the pool, restores it on the next,
+  // and so on; n (2,000) is far above the connections in flight, so a connector's restore follows its delete.
+  let deleted = 0;
   const terms = cycle(QUICKSEARCH_TERMS);
   // Unique across runs and servers: a run tag, then a counter.
   const runTag = Date.now().toString(36);
@@ -61,6 +64,16 @@ export function scenarios(f: Fixtures, args: BenchArgs): Scenario[] {
       app: 'transactional-service',
       method: 'PUT',
       next: () => (({ uuid, name }) => ({ path: `${botPath(f.updateBot)}/${uuid}`, body: writeBody(name, ++created) }))(updates()),
+    },
+    delete: {
+      app: 'transactional-service',
+      method: 'DELETE',
+      next: () => {
+        const k = deleted++;
+        const uuid = f.deletes[k % f.deletes.length];
+        const restore = Math.floor(k / f.deletes.length) % 2 === 1;
+        return restore ? { path: `${botPath(f.deleteBot)}/${uuid}/restore`, method: 'POST' } : { path: `${botPath(f.deleteBot)}/${uuid}` };
+      },
     },
     environments: { app: 'environment', method: 'GET', next: () => ({ path: `/platform-environment/org/${f.organization}/environments` }) },
     bots: { app: 'bot-admin', method: 'GET', next: () => ({ path: `/platform-bot-admin/org/${f.organization}/env/${f.botsEnvironment}/bots-admin` }) },
@@ -99,9 +112,9 @@ export async function drive(scenario: Scenario, port: number, tokens: string[], 
       {
         method: scenario.method,
         setupRequest: (request: autocannon.Request) => {
-          const { path, body } = scenario.next();
+          const { path, body, method } = scenario.next();
           const authorization = `Bearer ${tokens[turn++ % tokens.length]}`;
-          return { ...request, path, headers: { ...request.headers, authorization }, ...(body === undefined ? {} : { body }) };
+          return { ...request, path, headers: { ...request.headers, authorization }, ...(body === undefined ? {} : { body }), ...(method ? { method } : {}) };
         },
       },
     ],
@@ -121,13 +134,13 @@ export async function drive(scenario: Scenario, port: number, tokens: string[], 
 
 /** One request of the scenario: its status and the shape of its JSON (keys, recursively; arrays by their first item). */
 export async function probe(scenario: Scenario, port: number, token: string, request = scenario.next()): Promise<{ status: number; shape: string }> {
-  const { path, body } = request;
+  const { path, body, method } = request;
   const res = await fetch(`http://127.0.0.1:${port}${path}`, {
-    method: scenario.method,
+    method: method ?? scenario.method,
     headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
     body,
   });
-  return { status: res.status, shape: JSON.stringify(shapeOf(await res.json())) };
+  return { status: res.status, shape: res.status === 204 ? '' : JSON.stringify(shapeOf(await res.json())) };
 }
 
 function shapeOf(value: unknown): unknown {

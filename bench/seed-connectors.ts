@@ -12,6 +12,8 @@ export interface SeedOptions {
   updateConnectors?: number;
   /** An empty bot of its own, named WRITE_BOT, for creates. */
   writeBot?: boolean;
+  /** A bot of its own, named DELETE_BOT, with this many connectors for deletes (and restores) to toggle. */
+  deleteConnectors?: number;
   /** A bot of its own, named TRASH_BOT, with this many deleted connectors (the trash). */
   trashConnectors?: number;
   /** Environments besides the main one, each with `botsPerEnvironment` bots (environment and bot lists). */
@@ -34,12 +36,14 @@ export interface SeededData {
   updateBot?: string;
   writeBot?: string;
   trashBot?: string;
+  deleteBot?: string;
 }
 
 export const LIST_BOT = 'Bench list bot';
 export const UPDATE_BOT = 'Bench update bot';
 export const WRITE_BOT = 'Bench write bot';
 export const TRASH_BOT = 'Bench trash bot';
+export const DELETE_BOT = 'Bench delete bot';
 /** Versions every seeded connector has: created, then updated twice (a deleted one: created, updated, deleted). */
 export const SEEDED_VERSIONS = 3;
 export const MAIN_ENVIRONMENT = 'Bench';
@@ -92,6 +96,7 @@ async function seed(runner: QueryRunner, options: SeedOptions): Promise<SeededDa
     updateBot: options.updateConnectors ? randomUUID() : undefined,
     writeBot: options.writeBot ? randomUUID() : undefined,
     trashBot: options.trashConnectors ? randomUUID() : undefined,
+    deleteBot: options.deleteConnectors ? randomUUID() : undefined,
   };
 
   await runner.query('INSERT INTO organizations (uuid, name) VALUES (?, ?)', [organization, 'Bench organization']);
@@ -106,6 +111,7 @@ async function seed(runner: QueryRunner, options: SeedOptions): Promise<SeededDa
   if (extra.updateBot) botRows.push([extra.updateBot, environment, UPDATE_BOT]);
   if (extra.writeBot) botRows.push([extra.writeBot, environment, WRITE_BOT]);
   if (extra.trashBot) botRows.push([extra.trashBot, environment, TRASH_BOT]);
+  if (extra.deleteBot) botRows.push([extra.deleteBot, environment, DELETE_BOT]);
   environments.forEach((env, e) => {
     for (let i = 0; i < (options.botsPerEnvironment ?? 0); i++) botRows.push([randomUUID(), env, `Bot ${pad(e)}-${pad(i)}`]);
   });
@@ -127,9 +133,11 @@ async function seed(runner: QueryRunner, options: SeedOptions): Promise<SeededDa
     const u = k - (options.listConnectors ?? 0);
     if (u < (options.updateConnectors ?? 0)) return { bot: extra.updateBot!, name: updateConnectorName(u), rank: u };
     const t = u - (options.updateConnectors ?? 0);
-    return { bot: extra.trashBot!, name: `Deleted connector ${t}`, rank: t, deleted: true };
+    if (t < (options.trashConnectors ?? 0)) return { bot: extra.trashBot!, name: `Deleted connector ${t}`, rank: t, deleted: true };
+    const d = t - (options.trashConnectors ?? 0);
+    return { bot: extra.deleteBot!, name: `Delete connector ${d}`, rank: d };
   };
-  const total = connectors + (options.listConnectors ?? 0) + (options.updateConnectors ?? 0) + (options.trashConnectors ?? 0);
+  const total = connectors + (options.listConnectors ?? 0) + (options.updateConnectors ?? 0) + (options.trashConnectors ?? 0) + (options.deleteConnectors ?? 0);
   // Random v4 uuids, as connectors created before version-7 ids (and imported ones) have, handed out in
   // sorted order: each bot's connectors are still spread over the whole primary key, but the inserts
   // append to it instead of splitting pages all over it.
