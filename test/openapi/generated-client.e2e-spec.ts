@@ -13,10 +13,8 @@ import { signToken } from '../support/tokens';
 import { committedDocument } from './committed-documents';
 import { DocumentValidator } from './document-validator';
 import { listenOnLoopback } from './swagger-ui-browser';
-import { DEFAULT_CONNECTOR_TESTS } from '@app/platform';
-import { OUTBOUND_RESOLVE } from '../../apps/transactional-service/src/rest-connectors/test-runs/outbound.providers';
 import { farSide } from '../../apps/transactional-service/src/rest-connectors/test-runs/testing/far-side';
-import { loopbackResolver } from '../test-runs/loopback-resolver';
+import { loopbackTestRuns, withResolver } from '../test-runs/loopback-resolver';
 
 const C = '/platform-transactional-service/org/{orgUUID}/env/{envUUID}/bot/{botUUID}/rest-connectors' as const;
 
@@ -39,8 +37,8 @@ describe('The generated client against the three apps (MariaDB)', () => {
 
   beforeAll(async () => {
     // Test runs reach far sides on 127.0.0.2 only, names answered from a table (never a name server).
-    const config = mysqlTestConfig({ connectorTests: { ...DEFAULT_CONNECTOR_TESTS, allowedCidrs: ['127.0.0.2/32'], timeoutMs: 2_000 } });
-    apps.push(await startTestApp(TRANSACTIONAL_SERVICE_APP, config, { providers: [{ provide: OUTBOUND_RESOLVE, useValue: loopbackResolver() }] }));
+    const config = mysqlTestConfig({ connectorTests: loopbackTestRuns({ timeoutMs: 2_000 }) });
+    apps.push(await startTestApp(TRANSACTIONAL_SERVICE_APP, config, withResolver()));
     for (const definition of [ENVIRONMENT_APP, BOT_ADMIN_APP]) apps.push(await startTestApp(definition, config));
     connectors = createClient<ConnectorPaths>({ baseUrl: await listenOnLoopback(apps[0]) });
     environments = createClient<EnvironmentPaths>({ baseUrl: await listenOnLoopback(apps[1]) });

@@ -5,11 +5,9 @@ import { Browser, BrowserContext, Page } from 'playwright-core';
 import { BOT_ADMIN_APP } from '../../apps/bot-admin/src/bot-admin.app';
 import { ENVIRONMENT_APP } from '../../apps/environment/src/environment.app';
 import { TRANSACTIONAL_SERVICE_APP } from '../../apps/transactional-service/src/transactional-service.app';
-import { DEFAULT_CONNECTOR_TESTS } from '@app/platform';
-import { OUTBOUND_RESOLVE } from '../../apps/transactional-service/src/rest-connectors/test-runs/outbound.providers';
 import { farSide } from '../../apps/transactional-service/src/rest-connectors/test-runs/testing/far-side';
 import { aConnectorBody, createConnector } from '../rest-connectors/connector-factories';
-import { loopbackResolver } from '../test-runs/loopback-resolver';
+import { loopbackTestRuns, withResolver } from '../test-runs/loopback-resolver';
 import { seedTenant } from '../support/fixtures';
 import { mysqlTestConfig } from '../support/test-config';
 import { startTestApp, TestApp } from '../support/test-app';
@@ -171,8 +169,8 @@ describe('Swagger UI in headless Chromium', () => {
   it('runs a connector test from Swagger UI: the far side on 127.0.0.2 gets the call, the page shows what came back', async () => {
     const sut = await startTestApp(
       TRANSACTIONAL_SERVICE_APP,
-      mysqlTestConfig({ connectorTests: { ...DEFAULT_CONNECTOR_TESTS, allowedCidrs: ['127.0.0.2/32'], timeoutMs: 5_000 } }),
-      { providers: [{ provide: OUTBOUND_RESOLVE, useValue: loopbackResolver() }] },
+      mysqlTestConfig({ connectorTests: loopbackTestRuns({ timeoutMs: 5_000 }) }),
+      withResolver(),
     );
     const side = await farSide();
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });

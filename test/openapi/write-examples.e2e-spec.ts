@@ -1,8 +1,7 @@
 import { DEMO_IDS, seedDemoData } from '@app/seed-data';
 import { OpenAPIObject } from '@nestjs/swagger';
 import { TRANSACTIONAL_SERVICE_APP } from '../../apps/transactional-service/src/transactional-service.app';
-import { OUTBOUND_RESOLVE } from '../../apps/transactional-service/src/rest-connectors/test-runs/outbound.providers';
-import { loopbackResolver } from '../test-runs/loopback-resolver';
+import { withResolver } from '../test-runs/loopback-resolver';
 import { sqliteTestConfig } from '../support/test-config';
 import { startTestApp, TestApp } from '../support/test-app';
 import { bearer, signToken } from '../support/tokens';
@@ -26,7 +25,7 @@ describe('The write examples of the served document, sent to the demo bot', () =
   beforeAll(async () => {
     // The test-run examples name hosts like api.weather.example.com: a resolver that answers from a table (and
     // knows none of them) keeps every lookup, and so every connection, on this machine.
-    sut = await startTestApp(TRANSACTIONAL_SERVICE_APP, sqliteTestConfig(), { providers: [{ provide: OUTBOUND_RESOLVE, useValue: loopbackResolver() }] });
+    sut = await startTestApp(TRANSACTIONAL_SERVICE_APP, sqliteTestConfig(), withResolver());
     expect(await seedDemoData(sut.dataSource)).toBe(true);
     served = (await sut.http.get('/platform-transactional-service/docs-json').expect(200)).body;
     token = await signToken({ orgs: [DEMO_IDS.acme], scope: 'connectors:write', username: 'newcomer' });

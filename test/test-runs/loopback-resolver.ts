@@ -1,3 +1,5 @@
+import { ConnectorTestConfig, DEFAULT_CONNECTOR_TESTS, PlatformAppOptions } from '@app/platform';
+import { OUTBOUND_RESOLVE } from '../../apps/transactional-service/src/rest-connectors/test-runs/outbound.providers';
 import { Resolve } from '../../apps/transactional-service/src/rest-connectors/test-runs/outbound-guard';
 
 /** A name that resolves to the far sides' admitted address. */
@@ -20,3 +22,15 @@ export function loopbackResolver(extra: Record<string, string[]> = {}): Resolve 
     throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' });
   };
 }
+
+/** Test runs of an app under test that reach far sides on 127.0.0.2 only (OUTBOUND_ALLOWED_CIDRS), with `overrides`. */
+export const loopbackTestRuns = (overrides: Partial<ConnectorTestConfig> = {}): ConnectorTestConfig => ({
+  ...DEFAULT_CONNECTOR_TESTS,
+  allowedCidrs: ['127.0.0.2/32'],
+  ...overrides,
+});
+
+/** The app options that make `resolve` (by default loopbackResolver) its test runs' resolver. */
+export const withResolver = (resolve: Resolve = loopbackResolver()): Pick<PlatformAppOptions, 'providers'> => ({
+  providers: [{ provide: OUTBOUND_RESOLVE, useValue: resolve }],
+});

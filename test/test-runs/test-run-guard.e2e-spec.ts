@@ -1,7 +1,6 @@
-import { ConnectorTestConfig, DEFAULT_CONNECTOR_TESTS } from '@app/platform';
+import { ConnectorTestConfig } from '@app/platform';
 import { randomUUID } from 'node:crypto';
 import { AddressInfo } from 'node:net';
-import { OUTBOUND_RESOLVE } from '../../apps/transactional-service/src/rest-connectors/test-runs/outbound.providers';
 import { Resolve } from '../../apps/transactional-service/src/rest-connectors/test-runs/outbound-guard';
 import { MAX_TEST_RUNS_IN_FLIGHT } from '../../apps/transactional-service/src/rest-connectors/test-runs/test-run-limits';
 import { farSide, FarSide } from '../../apps/transactional-service/src/rest-connectors/test-runs/testing/far-side';
@@ -12,14 +11,14 @@ import { mysqlTestConfig } from '../support/test-config';
 import { startTestApp, TestApp } from '../support/test-app';
 import { bearer, signToken } from '../support/tokens';
 import { aConnectorBody, ALICE, errorBody, tenantPath } from '../rest-connectors/connector-factories';
-import { FAR_SIDE_HOST, loopbackResolver } from './loopback-resolver';
+import { FAR_SIDE_HOST, loopbackResolver, loopbackTestRuns, withResolver } from './loopback-resolver';
 
 /** An app admitting only 127.0.0.2/32 besides public addresses, its resolver answering from a table. */
 async function startApp(connectorTests: Partial<ConnectorTestConfig>, resolve: Resolve = loopbackResolver()) {
   const sut = await startTestApp(
     TRANSACTIONAL_SERVICE_APP,
-    mysqlTestConfig({ logLevel: 'info', connectorTests: { ...DEFAULT_CONNECTOR_TESTS, allowedCidrs: ['127.0.0.2/32'], ...connectorTests } }),
-    { providers: [{ provide: OUTBOUND_RESOLVE, useValue: resolve }] },
+    mysqlTestConfig({ logLevel: 'info', connectorTests: loopbackTestRuns(connectorTests) }),
+    withResolver(resolve),
   );
   return { sut, tenant: await seedTenant(sut.dataSource) };
 }

@@ -1,6 +1,4 @@
-import { DEFAULT_CONNECTOR_TESTS } from '@app/platform';
 import { randomUUID } from 'node:crypto';
-import { OUTBOUND_RESOLVE } from '../../apps/transactional-service/src/rest-connectors/test-runs/outbound.providers';
 import { farSide, FarSide } from '../../apps/transactional-service/src/rest-connectors/test-runs/testing/far-side';
 import { CLIENT, tokenEndpoint, USER } from '../../apps/transactional-service/src/rest-connectors/test-runs/testing/token-endpoint';
 import { TRANSACTIONAL_SERVICE_APP } from '../../apps/transactional-service/src/transactional-service.app';
@@ -9,7 +7,7 @@ import { mysqlTestConfig } from '../support/test-config';
 import { startTestApp, TestApp } from '../support/test-app';
 import { bearer, signToken } from '../support/tokens';
 import { aConnectorBody, ALICE, connectorsPath, createConnector, errorBody, tenantPath, withBasicAuth, withBearerAuth } from '../rest-connectors/connector-factories';
-import { FAR_SIDE_HOST, loopbackResolver } from './loopback-resolver';
+import { FAR_SIDE_HOST, loopbackTestRuns, withResolver } from './loopback-resolver';
 
 const TIMEOUT_MS = 1_500;
 
@@ -27,8 +25,8 @@ describe('Connector test runs (MariaDB, far sides on 127.0.0.2)', () => {
     sut = await startTestApp(
       TRANSACTIONAL_SERVICE_APP,
       // Logs at info: the tests read the test-run lines, and that no line holds a secret.
-      mysqlTestConfig({ logLevel: 'info', connectorTests: { ...DEFAULT_CONNECTOR_TESTS, allowedCidrs: ['127.0.0.2/32'], timeoutMs: TIMEOUT_MS, perMinute: 10_000 } }),
-      { providers: [{ provide: OUTBOUND_RESOLVE, useValue: loopbackResolver() }] },
+      mysqlTestConfig({ logLevel: 'info', connectorTests: loopbackTestRuns({ timeoutMs: TIMEOUT_MS, perMinute: 10_000 }) }),
+      withResolver(),
     );
     tenant = await seedTenant(sut.dataSource);
     token = await signToken(ALICE);
