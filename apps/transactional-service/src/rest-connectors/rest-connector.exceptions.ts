@@ -1,3 +1,4 @@
+import { RestConnectorPath } from '@app/domain';
 import { ConflictException, NotFoundException, PreconditionFailedException } from '@nestjs/common';
 
 export class ConnectorNotFoundException extends NotFoundException {
@@ -5,6 +6,13 @@ export class ConnectorNotFoundException extends NotFoundException {
     super(`Rest connector ${uuid} not found in bot ${botUuid}`);
   }
 }
+
+/** What ScopeService.resolve answers when the path holds but its connector does not: the connector's 404. */
+export const connectorNotFound =
+  (path: Pick<RestConnectorPath, 'botUUID' | 'serviceUUID'>) =>
+  (): never => {
+    throw new ConnectorNotFoundException(path.botUUID, path.serviceUUID);
+  };
 
 export class ConnectorNameConflictException extends ConflictException {
   constructor(name: string) {

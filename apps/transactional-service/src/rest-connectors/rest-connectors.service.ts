@@ -6,7 +6,7 @@ import { deletionBy } from './connector-lifecycle';
 import { toRecord } from './connector-views';
 import { etagOf, ifMatchAccepts } from './etag';
 import { changedSecrets, fieldsChanged, sameTags } from './history/version-changes';
-import { ConnectorChangedException, ConnectorNameConflictException, ConnectorNotDeletedException, ConnectorNotFoundException } from './rest-connector.exceptions';
+import { ConnectorChangedException, ConnectorNameConflictException, ConnectorNotDeletedException, connectorNotFound } from './rest-connector.exceptions';
 
 /** Without If-Match a write retries against the newest version this many times before a 409. */
 const WRITE_ATTEMPTS = 3;
@@ -110,9 +110,7 @@ export class RestConnectorsService {
     ifMatch?: string,
   ): Promise<WithEtag<RestConnectorUpdatedDto>> {
     for (let attempt = 1; ; attempt++) {
-      const { connector: current, snapshot: before } = await this.scope.resolve(path, await this.connectors.findForWrite(path), () => {
-        throw new ConnectorNotFoundException(path.botUUID, path.serviceUUID);
-      }, 'primary');
+      const { connector: current, snapshot: before } = await this.scope.resolve(path, await this.connectors.findForWrite(path), connectorNotFound(path), 'primary');
       if (ifMatch !== undefined && !ifMatchAccepts(ifMatch, etagOf(current))) {
         throw new ConnectorChangedException(current.uuid);
       }
@@ -145,9 +143,7 @@ export class RestConnectorsService {
       if (typeof answer === 'string') await this.history.recordUnchanged(tx, answer, VersionOperation.DELETED, authorOf(caller, now));
       return answer;
     });
-    await this.scope.resolve(path, deleted, () => {
-      throw new ConnectorNotFoundException(path.botUUID, path.serviceUUID);
-    }, 'primary');
+    await this.scope.resolve(path, deleted, connectorNotFound(path), 'primary');
   }
 
   /**
@@ -157,9 +153,7 @@ export class RestConnectorsService {
    */
   async restore(path: RestConnectorPath, caller: Caller, ifMatch?: string): Promise<WithEtag<RestConnectorRestoredDto>> {
     for (let attempt = 1; ; attempt++) {
-      const current = await this.scope.resolve(path, await this.connectors.findAny(path, 'primary'), () => {
-        throw new ConnectorNotFoundException(path.botUUID, path.serviceUUID);
-      }, 'primary');
+      const current = await this.scope.resolve(path, await this.connectors.findAny(path, 'primary'), connectorNotFound(path), 'primary');
       if (current.deletedAt === null) throw new ConnectorNotDeletedException(current.uuid);
       if (ifMatch !== undefined && !ifMatchAccepts(ifMatch, etagOf(current))) throw new ConnectorChangedException(current.uuid);
       const restored = await this.unlessNameTaken(current.name, () =>
@@ -193,9 +187,7 @@ export class RestConnectorsService {
   /** The active connector of the path, secrets sealed, or its 404. A write reads from the primary, a plain read from a replica (see ReadFrom). */
   async findActive(path: RestConnectorPath, from: ReadFrom): Promise<RestConnector> {
     // Only when nothing is found: which link is missing, the path's or the connector.
-    return this.scope.resolve(path, await this.connectors.findActive(path, from), () => {
-      throw new ConnectorNotFoundException(path.botUUID, path.serviceUUID);
-    }, from);
+    return this.scope.resolve(path, await this.connectors.findActive(path, from), connectorNotFound(path), from);
   }
 
   /** The database keeps active names unique per bot; its duplicate-key error becomes a 409. */

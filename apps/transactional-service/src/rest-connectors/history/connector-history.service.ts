@@ -14,7 +14,7 @@ import {
 } from '@app/domain';
 import { Injectable } from '@nestjs/common';
 import { toPage } from '../connector-views';
-import { ConnectorNotFoundException, VersionNotFoundException } from '../rest-connector.exceptions';
+import { connectorNotFound, VersionNotFoundException } from '../rest-connector.exceptions';
 
 /** A version as the page lists it. */
 function toVersion(row: VersionSummary): RestConnectorVersionDto {
@@ -38,16 +38,12 @@ export class ConnectorHistoryService {
   ) {}
 
   async versions(path: RestConnectorPath, { page, linesPerPage }: HistoryPageQueryDto): Promise<RestConnectorVersionPageDto> {
-    const found = await this.scope.resolve(path, await this.history.page(path, (page - 1) * linesPerPage, linesPerPage), () => {
-      throw new ConnectorNotFoundException(path.botUUID, path.serviceUUID);
-    });
+    const found = await this.scope.resolve(path, await this.history.page(path, (page - 1) * linesPerPage, linesPerPage), connectorNotFound(path));
     return toPage(found.rows.map(toVersion), found.total, page, linesPerPage);
   }
 
   async version(path: RestConnectorVersionPath): Promise<RestConnectorVersionDetailDto> {
-    const found = await this.scope.resolve(path, await this.history.one(path, path.version), () => {
-      throw new ConnectorNotFoundException(path.botUUID, path.serviceUUID);
-    });
+    const found = await this.scope.resolve(path, await this.history.one(path, path.version), connectorNotFound(path));
     if (found === null) throw new VersionNotFoundException(path.serviceUUID, path.version);
     return { ...toVersion(found), snapshot: found.snapshot };
   }
