@@ -75,6 +75,7 @@ describe('docker/docker-compose.yml', () => {
       expect(containerPortsPublished(services[app.name])).toEqual([app.defaultPort]);
     }
     expect(services.mysql.ports).toBeUndefined();
+    expect(services.redis.ports).toBeUndefined();
   });
 
   it.each(APPS.map((a) => [a.name, a] as const))('configures %s through every variable of .env.example, valid for production', (_, app) => {
@@ -84,6 +85,9 @@ describe('docker/docker-compose.yml', () => {
     const config = loadAppConfig(environment, app.defaultPort);
     expect(config.nodeEnv).toBe('production');
     expect(config.database).toEqual(expect.objectContaining({ type: 'mysql', url: expect.stringContaining('@mysql:3306/') }));
+    // The replicas count the rate limits in the compose file's Redis.
+    expect(config.redisUrl).toBe('redis://redis:6379');
+    expect(services.redis.image).toMatch(/^redis:7/);
   });
 
   it('gives the migration the same configuration (without PORT), and says its secrets are development-only', () => {

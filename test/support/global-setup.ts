@@ -1,4 +1,5 @@
 import { createMigratedDatabase, TEST_MYSQL_SERVER, uniqueDatabaseName } from './test-database';
+import { redisAnswers, TEST_REDIS_URL } from './test-redis';
 
 export default async function globalSetup(): Promise<void> {
   const name = uniqueDatabaseName('platform_test');
@@ -10,4 +11,7 @@ export default async function globalSetup(): Promise<void> {
     );
   }
   process.env.TEST_DATABASE_NAME = name;
+  if (!(await redisAnswers())) {
+    throw new Error(`The end-to-end tests need Redis at ${TEST_REDIS_URL} (set TEST_REDIS_URL to change it; .ci/run starts it)`);
+  }
 }

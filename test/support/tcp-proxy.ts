@@ -2,6 +2,7 @@ import { DatabaseConfig } from '@app/domain';
 import { parseServerUrl } from '@app/platform';
 import { connect, createServer, Server, Socket } from 'node:net';
 import { TEST_MYSQL_SERVER } from './test-database';
+import { TEST_REDIS_URL } from './test-redis';
 
 /** A TCP proxy the tests put between an app and its database, to cut and restore the link at will. */
 export class TcpProxy {
@@ -52,4 +53,13 @@ export async function proxiedTestDatabase(): Promise<{ proxy: TcpProxy; database
   const proxied = new URL(process.env.TEST_DATABASE_URL!);
   proxied.host = `127.0.0.1:${await proxy.start()}`;
   return { proxy, database: parseServerUrl(proxied.toString()) };
+}
+
+/** A started proxy in front of the test Redis, and the REDIS_URL that reaches Redis through it. */
+export async function proxiedTestRedis(): Promise<{ proxy: TcpProxy; redisUrl: string }> {
+  const server = new URL(TEST_REDIS_URL);
+  const proxy = new TcpProxy({ host: server.hostname, port: Number(server.port || 6379) });
+  const proxied = new URL(TEST_REDIS_URL);
+  proxied.host = `127.0.0.1:${await proxy.start()}`;
+  return { proxy, redisUrl: proxied.toString() };
 }

@@ -23,7 +23,7 @@ export * from './http/api-error-responses.decorator';
 export * from './http/idempotency-key.decorators';
 
 // Rate limits: per-minute counters and the 429 they answer, for a limit of a feature's own
-export * from './performance/rate-limit-counters';
+export * from './rate-limit/rate-limit-store';
 export { tooManyRequests } from './rate-limit/rate-limit-keys';
 
 // Metrics: the app's Prometheus registry, for a feature's own metrics

@@ -67,7 +67,7 @@ class PlatformAppRootModule {
   ): DynamicModule {
     return {
       module: PlatformAppRootModule,
-      imports: [PlatformModule.forRoot(config, logger, metrics, shutdown), AppOptionsModule.register(providers), definition.module],
+      imports: [PlatformModule.forRoot(definition.label, config, logger, metrics, shutdown), AppOptionsModule.register(providers), definition.module],
     };
   }
 }

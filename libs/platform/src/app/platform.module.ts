@@ -15,6 +15,8 @@ import { DeclaredQueryGuard } from '../validation/declared-query.guard';
 import { createValidationPipe } from '../performance/performance-overrides';
 import { CallerRateLimitGuard, RATE_LIMIT_PER_MINUTE } from '../rate-limit/caller-rate-limit.guard';
 import { RateLimitCounters } from '../performance/rate-limit-counters';
+import { RateLimitStore } from '../rate-limit/rate-limit-store';
+import { connectRateLimitRedis, RedisRateLimitStore } from '../rate-limit/redis-rate-limit-store';
 import { AddressRateLimit } from '../rate-limit/address-rate-limit';
 import { SecretCipherProvider } from '../secrets/secret-cipher.provider';
 import { ShutdownState } from '../shutdown/shutdown';
@@ -26,7 +28,7 @@ import { ShutdownState } from '../shutdown/shutdown';
  */
 @Module({})
 export class PlatformModule {
-  static forRoot(config: AppConfig, logger: Logger, metrics: PlatformMetrics, shutdown: ShutdownState): DynamicModule {
+  static forRoot(label: string, config: AppConfig, logger: Logger, metrics: PlatformMetrics, shutdown: ShutdownState): DynamicModule {
     return {
       module: PlatformModule,
       // Global: feature modules inject what it exports (the secret cipher) without importing it.
@@ -44,8 +46,14 @@ export class PlatformModule {
         { provide: PlatformMetrics, useValue: metrics },
         { provide: ShutdownState, useValue: shutdown },
         SecretCipherProvider,
-        // The limit is per rolling minute.
-        { provide: RateLimitCounters, useFactory: () => new RateLimitCounters(60_000) },
+        // The limits are per rolling minute: in Redis with REDIS_URL (one limit for all replicas), else in this process.
+        {
+          provide: RateLimitStore,
+          useFactory: () =>
+            config.redisUrl
+              ? new RedisRateLimitStore(connectRateLimitRedis(config.redisUrl), `rate-limit:${label}`, 60_000, logger, metrics.registry)
+              : new RateLimitCounters(60_000),
+        },
         { provide: RATE_LIMIT_PER_MINUTE, useValue: config.rateLimitPerMinute },
         AddressRateLimit,
         { provide: APP_PIPE, useFactory: () => createValidationPipe(config.performanceOverrides) },
@@ -56,7 +64,7 @@ export class PlatformModule {
         // Where the pipe's 400s come too: after the token and the organization are checked.
         { provide: APP_GUARD, useClass: DeclaredQueryGuard },
       ],
-      exports: [JwtVerifier, SecretCipherProvider, PlatformMetrics],
+      exports: [JwtVerifier, SecretCipherProvider, PlatformMetrics, RateLimitStore],
     };
   }
 }

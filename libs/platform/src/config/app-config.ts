@@ -57,6 +57,8 @@ export interface AppConfig {
   /** Without SECRETS_KEY outside production: a key kept in this file beside the embedded database. */
   developmentSecretsKeyFile?: string;
   rateLimitPerMinute: number;
+  /** REDIS_URL: where the rate limits are counted across replicas; unset, each process counts its own. */
+  redisUrl?: string;
   /** Proxies in front of the app that append X-Forwarded-For: `req.ip` is the address the outermost of them saw. */
   trustProxyHops: number;
   httpTimeouts: HttpTimeouts;
@@ -133,6 +135,7 @@ export function loadAppConfig(env: NodeJS.ProcessEnv, defaultPort = 3000): AppCo
     secretsKeyPrevious,
     developmentSecretsKeyFile: secretsKey ? undefined : resolve(dataDirOf(database), 'dev-secrets-key'),
     rateLimitPerMinute: vars.RATE_LIMIT_PER_MINUTE ?? DEFAULT_RATE_LIMIT_PER_MINUTE,
+    redisUrl: vars.REDIS_URL,
     trustProxyHops: vars.TRUST_PROXY_HOPS ?? 0,
     httpTimeouts,
     corsOrigins: splitList(vars.CORS_ORIGINS),
@@ -208,6 +211,7 @@ const KNOWN_VARIABLES = [
   'SECRETS_KEY',
   'SECRETS_KEY_PREVIOUS',
   'RATE_LIMIT_PER_MINUTE',
+  'REDIS_URL',
   'TRUST_PROXY_HOPS',
   'HTTP_HEADERS_TIMEOUT_MS',
   'HTTP_REQUEST_TIMEOUT_MS',

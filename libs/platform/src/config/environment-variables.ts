@@ -93,6 +93,11 @@ export class EnvironmentVariables {
   @IsInt()
   RATE_LIMIT_PER_MINUTE?: number;
 
+  @Transform(emptyToUndefined)
+  @IsOptional()
+  @Matches(/^rediss?:\/\/\S+$/, { message: 'must be redis://[user:password@]host:6379[/db] (or rediss:// for TLS)' })
+  REDIS_URL?: string;
+
   @Transform(toInt)
   @IsOptional()
   @Min(1)

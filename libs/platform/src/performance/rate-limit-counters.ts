@@ -1,9 +1,10 @@
 import { OnApplicationShutdown } from '@nestjs/common';
+import { RateLimitHit, RateLimitStore } from '../rate-limit/rate-limit-store';
 
 /** Buckets a window is counted in: a hit expires between `window` and `window + window / BUCKETS` after it was made. */
-const BUCKETS = 10;
+export const BUCKETS = 10;
 /** One more slot than buckets: the newest bucket fills while the ten before it are still counted. */
-const SLOTS = BUCKETS + 1;
+export const SLOTS = BUCKETS + 1;
 
 interface CallerWindow {
   /** Hits per bucket, a ring indexed by the bucket number modulo SLOTS. */
@@ -12,13 +13,6 @@ interface CallerWindow {
   total: number;
   /** Bucket number (time / bucket width) of the newest bucket. */
   newest: number;
-}
-
-export interface RateLimitHit {
-  totalHits: number;
-  timeToExpire: number;
-  isBlocked: boolean;
-  timeToBlockExpire: number;
 }
 
 /**
@@ -31,7 +25,7 @@ export interface RateLimitHit {
  * caller gets in again as soon as its oldest bucket expires (Retry-After says when). A hit is counted
  * for at least `windowMs`: no rolling `windowMs` ever lets more than `limit` through.
  */
-export class RateLimitCounters implements OnApplicationShutdown {
+export class RateLimitCounters extends RateLimitStore implements OnApplicationShutdown {
   private readonly windows = new Map<string, CallerWindow>();
   private readonly width: number;
   private sweeper?: NodeJS.Timeout;
@@ -40,7 +34,8 @@ export class RateLimitCounters implements OnApplicationShutdown {
     private readonly windowMs: number,
     private readonly now: () => number = Date.now,
   ) {
-    this.width = Math.max(1, Math.ceil(windowMs / BUCKETS));
+    super();
+    this.width = bucketWidth(windowMs);
   }
 
   /** One request of the caller `key`: counted unless the last `windowMs` already hold `limit`. */
@@ -106,6 +101,9 @@ export class RateLimitCounters implements OnApplicationShutdown {
     this.sweeper.unref();
   }
 }
+
+/** Milliseconds of one bucket of a `windowMs` window (the Redis store counts in the same buckets). */
+export const bucketWidth = (windowMs: number): number => Math.max(1, Math.ceil(windowMs / BUCKETS));
 
 /** Moves the window to `bucket`, emptying the buckets that fell out of it. */
 function advance(window: CallerWindow, bucket: number): void {

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { NextFunction, Request, Response } from 'express';
 import { RATE_LIMIT_PER_MINUTE } from './caller-rate-limit.guard';
-import { RateLimitCounters } from '../performance/rate-limit-counters';
+import { RateLimitStore } from './rate-limit-store';
 import { refusedUnread } from '../http/json-body.middleware';
 import { addressKey, tooManyRequests } from './rate-limit-keys';
 
@@ -10,26 +10,29 @@ import { addressKey, tooManyRequests } from './rate-limit-keys';
  * TRUST_PROXY_HOPS the address the outermost trusted proxy saw). JwtAuthGuard refuses before
  * CallerRateLimitGuard counts anything, so without this, token guessing and probing of other
  * organizations would run at any speed. Every 401 and 403 answer counts (AllExceptionsFilter, the one
- * place they are written) in the same RateLimitCounters (key `ip:<address>`, shared with the
+ * place they are written) in the same RateLimitStore (key `ip:<address>`, shared with the
  * unauthenticated callers of CallerRateLimitGuard) against the same RATE_LIMIT_PER_MINUTE; an address
  * that has used it up gets 429 on every request that needs a token, before its token is verified or its
- * body read (docs/decisions.md).
+ * body read (docs/decisions.md). With Redis the counts are shared, and the check before the body needs no round
+ * trip: a replica refuses an address once it has seen the address's block in one answer of Redis (its first
+ * refusal of that address after the limit was reached elsewhere).
  */
 @Injectable()
 export class AddressRateLimit {
   constructor(
-    private readonly counters: RateLimitCounters,
+    private readonly store: RateLimitStore,
     @Inject(RATE_LIMIT_PER_MINUTE) private readonly limit: number,
   ) {}
 
   /** One request of the client address answered 401 or 403. */
   countRefusal(req: Request): void {
-    this.counters.hit(addressKey(req), this.limit);
+    // Nothing waits for the count (the answer is already decided); the Redis store never rejects.
+    void this.store.hit(addressKey(req), this.limit);
   }
 
   /** Express middleware for the routes that need a token, placed before the body parser. */
   readonly refuseBlocked = (req: Request, res: Response, next: NextFunction): void => {
-    const blockedFor = this.counters.blockedFor(addressKey(req), this.limit);
+    const blockedFor = this.store.blockedFor(addressKey(req), this.limit);
     next(blockedFor > 0 ? refusedUnread(req, res, tooManyRequests(res, this.limit, blockedFor)) : undefined);
   };
 }

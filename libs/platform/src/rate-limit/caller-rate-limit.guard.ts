@@ -2,7 +2,7 @@ import { CanActivate, ExecutionContext, Inject, Injectable, SetMetadata } from '
 import { Reflector } from '@nestjs/core';
 import type { Request, Response } from 'express';
 import { addressKey, tooManyRequests } from './rate-limit-keys';
-import { RateLimitCounters } from '../performance/rate-limit-counters';
+import { RateLimitHit, RateLimitStore, whenCounted } from './rate-limit-store';
 
 const SKIP_RATE_LIMIT = 'platform:skipRateLimit';
 export const RATE_LIMIT_PER_MINUTE = Symbol('RATE_LIMIT_PER_MINUTE');
@@ -14,8 +14,8 @@ export const SkipRateLimit = () => SetMetadata(SKIP_RATE_LIMIT, true);
  * Limits each caller (the token's `sub`; the client address before authentication) to
  * RATE_LIMIT_PER_MINUTE requests in any rolling minute, across all routes: 429 with Retry-After beyond,
  * and X-RateLimit-Limit/-Remaining/-Reset on every answer. Runs after JwtAuthGuard; what that guard
- * refuses (401, 403) is counted per client address by AddressRateLimit, in the same counters. The counters live
- * in each replica's memory: the limit is per replica (docs/decisions.md).
+ * refuses (401, 403) is counted per client address by AddressRateLimit, in the same store: in Redis with
+ * REDIS_URL (one limit across replicas), else in each process (docs/decisions.md, "Limits across replicas").
  */
 @Injectable()
 export class CallerRateLimitGuard implements CanActivate {
@@ -24,18 +24,23 @@ export class CallerRateLimitGuard implements CanActivate {
 
   constructor(
     private readonly reflector: Reflector,
-    private readonly counters: RateLimitCounters,
+    private readonly store: RateLimitStore,
     @Inject(RATE_LIMIT_PER_MINUTE) private readonly limit: number,
   ) {}
 
-  canActivate(context: ExecutionContext): boolean {
+  canActivate(context: ExecutionContext): boolean | Promise<boolean> {
     if (this.skipsLimit(context.getClass(), context.getHandler())) return true;
     const http = context.switchToHttp();
     const req = http.getRequest<Request>();
     const res = http.getResponse<Response>();
     const tracker = req.caller ? `sub:${req.caller.sub}` : addressKey(req);
-    const { totalHits, timeToExpire, isBlocked, timeToBlockExpire } = this.counters.hit(tracker, this.limit);
+    return whenCounted(this.store.hit(tracker, this.limit), (answer) => this.admit(answer, res));
+  }
+
+  /** The 429, or the headers of what is left (none while the store cannot count). */
+  private admit({ totalHits, timeToExpire, isBlocked, timeToBlockExpire, unenforced }: RateLimitHit, res: Response): boolean {
     if (isBlocked) throw tooManyRequests(res, this.limit, timeToBlockExpire);
+    if (unenforced) return true;
     res.setHeader('X-RateLimit-Limit', this.limit);
     res.setHeader('X-RateLimit-Remaining', Math.max(0, this.limit - totalHits));
     res.setHeader('X-RateLimit-Reset', timeToExpire);

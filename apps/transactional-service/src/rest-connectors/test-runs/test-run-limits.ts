@@ -1,5 +1,5 @@
-import { APP_CONFIG, AppConfig, RateLimitCounters, tooManyRequests } from '@app/platform';
-import { CanActivate, ExecutionContext, Inject, Injectable, OnApplicationShutdown, ServiceUnavailableException } from '@nestjs/common';
+import { APP_CONFIG, AppConfig, RateLimitHit, RateLimitStore, tooManyRequests, whenCounted } from '@app/platform';
+import { CanActivate, ExecutionContext, Inject, Injectable, ServiceUnavailableException } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { TestRunMetrics } from './test-run-metrics';
 
@@ -12,31 +12,32 @@ export const MAX_TEST_RUNS_IN_FLIGHT = 50;
 
 /**
  * CONNECTOR_TEST_PER_MINUTE per caller (the token's `sub`) in any rolling minute: 429 with Retry-After beyond.
- * Counted apart from RATE_LIMIT_PER_MINUTE, in each replica's memory (as that limit is).
+ * Counted apart from RATE_LIMIT_PER_MINUTE (keys of their own) in the same store: in Redis with REDIS_URL, for
+ * all replicas at once, else in each process.
  */
 @Injectable()
-export class TestRunRateLimitGuard implements CanActivate, OnApplicationShutdown {
-  private readonly counters = new RateLimitCounters(60_000);
+export class TestRunRateLimitGuard implements CanActivate {
   private readonly limit: number;
 
   constructor(
     @Inject(APP_CONFIG) config: AppConfig,
+    private readonly store: RateLimitStore,
     private readonly metrics: TestRunMetrics,
   ) {
     this.limit = config.connectorTests.perMinute;
   }
 
-  canActivate(context: ExecutionContext): boolean {
+  canActivate(context: ExecutionContext): boolean | Promise<boolean> {
     const http = context.switchToHttp();
     const req = http.getRequest<Request>();
-    const { isBlocked, timeToBlockExpire } = this.counters.hit(`sub:${req.caller?.sub}`, this.limit);
-    if (!isBlocked) return true;
-    this.metrics.refused('rate_limit');
-    throw tooManyRequests(http.getResponse<Response>(), this.limit, timeToBlockExpire, 'connector test runs');
+    const res = http.getResponse<Response>();
+    return whenCounted(this.store.hit(`test-runs:sub:${req.caller?.sub}`, this.limit), (answer) => this.admit(answer, res));
   }
 
-  onApplicationShutdown(): void {
-    this.counters.onApplicationShutdown();
+  private admit({ isBlocked, timeToBlockExpire }: RateLimitHit, res: Response): boolean {
+    if (!isBlocked) return true;
+    this.metrics.refused('rate_limit');
+    throw tooManyRequests(res, this.limit, timeToBlockExpire, 'connector test runs');
   }
 }
 
