@@ -13,6 +13,8 @@ describe('Rest connectors: number of SQL queries per read (MariaDB)', () => {
   let token: string;
   let crowded: Tenant;
   let lonely: Tenant;
+  /** The crowded tenant's connectors, in the order they were created. */
+  let uuids: string[];
   let spy: jest.SpyInstance;
 
   /** Number of SQL statements the app ran while answering `path` (after one warm-up call). */
@@ -49,7 +51,7 @@ describe('Rest connectors: number of SQL queries per read (MariaDB)', () => {
     token = await signToken(ALICE);
     crowded = await seedTenant(sut.dataSource);
     lonely = await seedTenant(sut.dataSource);
-    await seedConnectors(crowded, CONNECTORS);
+    uuids = await seedConnectors(crowded, CONNECTORS);
     await seedConnectors(lonely, 1);
     const queryRunner = sut.dataSource.createQueryRunner();
     // Every statement TypeORM sends to MySQL goes through the driver's query runner.
@@ -65,6 +67,15 @@ describe('Rest connectors: number of SQL queries per read (MariaDB)', () => {
     const { count } = await queriesFor(`${tenantPath(crowded)}/pagination?linesPerPage=1`);
 
     expect(count).toBeGreaterThan(0);
+  });
+
+  it('reads one connector with its tags and flows in one statement', async () => {
+    const [uuid] = uuids;
+    const { count, body } = await queriesFor(`${tenantPath(crowded)}/${uuid}`);
+
+    expect(count).toBe(1);
+    expect(body.tags).toEqual([{ name: 'tag-0' }, { name: 'shared' }]);
+    expect(body.flows.map((flow: { name: string }) => flow.name)).toEqual(['Flow 0', 'Shared flow']);
   });
 
   it.each(['updatedAt', 'name', 'updatedBy'])(

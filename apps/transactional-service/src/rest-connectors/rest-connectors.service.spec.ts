@@ -1,4 +1,4 @@
-import { AuthType, BotNotFoundException, ConnectorHistoryRepository, ConnectorRelationsRepository, connectorSnapshot, Database, IdempotencyService, NOT_IN_SCOPE, RestConnectorRepository, ScopeRepository, ScopeService, SecretCipher, Transaction } from '@app/domain';
+import { AuthType, BotNotFoundException, ConnectorHistoryRepository, connectorSnapshot, Database, IdempotencyService, NOT_IN_SCOPE, RestConnectorRepository, ScopeRepository, ScopeService, SecretCipher, Transaction } from '@app/domain';
 import { Caller } from '@app/platform';
 import { ConflictException } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
@@ -18,9 +18,8 @@ const forWrite = (connector: ReturnType<typeof aStoredConnector>) => ({ connecto
 
 /** The service on fake repositories (the real ScopeService over a fake lookup): every rule of a connector write, checked without a database. */
 async function newTestService() {
-  const connectors = { findActive: jest.fn(), findForWrite: jest.fn(), findAny: jest.fn(), insert: jest.fn(), update: jest.fn(), softDelete: jest.fn(), restore: jest.fn() };
+  const connectors = { findActive: jest.fn(), findActiveWithRelations: jest.fn(), findForWrite: jest.fn(), findAny: jest.fn(), insert: jest.fn(), update: jest.fn(), softDelete: jest.fn(), restore: jest.fn() };
   const history = { record: jest.fn(), recordUnchanged: jest.fn() };
-  const relations = { of: jest.fn().mockResolvedValue({ tags: new Map(), flows: new Map() }) };
   const scopes = { lookup: jest.fn().mockResolvedValue(EVERY_LINK) };
   const db = { transaction: jest.fn((work: (tx: Transaction) => Promise<unknown>) => work(TX)) };
   const cipher = { encrypt: jest.fn((plaintext: string) => `sealed:${plaintext}`), decrypt: jest.fn((sealed: string) => sealed.replace(/^sealed:/, '')) };
@@ -31,7 +30,6 @@ async function newTestService() {
       ScopeService,
       { provide: Database, useValue: db },
       { provide: RestConnectorRepository, useValue: connectors },
-      { provide: ConnectorRelationsRepository, useValue: relations },
       { provide: ConnectorHistoryRepository, useValue: history },
       { provide: ScopeRepository, useValue: scopes },
       { provide: SecretCipher, useValue: cipher },
@@ -45,17 +43,18 @@ describe(RestConnectorsService.name, () => {
   describe('get', () => {
     it('answers the record with its ETag', async () => {
       const { sut, connectors } = await newTestService();
-      connectors.findActive.mockResolvedValue(aStoredConnector({ version: 4 }));
+      const flows = [{ uuid: '0190b3a0-0000-7000-8000-000000000001', name: 'Checkout' }];
+      connectors.findActiveWithRelations.mockResolvedValue({ connector: aStoredConnector({ version: 4 }), tags: [{ name: 'weather' }], flows });
 
       const { body, etag } = await sut.get(PATH);
 
       expect(etag).toBe('"v4"');
-      expect(body).toMatchObject({ uuid: PATH.serviceUUID, name: 'Weather forecast', tags: [], flows: [] });
+      expect(body).toMatchObject({ uuid: PATH.serviceUUID, name: 'Weather forecast', tags: [{ name: 'weather' }], flows });
     });
 
     it('is a connector 404 when the path holds but the connector does not', async () => {
       const { sut, connectors, scopes } = await newTestService();
-      connectors.findActive.mockResolvedValue(NOT_IN_SCOPE);
+      connectors.findActiveWithRelations.mockResolvedValue(NOT_IN_SCOPE);
 
       await expect(sut.get(PATH)).rejects.toBeInstanceOf(ConnectorNotFoundException);
       expect(scopes.lookup).toHaveBeenCalledWith(PATH, 'replica');
@@ -63,7 +62,7 @@ describe(RestConnectorsService.name, () => {
 
     it("is the scope's 404 when a link of the path is missing", async () => {
       const { sut, connectors, scopes } = await newTestService();
-      connectors.findActive.mockResolvedValue(NOT_IN_SCOPE);
+      connectors.findActiveWithRelations.mockResolvedValue(NOT_IN_SCOPE);
       scopes.lookup.mockResolvedValue({ ...EVERY_LINK, bot: false });
 
       await expect(sut.get(PATH)).rejects.toBeInstanceOf(BotNotFoundException);

@@ -1,4 +1,4 @@
-import { BotNotFoundException, BotPath, ConnectorHistoryRepository, ConnectorRelationsRepository, connectorSnapshot, creationOf, Database, fingerprintOf, IdempotencyService, IdempotentRequest, isDuplicateKey, newUuid, RestConnector, RestConnectorCreatedDto, RestConnectorDto, RestConnectorPath, RestConnectorRepository, RestConnectorRestoredDto, RestConnectorUpdatedDto, RestConnectorWriteDto, ReadFrom, ScopeService, SecretField, secretContext, SecretCipher, VersionAuthor, VersionOperation } from '@app/domain';
+import { BotNotFoundException, BotPath, ConnectorHistoryRepository, connectorSnapshot, creationOf, Database, fingerprintOf, IdempotencyService, IdempotentRequest, isDuplicateKey, newUuid, RestConnector, RestConnectorCreatedDto, RestConnectorDto, RestConnectorPath, RestConnectorRepository, RestConnectorRestoredDto, RestConnectorUpdatedDto, RestConnectorWriteDto, ReadFrom, ScopeService, SecretField, secretContext, SecretCipher, VersionAuthor, VersionOperation } from '@app/domain';
 import { Caller } from '@app/platform';
 import { ConflictException, Injectable } from '@nestjs/common';
 import { Seal, toConnectorWrite } from './connector-write';
@@ -26,7 +26,6 @@ export class RestConnectorsService {
     private readonly db: Database,
     private readonly scope: ScopeService,
     private readonly connectors: RestConnectorRepository,
-    private readonly relations: ConnectorRelationsRepository,
     private readonly history: ConnectorHistoryRepository,
     private readonly cipher: SecretCipher,
     private readonly idempotency: IdempotencyService,
@@ -91,12 +90,8 @@ export class RestConnectorsService {
   }
 
   async get(path: RestConnectorPath): Promise<WithEtag<RestConnectorDto>> {
-    // Both at once: the tags and flows need only the ids of the path, and are dropped if the connector is not found.
-    const [connector, { tags, flows }] = await Promise.all([
-      this.findActive(path, 'replica'),
-      this.relations.of(path.botUUID, [path.serviceUUID]),
-    ]);
-    return { body: toRecord(connector, tags.get(connector.uuid) ?? [], flows.get(connector.uuid) ?? []), etag: etagOf(connector) };
+    const { connector, tags, flows } = await this.scope.resolve(path, await this.connectors.findActiveWithRelations(path), connectorNotFound(path), 'replica');
+    return { body: toRecord(connector, tags, flows), etag: etagOf(connector) };
   }
 
   /**

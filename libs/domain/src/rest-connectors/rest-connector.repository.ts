@@ -3,6 +3,7 @@ import { Database, ReadFrom, Transaction } from '../database/database';
 import { BOT_IN_SCOPE, botInScope } from '../scope/bot-scope.sql';
 import { NOT_IN_SCOPE, Scoped } from '../scope/not-in-scope';
 import { BotPath, RestConnectorPath } from '../scope/scope-params.dto';
+import { FlowRef, TagRef } from './connector-relations.repository';
 import { RestConnectorTag } from './rest-connector-tag.entity';
 import { RestConnector } from './rest-connector.entity';
 import { REST_CONNECTOR_ROWS, REST_CONNECTOR_TAG_ROWS } from './rest-connector.rows';
@@ -27,6 +28,20 @@ export interface ConnectorForWrite {
   snapshot: RestConnectorSnapshotDto | null;
 }
 
+/** An active connector as a read shows it: with its tags in the writer's order and the flows of its bot that use it, by name. */
+export interface ConnectorWithRelations {
+  connector: RestConnector;
+  tags: TagRef[];
+  flows: FlowRef[];
+}
+
+/** Rows of findWithRelationsSql: 0 the connector, 1 a tag, 2 a flow (`relation_*` the tag's or flow's). */
+enum RelationKind {
+  Connector = 0,
+  Tag = 1,
+  Flow = 2,
+}
+
 /** The bot of the path, in its environment and organization: the scope a write is folded into. */
 const BOT_OF_PATH = `SELECT 1 FROM bots b JOIN environments e ON e.uuid = b.environment_uuid WHERE ${BOT_IN_SCOPE}`;
 
@@ -39,6 +54,23 @@ export class RestConnectorRepository {
   private readonly findActiveSql =
     `SELECT ${REST_CONNECTOR_ROWS.select('c')} FROM rest_connectors c JOIN bots b ON b.uuid = c.bot_uuid JOIN environments e ON e.uuid = b.environment_uuid ` +
     `WHERE c.uuid = ? AND c.bot_uuid = ? AND c.deleted_at IS NULL AND ${BOT_IN_SCOPE}`;
+  /**
+   * findActiveSql, its tags and its flows in one statement on every engine: a UNION ALL whose tag and flow rows
+   * leave the connector's columns NULL. (JSON aggregation would need a dialect per engine, and MySQL's
+   * JSON_ARRAYAGG keeps no order.) The tag and flow rows are dropped when the connector is not found.
+   */
+  private readonly findWithRelationsSql = (() => {
+    const none = REST_CONNECTOR_ROWS.layout.map(({ column }) => `NULL AS ${column}`).join(', ');
+    return (
+      `SELECT ${RelationKind.Connector} AS kind, 0 AS position, '' AS sort_name, NULL AS relation_name, NULL AS relation_uuid, ${REST_CONNECTOR_ROWS.select('c')} ` +
+      'FROM rest_connectors c JOIN bots b ON b.uuid = c.bot_uuid JOIN environments e ON e.uuid = b.environment_uuid ' +
+      `WHERE c.uuid = ? AND c.bot_uuid = ? AND c.deleted_at IS NULL AND ${BOT_IN_SCOPE} ` +
+      `UNION ALL SELECT ${RelationKind.Tag}, t.position, '', t.name, NULL, ${none} FROM rest_connector_tags t WHERE t.connector_uuid = ? ` +
+      `UNION ALL SELECT ${RelationKind.Flow}, 0, LOWER(f.name), f.name, f.uuid, ${none} FROM flow_connectors fc JOIN flows f ON f.uuid = fc.flow_uuid ` +
+      'WHERE fc.connector_uuid = ? AND f.bot_uuid = ? ' +
+      'ORDER BY kind, position, sort_name, relation_uuid'
+    );
+  })();
   /** The row, selected from the bot in the path's scope: nothing when the bot is not in it. */
   private readonly insertSql =
     `INSERT INTO rest_connectors (${REST_CONNECTOR_ROWS.names}) SELECT ${REST_CONNECTOR_ROWS.placeholders} ` +
@@ -69,6 +101,23 @@ export class RestConnectorRepository {
   async findActive(path: RestConnectorPath, from: ReadFrom = 'replica'): Promise<Scoped<RestConnector>> {
     const [row] = await this.db.rows(this.findActiveSql, [path.serviceUUID, path.botUUID, ...botInScope(path)], from);
     return row ? REST_CONNECTOR_ROWS.from(row) : NOT_IN_SCOPE;
+  }
+
+  /** findActive with its tags and flows: the read of one connector, in one statement. */
+  async findActiveWithRelations(path: RestConnectorPath, from: ReadFrom = 'replica'): Promise<Scoped<ConnectorWithRelations>> {
+    const rows = await this.db.rows(
+      this.findWithRelationsSql,
+      [path.serviceUUID, path.botUUID, ...botInScope(path), path.serviceUUID, path.serviceUUID, path.botUUID],
+      from,
+    );
+    if (rows.length === 0 || Number(rows[0].kind) !== RelationKind.Connector) return NOT_IN_SCOPE;
+    const found: ConnectorWithRelations = { connector: REST_CONNECTOR_ROWS.from(rows[0]), tags: [], flows: [] };
+    for (let i = 1; i < rows.length; i++) {
+      const row = rows[i];
+      if (Number(row.kind) === RelationKind.Tag) found.tags.push({ name: String(row.relation_name) });
+      else found.flows.push({ uuid: String(row.relation_uuid), name: String(row.relation_name) });
+    }
+    return found;
   }
 
   /** findActive, with the snapshot of the current version (on the primary: a write follows). */
