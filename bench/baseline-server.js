@@ -3,7 +3,7 @@
  * The floor of `npm run bench`: what Node does for the same requests with no framework. node:http,
  * a mysql2 pool of the apps' size (10), the HS256 JWT checked with node:crypto (signature, exp, the
  * path's organization, the write scope), one scoped query per read (the page: its count and its
- * rows, in parallel), a write's statements and its tags in one transaction, JSON of the apps' shape. No logging, no validation beyond what the query needs.
+ * rows, in parallel), a write's statements, its tags and its version in one transaction, JSON of the apps' shape. No logging, no validation beyond what the query needs.
  * Env: PORT, DATABASE_URL, AUTH_JWT_SECRET.
  */
 const { createHmac, randomUUID, timingSafeEqual } = require('node:crypto');
@@ -137,20 +137,42 @@ async function list([org, env, bot]) {
   return { data: found.filter((c) => c.uuid !== null).map((c) => ({ uuid: c.uuid, name: c.name, tags: json(c.tags) || [], content: json(c.content) || [] })) };
 }
 
-/** The columns of a full write, from a JSON body; only what the statement needs is checked. */
+/** The fields a version's changed_fields may name, in the record's order (the app's RECORDED_FIELDS). */
+const RECORDED_FIELDS = ['name', 'description', 'requestType', 'url', 'headers', 'contentType', 'authType', 'grantType', 'basicToken', 'bearerToken',
+  'clientId', 'clientSecret', 'oauthUrl', 'authUsername', 'authPassword', 'body', 'output', 'tags'];
+const hasValue = (value) => value !== null && value !== '' && !(Array.isArray(value) && value.length === 0);
+
+/**
+ * The columns of a full write, from a JSON body (only what the statement needs is checked), and the record
+ * a version keeps of it (the bench's bodies carry no secrets: every secret is null).
+ */
 function writeValues(body, claims) {
   const dto = JSON.parse(body);
   const name = typeof dto.name === 'string' ? dto.name.trim() : '';
   if (!name || name.length > 100 || typeof dto.url !== 'string' || typeof dto.requestType !== 'string') throw new HttpError(400, 'Invalid body');
   const key = name.toLowerCase();
   const by = claims.username || claims.sub;
+  const now = new Date();
   const tags = Array.isArray(dto.tags) ? dto.tags.map((tag, position) => [String(tag.name), String(tag.name).toLowerCase(), position]) : [];
+  const record = {
+    name, description: dto.description ?? null, requestType: dto.requestType, url: dto.url, headers: dto.headers || [], contentType: dto.contentType,
+    authType: dto.authType, grantType: null, basicToken: null, bearerToken: null, clientId: null, clientSecret: null, oauthUrl: null, authUsername: null,
+    authPassword: null, body: String(dto.body ?? ''), output: String(dto.output ?? ''), tags: tags.map(([tag]) => ({ name: tag })),
+  };
   return {
-    values: [name, key, key, dto.description ?? null, dto.requestType, dto.url, JSON.stringify(dto.headers || []), dto.contentType, dto.authType,
-      String(dto.body ?? ''), String(dto.output ?? ''), new Date(), by],
+    values: [name, key, key, record.description, dto.requestType, dto.url, JSON.stringify(record.headers), dto.contentType, dto.authType,
+      record.body, record.output, now, by],
     tags,
+    /** The version's columns after the connector's uuid and version: when, who, changed_fields (every field set), snapshot. */
+    version: (uuid) => [now, by, JSON.stringify(RECORDED_FIELDS.filter((field) => hasValue(record[field]))),
+      JSON.stringify({ uuid, ...record, updatedAt: now.toISOString(), updatedBy: by })],
   };
 }
+
+/** A write's version, numbered as the connector now is. */
+const RECORD_WRITE =
+  'INSERT INTO rest_connector_versions (connector_uuid, version, operation, updated_at, updated_by, updated_by_image, changed_fields, snapshot) ' +
+  'SELECT c.uuid, c.version, ?, ?, ?, NULL, ?, ? FROM rest_connectors c WHERE c.uuid = ?';
 
 /** The connector's statement and its tags in one transaction, run again (3 attempts in all) when MariaDB aborts it for a lock conflict, as the app does. */
 async function inTransaction(write) {
@@ -192,7 +214,7 @@ function uuidV7() {
 
 async function create([org, env, bot], body, claims, res) {
   const uuid = uuidV7();
-  const { values, tags } = writeValues(body, claims);
+  const { values, tags, version } = writeValues(body, claims);
   try {
     const created = await inTransaction(async (run) => {
       const result = await run(
@@ -203,6 +225,7 @@ async function create([org, env, bot], body, claims, res) {
       );
       if (!result.affectedRows) return false;
       await insertTags(run, uuid, tags);
+      await run(RECORD_WRITE, ['CREATED', ...version(uuid), uuid]);
       return true;
     });
     if (!created) throw new HttpError(404, `Bot ${bot} not found`);
@@ -216,7 +239,7 @@ async function create([org, env, bot], body, claims, res) {
 }
 
 async function update([org, env, bot, uuid], body, claims) {
-  const { values, tags } = writeValues(body, claims);
+  const { values, tags, version } = writeValues(body, claims);
   const updated = await inTransaction(async (run) => {
     const result = await run(
       'UPDATE rest_connectors c JOIN bots b ON b.uuid = c.bot_uuid JOIN environments e ON e.uuid = b.environment_uuid SET c.name = ?, c.name_key = ?, ' +
@@ -228,6 +251,7 @@ async function update([org, env, bot, uuid], body, claims) {
     if (!result.affectedRows) return false;
     await run('DELETE FROM rest_connector_tags WHERE connector_uuid = ?', [uuid]);
     await insertTags(run, uuid, tags);
+    await run(RECORD_WRITE, ['UPDATED', ...version(uuid), uuid]);
     return true;
   });
   if (!updated) throw new HttpError(404, `Rest connector ${uuid} not found`);

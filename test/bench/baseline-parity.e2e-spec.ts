@@ -2,6 +2,7 @@ import type { Server as BenchServer } from '../../bench/processes';
 import type { Scenario } from '../../bench/scenarios';
 import type { Fixtures } from '../../bench/database';
 import { AGAINST_FAR_SIDE, OPERATIONS } from '../../bench/args';
+import { createConnection } from 'mysql2/promise';
 import { dropDatabase, TEST_MYSQL_SERVER } from '../support/test-database';
 
 /**
@@ -56,5 +57,19 @@ describe('bench: the raw baseline answers every operation as the app does', () =
 
     expect(app.status).toBe({ create: 201, delete: 204 }[op as string] ?? 200);
     expect(baseline).toEqual(app);
+  });
+
+  it("records a version for each of the baseline's writes, as the app does: every connector's current version is in the history, with its name", async () => {
+    const db = await createConnection({ uri: `${TEST_MYSQL_SERVER}/${prefix}_1k` });
+    try {
+      const [missing] = await db.query(
+        'SELECT c.uuid, c.version FROM rest_connectors c LEFT JOIN rest_connector_versions v ON v.connector_uuid = c.uuid AND v.version = c.version ' +
+          "WHERE v.connector_uuid IS NULL OR JSON_VALUE(v.snapshot, '$.name') <> c.name",
+      );
+
+      expect(missing).toEqual([]);
+    } finally {
+      await db.end();
+    }
   });
 });
