@@ -49,9 +49,9 @@ export class PlatformModule {
         // The limits are per rolling minute: in Redis with REDIS_URL (one limit for all replicas), else in this process.
         {
           provide: RateLimitStore,
-          useFactory: () =>
+          useFactory: async () =>
             config.redisUrl
-              ? new RedisRateLimitStore(connectRateLimitRedis(config.redisUrl), `rate-limit:${label}`, 60_000, logger, metrics.registry)
+              ? new RedisRateLimitStore(await connectRateLimitRedis(config.redisUrl), `rate-limit:${label}`, 60_000, logger, metrics.registry)
               : new RateLimitCounters(60_000),
         },
         { provide: RATE_LIMIT_PER_MINUTE, useValue: config.rateLimitPerMinute },

@@ -1,5 +1,5 @@
 import { OnApplicationShutdown } from '@nestjs/common';
-import Redis from 'ioredis';
+import type Redis from 'ioredis';
 import { Logger } from 'pino';
 import { Counter, Gauge, Registry } from 'prom-client';
 import { bucketWidth, SLOTS } from '../performance/rate-limit-counters';
@@ -50,9 +50,13 @@ interface RateLimitRedis extends Redis {
   rateLimitHit(key: string, limit: number, width: number, slots: number): Promise<[number, number, number]>;
 }
 
-/** ioredis as the limits need it: a command fails at once while Redis is away (no queue, no retry), and reconnection never stops. */
-export function connectRateLimitRedis(url: string): Redis {
-  return new Redis(url, {
+/**
+ * ioredis as the limits need it: a command fails at once while Redis is away (no queue, no retry), and
+ * reconnection never stops. Loaded only with REDIS_URL: without it the module's source is not held in memory.
+ */
+export async function connectRateLimitRedis(url: string): Promise<Redis> {
+  const { default: Client } = await import('ioredis');
+  return new Client(url, {
     enableOfflineQueue: false,
     maxRetriesPerRequest: 0,
     commandTimeout: REDIS_COMMAND_TIMEOUT_MS,
