@@ -19,6 +19,27 @@ function push<V>(groups: Map<string, V[]>, key: string, value: V): void {
   else groups.set(key, [value]);
 }
 
+/** A tag and its place in the writer's order, as read; `tagsInOrder` drops the place. */
+export interface PlacedTag {
+  position: number;
+  name: string;
+}
+
+/** Tags in the writer's order. Sorted here, not in SQL: a read's relations then need no sort in the database. */
+export function tagsInOrder(tags: PlacedTag[]): TagRef[] {
+  return tags.sort((a, b) => a.position - b.position).map(({ name }) => ({ name }));
+}
+
+/**
+ * Flows by name case-insensitively (lowercased, then by UTF-16 code unit), then by id: the same order on every
+ * engine, whatever its collation, and no sort in the database.
+ */
+export function flowsInOrder(flows: FlowRef[]): FlowRef[] {
+  const keyed = flows.map((flow) => ({ flow, key: flow.name.toLowerCase() }));
+  keyed.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : a.flow.uuid < b.flow.uuid ? -1 : a.flow.uuid > b.flow.uuid ? 1 : 0));
+  return keyed.map(({ flow }) => flow);
+}
+
 /**
  * What belongs to connectors besides their own row: their tags and the flows that use them. Each method
  * is one query for any number of connectors, so a page costs the same whatever its size.
@@ -28,26 +49,28 @@ export class ConnectorRelationsRepository {
   constructor(private readonly db: Database) {}
 
   /**
-   * Tags in the writer's order, and the flows of the same bot that use each connector, by name: one
-   * UNION, its rows told apart by `kind` (0 a tag, 1 a flow).
+   * Tags in the writer's order, and the flows of the same bot that use each connector, by name (flowsInOrder):
+   * one UNION, its rows told apart by `kind` (0 a tag, 1 a flow), put in order here.
    */
   async of(botUuid: string, connectorUuids: string[]): Promise<ConnectorRelations> {
     const relations: ConnectorRelations = { tags: new Map(), flows: new Map() };
     if (connectorUuids.length === 0) return relations;
     const list = connectorUuids.map(() => '?').join(', ');
-    const rows = await this.db.rows<{ kind: number | string; connector_uuid: string; name: string; uuid: string | null }>(
-      `SELECT 0 AS kind, t.connector_uuid AS connector_uuid, t.position AS position, '' AS sort_name, t.name AS name, NULL AS uuid ` +
+    const rows = await this.db.rows<{ kind: number | string; connector_uuid: string; position: number | string; name: string; uuid: string | null }>(
+      `SELECT 0 AS kind, t.connector_uuid AS connector_uuid, t.position AS position, t.name AS name, NULL AS uuid ` +
         `FROM rest_connector_tags t WHERE t.connector_uuid IN (${list}) ` +
         'UNION ALL ' +
-        'SELECT 1 AS kind, fc.connector_uuid AS connector_uuid, 0 AS position, LOWER(f.name) AS sort_name, f.name AS name, f.uuid AS uuid ' +
-        `FROM flow_connectors fc JOIN flows f ON f.uuid = fc.flow_uuid WHERE f.bot_uuid = ? AND fc.connector_uuid IN (${list}) ` +
-        'ORDER BY kind, position, sort_name, uuid',
+        'SELECT 1 AS kind, fc.connector_uuid AS connector_uuid, 0 AS position, f.name AS name, f.uuid AS uuid ' +
+        `FROM flow_connectors fc JOIN flows f ON f.uuid = fc.flow_uuid WHERE f.bot_uuid = ? AND fc.connector_uuid IN (${list})`,
       [...connectorUuids, botUuid, ...connectorUuids],
     );
+    const tags = new Map<string, PlacedTag[]>();
     for (const row of rows) {
-      if (Number(row.kind) === 0) push(relations.tags, row.connector_uuid, { name: row.name });
+      if (Number(row.kind) === 0) push(tags, row.connector_uuid, { position: Number(row.position), name: row.name });
       else push(relations.flows, row.connector_uuid, { uuid: String(row.uuid), name: row.name });
     }
+    for (const [uuid, placed] of tags) relations.tags.set(uuid, tagsInOrder(placed));
+    for (const [uuid, flows] of relations.flows) relations.flows.set(uuid, flowsInOrder(flows));
     return relations;
   }
 

@@ -3,7 +3,7 @@ import { Database, ReadFrom, Transaction } from '../database/database';
 import { BOT_IN_SCOPE, botInScope } from '../scope/bot-scope.sql';
 import { NOT_IN_SCOPE, Scoped } from '../scope/not-in-scope';
 import { BotPath, RestConnectorPath } from '../scope/scope-params.dto';
-import { FlowRef, TagRef } from './connector-relations.repository';
+import { FlowRef, flowsInOrder, PlacedTag, TagRef, tagsInOrder } from './connector-relations.repository';
 import { RestConnectorTag } from './rest-connector-tag.entity';
 import { RestConnector } from './rest-connector.entity';
 import { REST_CONNECTOR_ROWS, REST_CONNECTOR_TAG_ROWS } from './rest-connector.rows';
@@ -56,19 +56,20 @@ export class RestConnectorRepository {
     `WHERE c.uuid = ? AND c.bot_uuid = ? AND c.deleted_at IS NULL AND ${BOT_IN_SCOPE}`;
   /**
    * findActiveSql, its tags and its flows in one statement on every engine: a UNION ALL whose tag and flow rows
-   * leave the connector's columns NULL. (JSON aggregation would need a dialect per engine, and MySQL's
-   * JSON_ARRAYAGG keeps no order.) The tag and flow rows are dropped when the connector is not found.
+   * leave the connector's columns NULL, with no ORDER BY (sorting the union's wide rows cost MariaDB more than
+   * the three parts; the rows are put in order in code). JSON aggregation would need a dialect per engine, MySQL's
+   * JSON_ARRAYAGG keeps no order, and its correlated subqueries measured slower than this union
+   * (docs/performance.md, "Get by id in one statement"). The tag and flow rows are dropped when the connector is not found.
    */
   private readonly findWithRelationsSql = (() => {
     const none = REST_CONNECTOR_ROWS.layout.map(({ column }) => `NULL AS ${column}`).join(', ');
     return (
-      `SELECT ${RelationKind.Connector} AS kind, 0 AS position, '' AS sort_name, NULL AS relation_name, NULL AS relation_uuid, ${REST_CONNECTOR_ROWS.select('c')} ` +
+      `SELECT ${RelationKind.Connector} AS kind, 0 AS position, NULL AS relation_name, NULL AS relation_uuid, ${REST_CONNECTOR_ROWS.select('c')} ` +
       'FROM rest_connectors c JOIN bots b ON b.uuid = c.bot_uuid JOIN environments e ON e.uuid = b.environment_uuid ' +
       `WHERE c.uuid = ? AND c.bot_uuid = ? AND c.deleted_at IS NULL AND ${BOT_IN_SCOPE} ` +
-      `UNION ALL SELECT ${RelationKind.Tag}, t.position, '', t.name, NULL, ${none} FROM rest_connector_tags t WHERE t.connector_uuid = ? ` +
-      `UNION ALL SELECT ${RelationKind.Flow}, 0, LOWER(f.name), f.name, f.uuid, ${none} FROM flow_connectors fc JOIN flows f ON f.uuid = fc.flow_uuid ` +
-      'WHERE fc.connector_uuid = ? AND f.bot_uuid = ? ' +
-      'ORDER BY kind, position, sort_name, relation_uuid'
+      `UNION ALL SELECT ${RelationKind.Tag}, t.position, t.name, NULL, ${none} FROM rest_connector_tags t WHERE t.connector_uuid = ? ` +
+      `UNION ALL SELECT ${RelationKind.Flow}, 0, f.name, f.uuid, ${none} FROM flow_connectors fc JOIN flows f ON f.uuid = fc.flow_uuid ` +
+      'WHERE fc.connector_uuid = ? AND f.bot_uuid = ?'
     );
   })();
   /** The row, selected from the bot in the path's scope: nothing when the bot is not in it. */
@@ -110,14 +111,16 @@ export class RestConnectorRepository {
       [path.serviceUUID, path.botUUID, ...botInScope(path), path.serviceUUID, path.serviceUUID, path.botUUID],
       from,
     );
-    if (rows.length === 0 || Number(rows[0].kind) !== RelationKind.Connector) return NOT_IN_SCOPE;
-    const found: ConnectorWithRelations = { connector: REST_CONNECTOR_ROWS.from(rows[0]), tags: [], flows: [] };
-    for (let i = 1; i < rows.length; i++) {
-      const row = rows[i];
-      if (Number(row.kind) === RelationKind.Tag) found.tags.push({ name: String(row.relation_name) });
-      else found.flows.push({ uuid: String(row.relation_uuid), name: String(row.relation_name) });
+    let connector: RestConnector | undefined;
+    const tags: PlacedTag[] = [];
+    const flows: FlowRef[] = [];
+    for (const row of rows) {
+      const kind = Number(row.kind);
+      if (kind === RelationKind.Connector) connector = REST_CONNECTOR_ROWS.from(row);
+      else if (kind === RelationKind.Tag) tags.push({ position: Number(row.position), name: String(row.relation_name) });
+      else flows.push({ uuid: String(row.relation_uuid), name: String(row.relation_name) });
     }
-    return found;
+    return connector ? { connector, tags: tagsInOrder(tags), flows: flowsInOrder(flows) } : NOT_IN_SCOPE;
   }
 
   /** findActive, with the snapshot of the current version (on the primary: a write follows). */
