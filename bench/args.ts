@@ -30,7 +30,7 @@ export interface BenchArgs {
   ops: Operation[];
   /** Distinct callers (tokens with their own `sub`) the requests take in turn: the rate limit counts per caller. */
   callers: number;
-  /** Measured runs per server and operation, alternated app/baseline (ABBA across operations). */
+  /** Measured runs per server and operation (3 unless told), alternated app/baseline (ABBA across operations). */
   rounds: number;
   skipSeed: boolean;
   /** Run `npm run build` even when dist/ exists. */
@@ -82,7 +82,7 @@ export function parseArgs(argv: string[]): BenchArgs {
     writeConnections: number(lists, '--write-connections', connections),
     ops,
     callers: Math.max(1, number(lists, '--callers', 100)),
-    rounds: Math.max(1, number(lists, '--rounds', 1)),
+    rounds: Math.max(1, number(lists, '--rounds', 3)),
     skipSeed: flags.has('--skip-seed'),
     build: flags.has('--build'),
     out: (lists['--out'] ?? ['results']).pop()!.replace(/[^\w.-]/g, '_'),

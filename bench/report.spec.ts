@@ -1,7 +1,9 @@
-import { crossScale, judge, Measurement, ScaleResult, TARGETS } from './report';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { BenchResults, crossScale, judge, Measurement, median, OpResult, ScaleResult, TARGETS, writeResults } from './report';
 
-/** One measured run: `rps` req/s, `p99` ms, `rss` MB, and any errors. */
-function run(server: 'app' | 'baseline', rps: number, p99: number, rss = 140, failures: Partial<Pick<Measurement, 'errors' | 'timeouts' | 'non2xx'>> = {}): Measurement {
+/** One measured run: `rps` req/s, `p99` ms, `rss` MB, and its round (0 unless told) and any errors. */
+function run(server: 'app' | 'baseline', rps: number, p99: number, rss = 140, more: Partial<Pick<Measurement, 'round' | 'errors' | 'timeouts' | 'non2xx'>> = {}): Measurement {
   return {
     server,
     round: 0,
@@ -11,7 +13,7 @@ function run(server: 'app' | 'baseline', rps: number, p99: number, rss = 140, fa
     errors: 0,
     timeouts: 0,
     non2xx: 0,
-    ...failures,
+    ...more,
     statusCodes: { 200: rps * 10 },
     durationSeconds: 10,
     peakRssMb: rss,
@@ -19,6 +21,14 @@ function run(server: 'app' | 'baseline', rps: number, p99: number, rss = 140, fa
     queriesPerRequest: 1,
     otherCores: 0,
   };
+}
+
+/** Rounds as the bench runs them, app first in even rounds and baseline first in odd ones: each [app req/s, app p99, baseline req/s, baseline p99]. */
+function rounds(...each: Array<[number, number, number, number]>): Measurement[] {
+  return each.flatMap(([appRps, appP99, baselineRps, baselineP99], r) => {
+    const pair = [run('app', appRps, appP99, 140, { round: r }), run('baseline', baselineRps, baselineP99, 140, { round: r })];
+    return r % 2 === 0 ? pair : pair.reverse();
+  });
 }
 
 describe('bench targets', () => {
@@ -38,9 +48,45 @@ describe('bench targets', () => {
     expect(edge.targets).toMatchObject({ throughput: false, p99: false });
   });
 
-  it('averages the rounds of each side before taking the ratio', () => {
-    const result = judge('bots', 'bot-admin', 100, [run('app', 500, 20), run('baseline', 1_000, 10), run('baseline', 1_000, 10), run('app', 700, 40)]);
-    expect(result.ratios).toEqual({ throughput: 0.6, p99: 3 });
+  it('takes the middle value of an odd count, the mean of the two middle ones of an even count', () => {
+    const values = [3, 1, 2];
+    expect(median(values)).toBe(2);
+    expect(values).toEqual([3, 1, 2]);
+    expect(median([0.8, 0.5])).toBe(0.65);
+    expect(median([4, 1, 3, 2])).toBe(2.5);
+    expect(median([7])).toBe(7);
+  });
+
+  /** Three rounds, the third swung: the app at a tenth of the baseline's req/s and 10x its p99. */
+  const swung = rounds([700, 15, 1_000, 10], [845, 18, 1_300, 10], [100, 100, 1_000, 10]);
+
+  it('judges the targets on the median of the rounds\' ratios, not on the ratio of the means', () => {
+    // Rounds: 0.7, 0.65 and 0.1 of the baseline's req/s; p99 1.5x, 1.8x and 10x. The means would give
+    // 1645/3300 = 0.5 and 44.3/10 = 4.4x: both targets missed, by the one round that swung.
+    const result = judge('bots', 'bot-admin', 100, swung);
+    expect(result.app.requestsPerSecond).toBe(548.3);
+    expect(result.ratios).toEqual({ throughput: 0.65, p99: 1.8 });
+    expect(result.targets).toMatchObject({ throughput: true, p99: true });
+    // And the other way round: one round far ahead does not carry two that miss.
+    const lucky = judge('bots', 'bot-admin', 100, rounds([500, 25, 1_000, 10], [550, 21, 1_000, 10], [3_000, 1, 1_000, 10]));
+    expect(lucky.app.requestsPerSecond / lucky.baseline.requestsPerSecond).toBeGreaterThan(TARGETS.throughputRatio);
+    expect(lucky.app.p99 / lucky.baseline.p99).toBeLessThan(TARGETS.p99Ratio);
+    expect(lucky.ratios).toEqual({ throughput: 0.55, p99: 2.1 });
+    expect(lucky.targets).toMatchObject({ throughput: false, p99: false });
+    // An even count of rounds: the mean of the two middle ratios, 0.5 and 0.8.
+    const even = judge('get', 'transactional-service', 100, rounds([500, 10, 1_000, 10], [800, 10, 1_000, 10]));
+    expect(even.ratios.throughput).toBe(0.65);
+    expect(even.targets.throughput).toBe(true);
+  });
+
+  it('keeps the lowest, median and highest of each side\'s req/s and of the ratios, so a swing shows', () => {
+    expect(judge('bots', 'bot-admin', 100, swung).spread).toEqual({
+      rounds: 3,
+      appRequestsPerSecond: { min: 100, median: 700, max: 845 },
+      baselineRequestsPerSecond: { min: 1_000, median: 1_000, max: 1_300 },
+      throughputRatio: { min: 0.1, median: 0.65, max: 0.7 },
+      p99Ratio: { min: 1.5, median: 1.8, max: 10 },
+    });
   });
 
   it('judges creates by their own rate, and writes by no read target', () => {
@@ -91,5 +137,41 @@ describe('bench targets', () => {
       [1.5, false],
       [1.5, false],
     ]);
+  });
+
+  describe('results.md', () => {
+    const name = `tmp.report-spec-${process.pid}`;
+    const written = () => readFileSync(resolve(__dirname, `${name}.md`), 'utf8');
+    afterAll(() => ['json', 'md'].forEach((ext) => rmSync(resolve(__dirname, `${name}.${ext}`), { force: true })));
+    const results = (ops: OpResult[], rounds = 3): BenchResults => ({
+      date: '2026-11-24T10:00:00.000Z',
+      machine: { cpuModel: 'test', cores: 2, memoryGb: 4, node: 'v20', mariadb: '11' },
+      settings: { duration: 10, warmup: 3, connections: 100, writeConnections: 100, callers: 100, rounds },
+      scales: [{ scale: '1k', database: 'bench_1k', seedSeconds: null, counts: { connectors: 0, tags: 0, flowUses: 0, bots: 0, environments: 0, versions: 0 }, processHighWaterMb: {}, ops }],
+      crossScale: [],
+    });
+
+    it('has a table per scale of the spread over the rounds, beside the table of the medians', () => {
+      writeResults(results([judge('bots', 'bot-admin', 100, swung)]), name);
+      const md = written();
+      expect(md).toContain('Spread over 3 rounds');
+      expect(md).toContain('| bots | 100 | 548.3 | 1100 | 0.65 |');
+      expect(md).toContain('| bots | 3 | 100 / 700 / 845 | 1000 / 1000 / 1300 | 0.1 / 0.65 / 0.7 | 1.5 / 1.8 / 10 |');
+    });
+
+    it('still renders results written before the spread was kept: from their runs, or without one', () => {
+      const { spread, ...old } = judge('get', 'transactional-service', 100, [run('app', 600, 100), run('baseline', 1_000, 50)]);
+      expect(spread).toBeDefined();
+      const { spread: _spread, runs: _runs, ...bare } = judge('page', 'transactional-service', 100, [run('app', 900, 80), run('baseline', 1_000, 50)]);
+      // As `--report-only` reads it: a JSON file of the old shape, `runs` absent in the oldest.
+      writeFileSync(resolve(__dirname, `${name}.json`), JSON.stringify(results([old, bare as OpResult], 1)));
+      writeResults(JSON.parse(readFileSync(resolve(__dirname, `${name}.json`), 'utf8')) as BenchResults, name);
+      const md = written();
+      expect(md).toContain('Spread over 1 round:');
+      expect(md).toContain('| get | 100 | 600 | 1000 | 0.6 |');
+      expect(md).toContain('| get | 1 | 600 / 600 / 600 | 1000 / 1000 / 1000 | 0.6 / 0.6 / 0.6 | 2 / 2 / 2 |');
+      expect(md).toContain('| page | 100 | 900 | 1000 | 0.9 |');
+      expect(md).toContain('| page | not recorded |  |  |  |  |');
+    });
   });
 });

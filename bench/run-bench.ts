@@ -9,7 +9,7 @@ import { resolve } from 'node:path';
 import { BenchArgs, parseArgs, Scale } from './args';
 import { databaseOf, databaseUrlOf, prepareDatabase, statementCounter } from './database';
 import { AppName, benchToken, cpuMs, databasePid, ensureBuilt, machineBusyMs, rssKb, RssSampler, Server, startApp, startBaseline } from './processes';
-import { BenchResults, crossScale, judge, machine, Measurement, OpResult, round, ScaleResult, ServerKind, verdicts, writeResults } from './report';
+import { BenchResults, crossScale, judge, machine, Measurement, OpResult, Range, round, ScaleResult, ServerKind, spreadOfResult, verdicts, writeResults } from './report';
 import { drive, probe, Scenario, scenarios } from './scenarios';
 import { benchTestRuns } from './test-run-bench';
 
@@ -148,13 +148,16 @@ async function compareAnswers(scenario: Scenario, app: Server, baseline: Server,
 }
 
 function printSummary(results: BenchResults, args: BenchArgs): void {
-  log('\n== summary (app vs baseline; ms)');
+  log(`\n== summary (app vs baseline, mean of ${args.rounds} ${args.rounds === 1 ? 'round' : 'rounds'}; ratios: median of the rounds, lowest–highest; ms)`);
+  // The median ratio, and the lowest and highest round's where they differ.
+  const ratio = (median: number, r?: Range) => `${median}x${r && r.min !== r.max ? `, ${r.min}–${r.max}` : ''}`;
   for (const scale of results.scales) {
     for (const o of scale.ops) {
       const failed = Object.entries(o.targets).filter(([, v]) => v === false).map(([k]) => k);
+      const spread = spreadOfResult(o);
       log(
         `${scale.scale.padEnd(5)} ${o.op.padEnd(12)} ${String(o.app.requestsPerSecond).padStart(8)} vs ${String(o.baseline.requestsPerSecond).padStart(8)} req/s ` +
-          `(${o.ratios.throughput}x)  p99 ${o.app.p99} vs ${o.baseline.p99} (${o.ratios.p99}x)  rss ${o.app.peakRssMb} MB  err ${o.app.errors}` +
+          `(${ratio(o.ratios.throughput, spread?.throughputRatio)})  p99 ${o.app.p99} vs ${o.baseline.p99} (${ratio(o.ratios.p99, spread?.p99Ratio)})  rss ${o.app.peakRssMb} MB  err ${o.app.errors}` +
           `  ${failed.length ? `FAIL: ${failed.join(', ')}` : 'PASS'}`,
       );
     }
