@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { resolve } from 'node:path';
-import type { BenchResults } from '../../bench/report';
-import { OPERATIONS } from '../../bench/args';
+import type { BenchResults, Measurement } from '../../bench/report';
+import { AGAINST_FAR_SIDE, OPERATIONS, WRITES } from '../../bench/args';
 import { CommandResult, ROOT, runTs } from '../support/run-command';
 import { dropDatabase, TEST_MYSQL_SERVER } from '../support/test-database';
 
@@ -13,6 +13,8 @@ import { dropDatabase, TEST_MYSQL_SERVER } from '../support/test-database';
  */
 describe('npm run bench (a short run at 1k)', () => {
   const prefix = `platform_bench_e2e_${process.pid}`;
+  /** Two rounds: enough to see the order alternate and the spread kept, at twice the run time of one. */
+  const ROUNDS = 2;
   const out = `tmp.e2e-${process.pid}`;
   const files = ['json', 'md'].map((ext) => resolve(ROOT, 'bench', `${out}.${ext}`));
   let run: CommandResult;
@@ -21,7 +23,7 @@ describe('npm run bench (a short run at 1k)', () => {
   beforeAll(async () => {
     run = await runTs(
       'bench/run-bench.ts',
-      ['--scale', '1k', '--duration', '1', '--warmup', '0', '--connections', '10', '--callers', '3', '--out', out],
+      ['--scale', '1k', '--duration', '1', '--warmup', '0', '--connections', '10', '--callers', '3', '--rounds', String(ROUNDS), '--out', out],
       { BENCH_DATABASE_PREFIX: prefix, BENCH_MYSQL_SERVER: TEST_MYSQL_SERVER },
       240_000,
     );
@@ -41,18 +43,20 @@ describe('npm run bench (a short run at 1k)', () => {
     const [scale] = results.scales;
     expect(scale).toMatchObject({ scale: '1k', database: `${prefix}_1k` });
     expect(scale.seedSeconds).toBeGreaterThan(0);
-    // 1,000 spread over 20 bots, plus the list bot's 50 and the update bot's 1,000.
-    expect(scale.counts.connectors).toBe(2_050);
-    expect(scale.counts.tags).toBe(2 * 2_050);
+    // 1,000 spread over 20 bots, plus the list bot's 50, the update bot's 1,000, the trash bot's 500 (deleted)
+    // and the delete bot's 2,000; two tags each.
+    expect(scale.counts.connectors).toBe(4_550);
+    expect(scale.counts.tags).toBe(2 * 4_550);
     expect(scale.counts.flowUses).toBeGreaterThan(0);
     expect(scale.counts.bots).toBeGreaterThanOrEqual(20);
   });
 
-  it('drove every operation against the app and the baseline, alternating which goes first', () => {
+  it('drove every operation against the app and the baseline, alternating which goes first from operation to operation and round to round', () => {
     const ops = results.scales[0].ops;
-    expect(ops.map((o) => o.op)).toEqual([...OPERATIONS]);
+    expect(ops.map((o) => o.op)).toEqual(OPERATIONS.filter((op) => !AGAINST_FAR_SIDE.includes(op)));
     ops.forEach((o, i) => {
-      expect(o.runs.map((r) => r.server)).toEqual(i % 2 === 0 ? ['app', 'baseline'] : ['baseline', 'app']);
+      const order = Array.from({ length: ROUNDS }, (_, r) => ((i + r) % 2 === 0 ? ['app', 'baseline'] : ['baseline', 'app'])).flat();
+      expect(o.runs.map((r) => r.server)).toEqual(order);
       for (const r of o.runs) {
         expect(r.total).toBeGreaterThan(0);
         expect({ op: o.op, server: r.server, errors: r.errors, timeouts: r.timeouts, non2xx: r.non2xx }).toEqual({
@@ -62,11 +66,19 @@ describe('npm run bench (a short run at 1k)', () => {
           timeouts: 0,
           non2xx: 0,
         });
-        expect(Object.keys(r.statusCodes)).toEqual([o.op === 'create' ? '201' : '200']);
+        // The delete operation deletes its pool (204), then restores it (200), runs following on: a run may do either or both.
+        const codes = Object.keys(r.statusCodes);
+        if (o.op === 'delete') expect(codes.filter((code) => code !== '204' && code !== '200')).toEqual([]);
+        else expect(codes).toEqual([o.op === 'create' ? '201' : '200']);
         expect(r.peakRssMb).toBeGreaterThan(0);
         expect(r.latency.p99).toBeGreaterThanOrEqual(r.latency.p50);
       }
     });
+  });
+
+  it('deleted connectors in the delete operation (its first run starts with the pool all active)', () => {
+    const deletes = results.scales[0].ops.find((o) => o.op === 'delete')!;
+    expect(deletes.runs[0].statusCodes['204']).toBeGreaterThan(0);
   });
 
   it('got answers of the same shape and status from the app and the baseline for every operation', () => {
@@ -77,16 +89,26 @@ describe('npm run bench (a short run at 1k)', () => {
   it('reports per operation req/s, p50, p99, peak RSS and the app/baseline ratios, in JSON and in a table', () => {
     const table = readFileSync(files[1], 'utf8');
     for (const o of results.scales[0].ops) {
-      expect(o.ratios.throughput).toBeCloseTo(o.app.requestsPerSecond / o.baseline.requestsPerSecond, 1);
-      expect(o.ratios.p99).toBeCloseTo(o.app.p99 / Math.max(o.baseline.p99, 1), 1);
+      // The ratios are the medians of the rounds' own ratios, and the spread keeps every round's extremes.
+      const perRound = (pick: (run: Measurement) => number) =>
+        Array.from({ length: ROUNDS }, (_, r) => o.runs.filter((run) => run.round === r)).map(
+          ([a, b]) => (a.server === 'app' ? pick(a) / Math.max(pick(b), 1) : pick(b) / Math.max(pick(a), 1)),
+        );
+      const throughput = perRound((run) => run.requestsPerSecond);
+      expect(o.spread).toMatchObject({ rounds: ROUNDS, throughputRatio: { min: expect.any(Number), max: expect.any(Number) } });
+      expect(o.spread!.throughputRatio.min).toBeCloseTo(Math.min(...throughput), 1);
+      expect(o.spread!.throughputRatio.max).toBeCloseTo(Math.max(...throughput), 1);
+      expect(o.ratios.throughput).toBeCloseTo((Math.min(...throughput) + Math.max(...throughput)) / 2, 1);
+      expect(o.ratios.p99).toBeCloseTo(o.spread!.p99Ratio.median, 1);
       for (const side of [o.app, o.baseline]) {
         expect(side.requestsPerSecond).toBeGreaterThan(0);
         expect(side.p50).toBeGreaterThan(0);
         expect(side.peakRssMb).toBeGreaterThan(0);
       }
-      const row = table.split('\n').find((line) => line.startsWith(`| ${o.op}${o.op === 'create' || o.op === 'update' ? ' (write)' : ''} |`));
+      const row = table.split('\n').find((line) => line.startsWith(`| ${o.op}${WRITES.includes(o.op) ? ' (write)' : ''} |`));
       expect(row).toContain(` ${o.ratios.throughput} `);
     }
     expect(table).toContain('--max-old-space-size=128');
+    expect(table).toContain(`Spread over ${ROUNDS} rounds`);
   });
 });
