@@ -88,8 +88,10 @@ export function startApp(app: AppName, databaseUrl: string): Promise<Server> {
 export const FAR_SIDE_HOST = '127.0.0.2';
 
 /** bench/baseline-server.js: plain CommonJS, nothing compiled, so its RSS is its own. */
+/** The raw baseline (bench/baseline-server.js); BENCH_BASELINE_NODE_ARGS adds node flags, as BENCH_APP_NODE_ARGS does for the apps. */
 export function startBaseline(databaseUrl: string): Promise<Server> {
-  return start('baseline', BASELINE_PORT, [resolve(__dirname, 'baseline-server.js')], '/health/ready', {
+  const nodeArgs = (process.env.BENCH_BASELINE_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  return start('baseline', BASELINE_PORT, [...nodeArgs, resolve(__dirname, 'baseline-server.js')], '/health/ready', {
     NODE_ENV: 'production',
     DATABASE_URL: databaseUrl,
     AUTH_JWT_SECRET: JWT_SECRET,
