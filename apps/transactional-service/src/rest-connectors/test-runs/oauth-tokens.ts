@@ -1,6 +1,7 @@
 import { GrantType } from '@app/domain';
 import { createHash } from 'node:crypto';
-import { Dispatcher, request } from 'undici';
+import type { Dispatcher } from 'undici';
+import { undici } from './undici';
 import { readUpTo, textUpTo } from './outbound-call';
 
 /** A connector's OAuth 2.0 settings, secrets in clear (decrypted for this run only). */
@@ -99,7 +100,7 @@ export class OAuthTokens {
     } else if (settings.clientId !== null) {
       form.set('client_id', settings.clientId);
     }
-    const answer = await request(settings.oauthUrl, {
+    const answer = await undici().request(settings.oauthUrl, {
       method: 'POST',
       headers,
       body: form.toString(),

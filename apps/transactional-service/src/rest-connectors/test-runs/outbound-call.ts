@@ -1,5 +1,6 @@
 import { TestRunOutcome } from '@app/domain';
-import { Dispatcher, errors, request } from 'undici';
+import type { Dispatcher } from 'undici';
+import { undici } from './undici';
 import { Header } from './variables';
 
 /** The outcome names of the contract, as strings. */
@@ -44,6 +45,7 @@ function failureOf(error: unknown): { outcome: Outcome; message: string } {
   const code = (error as { code?: unknown })?.code;
   if (error instanceof CallTimeout) return { outcome: 'TIMEOUT', message: error.message };
   if (code === 'BLOCKED_DESTINATION') return { outcome: 'BLOCKED_DESTINATION', message: (error as Error).message };
+  const { errors } = undici();
   if (error instanceof errors.ConnectTimeoutError || error instanceof errors.HeadersTimeoutError || error instanceof errors.BodyTimeoutError) {
     return { outcome: 'TIMEOUT', message: 'The far side did not answer in time' };
   }
@@ -89,7 +91,7 @@ export async function callOnce(dispatcher: Dispatcher, call: OutboundRequest, ti
   const abort = new AbortController();
   const timer = setTimeout(() => abort.abort(new CallTimeout(`No whole answer within ${timeoutMs} ms`)), timeoutMs);
   try {
-    const answer = await request(call.url, {
+    const answer = await undici().request(call.url, {
       method: call.method as Dispatcher.HttpMethod,
       headers: call.headers.map(({ header, value }) => [header, value]).flat(),
       body: call.body ?? undefined,

@@ -1,7 +1,8 @@
 import ipaddr from 'ipaddr.js';
 import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
-import { Agent, buildConnector } from 'undici';
+import type { Agent } from 'undici';
+import { undici } from './undici';
 
 /** Every address a host name resolves to. Injected in tests: no test ever resolves to, or connects outside, loopback. */
 export type Resolve = (hostname: string) => Promise<string[]>;
@@ -66,6 +67,7 @@ export class OutboundGuard {
    * (TLS still verifies the host name). undici follows no redirect unless told to: a 3xx is an answer.
    */
   dispatcher(options: { connectTimeoutMs: number }): Agent {
+    const { Agent, buildConnector } = undici();
     const connect = buildConnector({ timeout: options.connectTimeoutMs });
     return new Agent({
       connect: (target, callback) => {

@@ -1,6 +1,6 @@
 import { APP_CONFIG, AppConfig } from '@app/platform';
 import { Inject, Injectable, OnApplicationShutdown, Optional } from '@nestjs/common';
-import { Agent } from 'undici';
+import type { Agent } from 'undici';
 import { OAuthTokens } from './oauth-tokens';
 import { OutboundGuard, Resolve, systemResolve } from './outbound-guard';
 import { TestRunner } from './test-run';
@@ -13,20 +13,29 @@ export const OUTBOUND_RESOLVE = Symbol('OUTBOUND_RESOLVE');
 
 /**
  * The outbound side of test runs, one per app: the guard and its connection pool (undici Agent), the kept
- * OAuth tokens and the runner over them. Closed with the app: calls still open are abandoned.
+ * OAuth tokens and the runner over them, built at the first test run (undici is loaded then: undici.ts).
+ * Closed with the app: calls still open are abandoned.
  */
 @Injectable()
 export class Outbound implements OnApplicationShutdown {
-  readonly runner: TestRunner;
-  private readonly dispatcher: Agent;
+  private built?: { runner: TestRunner; dispatcher: Agent };
 
-  constructor(@Inject(APP_CONFIG) config: AppConfig, @Optional() @Inject(OUTBOUND_RESOLVE) resolve?: Resolve) {
-    const { allowedCidrs, timeoutMs } = config.connectorTests;
-    this.dispatcher = new OutboundGuard(allowedCidrs, resolve ?? systemResolve).dispatcher({ connectTimeoutMs: timeoutMs });
-    this.runner = new TestRunner(this.dispatcher, new OAuthTokens(this.dispatcher, timeoutMs), timeoutMs);
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Optional() @Inject(OUTBOUND_RESOLVE) private readonly resolve?: Resolve,
+  ) {}
+
+  get runner(): TestRunner {
+    return (this.built ??= this.build()).runner;
   }
 
   async onApplicationShutdown(): Promise<void> {
-    await this.dispatcher.destroy();
+    await this.built?.dispatcher.destroy();
+  }
+
+  private build(): { runner: TestRunner; dispatcher: Agent } {
+    const { allowedCidrs, timeoutMs } = this.config.connectorTests;
+    const dispatcher = new OutboundGuard(allowedCidrs, this.resolve ?? systemResolve).dispatcher({ connectTimeoutMs: timeoutMs });
+    return { dispatcher, runner: new TestRunner(dispatcher, new OAuthTokens(dispatcher, timeoutMs), timeoutMs) };
   }
 }

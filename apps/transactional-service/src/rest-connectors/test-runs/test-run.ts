@@ -1,5 +1,5 @@
 import { AuthType, ContentType, GrantType, RequestType, SecretField, SECRETS } from '@app/domain';
-import { Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
 import { AuthFailedError, OAuthTokens } from './oauth-tokens';
 import { callOnce, OutboundRequest, OutboundResult, Outcome } from './outbound-call';
 import { evaluateOutput, OutputEvaluation } from './output-expression';
