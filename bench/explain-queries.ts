@@ -89,8 +89,9 @@ async function runOperations(dataSource: PlatformDataSource, f: Fixtures, explai
   const page: PageCriteria = { searchTerms: [], orderBy: 'updatedAt', direction: 'DESC', offset: 0, limit: 5 };
   const path = { orgUUID: f.organization, envUUID: f.environment, botUUID: bot };
 
-  await explain('Get by id (and update): the connector, scope joined in', () => connectors.findActive({ ...path, serviceUUID: uuids[0] }));
-  await explain('Get by id, page: tags and flows of the connectors', () => relations.of(bot, uuids.slice(0, 5)));
+  await explain('Get by id: the connector, its tags and its flows in one UNION ALL, scope joined in', () => connectors.findActiveWithRelations({ ...path, serviceUUID: uuids[0] }));
+  await explain('Test run of a saved connector: the connector, scope joined in', () => connectors.findActive({ ...path, serviceUUID: uuids[0] }));
+  await explain('Page: tags and flows of the page\'s connectors', () => relations.of(bot, uuids.slice(0, 5)));
   await explain('Page, defaults (scope and count, rows: in parallel)', () => search.page(path, page));
   await explain('Page ordered by name', () => search.page(path, { ...page, orderBy: 'name', direction: 'ASC' }));
   await explain('Page with two searchTerms (scope and count, rows)', () => search.page(path, { ...page, searchTerms: ['connector 1', 'tag-a'] }));
