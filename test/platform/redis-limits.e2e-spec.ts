@@ -1,5 +1,6 @@
 import { AppConfig } from '@app/platform';
 import { randomInt, randomUUID } from 'node:crypto';
+import request from 'supertest';
 import { BOT_ADMIN_APP } from '../../apps/bot-admin/src/bot-admin.app';
 import { farSide, FarSide } from '../../apps/transactional-service/src/rest-connectors/test-runs/testing/far-side';
 import { TRANSACTIONAL_SERVICE_APP } from '../../apps/transactional-service/src/transactional-service.app';
@@ -30,10 +31,36 @@ async function redisLineBecomes(sut: TestApp, state: 'up' | 'down'): Promise<voi
   throw new Error(`Redis never became ${state} in /health/ready`);
 }
 
+/**
+ * `send` until it is answered 429 (at most 20 tries, 50 ms apart): a refusal is counted after its answer is
+ * written (AddressRateLimit does not wait for Redis), so the block it completes may be seen a moment later.
+ */
+async function refusedSoon(send: () => request.Test): Promise<number> {
+  let status = 0;
+  for (let i = 0; i < 20 && status !== 429; i++) {
+    if (i > 0) await new Promise((done) => setTimeout(done, 50));
+    status = (await send()).status;
+  }
+  return status;
+}
+
 async function startOnRedis(redisUrl: string, overrides: Partial<AppConfig> = {}): Promise<TestApp> {
   const sut = await startTestApp(BOT_ADMIN_APP, mysqlTestConfig({ redisUrl, trustProxyHops: 1, logLevel: 'info', ...overrides }));
   await redisLineBecomes(sut, 'up');
   return sut;
+}
+
+/** A bot-admin app allowing 3 requests a minute, counted in Redis through a proxy the test can cut or stall, and a route of a tenant of its own. */
+async function startBehindProxy(): Promise<{ proxy: TcpProxy; sut: TestApp; url: string }> {
+  const { proxy, redisUrl } = await proxiedTestRedis();
+  const sut = await startOnRedis(redisUrl, { rateLimitPerMinute: 3 });
+  const tenant = await seedTenant(sut.dataSource);
+  return { proxy, sut, url: `/platform-bot-admin/org/${tenant.organization.uuid}/env/${tenant.environment.uuid}/bots-admin` };
+}
+
+async function stopBehindProxy(proxy: TcpProxy, sut: TestApp): Promise<void> {
+  await sut.close();
+  await proxy.stop();
 }
 
 describe('Rate limits across replicas: two apps on one REDIS_URL', () => {
@@ -69,11 +96,11 @@ describe('Rate limits across replicas: two apps on one REDIS_URL', () => {
     const client = uniqueClient();
     const valid = await signToken({ sub: uniqueSub('carol') });
     for (let i = 0; i < 4; i++) await a.http.get(url).set(client).expect(401);
-    await a.http.get(url).set(client).set(bearer(valid)).expect(429);
+    expect(await refusedSoon(() => a.http.get(url).set(client).set(bearer(valid)))).toBe(429);
 
     // B counts its first refusal of the address in Redis, which answers that the address is blocked.
     await b.http.get(url).set(client).expect(401);
-    await b.http.get(url).set(client).set(bearer(valid)).expect(429);
+    expect(await refusedSoon(() => b.http.get(url).set(client).set(bearer(valid)))).toBe(429);
     await b.http.get(url).set(uniqueClient()).set(bearer(valid)).expect(200);
   });
 
@@ -126,17 +153,8 @@ describe('Rate limits across replicas: Redis goes away and comes back', () => {
   let sut: TestApp;
   let url: string;
 
-  beforeAll(async () => {
-    const proxied = await proxiedTestRedis();
-    proxy = proxied.proxy;
-    sut = await startOnRedis(proxied.redisUrl, { rateLimitPerMinute: 3 });
-    const tenant = await seedTenant(sut.dataSource);
-    url = `/platform-bot-admin/org/${tenant.organization.uuid}/env/${tenant.environment.uuid}/bots-admin`;
-  });
-  afterAll(async () => {
-    await sut.close();
-    await proxy.stop();
-  });
+  beforeAll(async () => ({ proxy, sut, url } = await startBehindProxy()));
+  afterAll(() => stopBehindProxy(proxy, sut));
 
   it('serves without the limits while Redis is unreachable (logged and counted, still ready), and enforces them again once it returns', async () => {
     const alice = await signToken({ sub: uniqueSub('alice') });
@@ -170,5 +188,42 @@ describe('Rate limits across replicas: Redis goes away and comes back', () => {
     const counted = await sut.http.get(url).set(bearer(bob)).expect(200);
     expect(counted.headers['x-ratelimit-remaining']).toBe('2');
     expect(sut.logs.filter((line) => line.msg === 'rate limits: Redis is reachable, the limits are counted across replicas')).toHaveLength(2);
+  });
+});
+
+describe('Rate limits across replicas: Redis stops answering without closing the connection', () => {
+  let proxy: TcpProxy;
+  let sut: TestApp;
+  let url: string;
+
+  beforeAll(async () => ({ proxy, sut, url } = await startBehindProxy()));
+  afterAll(() => stopBehindProxy(proxy, sut));
+
+  it('serves without the limits, drops the silent connection and opens a new one, and counts again once Redis answers', async () => {
+    const alice = await signToken({ sub: uniqueSub('alice') });
+    for (let i = 0; i < 3; i++) await sut.http.get(url).set(bearer(alice)).expect(200);
+    await sut.http.get(url).set(bearer(alice)).expect(429);
+    const connections = proxy.accepted;
+
+    proxy.stall();
+    const during: number[] = [];
+    for (let i = 0; i < 10; i++) during.push((await sut.http.get(url).set(bearer(alice))).status);
+    await redisLineBecomes(sut, 'down');
+    // ioredis drops the connection that answers nothing (socketTimeout) and dials again: without that it would
+    // wait on it until TCP gives up, minutes later.
+    for (let i = 0; i < 100 && proxy.accepted === connections; i++) {
+      await sut.http.get(url).set(bearer(alice));
+      await new Promise((done) => setTimeout(done, 100));
+    }
+    const metrics = await sut.http.get('/metrics').expect(200);
+
+    expect(during).toEqual(Array(10).fill(200));
+    expect(proxy.accepted).toBeGreaterThan(connections);
+    expect(metrics.text).toMatch(/^rate_limit_redis_up\{app="platform-bot-admin"\} 0$/m);
+
+    await proxy.cut();
+    await proxy.restore();
+    await redisLineBecomes(sut, 'up');
+    await sut.http.get(url).set(bearer(alice)).expect(429);
   });
 });

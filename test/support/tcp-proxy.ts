@@ -8,19 +8,27 @@ import { TEST_REDIS_URL } from './test-redis';
 export class TcpProxy {
   private server?: Server;
   private readonly sockets = new Set<Socket>();
+  private stalled = false;
+  private readonly pairs = new Set<[Socket, Socket]>();
   port = 0;
+  /** Connections accepted since the proxy was made (a client that reconnects shows here). */
+  accepted = 0;
 
   constructor(private readonly target: { host: string; port: number }) {}
 
   async start(): Promise<number> {
     this.server = createServer((client) => {
+      this.accepted++;
       const upstream = connect(this.target.port, this.target.host);
       for (const socket of [client, upstream]) {
         this.sockets.add(socket);
         socket.on('close', () => this.sockets.delete(socket));
         socket.on('error', () => socket.destroy());
       }
-      client.pipe(upstream).pipe(client);
+      const pair: [Socket, Socket] = [client, upstream];
+      this.pairs.add(pair);
+      client.on('close', () => this.pairs.delete(pair));
+      if (!this.stalled) client.pipe(upstream).pipe(client);
       client.on('close', () => upstream.destroy());
       upstream.on('close', () => client.destroy());
     });
@@ -36,8 +44,23 @@ export class TcpProxy {
     await closed;
   }
 
-  /** The database is back, on the same address. */
+  /**
+   * The far side stops answering without closing anything (a vanished host, a failover): nothing is forwarded
+   * on open connections or new ones, and nothing is closed. `cut` and `restore` end it.
+   */
+  stall(): void {
+    this.stalled = true;
+    for (const [client, upstream] of this.pairs) {
+      client.unpipe(upstream);
+      upstream.unpipe(client);
+      client.pause();
+      upstream.pause();
+    }
+  }
+
+  /** The far side is back, on the same address. */
   restore(): Promise<number> {
+    this.stalled = false;
     return this.start();
   }
 

@@ -9,7 +9,7 @@ import { RateLimitHit, RateLimitStore } from './rate-limit-store';
  * One request of a caller, atomically, in one round trip: the caller's hash maps bucket numbers to hits.
  * Buckets that left the window are dropped, the window's hits summed, and the request counted unless they
  * already reach the limit, exactly as RateLimitCounters counts in memory. The time is Redis's own (TIME),
- * so replicas whose clocks differ still share one window. Answers { hits, seconds until free, blocked }.
+ * so replicas whose clocks differ still share one window. Answers { hits, seconds until free, blocked, ms until free }.
  */
 const HIT_SCRIPT = `
 local limit = tonumber(ARGV[1])
@@ -40,19 +40,27 @@ else
   total = total + 1
   if oldest == nil then oldest = bucket end
 end
-return { total, math.max(1, math.ceil(((oldest + slots) * width - now) / 1000)), blocked }
+local untilFree = (oldest + slots) * width - now
+return { total, math.max(1, math.ceil(untilFree / 1000)), blocked, untilFree }
 `;
 
 /** A command Redis has not answered in this time fails, and the request goes on without the limit. */
 export const REDIS_COMMAND_TIMEOUT_MS = 500;
+/**
+ * After a failed count, requests go on without the limit at once for this long instead of each waiting for Redis
+ * (a Redis that stopped answering would otherwise hold every request for the command timeout).
+ */
+export const PAUSE_AFTER_FAILURE_MS = 1_000;
 
 interface RateLimitRedis extends Redis {
-  rateLimitHit(key: string, limit: number, width: number, slots: number): Promise<[number, number, number]>;
+  rateLimitHit(key: string, limit: number, width: number, slots: number): Promise<[number, number, number, number]>;
 }
 
 /**
  * ioredis as the limits need it: a command fails at once while Redis is away (no queue, no retry), and
- * reconnection never stops. Loaded only with REDIS_URL: without it the module's source is not held in memory.
+ * reconnection never stops. A connection that stops answering without closing (a vanished pod, a failover) is
+ * dropped after a second without an answer to a sent command (`socketTimeout`) and opened again, rather than kept
+ * until TCP gives up. Loaded only with REDIS_URL: without it the module's source is not held in memory.
  */
 export async function connectRateLimitRedis(url: string): Promise<Redis> {
   const { default: Client } = await import('ioredis');
@@ -60,6 +68,8 @@ export async function connectRateLimitRedis(url: string): Promise<Redis> {
     enableOfflineQueue: false,
     maxRetriesPerRequest: 0,
     commandTimeout: REDIS_COMMAND_TIMEOUT_MS,
+    socketTimeout: 2 * REDIS_COMMAND_TIMEOUT_MS,
+    keepAlive: 10_000,
     connectTimeout: 2_000,
     retryStrategy: (attempt) => Math.min(attempt * 100, 2_000),
   });
@@ -87,6 +97,8 @@ export class RedisRateLimitStore extends RateLimitStore implements OnApplication
   /** Undefined until the first answer or failure: each change is logged once. */
   private reachable?: boolean;
   private closing = false;
+  /** Until this time (ms) requests go on uncounted without asking Redis (PAUSE_AFTER_FAILURE_MS). */
+  private pausedUntil = 0;
 
   constructor(
     redis: Redis,
@@ -104,26 +116,34 @@ export class RedisRateLimitStore extends RateLimitStore implements OnApplication
     this.up = new Gauge({ name: 'rate_limit_redis_up', help: 'Whether Redis, where the rate limits are counted, answers (1) or not (0)', registers: [registry] });
     this.unenforced = new Counter({
       name: 'rate_limit_unenforced_total',
-      help: 'Requests let through without counting them because Redis was unreachable',
+      help: 'Counts skipped because Redis did not answer: requests let through without a limit (a test run is counted by two limits)',
       registers: [registry],
     });
     this.up.set(0);
-    redis.on('ready', () => this.markReachable());
+    redis.on('ready', () => {
+      this.pausedUntil = 0;
+      this.markReachable();
+    });
     redis.on('error', (error: Error) => this.markUnreachable(error));
     redis.on('close', () => this.markUnreachable(new Error('connection closed')));
     this.sweeper = setInterval(() => this.sweep(), windowMs);
     this.sweeper.unref();
   }
 
-  hit(key: string, limit: number): Promise<RateLimitHit> {
+  hit(key: string, limit: number): RateLimitHit | Promise<RateLimitHit> {
+    if (this.now() < this.pausedUntil) {
+      this.unenforced.inc();
+      return UNENFORCED;
+    }
     return this.redis.rateLimitHit(`${this.prefix}:${key}`, limit, this.width, SLOTS).then(
-      ([total, untilFree, blocked]) => {
+      ([total, untilFree, blocked, untilFreeMs]) => {
         this.markReachable();
         const isBlocked = blocked === 1;
-        if (isBlocked || total >= limit) this.blocks.set(key, this.now() + untilFree * 1000);
+        if (isBlocked || total >= limit) this.blocks.set(key, this.now() + untilFreeMs);
         return { totalHits: total + blocked, timeToExpire: untilFree, isBlocked, timeToBlockExpire: isBlocked ? untilFree : 0 };
       },
       (error: Error) => {
+        this.pausedUntil = this.now() + PAUSE_AFTER_FAILURE_MS;
         this.markUnreachable(error);
         this.unenforced.inc();
         return UNENFORCED;
@@ -140,7 +160,9 @@ export class RedisRateLimitStore extends RateLimitStore implements OnApplication
     return 0;
   }
 
+  /** Down while counts fail (a script Redis refuses, say, though it answers PING), else what PING says. */
   override health(): Promise<'up' | 'down'> {
+    if (this.reachable === false) return Promise.resolve('down');
     return this.redis.ping().then(
       () => 'up',
       () => 'down',
