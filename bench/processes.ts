@@ -87,8 +87,7 @@ export function startApp(app: AppName, databaseUrl: string): Promise<Server> {
 /** Where the test-run operation's far side listens: a loopback address of its own, the only one the apps may reach. */
 export const FAR_SIDE_HOST = '127.0.0.2';
 
-/** bench/baseline-server.js: plain CommonJS, nothing compiled, so its RSS is its own. */
-/** The raw baseline (bench/baseline-server.js); BENCH_BASELINE_NODE_ARGS adds node flags, as BENCH_APP_NODE_ARGS does for the apps. */
+/** The raw baseline, plain CommonJS, nothing compiled, so its RSS is its own (bench/baseline-server.js); BENCH_BASELINE_NODE_ARGS adds node flags, as BENCH_APP_NODE_ARGS does for the apps. */
 export function startBaseline(databaseUrl: string): Promise<Server> {
   const nodeArgs = (process.env.BENCH_BASELINE_NODE_ARGS ?? '').split(' ').filter(Boolean);
   return start('baseline', BASELINE_PORT, [...nodeArgs, resolve(__dirname, 'baseline-server.js')], '/health/ready', {

@@ -166,6 +166,7 @@ export function judge(op: Operation, appName: string, connections: number, runs:
   const appSummary = summarize(runs.filter((run) => run.server === 'app'));
   const baseline = summarize(runs.filter((run) => run.server === 'baseline'));
   const perRound = roundRatios(runs);
+  if (perRound.throughput.length === 0) throw new Error(`${op}: no round has both an app and a baseline run`);
   // Judged unrounded (0.599 misses 0.6), reported to two digits.
   const exact = { throughput: median(perRound.throughput), p99: median(perRound.p99) };
   const ratios = { throughput: round(exact.throughput, 2), p99: round(exact.p99, 2) };

@@ -127,7 +127,7 @@ export interface components {
     headers: {
         /** @description The request id, also in the error body and the logs: the caller's `X-Request-Id` when acceptable, a new UUID otherwise. */
         "X-Request-Id": string;
-        /** @description Requests a caller may make in any rolling minute (per replica). */
+        /** @description Requests a caller may make in any rolling minute, across all replicas (with REDIS_URL; each replica alone without). The X-RateLimit headers are absent while the limit cannot be counted (Redis unreachable). */
         "X-RateLimit-Limit": number;
         /** @description Requests left to the caller in the current window. */
         "X-RateLimit-Remaining": number;

@@ -42,6 +42,11 @@ enum RelationKind {
   Flow = 2,
 }
 
+/** The connector of the path, active, its bot in the path's environment and organization (params: uuid, bot, then botInScope). */
+const ACTIVE_IN_SCOPE =
+  'FROM rest_connectors c JOIN bots b ON b.uuid = c.bot_uuid JOIN environments e ON e.uuid = b.environment_uuid ' +
+  `WHERE c.uuid = ? AND c.bot_uuid = ? AND c.deleted_at IS NULL AND ${BOT_IN_SCOPE}`;
+
 /** The bot of the path, in its environment and organization: the scope a write is folded into. */
 const BOT_OF_PATH = `SELECT 1 FROM bots b JOIN environments e ON e.uuid = b.environment_uuid WHERE ${BOT_IN_SCOPE}`;
 
@@ -51,22 +56,18 @@ const BOT_OF_PATH = `SELECT 1 FROM bots b JOIN environments e ON e.uuid = b.envi
  */
 @Injectable()
 export class RestConnectorRepository {
-  private readonly findActiveSql =
-    `SELECT ${REST_CONNECTOR_ROWS.select('c')} FROM rest_connectors c JOIN bots b ON b.uuid = c.bot_uuid JOIN environments e ON e.uuid = b.environment_uuid ` +
-    `WHERE c.uuid = ? AND c.bot_uuid = ? AND c.deleted_at IS NULL AND ${BOT_IN_SCOPE}`;
+  private readonly findActiveSql = `SELECT ${REST_CONNECTOR_ROWS.select('c')} ${ACTIVE_IN_SCOPE}`;
   /**
    * findActiveSql, its tags and its flows in one statement on every engine: a UNION ALL whose tag and flow rows
    * leave the connector's columns NULL, with no ORDER BY (sorting the union's wide rows cost MariaDB more than
    * the three parts; the rows are put in order in code). JSON aggregation would need a dialect per engine, MySQL's
    * JSON_ARRAYAGG keeps no order, and its correlated subqueries measured slower than this union
-   * (docs/performance.md, "Get by id in one statement"). The tag and flow rows are dropped when the connector is not found.
+   * (docs/performance.md, "Reads against a tighter floor"). The tag and flow rows are dropped when the connector is not found.
    */
   private readonly findWithRelationsSql = (() => {
     const none = REST_CONNECTOR_ROWS.layout.map(({ column }) => `NULL AS ${column}`).join(', ');
     return (
-      `SELECT ${RelationKind.Connector} AS kind, 0 AS position, NULL AS relation_name, NULL AS relation_uuid, ${REST_CONNECTOR_ROWS.select('c')} ` +
-      'FROM rest_connectors c JOIN bots b ON b.uuid = c.bot_uuid JOIN environments e ON e.uuid = b.environment_uuid ' +
-      `WHERE c.uuid = ? AND c.bot_uuid = ? AND c.deleted_at IS NULL AND ${BOT_IN_SCOPE} ` +
+      `SELECT ${RelationKind.Connector} AS kind, 0 AS position, NULL AS relation_name, NULL AS relation_uuid, ${REST_CONNECTOR_ROWS.select('c')} ${ACTIVE_IN_SCOPE} ` +
       `UNION ALL SELECT ${RelationKind.Tag}, t.position, t.name, NULL, ${none} FROM rest_connector_tags t WHERE t.connector_uuid = ? ` +
       `UNION ALL SELECT ${RelationKind.Flow}, 0, f.name, f.uuid, ${none} FROM flow_connectors fc JOIN flows f ON f.uuid = fc.flow_uuid ` +
       'WHERE fc.connector_uuid = ? AND f.bot_uuid = ?'

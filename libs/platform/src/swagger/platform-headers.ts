@@ -13,7 +13,7 @@ const HEADERS = {
     required: true,
     schema: { type: 'string', maxLength: 128, pattern: ACCEPTABLE_REQUEST_ID.source },
   },
-  'X-RateLimit-Limit': { description: 'Requests a caller may make in any rolling minute (per replica).', schema: integer(INT32_MAX) },
+  'X-RateLimit-Limit': { description: 'Requests a caller may make in any rolling minute, across all replicas (with REDIS_URL; each replica alone without). The X-RateLimit headers are absent while the limit cannot be counted (Redis unreachable).', schema: integer(INT32_MAX) },
   'X-RateLimit-Remaining': { description: 'Requests left to the caller in the current window.', schema: integer(INT32_MAX) },
   'X-RateLimit-Reset': { description: 'Seconds until the oldest counted request leaves the window.', schema: seconds },
   'Retry-After': { description: 'Seconds to wait before retrying.', required: true, schema: seconds },
