@@ -145,9 +145,8 @@ function roundRatios(runs: Measurement[]): { throughput: number[]; p99: number[]
   };
 }
 
-/** Min, median and max over the rounds of the req/s of each side and of the ratios of each round. */
-export function spreadOf(runs: Measurement[]): Spread {
-  const ratios = roundRatios(runs);
+/** Min, median and max over the rounds of the req/s of each side and of the ratios of each round (`ratios`, when already taken). */
+export function spreadOf(runs: Measurement[], ratios = roundRatios(runs)): Spread {
   const requestsPerSecond = (kind: ServerKind) => range(runs.filter((run) => run.server === kind).map((run) => run.requestsPerSecond), 1);
   return {
     rounds: ratios.throughput.length,
@@ -178,7 +177,7 @@ export function judge(op: Operation, appName: string, connections: number, runs:
     app: appSummary,
     baseline,
     ratios,
-    spread: spreadOf(runs),
+    spread: spreadOf(runs, perRound),
     targets: {
       throughput: read ? exact.throughput >= TARGETS.throughputRatio : null,
       p99: read ? exact.p99 <= TARGETS.p99Ratio : null,

@@ -7,9 +7,9 @@ import { TEST_REDIS_URL } from './test-redis';
 /** A TCP proxy the tests put between an app and its database, to cut and restore the link at will. */
 export class TcpProxy {
   private server?: Server;
-  private readonly sockets = new Set<Socket>();
-  private stalled = false;
+  /** Each open connection: the client's socket and the one to the target. */
   private readonly pairs = new Set<[Socket, Socket]>();
+  private stalled = false;
   port = 0;
   /** Connections accepted since the proxy was made (a client that reconnects shows here). */
   accepted = 0;
@@ -20,16 +20,15 @@ export class TcpProxy {
     this.server = createServer((client) => {
       this.accepted++;
       const upstream = connect(this.target.port, this.target.host);
-      for (const socket of [client, upstream]) {
-        this.sockets.add(socket);
-        socket.on('close', () => this.sockets.delete(socket));
-        socket.on('error', () => socket.destroy());
-      }
       const pair: [Socket, Socket] = [client, upstream];
       this.pairs.add(pair);
-      client.on('close', () => this.pairs.delete(pair));
+      for (const socket of pair) socket.on('error', () => socket.destroy());
       if (!this.stalled) client.pipe(upstream).pipe(client);
-      client.on('close', () => upstream.destroy());
+      // Either side closing closes the other, and the pair is gone.
+      client.on('close', () => {
+        this.pairs.delete(pair);
+        upstream.destroy();
+      });
       upstream.on('close', () => client.destroy());
     });
     await new Promise<void>((done) => this.server!.listen(this.port, '127.0.0.1', done));
@@ -40,7 +39,7 @@ export class TcpProxy {
   /** The database vanishes: open connections break and new ones are refused. */
   async cut(): Promise<void> {
     const closed = new Promise<void>((done) => this.server!.close(() => done()));
-    for (const socket of this.sockets) socket.destroy();
+    for (const pair of this.pairs) for (const socket of pair) socket.destroy();
     await closed;
   }
 
