@@ -96,8 +96,7 @@ async function runOperations(dataSource: PlatformDataSource, f: Fixtures, explai
   await explain('Page ordered by name', () => search.page(path, { ...page, orderBy: 'name', direction: 'ASC' }));
   await explain('Page with two searchTerms (scope and count, rows)', () => search.page(path, { ...page, searchTerms: ['connector 1', 'tag-a'] }));
   await explain('Quicksearch, scope joined in', () => search.suggestNames(path, 'connector 12', 6));
-  await explain('List: connectors and content, scope joined in', () => search.listActive({ ...path, botUUID: f.listBot }));
-  await explain('List: tags of the bot', () => relations.tagsOfBot(f.listBot));
+  await explain('List: connectors with their content and their tags in one UNION ALL, scope joined in', () => search.listActive({ ...path, botUUID: f.listBot }));
   await explain('Bots of an environment, scope joined in', () => bots.listInScope({ orgUUID: f.organization, envUUID: f.botsEnvironment }));
   await explain('Environments of an organization', () => environments.listByOrganization({ orgUUID: f.organization }));
   await explain('Update: the connector with its current version\'s snapshot, scope joined in', () => connectors.findForWrite({ ...path, serviceUUID: uuids[0] }));

@@ -101,6 +101,13 @@ describe('Rest connectors: number of SQL queries per read (MariaDB)', () => {
     expect(hundred.count).toBe(one.count);
   });
 
+  it('lists the connectors with their tags and content in one statement', async () => {
+    const { count, body } = await queriesFor(`${tenantPath(crowded)}/list`);
+
+    expect(count).toBe(1);
+    expect(body.data[0]).toMatchObject({ name: 'Connector 000', tags: [{ name: 'tag-0' }, { name: 'shared' }] });
+  });
+
   it('runs as many queries to list 100 connectors with content as to list 1', async () => {
     const one = await queriesFor(`${tenantPath(lonely)}/list`);
     const hundred = await queriesFor(`${tenantPath(crowded)}/list`);

@@ -138,6 +138,19 @@ describe('Rest connectors: quicksearch and list (MariaDB)', () => {
       });
     });
 
+    it('orders as the page ordered by name does, by code point after padding with spaces (utf8mb4_bin)', async () => {
+      const tenant = await seedTenant(sut.dataSource);
+      // TAB sorts below the padding space; U+1D49C is above U+FB00 by code point, below it by UTF-16 code unit.
+      for (const name of ['z', '\u{1D49C} script', 'a', '\uFB00 ligature', 'a\tb', 'É', 'A b']) await createConnector(sut, tenant, token, { name });
+
+      const list = await sut.http.get(`${tenantPath(tenant)}/list`).set(bearer(token)).expect(200);
+      const page = await sut.http.get(`${tenantPath(tenant)}/pagination?orderBy=name&direction=ASC&linesPerPage=100`).set(bearer(token)).expect(200);
+
+      const expected = ['a\tb', 'a', 'A b', 'z', 'É', '\uFB00 ligature', '\u{1D49C} script'];
+      expect(list.body.data.map((item: { name: string }) => item.name)).toEqual(expected);
+      expect(page.body.content.map((item: { name: string }) => item.name)).toEqual(expected);
+    });
+
     it('answers { data: [] } for a bot without connectors', async () => {
       const tenant = await seedTenant(sut.dataSource);
 

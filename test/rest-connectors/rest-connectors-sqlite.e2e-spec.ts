@@ -137,6 +137,18 @@ describe('Rest connectors on SQLite', () => {
     ]);
   });
 
+  it('lists in the order of the page by name: by code point, a key before the longer keys it begins', async () => {
+    const own = await seedTenant(sut.dataSource);
+    for (const name of ['z', '\u{1D49C} script', 'a', '\uFB00 ligature', 'a\tb', 'É', 'A b']) await createConnector(sut, own, token, { name });
+
+    const list = await sut.http.get(`${tenantPath(own)}/list`).set(bearer(token)).expect(200);
+    const page = await sut.http.get(`${tenantPath(own)}/pagination?orderBy=name&direction=ASC&linesPerPage=100`).set(bearer(token)).expect(200);
+
+    const expected = ['a', 'a\tb', 'A b', 'z', 'É', '\uFB00 ligature', '\u{1D49C} script'];
+    expect(list.body.data.map((item: { name: string }) => item.name)).toEqual(expected);
+    expect(names(page.body.content)).toEqual(expected);
+  });
+
   it('is 409 for an active name in other case, and frees the name on delete', async () => {
     const uuid = await createConnector(sut, tenant, token, { name: 'Unique here' });
 

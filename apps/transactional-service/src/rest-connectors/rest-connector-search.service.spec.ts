@@ -12,7 +12,7 @@ function aQuery(overrides: Partial<PaginationQueryDto> = {}): PaginationQueryDto
 
 async function newTestService() {
   const search = { page: jest.fn(), listActive: jest.fn(), suggestNames: jest.fn() };
-  const relations = { of: jest.fn().mockResolvedValue({ tags: new Map(), flows: new Map() }), tagsOfBot: jest.fn().mockResolvedValue(new Map()) };
+  const relations = { of: jest.fn().mockResolvedValue({ tags: new Map(), flows: new Map() }) };
   const scopes = { lookup: jest.fn().mockResolvedValue({ organization: true, environment: true, bot: true }) };
   const module = await Test.createTestingModule({
     providers: [
@@ -61,11 +61,19 @@ describe(RestConnectorSearchService.name, () => {
   });
 
   it('lists every connector with its tags, and asks the scope only when there are none', async () => {
-    const { sut, search, relations, scopes } = await newTestService();
-    search.listActive.mockResolvedValue([{ uuid: 'c1', name: 'Stock level', content: [] }]);
-    relations.tagsOfBot.mockResolvedValue(new Map([['c1', [{ name: 'shop' }]]]));
+    const { sut, search, scopes } = await newTestService();
+    search.listActive.mockResolvedValue([{ uuid: 'c1', name: 'Stock level', tags: [{ name: 'shop' }], content: [] }]);
 
     await expect(sut.list(PATH)).resolves.toEqual({ data: [{ uuid: 'c1', name: 'Stock level', tags: [{ name: 'shop' }], content: [] }] });
     expect(scopes.lookup).not.toHaveBeenCalled();
+  });
+
+  it('answers an empty list for a bot in scope without connectors, and the 404 for one outside it', async () => {
+    const { sut, search, scopes } = await newTestService();
+    search.listActive.mockResolvedValue(NOT_IN_SCOPE);
+
+    await expect(sut.list(PATH)).resolves.toEqual({ data: [] });
+    scopes.lookup.mockResolvedValue({ organization: true, environment: true, bot: false });
+    await expect(sut.list(PATH)).rejects.toBeInstanceOf(BotNotFoundException);
   });
 });

@@ -12,9 +12,7 @@ export class RestConnectorSearchService {
   ) {}
 
   async list(path: BotPath): Promise<RestConnectorListDto> {
-    const [found, tags] = await Promise.all([this.search.listActive(path), this.relations.tagsOfBot(path.botUUID)]);
-    const connectors = await this.scope.resolve(path, found, () => []);
-    return { data: connectors.map(({ uuid, name, content }) => ({ uuid, name, tags: tags.get(uuid) ?? [], content })) };
+    return { data: await this.scope.resolve(path, await this.search.listActive(path), () => []) };
   }
 
   async page(path: BotPath, query: PaginationQueryDto): Promise<RestConnectorPageDto> {

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, QueryRunner } from 'typeorm';
+import { compareKeys } from './key-order';
 import { TableRows } from './table-rows';
 import { retryTransient } from './transient-retry';
 
@@ -51,6 +52,11 @@ export class Database implements Statements {
   /** Whether the engine is the embedded SQLite (for the few statements the engines spell differently). */
   get isSqlite(): boolean {
     return this.sqlite;
+  }
+
+  /** Compares two values of a BinaryKeyColumn as `ORDER BY` does on this engine: for rows put in order in code (compareKeys). */
+  compareKeys(a: string, b: string): number {
+    return compareKeys(a, b, !this.sqlite);
   }
 
   async rows<R = Row>(sql: string, params: readonly unknown[] = [], from: ReadFrom = 'replica'): Promise<R[]> {

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Database } from '../database/database';
+import { compareKeys } from '../database/key-order';
 
 export interface TagRef {
   name: string;
@@ -13,7 +14,8 @@ export interface ConnectorRelations {
   flows: Map<string, FlowRef[]>;
 }
 
-function push<V>(groups: Map<string, V[]>, key: string, value: V): void {
+/** Adds `value` to the group of `key`. */
+export function push<V>(groups: Map<string, V[]>, key: string, value: V): void {
   const group = groups.get(key);
   if (group) group.push(value);
   else groups.set(key, [value]);
@@ -31,12 +33,12 @@ export function tagsInOrder(tags: PlacedTag[]): TagRef[] {
 }
 
 /**
- * Flows by name case-insensitively (lowercased, then by UTF-16 code unit), then by id: the same order on every
+ * Flows by name case-insensitively (lowercased, then by code point), then by id: the same order on every
  * engine, whatever its collation, and no sort in the database.
  */
 export function flowsInOrder(flows: FlowRef[]): FlowRef[] {
   const keyed = flows.map((flow) => ({ flow, key: flow.name.toLowerCase() }));
-  keyed.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : a.flow.uuid < b.flow.uuid ? -1 : a.flow.uuid > b.flow.uuid ? 1 : 0));
+  keyed.sort((a, b) => compareKeys(a.key, b.key, false) || compareKeys(a.flow.uuid, b.flow.uuid, false));
   return keyed.map(({ flow }) => flow);
 }
 
@@ -72,18 +74,5 @@ export class ConnectorRelationsRepository {
     for (const [uuid, placed] of tags) relations.tags.set(uuid, tagsInOrder(placed));
     for (const [uuid, flows] of relations.flows) relations.flows.set(uuid, flowsInOrder(flows));
     return relations;
-  }
-
-  /** Tags of every active connector of a bot (the list operation). */
-  async tagsOfBot(botUuid: string): Promise<Map<string, TagRef[]>> {
-    // A join on the connector keeps it one query, scoped by the bot index.
-    const rows = await this.db.rows<{ connector_uuid: string; name: string }>(
-      'SELECT t.connector_uuid AS connector_uuid, t.name AS name FROM rest_connector_tags t JOIN rest_connectors c ON c.uuid = t.connector_uuid ' +
-        'WHERE c.bot_uuid = ? AND c.deleted_at IS NULL ORDER BY t.connector_uuid, t.position',
-      [botUuid],
-    );
-    const tags = new Map<string, TagRef[]>();
-    for (const row of rows) push(tags, row.connector_uuid, { name: row.name });
-    return tags;
   }
 }

@@ -4,6 +4,7 @@ import { BOT_IN_SCOPE, botInScope } from '../scope/bot-scope.sql';
 import { NOT_IN_SCOPE, Scoped } from '../scope/not-in-scope';
 import { BotPath } from '../scope/scope-params.dto';
 import { ConnectorContentEntry } from './connector-content.entity';
+import { PlacedTag, push, TagRef, tagsInOrder } from './connector-relations.repository';
 import { Direction, OrderByField } from './dto/pagination-query.dto';
 import { RestConnector } from './rest-connector.entity';
 import { CONNECTOR_CONTENT_ROWS, REST_CONNECTOR_ROWS } from './rest-connector.rows';
@@ -17,7 +18,21 @@ export interface PageCriteria {
 }
 
 export type PageRow = Pick<RestConnector, 'uuid' | 'name' | 'updatedAt' | 'updatedBy' | 'updatedByImage'>;
-export type ListRow = Pick<RestConnector, 'uuid' | 'name'> & { content: ConnectorContentEntry[] };
+export type ListRow = Pick<RestConnector, 'uuid' | 'name'> & { tags: TagRef[]; content: ConnectorContentEntry[] };
+
+/** Rows of the list's statement: 0 a connector, 1 one of its tags (its name in `name`, `name_key` and `content` NULL). */
+enum ListRowKind {
+  Connector = 0,
+  Tag = 1,
+}
+type ListUnionRow = {
+  kind: number | string;
+  uuid: string;
+  name: string;
+  name_key: string | null;
+  content: string | null;
+  position: number | string;
+};
 
 const PAGE_ROWS = REST_CONNECTOR_ROWS.pick('uuid', 'name', 'updatedAt', 'updatedBy', 'updatedByImage');
 const CONTENT_ROWS = CONNECTOR_CONTENT_ROWS.pick('content');
@@ -50,35 +65,44 @@ function searchFilter(terms: string[]): { sql: string; params: string[] } {
 @Injectable()
 export class RestConnectorSearchRepository {
   /**
-   * MySQL picks the updated_at index for suggestions and the list, reading every row of the bot and sorting;
-   * the name index filters in the index and is already in name order.
+   * MySQL picks the updated_at index for suggestions, reading every row of the bot and sorting; the name index
+   * filters in the index and is already in name order.
    */
   private readonly nameIndexHint: string;
+
+  /** listActive's statement (params: the bot, botInScope, the bot). */
+  private readonly listSql =
+    `SELECT ${ListRowKind.Connector} AS kind, c.uuid AS uuid, c.name AS name, c.name_key AS name_key, cc.content AS content, 0 AS position ` +
+    'FROM rest_connectors c JOIN bots b ON b.uuid = c.bot_uuid JOIN environments e ON e.uuid = b.environment_uuid ' +
+    `LEFT JOIN connector_content cc ON cc.connector_uuid = c.uuid WHERE c.bot_uuid = ? AND c.deleted_at IS NULL AND ${BOT_IN_SCOPE} ` +
+    `UNION ALL SELECT ${ListRowKind.Tag}, t.connector_uuid, t.name, NULL, NULL, t.position ` +
+    'FROM rest_connectors c JOIN rest_connector_tags t ON t.connector_uuid = c.uuid WHERE c.bot_uuid = ? AND c.deleted_at IS NULL';
 
   constructor(private readonly db: Database) {
     this.nameIndexHint = db.isSqlite ? '' : ' FORCE INDEX (idx_rest_connectors_bot_name)';
   }
 
   /**
-   * Every active connector of the bot with its content, ordered by name case-insensitively (the order of
-   * idx_rest_connectors_bot_name: no sort). NOT_IN_SCOPE when there is none: a bot without connectors and a
-   * bot outside the path's scope (joined in) look alike here. (The bot left-joined first, to tell the two
-   * apart in one query, made MariaDB sort the content text through an on-disk temporary table.)
+   * Every active connector of the bot with its tags and its content, ordered by name case-insensitively, then uuid
+   * (the page's order by name). NOT_IN_SCOPE when there is none: a bot without connectors and a bot outside the
+   * path's scope (joined in) look alike here.
+   *
+   * One statement: a UNION ALL of the connectors with their content and of their tags (`kind` 1, the tag's name in
+   * `name`), with no ORDER BY, put in order in code by `name_key` as the engine's ORDER BY would (Database.compareKeys).
+   * Sorting the union in SQL sent the content through a temporary table; the floor's JSON aggregation created an
+   * on-disk one per request (docs/performance.md, "The list in one statement").
    */
   async listActive(path: BotPath): Promise<Scoped<ListRow[]>> {
-    const rows = await this.db.rows(
-      `SELECT c.uuid AS uuid, c.name AS name, cc.content AS content FROM rest_connectors c${this.nameIndexHint} ` +
-        'JOIN bots b ON b.uuid = c.bot_uuid JOIN environments e ON e.uuid = b.environment_uuid ' +
-        'LEFT JOIN connector_content cc ON cc.connector_uuid = c.uuid ' +
-        `WHERE c.bot_uuid = ? AND c.deleted_at IS NULL AND ${BOT_IN_SCOPE} ORDER BY c.name_key ASC, c.uuid ASC`,
-      [path.botUUID, ...botInScope(path)],
-    );
-    if (rows.length === 0) return NOT_IN_SCOPE;
-    return rows.map((row) => ({
-      uuid: String(row.uuid),
-      name: String(row.name),
-      content: row.content === null ? [] : CONTENT_ROWS.from(row).content,
-    }));
+    const rows = await this.db.rows<ListUnionRow>(this.listSql, [path.botUUID, ...botInScope(path), path.botUUID]);
+    const connectors: Array<ListRow & { nameKey: string }> = [];
+    const tags = new Map<string, PlacedTag[]>();
+    for (const row of rows) {
+      if (Number(row.kind) === ListRowKind.Tag) push(tags, row.uuid, { position: Number(row.position), name: row.name });
+      else connectors.push({ uuid: row.uuid, name: row.name, nameKey: String(row.name_key), tags: [], content: row.content === null ? [] : CONTENT_ROWS.from(row).content });
+    }
+    if (connectors.length === 0) return NOT_IN_SCOPE;
+    connectors.sort((a, b) => this.db.compareKeys(a.nameKey, b.nameKey) || this.db.compareKeys(a.uuid, b.uuid));
+    return connectors.map(({ uuid, name, content }) => ({ uuid, name, tags: tagsInOrder(tags.get(uuid) ?? []), content }));
   }
 
   /** NOT_IN_SCOPE only when the bot is not in the path's scope: the count tells. */
