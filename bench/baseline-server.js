@@ -2,8 +2,10 @@
 /**
  * The floor of `npm run bench`: what Node does for the same requests with no framework. node:http,
  * a mysql2 pool of the apps' size (10), the HS256 JWT checked with node:crypto (signature, exp, the
- * path's organization, the write scope), one scoped query per read (the page: its count and its
- * rows, in parallel), a write's statements, its tags and its version in one transaction, JSON of the apps' shape. No logging, no validation beyond what the query needs.
+ * path's organization, the write scope), one scoped statement per read (the page: its count and its
+ * rows, in parallel), each in the form that measured least work (docs/performance.md), a write's
+ * statements, its tags and its version in one transaction, the apps' JSON. No logging, no validation
+ * beyond what the query needs.
  * Env: PORT, DATABASE_URL, AUTH_JWT_SECRET.
  */
 const { createHmac, randomUUID, timingSafeEqual } = require('node:crypto');
@@ -54,6 +56,10 @@ const TAGS = "(SELECT JSON_ARRAYAGG(JSON_OBJECT('name', t.name) ORDER BY t.posit
 const FLOWS =
   "(SELECT JSON_ARRAYAGG(JSON_OBJECT('uuid', f.uuid, 'name', f.name) ORDER BY f.name) FROM flow_connectors fc " +
   'JOIN flows f ON f.uuid = fc.flow_uuid WHERE fc.connector_uuid = c.uuid AND f.bot_uuid = c.bot_uuid)';
+// The columns a get answers from, and as many NULLs for the union's tag and flow rows.
+const CONNECTOR_COLUMNS = ['uuid', 'name', 'description', 'request_type', 'url', 'headers', 'content_type', 'auth_type', 'grant_type', 'basic_token',
+  'bearer_token', 'client_id', 'client_secret', 'oauth_url', 'auth_username', 'auth_password', 'body', 'output', 'updated_at', 'updated_by'];
+const CONNECTOR_NULLS = CONNECTOR_COLUMNS.map(() => 'NULL').join(', ');
 const ORDER = { name: 'c.name_key', updatedAt: 'c.updated_at', updatedBy: 'c.updated_by' };
 const SORTED = { empty: false, sorted: true, unsorted: false };
 
@@ -62,19 +68,35 @@ async function rows(sql, params) {
   return result;
 }
 
+/**
+ * Tags and flows put in their order in code (the bench's names are ASCII: `<` is the app's order for them). The union
+ * of the connector and its relations, not ordered in SQL, costs less than aggregating them in subqueries
+ * (docs/performance.md, "Reads against a tighter floor").
+ */
+const byPosition = (a, b) => a.position - b.position;
+const byKey = (a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : a.uuid < b.uuid ? -1 : a.uuid > b.uuid ? 1 : 0);
+
 async function getConnector([org, env, bot, uuid]) {
-  const [c] = await rows(
-    `SELECT c.*, ${TAGS} AS tags, ${FLOWS} AS flows FROM rest_connectors c JOIN bots b ON b.uuid = c.bot_uuid ${SCOPE} AND c.uuid = ? AND c.deleted_at IS NULL`,
-    [bot, env, org, uuid],
+  const found = await rows(
+    `SELECT 0 AS kind, 0 AS position, NULL AS relation_name, NULL AS relation_uuid, ${CONNECTOR_COLUMNS.map((column) => `c.${column}`).join(', ')} ` +
+      'FROM rest_connectors c JOIN bots b ON b.uuid = c.bot_uuid ' +
+      `${SCOPE} AND c.uuid = ? AND c.bot_uuid = ? AND c.deleted_at IS NULL ` +
+      `UNION ALL SELECT 1, t.position, t.name, NULL, ${CONNECTOR_NULLS} FROM rest_connector_tags t WHERE t.connector_uuid = ? ` +
+      `UNION ALL SELECT 2, 0, f.name, f.uuid, ${CONNECTOR_NULLS} FROM flow_connectors fc JOIN flows f ON f.uuid = fc.flow_uuid WHERE fc.connector_uuid = ? AND f.bot_uuid = ?`,
+    [bot, env, org, uuid, bot, uuid, uuid, bot],
   );
+  const c = found.find((row) => Number(row.kind) === 0);
   if (!c) throw new HttpError(404, `Rest connector ${uuid} not found`);
+  const tags = found.filter((row) => Number(row.kind) === 1).map((row) => ({ position: Number(row.position), name: row.relation_name }));
+  const flows = found.filter((row) => Number(row.kind) === 2).map((row) => ({ key: row.relation_name.toLowerCase(), uuid: row.relation_uuid, name: row.relation_name }));
   const secret = (value, placeholder) => (value === null ? null : placeholder);
   return {
     uuid: c.uuid, name: c.name, description: c.description, requestType: c.request_type, url: c.url, headers: json(c.headers),
     contentType: c.content_type, authType: c.auth_type, grantType: c.grant_type, basicToken: secret(c.basic_token, '<BASIC_TOKEN>'),
     bearerToken: secret(c.bearer_token, '<BEARER_TOKEN>'), clientId: c.client_id, clientSecret: secret(c.client_secret, '<CLIENT_SECRET>'),
     oauthUrl: c.oauth_url, authUsername: c.auth_username, authPassword: secret(c.auth_password, '<PASSWORD>'), body: c.body, output: c.output,
-    tags: json(c.tags) || [], flows: json(c.flows) || [], updatedAt: c.updated_at.toISOString(), updatedBy: c.updated_by,
+    tags: tags.sort(byPosition).map(({ name }) => ({ name })), flows: flows.sort(byKey).map(({ uuid: id, name }) => ({ uuid: id, name })),
+    updatedAt: c.updated_at.toISOString(), updatedBy: c.updated_by,
   };
 }
 
@@ -126,15 +148,31 @@ async function quicksearch([org, env, bot], query) {
   return found.filter((row) => row.name !== null).map((row) => row.name);
 }
 
+/** The bot's connectors with their content, and their tags, as one union put in order in code (an empty bot in scope: one row of NULLs). */
 async function list([org, env, bot]) {
   const found = await rows(
-    `SELECT c.uuid, c.name, ${TAGS} AS tags, (SELECT cc.content FROM connector_content cc WHERE cc.connector_uuid = c.uuid) AS content ` +
-      `FROM bots b JOIN environments e ON e.uuid = b.environment_uuid LEFT JOIN rest_connectors c ON c.bot_uuid = b.uuid AND c.deleted_at IS NULL ` +
-      'WHERE b.uuid = ? AND b.environment_uuid = ? AND e.organization_uuid = ? ORDER BY c.name_key, c.uuid',
-    [bot, env, org],
+    'SELECT 0 AS kind, c.uuid AS uuid, c.name AS name, c.name_key AS name_key, cc.content AS content, 0 AS position ' +
+      'FROM bots b JOIN environments e ON e.uuid = b.environment_uuid LEFT JOIN rest_connectors c ON c.bot_uuid = b.uuid AND c.deleted_at IS NULL ' +
+      'LEFT JOIN connector_content cc ON cc.connector_uuid = c.uuid WHERE b.uuid = ? AND b.environment_uuid = ? AND e.organization_uuid = ? ' +
+      'UNION ALL SELECT 1, t.connector_uuid, t.name, NULL, NULL, t.position FROM rest_connectors c JOIN rest_connector_tags t ON t.connector_uuid = c.uuid ' +
+      'WHERE c.bot_uuid = ? AND c.deleted_at IS NULL',
+    [bot, env, org, bot],
   );
   if (found.length === 0) throw new HttpError(404, `Bot ${bot} not found`);
-  return { data: found.filter((c) => c.uuid !== null).map((c) => ({ uuid: c.uuid, name: c.name, tags: json(c.tags) || [], content: json(c.content) || [] })) };
+  const tags = new Map();
+  const connectors = [];
+  for (const row of found) {
+    if (Number(row.kind) === 1) {
+      const tag = { position: Number(row.position), name: row.name };
+      const group = tags.get(row.uuid);
+      if (group) group.push(tag);
+      else tags.set(row.uuid, [tag]);
+    } else if (row.uuid !== null) connectors.push({ key: row.name_key, uuid: row.uuid, name: row.name, content: json(row.content) || [] });
+  }
+  connectors.sort(byKey);
+  return {
+    data: connectors.map(({ uuid, name, content }) => ({ uuid, name, tags: (tags.get(uuid) || []).sort(byPosition).map((tag) => ({ name: tag.name })), content })),
+  };
 }
 
 /** The fields a version's changed_fields may name, in the record's order (the app's RECORDED_FIELDS). */

@@ -132,15 +132,21 @@ export async function drive(scenario: Scenario, port: number, tokens: string[], 
   };
 }
 
-/** One request of the scenario: its status and the shape of its JSON (keys, recursively; arrays by their first item). */
-export async function probe(scenario: Scenario, port: number, token: string, request = scenario.next()): Promise<{ status: number; shape: string }> {
+/** One request of the scenario: its status, its JSON (undefined for a 204) and that JSON's shape (keys, recursively; arrays by their first item). */
+export async function probe(
+  scenario: Scenario,
+  port: number,
+  token: string,
+  request = scenario.next(),
+): Promise<{ status: number; shape: string; json: unknown }> {
   const { path, body, method } = request;
   const res = await fetch(`http://127.0.0.1:${port}${path}`, {
     method: method ?? scenario.method,
     headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
     body,
   });
-  return { status: res.status, shape: res.status === 204 ? '' : JSON.stringify(shapeOf(await res.json())) };
+  const json: unknown = res.status === 204 ? undefined : await res.json();
+  return { status: res.status, shape: json === undefined ? '' : JSON.stringify(shapeOf(json)), json };
 }
 
 function shapeOf(value: unknown): unknown {

@@ -8,7 +8,8 @@ import { dropDatabase, TEST_MYSQL_SERVER } from '../support/test-database';
 /**
  * The bench's floor must do the app's work: for one request of every operation of `npm run bench`,
  * the raw baseline (bench/baseline-server.js) and the built app, on the bench's own 1k data set (seeded
- * by the bench into a database of its own), answer with the same status and a body of the same shape.
+ * by the bench into a database of its own), answer with the same status and a body of the same shape; a read
+ * with the very same body.
  * No load and no timing: this is not a bench run.
  */
 describe('bench: the raw baseline answers every operation as the app does', () => {
@@ -56,7 +57,9 @@ describe('bench: the raw baseline answers every operation as the app does', () =
     const baseline = await probe(scenario, byName.get('baseline')!.port, tokens[0], own ? undefined : request);
 
     expect(app.status).toBe({ create: 201, delete: 204 }[op as string] ?? 200);
-    expect(baseline).toEqual(app);
+    // A read answers the very same JSON, order included; a write's answer differs in its own values (names, times).
+    if (scenario.method === 'GET') expect(baseline).toEqual(app);
+    else expect({ status: baseline.status, shape: baseline.shape }).toEqual({ status: app.status, shape: app.shape });
   });
 
   it("records a version for each of the baseline's writes, as the app does: every connector's current version is in the history, with its name", async () => {
