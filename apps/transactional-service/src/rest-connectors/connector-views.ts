@@ -1,9 +1,8 @@
-import { connectorSnapshot, FlowRef, PageRow, RestConnector, RestConnectorDto, RestConnectorPageItemDto, SpringPageDto, TagRef } from '@app/domain';
+import { connectorRecord, ConnectorView, FlowRef, PageRow, RestConnectorDto, RestConnectorPageItemDto, SpringPageDto, TagRef } from '@app/domain';
 
 /** The full record, in the seed's field order: the snapshot a version keeps, with the flows that use the connector. */
-export function toRecord(connector: RestConnector, tags: TagRef[], flows: FlowRef[]): RestConnectorDto {
-  const { updatedAt, updatedBy, ...fields } = connectorSnapshot(connector, tags);
-  return { ...fields, flows, updatedAt, updatedBy };
+export function toRecord(connector: ConnectorView, tags: TagRef[], flows: FlowRef[]): RestConnectorDto {
+  return connectorRecord(connector, tags, flows);
 }
 
 export function toPageItem(row: PageRow, tags: TagRef[], flows: FlowRef[]): RestConnectorPageItemDto {

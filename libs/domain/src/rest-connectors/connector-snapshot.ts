@@ -1,5 +1,6 @@
-import { SECRET_FIELDS, SECRET_PLACEHOLDERS } from './connector-secrets';
-import type { TagRef } from './connector-relations.repository';
+import { SECRET_PLACEHOLDERS, SecretField } from './connector-secrets';
+import type { FlowRef, TagRef } from './connector-relations.repository';
+import type { RestConnectorDto } from './dto/rest-connector.dto';
 import type { RestConnectorSnapshotDto } from './dto/rest-connector-history.dto';
 import { RestConnector } from './rest-connector.entity';
 
@@ -11,8 +12,20 @@ export type SnapshotSource = Omit<RestConnector, 'botUuid' | 'bot' | 'nameKey' |
  * platform): what a version keeps. A set secret appears only as its placeholder. In the seed's field order.
  */
 export function connectorSnapshot(connector: SnapshotSource, tags: readonly TagRef[]): RestConnectorSnapshotDto {
-  const secrets = Object.fromEntries(SECRET_FIELDS.map((field) => [field, connector[field] === null ? null : SECRET_PLACEHOLDERS[field]]));
-  return {
+  return recordOf(connector, tags, undefined);
+}
+
+/** The record a get shows: the snapshot with the flows that use the connector, before `updatedAt`. */
+export function connectorRecord(connector: SnapshotSource, tags: readonly TagRef[], flows: FlowRef[]): RestConnectorDto {
+  return recordOf(connector, tags, flows) as RestConnectorDto;
+}
+
+/**
+ * Both records in one pass, the flows put in their place when given: every get builds one, and copying a
+ * snapshot into a record with object rest and spread cost more than building it (docs/performance.md).
+ */
+function recordOf(connector: SnapshotSource, tags: readonly TagRef[], flows: FlowRef[] | undefined): RestConnectorSnapshotDto & { flows?: FlowRef[] } {
+  const record: RestConnectorSnapshotDto & { flows?: FlowRef[] } = {
     uuid: connector.uuid,
     name: connector.name,
     description: connector.description,
@@ -22,20 +35,25 @@ export function connectorSnapshot(connector: SnapshotSource, tags: readonly TagR
     contentType: connector.contentType,
     authType: connector.authType,
     grantType: connector.grantType,
-    basicToken: secrets.basicToken,
-    bearerToken: secrets.bearerToken,
+    basicToken: secretShown(connector, 'basicToken'),
+    bearerToken: secretShown(connector, 'bearerToken'),
     clientId: connector.clientId,
-    clientSecret: secrets.clientSecret,
+    clientSecret: secretShown(connector, 'clientSecret'),
     oauthUrl: connector.oauthUrl,
     authUsername: connector.authUsername,
-    authPassword: secrets.authPassword,
+    authPassword: secretShown(connector, 'authPassword'),
     body: connector.body,
     output: connector.output,
     tags: tags.map(({ name }) => ({ name })),
-    updatedAt: connector.updatedAt.toISOString(),
-    updatedBy: connector.updatedBy,
-  };
+  } as RestConnectorSnapshotDto & { flows?: FlowRef[] };
+  if (flows !== undefined) record.flows = flows;
+  record.updatedAt = connector.updatedAt.toISOString();
+  record.updatedBy = connector.updatedBy;
+  return record;
 }
+
+/** A set secret as its placeholder; null when not set. */
+const secretShown = (connector: SnapshotSource, field: SecretField): string | null => (connector[field] === null ? null : SECRET_PLACEHOLDERS[field]);
 
 /** The record fields a version's `changedFields` may name, in the record's order: all but the id and who wrote it when. */
 export const RECORDED_FIELDS = [
