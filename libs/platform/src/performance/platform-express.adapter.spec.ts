@@ -107,10 +107,11 @@ describe('PlatformExpressAdapter.reply', () => {
     }
   });
 
-  it("takes Express's way when the app has Express compute ETags", async () => {
+  it("takes Express's way when the app has Express compute ETags, also when set after a first reply", async () => {
     const c = cases[0];
     const stock = await start(new ExpressAdapter(), () => c);
     const platform = await start(new PlatformExpressAdapter(), () => c);
+    expect((await answer(platform.url, c)).etag).toBeUndefined();
     stock.app.set('etag', 'strong');
     platform.app.set('etag', 'strong');
     const theirs = await answer(stock.url, c);

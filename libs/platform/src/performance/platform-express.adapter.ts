@@ -23,8 +23,6 @@ const BODILESS = new Set([204, 205, 304]);
  * server.
  */
 export class PlatformExpressAdapter extends ExpressAdapter {
-  private sendSettingsUnset: boolean | undefined;
-
   override initHttpServer(options: NestApplicationOptions): void {
     if (options?.httpsOptions || options?.forceCloseConnections) return super.initHttpServer(options);
     const app = this.getInstance<Express>();
@@ -42,11 +40,12 @@ export class PlatformExpressAdapter extends ExpressAdapter {
    * `res.json` writes it: `JSON.stringify` of it, `application/json; charset=utf-8`, its byte length and the
    * status. `res.json` and `res.send` also parse and rebuild the content type, validate the status and check
    * freshness: 0.008 ms of CPU a get, 2-3% of it (docs/performance.md). Everything those steps could change
-   * takes Nest's and Express's own way: a body that is not a plain object or array (a stream, an Error, a Buffer), a content type already set, a HEAD, a
-   * conditional request (Express may answer 304), a status Express strips the body of, and an app that has Express compute ETags or set any `json *` setting.
+   * takes Nest's and Express's own way: a body that is not a plain object or array (a stream, an Error, a
+   * Buffer), a content type already set, a HEAD, a conditional request (Express may answer 304), a status
+   * Express strips the body of, and an app that has Express compute ETags or set any `json *` setting.
    */
   override reply(response: Response, body: unknown, statusCode?: number): unknown {
-    if (!this.writesAsJson(response, body, statusCode)) return super.reply(response, body, statusCode);
+    if (!writesAsJson(response, body, statusCode ?? response.statusCode)) return super.reply(response, body, statusCode);
     const json = JSON.stringify(body);
     if (statusCode) response.statusCode = statusCode;
     response.setHeader('Content-Type', 'application/json; charset=utf-8');
@@ -54,16 +53,16 @@ export class PlatformExpressAdapter extends ExpressAdapter {
     response.end(json);
     return response;
   }
+}
 
-  private writesAsJson(response: Response, body: unknown, statusCode: number | undefined): boolean {
-    if (typeof body !== 'object' || body === null || body instanceof StreamableFile || body instanceof Error || Buffer.isBuffer(body)) return false;
-    if (!Number.isInteger(statusCode ?? response.statusCode) || BODILESS.has(statusCode ?? response.statusCode)) return false;
-    const { method, headers } = response.req;
-    if (method === 'HEAD' || headers['if-none-match'] !== undefined || headers['if-modified-since'] !== undefined) return false;
-    if (response.getHeader('content-type') !== undefined) return false;
-    this.sendSettingsUnset ??= SEND_SETTINGS.every((setting) => response.app.get(setting) === undefined);
-    return this.sendSettingsUnset;
-  }
+/** Whether `res.json` would write `body` with `status` as JSON.stringify, its type and length, and nothing else. */
+function writesAsJson(response: Response, body: unknown, status: number): boolean {
+  if (typeof body !== 'object' || body === null || body instanceof StreamableFile || body instanceof Error || Buffer.isBuffer(body)) return false;
+  if (!Number.isInteger(status) || BODILESS.has(status)) return false;
+  const { method, headers } = response.req;
+  if (method === 'HEAD' || headers['if-none-match'] !== undefined || headers['if-modified-since'] !== undefined) return false;
+  if (response.getHeader('content-type') !== undefined) return false;
+  return SEND_SETTINGS.every((setting) => response.app.get(setting) === undefined);
 }
 
 /**
