@@ -1,6 +1,6 @@
-import { ConnectorTestConfig } from '@app/platform';
+import { AppConfig, ConnectorTestConfig } from '@app/platform';
 import { randomUUID } from 'node:crypto';
-import { AddressInfo } from 'node:net';
+import { AddressInfo, isIP, Socket } from 'node:net';
 import { Resolve } from '../../apps/transactional-service/src/rest-connectors/test-runs/outbound-guard';
 import { MAX_TEST_RUNS_IN_FLIGHT } from '../../apps/transactional-service/src/rest-connectors/test-runs/test-run-limits';
 import { farSide, FarSide } from '../../apps/transactional-service/src/rest-connectors/test-runs/testing/far-side';
@@ -13,15 +13,53 @@ import { bearer, signToken } from '../support/tokens';
 import { aConnectorBody, ALICE, errorBody, tenantPath } from '../rest-connectors/connector-factories';
 import { FAR_SIDE_HOST, loopbackResolver, loopbackTestRuns, withResolver } from './loopback-resolver';
 
-/** An app admitting only 127.0.0.2/32 besides public addresses, its resolver answering from a table. */
-async function startApp(connectorTests: Partial<ConnectorTestConfig>, resolve: Resolve = loopbackResolver()) {
+/**
+ * The network rule's last line in this file: its tests feed the guard addresses outside loopback, and a guard
+ * that wrongly admitted one would connect there. While they run, a socket of this process may only go to a
+ * literal 127.0.0.0/8 address, `::1` or a local pipe; any other destination (a name included: no lookup either)
+ * fails before anything is sent, with ETESTNET (so the run's outcome is CONNECTION_FAILED, and the test fails).
+ */
+function loopbackOnlySockets(): () => void {
+  const connect = Socket.prototype.connect;
+  const loopback = (host: string) => (isIP(host) === 4 && host.startsWith('127.')) || (isIP(host) === 6 && new URL(`http://[${host}]/`).hostname === '[::1]');
+  Socket.prototype.connect = function (this: Socket, ...args: unknown[]) {
+    // net.connect and tls.connect hand on [options, callback] (normalized) or options; socket.connect(port, host) too.
+    const first = args[0];
+    const options = (Array.isArray(first) ? first[0] : typeof first === 'object' && first !== null ? first : { port: first, host: args[1] }) as { host?: unknown; path?: unknown };
+    if (options.path === undefined || options.path === null) {
+      const host = typeof options.host === 'string' ? options.host : 'localhost';
+      if (!loopback(host)) {
+        process.nextTick(() => this.destroy(Object.assign(new Error(`This test connects nowhere but loopback, not to ${host}`), { code: 'ETESTNET' })));
+        return this;
+      }
+    }
+    return connect.apply(this, args as Parameters<typeof connect>);
+  } as typeof connect;
+  return () => {
+    Socket.prototype.connect = connect;
+  };
+}
+
+let restoreSockets: () => void;
+beforeAll(() => (restoreSockets = loopbackOnlySockets()));
+afterAll(() => restoreSockets());
+
+/** An app admitting only 127.0.0.2/32 besides public addresses (unless told), its resolver answering from a table. */
+async function startApp(connectorTests: Partial<ConnectorTestConfig>, resolve: Resolve = loopbackResolver(), config: Partial<AppConfig> = {}) {
   const sut = await startTestApp(
     TRANSACTIONAL_SERVICE_APP,
-    mysqlTestConfig({ logLevel: 'info', connectorTests: loopbackTestRuns(connectorTests) }),
+    mysqlTestConfig({ logLevel: 'info', connectorTests: loopbackTestRuns(connectorTests), ...config }),
     withResolver(resolve),
   );
   return { sut, tenant: await seedTenant(sut.dataSource) };
 }
+
+/** The host as undici hands it to the guard: the URL parser's, brackets off (`2130706433` is `127.0.0.1`). */
+const hostOf = (authority: string) => new URL(`http://${authority}/`).hostname.replace(/^\[|\]$/g, '');
+
+/** A refusal's whole message outside production: the host as written, never an address it resolves to. */
+const NOT_PUBLIC = (hostname: string) =>
+  `${hostname} is not a public destination: connector test runs only reach public addresses (OUTBOUND_ALLOWED_CIDRS admits named ranges)`;
 
 describe('Connector test runs: where a call may go (MariaDB, loopback only)', () => {
   let sut: TestApp;
@@ -41,6 +79,23 @@ describe('Connector test runs: where a call may go (MariaDB, loopback only)', ()
       'ula.test': ['fd00::1'],
       'cgnat.test': ['100.64.0.1'],
       'mapped.test': ['::ffff:10.0.0.5'],
+      // IPv4-compatible IPv6 (::/96) as getaddrinfo writes it, and in hex: not the IPv4 address it spells.
+      'compatible-loopback.test': ['::127.0.0.1'],
+      'compatible-metadata.test': ['::a9fe:a9fe'],
+      'compatible-metadata-dotted.test': ['::169.254.169.254'],
+      'compatible-two.test': ['::2'],
+      // Public-looking, but a cloud platform's own address: Azure WireServer.
+      'wireserver.test': ['168.63.129.16'],
+      'wireserver-mapped.test': ['::ffff:168.63.129.16'],
+      // IPv6 outside 2000::/3, or one of its special-purpose ranges.
+      'unassigned.test': ['4000::1'],
+      'srv6.test': ['5f00::1'],
+      'nat64.test': ['64:ff9b::a9fe:a9fe'],
+      'nat64-local.test': ['64:ff9b:1::a00:5'],
+      'discard.test': ['100::1'],
+      'documentation.test': ['2001:db8::1'],
+      'documentation-3fff.test': ['3fff::1'],
+      'teredo.test': ['2001::a9fe:a9fe'],
       // One admitted address among refused ones is still refused: every address is checked.
       'mixed.test': ['127.0.0.2', '192.168.1.10'],
       // A name server that rebinds: an admitted address the first time, loopback after.
@@ -83,7 +138,7 @@ describe('Connector test runs: where a call may go (MariaDB, loopback only)', ()
     const side = listener === 'v4' ? v4 : v6;
     const res = await test(`http://${host}:${side.port}/probe`);
 
-    expect(res.body).toMatchObject({ outcome: 'BLOCKED_DESTINATION', message: expect.stringMatching(/connector test runs only reach public addresses$/), response: null, output: null });
+    expect(res.body).toMatchObject({ outcome: 'BLOCKED_DESTINATION', message: NOT_PUBLIC(hostOf(host)), response: null, output: null });
     expect(side.connections()).toBe(0);
   });
 
@@ -95,7 +150,7 @@ describe('Connector test runs: where a call may go (MariaDB, loopback only)', ()
 
     for (const host of ['127.0.0.1', 'localhost', '[::ffff:127.0.0.1]']) {
       const res = await test(`http://${host}:${port}${probe}`);
-      expect(res.body.outcome).toBe('BLOCKED_DESTINATION');
+      expect(res.body).toMatchObject({ outcome: 'BLOCKED_DESTINATION', message: NOT_PUBLIC(hostOf(host)) });
     }
     // Every request the app receives gets a log line, even a 404.
     expect(JSON.stringify(sut.logs)).not.toContain(probe);
@@ -108,10 +163,30 @@ describe('Connector test runs: where a call may go (MariaDB, loopback only)', ()
     ['cgnat.test', '100.64.0.1', 'carrierGradeNat'],
     ['mapped.test', '::ffff:10.0.0.5', 'private'],
     ['mixed.test', '192.168.1.10', 'private'],
-  ])('refuses a name that resolves to a non-public address: %s', async (host, address, range) => {
+    ['compatible-loopback.test', '::127.0.0.1', 'ipv4Compatible'],
+    ['compatible-metadata.test', '::a9fe:a9fe', 'ipv4Compatible'],
+    ['compatible-metadata-dotted.test', '::169.254.169.254', 'ipv4Compatible'],
+    ['compatible-two.test', '::2', 'ipv4Compatible'],
+    ['wireserver.test', '168.63.129.16', 'azureWireServer'],
+    ['wireserver-mapped.test', '::ffff:168.63.129.16', 'azureWireServer'],
+    ['unassigned.test', '4000::1', 'reserved'],
+    ['srv6.test', '5f00::1', 'segmentRouting'],
+    ['nat64.test', '64:ff9b::a9fe:a9fe', 'rfc6052'],
+    ['nat64-local.test', '64:ff9b:1::a00:5', 'rfc6052'],
+    ['discard.test', '100::1', 'discard'],
+    ['documentation.test', '2001:db8::1', 'reserved'],
+    ['documentation-3fff.test', '3fff::1', 'reserved'],
+    ['teredo.test', '2001::a9fe:a9fe', 'teredo'],
+  ])('refuses a name that resolves to a non-public address, and says only that: %s (%s, %s)', async (host, address, range) => {
     const res = await test(`http://${host}/x`);
 
-    expect(res.body).toMatchObject({ outcome: 'BLOCKED_DESTINATION', message: `${host} resolves to ${address}, a ${range} address: connector test runs only reach public addresses` });
+    // Not what the name resolves to, nor why that is refused: the answer would be a DNS oracle.
+    expect(res.body).toMatchObject({ outcome: 'BLOCKED_DESTINATION', message: NOT_PUBLIC(host), response: null, output: null });
+    const afterHost = res.body.message.slice(host.length);
+    expect(afterHost).not.toContain(address);
+    expect(afterHost).not.toContain(range);
+    expect(JSON.stringify(res.body)).not.toContain(address);
+    expect(resolutions[host]).toBe(1);
     expect(admitted.connections()).toBe(0);
   });
 
@@ -140,9 +215,79 @@ describe('Connector test runs: where a call may go (MariaDB, loopback only)', ()
       clientSecret: CLIENT.secret,
     });
 
-    expect(res.body).toMatchObject({ outcome: 'BLOCKED_DESTINATION', message: expect.stringMatching(/^Token endpoint: localhost resolves to 127\.0\.0\.1/) });
+    expect(res.body).toMatchObject({ outcome: 'BLOCKED_DESTINATION', message: `Token endpoint: ${NOT_PUBLIC('localhost')}` });
+    expect(res.body.message).not.toContain('127.0.0.1');
     expect(v4.connections()).toBe(0);
     expect(admitted.received).toHaveLength(sentBefore);
+  });
+});
+
+describe("Connector test runs: never the app's own listening socket, whatever OUTBOUND_ALLOWED_CIDRS admits (MariaDB, loopback only)", () => {
+  let sut: TestApp;
+  let tenant: Tenant;
+  let token: string;
+  let port: number;
+  let admitted: FarSide;
+  const test = (url: string, connector: object = {}) =>
+    sut.http.post(`${tenantPath(tenant)}/test`).set(bearer(token)).send({ connector: aConnectorBody({ url, ...connector }) }).expect(200);
+
+  beforeAll(async () => {
+    // All of loopback admitted: the app's own port is refused for being the app's, not for being loopback.
+    ({ sut, tenant } = await startApp({ allowedCidrs: ['127.0.0.0/8'], timeoutMs: 2_000, perMinute: 10_000 }, loopbackResolver({ 'self.test': ['127.0.0.1'] })));
+    token = await signToken(ALICE);
+    // Listening before the runs (supertest would otherwise listen only while each of its requests lasts).
+    await sut.app.listen(0, '127.0.0.1');
+    ({ port } = sut.app.getHttpServer().address() as AddressInfo);
+    admitted = await farSide(undefined, '127.0.0.3');
+  });
+  afterAll(async () => {
+    await admitted.close();
+    await sut.close();
+  });
+
+  it('reaches another loopback listener: 127.0.0.0/8 is admitted', async () => {
+    expect((await test(`${admitted.url}/x`)).body.outcome).toBe('SUCCESS');
+    expect(admitted.received).toHaveLength(1);
+  });
+
+  it('refuses the port the app listens on, in every spelling and by name: the app receives no request, the message names no address', async () => {
+    const probe = `/own-port-${randomUUID()}`;
+
+    for (const host of ['127.0.0.1', '[::ffff:127.0.0.1]', '2130706433', 'localhost', 'self.test']) {
+      const res = await test(`http://${host}:${port}${probe}`);
+      expect(res.body).toMatchObject({ outcome: 'BLOCKED_DESTINATION', message: NOT_PUBLIC(hostOf(host)), response: null, output: null });
+    }
+    expect((await test(`http://self.test:${port}${probe}`)).body.message).not.toContain('127.0.0.1');
+    // Every request the app receives gets a log line, even a 404.
+    expect(JSON.stringify(sut.logs)).not.toContain(probe);
+  });
+
+  it('refuses it as a token endpoint too', async () => {
+    const probe = `/own-token-${randomUUID()}`;
+    const res = await test(`${admitted.url}/x`, {
+      authType: 'AUTH_OAUTH2',
+      grantType: 'CLIENT_CREDENTIALS',
+      oauthUrl: `http://127.0.0.1:${port}${probe}`,
+      clientId: CLIENT.id,
+      clientSecret: CLIENT.secret,
+    });
+
+    expect(res.body).toMatchObject({ outcome: 'BLOCKED_DESTINATION', message: `Token endpoint: ${NOT_PUBLIC('127.0.0.1')}` });
+    expect(JSON.stringify(sut.logs)).not.toContain(probe);
+  });
+});
+
+describe('Connector test runs: in production, the refusal names no variable (MariaDB)', () => {
+  it('answers BLOCKED_DESTINATION with the message alone', async () => {
+    const { sut, tenant } = await startApp({}, loopbackResolver({ 'wireserver.test': ['168.63.129.16'] }), { nodeEnv: 'production' });
+    try {
+      const token = await signToken(ALICE);
+      const res = await sut.http.post(`${tenantPath(tenant)}/test`).set(bearer(token)).send({ connector: aConnectorBody({ url: 'http://wireserver.test/machine' }) }).expect(200);
+
+      expect(res.body).toMatchObject({ outcome: 'BLOCKED_DESTINATION', message: 'wireserver.test is not a public destination: connector test runs only reach public addresses' });
+    } finally {
+      await sut.close();
+    }
   });
 });
 
