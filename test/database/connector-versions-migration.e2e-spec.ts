@@ -1,22 +1,5 @@
-import {
-  AuthType,
-  BOT_ROWS,
-  buildDataSourceOptions,
-  ContentType,
-  Database,
-  DatabaseConfig,
-  ENVIRONMENT_ROWS,
-  ORGANIZATION_ROWS,
-  PlatformDataSource,
-  REST_CONNECTOR_ROWS,
-  REST_CONNECTOR_TAG_ROWS,
-  REST_CONNECTOR_VERSION_ROWS,
-  RequestType,
-  RestConnector,
-} from '@app/domain';
-import { parseServerUrl } from '@app/platform';
-import { sqliteTestConfig } from '../support/test-config';
-import { createDatabase, dropDatabase, serverUrl, uniqueDatabaseName } from '../support/test-database';
+import { AuthType, REST_CONNECTOR_ROWS, REST_CONNECTOR_TAG_ROWS, REST_CONNECTOR_VERSION_ROWS, RestConnector } from '@app/domain';
+import { aConnectorRow, beforeMigration, insertBot, migrationTargets } from './migration-support';
 
 const ORG = '0199bbbb-0000-7000-8000-000000000001';
 const ENV = '0199bbbb-0000-7000-8000-000000000002';
@@ -24,55 +7,18 @@ const BOT = '0199bbbb-0000-7000-8000-000000000003';
 const T0 = new Date('2026-11-20T10:00:00.000Z');
 const at = (ms: number) => new Date(T0.getTime() + ms);
 
-const aConnector = (uuid: string, overrides: Partial<RestConnector>): Omit<RestConnector, 'bot'> => ({
-  uuid,
-  botUuid: BOT,
-  name: `Connector ${uuid}`,
-  nameKey: `connector ${uuid}`,
-  activeNameKey: `connector ${uuid}`,
-  description: null,
-  requestType: RequestType.GET,
-  url: 'https://api.example.com/x',
-  headers: [],
-  contentType: ContentType.NONE,
-  authType: AuthType.AUTH_BEARER,
-  grantType: null,
-  basicToken: null,
-  bearerToken: 'v1:sealed-not-plaintext',
-  clientId: null,
-  clientSecret: null,
-  oauthUrl: null,
-  authUsername: null,
-  authPassword: null,
-  body: '',
-  output: '$.x',
-  createdAt: T0,
-  createdBy: 'ada',
-  updatedAt: at(1000),
-  updatedBy: 'ada',
-  updatedByImage: 'https://img.example.com/ada.png',
-  deletedAt: null,
-  deletedBy: null,
-  version: 1,
-  ...overrides,
-});
+/** A bearer connector stored before the history migration. */
+const aConnector = (uuid: string, overrides: Partial<RestConnector>) =>
+  aConnectorRow(uuid, BOT, T0, { authType: AuthType.AUTH_BEARER, bearerToken: 'v1:sealed-not-plaintext', updatedAt: at(1000), updatedByImage: 'https://img.example.com/ada.png', ...overrides });
 
 /**
  * The history migration on a database that already holds connectors: each gets its current state as its first
  * recorded version, numbered as its ETag (CREATED, UPDATED or DELETED), with its tags and secrets as placeholders.
  */
-function describeBackfill(engine: string, configOf: () => Promise<{ config: DatabaseConfig; drop?: () => Promise<void> }>) {
-  it(`records every existing connector's current state as its first version, on ${engine}`, async () => {
-    const target = await configOf();
-    const dataSource = new PlatformDataSource(buildDataSourceOptions(target.config, { migrationsRun: false }));
-    await dataSource.initialize();
-    try {
-      await dataSource.runMigrations({ transaction: 'each' });
-      await dataSource.undoLastMigration({ transaction: 'each' });
-      const db = new Database(dataSource);
-      await db.insert(ORGANIZATION_ROWS, [{ uuid: ORG, name: 'Acme' }]);
-      await db.insert(ENVIRONMENT_ROWS, [{ uuid: ENV, organizationUuid: ORG, name: 'Prod', removed: false, instanceUuid: null, instanceName: null, channelInstanceUuid: null, channelInstanceName: null, connectorInstanceUuid: null, connectorInstanceName: null, dns: null, apiURL: null, channelApiUrl: null, connectorApiUrl: null, applications: [], permissions: [] }]);
-      await db.insert(BOT_ROWS, [{ uuid: BOT, environmentUuid: ENV, name: 'Helper', image: null }]);
+describe.each(migrationTargets('platform_history_migration'))('The history migration (ConnectorVersions) on %s', (_engine, target) => {
+  it("records every existing connector's current state as its first version", () =>
+    beforeMigration(target, 'ConnectorVersions1795564800000', async (db, dataSource, undone) => {
+      await insertBot(db, { org: ORG, env: ENV, bot: BOT });
       // More than one batch of the migration (500), so that its keyset paging is exercised.
       const plenty = Array.from({ length: 1_203 }, (_, i) => aConnector(`0199bbbb-1000-7000-8000-${String(i).padStart(12, '0')}`, {}));
       const created = aConnector('0199bbbb-0000-7000-8000-0000000000c1', {});
@@ -86,7 +32,7 @@ function describeBackfill(engine: string, configOf: () => Promise<{ config: Data
         { connectorUuid: updated.uuid, nameKey: 'a', name: 'a', position: 1 },
       ]);
 
-      expect(await dataSource.runMigrations({ transaction: 'each' })).toHaveLength(1);
+      expect(await dataSource.runMigrations({ transaction: 'each' })).toHaveLength(undone);
 
       const rows = (await db.rows(`SELECT ${REST_CONNECTOR_VERSION_ROWS.names} FROM rest_connector_versions ORDER BY connector_uuid`)).map((row) => REST_CONNECTOR_VERSION_ROWS.from(row));
       expect(rows).toHaveLength(3 + plenty.length);
@@ -118,18 +64,5 @@ function describeBackfill(engine: string, configOf: () => Promise<{ config: Data
       });
       expect(of(deleted.uuid)).toMatchObject({ version: 4, operation: 'DELETED', updatedAt: at(5000), updatedBy: 'carol', updatedByImage: null });
       expect(JSON.stringify(rows)).not.toContain('sealed-not-plaintext');
-    } finally {
-      await dataSource.destroy();
-      await target.drop?.();
-    }
-  });
-}
-
-describe('The history migration (ConnectorVersions)', () => {
-  describeBackfill('MariaDB', async () => {
-    const name = uniqueDatabaseName('platform_history_migration');
-    await createDatabase(name);
-    return { config: parseServerUrl(serverUrl(name)), drop: () => dropDatabase(name) };
-  });
-  describeBackfill('SQLite', async () => ({ config: sqliteTestConfig().database }));
+    }));
 });

@@ -71,6 +71,9 @@ export function aConnectorBody(overrides: ConnectorWriteBody = {}): ConnectorWri
   };
 }
 
+/** An HTTP Basic token as RFC 7617 has it: the Base64 of `user-id:password`. */
+export const basicTokenOf = (userId: string, password: string) => Buffer.from(`${userId}:${password}`, 'utf8').toString('base64');
+
 /** A body authenticating with each auth type, every required field set. */
 export const withBasicAuth = (overrides: ConnectorWriteBody = {}) =>
   aConnectorBody({ authType: 'AUTH_BASIC', basicToken: 'dXNlcjpwYXNz', ...overrides });

@@ -7,6 +7,7 @@ import { bearer, signToken } from '../support/tokens';
 import {
  aConnectorBody,
  ALICE,
+ basicTokenOf,
  connectorNotFound,
  createConnector,
  errorBody,
@@ -334,7 +335,7 @@ describe('Rest connectors: create, get, update, delete (MariaDB)', () => {
     });
 
     it('keeps the stored secret when a PUT sends its placeholder, and replaces it when a PUT sends a new value', async () => {
-      const uuid = await createConnector(sut, tenant, token, withBasicAuth({ basicToken: 'first-secret' }));
+      const uuid = await createConnector(sut, tenant, token, withBasicAuth({ basicToken: basicTokenOf('first', 'secret') }));
       const original = (await storedSecrets(uuid)).basicToken;
       const fetched = await get(uuid).expect(200);
 
@@ -345,7 +346,7 @@ describe('Rest connectors: create, get, update, delete (MariaDB)', () => {
       await sut.http
         .put(`${base}/${uuid}`)
         .set(bearer(token))
-        .send({ ...fetched.body, basicToken: 'second-secret' })
+        .send({ ...fetched.body, basicToken: basicTokenOf('second', 'secret') })
         .expect(200);
       const replaced = (await storedSecrets(uuid)).basicToken;
       await sut.http.put(`${base}/${uuid}`).set(bearer(token)).send(fetched.body).expect(200);

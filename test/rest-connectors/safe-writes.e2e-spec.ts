@@ -43,7 +43,7 @@ describe('Rest connectors: safe writes (MariaDB)', () => {
       await sut.http
         .put(`${base}/${uuid}`)
         .set(bearer(token))
-        .send(withBasicAuth({ basicToken: 'clear-basic-456' }))
+        .send(withBasicAuth({ basicToken: 'Y2xlYXI6YmFzaWMtNDU2' /* clear:basic-456 */ }))
         .expect(200);
       const updated = await storedSecrets(uuid);
 
@@ -51,7 +51,7 @@ describe('Rest connectors: safe writes (MariaDB)', () => {
       expect(created.authPassword).not.toContain('clear-password-123');
       expect(created.authPassword).not.toContain('<PASSWORD>');
       expect(updated.basicToken).toEqual(expect.any(String));
-      expect(updated.basicToken).not.toContain('clear-basic-456');
+      expect(updated.basicToken).not.toContain('Y2xlYXI6YmFzaWMtNDU2');
       expect(updated.authPassword).toBeNull();
     });
   });

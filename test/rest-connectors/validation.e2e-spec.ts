@@ -7,6 +7,7 @@ import { bearer, signToken } from '../support/tokens';
 import {
  aConnectorBody,
  ALICE,
+ basicTokenOf,
  ConnectorWriteBody,
  createConnector,
  errorBody,
@@ -147,11 +148,25 @@ describe('Rest connectors: validation of the write body (MariaDB)', () => {
       'http://api.example.com',
       'https://api.example.com:8443/path/{{a}}/{{b}}#frag',
       'https://{{host}}',
-      'HTTPS://API.EXAMPLE.COM/x',
     ])('accepts %s', async (url) => {
       const res = await create(aConnectorBody({ url })).expect(201);
 
       await expect(sut.dataSource.getRepository(RestConnector).findOneBy({ uuid: res.body.uuid })).resolves.toMatchObject({ url });
+    });
+
+    it.each([
+      ['HTTPS://API.EXAMPLE.COM/x', 'https://API.EXAMPLE.COM/x'],
+      ['HTTP:/api.example.com/x', 'http://api.example.com/x'],
+      ['https:api.example.com', 'https://api.example.com'],
+      ['https:\\\\api.example.com\\{{Path}}', 'https://api.example.com\\{{Path}}'],
+      ['https:///{{host}}/x?q={{Q}}', 'https://{{host}}/x?q={{Q}}'],
+    ])('stores %j, which the parser reads as if it had them, with a lower-case scheme and exactly two slashes: %j', async (url, canonical) => {
+      const res = await create(withClientCredentials({ url: url.replace('{{host}}', 'api.example.com'), oauthUrl: url.replace('{{host}}', 'id.example.com') })).expect(201);
+      const anyAuth = await create(aConnectorBody({ url })).expect(201);
+
+      const read = await sut.http.get(`${base}/${res.body.uuid}`).set(bearer(token)).expect(200);
+      expect(read.body).toMatchObject({ url: canonical.replace('{{host}}', 'api.example.com'), oauthUrl: canonical.replace('{{host}}', 'id.example.com') });
+      await expect(sut.dataSource.getRepository(RestConnector).findOneBy({ uuid: anyAuth.body.uuid })).resolves.toMatchObject({ url: canonical });
     });
 
     it.each(['ftp://x', '/relative', 'not a url', '', 'javascript:alert(1)', 'https://'])('rejects %j', async (url) => {
@@ -285,6 +300,32 @@ describe('Rest connectors: validation of the write body (MariaDB)', () => {
       const res = await create(withBasicAuth({ basicToken: undefined })).expect(400);
 
       expect(res.body.message).toEqual(naming('basicToken'));
+    });
+
+    it.each([
+      ['text that is not Base64', 'user:password'],
+      ['the URL-safe alphabet', basicTokenOf('u?>', 'p').replace('+', '-')],
+      ['Base64 without its padding', basicTokenOf('user', 'password').replace(/=+$/, '')],
+      ['the Base64 of text without a colon', Buffer.from('userpassword').toString('base64')],
+      ['the Base64 of bytes that are not UTF-8', Buffer.from([0x75, 0x3a, 0xff]).toString('base64')],
+      ['the Base64 of text with a control character', basicTokenOf('user', 'pass\u0001')],
+    ])('AUTH_BASIC refuses a basicToken that is %s, saying what it must be', async (_what, basicToken) => {
+      const res = await create(withBasicAuth({ basicToken })).expect(400);
+
+      expect(res.body).toEqual(
+        errorBody(400, 'Bad Request', ['basicToken must be the Base64 of user-id:password (RFC 7617), such as dXNlcjpwYXNzd29yZA== for user:password'], base),
+      );
+    });
+
+    it('AUTH_BASIC accepts the Base64 of user-id:password, UTF-8 and colons in the password included, and its placeholder on a PUT', async () => {
+      const uuid = await createConnector(sut, tenant, token, withBasicAuth({ basicToken: basicTokenOf('jürgen', 'pa:ss') }));
+      await createConnector(sut, tenant, token, withBasicAuth({ basicToken: basicTokenOf('user', '') }));
+
+      await sut.http.put(`${base}/${uuid}`).set(bearer(token)).send(withBasicAuth({ basicToken: '<BASIC_TOKEN>' })).expect(200);
+    });
+
+    it('does not check a basicToken the auth type discards', async () => {
+      await create(withBearerAuth({ basicToken: 'not base64, and unused' })).expect(201);
     });
 
     it('AUTH_BEARER requires bearerToken', async () => {

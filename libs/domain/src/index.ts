@@ -71,4 +71,5 @@ export * from './secrets/rotate-secrets';
 
 // Input rules shared by the DTOs and the edge
 export * from './validation/http-url.validator';
+export * from './validation/basic-credentials.validator';
 export * from './validation/text-rules';

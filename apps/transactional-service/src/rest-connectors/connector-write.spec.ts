@@ -1,21 +1,10 @@
 import { AuthType, GrantType } from '@app/domain';
-import { BadRequestException } from '@nestjs/common';
 import { toConnectorWrite } from './connector-write';
 import { aStoredConnector, aWriteDto, WRITER } from './testing/connector-factories';
+import { problemsOf } from './testing/problems-of';
 
 const NOW = new Date('2026-11-22T10:00:00.000Z');
 const seal = (field: string, plaintext: string) => `sealed(${field}:${plaintext})`;
-
-/** The messages of the 400 toConnectorWrite throws. */
-function problemsOf(write: () => unknown): string[] {
-  try {
-    write();
-  } catch (error) {
-    expect(error).toBeInstanceOf(BadRequestException);
-    return ((error as BadRequestException).getResponse() as { message: string[] }).message;
-  }
-  throw new Error('expected a 400');
-}
 
 describe(toConnectorWrite.name, () => {
   it('writes every field of the body, the writer and the time; name keys lower-cased', () => {
@@ -63,19 +52,127 @@ describe(toConnectorWrite.name, () => {
     expect(problems).toEqual([expect.stringMatching(/^bearerToken must be sent again: url now points elsewhere/)]);
   });
 
-  it('binds OAuth secrets to oauthUrl, not url', () => {
+  it.each([
+    ['a URL without slashes', 'https:api.example.com', 'http:/evil.example.net'],
+    ['a URL with backslashes', 'https:\\\\api.example.com', 'https:\\evil.example.net'],
+    ['a URL with a variable host', 'https://api.example.com', 'https://{{host}}/'],
+  ])('asks for the secret again when %s moves: an unreadable destination is never the same', (_what, storedUrl, url) => {
+    const stored = aStoredConnector({ authType: AuthType.AUTH_BEARER, bearerToken: 'sealed:bearer', url: storedUrl });
+
+    const problems = problemsOf(() => toConnectorWrite(aWriteDto({ authType: AuthType.AUTH_BEARER, bearerToken: '<BEARER_TOKEN>', url }), WRITER, NOW, seal, stored));
+
+    expect(problems).toContain('bearerToken must be sent again: url now points elsewhere (another scheme, host, port or user info) than when it was stored');
+  });
+
+  it('keeps a secret across spellings of one destination', () => {
+    const stored = aStoredConnector({ authType: AuthType.AUTH_BEARER, bearerToken: 'sealed:bearer', url: 'HTTPS:\\\\API.example.com:443/a' });
+
+    const { values } = toConnectorWrite(aWriteDto({ authType: AuthType.AUTH_BEARER, bearerToken: '<BEARER_TOKEN>', url: 'https://api.example.com/b' }), WRITER, NOW, seal, stored);
+
+    expect(values.bearerToken).toBe('sealed:bearer');
+  });
+
+  describe('OAuth 2.0 secrets, bound to oauthUrl and to url, where the access token got with them goes', () => {
     const stored = aStoredConnector({
       authType: AuthType.AUTH_OAUTH2,
       grantType: GrantType.CLIENT_CREDENTIALS,
       clientId: 'c',
       oauthUrl: 'https://id.example.com/token',
       clientSecret: 'sealed:client',
+      url: 'https://api.example.com/forecast',
     });
     const oauth = { authType: AuthType.AUTH_OAUTH2, grantType: GrantType.CLIENT_CREDENTIALS, clientId: 'c', clientSecret: '<CLIENT_SECRET>' };
+    const write = (urls: { url?: string; oauthUrl?: string }) =>
+      toConnectorWrite(aWriteDto({ ...oauth, url: 'https://api.example.com/other', oauthUrl: 'https://id.example.com/other', ...urls }), WRITER, NOW, seal, stored);
 
-    expect(toConnectorWrite(aWriteDto({ ...oauth, oauthUrl: 'https://id.example.com/token', url: 'https://elsewhere.example.org/' }), WRITER, NOW, seal, stored).values.clientSecret).toBe('sealed:client');
-    expect(problemsOf(() => toConnectorWrite(aWriteDto({ ...oauth, oauthUrl: 'https://id.example.net/token' }), WRITER, NOW, seal, stored))).toEqual([
-      expect.stringMatching(/^clientSecret must be sent again: oauthUrl/),
+    it('keeps the stored secret while both keep their destinations', () => {
+      expect(write({}).values.clientSecret).toBe('sealed:client');
+    });
+
+    it.each([
+      ['oauthUrl', { oauthUrl: 'https://id.example.net/token' }, 'oauthUrl now points'],
+      ['url', { url: 'https://elsewhere.example.org/' }, 'url now points'],
+      ['both', { oauthUrl: 'http://id.example.com/token', url: 'https://api.example.com:8443/' }, 'oauthUrl and url now point'],
+    ])('names %s when it moved', (_what, urls, moved) => {
+      expect(problemsOf(() => write(urls))).toEqual([`clientSecret must be sent again: ${moved} elsewhere (another scheme, host, port or user info) than when it was stored`]);
+    });
+
+    it('binds the password of the PASSWORD grant the same way', () => {
+      const password = aStoredConnector({ ...stored, grantType: GrantType.PASSWORD, clientSecret: null, authUsername: 'u', authPassword: 'sealed:password' });
+      const dto = aWriteDto({ ...oauth, grantType: GrantType.PASSWORD, clientSecret: undefined, authUsername: 'u', authPassword: '<PASSWORD>', oauthUrl: stored.oauthUrl, url: 'https://elsewhere.example.org/' });
+
+      expect(problemsOf(() => toConnectorWrite(dto, WRITER, NOW, seal, password))).toEqual([expect.stringMatching(/^authPassword must be sent again: url now points elsewhere/)]);
+    });
+  });
+
+  describe('URLs', () => {
+    it.each([
+      ['HTTP:/api.example.com/x', 'http://api.example.com/x'],
+      ['https:api.example.com', 'https://api.example.com'],
+      ['https:\\\\api.example.com\\x', 'https://api.example.com\\x'],
+      ['https:///api.example.com/{{path}}?q={{q}}', 'https://api.example.com/{{path}}?q={{q}}'],
+      ['HTTPS://{{host}}/A/{{B}}', 'https://{{host}}/A/{{B}}'],
+    ])('stores %s as %s: a lower-case scheme and exactly two slashes, the rest as written', (url, canonical) => {
+      const { values } = toConnectorWrite(aWriteDto({ url, oauthUrl: url }), WRITER, NOW, seal);
+
+      expect(values).toMatchObject({ url: canonical, oauthUrl: canonical });
+    });
+
+    it.each([
+      [AuthType.AUTH_BASIC, { basicToken: 'dXNlcjpwYXNzd29yZA==' }, 'the basic token'],
+      [AuthType.AUTH_BEARER, { bearerToken: 'b' }, 'the bearer token'],
+      [AuthType.AUTH_OAUTH2, { grantType: GrantType.CLIENT_CREDENTIALS, clientId: 'c', clientSecret: 's', oauthUrl: 'https://id.example.com/token' }, 'the access token'],
+    ])('refuses a variable in the destination of url while authType is %s', (authType, auth, carried) => {
+      for (const url of ['https://{{host}}/x', 'https://{{user}}@api.example.com/x', 'https:{{host}}', 'https://api.{{env}}.example.com/']) {
+        expect(problemsOf(() => toConnectorWrite(aWriteDto({ authType, ...auth, url }), WRITER, NOW, seal))).toEqual([
+          `url must not have a {{variable}} in its scheme, user info, host or port while authType is ${authType}: ${carried} would go wherever the variable points. ` +
+            'Write them out in full; variables may stand in the path, query and fragment',
+        ]);
+      }
+    });
+
+    it('refuses a variable in the destination of oauthUrl, naming the credential sent there', () => {
+      const dto = aWriteDto({ authType: AuthType.AUTH_OAUTH2, grantType: GrantType.PASSWORD, clientId: 'c', authUsername: 'u', authPassword: 'p', oauthUrl: 'https://{{idp}}/token' });
+
+      expect(problemsOf(() => toConnectorWrite(dto, WRITER, NOW, seal))).toEqual([
+        'oauthUrl must not have a {{variable}} in its scheme, user info, host or port while authType is AUTH_OAUTH2 and grantType is PASSWORD: the password would go ' +
+          'wherever the variable points. Write them out in full; variables may stand in the path, query and fragment',
+      ]);
+    });
+
+    it('lets variables stand anywhere in a URL that carries no secret, and in the path, query and fragment of one that does', () => {
+      expect(toConnectorWrite(aWriteDto({ url: 'https://{{host}}:8080/x' }), WRITER, NOW, seal).values.url).toBe('https://{{host}}:8080/x');
+      expect(toConnectorWrite(aWriteDto({ authType: AuthType.AUTH_BEARER, bearerToken: 'b', url: 'https://api.example.com/{{p}}?q={{q}}#{{f}}' }), WRITER, NOW, seal).values.url).toBe(
+        'https://api.example.com/{{p}}?q={{q}}#{{f}}',
+      );
+    });
+  });
+
+  it('refuses a routing header that names another host than url while a secret goes with the call, and only then', () => {
+    const dto = aWriteDto({ authType: AuthType.AUTH_BEARER, bearerToken: 'b', headers: [{ header: 'Accept', value: '*/*' }, { header: 'X-Forwarded-Host', value: 'evil.example.net' }] });
+
+    expect(problemsOf(() => toConnectorWrite(dto, WRITER, NOW, seal))).toEqual([expect.stringMatching(/^headers\.1\.value must name the host \(and port\) of url in X-Forwarded-Host/)]);
+    expect(toConnectorWrite({ ...dto, authType: AuthType.AUTH_NONE }, WRITER, NOW, seal).values.headers).toEqual(dto.headers);
+  });
+
+  it('lists every problem at once', () => {
+    const stored = aStoredConnector({ authType: AuthType.AUTH_OAUTH2, grantType: GrantType.CLIENT_CREDENTIALS, clientId: 'c', oauthUrl: 'https://id.example.com/token', clientSecret: 'sealed:client' });
+    const dto = aWriteDto({
+      authType: AuthType.AUTH_OAUTH2,
+      grantType: GrantType.CLIENT_CREDENTIALS,
+      clientId: 'c',
+      clientSecret: '<CLIENT_SECRET>',
+      url: 'https://{{host}}/x',
+      oauthUrl: 'https://{{idp}}/token',
+      headers: [{ header: 'Host', value: 'evil.example.net' }],
+    });
+
+    const problems = problemsOf(() => toConnectorWrite(dto, WRITER, NOW, seal, stored));
+
+    expect(problems).toEqual([
+      expect.stringMatching(/^url must not have a \{\{variable\}\}/),
+      expect.stringMatching(/^oauthUrl must not have a \{\{variable\}\}/),
+      expect.stringMatching(/^clientSecret must be sent again: oauthUrl and url now point elsewhere/),
     ]);
   });
 

@@ -1,6 +1,20 @@
-import { ConnectorWrite, RestConnector, RestConnectorWriteDto, SecretField, SECRET_FIELDS, SECRETS, secretsUsedBy, TagRow } from '@app/domain';
+import {
+  canonicalHttpUrl,
+  ConnectorWrite,
+  RestConnector,
+  RestConnectorWriteDto,
+  SecretField,
+  SECRET_FIELDS,
+  SECRETS,
+  secretSentTo,
+  secretsUsedBy,
+  TagRow,
+  UrlField,
+  whenSecretIsUsed,
+} from '@app/domain';
 import { BadRequestException } from '@nestjs/common';
-import { destinationOf } from './destination';
+import { hasVariableDestination, sameDestination } from './destination';
+import { hostHeaderProblems } from './host-header';
 
 export interface Writer {
   username: string;
@@ -11,9 +25,11 @@ export interface Writer {
 export type Seal = (field: SecretField, plaintext: string) => string;
 
 /**
- * Turns a validated write body into the columns of a full write. Secrets the auth type does not use
- * are discarded; a new secret is sealed; a secret's placeholder keeps the stored (sealed) value, but only
- * while the URL it is sent to keeps its scheme and authority; any rule broken is a 400 listing every field.
+ * Turns a validated write body into the columns of a full write (create, PUT, and a test run's edits). URLs are
+ * stored canonical (canonicalHttpUrl). Secrets the auth type does not use are discarded; a new secret is sealed;
+ * a secret's placeholder keeps the stored (sealed) value, but only while every URL it or its access token is sent
+ * to keeps its destination. A URL that carries a secret has no `{{variable}}` in its destination, and no routing
+ * header of its call names another host (hostHeaderProblems); without a secret, both are free. Any rule broken is one 400 listing every problem; nothing is written.
  */
 export function toConnectorWrite(
   dto: RestConnectorWriteDto,
@@ -22,7 +38,10 @@ export function toConnectorWrite(
   seal: Seal,
   stored?: RestConnector,
 ): { values: ConnectorWrite; tags: TagRow[] } {
-  const problems: string[] = [];
+  const urls = { url: canonicalHttpUrl(dto.url), oauthUrl: dto.oauthUrl === undefined || dto.oauthUrl === null ? null : canonicalHttpUrl(dto.oauthUrl) };
+  const headers = (dto.headers ?? []).map(({ header, value }) => ({ header, value }));
+  const carriesSecret = secretSentTo('url', dto.authType, dto.grantType) !== null;
+  const problems = [...variableDestinationProblems(urls, dto), ...(carriesSecret ? hostHeaderProblems(urls.url, headers) : [])];
   const used = secretsUsedBy(dto.authType, dto.grantType);
   const secrets = Object.fromEntries(
     SECRET_FIELDS.map((field) => {
@@ -30,11 +49,12 @@ export function toConnectorWrite(
       if (!used.includes(field) || sent === undefined || sent === null) return [field, null];
       if (sent !== SECRETS[field].placeholder) return [field, seal(field, sent)];
       const kept = stored?.[field] ?? null;
-      const { destination } = SECRETS[field];
+      const moved = SECRETS[field].destinations.filter((url) => !sameDestination(urls[url], stored?.[url]));
       if (kept === null) {
         problems.push(`${field} must be the secret itself: ${sent} only stands for a stored one, and none is stored`);
-      } else if (destinationOf(dto[destination]) !== destinationOf(stored?.[destination])) {
-        problems.push(`${field} must be sent again: ${destination} now points elsewhere (scheme, host, port or user info) than the stored secret`);
+      } else if (moved.length > 0) {
+        const verb = moved.length > 1 ? 'point' : 'points';
+        problems.push(`${field} must be sent again: ${moved.join(' and ')} now ${verb} elsewhere (another scheme, host, port or user info) than when it was stored`);
       }
       return [field, kept];
     }),
@@ -49,13 +69,13 @@ export function toConnectorWrite(
       activeNameKey: name.toLowerCase(),
       description: dto.description ?? null,
       requestType: dto.requestType,
-      url: dto.url,
-      headers: (dto.headers ?? []).map(({ header, value }) => ({ header, value })),
+      url: urls.url,
+      headers,
       contentType: dto.contentType,
       authType: dto.authType,
       grantType: dto.grantType ?? null,
       clientId: dto.clientId ?? null,
-      oauthUrl: dto.oauthUrl ?? null,
+      oauthUrl: urls.oauthUrl,
       authUsername: dto.authUsername ?? null,
       ...secrets,
       body: dto.body,
@@ -66,6 +86,23 @@ export function toConnectorWrite(
     },
     tags: uniqueTags(dto.tags ?? []),
   };
+}
+
+/**
+ * A `{{variable}}` in the scheme, user info, host or port of a URL that carries a secret (secretSentTo) would let
+ * whoever fills it in send the secret anywhere: refused, one message per URL. The path, query and fragment may hold them.
+ */
+function variableDestinationProblems(urls: Record<UrlField, string | null>, dto: RestConnectorWriteDto): string[] {
+  return (['url', 'oauthUrl'] as const).flatMap((field) => {
+    const url = urls[field];
+    const carried = secretSentTo(field, dto.authType, dto.grantType);
+    if (url === null || carried === null || !hasVariableDestination(url)) return [];
+    const when = field === 'url' ? `authType is ${dto.authType}` : whenSecretIsUsed(secretsUsedBy(dto.authType, dto.grantType)[0]);
+    return [
+      `${field} must not have a {{variable}} in its scheme, user info, host or port while ${when}: ${carried} would go wherever the variable points. ` +
+        'Write them out in full; variables may stand in the path, query and fragment',
+    ];
+  });
 }
 
 /** De-duplicated case-insensitively, the first spelling kept, in the order written. */

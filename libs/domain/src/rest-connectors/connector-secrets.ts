@@ -2,14 +2,22 @@ import { AuthType, GrantType } from './rest-connector.enums';
 
 export type SecretField = 'basicToken' | 'bearerToken' | 'clientSecret' | 'authPassword';
 
+/** The URLs of a connector: where its call goes, and where an OAuth 2.0 token is got. */
+export type UrlField = 'url' | 'oauthUrl';
+
 interface SecretRule {
   /** What a read shows for a set secret, and what a PUT sends back to keep it (docs/api-contract.md, "Rest connectors"). */
   placeholder: string;
   /** The auth settings that use the secret: required with them, discarded with any other. */
   authType: AuthType;
   grantType?: GrantType;
-  /** The URL it is sent to: a kept secret may not follow a change of that URL's destination. */
-  destination: 'url' | 'oauthUrl';
+  /** The secret in the words of a 400. */
+  words: string;
+  /**
+   * The URLs it, or what it buys, is sent to, where it goes itself first: a kept secret may not follow a change of
+   * any of their destinations. An OAuth secret goes to `oauthUrl`, and the access token got with it to `url`.
+   */
+  destinations: readonly UrlField[];
 }
 
 /**
@@ -17,10 +25,22 @@ interface SecretRule {
  * placeholders of reads and the discarding on write are all derived from it.
  */
 export const SECRETS: Record<SecretField, SecretRule> = {
-  basicToken: { placeholder: '<BASIC_TOKEN>', authType: AuthType.AUTH_BASIC, destination: 'url' },
-  bearerToken: { placeholder: '<BEARER_TOKEN>', authType: AuthType.AUTH_BEARER, destination: 'url' },
-  clientSecret: { placeholder: '<CLIENT_SECRET>', authType: AuthType.AUTH_OAUTH2, grantType: GrantType.CLIENT_CREDENTIALS, destination: 'oauthUrl' },
-  authPassword: { placeholder: '<PASSWORD>', authType: AuthType.AUTH_OAUTH2, grantType: GrantType.PASSWORD, destination: 'oauthUrl' },
+  basicToken: { placeholder: '<BASIC_TOKEN>', words: 'the basic token', authType: AuthType.AUTH_BASIC, destinations: ['url'] },
+  bearerToken: { placeholder: '<BEARER_TOKEN>', words: 'the bearer token', authType: AuthType.AUTH_BEARER, destinations: ['url'] },
+  clientSecret: {
+    placeholder: '<CLIENT_SECRET>',
+    words: 'the client secret',
+    authType: AuthType.AUTH_OAUTH2,
+    grantType: GrantType.CLIENT_CREDENTIALS,
+    destinations: ['oauthUrl', 'url'],
+  },
+  authPassword: {
+    placeholder: '<PASSWORD>',
+    words: 'the password',
+    authType: AuthType.AUTH_OAUTH2,
+    grantType: GrantType.PASSWORD,
+    destinations: ['oauthUrl', 'url'],
+  },
 };
 
 export const SECRET_FIELDS = Object.keys(SECRETS) as SecretField[];
@@ -42,4 +62,15 @@ export function whenSecretIsUsed(field: SecretField): string {
 /** The secrets an auth type uses; the others are discarded on write. */
 export function secretsUsedBy(authType: AuthType, grantType: GrantType | null | undefined): SecretField[] {
   return SECRET_FIELDS.filter((field) => usesSecret(field, authType, grantType));
+}
+
+/**
+ * What these auth settings send to `field`, in the words of a 400, or null when it carries no secret: the secret
+ * itself where it goes first (`url` for basic and bearer tokens, `oauthUrl` for OAuth 2.0 credentials), and the
+ * OAuth 2.0 access token, got with the credentials, to `url`.
+ */
+export function secretSentTo(field: UrlField, authType: AuthType, grantType: GrantType | null | undefined): string | null {
+  if (authType === AuthType.AUTH_OAUTH2 && field === 'url') return 'the access token';
+  const secret = secretsUsedBy(authType, grantType).find((used) => SECRETS[used].destinations[0] === field);
+  return secret === undefined ? null : SECRETS[secret].words;
 }

@@ -3,6 +3,7 @@ import { ApiHideProperty, ApiProperty, ApiPropertyOptional } from '@nestjs/swagg
 import { Transform } from 'class-transformer';
 import { Allow, IsDefined, IsEnum, IsOptional, IsString, Length, MaxLength } from 'class-validator';
 import { ArrayOf } from '../../validation/array-of.validator';
+import { IsBasicCredentials } from '../../validation/basic-credentials.validator';
 import { HTTP_TOKEN, IsHttpToken } from '../../validation/http-token.validator';
 import { IsHttpUrlWithPlaceholders } from '../../validation/http-url.validator';
 import { MaxBytes } from '../../validation/max-bytes.validator';
@@ -30,7 +31,7 @@ const trim = Transform(({ value }) => (typeof value === 'string' ? value.trim() 
 const isOAuth = (o: Record<string, unknown>) => o.authType === AuthType.AUTH_OAUTH2;
 
 /** A secret: write-only, required by the auth settings that use it (SECRETS), discarded by the others. */
-const Secret = (field: SecretField) => {
+const Secret = (field: SecretField, what = '') => {
   const { placeholder } = SECRETS[field];
   const when = whenSecretIsUsed(field);
   return applyDecorators(
@@ -39,7 +40,9 @@ const Secret = (field: SecretField) => {
       nullable: true,
       maxLength: LIMITS.secret,
       example: placeholder,
-      description: `Write-only. Required when ${when}. Reads show \`${placeholder}\`; sending \`${placeholder}\` back keeps the stored value.`,
+      description:
+        `Write-only. ${what}Required when ${when}. Reads show \`${placeholder}\`; sending \`${placeholder}\` back keeps the stored value ` +
+        'while the URLs it is sent to keep their scheme, host, port and user info.',
     }),
     RequiredIf((o) => usesSecret(field, o.authType, o.grantType), when),
     IsString(),
@@ -96,13 +99,25 @@ export class RestConnectorWriteDto {
   @IsEnum(RequestType)
   requestType: RequestType;
 
-  @ApiProperty({ example: 'https://api.weather.example.com/v1/forecast?city={{city}}', maxLength: LIMITS.url, description: 'Absolute http(s) URL; `{{variable}}` placeholders allowed.' })
+  @ApiProperty({
+    example: 'https://api.weather.example.com/v1/forecast?city={{city}}',
+    maxLength: LIMITS.url,
+    description:
+      'Absolute http(s) URL; `{{variable}}` placeholders allowed, but not in the scheme, user info, host or port when authType is not ' +
+      'AUTH_NONE. Stored and read back with a lower-case scheme and exactly `//` after it (`HTTPS:host` becomes `https://host`).',
+  })
   @IsDefined()
   @IsHttpUrlWithPlaceholders(LIMITS.url)
   @SingleLine()
   url: string;
 
-  @ApiPropertyOptional({ type: [ConnectorHeaderDto], maxItems: LIMITS.headers })
+  @ApiPropertyOptional({
+    type: [ConnectorHeaderDto],
+    maxItems: LIMITS.headers,
+    description:
+      'When authType is not AUTH_NONE, `Host`, `X-Forwarded-Host`, `X-Host`, `X-Original-Host` and `Forwarded`\'s `host=` must name ' +
+      'the host and port of `url`, without `{{variable}}` placeholders.',
+  })
   @IsOptional()
   @ArrayOf(() => ConnectorHeaderDto, LIMITS.headers)
   headers?: ConnectorHeaderDto[];
@@ -122,7 +137,8 @@ export class RestConnectorWriteDto {
   @IsEnum(GrantType)
   grantType?: GrantType | null;
 
-  @Secret('basicToken')
+  @Secret('basicToken', 'The Base64 of `user-id:password` (RFC 7617), sent as `Authorization: Basic <basicToken>`. ')
+  @IsBasicCredentials((o) => usesSecret('basicToken', o.authType, o.grantType), SECRETS.basicToken.placeholder)
   basicToken?: string | null;
 
   @Secret('bearerToken')
@@ -138,7 +154,15 @@ export class RestConnectorWriteDto {
   @Secret('clientSecret')
   clientSecret?: string | null;
 
-  @ApiPropertyOptional({ type: String, nullable: true, maxLength: LIMITS.url, example: 'https://id.example.com/oauth/token', description: 'URL for OAuth authentication; required with AUTH_OAUTH2.' })
+  @ApiPropertyOptional({
+    type: String,
+    nullable: true,
+    maxLength: LIMITS.url,
+    example: 'https://id.example.com/oauth/token',
+    description:
+      'URL for OAuth authentication; required with AUTH_OAUTH2, and then without `{{variable}}` in its scheme, user info, host or port. ' +
+      'Stored in the canonical form of `url`.',
+  })
   @RequiredIf(isOAuth, 'authType is AUTH_OAUTH2')
   @IsHttpUrlWithPlaceholders(LIMITS.url)
   @SingleLine()

@@ -1,0 +1,31 @@
+import { canonicalHttpUrl, isHttpUrlWithPlaceholders } from './http-url.validator';
+
+describe(canonicalHttpUrl.name, () => {
+  it.each([
+    ['HTTP:/host/x', 'http://host/x'],
+    ['https:host', 'https://host'],
+    ['https:\\\\host', 'https://host'],
+    ['https:///host', 'https://host'],
+    ['hTTpS:/\\/\\host:8443/a\\b?c=//d', 'https://host:8443/a\\b?c=//d'],
+    ['https://host', 'https://host'],
+    ['\u0001 https://host/x \u001f', 'https://host/x'],
+    ['HTTPS:{{host}}/{{Path}}?q={{Q}}#{{F}}', 'https://{{host}}/{{Path}}?q={{Q}}#{{F}}'],
+    ['https://API.Example.com/Path', 'https://API.Example.com/Path'],
+  ])('spells %j as %j', (url, canonical) => {
+    expect(canonicalHttpUrl(url)).toBe(canonical);
+  });
+
+  it.each(['ftp://host', 'not a url', '', '{{scheme}}://host', 'httpx://host'])('leaves %j as it is', (url) => {
+    expect(canonicalHttpUrl(url)).toBe(url);
+  });
+
+  it.each(['HTTP:/host/x', 'https:host', 'https:\\\\host\\x', 'https:///host?q', 'HTTPS://User:PW@Host:443/{{p}}'])(
+    'changes nothing the WHATWG parser reads in %j',
+    (url) => {
+      const filled = (text: string) => text.replaceAll('{{p}}', 'x');
+
+      expect(new URL(filled(canonicalHttpUrl(url))).href).toBe(new URL(filled(url)).href);
+      expect(isHttpUrlWithPlaceholders(canonicalHttpUrl(url), 2048)).toBe(true);
+    },
+  );
+});
