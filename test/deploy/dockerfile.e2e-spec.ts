@@ -62,12 +62,12 @@ describe('docker/Dockerfile', () => {
     expect(of('RUN').filter((r) => /apt-get|apk/.test(r.args) && TOOLCHAIN.test(r.args))).toEqual([]);
   });
 
-  it('copies the chosen app to dist/app/main.js and the CLI to dist/tools/cli/main.js, from a stage that builds them', () => {
+  it('copies the chosen app\'s bundle folder to dist/app/ (main.js, and any worker script beside it) and the CLI to dist/tools/cli/main.js, from a stage that builds them', () => {
     expect(of('ARG').map((a) => a.args.split('=')[0])).toContain('APP');
     const copies = of('COPY').map((c) => parseCopy(c.args));
-    const app = copies.find((c) => c.destination === 'dist/app/main.js');
+    const app = copies.find((c) => c.destination === 'dist/app/');
     const cli = copies.find((c) => c.destination === 'dist/tools/cli/main.js');
-    expect(app?.sources).toEqual([expect.stringMatching(/\/dist\/apps\/\$\{?APP\}?\/main\.js$/)]);
+    expect(app?.sources).toEqual([expect.stringMatching(/\/dist\/apps\/\$\{?APP\}?\/$/)]);
     expect(cli?.sources).toEqual([expect.stringMatching(/\/dist\/tools\/cli\/main\.js$/)]);
     const build = stageChain(dockerfile, findStage(dockerfile, app?.from as string));
     expect(build.some((s) => s.instructions.some((i) => i.keyword === 'RUN' && /npm run build/.test(i.args)))).toBe(true);

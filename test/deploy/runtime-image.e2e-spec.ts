@@ -29,7 +29,7 @@ const JWT_SECRET = 'runtime-image-test-secret-0123456789abcdef';
 const SECRETS_KEY = Buffer.alloc(32, 9).toString('base64');
 
 interface Step {
-  /** Where the file comes from: the production install, or a path of the repository (with ${APP}). */
+  /** Where the file comes from: the production install, or a path of the repository (with ${APP}; a folder when it ends with /). */
   source: { install: true } | { repo: string };
   /** Relative to the runtime stage's WORKDIR. */
   destination: string;
@@ -45,14 +45,16 @@ function runtimeLayout(): { steps: Step[]; cmd: string[] } {
     const copy = parseCopy(instruction.args);
     const destinationDir = copy.destination.endsWith('/') || copy.destination === '.' || copy.destination === './';
     for (const source of copy.sources) {
-      const destination = relative(workdir, resolve(workdir, destinationDir ? join(copy.destination, source.split('/').pop() as string) : copy.destination));
+      // A folder's contents go into the destination folder itself (COPY's rule for a directory source).
+      const into = source.endsWith('/') ? '' : (source.split('/').pop() as string);
+      const destination = relative(workdir, resolve(workdir, destinationDir ? join(copy.destination, into) : copy.destination));
       if (!copy.from) {
         steps.push({ source: { repo: source }, destination });
         continue;
       }
       const stage = findStage(dockerfile, copy.from);
       const stageDir = workdirOf(stage, dockerfile);
-      const inStage = relative(stageDir, source);
+      const inStage = relative(stageDir, source) + (source.endsWith('/') ? '/' : '');
       if (inStage.startsWith('..')) throw new Error(`Dockerfile line ${instruction.line}: ${source} is outside ${stage.name}'s WORKDIR`);
       const installs = stageChain(dockerfile, stage).some((s) => s.instructions.some((i) => /npm ci\b.*--omit=dev/.test(i.args)));
       if (inStage === 'node_modules' && installs) steps.push({ source: { install: true }, destination });
@@ -119,6 +121,13 @@ describe('the runtime image, rebuilt on disk', () => {
       if ('install' in step.source) continue;
       const source = join(ROOT, step.source.repo.replace(/\$\{?APP\}?/g, appName));
       if (!existsSync(source)) throw new Error(`${relative(ROOT, source)} is missing: npm test builds (npm run build) before running jest`);
+      if (step.source.repo.endsWith('/')) {
+        // A folder: its files, replacing what another app's placing left there.
+        rmSync(join(app, step.destination), { recursive: true, force: true });
+        mkdirSync(join(app, step.destination), { recursive: true });
+        for (const file of readdirSync(source)) copyFileSync(join(source, file), join(app, step.destination, file));
+        continue;
+      }
       mkdirSync(dirname(join(app, step.destination)), { recursive: true });
       copyFileSync(source, join(app, step.destination));
     }
@@ -207,4 +216,15 @@ describe('the runtime image, rebuilt on disk', () => {
     },
     30_000,
   );
+
+  it('runs the transactional service\'s answer worker script from the image\'s layout and production install', async () => {
+    place(PLATFORM_APPS.transactionalService.name);
+    const task = JSON.stringify({ body: '{"data":{"level":7}}', whole: true, secrets: [], shownBytes: 65536, isJson: false, expression: '$.data.level' });
+    const script = `process.stdout.write(JSON.stringify(require('./dist/app/answer.worker.js').default(${task})))`;
+    const result = await run(process.execPath, ['-e', script], { cwd: app, env: { PATH: process.env.PATH }, timeoutMs: 30_000 });
+    expect({ code: result.code, output: result.output }).toEqual({
+      code: 0,
+      output: JSON.stringify({ body: '{"data":{"level":7}}', bodyTruncated: false, query: { values: [7], valuesTruncated: false, error: null, hint: null } }),
+    });
+  });
 });
