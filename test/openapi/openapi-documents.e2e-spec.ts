@@ -240,7 +240,7 @@ describe('What the documents say, field for field', () => {
     expect(schemaOf(connectors, 'RestConnectorTest').properties.variables).toMatchObject({ type: 'object', additionalProperties: { type: 'string', maxLength: 8192 }, maxProperties: 50 });
     expect(Object.keys(unsaved.requestBody.content['application/json'].examples)).toEqual(['noAuth', 'bearer', 'clientCredentials']);
     expect(Object.keys(saved.requestBody.content['application/json'].examples)).toEqual(['asStored', 'withEdits']);
-    expect(keys('TestRunAnswer')).toEqual(['outcome', 'message', 'durationMs', 'request', 'response', 'output']);
+    expect(keys('TestRunAnswer')).toEqual(['outcome', 'message', 'durationMs', 'request', 'response', 'output', 'warnings']);
     expect(connectors.components!.schemas!.TestRunOutcome).toMatchObject({
       enum: ['SUCCESS', 'HTTP_ERROR', 'TIMEOUT', 'CONNECTION_FAILED', 'TLS_ERROR', 'BLOCKED_DESTINATION', 'AUTH_FAILED'],
     });
@@ -250,10 +250,11 @@ describe('What the documents say, field for field', () => {
       });
     }
     expect(keys('TestRunRequest')).toEqual(['method', 'url', 'headers', 'body']);
-    expect(keys('TestRunResponse')).toEqual(['status', 'headers', 'body', 'bodyTruncated']);
-    expect(keys('TestRunOutput')).toEqual(['expression', 'values', 'error']);
+    expect(keys('TestRunResponse')).toEqual(['status', 'headers', 'body', 'bodyTruncated', 'sizeBytes', 'json']);
+    expect(schemaOf(connectors, 'TestRunResponse').required).not.toContain('json');
+    expect(keys('TestRunOutput')).toEqual(['expression', 'values', 'valuesTruncated', 'error', 'hint']);
     for (const op of [unsaved, saved]) {
-      expect(Object.keys(op.responses['200'].content['application/json'].examples)).toEqual(['success', 'httpError', 'blocked', 'authFailed']);
+      expect(Object.keys(op.responses['200'].content['application/json'].examples)).toEqual(['success', 'nothingSelected', 'httpError', 'blocked', 'authFailed']);
       expect(op.responses['429']).toBeDefined();
     }
   });

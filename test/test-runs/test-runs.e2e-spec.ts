@@ -53,11 +53,19 @@ describe('Connector test runs (MariaDB, far sides on 127.0.0.2)', () => {
         request: {
           method: 'GET',
           url: `${side.url}/cities/S%C3%A3o%20Paulo%2FCentro?lang=pt%26br`,
-          headers: [{ header: 'Accept', value: 'application/json' }, { header: 'X-Tenant', value: 'acme-42' }],
+          headers: [{ header: 'Accept', value: 'application/json' }, { header: 'X-Tenant', value: 'acme-42' }, { header: 'User-Agent', value: 'bot-platform-connector-test/1.0' }],
           body: '',
         },
-        response: { status: 200, headers: expect.arrayContaining([{ header: 'content-type', value: 'application/json' }]), body: '{"data":{"level":7}}', bodyTruncated: false },
-        output: { expression: '$.data.level', values: [7], error: null },
+        response: {
+          status: 200,
+          headers: expect.arrayContaining([{ header: 'content-type', value: 'application/json' }]),
+          body: '{"data":{"level":7}}',
+          bodyTruncated: false,
+          sizeBytes: 20,
+          json: { data: { level: 7 } },
+        },
+        output: { expression: '$.data.level', values: [7], valuesTruncated: false, error: null, hint: null },
+        warnings: [],
       });
       expect(side.received).toEqual([
         expect.objectContaining({ method: 'GET', url: '/cities/S%C3%A3o%20Paulo%2FCentro?lang=pt%26br', headers: expect.objectContaining({ accept: 'application/json', 'x-tenant': 'acme-42' }) }),
@@ -72,7 +80,9 @@ describe('Connector test runs (MariaDB, far sides on 127.0.0.2)', () => {
       await testUnsaved({ connector: { ...post, requestType: 'GET', contentType: 'APPLICATION_JSON', headers: [] }, variables: { name: 'x' } }).expect(200);
 
       const [json, none, get] = side.received;
-      expect(json).toMatchObject({ method: 'POST', body: '{"name":"Ana "A" Lima"}' });
+      // Inside a JSON string, a variable is JSON-escaped: the body stays JSON.
+      expect(json).toMatchObject({ method: 'POST', body: '{"name":"Ana \\"A\\" Lima"}' });
+      expect(JSON.parse(json.body)).toEqual({ name: 'Ana "A" Lima' });
       expect(json.headers['content-type']).toBe('application/json');
       expect(none.body).toBe('');
       expect(none.headers['content-type']).toBe('text/plain');
@@ -252,9 +262,17 @@ describe('Connector test runs (MariaDB, far sides on 127.0.0.2)', () => {
       side = await farSide();
       const res = await testUnsaved({ connector: { ...clientCredentials(`${side.url}/me`), clientSecret: 'wrong-secret' } }).expect(200);
 
-      expect(res.body).toMatchObject({ outcome: 'AUTH_FAILED', message: expect.stringMatching(/^The token endpoint answered 401: invalid_client \(.+\)$/), response: null, output: null });
+      // What was sent is the token request (secrets as placeholders), and what came back the endpoint's answer.
+      expect(res.body).toMatchObject({
+        outcome: 'AUTH_FAILED',
+        message: expect.stringMatching(/^Token endpoint: The token endpoint answered 401: invalid_client \(.+\)$/),
+        request: { method: 'POST', url: endpoint.url, headers: expect.arrayContaining([{ header: 'Authorization', value: 'Basic <CLIENT_CREDENTIALS>' }]), body: 'grant_type=client_credentials' },
+        response: { status: 401, json: { error: 'invalid_client', error_description: expect.any(String) } },
+        output: null,
+      });
       expect(side.connections()).toBe(0);
       expect(JSON.stringify(res.body)).not.toContain('wrong-secret');
+      expect(JSON.stringify(res.body)).not.toContain(Buffer.from(`bot+platform:wrong-secret`).toString('base64'));
     });
   });
 
@@ -301,7 +319,8 @@ describe('Connector test runs (MariaDB, far sides on 127.0.0.2)', () => {
       expect(res.body.outcome).toBe('SUCCESS');
       expect(res.body.response).toMatchObject({ bodyTruncated: true });
       expect(Buffer.byteLength(res.body.response.body)).toBe(64 * 1024);
-      expect(res.body.output).toEqual({ expression: '$.data', values: null, error: expect.stringMatching(/cut short/) });
+      expect(res.body.output).toEqual({ expression: '$.data', values: null, valuesTruncated: false, error: expect.stringMatching(/cut short/), hint: null });
+      expect(res.body.response.json).toBeUndefined();
     });
 
     it('abandons a call that takes longer than CONNECTOR_TEST_TIMEOUT_MS: no answer, or an answer that trickles', async () => {
@@ -324,9 +343,9 @@ describe('Connector test runs (MariaDB, far sides on 127.0.0.2)', () => {
       const closed = side.url;
       await side.close();
       const refused = await testUnsaved({ connector: aConnectorBody({ url: `${closed}/x` }) }).expect(200);
-      expect(refused.body).toMatchObject({ outcome: 'CONNECTION_FAILED', message: 'Could not reach the far side: ECONNREFUSED', response: null });
+      expect(refused.body).toMatchObject({ outcome: 'CONNECTION_FAILED', message: `Could not reach 127.0.0.2 port ${side.port}: the connection was refused (ECONNREFUSED)`, response: null });
       const unknown = await testUnsaved({ connector: aConnectorBody({ url: 'https://no-such-host.test/x' }) }).expect(200);
-      expect(unknown.body).toMatchObject({ outcome: 'CONNECTION_FAILED', message: expect.stringMatching(/ENOTFOUND/) });
+      expect(unknown.body).toMatchObject({ outcome: 'CONNECTION_FAILED', message: 'Could not reach no-such-host.test port 443: the name has no address (ENOTFOUND)' });
     });
 
     it('reaches the far side by a name that resolves to an admitted address', async () => {

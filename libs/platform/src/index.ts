@@ -21,13 +21,14 @@ export * from './auth/auth.decorators';
 export * from './auth/jwt-verifier.service';
 export * from './auth/development-secret';
 
-// HTTP edge: the error body and its OpenAPI description, the Idempotency-Key header
+// HTTP edge: the error body and its OpenAPI description, the Idempotency-Key header, the caller leaving
 export * from './http/api-error-responses.decorator';
 export * from './http/idempotency-key.decorators';
+export * from './http/caller-gone';
 
 // Rate limits: per-minute counters and the 429 they answer, for a limit of a feature's own
 export * from './rate-limit/rate-limit-store';
-export { tooManyRequests } from './rate-limit/rate-limit-keys';
+export { RateLimitExceededException, tooManyRequests } from './rate-limit/rate-limit-keys';
 
 // Metrics: the app's Prometheus registry, for a feature's own metrics
 export * from './metrics/metrics';

@@ -6,7 +6,7 @@ import { RestConnectorSearchService } from './rest-connector-search.service';
 import { RestConnectorsController } from './rest-connectors.controller';
 import { RestConnectorsService } from './rest-connectors.service';
 import { Outbound } from './test-runs/outbound.providers';
-import { TestRunRateLimitGuard, TestRunSlots } from './test-runs/test-run-limits';
+import { TestRunRateLimit, TestRunSlots } from './test-runs/test-run-limits';
 import { TestRunMetrics } from './test-runs/test-run-metrics';
 import { TestRunsController } from './test-runs/test-runs.controller';
 import { TestRunsService } from './test-runs/test-runs.service';
@@ -16,6 +16,6 @@ import { TestRunsService } from './test-runs/test-runs.service';
   imports: [DomainModule],
   // The fixed sub-paths (`test`, `deleted`) before the connectors' `:serviceUUID`.
   controllers: [TestRunsController, ConnectorHistoryController, RestConnectorsController],
-  providers: [RestConnectorsService, RestConnectorSearchService, ConnectorHistoryService, TestRunsService, Outbound, TestRunSlots, TestRunRateLimitGuard, TestRunMetrics],
+  providers: [RestConnectorsService, RestConnectorSearchService, ConnectorHistoryService, TestRunsService, Outbound, TestRunSlots, TestRunRateLimit, TestRunMetrics],
 })
 export class RestConnectorsModule {}

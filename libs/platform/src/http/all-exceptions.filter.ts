@@ -4,6 +4,7 @@ import { STATUS_CODES } from 'node:http';
 import { InvalidTokenException } from '../auth/invalid-token.exception';
 import { driverCodeOf, isDatabaseUnavailable, isTransientConflict } from '@app/domain';
 import { AddressRateLimit } from '../rate-limit/address-rate-limit';
+import { RateLimitExceededException } from '../rate-limit/rate-limit-keys';
 import { ErrorBody } from './error-body';
 import { BODY_TOO_LARGE_MESSAGE } from './json-body.middleware';
 
@@ -49,6 +50,9 @@ export class AllExceptionsFilter implements ExceptionFilter {
     if (status === HttpStatus.UNAUTHORIZED || status === HttpStatus.FORBIDDEN) this.addressLimit.countRefusal(req);
     if (status === HttpStatus.UNAUTHORIZED) {
       res.setHeader('WWW-Authenticate', exception instanceof InvalidTokenException ? exception.challenge : 'Bearer');
+    }
+    if (exception instanceof RateLimitExceededException && !res.getHeader('Retry-After')) {
+      res.setHeader('Retry-After', exception.retryAfterSeconds);
     }
     if (status === HttpStatus.SERVICE_UNAVAILABLE && !res.getHeader('Retry-After')) {
       res.setHeader('Retry-After', '5');

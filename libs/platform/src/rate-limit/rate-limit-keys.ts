@@ -27,8 +27,23 @@ export function clientNetwork(ip: string | undefined): string {
 /** The counters' key of a request no verified caller answers for: its client's network (clientNetwork). */
 export const addressKey = (req: Request): string => `ip:${clientNetwork(req.ip)}`;
 
-/** The 429 of a rate limit (of `limit` requests, or of what `counted` names), with the seconds until the caller may send again in Retry-After. */
+/**
+ * The 429 of a rate limit (of `limit` requests, or of what `counted` names). It carries the seconds until the
+ * caller may send again, which the exception filter answers as Retry-After: a limit counted deep in a feature,
+ * where no response is at hand, answers the same as one counted by a guard.
+ */
+export class RateLimitExceededException extends HttpException {
+  constructor(
+    readonly retryAfterSeconds: number,
+    limit: number,
+    counted = 'requests',
+  ) {
+    super(`Rate limit of ${limit} ${counted} per minute exceeded`, HttpStatus.TOO_MANY_REQUESTS);
+  }
+}
+
+/** The 429 of a rate limit, its Retry-After set on `res` at once (the middleware that refuses before Nest's filter has a response). */
 export function tooManyRequests(res: Response, limit: number, retryAfterSeconds: number, counted = 'requests'): HttpException {
   res.setHeader('Retry-After', retryAfterSeconds);
-  return new HttpException(`Rate limit of ${limit} ${counted} per minute exceeded`, HttpStatus.TOO_MANY_REQUESTS);
+  return new RateLimitExceededException(retryAfterSeconds, limit, counted);
 }

@@ -1,5 +1,6 @@
 import { TestRunOutcome } from '@app/domain';
 import type { Dispatcher } from 'undici';
+import { RunDeadline } from './run-deadline';
 import { undici } from './undici';
 import { Header } from './variables';
 
@@ -8,8 +9,6 @@ export type Outcome = `${TestRunOutcome}`;
 
 /** At most this much of an answer is read; the rest is never taken off the socket. */
 export const MAX_READ_BYTES = 1024 * 1024;
-/** At most this much of an answer's body is returned to the caller. */
-export const MAX_RETURNED_BYTES = 64 * 1024;
 
 export interface OutboundRequest {
   method: string;
@@ -22,51 +21,73 @@ export interface OutboundRequest {
 export interface OutboundAnswer {
   status: number;
   headers: Header[];
-  /** The body as text, at most MAX_RETURNED_BYTES (bytes cut at a character boundary). */
-  body: string;
-  bodyTruncated: boolean;
-  /** The whole body as read (up to MAX_READ_BYTES), for the output expression. */
-  fullBody: string;
-  fullBodyTruncated: boolean;
+  /** The body's bytes as read: all of them, or a little more than MAX_READ_BYTES when `truncated`. */
+  bytes: Buffer;
+  /** The body went on past MAX_READ_BYTES, and the rest was not read. */
+  truncated: boolean;
 }
 
 export interface OutboundResult {
   outcome: Outcome;
   message: string | null;
   answer: OutboundAnswer | null;
-  durationMs: number;
+  /** What the guard refused, for the server's log only: the answer never says what a name resolves to. */
+  blocked?: { address: string; range: string };
 }
 
-/** A timeout from the first connection attempt to the answer's last byte. */
-class CallTimeout extends Error {}
+/** `host port N`, the port said even when the URL leaves it to its scheme. */
+export function destinationInWords(url: string): string {
+  const { hostname, port, protocol } = new URL(url);
+  return `${hostname} port ${port || (protocol === 'https:' ? 443 : 80)}`;
+}
+
+/** What a socket or name error code means, in plain words (the code follows in brackets). */
+const CONNECTION_ERRORS: Record<string, string> = {
+  ECONNREFUSED: 'the connection was refused',
+  ECONNRESET: 'the connection was reset',
+  ENOTFOUND: 'the name has no address',
+  EAI_AGAIN: 'the name could not be resolved just now',
+  EHOSTUNREACH: 'the host is unreachable',
+  ENETUNREACH: 'the network is unreachable',
+  EPIPE: 'the connection was closed while the request was sent',
+  UND_ERR_SOCKET: 'the far side closed the connection before answering whole',
+};
+const TLS_ERRORS: Record<string, string> = {
+  DEPTH_ZERO_SELF_SIGNED_CERT: 'its certificate is self-signed',
+  SELF_SIGNED_CERT_IN_CHAIN: 'its certificate chain ends in a self-signed certificate',
+  UNABLE_TO_VERIFY_LEAF_SIGNATURE: 'its certificate\'s issuer is not trusted',
+  UNABLE_TO_GET_ISSUER_CERT_LOCALLY: 'its certificate\'s issuer is not trusted',
+  CERT_HAS_EXPIRED: 'its certificate has expired',
+  CERT_NOT_YET_VALID: 'its certificate is not valid yet',
+  ERR_TLS_CERT_ALTNAME_INVALID: 'its certificate is not for this host name',
+};
+
+const isTls = (code: string) => code in TLS_ERRORS || code.startsWith('ERR_TLS') || code.startsWith('CERT_') || code.includes('SSL');
 
 /** The outcome of a failed call, from its error's code: never from its message. */
-function failureOf(error: unknown): { outcome: Outcome; message: string } {
+export function failureOf(error: unknown, url: string, deadline: RunDeadline): Omit<OutboundResult, 'answer'> {
+  const where = destinationInWords(url);
+  if (deadline.cancelled) return { outcome: 'TIMEOUT', message: 'The caller left before the run ended: it was cancelled' };
+  if (deadline.timedOut) return { outcome: 'TIMEOUT', message: `${where} gave no whole answer within ${deadline.timeoutMs} ms, the run's limit` };
   const code = (error as { code?: unknown })?.code;
-  if (error instanceof CallTimeout) return { outcome: 'TIMEOUT', message: error.message };
-  if (code === 'BLOCKED_DESTINATION') return { outcome: 'BLOCKED_DESTINATION', message: (error as Error).message };
+  if (code === 'BLOCKED_DESTINATION') {
+    const { message, address, range } = error as Error & { address: string; range: string };
+    return { outcome: 'BLOCKED_DESTINATION', message, blocked: { address, range } };
+  }
   const { errors } = undici();
   if (error instanceof errors.ConnectTimeoutError || error instanceof errors.HeadersTimeoutError || error instanceof errors.BodyTimeoutError) {
-    return { outcome: 'TIMEOUT', message: 'The far side did not answer in time' };
+    return { outcome: 'TIMEOUT', message: `${where} gave no whole answer within ${deadline.timeoutMs} ms, the run's limit` };
   }
-  if (typeof code === 'string' && (code.startsWith('ERR_TLS') || code.startsWith('CERT_') || code.includes('SSL') || code === 'DEPTH_ZERO_SELF_SIGNED_CERT' || code === 'SELF_SIGNED_CERT_IN_CHAIN' || code === 'UNABLE_TO_VERIFY_LEAF_SIGNATURE')) {
-    return { outcome: 'TLS_ERROR', message: `TLS failed: ${code}` };
+  if (typeof code === 'string' && isTls(code)) {
+    return { outcome: 'TLS_ERROR', message: `TLS with ${where} failed: ${TLS_ERRORS[code] ?? 'the secure connection could not be made'} (${code})` };
   }
-  const reason = typeof code === 'string' ? code : 'the connection failed';
-  return { outcome: 'CONNECTION_FAILED', message: `Could not reach the far side: ${reason}` };
-}
-
-/** Text of at most `limit` bytes, never cutting a UTF-8 character in two. */
-export function textUpTo(buffer: Buffer, limit: number): { text: string; truncated: boolean } {
-  if (buffer.length <= limit) return { text: buffer.toString('utf8'), truncated: false };
-  let end = limit;
-  while (end > 0 && (buffer[end] & 0xc0) === 0x80) end -= 1;
-  return { text: buffer.subarray(0, end).toString('utf8'), truncated: true };
+  const reason = typeof code === 'string' ? `${CONNECTION_ERRORS[code] ?? 'the connection failed'} (${code})` : 'the connection failed';
+  return { outcome: 'CONNECTION_FAILED', message: `Could not reach ${where}: ${reason}` };
 }
 
 /**
  * A body's bytes, read until there are more than `limit` (then the rest is never taken off the socket):
- * `truncated` when the body went on; the bytes may pass `limit` by part of one chunk (textUpTo cuts them).
+ * `truncated` when the body went on; the bytes may pass `limit` by part of one chunk.
  */
 export async function readUpTo(body: Dispatcher.ResponseData['body'], limit: number): Promise<{ bytes: Buffer; truncated: boolean }> {
   const chunks: Buffer[] = [];
@@ -82,51 +103,39 @@ export async function readUpTo(body: Dispatcher.ResponseData['body'], limit: num
   return { bytes: Buffer.concat(chunks), truncated: false };
 }
 
+/** An answer's headers as a list, each value of a repeated header on its own. */
+export function headerList(headers: Dispatcher.ResponseData['headers']): Header[] {
+  const list: Header[] = [];
+  for (const [header, value] of Object.entries(headers)) {
+    for (const one of Array.isArray(value) ? value : [value]) if (one !== undefined) list.push({ header, value: one });
+  }
+  return list;
+}
+
 /**
  * Makes one outbound call through the guarded dispatcher and reports it, whatever happened: no redirect is
- * followed, the whole call is abandoned after `timeoutMs`, at most MAX_READ_BYTES are read.
+ * followed, the call is abandoned when the run's deadline passes (or its caller leaves), at most
+ * MAX_READ_BYTES are read.
  */
-export async function callOnce(dispatcher: Dispatcher, call: OutboundRequest, timeoutMs: number, now: () => number = Date.now): Promise<OutboundResult> {
-  const started = now();
-  const abort = new AbortController();
-  const timer = setTimeout(() => abort.abort(new CallTimeout(`No whole answer within ${timeoutMs} ms`)), timeoutMs);
+export async function callOnce(dispatcher: Dispatcher, call: OutboundRequest, deadline: RunDeadline): Promise<OutboundResult> {
   try {
     const answer = await undici().request(call.url, {
       method: call.method as Dispatcher.HttpMethod,
       headers: call.headers.map(({ header, value }) => [header, value]).flat(),
       body: call.body ?? undefined,
       dispatcher,
-      signal: abort.signal,
-      headersTimeout: timeoutMs,
-      bodyTimeout: timeoutMs,
+      signal: deadline.signal,
     });
-    const { bytes: read, truncated: readTruncated } = await readUpTo(answer.body, MAX_READ_BYTES);
-    const full = textUpTo(read, MAX_READ_BYTES);
-    const returned = textUpTo(read, MAX_RETURNED_BYTES);
-    const headers: Header[] = [];
-    for (const [header, value] of Object.entries(answer.headers)) {
-      for (const one of Array.isArray(value) ? value : [value]) if (one !== undefined) headers.push({ header, value: one });
-    }
+    const { bytes, truncated } = await readUpTo(answer.body, MAX_READ_BYTES);
     const status = answer.statusCode;
     const success = status >= 200 && status <= 299;
     const location = typeof answer.headers.location === 'string' ? answer.headers.location : null;
     return {
       outcome: success ? 'SUCCESS' : 'HTTP_ERROR',
       message: success ? null : `The far side answered ${status}${location && status >= 300 && status < 400 ? `, redirecting to ${location} (not followed)` : ''}`,
-      answer: {
-        status,
-        headers,
-        body: returned.text,
-        bodyTruncated: returned.truncated || readTruncated,
-        fullBody: full.text,
-        fullBodyTruncated: full.truncated || readTruncated,
-      },
-      durationMs: now() - started,
+      answer: { status, headers: headerList(answer.headers), bytes, truncated },
     };
   } catch (error) {
-    const reason = abort.signal.aborted ? abort.signal.reason : error;
-    return { ...failureOf(reason), answer: null, durationMs: now() - started };
-  } finally {
-    clearTimeout(timer);
+    return { ...failureOf(error, call.url, deadline), answer: null };
   }
 }

@@ -1,8 +1,11 @@
 import { APP_CONFIG, AppConfig } from '@app/platform';
 import { Inject, Injectable, OnApplicationShutdown, Optional } from '@nestjs/common';
+import { HttpAdapterHost } from '@nestjs/core';
+import type { AddressInfo } from 'node:net';
 import type { Agent } from 'undici';
 import { OAuthTokens } from './oauth-tokens';
-import { OutboundGuard, Resolve, systemResolve } from './outbound-guard';
+import { Listening, OutboundGuard, Resolve, systemResolve } from './outbound-guard';
+import { AnswerReader } from './answer/answer-reader';
 import { TestRunner } from './test-run';
 
 /**
@@ -19,9 +22,11 @@ export const OUTBOUND_RESOLVE = Symbol('OUTBOUND_RESOLVE');
 @Injectable()
 export class Outbound implements OnApplicationShutdown {
   private built?: { runner: TestRunner; dispatcher: Agent };
+  private readonly reader = new AnswerReader();
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly adapterHost: HttpAdapterHost,
     @Optional() @Inject(OUTBOUND_RESOLVE) private readonly resolve?: Resolve,
   ) {}
 
@@ -30,12 +35,25 @@ export class Outbound implements OnApplicationShutdown {
   }
 
   async onApplicationShutdown(): Promise<void> {
-    await this.built?.dispatcher.destroy();
+    await Promise.all([this.built?.dispatcher.destroy(), this.reader.close()]);
   }
 
   private build(): { runner: TestRunner; dispatcher: Agent } {
     const { allowedCidrs, timeoutMs } = this.config.connectorTests;
-    const dispatcher = new OutboundGuard(allowedCidrs, this.resolve ?? systemResolve).dispatcher({ connectTimeoutMs: timeoutMs });
-    return { dispatcher, runner: new TestRunner(dispatcher, new OAuthTokens(dispatcher, timeoutMs), timeoutMs) };
+    const guard = new OutboundGuard(allowedCidrs, this.resolve ?? systemResolve, {
+      listening: () => this.listening(),
+      nameTheVariable: this.config.nodeEnv !== 'production',
+    });
+    const dispatcher = guard.dispatcher({ connectTimeoutMs: timeoutMs });
+    return { dispatcher, runner: new TestRunner(dispatcher, new OAuthTokens(dispatcher), this.reader, timeoutMs) };
+  }
+
+  /**
+   * Where the app's HTTP server listens, read at each connection (supertest starts it lazily, and listen may
+   * come after the first test run); none while it does not listen, or listens on a pipe.
+   */
+  private listening(): Listening[] {
+    const address: AddressInfo | string | null | undefined = this.adapterHost.httpAdapter?.getHttpServer()?.address();
+    return address && typeof address === 'object' ? [{ address: address.address, port: address.port }] : [];
   }
 }

@@ -1,6 +1,5 @@
-import { APP_CONFIG, AppConfig, RateLimitHit, RateLimitStore, tooManyRequests, whenCounted } from '@app/platform';
-import { CanActivate, ExecutionContext, Inject, Injectable, ServiceUnavailableException } from '@nestjs/common';
-import type { Request, Response } from 'express';
+import { APP_CONFIG, AppConfig, Caller, RateLimitExceededException, RateLimitHit, RateLimitStore, whenCounted } from '@app/platform';
+import { Inject, Injectable, ServiceUnavailableException } from '@nestjs/common';
 import { TestRunMetrics } from './test-run-metrics';
 
 /**
@@ -12,11 +11,12 @@ export const MAX_TEST_RUNS_IN_FLIGHT = 50;
 
 /**
  * CONNECTOR_TEST_PER_MINUTE per caller (the token's `sub`) in any rolling minute: 429 with Retry-After beyond.
- * Counted apart from RATE_LIMIT_PER_MINUTE (keys of their own) in the same store: in Redis with REDIS_URL, for
- * all replicas at once, else in each process.
+ * Counted when a run is about to be attempted, after its request and its variables were found good: a 400 costs
+ * nothing. Counted apart from RATE_LIMIT_PER_MINUTE (keys of their own) in the same store: in Redis with
+ * REDIS_URL, for all replicas at once, else in each process.
  */
 @Injectable()
-export class TestRunRateLimitGuard implements CanActivate {
+export class TestRunRateLimit {
   private readonly limit: number;
 
   constructor(
@@ -27,17 +27,15 @@ export class TestRunRateLimitGuard implements CanActivate {
     this.limit = config.connectorTests.perMinute;
   }
 
-  canActivate(context: ExecutionContext): boolean | Promise<boolean> {
-    const http = context.switchToHttp();
-    const req = http.getRequest<Request>();
-    const res = http.getResponse<Response>();
-    return whenCounted(this.store.hit(`test-runs:sub:${req.caller?.sub}`, this.limit), (answer) => this.admit(answer, res));
+  /** Counts one run of `caller`, or throws the 429 when the last minute already holds the limit. */
+  admit(caller: Caller): void | Promise<void> {
+    return whenCounted(this.store.hit(`test-runs:sub:${caller.sub}`, this.limit), (answer) => this.admitted(answer));
   }
 
-  private admit({ isBlocked, timeToBlockExpire }: RateLimitHit, res: Response): boolean {
-    if (!isBlocked) return true;
+  private admitted({ isBlocked, timeToBlockExpire }: RateLimitHit): void {
+    if (!isBlocked) return;
     this.metrics.refused('rate_limit');
-    throw tooManyRequests(res, this.limit, timeToBlockExpire, 'connector test runs');
+    throw new RateLimitExceededException(timeToBlockExpire, this.limit, 'connector test runs');
   }
 }
 

@@ -13,6 +13,7 @@ export class TestRunMetrics {
   private readonly duration: Histogram<'outcome'>;
   private readonly refusals: Counter<'reason'>;
   private readonly running: Gauge;
+  private readonly cancellations: Counter;
 
   constructor(metrics: PlatformMetrics) {
     const registers = [metrics.registry];
@@ -26,6 +27,7 @@ export class TestRunMetrics {
     });
     this.refusals = new Counter({ name: 'connector_test_runs_refused_total', help: 'Connector test runs refused before they started, by reason', labelNames: ['reason'], registers });
     this.running = new Gauge({ name: 'connector_test_runs_in_flight', help: 'Connector test runs in flight in this process', registers });
+    this.cancellations = new Counter({ name: 'connector_test_runs_cancelled_total', help: 'Connector test runs stopped because their caller disconnected', registers });
     // Every outcome from the start, at 0: a rate() over a series that appears late misses its first increase.
     for (const outcome of Object.values(TestRunOutcome)) this.runs.inc({ outcome }, 0);
     for (const reason of ['rate_limit', 'in_flight'] satisfies TestRunRefusal[]) this.refusals.inc({ reason }, 0);
@@ -34,6 +36,10 @@ export class TestRunMetrics {
   ran(outcome: TestRunOutcome, durationMs: number): void {
     this.runs.inc({ outcome });
     this.duration.observe({ outcome }, durationMs / 1000);
+  }
+
+  cancelled(): void {
+    this.cancellations.inc();
   }
 
   refused(reason: TestRunRefusal): void {

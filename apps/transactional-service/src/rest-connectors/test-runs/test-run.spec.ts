@@ -1,12 +1,15 @@
 import { AuthType, ContentType, GrantType, RequestType } from '@app/domain';
 import { OAuthTokens } from './oauth-tokens';
 import { OutboundGuard } from './outbound-guard';
-import { ACCESS_TOKEN_PLACEHOLDER, RunnableConnector, TestRunner } from './test-run';
+import { AnswerReader } from './answer/answer-reader';
+import { ACCESS_TOKEN_PLACEHOLDER, DEFAULT_USER_AGENT, MAX_RETURNED_BYTES, RunnableConnector, TestRunner } from './test-run';
 import { farSide, FarSide, FarSideHandler } from './testing/far-side';
 import { CLIENT, tokenEndpoint } from './testing/token-endpoint';
+import { problemsOf } from '../testing/problems-of';
 
 const dispatcher = new OutboundGuard(['127.0.0.2/32'], async () => []).dispatcher({ connectTimeoutMs: 2_000 });
-afterAll(() => dispatcher.close());
+const reader = new AnswerReader();
+afterAll(() => Promise.all([dispatcher.close(), reader.close()]));
 
 /** The far side's usual answer: the Authorization it got, echoed back in a header and in its JSON body. */
 const echoAuthorization: FarSideHandler = ({ headers }, res) => {
@@ -35,43 +38,131 @@ function aConnector(overrides: Partial<RunnableConnector>): RunnableConnector {
 
 describe(TestRunner.name, () => {
   let side: FarSide;
+  const runner = (timeoutMs = 2_000) => new TestRunner(dispatcher, new OAuthTokens(dispatcher), reader, timeoutMs);
+  const run = async (connector: RunnableConnector, variables: Record<string, string> = {}, sut = runner()) => (await sut.execute(sut.prepare(connector, variables))).answer;
   afterEach(() => side?.close());
 
   it('sends the bearer token, echoes the request with its placeholder, and scrubs the token the far side sends back', async () => {
     side = await farSide(echoAuthorization);
-    const runner = new TestRunner(dispatcher, new OAuthTokens(dispatcher, 2_000), 2_000);
-    const answer = await runner.run(aConnector({ url: `${side.url}/items/{{id}}`, authType: AuthType.AUTH_BEARER, secrets: { bearerToken: 'tok-123' } }), { id: '42' });
+    const answer = await run(aConnector({ url: `${side.url}/items/{{id}}`, authType: AuthType.AUTH_BEARER, secrets: { bearerToken: 'tok-123' } }), { id: '42' });
 
     expect(side.received[0]).toMatchObject({ method: 'GET', url: '/items/42', headers: { authorization: 'Bearer tok-123' } });
     expect(answer).toMatchObject({
       outcome: 'SUCCESS',
-      request: { method: 'GET', url: `${side.url}/items/42`, headers: [{ header: 'Authorization', value: 'Bearer <BEARER_TOKEN>' }], body: '' },
-      response: { status: 200 },
-      output: { expression: '$.data.level', values: [7], error: null },
+      request: {
+        method: 'GET',
+        url: `${side.url}/items/42`,
+        headers: [{ header: 'User-Agent', value: DEFAULT_USER_AGENT }, { header: 'Authorization', value: 'Bearer <BEARER_TOKEN>' }],
+        body: '',
+      },
+      response: { status: 200, json: { data: { level: 7 }, authorization: 'Bearer <BEARER_TOKEN>' } },
+      output: { expression: '$.data.level', values: [7], valuesTruncated: false, error: null, hint: null },
+      warnings: [],
     });
     expect(JSON.stringify(answer)).not.toContain('tok-123');
     expect(answer.response!.headers).toContainEqual({ header: 'x-echo', value: 'Bearer <BEARER_TOKEN>' });
   });
 
-  it('scrubs a Basic token and its Base64 form wherever the far side puts it', async () => {
-    side = await farSide((received, res) => res.end(`${received.headers.authorization} ${Buffer.from('YWRhOnB3').toString('base64')}`));
-    const runner = new TestRunner(dispatcher, new OAuthTokens(dispatcher, 2_000), 2_000);
-    const answer = await runner.run(aConnector({ url: side.url, authType: AuthType.AUTH_BASIC, secrets: { basicToken: 'YWRhOnB3' }, output: 'x' }), {});
-    expect(side.received[0].headers.authorization).toBe('Basic YWRhOnB3');
-    expect(answer.response!.body).toBe('Basic <BASIC_TOKEN> <BASIC_TOKEN>');
+  it('scrubs a Basic token, its Base64 form and the user-id:password it stands for, wherever the far side puts them', async () => {
+    const token = Buffer.from('ada:pw-of-ada').toString('base64');
+    side = await farSide((received, res) => res.end(`${received.headers.authorization} ${Buffer.from(token).toString('base64')} ada:pw-of-ada`));
+    const answer = await run(aConnector({ url: side.url, authType: AuthType.AUTH_BASIC, secrets: { basicToken: token }, output: 'x' }));
+    expect(side.received[0].headers.authorization).toBe(`Basic ${token}`);
+    expect(answer.response!.body).toBe('Basic <BASIC_TOKEN> <BASIC_TOKEN> <BASIC_TOKEN>');
   });
 
-  it('sends the body with its Content-Type except for GET, HEAD and NONE', async () => {
+  it('scrubs the whole answer before cutting it: a secret across the 64 KiB cut leaves no part of itself', async () => {
+    const secret = 'abcdefghijklmnopqrstuvwxyz';
+    side = await farSide((_received, res) => res.end(`${'.'.repeat(MAX_RETURNED_BYTES - 1)}${secret}`));
+    const answer = await run(aConnector({ url: side.url, authType: AuthType.AUTH_BEARER, secrets: { bearerToken: secret } }));
+    expect(answer.response).toMatchObject({ bodyTruncated: true, sizeBytes: MAX_RETURNED_BYTES - 1 + secret.length });
+    // Cut after scrubbing: the cut may halve the placeholder, never the secret.
+    expect(answer.response!.body).toBe(`${'.'.repeat(MAX_RETURNED_BYTES - 1)}<`);
+  });
+
+  it('scrubs what a JSON escape hides once decoded: in the parsed body and in what output selects', async () => {
+    const secret = 's3cr3t/t0ken';
+    side = await farSide((_received, res) => {
+      res.setHeader('content-type', 'application/json');
+      res.end(`{"echo": "${secret.replace('/', '\\/').replace('s', '\\u0073')}"}`);
+    });
+    const answer = await run(aConnector({ url: side.url, authType: AuthType.AUTH_BEARER, secrets: { bearerToken: secret }, output: '$.echo' }));
+    expect(answer.output?.values).toEqual(['<BEARER_TOKEN>']);
+    expect(answer.response!.json).toEqual({ echo: '<BEARER_TOKEN>' });
+    expect(JSON.stringify(answer)).not.toContain('t0ken');
+  });
+
+  it('scrubs header names the far side puts a secret in', async () => {
+    side = await farSide((received, res) => res.setHeader(`x-${String(received.headers.authorization).slice(7)}`, '1').end());
+    const answer = await run(aConnector({ url: side.url, authType: AuthType.AUTH_BEARER, secrets: { bearerToken: 'tok-in-a-name' }, output: 'x' }));
+    expect(answer.response!.headers.map(({ header }) => header)).toContain('x-<BEARER_TOKEN>');
+  });
+
+  it('sends the body with its Content-Type except for GET, HEAD and NONE, and warns of the connector header it replaced', async () => {
     side = await farSide(echoAuthorization);
-    const runner = new TestRunner(dispatcher, new OAuthTokens(dispatcher, 2_000), 2_000);
-    await runner.run(aConnector({ url: side.url, requestType: RequestType.POST, contentType: ContentType.APPLICATION_JSON, body: '{"n": "{{n}}"}', headers: [{ header: 'content-type', value: 'text/html' }] }), { n: 'x' });
-    await runner.run(aConnector({ url: side.url, requestType: RequestType.GET, contentType: ContentType.APPLICATION_JSON, body: '{"n": 1}' }), {});
-    await runner.run(aConnector({ url: side.url, requestType: RequestType.POST, contentType: ContentType.NONE, body: 'ignored' }), {});
+    const sut = runner();
+    const post = await run(aConnector({ url: side.url, requestType: RequestType.POST, contentType: ContentType.APPLICATION_JSON, body: '{"n": "{{n}}"}', headers: [{ header: 'content-type', value: 'text/html' }] }), { n: 'x"y' }, sut);
+    await run(aConnector({ url: side.url, requestType: RequestType.GET, contentType: ContentType.APPLICATION_JSON, body: '{"n": 1}' }), {}, sut);
+    await run(aConnector({ url: side.url, requestType: RequestType.POST, contentType: ContentType.NONE, body: 'ignored' }), {}, sut);
     expect(side.received.map(({ method, headers, body }) => ({ method, type: headers['content-type'] ?? null, body }))).toEqual([
-      { method: 'POST', type: 'application/json', body: '{"n": "x"}' },
+      { method: 'POST', type: 'application/json', body: '{"n": "x\\"y"}' },
       { method: 'GET', type: null, body: '' },
       { method: 'POST', type: null, body: '' },
     ]);
+    expect(post.warnings).toEqual(['headers.0 content-type is not sent: contentType APPLICATION_JSON sends Content-Type: application/json']);
+  });
+
+  it('sends a User-Agent of its own unless the connector sets one', async () => {
+    side = await farSide(echoAuthorization);
+    await run(aConnector({ url: side.url }));
+    await run(aConnector({ url: side.url, headers: [{ header: 'user-agent', value: 'shop-bot/2' }] }));
+    expect(side.received.map(({ headers }) => headers['user-agent'])).toEqual([DEFAULT_USER_AGENT, 'shop-bot/2']);
+  });
+
+  it('warns of variables that stand nowhere, and hints where output stopped selecting', async () => {
+    side = await farSide(echoAuthorization);
+    const answer = await run(aConnector({ url: side.url, output: '$.data.levl' }), { unused: 'x' });
+    expect(answer.warnings).toEqual(['variables.unused is not used: the connector has no {{unused}}']);
+    expect(answer.output).toEqual({
+      expression: '$.data.levl',
+      values: [],
+      valuesTruncated: false,
+      error: null,
+      hint: 'output selects nothing: $.data selects an object with the member "level", and .levl selects nothing from it',
+    });
+  });
+
+  describe('a stored secret goes only where it is bound', () => {
+    it('refuses before sending a URL whose filled destination is not the connector\'s', () => {
+      const connector = aConnector({ url: 'http://{{host}}/me', authType: AuthType.AUTH_BEARER, secrets: { bearerToken: 'tok' } });
+      expect(problemsOf(() => runner().prepare(connector, { host: '127.0.0.2' }))).toEqual([
+        "url must keep its scheme, host, port and user info once its variables are filled in: the connector's bearerToken is bound to them",
+      ]);
+    });
+
+    it('refuses a Host header that names another authority than the URL', () => {
+      const connector = aConnector({ url: 'http://127.0.0.2/me', headers: [{ header: 'Host', value: '{{host}}' }], authType: AuthType.AUTH_BEARER, secrets: { bearerToken: 'tok' } });
+      expect(problemsOf(() => runner().prepare(connector, { host: 'elsewhere.example' })).length).toBeGreaterThan(0);
+    });
+  });
+
+  it('answers within its one deadline whatever the far side does, evaluation included in durationMs', async () => {
+    side = await farSide((_received, res) => {
+      res.writeHead(200);
+      const drip = setInterval(() => (res.destroyed ? clearInterval(drip) : res.write('.')), 50);
+    });
+    const answer = await run(aConnector({ url: side.url }), {}, runner(300));
+    expect(answer).toMatchObject({ outcome: 'TIMEOUT', response: null, output: null });
+  });
+
+  it('is cancelled when its caller leaves: the call is abandoned at once', async () => {
+    side = await farSide(() => undefined);
+    const gone = new AbortController();
+    const sut = runner(10_000);
+    const running = sut.execute(sut.prepare(aConnector({ url: side.url }), {}), gone.signal);
+    while (side.connections() === 0) await new Promise((wait) => setTimeout(wait, 10));
+    gone.abort();
+    await expect(running).resolves.toMatchObject({ cancelled: true, answer: { outcome: 'TIMEOUT', message: 'The caller left before the run ended: it was cancelled' } });
   });
 
   describe('AUTH_OAUTH2', () => {
@@ -93,9 +184,9 @@ describe(TestRunner.name, () => {
 
     it('sends the access token it got, keeps it for the next run, and never shows it', async () => {
       side = await farSide(echoAuthorization);
-      const runner = new TestRunner(dispatcher, new OAuthTokens(dispatcher, 2_000), 2_000);
-      const first = await runner.run(oauth(side.url), {});
-      await runner.run(oauth(side.url), {});
+      const sut = runner();
+      const first = await run(oauth(side.url), {}, sut);
+      await run(oauth(side.url), {}, sut);
       expect(endpoint.issued()).toBe(1);
       const token = String(side.received[0].headers.authorization).replace('Bearer ', '');
       expect(token).toMatch(/^[0-9a-f]{64}$/);
@@ -111,20 +202,34 @@ describe(TestRunner.name, () => {
         refuse = false;
         res.writeHead(401).end();
       });
-      const runner = new TestRunner(dispatcher, new OAuthTokens(dispatcher, 2_000), 2_000);
-      await runner.run(oauth(side.url), {});
+      const sut = runner();
+      await run(oauth(side.url), {}, sut);
       refuse = true;
-      const answer = await runner.run(oauth(side.url), {});
+      const answer = await run(oauth(side.url), {}, sut);
       expect(answer).toMatchObject({ outcome: 'SUCCESS', response: { status: 200 } });
       expect(endpoint.issued()).toBe(2);
       expect(side.received).toHaveLength(3);
     });
 
-    it("is AUTH_FAILED with the token endpoint's error, and nothing is sent to the connector's URL", async () => {
+    it("is AUTH_FAILED showing the token request sent (secrets as placeholders) and the endpoint's answer; nothing goes to the connector's URL", async () => {
       side = await farSide(echoAuthorization);
-      const runner = new TestRunner(dispatcher, new OAuthTokens(dispatcher, 2_000), 2_000);
-      const answer = await runner.run(oauth(side.url, { secrets: { clientSecret: 'wrong' } }), {});
-      expect(answer).toMatchObject({ outcome: 'AUTH_FAILED', response: null, output: null, message: expect.stringContaining('invalid_client') });
+      const answer = await run(oauth(side.url, { secrets: { clientSecret: 'wrong' } }));
+      expect(answer).toMatchObject({
+        outcome: 'AUTH_FAILED',
+        message: expect.stringMatching(/^Token endpoint: The token endpoint answered 401: invalid_client/),
+        request: {
+          method: 'POST',
+          url: endpoint.url,
+          headers: [
+            { header: 'Content-Type', value: 'application/x-www-form-urlencoded' },
+            { header: 'Accept', value: 'application/json' },
+            { header: 'Authorization', value: 'Basic <CLIENT_CREDENTIALS>' },
+          ],
+          body: 'grant_type=client_credentials',
+        },
+        response: { status: 401, json: { error: 'invalid_client', error_description: expect.any(String) } },
+        output: null,
+      });
       expect(side.received).toHaveLength(0);
       expect(JSON.stringify(answer)).not.toContain('wrong');
     });

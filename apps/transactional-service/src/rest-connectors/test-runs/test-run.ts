@@ -1,13 +1,22 @@
-import { AuthType, ContentType, GrantType, RequestType, SecretField, SECRETS } from '@app/domain';
+import { AuthType, ContentType, GrantType, RequestType, SecretField, SECRETS, secretSentTo } from '@app/domain';
+import { BadRequestException } from '@nestjs/common';
 import type { Dispatcher } from 'undici';
-import { AuthFailedError, OAuthTokens } from './oauth-tokens';
-import { callOnce, OutboundRequest, OutboundResult, Outcome } from './outbound-call';
-import { evaluateOutput, OutputEvaluation } from './output-expression';
-import { scrubSecrets, SecretValue } from './secret-scrubber';
+import { destinationOf, sameDestination } from '../destination';
+import { hostHeaderProblems } from '../host-header';
+import { CLIENT_CREDENTIALS_PLACEHOLDER, clientCredentials, OAuthSettings, OAuthTokens } from './oauth-tokens';
+import { callOnce, OutboundAnswer, OutboundRequest, OutboundResult, Outcome } from './outbound-call';
+import { AnswerReader } from './answer/answer-reader';
+import type { AnswerTaskResult } from './answer/answer.worker';
+import { RunDeadline } from './run-deadline';
+import { basicTokenSecrets, SecretScrubber, SecretValue } from './secret-scrubber';
 import { fillTemplate, Header, Variables } from './variables';
 
 /** What stands for the OAuth access token in an answer. */
 export const ACCESS_TOKEN_PLACEHOLDER = '<ACCESS_TOKEN>';
+/** Sent unless the connector sets its own, as every HTTP client does: some servers refuse a request without one. */
+export const DEFAULT_USER_AGENT = 'bot-platform-connector-test/1.0';
+/** At most this much of an answer's body is returned to the caller (the whole read body is scrubbed first). */
+export const MAX_RETURNED_BYTES = 64 * 1024;
 
 const MEDIA_TYPES: Record<Exclude<ContentType, ContentType.NONE>, string> = {
   [ContentType.APPLICATION_JSON]: 'application/json',
@@ -16,6 +25,8 @@ const MEDIA_TYPES: Record<Exclude<ContentType, ContentType.NONE>, string> = {
   [ContentType.MULTIPART_FORM_DATA]: 'multipart/form-data',
   [ContentType.TEXT_PLAIN]: 'text/plain',
 };
+/** `application/json`, `application/problem+json`, … */
+const JSON_MEDIA_TYPE = /^application\/(?:[\w.-]+\+)?json\s*(?:;|$)/i;
 
 /** A connector as a test run needs it: its settings, and its secrets in clear for this run only. */
 export interface RunnableConnector {
@@ -35,99 +46,199 @@ export interface RunnableConnector {
   output: string;
 }
 
+/** A run checked and built, not yet sent (TestRunner.prepare). */
+export interface PreparedRun {
+  connector: RunnableConnector;
+  /** The call, variables filled, without its Authorization (added when sent). */
+  call: OutboundRequest;
+  warnings: string[];
+}
+
+export interface TestRunResponse {
+  status: number;
+  headers: Header[];
+  body: string;
+  bodyTruncated: boolean;
+  sizeBytes: number | null;
+  json?: unknown;
+}
+
+export interface TestRunOutput {
+  expression: string;
+  values: unknown[] | null;
+  valuesTruncated: boolean;
+  error: string | null;
+  hint: string | null;
+}
+
 export interface TestRunAnswer {
   outcome: Outcome;
   message: string | null;
   durationMs: number;
   request: { method: string; url: string; headers: Header[]; body: string };
-  response: { status: number; headers: Header[]; body: string; bodyTruncated: boolean } | null;
-  output: OutputEvaluation | null;
+  response: TestRunResponse | null;
+  output: TestRunOutput | null;
+  warnings: string[];
+}
+
+/** A run's answer, and what only the server's log says of it. */
+export interface TestRunReport {
+  answer: TestRunAnswer;
+  /** The address and range the guard refused (never in the answer: it would tell what a name resolves to). */
+  blocked: { address: string; range: string } | null;
+  /** The caller left before the run ended. */
+  cancelled: boolean;
 }
 
 /**
- * One test run of a connector's outbound call (docs/api-contract.md, "Connector test runs"): variables filled,
- * the request built as the connector describes it, the token got for OAuth 2.0 (a 401 to a kept token is tried
- * once more with a fresh one), the call made through the outbound guard, and the answer reported with every
- * secret and the access token replaced by their placeholders.
+ * One test run of a connector's outbound call (docs/api-contract.md, "Connector test runs"). `prepare` fills the
+ * variables and checks everything that can be checked before sending (a 400 then, nothing sent); `execute` gets
+ * the token for OAuth 2.0 (a 401 to a kept token is tried once more with a fresh one), makes the call through the
+ * outbound guard within one deadline, and reports it: every secret and the access token replaced by their
+ * placeholders (the body in the answer reader's worker, whole before it is cut, `output` applied there too).
  */
 export class TestRunner {
   constructor(
     private readonly dispatcher: Dispatcher,
     private readonly tokens: OAuthTokens,
+    private readonly reader: AnswerReader,
     private readonly timeoutMs: number,
     private readonly now: () => number = Date.now,
   ) {}
 
-  /** Throws the 400 of fillTemplate before anything is sent; reports every other failure as an outcome. */
-  async run(connector: RunnableConnector, variables: Variables): Promise<TestRunAnswer> {
-    const started = this.now();
-    const filled = fillTemplate(connector, variables);
+  /** Throws a 400 listing every problem before anything is sent. */
+  prepare(connector: RunnableConnector, variables: Variables): PreparedRun {
     const sendsBody = connector.contentType !== ContentType.NONE && connector.requestType !== RequestType.GET && connector.requestType !== RequestType.HEAD;
+    const filled = fillTemplate(connector, variables, sendsBody && connector.contentType === ContentType.APPLICATION_JSON);
+    // Routing headers are checked where a secret goes with the call, as on write: without one, a Host header that
+    // differs from the address is how a virtual host is reached by IP.
+    const carriesSecret = secretSentTo('url', connector.authType, connector.grantType) !== null;
+    const problems = [...boundDestinationProblems(connector, filled.url), ...(carriesSecret ? hostHeaderProblems(filled.url, filled.headers) : [])];
+    if (problems.length > 0) throw new BadRequestException(problems);
+
+    const warnings = filled.unused.map((name) => `variables.${name} is not used: the connector has no {{${name}}}`);
     // The connector's own header gives way where the auth type sets Authorization or a sent body its Content-Type.
-    const givesWay = (header: string) => (/^authorization$/i.test(header) ? connector.authType !== AuthType.AUTH_NONE : sendsBody && /^content-type$/i.test(header));
-    const headers = filled.headers.filter(({ header }) => !givesWay(header));
-    if (sendsBody) headers.push({ header: 'Content-Type', value: MEDIA_TYPES[connector.contentType as Exclude<ContentType, ContentType.NONE>] });
-    const requestWith = (authorization: string | null): OutboundRequest => ({
-      method: connector.requestType,
-      url: filled.url,
-      headers: authorization === null ? headers : [...headers, { header: 'Authorization', value: authorization }],
-      body: sendsBody ? filled.body : null,
+    const headers = filled.headers.filter(({ header }, index) => {
+      if (/^authorization$/i.test(header) && connector.authType !== AuthType.AUTH_NONE) {
+        warnings.push(`headers.${index} ${header} is not sent: authType ${connector.authType} sets the Authorization header`);
+        return false;
+      }
+      if (sendsBody && /^content-type$/i.test(header)) {
+        warnings.push(`headers.${index} ${header} is not sent: contentType ${connector.contentType} sends Content-Type: ${MEDIA_TYPES[connector.contentType as Exclude<ContentType, ContentType.NONE>]}`);
+        return false;
+      }
+      return true;
     });
-    const secrets: SecretValue[] = Object.entries(connector.secrets).map(([field, value]) => ({ value: value!, placeholder: SECRETS[field as SecretField].placeholder }));
+    if (sendsBody) headers.push({ header: 'Content-Type', value: MEDIA_TYPES[connector.contentType as Exclude<ContentType, ContentType.NONE>] });
+    if (!headers.some(({ header }) => /^user-agent$/i.test(header))) headers.push({ header: 'User-Agent', value: DEFAULT_USER_AGENT });
+    return { connector, warnings, call: { method: connector.requestType, url: filled.url, headers, body: sendsBody ? filled.body : null } };
+  }
 
-    const result =
-      connector.authType === AuthType.AUTH_OAUTH2
-        ? await this.callWithToken(connector, requestWith, secrets, started)
-        : await callOnce(this.dispatcher, requestWith(this.authorization(connector, false)), this.timeoutMs, this.now);
+  /** Reports every failure as an outcome; `callerGone` cancels the run (its answer is then read by nobody). */
+  async execute(run: PreparedRun, callerGone?: AbortSignal): Promise<TestRunReport> {
+    const started = this.now();
+    const deadline = new RunDeadline(this.timeoutMs, callerGone);
+    const { connector, call } = run;
+    const secrets = secretsOf(connector);
+    const withAuthorization = (authorization: string | null): OutboundRequest =>
+      authorization === null ? call : { ...call, headers: [...call.headers, { header: 'Authorization', value: authorization }] };
 
-    const scrub = (text: string) => scrubSecrets(text, secrets);
-    const shown = requestWith(this.authorization(connector, true));
-    const answer = result.answer;
-    return {
+    let shown = withAuthorization(this.authorization(connector, true));
+    let result: OutboundResult;
+    // Null when the run failed at the token request: the connector's output is not applied to a token endpoint's answer.
+    let expression: string | null = connector.output;
+    if (connector.authType === AuthType.AUTH_OAUTH2) {
+      const settings = oauthSettings(connector, call.url);
+      const credentials = clientCredentials(settings);
+      if (credentials !== null) secrets.push({ value: credentials, placeholder: CLIENT_CREDENTIALS_PLACEHOLDER });
+      const sent = await this.callWithToken(connector, settings, withAuthorization, secrets, deadline);
+      result = sent.result;
+      if (sent.tokenRequest) {
+        shown = sent.tokenRequest;
+        expression = null;
+      }
+    } else {
+      result = await callOnce(this.dispatcher, withAuthorization(this.authorization(connector, false)), deadline);
+    }
+
+    // The small texts of the answer are scrubbed here; its body, in the answer reader's worker.
+    const scrubber = new SecretScrubber(secrets);
+    const answer: TestRunAnswer = {
       outcome: result.outcome,
-      message: result.message === null ? null : scrub(result.message),
-      durationMs: this.now() - started,
-      request: { ...shown, headers: [...shown.headers], body: shown.body ?? '' },
-      response: answer && {
-        status: answer.status,
-        headers: answer.headers.map(({ header, value }) => ({ header, value: scrub(value) })),
-        body: scrub(answer.body),
-        bodyTruncated: answer.bodyTruncated,
-      },
-      output: answer && evaluateOutput(connector.output, scrub(answer.fullBody), answer.fullBodyTruncated),
+      message: result.message === null ? null : scrubber.text(result.message),
+      durationMs: 0,
+      request: scrubbedRequest(shown, scrubber),
+      response: null,
+      output: null,
+      warnings: [...run.warnings],
     };
+    if (result.answer) await this.read(answer, result.answer, scrubber, secrets, expression, callerGone);
+    answer.durationMs = this.now() - started;
+    return { answer, blocked: result.blocked ?? null, cancelled: deadline.cancelled };
+  }
+
+  /**
+   * The far side's answer as shown: headers (names and values) scrubbed here, the body scrubbed, cut, parsed and
+   * queried by the answer reader, within its bounds. A body the reader could not scrub in time is not shown.
+   */
+  private async read(
+    answer: TestRunAnswer,
+    received: OutboundAnswer,
+    scrubber: SecretScrubber,
+    secrets: SecretValue[],
+    expression: string | null,
+    callerGone?: AbortSignal,
+  ): Promise<void> {
+    const header = (name: string) => received.headers.find(({ header }) => header === name)?.value;
+    const declared = Number(header('content-length'));
+    const query = expression !== null && expression.startsWith('$') ? expression : null;
+    const read = await this.reader.read(
+      {
+        // When the body was cut at the read limit, a character cut in two at its end is left out.
+        body: new TextDecoder().decode(received.bytes, { stream: received.truncated }),
+        whole: !received.truncated,
+        secrets,
+        shownBytes: MAX_RETURNED_BYTES,
+        isJson: JSON_MEDIA_TYPE.test(header('content-type') ?? ''),
+        expression: query,
+      },
+      callerGone,
+    );
+    const body: Pick<AnswerTaskResult, 'body' | 'bodyTruncated' | 'json'> = 'result' in read ? read.result : { body: '', bodyTruncated: true };
+    if ('stopped' in read) answer.warnings.push(`The answer's body is not shown: it ${read.stopped}`);
+    answer.response = {
+      status: received.status,
+      headers: received.headers.map(({ header: name, value }) => ({ header: scrubber.text(name), value: scrubber.text(value) })),
+      body: body.body,
+      bodyTruncated: body.bodyTruncated,
+      sizeBytes: !received.truncated ? received.bytes.length : Number.isSafeInteger(declared) ? declared : null,
+      ...(body.json !== undefined && { json: body.json }),
+    };
+    if (expression === null) return;
+    const failed = (error: string) => ({ expression, values: null, valuesTruncated: false, error, hint: null });
+    if (query === null) answer.output = failed('output is not a JSONPath query (it does not start with $)');
+    else if ('stopped' in read) answer.output = failed(`output was not evaluated: the answer ${read.stopped}`);
+    else answer.output = { expression, ...read.result.query! };
   }
 
   /**
    * AUTH_OAUTH2: the call with the access token (added to `secrets`, to be scrubbed); a 401 to a kept token drops
-   * it and tries once more with a fresh one. A failing token request is the outcome.
+   * it and tries once more with a fresh one. A failing token request is the outcome, and the request shown.
    */
   private async callWithToken(
     connector: RunnableConnector,
-    requestWith: (authorization: string) => OutboundRequest,
+    settings: OAuthSettings,
+    withAuthorization: (authorization: string) => OutboundRequest,
     secrets: SecretValue[],
-    started: number,
-  ): Promise<OutboundResult> {
-    const settings = {
-      oauthUrl: connector.oauthUrl ?? '',
-      grantType: connector.grantType ?? GrantType.CLIENT_CREDENTIALS,
-      clientId: connector.clientId,
-      clientSecret: connector.secrets.clientSecret ?? null,
-      username: connector.authUsername,
-      password: connector.secrets.authPassword ?? null,
-    };
-    const call = async () => {
-      const { accessToken, kept } = await this.tokens.tokenFor(settings, connector.uuid);
-      secrets.push({ value: accessToken, placeholder: ACCESS_TOKEN_PLACEHOLDER });
-      return { sent: await callOnce(this.dispatcher, requestWith(`Bearer ${accessToken}`), this.timeoutMs, this.now), kept };
-    };
-    try {
-      const first = await call();
-      if (first.sent.answer?.status !== 401 || !first.kept || connector.uuid === undefined) return first.sent;
+    deadline: RunDeadline,
+  ): Promise<{ result: OutboundResult; tokenRequest?: OutboundRequest }> {
+    for (let attempt = 1; ; attempt++) {
+      const token = await this.tokens.tokenFor(settings, deadline, connector.uuid);
+      if ('failed' in token) return { result: tokenFailure(token.failed), tokenRequest: token.request };
+      secrets.push({ value: token.accessToken, placeholder: ACCESS_TOKEN_PLACEHOLDER });
+      const result = await callOnce(this.dispatcher, withAuthorization(`Bearer ${token.accessToken}`), deadline);
+      if (result.answer?.status !== 401 || !token.kept || connector.uuid === undefined || attempt === 2) return { result };
       this.tokens.drop(connector.uuid);
-      return (await call()).sent;
-    } catch (error) {
-      return this.tokenFailure(error, started);
     }
   }
 
@@ -144,12 +255,59 @@ export class TestRunner {
         return null;
     }
   }
+}
 
-  /** The token request failed: refused by the guard (BLOCKED_DESTINATION) or by the endpoint (AUTH_FAILED). */
-  private tokenFailure(error: unknown, started: number): OutboundResult {
-    const code = (error as { code?: unknown })?.code;
-    if (code === 'BLOCKED_DESTINATION') return { outcome: 'BLOCKED_DESTINATION', message: `Token endpoint: ${(error as Error).message}`, answer: null, durationMs: this.now() - started };
-    const message = error instanceof AuthFailedError ? error.message : `The token endpoint could not be reached: ${typeof code === 'string' ? code : 'the connection failed'}`;
-    return { outcome: 'AUTH_FAILED', message, answer: null, durationMs: this.now() - started };
+/** Every form of every secret of the connector that an answer must not show. */
+function secretsOf(connector: RunnableConnector): SecretValue[] {
+  return Object.entries(connector.secrets).flatMap(([field, value]) => {
+    const { placeholder } = SECRETS[field as SecretField];
+    return field === 'basicToken' ? basicTokenSecrets(value!, placeholder) : [{ value: value!, placeholder }];
+  });
+}
+
+function oauthSettings(connector: RunnableConnector, url: string): OAuthSettings {
+  return {
+    oauthUrl: connector.oauthUrl ?? '',
+    grantType: connector.grantType ?? GrantType.CLIENT_CREDENTIALS,
+    clientId: connector.clientId,
+    clientSecret: connector.secrets.clientSecret ?? null,
+    username: connector.authUsername,
+    password: connector.secrets.authPassword ?? null,
+    callDestination: destinationOf(url),
+  };
+}
+
+/**
+ * A stored secret goes only where it is bound: the filled URL must keep the destination (scheme and authority) of
+ * the connector's URL, checked after the variables are filled, whatever they hold. A destination that cannot be
+ * read is a different one.
+ */
+function boundDestinationProblems(connector: RunnableConnector, filledUrl: string): string[] {
+  const filled: Record<'url' | 'oauthUrl', string | null> = { url: filledUrl, oauthUrl: connector.oauthUrl };
+  const problems = new Set<string>();
+  for (const field of Object.keys(connector.secrets) as SecretField[]) {
+    for (const bound of SECRETS[field].destinations) {
+      if (!sameDestination(filled[bound], connector[bound])) {
+        problems.add(`${bound} must keep its scheme, host, port and user info once its variables are filled in: the connector's ${field} is bound to them`);
+      }
+    }
   }
+  return [...problems];
+}
+
+/** A failure at the token request: the endpoint's refusal or silence is AUTH_FAILED; a refused address or the deadline say so. */
+function tokenFailure(failed: OutboundResult): OutboundResult {
+  if (failed.outcome === 'AUTH_FAILED' || failed.outcome === 'BLOCKED_DESTINATION' || failed.outcome === 'TIMEOUT') {
+    return { ...failed, message: `Token endpoint: ${failed.message}` };
+  }
+  return { ...failed, outcome: 'AUTH_FAILED', message: `Token endpoint: ${failed.message}` };
+}
+
+function scrubbedRequest(request: OutboundRequest, scrubber: SecretScrubber): TestRunAnswer['request'] {
+  return {
+    method: request.method,
+    url: scrubber.text(request.url),
+    headers: request.headers.map(({ header, value }) => ({ header, value: scrubber.text(value) })),
+    body: scrubber.text(request.body ?? ''),
+  };
 }

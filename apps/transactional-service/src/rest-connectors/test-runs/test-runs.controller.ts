@@ -8,11 +8,10 @@ import {
   TEST_RUN_ANSWER_EXAMPLES,
   TestRunAnswerDto,
 } from '@app/domain';
-import { ApiErrorResponses, Caller, CONNECTORS_WRITE_SCOPE, CurrentCaller, PLATFORM_APPS, RequireScope } from '@app/platform';
-import { Body, Controller, HttpCode, Param, Post, Req, UseGuards } from '@nestjs/common';
+import { ApiErrorResponses, Caller, CallerGone, CONNECTORS_WRITE_SCOPE, CurrentCaller, PLATFORM_APPS, RequireScope } from '@app/platform';
+import { Body, Controller, HttpCode, Param, Post, Req } from '@nestjs/common';
 import { ApiBearerAuth, ApiBody, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Request } from 'express';
-import { TestRunRateLimitGuard } from './test-run-limits';
 import { TestRunsService } from './test-runs.service';
 
 const { label } = PLATFORM_APPS.transactionalService;
@@ -20,8 +19,10 @@ const { label } = PLATFORM_APPS.transactionalService;
 const RUN_DESCRIPTION =
   'Makes the connector\'s outbound call once and reports what happened: 200 whenever the call was attempted, whatever the far side ' +
   'answered (`outcome` says). The call goes only to public addresses (OUTBOUND_ALLOWED_CIDRS admits named private ranges), follows no ' +
-  'redirect, is abandoned after CONNECTOR_TEST_TIMEOUT_MS and reads at most 1 MiB. Secrets and the OAuth access token appear only as ' +
-  'their placeholders. At most CONNECTOR_TEST_PER_MINUTE runs per caller a minute (429); 503 while this replica runs its maximum at once.';
+  'redirect, ends when CONNECTOR_TEST_TIMEOUT_MS have passed since it started (the token request included) or when the caller ' +
+  'disconnects, and reads at most 1 MiB. `output` is evaluated within bounds of time, memory and size (`output.error` says when it ' +
+  'was stopped). Secrets and the OAuth access token appear only as their placeholders. At most CONNECTOR_TEST_PER_MINUTE runs per ' +
+  'caller a minute (429; a 400 is not counted); 503 while this replica runs its maximum at once.';
 
 const ANSWER = { type: TestRunAnswerDto, description: 'The call was attempted: what was sent, what came back, and what `output` selects', examples: TEST_RUN_ANSWER_EXAMPLES };
 
@@ -30,7 +31,6 @@ const ANSWER = { type: TestRunAnswerDto, description: 'The call was attempted: w
 @ApiErrorResponses(400, 401, 403, 404, 413, 415, 429, 500, 503)
 @Controller('org/:orgUUID/env/:envUUID/bot/:botUUID/rest-connectors')
 @RequireScope(CONNECTORS_WRITE_SCOPE)
-@UseGuards(TestRunRateLimitGuard)
 export class TestRunsController {
   constructor(private readonly testRuns: TestRunsService) {}
 
@@ -39,8 +39,14 @@ export class TestRunsController {
   @ApiOperation({ summary: 'Test an unsaved connector', description: `${RUN_DESCRIPTION} The connector is validated exactly as a create; nothing is stored.` })
   @ApiBody({ type: RestConnectorTestDto, examples: REST_CONNECTOR_TEST_EXAMPLES })
   @ApiOkResponse(ANSWER)
-  testUnsavedRestConnector(@Param() path: BotPath, @Body() dto: RestConnectorTestDto, @CurrentCaller() caller: Caller, @Req() req: Request): Promise<TestRunAnswerDto> {
-    return this.testRuns.testUnsaved(path, dto, { caller, requestId: String(req.id) });
+  testUnsavedRestConnector(
+    @Param() path: BotPath,
+    @Body() dto: RestConnectorTestDto,
+    @CurrentCaller() caller: Caller,
+    @Req() req: Request,
+    @CallerGone() gone: AbortSignal,
+  ): Promise<TestRunAnswerDto> {
+    return this.testRuns.testUnsaved(path, dto, { caller, requestId: String(req.id), gone });
   }
 
   @Post(':serviceUUID/test')
@@ -51,7 +57,13 @@ export class TestRunsController {
   })
   @ApiBody({ type: SavedRestConnectorTestDto, examples: SAVED_REST_CONNECTOR_TEST_EXAMPLES })
   @ApiOkResponse(ANSWER)
-  testSavedRestConnector(@Param() path: RestConnectorPath, @Body() dto: SavedRestConnectorTestDto, @CurrentCaller() caller: Caller, @Req() req: Request): Promise<TestRunAnswerDto> {
-    return this.testRuns.testSaved(path, dto, { caller, requestId: String(req.id) });
+  testSavedRestConnector(
+    @Param() path: RestConnectorPath,
+    @Body() dto: SavedRestConnectorTestDto,
+    @CurrentCaller() caller: Caller,
+    @Req() req: Request,
+    @CallerGone() gone: AbortSignal,
+  ): Promise<TestRunAnswerDto> {
+    return this.testRuns.testSaved(path, dto, { caller, requestId: String(req.id), gone });
   }
 }

@@ -18,14 +18,15 @@ import { InjectPinoLogger, PinoLogger } from 'nestjs-pino';
 import { toConnectorWrite } from '../connector-write';
 import { RestConnectorsService } from '../rest-connectors.service';
 import { Outbound } from './outbound.providers';
-import { RunnableConnector, TestRunAnswer } from './test-run';
-import { TestRunSlots } from './test-run-limits';
+import { RunnableConnector, TestRunReport } from './test-run';
+import { TestRunRateLimit, TestRunSlots } from './test-run-limits';
 import { TestRunMetrics } from './test-run-metrics';
 
-/** Who asked, for the log line. */
+/** Who asked, for the log line, and the signal of their leaving. */
 export interface TestRunCaller {
   caller: Caller;
   requestId: string;
+  gone?: AbortSignal;
 }
 
 /** A test run keeps secrets in clear for its own duration only: they are never sealed, stored or logged. */
@@ -34,7 +35,8 @@ const inClear = (_field: unknown, plaintext: string) => plaintext;
 /**
  * Connector test runs (docs/api-contract.md, "Connector test runs"): the connector is made runnable (an
  * unsaved one validated as a create, a saved one with its secrets decrypted, edits applied as a PUT would
- * apply them), run once through the outbound guard, logged and counted. Nothing is saved.
+ * apply them), checked and filled (a 400 costs the caller nothing), counted against the caller's limit, run
+ * once through the outbound guard within a slot, logged and counted. Nothing is saved.
  */
 @Injectable()
 export class TestRunsService {
@@ -43,6 +45,7 @@ export class TestRunsService {
     private readonly connectors: RestConnectorsService,
     private readonly cipher: SecretCipher,
     private readonly outbound: Outbound,
+    private readonly rateLimit: TestRunRateLimit,
     private readonly slots: TestRunSlots,
     private readonly metrics: TestRunMetrics,
     @InjectPinoLogger(TestRunsService.name) private readonly logger: PinoLogger,
@@ -63,26 +66,34 @@ export class TestRunsService {
   }
 
   private async run(connector: RunnableConnector, variables: Record<string, string>, who: TestRunCaller): Promise<TestRunAnswerDto> {
-    const answer = await this.slots.run(() => this.outbound.runner.run(connector, variables));
-    this.report(connector, answer, who);
-    return answer as TestRunAnswerDto;
+    const { runner } = this.outbound;
+    const prepared = runner.prepare(connector, variables);
+    await this.rateLimit.admit(who.caller);
+    const report = await this.slots.run(() => runner.execute(prepared, who.gone));
+    this.report(connector, report, who);
+    return report.answer as TestRunAnswerDto;
   }
 
-  /** One log line per run (never a secret: the host only, not the URL, whose query may hold one) and its metrics. */
-  private report(connector: RunnableConnector, answer: TestRunAnswer, who: TestRunCaller): void {
+  /**
+   * One log line per run (never a secret: the host only, not the URL, whose query may hold one) and its metrics.
+   * A refused destination's address is logged here and only here: the answer must not say what a name resolves to.
+   */
+  private report(connector: RunnableConnector, { answer, blocked, cancelled }: TestRunReport, who: TestRunCaller): void {
     const outcome = answer.outcome as TestRunOutcome;
-    this.metrics.ran(outcome, answer.durationMs);
+    if (cancelled) this.metrics.cancelled();
+    else this.metrics.ran(outcome, answer.durationMs);
     this.logger.info(
       {
         requestId: who.requestId,
         callerSub: who.caller.sub,
         connectorUuid: connector.uuid ?? null,
         destinationHost: new URL(answer.request.url).host,
-        outcome,
+        outcome: cancelled ? 'CANCELLED' : outcome,
         status: answer.response?.status ?? null,
         durationMs: answer.durationMs,
+        ...(blocked && { blockedAddress: blocked.address, blockedRange: blocked.range }),
       },
-      'connector test run',
+      cancelled ? 'connector test run cancelled: its caller disconnected' : 'connector test run',
     );
   }
 

@@ -1,5 +1,5 @@
-import { BadRequestException } from '@nestjs/common';
 import { fillTemplate, placeholdersIn } from './variables';
+import { problemsOf } from '../testing/problems-of';
 
 const TEMPLATE = {
   url: 'https://api.example.com/items/{{id}}?q={{ term }}',
@@ -7,22 +7,45 @@ const TEMPLATE = {
   body: '{"name": "{{name}}"}',
 };
 
-function problemsOf(run: () => unknown): string[] {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof BadRequestException) return (error.getResponse() as { message: string[] }).message;
-    throw error;
-  }
-  throw new Error('no 400');
-}
-
 describe('fillTemplate', () => {
   it('fills the url percent-encoded, the headers and the body as they are', () => {
     expect(fillTemplate(TEMPLATE, { id: '42/../admin', term: 'a b&c', tenant: 'acme', name: 'Ada "the" Countess' })).toEqual({
       url: 'https://api.example.com/items/42%2F..%2Fadmin?q=a%20b%26c',
       headers: [{ header: 'X-Tenant', value: 'acme' }],
       body: '{"name": "Ada "the" Countess"}',
+      unused: [],
+    });
+  });
+
+  it('names the variables that stand nowhere in the connector', () => {
+    expect(fillTemplate(TEMPLATE, { id: '1', term: 't', tenant: 'a', name: 'n', lang: 'pt', extra: 'x' }).unused).toEqual(['lang', 'extra']);
+  });
+
+  describe('a JSON body', () => {
+    const json = (body: string, variables: Record<string, string>) => fillTemplate({ url: 'https://api.example.com/', headers: [], body }, variables, true).body;
+
+    it('JSON-escapes a value where it stands inside a string, so that it stays one string', () => {
+      const body = json('{"name": "{{name}}", "note": "said: {{name}}!"}', { name: 'Ada "the" \\ Countess\n' });
+      expect(JSON.parse(body)).toEqual({ name: 'Ada "the" \\ Countess\n', note: 'said: Ada "the" \\ Countess\n!' });
+    });
+
+    it('fills a value as written where it stands outside a string: a number, a literal, a whole value', () => {
+      expect(JSON.parse(json('{"n": {{count}}, "ok": {{ok}}, "tags": {{tags}}, "s": "\\"{{q}}\\""}', { count: '42', ok: 'true', tags: '["a","b"]', q: 'x"y' }))).toEqual({
+        n: 42,
+        ok: true,
+        tags: ['a', 'b'],
+        s: '"x\"y"',
+      });
+    });
+
+    it('is refused before sending when it is not JSON once filled, saying what to fix', () => {
+      expect(problemsOf(() => json('{"n": {{count}}}', { count: 'forty-two' }))).toEqual([
+        expect.stringMatching(/^body is not valid JSON once its variables are filled in \(.+\): fix the body, or choose another contentType than APPLICATION_JSON$/),
+      ]);
+    });
+
+    it('may be empty', () => {
+      expect(json('', {})).toBe('');
     });
   });
 

@@ -15,6 +15,11 @@ export interface Template {
   body: string;
 }
 
+/** A template filled in, and the variables that stood nowhere in it. */
+export interface Filled extends Template {
+  unused: string[];
+}
+
 /** The names of the placeholders a text holds, each once, in order. */
 export function placeholdersIn(text: string): string[] {
   return [...new Set([...text.matchAll(PLACEHOLDER)].map(([, name]) => name))];
@@ -32,15 +37,45 @@ function fill(text: string, variables: Variables, encode: (value: string) => str
   return text.replace(PLACEHOLDER, (_, name: string) => encode(variables[name]));
 }
 
+/** A JSON string's content for `value`: what JSON.stringify writes between the quotes. */
+const inJsonString = (value: string) => JSON.stringify(value).slice(1, -1);
+
 /**
- * Fills every `{{name}}` of the url (percent-encoded there), of the header values and of the body. A 400
- * lists every problem at once: a placeholder without a variable, a header value that would hold CR, LF or NUL
- * or another character a header cannot carry, a header the HTTP client sets itself, a URL that is no longer an
- * absolute http(s) URL once filled. Nothing is sent then.
+ * A JSON body's placeholders filled: JSON-escaped where they stand inside a string (so a value with a quote or a
+ * backslash stays one string), as written elsewhere (so `{"n": {{count}}}` can send a number).
  */
-export function fillTemplate(template: Template, variables: Variables): Template {
-  const used = [template.url, template.body, ...template.headers.map((header) => header.value)].flatMap(placeholdersIn);
-  const missing = [...new Set(used)].filter((name) => !Object.hasOwn(variables, name));
+export function fillJson(text: string, variables: Variables): string {
+  const placeholder = new RegExp(PLACEHOLDER.source, 'y');
+  let filled = '';
+  let inString = false;
+  for (let i = 0; i < text.length; ) {
+    placeholder.lastIndex = i;
+    const found = placeholder.exec(text);
+    if (found) {
+      const value = variables[found[1]];
+      filled += inString ? inJsonString(value) : value;
+      i = placeholder.lastIndex;
+    } else if (inString && text[i] === '\\') {
+      filled += text.slice(i, i + 2);
+      i += 2;
+    } else {
+      if (text[i] === '"') inString = !inString;
+      filled += text[i++];
+    }
+  }
+  return filled;
+}
+
+/**
+ * Fills every `{{name}}` of the url (percent-encoded there), of the header values and of the body (JSON-escaped
+ * inside a JSON body's strings when `jsonBody`). A 400 lists every problem at once: a placeholder without a
+ * variable, a header value that would hold CR, LF or NUL or another character a header cannot carry, a header the
+ * HTTP client sets itself, a URL that is no longer an absolute http(s) URL once filled, a JSON body that is no
+ * longer JSON. Nothing is sent then. The variables that stand nowhere are named in `unused`.
+ */
+export function fillTemplate(template: Template, variables: Variables, jsonBody = false): Filled {
+  const used = new Set([template.url, template.body, ...template.headers.map((header) => header.value)].flatMap(placeholdersIn));
+  const missing = [...used].filter((name) => !Object.hasOwn(variables, name));
   if (missing.length > 0) {
     throw new BadRequestException(missing.map((name) => `variables.${name} is missing: {{${name}}} appears in the connector`));
   }
@@ -60,6 +95,18 @@ export function fillTemplate(template: Template, variables: Variables): Template
     else if (!FIELD_VALUE.test(filled)) problems.push(`headers.${index}.value holds a character an HTTP header cannot carry (only printable ASCII, Latin-1, space and tab)`);
     return { header, value: filled };
   });
+  const body = jsonBody ? fillJson(template.body, variables) : fill(template.body, variables);
+  const jsonProblem = jsonBody && body.trim() !== '' ? notJson(body) : null;
+  if (jsonProblem) problems.push(`body is not valid JSON once its variables are filled in (${jsonProblem}): fix the body, or choose another contentType than APPLICATION_JSON`);
   if (problems.length > 0) throw new BadRequestException(problems);
-  return { url, headers, body: fill(template.body, variables) };
+  return { url, headers, body, unused: Object.keys(variables).filter((name) => !used.has(name)) };
+}
+
+function notJson(text: string): string | null {
+  try {
+    JSON.parse(text);
+    return null;
+  } catch (error) {
+    return (error as Error).message;
+  }
 }

@@ -98,6 +98,7 @@ export class TestRunRequestDto {
   @ApiProperty({ example: 'https://api.example.com/items/42', description: 'With the variables filled in.' })
   url: string;
 
+
   @ApiProperty({ type: [TestRunHeaderDto], description: 'As sent; secrets and the access token as their placeholders.' })
   headers: TestRunHeaderDto[];
 
@@ -117,6 +118,20 @@ export class TestRunResponseDto {
 
   @ApiProperty({ example: false, description: 'True when the answer was longer than what `body` holds.' })
   bodyTruncated: boolean;
+
+  @ApiProperty({
+    type: Number,
+    nullable: true,
+    example: 22,
+    description: 'The size of the answer\'s body in bytes as received; when it was cut at 1 MiB, the Content-Length the far side declared (null without one).',
+  })
+  sizeBytes: number | null;
+
+  @ApiPropertyOptional({
+    description: 'The body parsed, when the answer says it is JSON (`application/json` or `…+json`), came whole within 64 KiB and parses; absent otherwise. Secrets replaced by their placeholders.',
+    example: { data: { level: 7 } },
+  })
+  json?: unknown;
 }
 
 export class TestRunOutputDto {
@@ -128,12 +143,30 @@ export class TestRunOutputDto {
     items: {},
     nullable: true,
     example: [7],
-    description: 'What the RFC 9535 JSONPath query selects, in document order (empty when nothing); null when it could not be evaluated.',
+    description:
+      'What the RFC 9535 JSONPath query selects, in document order (empty when nothing), at most 1,000 values and 64 KiB of them as JSON; ' +
+      'null when it could not be evaluated.',
   })
   values: unknown[] | null;
 
-  @ApiProperty({ type: String, nullable: true, example: null, description: 'Why the query could not be evaluated: not a query, the answer not JSON, …' })
+  @ApiProperty({ example: false, description: 'True when the query selects more values than `values` holds (the first ones are shown).' })
+  valuesTruncated: boolean;
+
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    example: null,
+    description: 'Why the query could not be evaluated: not a query, the answer not JSON or nested deeper than 64 levels, the query too large, or stopped for taking longer than 500 ms or more memory than a run may use.',
+  })
   error: string | null;
+
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    example: null,
+    description: 'When the query selects nothing: how far it got, e.g. `output selects nothing: $.data selects an object with the members "level", "unit", and .levl selects nothing from it`.',
+  })
+  hint: string | null;
 }
 
 /** The answer of a test run (200 whenever the call was attempted, whatever the far side answered). */
@@ -144,15 +177,29 @@ export class TestRunAnswerDto {
   @ApiProperty({ type: String, nullable: true, example: null, description: 'What happened, in words, for every outcome but SUCCESS.' })
   message: string | null;
 
-  @ApiProperty({ example: 184, description: 'From the start of the run to the end of the answer, in milliseconds (the token request included).' })
+  @ApiProperty({ example: 184, description: 'From the start of the run to its answer, in milliseconds: the token request and the evaluation of `output` included.' })
   durationMs: number;
 
-  @ApiProperty({ type: TestRunRequestDto, description: 'The request as it was sent, secrets as placeholders.' })
+  @ApiProperty({
+    type: TestRunRequestDto,
+    description: 'The request as it was sent, secrets as placeholders. When the run failed at the OAuth 2.0 token request (AUTH_FAILED, or BLOCKED_DESTINATION or TIMEOUT of the token endpoint), that token request.',
+  })
   request: TestRunRequestDto;
 
-  @ApiProperty({ type: TestRunResponseDto, nullable: true, description: 'Null when no answer came.' })
+  @ApiProperty({
+    type: TestRunResponseDto,
+    nullable: true,
+    description: 'What came back to `request`: the far side\'s answer, or the token endpoint\'s when the run failed at the token request. Null when no answer came.',
+  })
   response: TestRunResponseDto | null;
 
-  @ApiProperty({ type: TestRunOutputDto, nullable: true, description: 'The connector\'s `output` applied to the answer; null when no answer came.' })
+  @ApiProperty({ type: TestRunOutputDto, nullable: true, description: 'The connector\'s `output` applied to the answer; null when no answer came, or the run failed at the token request.' })
   output: TestRunOutputDto | null;
+
+  @ApiProperty({
+    type: [String],
+    example: ['variables.lang is not used: the connector has no {{lang}}'],
+    description: 'What the run did differently from what the connector or the variables say: a variable that stands nowhere, a connector header replaced by `authType` or `contentType`.',
+  })
+  warnings: string[];
 }
