@@ -15,7 +15,7 @@ export interface paths {
         put?: never;
         /**
          * Test an unsaved connector
-         * @description Makes the connector's outbound call once and reports what happened: 200 whenever the call was attempted, whatever the far side answered (`outcome` says). The call goes only to public addresses (OUTBOUND_ALLOWED_CIDRS admits named private ranges), follows no redirect, is abandoned after CONNECTOR_TEST_TIMEOUT_MS and reads at most 1 MiB. Secrets and the OAuth access token appear only as their placeholders. At most CONNECTOR_TEST_PER_MINUTE runs per caller a minute (429); 503 while this replica runs its maximum at once. The connector is validated exactly as a create; nothing is stored.
+         * @description Makes the connector's outbound call once and reports what happened: 200 whenever the call was attempted, whatever the far side answered (`outcome` says). The call goes only to public addresses (OUTBOUND_ALLOWED_CIDRS admits named private ranges), follows no redirect, ends when CONNECTOR_TEST_TIMEOUT_MS have passed since it started (the token request included) or when the caller disconnects, and reads at most 1 MiB. `output` is evaluated within bounds of time, memory and size (`output.error` says when it was stopped). Secrets and the OAuth access token appear only as their placeholders. At most CONNECTOR_TEST_PER_MINUTE runs per caller a minute (429; a 400 is not counted); 503 while this replica runs its maximum at once. The connector is validated exactly as a create; nothing is stored.
          */
         post: operations["testUnsavedRestConnector"];
         delete?: never;
@@ -35,7 +35,7 @@ export interface paths {
         put?: never;
         /**
          * Test a saved connector
-         * @description Makes the connector's outbound call once and reports what happened: 200 whenever the call was attempted, whatever the far side answered (`outcome` says). The call goes only to public addresses (OUTBOUND_ALLOWED_CIDRS admits named private ranges), follows no redirect, is abandoned after CONNECTOR_TEST_TIMEOUT_MS and reads at most 1 MiB. Secrets and the OAuth access token appear only as their placeholders. At most CONNECTOR_TEST_PER_MINUTE runs per caller a minute (429); 503 while this replica runs its maximum at once. Uses the stored connector and its secrets, or, with `connector`, those edits as a PUT would store them; nothing is saved.
+         * @description Makes the connector's outbound call once and reports what happened: 200 whenever the call was attempted, whatever the far side answered (`outcome` says). The call goes only to public addresses (OUTBOUND_ALLOWED_CIDRS admits named private ranges), follows no redirect, ends when CONNECTOR_TEST_TIMEOUT_MS have passed since it started (the token request included) or when the caller disconnects, and reads at most 1 MiB. `output` is evaluated within bounds of time, memory and size (`output.error` says when it was stopped). Secrets and the OAuth access token appear only as their placeholders. At most CONNECTOR_TEST_PER_MINUTE runs per caller a minute (429; a 400 is not counted); 503 while this replica runs its maximum at once. Uses the stored connector and its secrets, or, with `connector`, those edits as a PUT would store them; nothing is saved.
          */
         post: operations["testSavedRestConnector"];
         delete?: never;
@@ -308,10 +308,11 @@ export interface components {
             /** @description The HTTP method the connector uses. */
             requestType: components["schemas"]["RequestType"];
             /**
-             * @description Absolute http(s) URL; `{{variable}}` placeholders allowed.
+             * @description Absolute http(s) URL; `{{variable}}` placeholders allowed, but not in the scheme, user info, host or port when authType is not AUTH_NONE. Stored and read back with a lower-case scheme and exactly `//` after it (`HTTPS:host` becomes `https://host`).
              * @example https://api.weather.example.com/v1/forecast?city={{city}}
              */
             url: string;
+            /** @description When authType is not AUTH_NONE, `Host`, `X-Forwarded-Host`, `X-Host`, `X-Original-Host` and `Forwarded`'s `host=` must name the host and port of `url`, without `{{variable}}` placeholders. */
             headers?: components["schemas"]["ConnectorHeader"][];
             /** @description Content type of the request. */
             contentType: components["schemas"]["ContentType"];
@@ -320,31 +321,31 @@ export interface components {
             /** @description OAuth grant type; required with AUTH_OAUTH2. */
             grantType?: components["schemas"]["GrantType"] | (null);
             /**
-             * @description Write-only. Required when authType is AUTH_BASIC. Reads show `<BASIC_TOKEN>`; sending `<BASIC_TOKEN>` back keeps the stored value.
+             * @description Write-only. The Base64 of `user-id:password` (RFC 7617), sent as `Authorization: Basic <basicToken>`. Required when authType is AUTH_BASIC. Reads show `<BASIC_TOKEN>`; sending `<BASIC_TOKEN>` back keeps the stored value while the URLs it is sent to keep their scheme, host, port and user info.
              * @example <BASIC_TOKEN>
              */
             basicToken?: string | null;
             /**
-             * @description Write-only. Required when authType is AUTH_BEARER. Reads show `<BEARER_TOKEN>`; sending `<BEARER_TOKEN>` back keeps the stored value.
+             * @description Write-only. Required when authType is AUTH_BEARER. Reads show `<BEARER_TOKEN>`; sending `<BEARER_TOKEN>` back keeps the stored value while the URLs it is sent to keep their scheme, host, port and user info.
              * @example <BEARER_TOKEN>
              */
             bearerToken?: string | null;
             /** @description OAuth client id; required with AUTH_OAUTH2. */
             clientId?: string | null;
             /**
-             * @description Write-only. Required when authType is AUTH_OAUTH2 and grantType is CLIENT_CREDENTIALS. Reads show `<CLIENT_SECRET>`; sending `<CLIENT_SECRET>` back keeps the stored value.
+             * @description Write-only. Required when authType is AUTH_OAUTH2 and grantType is CLIENT_CREDENTIALS. Reads show `<CLIENT_SECRET>`; sending `<CLIENT_SECRET>` back keeps the stored value while the URLs it is sent to keep their scheme, host, port and user info.
              * @example <CLIENT_SECRET>
              */
             clientSecret?: string | null;
             /**
-             * @description URL for OAuth authentication; required with AUTH_OAUTH2.
+             * @description URL for OAuth authentication; required with AUTH_OAUTH2, and then without `{{variable}}` in its scheme, user info, host or port. Stored in the canonical form of `url`.
              * @example https://id.example.com/oauth/token
              */
             oauthUrl?: string | null;
             /** @description OAuth username; required with grant type PASSWORD. */
             authUsername?: string | null;
             /**
-             * @description Write-only. Required when authType is AUTH_OAUTH2 and grantType is PASSWORD. Reads show `<PASSWORD>`; sending `<PASSWORD>` back keeps the stored value.
+             * @description Write-only. Required when authType is AUTH_OAUTH2 and grantType is PASSWORD. Reads show `<PASSWORD>`; sending `<PASSWORD>` back keeps the stored value while the URLs it is sent to keep their scheme, host, port and user info.
              * @example <PASSWORD>
              */
             authPassword?: string | null;
@@ -413,6 +414,20 @@ export interface components {
              * @example false
              */
             bodyTruncated: boolean;
+            /**
+             * @description The size of the answer's body in bytes as received; when it was cut at 1 MiB, the Content-Length the far side declared (null without one).
+             * @example 22
+             */
+            sizeBytes: number | null;
+            /**
+             * @description The body parsed, when the answer says it is JSON (`application/json` or `…+json`), came whole within 64 KiB and parses; absent otherwise. Secrets replaced by their placeholders.
+             * @example {
+             *       "data": {
+             *         "level": 7
+             *       }
+             *     }
+             */
+            json?: Record<string, never>;
         };
         TestRunOutput: {
             /**
@@ -421,17 +436,27 @@ export interface components {
              */
             expression: string;
             /**
-             * @description What the RFC 9535 JSONPath query selects, in document order (empty when nothing); null when it could not be evaluated.
+             * @description What the RFC 9535 JSONPath query selects, in document order (empty when nothing), at most 1,000 values and 64 KiB of them as JSON; null when it could not be evaluated.
              * @example [
              *       7
              *     ]
              */
             values: unknown[] | null;
             /**
-             * @description Why the query could not be evaluated: not a query, the answer not JSON, …
+             * @description True when the query selects more values than `values` holds (the first ones are shown).
+             * @example false
+             */
+            valuesTruncated: boolean;
+            /**
+             * @description Why the query could not be evaluated: not a query, the answer not JSON or nested deeper than 64 levels, the query too large, or stopped for taking longer than 500 ms or more memory than a run may use.
              * @example null
              */
             error: string | null;
+            /**
+             * @description When the query selects nothing: how far it got, e.g. `output selects nothing: $.data selects an object with the members "level", "unit", and .levl selects nothing from it`.
+             * @example null
+             */
+            hint: string | null;
         };
         TestRunAnswer: {
             /** @example SUCCESS */
@@ -442,16 +467,23 @@ export interface components {
              */
             message: string | null;
             /**
-             * @description From the start of the run to the end of the answer, in milliseconds (the token request included).
+             * @description From the start of the run to its answer, in milliseconds: the token request and the evaluation of `output` included.
              * @example 184
              */
             durationMs: number;
-            /** @description The request as it was sent, secrets as placeholders. */
+            /** @description The request as it was sent, secrets as placeholders. When the run failed at the OAuth 2.0 token request (AUTH_FAILED, or BLOCKED_DESTINATION or TIMEOUT of the token endpoint), that token request. */
             request: components["schemas"]["TestRunRequest"];
-            /** @description Null when no answer came. */
+            /** @description What came back to `request`: the far side's answer, or the token endpoint's when the run failed at the token request. Null when no answer came. */
             response: components["schemas"]["TestRunResponse"] | (never | null);
-            /** @description The connector's `output` applied to the answer; null when no answer came. */
+            /** @description The connector's `output` applied to the answer; null when no answer came, or the run failed at the token request. */
             output: components["schemas"]["TestRunOutput"] | (never | null);
+            /**
+             * @description What the run did differently from what the connector or the variables say: a variable that stands nowhere, a connector header replaced by `authType` or `contentType`.
+             * @example [
+             *       "variables.lang is not used: the connector has no {{lang}}"
+             *     ]
+             */
+            warnings: string[];
         };
         SavedRestConnectorTest: {
             /**
