@@ -143,7 +143,10 @@ export class TestRunner {
     const withAuthorization = (authorization: string | null): OutboundRequest =>
       authorization === null ? call : { ...call, headers: [...call.headers, { header: 'Authorization', value: authorization }] };
 
+    // The call is shown with its secrets as placeholders, and nothing else of it needs scrubbing: its URL, headers
+    // and body are the connector's, which a GET shows, and the caller's variables.
     let shown = withAuthorization(this.authorization(connector, true));
+    let tokenRequest: OutboundRequest | undefined;
     let result: OutboundResult;
     // Null when the run failed at the token request: the connector's output is not applied to a token endpoint's answer.
     let expression: string | null = connector.output;
@@ -153,21 +156,21 @@ export class TestRunner {
       if (credentials !== null) secrets.push({ value: credentials, placeholder: CLIENT_CREDENTIALS_PLACEHOLDER });
       const sent = await this.callWithToken(connector, settings, withAuthorization, secrets, deadline);
       result = sent.result;
-      if (sent.tokenRequest) {
-        shown = sent.tokenRequest;
-        expression = null;
-      }
+      tokenRequest = sent.tokenRequest;
+      if (tokenRequest) expression = null;
     } else {
       result = await callOnce(this.dispatcher, withAuthorization(this.authorization(connector, false)), deadline);
     }
 
-    // The small texts of the answer are scrubbed here; its body, in the answer reader's worker.
+    // The small texts of the answer are scrubbed here (the token request holds the client's secrets, the message may
+    // quote the far side); the far side's body, in the answer reader's worker.
     const scrubber = new SecretScrubber(secrets);
+    if (tokenRequest) shown = scrubbed(tokenRequest, scrubber);
     const answer: TestRunAnswer = {
       outcome: result.outcome,
       message: result.message === null ? null : scrubber.text(result.message),
       durationMs: 0,
-      request: scrubbedRequest(shown, scrubber),
+      request: { ...shown, headers: [...shown.headers], body: shown.body ?? '' },
       response: null,
       output: null,
       warnings: [...run.warnings],
@@ -303,11 +306,11 @@ function tokenFailure(failed: OutboundResult): OutboundResult {
   return { ...failed, outcome: 'AUTH_FAILED', message: `Token endpoint: ${failed.message}` };
 }
 
-function scrubbedRequest(request: OutboundRequest, scrubber: SecretScrubber): TestRunAnswer['request'] {
+function scrubbed(request: OutboundRequest, scrubber: SecretScrubber): OutboundRequest {
   return {
     method: request.method,
     url: scrubber.text(request.url),
     headers: request.headers.map(({ header, value }) => ({ header, value: scrubber.text(value) })),
-    body: scrubber.text(request.body ?? ''),
+    body: request.body === null ? null : scrubber.text(request.body),
   };
 }
