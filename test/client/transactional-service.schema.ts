@@ -448,7 +448,7 @@ export interface components {
              */
             valuesTruncated: boolean;
             /**
-             * @description Why the query could not be evaluated: not a query, the answer not JSON or nested deeper than 64 levels, the query too large, or stopped for taking longer than 500 ms or more memory than a run may use.
+             * @description Why the query could not be evaluated: not a query, the answer not JSON or nested deeper than 64 levels, the query too large, or the answer's reading stopped (longer than 500 ms, or more memory than a run may use).
              * @example null
              */
             error: string | null;
@@ -467,7 +467,7 @@ export interface components {
              */
             message: string | null;
             /**
-             * @description From the start of the run to its answer, in milliseconds: the token request and the evaluation of `output` included.
+             * @description From the start of the run to its answer, in milliseconds: the token request and the reading of the answer included.
              * @example 184
              */
             durationMs: number;
@@ -478,7 +478,7 @@ export interface components {
             /** @description The connector's `output` applied to the answer; null when no answer came, or the run failed at the token request. */
             output: components["schemas"]["TestRunOutput"] | (never | null);
             /**
-             * @description What the run did differently from what the connector or the variables say: a variable that stands nowhere, a connector header replaced by `authType` or `contentType`.
+             * @description What the run did differently from what the connector or the variables say: a variable that stands nowhere, a connector header replaced by `authType` or `contentType`, an answer whose headers and body are not shown because they could not be read within the run's bounds.
              * @example [
              *       "variables.lang is not used: the connector has no {{lang}}"
              *     ]

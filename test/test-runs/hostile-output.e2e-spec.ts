@@ -95,11 +95,10 @@ describe('Hostile output expressions and answers, against the built app under th
     await stillServing();
   });
 
-  it('a descendant query that multiplies and selects nothing: stopped at its time budget, counted in durationMs', async () => {
+  it('a descendant query that multiplies and selects nothing: stopped at its time budget', async () => {
     const { status, body } = await run('endless', '$..*..*..*..*..*..*..*..nothing', `${'['.repeat(28)}1${']'.repeat(28)}`);
     expect(status).toBe(200);
     expect(body.output).toEqual(expect.objectContaining({ values: null, error: 'output was not evaluated: the answer took longer than 500 ms to read, and was stopped' }));
-    expect(body.durationMs).toBeGreaterThanOrEqual(500);
     await stillServing();
   });
 

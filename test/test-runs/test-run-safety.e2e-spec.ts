@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { request as httpRequest } from 'node:http';
 import { AddressInfo } from 'node:net';
+import { MAX_TEST_RUNS_IN_FLIGHT } from '../../apps/transactional-service/src/rest-connectors/test-runs/test-run-limits';
 import { farSide, FarSide } from '../../apps/transactional-service/src/rest-connectors/test-runs/testing/far-side';
 import { TRANSACTIONAL_SERVICE_APP } from '../../apps/transactional-service/src/transactional-service.app';
 import { aConnectorBody, ALICE, createConnector, tenantPath, withBasicAuth, withBearerAuth } from '../rest-connectors/connector-factories';
@@ -46,6 +47,33 @@ describe('Connector test runs that a hostile caller or far side cannot turn agai
     expect(refused.headers['retry-after']).toMatch(/^\d+$/);
     expect(refused.body.message).toBe('Rate limit of 3 connector test runs per minute exceeded');
     expect(side.received).toHaveLength(3);
+  });
+
+  it(`counts no run this replica had no room for: a 503 past ${MAX_TEST_RUNS_IN_FLIGHT} in flight costs nothing`, async () => {
+    // An app of its own: its limit one more than its slots.
+    const own = await startTestApp(TRANSACTIONAL_SERVICE_APP, mysqlTestConfig({ connectorTests: loopbackTestRuns({ timeoutMs: 10_000, perMinute: MAX_TEST_RUNS_IN_FLIGHT + 1 }) }), withResolver());
+    const held: Array<() => void> = [];
+    side = await farSide((_received, res) => held.push(() => res.end('{}')));
+    try {
+      const ownTenant = await seedTenant(own.dataSource);
+      const run = () => own.http.post(`${tenantPath(ownTenant)}/test`).set(bearer(token)).send({ connector: aConnectorBody({ url: `${side.url}/slow` }) });
+      const waiting = Array.from({ length: MAX_TEST_RUNS_IN_FLIGHT }, () => run().then((res) => res.status));
+      while (side.received.length < MAX_TEST_RUNS_IN_FLIGHT) await new Promise((wait) => setTimeout(wait, 20));
+
+      for (let i = 0; i < 3; i++) await run().expect(503);
+      held.forEach((answer) => answer());
+      expect(await Promise.all(waiting)).toEqual(Array(MAX_TEST_RUNS_IN_FLIGHT).fill(200));
+
+      // The caller has used MAX_TEST_RUNS_IN_FLIGHT of MAX_TEST_RUNS_IN_FLIGHT + 1: one more run, then the limit.
+      const last = run().then((res) => res.status);
+      while (held.length < MAX_TEST_RUNS_IN_FLIGHT + 1) await new Promise((wait) => setTimeout(wait, 20));
+      held[MAX_TEST_RUNS_IN_FLIGHT]();
+      expect(await last).toBe(200);
+      await run().expect(429);
+    } finally {
+      held.forEach((answer) => answer());
+      await own.close();
+    }
   });
 
   it('cancels a run whose caller disconnects: its call is abandoned and its slot freed at once', async () => {

@@ -47,6 +47,9 @@ describe(OAuthTokens.name, () => {
     await expect(accessToken(settings, 'c1')).resolves.toEqual({ accessToken: expect.stringMatching(/^[0-9a-f]{64}$/), kept: false });
     expect(endpoint.authorizations).toEqual([undefined]);
     expect(tokenRequest(settings).body).toBe('grant_type=password&username=ada&password=lovelace&client_id=bot+platform');
+    // As an answer shows it: the password as its placeholder, written to be read.
+    expect(tokenRequest(settings, true).body).toBe('grant_type=password&username=ada&password=<PASSWORD>&client_id=bot+platform');
+    expect(tokenRequest(clientCredentials(), true).headers).toContainEqual({ header: 'Authorization', value: 'Basic <CLIENT_CREDENTIALS>' });
   });
 
   it('keeps a token per connector until expires_in minus 30 s, then asks again', async () => {

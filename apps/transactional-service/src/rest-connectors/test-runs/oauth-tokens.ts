@@ -1,4 +1,4 @@
-import { GrantType } from '@app/domain';
+import { GrantType, SECRETS } from '@app/domain';
 import { createHash } from 'node:crypto';
 import type { Dispatcher } from 'undici';
 import { callOnce, OutboundRequest, OutboundResult } from './outbound-call';
@@ -28,6 +28,9 @@ export type TokenResult = { accessToken: string; kept: boolean } | { failed: Out
  */
 export const MAX_ACCESS_TOKEN_LENGTH = 8 * 1024;
 
+/** A token endpoint's answer is read up to this size: it is parsed on the main thread. */
+const MAX_TOKEN_ANSWER_BYTES = 64 * 1024;
+
 /** A token is dropped this long before the endpoint said it expires. */
 export const TOKEN_MARGIN_MS = 30_000;
 /** At most this many connectors' tokens are kept; beyond, the one kept longest ago is forgotten. */
@@ -47,21 +50,27 @@ export function clientCredentials(settings: OAuthSettings): string | null {
   return settings.clientSecret === null ? null : `${formEncoded(settings.clientId ?? '')}:${formEncoded(settings.clientSecret)}`;
 }
 
-/** The token request of RFC 6749 (sections 4.3 and 4.4): a form POST, the client in HTTP Basic when it has a secret. */
-export function tokenRequest(settings: OAuthSettings): OutboundRequest {
+/**
+ * The token request of RFC 6749 (sections 4.3 and 4.4): a form POST, the client in HTTP Basic when it has a
+ * secret. `shown`: as an answer shows it, the password and the client's credentials as their placeholders.
+ */
+export function tokenRequest(settings: OAuthSettings, shown = false): OutboundRequest {
   const form = new URLSearchParams({ grant_type: settings.grantType === GrantType.PASSWORD ? 'password' : 'client_credentials' });
   if (settings.grantType === GrantType.PASSWORD) {
     form.set('username', settings.username ?? '');
-    form.set('password', settings.password ?? '');
+    form.set('password', shown ? SECRETS.authPassword.placeholder : (settings.password ?? ''));
   }
   const headers = [
     { header: 'Content-Type', value: 'application/x-www-form-urlencoded' },
     { header: 'Accept', value: 'application/json' },
   ];
   const credentials = clientCredentials(settings);
-  if (credentials !== null) headers.push({ header: 'Authorization', value: `Basic ${Buffer.from(credentials, 'utf8').toString('base64')}` });
-  else if (settings.clientId !== null) form.set('client_id', settings.clientId);
-  return { method: 'POST', url: settings.oauthUrl, headers, body: form.toString() };
+  if (credentials !== null) {
+    headers.push({ header: 'Authorization', value: `Basic ${shown ? CLIENT_CREDENTIALS_PLACEHOLDER : Buffer.from(credentials, 'utf8').toString('base64')}` });
+  } else if (settings.clientId !== null) form.set('client_id', settings.clientId);
+  const body = form.toString();
+  // The placeholder as written, not form-encoded (`%3CPASSWORD%3E`): it is there to be read.
+  return { method: 'POST', url: settings.oauthUrl, headers, body: shown ? body.replace(new URLSearchParams({ p: SECRETS.authPassword.placeholder }).toString().slice(2), SECRETS.authPassword.placeholder) : body };
 }
 
 /**
@@ -90,7 +99,7 @@ export class OAuthTokens {
     if (kept && kept.settings === fingerprint && kept.until > this.now()) return { accessToken: kept.accessToken, kept: true };
     if (keepAs !== undefined) this.kept.delete(keepAs);
     const request = tokenRequest(settings);
-    const sent = await callOnce(this.dispatcher, request, deadline);
+    const sent = await callOnce(this.dispatcher, request, deadline, MAX_TOKEN_ANSWER_BYTES);
     const token = sent.answer && tokenIn(sent);
     if (!token || 'failed' in token) return { failed: token?.failed ?? sent, request };
     if (keepAs !== undefined && token.expiresInS !== null) {
@@ -118,7 +127,10 @@ function tokenIn(sent: OutboundResult): { accessToken: string; expiresInS: numbe
     // Not JSON: the failure below says what came back.
   }
   if (typeof body.access_token === 'string' && body.access_token.length > MAX_ACCESS_TOKEN_LENGTH) {
-    return { failed: { ...sent, outcome: 'AUTH_FAILED', message: `The token endpoint answered an access_token of ${body.access_token.length} characters: a test run takes at most ${MAX_ACCESS_TOKEN_LENGTH}` } };
+    // Its answer is not shown: it holds a token minted with the stored secret, which the run cannot scrub (it is
+    // not among the run's secrets, and too long to be searched for).
+    const message = `The token endpoint answered an access_token of ${body.access_token.length} characters: a test run takes at most ${MAX_ACCESS_TOKEN_LENGTH}`;
+    return { failed: { ...sent, outcome: 'AUTH_FAILED', message, answer: null } };
   }
   if (status >= 200 && status <= 299 && typeof body.access_token === 'string' && body.access_token !== '') {
     const expiresIn = Number(body.expires_in);

@@ -114,10 +114,10 @@ export function headerList(headers: Dispatcher.ResponseData['headers']): Header[
 
 /**
  * Makes one outbound call through the guarded dispatcher and reports it, whatever happened: no redirect is
- * followed, the call is abandoned when the run's deadline passes (or its caller leaves), at most
- * MAX_READ_BYTES are read.
+ * followed, the call is abandoned when the run's deadline passes (or its caller leaves), at most `maxBytes`
+ * are read.
  */
-export async function callOnce(dispatcher: Dispatcher, call: OutboundRequest, deadline: RunDeadline): Promise<OutboundResult> {
+export async function callOnce(dispatcher: Dispatcher, call: OutboundRequest, deadline: RunDeadline, maxBytes = MAX_READ_BYTES): Promise<OutboundResult> {
   try {
     const answer = await undici().request(call.url, {
       method: call.method as Dispatcher.HttpMethod,
@@ -126,7 +126,7 @@ export async function callOnce(dispatcher: Dispatcher, call: OutboundRequest, de
       dispatcher,
       signal: deadline.signal,
     });
-    const { bytes, truncated } = await readUpTo(answer.body, MAX_READ_BYTES);
+    const { bytes, truncated } = await readUpTo(answer.body, maxBytes);
     const status = answer.statusCode;
     const success = status >= 200 && status <= 299;
     const location = typeof answer.headers.location === 'string' ? answer.headers.location : null;

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { basicTokenSecrets, scrubSecrets, SecretScrubber } from './secret-scrubber';
+import { basicTokenSecrets, MIN_DERIVED_LENGTH, scrubSecrets, SecretScrubber } from './secret-scrubber';
 
 const TOKEN = { value: 's3cr3t-bearer-token', placeholder: '<BEARER_TOKEN>' };
 const ACCESS = { value: 'eyJhbGciOi.access.token', placeholder: '<ACCESS_TOKEN>' };
@@ -161,6 +161,7 @@ describe(SecretScrubber.name, () => {
     it('scrubs primitives and walks any depth without recursion', () => {
       expect(scrubber.value('s3cr3t-bearer-token')).toBe('<BEARER_TOKEN>');
       expect(scrubber.value(42)).toBe(42);
+      expect(new SecretScrubber([{ value: '1234567', placeholder: '<P>' }]).value({ n: 1234567, m: 12 })).toEqual({ n: '<P>', m: 12 });
       expect(scrubber.value(null)).toBeNull();
       let deep: unknown = ['s3cr3t-bearer-token'];
       for (let depth = 0; depth < 100_000; depth++) deep = depth % 2 === 0 ? [deep] : { d: deep };
@@ -182,6 +183,16 @@ describe(SecretScrubber.name, () => {
       expect(scrubber.text('{"user":"user","password":"p@ss:word","pair":"user%3Ap%40ss%3Aword"}')).toBe('{"user":"user","password":"<BASIC_TOKEN>","pair":"<BASIC_TOKEN>"}');
     });
 
+    it(`leaves out a password shorter than ${4} characters, and the Base64 of such a value: they would replace ordinary text`, () => {
+      const token = Buffer.from('user:pw').toString('base64');
+      expect(basicTokenSecrets(token, '<B>')).toEqual([
+        { value: token, placeholder: '<B>' },
+        { value: 'user:pw', placeholder: '<B>' },
+      ]);
+      expect(MIN_DERIVED_LENGTH).toBe(4);
+      expect(new SecretScrubber([{ value: 'a', placeholder: '<A>' }]).text('YQ yq a')).toBe('YQ yq <A>');
+    });
+
     it('keeps only the token when it is not Base64 of UTF-8 holding a colon', () => {
       for (const token of ['not base64!', Buffer.from('no-colon').toString('base64'), Buffer.from([0xff, 0x3a, 0x61]).toString('base64')]) {
         expect(basicTokenSecrets(token, '<B>')).toEqual([{ value: token, placeholder: '<B>' }]);
@@ -189,9 +200,10 @@ describe(SecretScrubber.name, () => {
     });
   });
 
-  describe('cost', () => {
+  describe('hostile secrets', () => {
     // Secrets of the longest a connector may store (8 KiB), built to make the readings as ambiguous as
-    // possible, against texts built to match them everywhere: time grows with the text, never explodes.
+    // possible, against texts built to match them everywhere. How long they take is the bench's to say (no
+    // timed assertion here); the scrubbing runs in the answer reader's worker, within its budget.
     it.each([
       ['backslashes', '\\'.repeat(8192), '\\'.repeat(65_536)],
       ['"%25"s', '%25'.repeat(2730), '%25'.repeat(21_845)],
@@ -199,11 +211,9 @@ describe(SecretScrubber.name, () => {
       ['one letter', 'a'.repeat(8192), 'a'.repeat(65_536)],
       ['one letter, the text broken before each full match', 'a'.repeat(8192), `${'a'.repeat(8191)}b`.repeat(8)],
       ['regex metacharacters', '(a+)+$\\'.repeat(1170), '(a+)+$\\\\'.repeat(8192)],
-    ])('stays linear with a secret of %s', (_, value, text) => {
-      const scrubber = new SecretScrubber([{ value, placeholder: '<H>' }]);
-      const started = performance.now();
-      const scrubbed = scrubber.text(text);
-      expect(performance.now() - started).toBeLessThan(3_000);
+    ])('replaces the echoes of a secret of %s', (_, value, text) => {
+      const scrubbed = new SecretScrubber([{ value, placeholder: '<H>' }]).text(text);
+      expect(scrubbed).toContain('<H>');
       expect(scrubbed.length).toBeLessThan(text.length);
     });
   });
@@ -215,7 +225,9 @@ describe(SecretScrubber.name, () => {
     const FORMS = ['value', 'base64', 'base64-unpadded', 'base64url', 'base64url-padded'] as const;
     const SHORT: Record<string, string> = { '"': '\\"', '\\': '\\\\', '/': '\\/', '\b': '\\b', '\f': '\\f', '\n': '\\n', '\r': '\\r', '\t': '\\t' };
 
+    /** A form of the value; a value shorter than MIN_DERIVED_LENGTH has no Base64 form that is scrubbed: the value itself stands for it. */
     const formOf = (value: string, form: (typeof FORMS)[number]) => {
+      if (value.length < MIN_DERIVED_LENGTH) return value;
       const base64 = Buffer.from(value).toString('base64');
       const url = Buffer.from(value).toString('base64url');
       return { value, base64, 'base64-unpadded': base64.replace(/=+$/, ''), base64url: url, 'base64url-padded': url + base64.slice(base64.replace(/=+$/, '').length) }[form];

@@ -67,8 +67,16 @@ function fold(): Uint16Array {
   return (foldTable = table);
 }
 
+/**
+ * The shortest value whose derived forms (its Base64; a Basic token's password alone) are matched too: the Base64
+ * of a shorter one is so short (`a` is `YQ`) that matching it, in any letter case, would replace ordinary text
+ * all over an answer, while such a value protects nothing.
+ */
+export const MIN_DERIVED_LENGTH = 4;
+
 /** The forms of a value the far side may send: as it is, and Base64 (standard and URL-safe, padded or not). */
 function formsOf(value: string): string[] {
+  if (value.length < MIN_DERIVED_LENGTH) return [value];
   const bytes = Buffer.from(value, 'utf8');
   const base64 = bytes.toString('base64');
   const unpadded = base64.replace(/=+$/, '');
@@ -473,14 +481,20 @@ export class SecretScrubber {
   }
 
   /**
-   * A parsed JSON value (from JSON.parse) with every string and every object key scrubbed: a new value, the
-   * input untouched. Walked with a queue, not recursion, whatever its depth. Two keys that scrub to the same
-   * text keep the later one's value, as JSON.parse does with duplicate keys.
+   * A parsed JSON value (from JSON.parse) with every string and every object key scrubbed, and every number whose
+   * text is a secret's replaced by the placeholder: a new value, the input untouched. Walked with a queue, not
+   * recursion, whatever its depth. Two keys that scrub to the same text keep the later one's value, as JSON.parse
+   * does with duplicate keys.
    */
   value<T>(value: T): T {
     const queue: [unknown, unknown][] = [];
     const shallow = (item: unknown): unknown => {
       if (typeof item === 'string') return this.text(item);
+      if (typeof item === 'number') {
+        const text = String(item);
+        const scrubbed = this.text(text);
+        return scrubbed === text ? item : scrubbed;
+      }
       if (typeof item !== 'object' || item === null) return item;
       const copy = Array.isArray(item) ? [] : {};
       queue.push([item, copy]);
@@ -788,8 +802,8 @@ class Spans {
 
 /**
  * For AUTH_BASIC: the stored token is the Base64 of `user-id:password` (RFC 7617). What to scrub for it: the
- * token, and when it decodes to UTF-8 holding a `:`, the decoded pair and the password alone, all with the
- * token's placeholder (a far side may echo the credentials it decoded).
+ * token, and when it decodes to UTF-8 holding a `:`, the decoded pair and the password alone (at least
+ * MIN_DERIVED_LENGTH characters), all with the token's placeholder (a far side may echo what it decoded).
  */
 export function basicTokenSecrets(token: string, placeholder: string): SecretValue[] {
   const secrets = [{ value: token, placeholder }];
@@ -801,7 +815,10 @@ export function basicTokenSecrets(token: string, placeholder: string): SecretVal
     return secrets;
   }
   const colon = pair.indexOf(':');
-  if (colon >= 0) secrets.push({ value: pair, placeholder }, { value: pair.slice(colon + 1), placeholder });
+  if (colon < 0) return secrets;
+  secrets.push({ value: pair, placeholder });
+  const password = pair.slice(colon + 1);
+  if (password.length >= MIN_DERIVED_LENGTH) secrets.push({ value: password, placeholder });
   return secrets;
 }
 

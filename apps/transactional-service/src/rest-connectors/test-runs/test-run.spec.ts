@@ -1,5 +1,5 @@
 import { AuthType, ContentType, GrantType, RequestType } from '@app/domain';
-import { OAuthTokens } from './oauth-tokens';
+import { MAX_ACCESS_TOKEN_LENGTH, OAuthTokens } from './oauth-tokens';
 import { OutboundGuard } from './outbound-guard';
 import { AnswerReader } from './answer/answer-reader';
 import { ACCESS_TOKEN_PLACEHOLDER, DEFAULT_USER_AGENT, MAX_RETURNED_BYTES, RunnableConnector, TestRunner } from './test-run';
@@ -146,13 +146,38 @@ describe(TestRunner.name, () => {
     });
   });
 
-  it('answers within its one deadline whatever the far side does, evaluation included in durationMs', async () => {
-    side = await farSide((_received, res) => {
-      res.writeHead(200);
-      const drip = setInterval(() => (res.destroyed ? clearInterval(drip) : res.write('.')), 50);
+  it('has one deadline for the token request and the call together: each within it alone, both past it', async () => {
+    const slowEndpoint = await tokenEndpoint(3600, 400);
+    side = await farSide((received, res) => setTimeout(() => echoAuthorization(received, res), 400));
+    try {
+      const connector = aConnector({
+        url: side.url,
+        authType: AuthType.AUTH_OAUTH2,
+        grantType: GrantType.CLIENT_CREDENTIALS,
+        clientId: CLIENT.id,
+        oauthUrl: slowEndpoint.url,
+        secrets: { clientSecret: CLIENT.secret },
+      });
+      const answer = await run(connector, {}, runner(600));
+      expect(answer).toMatchObject({ outcome: 'TIMEOUT', message: `127.0.0.2 port ${side.port} gave no whole answer within 600 ms, the run's limit`, response: null });
+      expect(slowEndpoint.issued()).toBe(1);
+    } finally {
+      await slowEndpoint.close();
+    }
+  });
+
+  it('counts the reading of the answer in durationMs', async () => {
+    side = await farSide(echoAuthorization);
+    let clock = 0;
+    const reading: AnswerReader = Object.assign(Object.create(AnswerReader.prototype) as AnswerReader, {
+      read: async (...args: Parameters<AnswerReader['read']>) => {
+        const outcome = await reader.read(...args);
+        clock += 250;
+        return outcome;
+      },
     });
-    const answer = await run(aConnector({ url: side.url }), {}, runner(300));
-    expect(answer).toMatchObject({ outcome: 'TIMEOUT', response: null, output: null });
+    const sut = new TestRunner(dispatcher, new OAuthTokens(dispatcher), reading, 2_000, () => clock);
+    expect((await sut.execute(sut.prepare(aConnector({ url: side.url }), {}))).answer.durationMs).toBe(250);
   });
 
   it('is cancelled when its caller leaves: the call is abandoned at once', async () => {
@@ -209,6 +234,20 @@ describe(TestRunner.name, () => {
       expect(answer).toMatchObject({ outcome: 'SUCCESS', response: { status: 200 } });
       expect(endpoint.issued()).toBe(2);
       expect(side.received).toHaveLength(3);
+    });
+
+    it('never shows an access token too long to take: its answer is left out', async () => {
+      const token = `tok-${'x'.repeat(MAX_ACCESS_TOKEN_LENGTH)}`;
+      const generous = await farSide((_received, res) => res.setHeader('content-type', 'application/json').setHeader('x-token', token).end(JSON.stringify({ access_token: token })));
+      side = await farSide(echoAuthorization);
+      try {
+        const answer = await run(oauth(side.url, { oauthUrl: `${generous.url}/token` }));
+        expect(answer).toMatchObject({ outcome: 'AUTH_FAILED', response: null, output: null });
+        expect(JSON.stringify(answer)).not.toContain('tok-x');
+        expect(side.received).toHaveLength(0);
+      } finally {
+        await generous.close();
+      }
     });
 
     it("is AUTH_FAILED showing the token request sent (secrets as placeholders) and the endpoint's answer; nothing goes to the connector's URL", async () => {

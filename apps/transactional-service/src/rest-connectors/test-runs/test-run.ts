@@ -3,12 +3,11 @@ import { BadRequestException } from '@nestjs/common';
 import type { Dispatcher } from 'undici';
 import { destinationOf, sameDestination } from '../destination';
 import { hostHeaderProblems } from '../host-header';
-import { CLIENT_CREDENTIALS_PLACEHOLDER, clientCredentials, OAuthSettings, OAuthTokens } from './oauth-tokens';
-import { callOnce, OutboundAnswer, OutboundRequest, OutboundResult, Outcome } from './outbound-call';
+import { CLIENT_CREDENTIALS_PLACEHOLDER, clientCredentials, OAuthSettings, OAuthTokens, tokenRequest } from './oauth-tokens';
+import { callOnce, OutboundRequest, OutboundResult, Outcome } from './outbound-call';
 import { AnswerReader } from './answer/answer-reader';
-import type { AnswerTaskResult } from './answer/answer.worker';
 import { RunDeadline } from './run-deadline';
-import { basicTokenSecrets, SecretScrubber, SecretValue } from './secret-scrubber';
+import { basicTokenSecrets, SecretValue } from './secret-scrubber';
 import { fillTemplate, Header, Variables } from './variables';
 
 /** What stands for the OAuth access token in an answer. */
@@ -88,6 +87,8 @@ export interface TestRunReport {
   blocked: { address: string; range: string } | null;
   /** The caller left before the run ended. */
   cancelled: boolean;
+  /** An error of the answer reader itself, not of the answer: for the server's log. */
+  failure?: Error;
 }
 
 /**
@@ -143,10 +144,9 @@ export class TestRunner {
     const withAuthorization = (authorization: string | null): OutboundRequest =>
       authorization === null ? call : { ...call, headers: [...call.headers, { header: 'Authorization', value: authorization }] };
 
-    // The call is shown with its secrets as placeholders, and nothing else of it needs scrubbing: its URL, headers
-    // and body are the connector's, which a GET shows, and the caller's variables.
+    // The call is shown with its secrets as placeholders, and nothing of it needs scrubbing: its URL, headers and
+    // body are the connector's, which a GET shows, and the caller's variables.
     let shown = withAuthorization(this.authorization(connector, true));
-    let tokenRequest: OutboundRequest | undefined;
     let result: OutboundResult;
     // Null when the run failed at the token request: the connector's output is not applied to a token endpoint's answer.
     let expression: string | null = connector.output;
@@ -156,50 +156,47 @@ export class TestRunner {
       if (credentials !== null) secrets.push({ value: credentials, placeholder: CLIENT_CREDENTIALS_PLACEHOLDER });
       const sent = await this.callWithToken(connector, settings, withAuthorization, secrets, deadline);
       result = sent.result;
-      tokenRequest = sent.tokenRequest;
-      if (tokenRequest) expression = null;
+      if (sent.atTokenRequest) {
+        shown = tokenRequest(settings, true);
+        expression = null;
+      }
     } else {
       result = await callOnce(this.dispatcher, withAuthorization(this.authorization(connector, false)), deadline);
     }
 
-    // The small texts of the answer are scrubbed here (the token request holds the client's secrets, the message may
-    // quote the far side); the far side's body, in the answer reader's worker.
-    const scrubber = new SecretScrubber(secrets);
-    if (tokenRequest) shown = scrubbed(tokenRequest, scrubber);
     const answer: TestRunAnswer = {
       outcome: result.outcome,
-      message: result.message === null ? null : scrubber.text(result.message),
+      message: result.message,
       durationMs: 0,
       request: { ...shown, headers: [...shown.headers], body: shown.body ?? '' },
       response: null,
       output: null,
       warnings: [...run.warnings],
     };
-    if (result.answer) await this.read(answer, result.answer, scrubber, secrets, expression, callerGone);
+    const failure = result.answer ? await this.read(answer, result, secrets, expression, callerGone) : undefined;
     answer.durationMs = this.now() - started;
-    return { answer, blocked: result.blocked ?? null, cancelled: deadline.cancelled };
+    return { answer, blocked: result.blocked ?? null, cancelled: deadline.cancelled, failure };
   }
 
   /**
-   * The far side's answer as shown: headers (names and values) scrubbed here, the body scrubbed, cut, parsed and
-   * queried by the answer reader, within its bounds. A body the reader could not scrub in time is not shown.
+   * What came back, as shown: the answer reader's worker scrubs the message (it may quote the far side), the
+   * header names and values and the whole body, cuts the body, parses it and applies `output`, within its bounds.
+   * What it could not scrub is not shown: the message then without what the far side said, the headers and body
+   * left out. Nothing of the answer is scrubbed, parsed or queried on this thread. An error of the reader itself
+   * (not the answer's doing) is handed back for the log.
    */
-  private async read(
-    answer: TestRunAnswer,
-    received: OutboundAnswer,
-    scrubber: SecretScrubber,
-    secrets: SecretValue[],
-    expression: string | null,
-    callerGone?: AbortSignal,
-  ): Promise<void> {
+  private async read(answer: TestRunAnswer, result: OutboundResult, secrets: SecretValue[], expression: string | null, callerGone?: AbortSignal): Promise<Error | undefined> {
+    const received = result.answer!;
     const header = (name: string) => received.headers.find(({ header }) => header === name)?.value;
     const declared = Number(header('content-length'));
     const query = expression !== null && expression.startsWith('$') ? expression : null;
+    const texts = [result.message ?? '', ...received.headers.flatMap(({ header: name, value }) => [name, value])];
     const read = await this.reader.read(
       {
         // When the body was cut at the read limit, a character cut in two at its end is left out.
         body: new TextDecoder().decode(received.bytes, { stream: received.truncated }),
         whole: !received.truncated,
+        texts,
         secrets,
         shownBytes: MAX_RETURNED_BYTES,
         isJson: JSON_MEDIA_TYPE.test(header('content-type') ?? ''),
@@ -207,21 +204,24 @@ export class TestRunner {
       },
       callerGone,
     );
-    const body: Pick<AnswerTaskResult, 'body' | 'bodyTruncated' | 'json'> = 'result' in read ? read.result : { body: '', bodyTruncated: true };
-    if ('stopped' in read) answer.warnings.push(`The answer's body is not shown: it ${read.stopped}`);
-    answer.response = {
-      status: received.status,
-      headers: received.headers.map(({ header: name, value }) => ({ header: scrubber.text(name), value: scrubber.text(value) })),
-      body: body.body,
-      bodyTruncated: body.bodyTruncated,
-      sizeBytes: !received.truncated ? received.bytes.length : Number.isSafeInteger(declared) ? declared : null,
-      ...(body.json !== undefined && { json: body.json }),
-    };
-    if (expression === null) return;
+    if ('stopped' in read && read.shown === undefined) {
+      answer.message = withoutTheFarSide(result);
+      answer.response = { status: received.status, headers: [], body: '', bodyTruncated: true, sizeBytes: null };
+      answer.warnings.push(`The answer's headers and body are not shown: it ${read.stopped}`);
+    } else {
+      const shown = 'result' in read ? read.result : read.shown!;
+      const [message, ...headers] = shown.texts;
+      answer.message = result.message === null ? null : message;
+      answer.response = { status: received.status, headers: pairs(headers), body: shown.body, bodyTruncated: shown.bodyTruncated, sizeBytes: null };
+    }
+    answer.response.sizeBytes = !received.truncated ? received.bytes.length : Number.isSafeInteger(declared) ? declared : null;
+    if ('result' in read && read.result.json !== undefined) answer.response.json = read.result.json;
+    if (expression === null) return undefined;
     const failed = (error: string) => ({ expression, values: null, valuesTruncated: false, error, hint: null });
     if (query === null) answer.output = failed('output is not a JSONPath query (it does not start with $)');
     else if ('stopped' in read) answer.output = failed(`output was not evaluated: the answer ${read.stopped}`);
     else answer.output = { expression, ...read.result.query! };
+    return 'error' in read ? read.error : undefined;
   }
 
   /**
@@ -234,10 +234,10 @@ export class TestRunner {
     withAuthorization: (authorization: string) => OutboundRequest,
     secrets: SecretValue[],
     deadline: RunDeadline,
-  ): Promise<{ result: OutboundResult; tokenRequest?: OutboundRequest }> {
+  ): Promise<{ result: OutboundResult; atTokenRequest?: true }> {
     for (let attempt = 1; ; attempt++) {
       const token = await this.tokens.tokenFor(settings, deadline, connector.uuid);
-      if ('failed' in token) return { result: tokenFailure(token.failed), tokenRequest: token.request };
+      if ('failed' in token) return { result: tokenFailure(token.failed), atTokenRequest: true };
       secrets.push({ value: token.accessToken, placeholder: ACCESS_TOKEN_PLACEHOLDER });
       const result = await callOnce(this.dispatcher, withAuthorization(`Bearer ${token.accessToken}`), deadline);
       if (result.answer?.status !== 401 || !token.kept || connector.uuid === undefined || attempt === 2) return { result };
@@ -306,11 +306,15 @@ function tokenFailure(failed: OutboundResult): OutboundResult {
   return { ...failed, outcome: 'AUTH_FAILED', message: `Token endpoint: ${failed.message}` };
 }
 
-function scrubbed(request: OutboundRequest, scrubber: SecretScrubber): OutboundRequest {
-  return {
-    method: request.method,
-    url: scrubber.text(request.url),
-    headers: request.headers.map(({ header, value }) => ({ header, value: scrubber.text(value) })),
-    body: request.body === null ? null : scrubber.text(request.body),
-  };
+/** Header names and values, alternating, as a list of headers. */
+function pairs(texts: string[]): Header[] {
+  const headers: Header[] = [];
+  for (let i = 0; i + 1 < texts.length; i += 2) headers.push({ header: texts[i], value: texts[i + 1] });
+  return headers;
+}
+
+/** A failure's message without what the far side said (a Location, an error_description): what may be shown unscrubbed. */
+function withoutTheFarSide({ outcome, message, answer }: OutboundResult): string | null {
+  if (message === null || answer === null) return message;
+  return outcome === 'AUTH_FAILED' ? `Token endpoint: The token endpoint answered ${answer.status}` : `The far side answered ${answer.status}`;
 }

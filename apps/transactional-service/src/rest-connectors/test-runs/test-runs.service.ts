@@ -35,8 +35,9 @@ const inClear = (_field: unknown, plaintext: string) => plaintext;
 /**
  * Connector test runs (docs/api-contract.md, "Connector test runs"): the connector is made runnable (an
  * unsaved one validated as a create, a saved one with its secrets decrypted, edits applied as a PUT would
- * apply them), checked and filled (a 400 costs the caller nothing), counted against the caller's limit, run
- * once through the outbound guard within a slot, logged and counted. Nothing is saved.
+ * apply them), checked and filled (a 400 costs the caller nothing), given a slot and counted against the
+ * caller's limit (a 503 costs nothing either), run once through the outbound guard, logged and counted.
+ * Nothing is saved.
  */
 @Injectable()
 export class TestRunsService {
@@ -68,17 +69,21 @@ export class TestRunsService {
   private async run(connector: RunnableConnector, variables: Record<string, string>, who: TestRunCaller): Promise<TestRunAnswerDto> {
     const { runner } = this.outbound;
     const prepared = runner.prepare(connector, variables);
-    await this.rateLimit.admit(who.caller);
-    const report = await this.slots.run(() => runner.execute(prepared, who.gone));
-    this.report(connector, report, who);
+    // A slot first, then the caller's count: a run this replica has no room for (503) was not attempted.
+    const report = await this.slots.run(async () => {
+      await this.rateLimit.admit(who.caller);
+      return runner.execute(prepared, who.gone);
+    });
+    this.report(prepared.call.url, connector, report, who);
     return report.answer as TestRunAnswerDto;
   }
 
   /**
-   * One log line per run (never a secret: the host only, not the URL, whose query may hold one) and its metrics.
+   * One log line per run (never a secret: the host of the URL called, not the URL, whose query may hold one) and
+   * its metrics.
    * A refused destination's address is logged here and only here: the answer must not say what a name resolves to.
    */
-  private report(connector: RunnableConnector, { answer, blocked, cancelled }: TestRunReport, who: TestRunCaller): void {
+  private report(url: string, connector: RunnableConnector, { answer, blocked, cancelled, failure }: TestRunReport, who: TestRunCaller): void {
     const outcome = answer.outcome as TestRunOutcome;
     if (cancelled) this.metrics.cancelled();
     else this.metrics.ran(outcome, answer.durationMs);
@@ -87,11 +92,12 @@ export class TestRunsService {
         requestId: who.requestId,
         callerSub: who.caller.sub,
         connectorUuid: connector.uuid ?? null,
-        destinationHost: new URL(answer.request.url).host,
+        destinationHost: new URL(url).host,
         outcome: cancelled ? 'CANCELLED' : outcome,
         status: answer.response?.status ?? null,
         durationMs: answer.durationMs,
         ...(blocked && { blockedAddress: blocked.address, blockedRange: blocked.range }),
+        ...(failure && { readerError: { type: failure.name, message: failure.message } }),
       },
       cancelled ? 'connector test run cancelled: its caller disconnected' : 'connector test run',
     );

@@ -1,4 +1,4 @@
-import { fillTemplate, placeholdersIn } from './variables';
+import { FILLED_LIMITS, fillTemplate, placeholdersIn } from './variables';
 import { problemsOf } from '../testing/problems-of';
 
 const TEMPLATE = {
@@ -15,6 +15,15 @@ describe('fillTemplate', () => {
       body: '{"name": "Ada "the" Countess"}',
       unused: [],
     });
+  });
+
+  it('refuses, before building it, a part that its variables would make larger than a test run sends', () => {
+    const repeated = '{{a}}'.repeat(13_000);
+    expect(problemsOf(() => fillTemplate({ url: `https://api.example.com/${'{{a}}'.repeat(3)}`, headers: [{ header: 'X-A', value: '{{a}}{{a}}x' }], body: repeated }, { a: 'é'.repeat(4096) }))).toEqual([
+      `url would be ${24 + 3 * 4096 * 6} characters once its variables are filled in: a test run sends at most ${FILLED_LIMITS.url}`,
+      `headers.0.value would be ${2 * 4096 + 1} characters once its variables are filled in: a test run sends at most ${FILLED_LIMITS.headerValue}`,
+      `body would be ${13_000 * 4096} characters once its variables are filled in: a test run sends at most ${FILLED_LIMITS.body}`,
+    ]);
   });
 
   it('names the variables that stand nowhere in the connector', () => {

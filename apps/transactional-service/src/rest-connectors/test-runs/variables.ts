@@ -37,6 +37,21 @@ function fill(text: string, variables: Variables, encode: (value: string) => str
   return text.replace(PLACEHOLDER, (_, name: string) => encode(variables[name]));
 }
 
+/**
+ * The most a filled part may hold (UTF-16 units): the URL room for a variable of the longest kind percent-encoded
+ * (8 KiB of UTF-8 is up to 24 KiB so) and more, a header value as a connector may store one, the body as the most
+ * of an answer a run reads. A placeholder repeated with a long value could otherwise make a 64 KiB body 100 MB,
+ * built and sent on the app's main thread.
+ */
+export const FILLED_LIMITS = { url: 64 * 1024, headerValue: 8 * 1024, body: 1024 * 1024 } as const;
+
+/** How long `text` is once filled (each value as `encode` writes it, or the longer of both for a JSON body), without filling it. */
+function filledLength(text: string, lengths: ReadonlyMap<string, number>): number {
+  let length = text.length;
+  for (const [placeholder, name] of text.matchAll(PLACEHOLDER)) length += (lengths.get(name) ?? 0) - placeholder.length;
+  return length;
+}
+
 /** A JSON string's content for `value`: what JSON.stringify writes between the quotes. */
 const inJsonString = (value: string) => JSON.stringify(value).slice(1, -1);
 
@@ -80,6 +95,20 @@ export function fillTemplate(template: Template, variables: Variables, jsonBody 
     throw new BadRequestException(missing.map((name) => `variables.${name} is missing: {{${name}}} appears in the connector`));
   }
   const problems: string[] = [];
+  // Sizes first, from each value's length once encoded: nothing large is built before it is known to fit.
+  const names = Object.keys(variables).filter((name) => used.has(name));
+  const raw = new Map(names.map((name) => [name, variables[name].length]));
+  const tooLong = (part: string, text: string, lengths: ReadonlyMap<string, number>, limit: number) => {
+    const length = filledLength(text, lengths);
+    if (length > limit) problems.push(`${part} would be ${length} characters once its variables are filled in: a test run sends at most ${limit}`);
+    return length > limit;
+  };
+  const tooLarge = [
+    tooLong('url', template.url, new Map(names.map((name) => [name, encodeURIComponent(variables[name]).length])), FILLED_LIMITS.url),
+    ...template.headers.map(({ value }, index) => tooLong(`headers.${index}.value`, value, raw, FILLED_LIMITS.headerValue)),
+    tooLong('body', template.body, jsonBody ? new Map(names.map((name) => [name, inJsonString(variables[name]).length])) : raw, FILLED_LIMITS.body),
+  ];
+  if (tooLarge.includes(true)) throw new BadRequestException(problems);
   const url = fill(template.url, variables, encodeURIComponent);
   if (!isHttpUrlWithPlaceholders(url, Number.MAX_SAFE_INTEGER) || placeholdersIn(url).length > 0) {
     problems.push('url is not an absolute http or https URL once its variables are filled in');

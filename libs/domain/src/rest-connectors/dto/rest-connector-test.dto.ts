@@ -98,7 +98,6 @@ export class TestRunRequestDto {
   @ApiProperty({ example: 'https://api.example.com/items/42', description: 'With the variables filled in.' })
   url: string;
 
-
   @ApiProperty({ type: [TestRunHeaderDto], description: 'As sent; secrets and the access token as their placeholders.' })
   headers: TestRunHeaderDto[];
 
@@ -156,7 +155,7 @@ export class TestRunOutputDto {
     type: String,
     nullable: true,
     example: null,
-    description: 'Why the query could not be evaluated: not a query, the answer not JSON or nested deeper than 64 levels, the query too large, or stopped for taking longer than 500 ms or more memory than a run may use.',
+    description: 'Why the query could not be evaluated: not a query, the answer not JSON or nested deeper than 64 levels, the query too large, or the answer\'s reading stopped (longer than 500 ms, or more memory than a run may use).',
   })
   error: string | null;
 
@@ -177,7 +176,7 @@ export class TestRunAnswerDto {
   @ApiProperty({ type: String, nullable: true, example: null, description: 'What happened, in words, for every outcome but SUCCESS.' })
   message: string | null;
 
-  @ApiProperty({ example: 184, description: 'From the start of the run to its answer, in milliseconds: the token request and the evaluation of `output` included.' })
+  @ApiProperty({ example: 184, description: 'From the start of the run to its answer, in milliseconds: the token request and the reading of the answer included.' })
   durationMs: number;
 
   @ApiProperty({
@@ -199,7 +198,9 @@ export class TestRunAnswerDto {
   @ApiProperty({
     type: [String],
     example: ['variables.lang is not used: the connector has no {{lang}}'],
-    description: 'What the run did differently from what the connector or the variables say: a variable that stands nowhere, a connector header replaced by `authType` or `contentType`.',
+    description:
+      'What the run did differently from what the connector or the variables say: a variable that stands nowhere, a connector header replaced by `authType` or `contentType`, ' +
+      'an answer whose headers and body are not shown because they could not be read within the run\'s bounds.',
   })
   warnings: string[];
 }

@@ -1,32 +1,36 @@
 import { ANSWER_BUDGET_MS, AnswerReader, WORKER_LIMITS } from './answer-reader';
 import type { AnswerTask } from './answer.worker';
+import { transpiledWorkerScript } from './testing/worker-script';
 
 /** 57 bytes nested 28 deep: `$..*` eight times over it walks millions of paths, and a name no node has selects none of them. */
 const NESTED = `${'['.repeat(28)}1${']'.repeat(28)}`;
 const ENDLESS = '$..*..*..*..*..*..*..*..nothing';
+const SECRET = { value: 'bearer-of-secrets', placeholder: '<BEARER_TOKEN>' };
 
-const aTask = (overrides: Partial<AnswerTask>): AnswerTask => ({ body: '{}', whole: true, secrets: [], shownBytes: 64 * 1024, isJson: false, expression: null, ...overrides });
+const aTask = (overrides: Partial<AnswerTask>): Omit<AnswerTask, 'progress'> => ({ body: '{}', whole: true, texts: [], secrets: [SECRET], shownBytes: 64 * 1024, isJson: false, expression: null, ...overrides });
 
 describe(AnswerReader.name, () => {
   let sut: AnswerReader;
   afterEach(() => sut.close());
 
-  it('reads an answer in a worker thread and hands back the result', async () => {
+  it('reads an answer in a worker thread: its texts and body scrubbed, the body parsed and queried', async () => {
     sut = new AnswerReader();
-    await expect(sut.read(aTask({ body: '{"data":{"level":7}}', isJson: true, expression: '$.data.level' }))).resolves.toEqual({
-      result: { body: '{"data":{"level":7}}', bodyTruncated: false, json: { data: { level: 7 } }, query: { values: [7], valuesTruncated: false, error: null, hint: null } },
+    const task = aTask({ body: '{"data":{"level":7}}', texts: ['x-echo', SECRET.value], isJson: true, expression: '$.data.level' });
+    await expect(sut.read(task)).resolves.toEqual({
+      result: {
+        texts: ['x-echo', '<BEARER_TOKEN>'],
+        body: '{"data":{"level":7}}',
+        bodyTruncated: false,
+        json: { data: { level: 7 } },
+        query: { values: [7], valuesTruncated: false, error: null, hint: null },
+      },
     });
   });
 
-  it(`stops a read past its budget (${ANSWER_BUDGET_MS} ms by default) with its worker, while the process goes on answering`, async () => {
+  it(`stops a read past its budget (${ANSWER_BUDGET_MS} ms by default) with its worker, keeping what was already scrubbed to be shown`, async () => {
     sut = new AnswerReader(300);
-    let ticks = 0;
-    const ticking = setInterval(() => (ticks += 1), 10);
-    const outcome = await sut.read(aTask({ body: NESTED, expression: ENDLESS }));
-    clearInterval(ticking);
-    expect(outcome).toEqual({ stopped: 'took longer than 300 ms to read, and was stopped' });
-    // The event loop of this process was never blocked by the evaluation.
-    expect(ticks).toBeGreaterThan(5);
+    const outcome = await sut.read(aTask({ body: NESTED, texts: [SECRET.value], expression: ENDLESS }));
+    expect(outcome).toEqual({ stopped: 'took longer than 300 ms to read, and was stopped', shown: { texts: ['<BEARER_TOKEN>'], body: NESTED, bodyTruncated: false } });
     // The pool replaced the stopped worker: the next read runs.
     await expect(sut.read(aTask({ body: '[1]', expression: '$[0]' }))).resolves.toMatchObject({ result: { query: { values: [1] } } });
   });
@@ -34,9 +38,8 @@ describe(AnswerReader.name, () => {
   it('stops a read that needs more memory than its worker may have, and only that worker', async () => {
     sut = new AnswerReader(10_000, { ...WORKER_LIMITS, maxOldGenerationSizeMb: 8, maxYoungGenerationSizeMb: 2 });
     const large = JSON.stringify(Array.from({ length: 200_000 }, (_, i) => ({ id: i, name: `item ${i}` })));
-    await expect(sut.read(aTask({ body: large, expression: '$[*].id' }))).resolves.toEqual({
-      stopped: 'needed more than the 8 MB of memory a test run may use to read it, and was stopped',
-    });
+    const outcome = await sut.read(aTask({ body: large, expression: '$[*].id' }));
+    expect(outcome).toMatchObject({ stopped: 'needed more than the 8 MB of memory a test run may use to read it, and was stopped' });
     await expect(sut.read(aTask({ body: '[1]', expression: '$[0]' }))).resolves.toMatchObject({ result: { query: { values: [1] } } });
   });
 
@@ -45,6 +48,16 @@ describe(AnswerReader.name, () => {
     const gone = new AbortController();
     const running = sut.read(aTask({ body: NESTED, expression: ENDLESS }), gone.signal);
     gone.abort();
-    await expect(running).resolves.toEqual({ stopped: 'was not read: the test run was cancelled' });
+    await expect(running).resolves.toMatchObject({ stopped: 'was not read: the test run was cancelled' });
+  });
+
+  it('says so, and hands back the error for the log, when no worker can start; the next read tries again', async () => {
+    let script = '/nowhere/answer.worker.js';
+    sut = new AnswerReader(ANSWER_BUDGET_MS, WORKER_LIMITS, () => script);
+    const failed = await sut.read(aTask({}));
+    // The detail is for the log; the answer says only that the reader failed.
+    expect(failed).toEqual({ stopped: 'could not be read: the answer reader failed to start', error: expect.objectContaining({ message: expect.stringContaining('/nowhere/answer.worker.js') }) });
+    script = transpiledWorkerScript(require.resolve('./answer.worker'));
+    await expect(sut.read(aTask({ body: '[1]', expression: '$[0]' }))).resolves.toMatchObject({ result: { query: { values: [1] } } });
   });
 });

@@ -1,29 +1,35 @@
-import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { dirname, join, relative, resolve } from 'node:path';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { MessageChannel } from 'node:worker_threads';
 import type { Piscina } from 'piscina';
-import type { AnswerTask, AnswerTaskResult } from './answer.worker';
+import type { AnswerProgress, AnswerShown, AnswerTask, AnswerTaskResult } from './answer.worker';
 
-/** The time one answer may take to read, waiting for a worker included: past it, the worker reading it is stopped. */
+/** The time the worker may spend on one answer, from when it starts on it: past it, that worker is stopped. */
 export const ANSWER_BUDGET_MS = 500;
-/** Worker threads at most; each is started when needed and ends after a minute unused. */
+/** The time an answer may wait for a free worker; past it, it is not read. */
+export const ANSWER_QUEUE_MS = 2_000;
+/** Worker threads at most; one is kept once started, a second is started when needed and ends after a minute unused. */
 const MAX_WORKERS = 2;
 /**
  * Each worker's heap: a 1 MiB answer parses into ~10-20 MB of objects, and what a query selects is bounded
- * (OUTPUT_LIMITS); an answer or query that needs more is stopped with its worker, never the process.
+ * (OUTPUT_LIMITS); an answer, query or secret that needs more is stopped with its worker, never the process.
  */
 export const WORKER_LIMITS = { maxOldGenerationSizeMb: 48, maxYoungGenerationSizeMb: 8, stackSizeMb: 4 } as const;
 
 export type WorkerLimits = { maxOldGenerationSizeMb: number; maxYoungGenerationSizeMb: number; stackSizeMb: number };
 
-/** What reading an answer came to: its result, or why it was stopped. */
-export type AnswerOutcome = { result: AnswerTaskResult } | { stopped: string };
+/**
+ * What reading an answer came to: its result; or why it was stopped, with what could be shown of it before (its
+ * scrubbed texts and body) and, for the server's log, an error that was not the answer's doing.
+ */
+export type AnswerOutcome = { result: AnswerTaskResult } | { stopped: string; shown?: AnswerShown; error?: Error };
 
 /**
  * Reads the far side's answers of test runs (answer.worker.ts: scrubbed, cut, parsed, `output` applied) in a
- * small pool of worker threads (piscina) with resource limits: an answer or a query that would take the process's
- * memory, stack or event loop is stopped with its worker, and the run says so. Nothing is loaded until the first
- * answer.
+ * small pool of worker threads (piscina) with resource limits: an answer, a query or a secret that would take
+ * the process's memory, stack or event loop is stopped with its worker, and the run says so. The budget starts
+ * when a worker starts on the answer (it says so on a MessagePort), so that waiting for a worker is bounded on its
+ * own and a worker's start is never charged to an answer. Nothing is loaded until the first answer.
  */
 export class AnswerReader {
   private pool?: Promise<Piscina>;
@@ -31,46 +37,68 @@ export class AnswerReader {
   constructor(
     private readonly budgetMs = ANSWER_BUDGET_MS,
     private readonly limits: WorkerLimits = WORKER_LIMITS,
+    private readonly script: () => string = workerScript,
   ) {}
 
-  /** The task's result, or why it stopped: over the budget, over the memory, or the caller left. */
-  async read(task: AnswerTask, callerGone?: AbortSignal): Promise<AnswerOutcome> {
+  async read(task: Omit<AnswerTask, 'progress'>, callerGone?: AbortSignal): Promise<AnswerOutcome> {
     let workers: Piscina;
     try {
       workers = await this.workers();
     } catch (error) {
       // No worker could start (its script missing, say): this run says so, and the next one tries again.
       this.pool = undefined;
-      return { stopped: `could not be read: ${(error as Error).message}` };
+      return { stopped: 'could not be read: the answer reader failed to start', error: error as Error };
     }
-    const budget = AbortSignal.timeout(this.budgetMs);
-    const signal = callerGone ? AbortSignal.any([budget, callerGone]) : budget;
-    try {
-      return { result: (await workers.run(task, { signal })) as AnswerTaskResult };
-    } catch (error) {
-      if (budget.aborted) return { stopped: `took longer than ${this.budgetMs} ms to read, and was stopped` };
-      if (callerGone?.aborted) return { stopped: 'was not read: the test run was cancelled' };
-      if ((error as { code?: unknown }).code === 'ERR_WORKER_OUT_OF_MEMORY') {
-        return { stopped: `needed more than the ${this.limits.maxOldGenerationSizeMb} MB of memory a test run may use to read it, and was stopped` };
+    const stop = new AbortController();
+    const { port1, port2 } = new MessageChannel();
+    let shown: AnswerShown | undefined;
+    let budget: NodeJS.Timeout | undefined;
+    const queued = setTimeout(() => stop.abort('queued'), ANSWER_QUEUE_MS);
+    port1.on('message', (progress: AnswerProgress) => {
+      if ('shown' in progress) shown = progress.shown;
+      else if (budget === undefined) {
+        clearTimeout(queued);
+        budget = setTimeout(() => stop.abort('budget'), this.budgetMs);
       }
-      return { stopped: `could not be read: ${(error as Error).message}` };
+    });
+    const signal = callerGone ? AbortSignal.any([stop.signal, callerGone]) : stop.signal;
+    try {
+      return { result: (await workers.run({ ...task, progress: port2 }, { signal, transferList: [port2] as never })) as AnswerTaskResult };
+    } catch (error) {
+      if (stop.signal.reason === 'budget') return { stopped: `took longer than ${this.budgetMs} ms to read, and was stopped`, shown };
+      if (stop.signal.reason === 'queued') return { stopped: `waited longer than ${ANSWER_QUEUE_MS} ms for a free reader: this replica is busy reading other answers` };
+      if (callerGone?.aborted) return { stopped: 'was not read: the test run was cancelled', shown };
+      if ((error as { code?: unknown }).code === 'ERR_WORKER_OUT_OF_MEMORY') {
+        return { stopped: `needed more than the ${this.limits.maxOldGenerationSizeMb} MB of memory a test run may use to read it, and was stopped`, shown };
+      }
+      return { stopped: 'could not be read: the answer reader failed', shown, error: error as Error };
+    } finally {
+      clearTimeout(queued);
+      clearTimeout(budget);
+      port1.close();
     }
   }
 
   async close(): Promise<void> {
-    await (await this.pool)?.destroy();
+    const pool = await this.pool?.catch(() => undefined);
+    await pool?.destroy();
   }
 
   /**
-   * The pool, its first worker started and warm before the first budget starts: the first run of a replica does
-   * not pay the worker's start (loading the query and regex libraries) out of its own budget.
+   * The pool, one worker started and warm before the first answer's budget starts; it is kept (minThreads), so
+   * that a replica that runs test runs has a reader ready, replaced at once when one is stopped.
    */
   private workers(): Promise<Piscina> {
     return (this.pool ??= (async () => {
       // eslint-disable-next-line @typescript-eslint/no-require-imports
       const { Piscina } = require('piscina') as typeof import('piscina');
-      const pool = new Piscina({ filename: workerScript(), minThreads: 0, maxThreads: MAX_WORKERS, idleTimeout: 60_000, resourceLimits: this.limits });
-      await pool.run({ body: '', whole: true, secrets: [], shownBytes: 0, isJson: false, expression: null } satisfies AnswerTask);
+      const pool = new Piscina({ filename: this.script(), minThreads: 1, maxThreads: MAX_WORKERS, idleTimeout: 60_000, resourceLimits: this.limits });
+      try {
+        await pool.run({ body: '', whole: true, texts: [], secrets: [], shownBytes: 0, isJson: false, expression: null } satisfies AnswerTask);
+      } catch (error) {
+        await pool.destroy();
+        throw error;
+      }
       return pool;
     })());
   }
@@ -78,50 +106,10 @@ export class AnswerReader {
 
 let script: string | undefined;
 
-/**
- * The worker's script. Built, it is the webpack entry beside the app's bundle (apps/transactional-service/
- * webpack.config.js). From the TypeScript sources (the tests), a worker cannot load .ts files: the worker's source
- * and the project files it imports (which import only packages or each other) are transpiled once into
- * node_modules/.cache, keeping their relative places, so that their imports of packages resolve to the project's
- * node_modules; the folder's name holds a hash of the sources.
- */
+/** The worker's script: the webpack entry beside the app's bundle (apps/transactional-service/webpack.config.js), or, from the TypeScript sources, transpiled. */
 function workerScript(): string {
-  return (script ??= builtOrTranspiled());
-}
-
-function builtOrTranspiled(): string {
-  const built = join(__dirname, 'answer.worker.js');
-  if (existsSync(built)) return built;
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const ts = require('typescript') as typeof import('typescript');
-  const entry = join(__dirname, 'answer.worker.ts');
-  const resolved = require.resolve('piscina');
-  const modules = resolved.slice(0, resolved.lastIndexOf('node_modules') + 'node_modules'.length);
-  const root = dirname(modules);
-  const sources = new Map<string, string>();
-  const pending = [entry];
-  while (pending.length > 0) {
-    const file = pending.pop()!;
-    if (sources.has(file)) continue;
-    const { outputText } = ts.transpileModule(readFileSync(file, 'utf8'), {
-      compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022, esModuleInterop: true },
-    });
-    sources.set(file, outputText);
-    for (const [, local] of outputText.matchAll(/require\("(\.{1,2}\/[^"]+)"\)/g)) pending.push(`${resolve(dirname(file), local)}.ts`);
-  }
-  const hash = createHash('sha256');
-  for (const [file, text] of [...sources].sort(([a], [b]) => a.localeCompare(b))) hash.update(file).update(text);
-  const cache = join(modules, '.cache', 'bot-platform', hash.digest('hex').slice(0, 16));
-  const entryScript = join(cache, relative(root, entry).replace(/\.ts$/, '.js'));
-  if (!existsSync(entryScript)) {
-    for (const [file, text] of sources) {
-      const target = join(cache, relative(root, file).replace(/\.ts$/, '.js'));
-      mkdirSync(dirname(target), { recursive: true });
-      // Written whole under another name, then renamed: parallel test processes never read half a file.
-      const partial = `${target}.${process.pid}`;
-      writeFileSync(partial, text);
-      renameSync(partial, target);
-    }
-  }
-  return entryScript;
+  return (script ??= existsSync(join(__dirname, 'answer.worker.js'))
+    ? join(__dirname, 'answer.worker.js')
+    : // eslint-disable-next-line @typescript-eslint/no-require-imports
+      (require('./testing/worker-script') as typeof import('./testing/worker-script')).transpiledWorkerScript(join(__dirname, 'answer.worker.ts')));
 }

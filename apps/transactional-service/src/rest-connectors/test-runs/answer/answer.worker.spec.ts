@@ -1,28 +1,45 @@
 import readAnswer, { AnswerTask, cutAt } from './answer.worker';
 
 const SECRET = { value: 's3cr3t/t0ken', placeholder: '<BEARER_TOKEN>' };
-const aTask = (overrides: Partial<AnswerTask>): AnswerTask => ({ body: '', whole: true, secrets: [SECRET], shownBytes: 64, isJson: false, expression: null, ...overrides });
+const aTask = (overrides: Partial<AnswerTask>): AnswerTask => ({ body: '', whole: true, texts: [], secrets: [SECRET], shownBytes: 64, isJson: false, expression: null, ...overrides });
 
 describe('readAnswer', () => {
   it('scrubs the whole body before cutting it: a secret across the cut leaves no part of itself', () => {
-    const result = readAnswer(aTask({ body: `${'.'.repeat(60)}${SECRET.value} and more` }));
-    expect(result).toEqual({ body: `${'.'.repeat(60)}<BEA`, bodyTruncated: true });
+    expect(readAnswer(aTask({ body: `${'.'.repeat(60)}${SECRET.value} and more` }))).toMatchObject({ body: `${'.'.repeat(60)}<BEA`, bodyTruncated: true });
   });
 
-  it('hands back the parsed body of a JSON answer shown whole, scrubbed again after decoding', () => {
-    const body = `{"echo": "${SECRET.value.replace('/', '\\/').replace('s', '\\u0073')}"}`;
-    expect(readAnswer(aTask({ body, isJson: true, shownBytes: 1024 }))).toEqual({ body: '{"echo": "<BEARER_TOKEN>"}', bodyTruncated: false, json: { echo: '<BEARER_TOKEN>' } });
+  it('scrubs the small texts of the answer (its message, header names and values), in order', () => {
+    expect(readAnswer(aTask({ texts: ['The far side answered 302, redirecting to /x?t=s3cr3t%2Ft0ken', `x-${SECRET.value}`, 'ok'] })).texts).toEqual([
+      'The far side answered 302, redirecting to /x?t=<BEARER_TOKEN>',
+      'x-<BEARER_TOKEN>',
+      'ok',
+    ]);
+  });
+
+  it('parses the body as it came, then scrubs what the parsed body holds: a JSON escape hides nothing, and the answer stays JSON', () => {
+    const body = `{"echo": "${SECRET.value.replace('/', '\\/').replace('s', '\\u0073')}", "n": 1}`;
+    expect(readAnswer(aTask({ body, isJson: true, shownBytes: 1024 }))).toMatchObject({ body: '{"echo": "<BEARER_TOKEN>", "n": 1}', json: { echo: '<BEARER_TOKEN>', n: 1 } });
+    // A secret that is also ordinary text of the answer: the text shows its placeholder, the JSON is still read.
+    const short = { value: '1234', placeholder: '<P>' };
+    expect(readAnswer(aTask({ body: '{"count": 1234}', secrets: [short], isJson: true, shownBytes: 1024, expression: '$.count' }))).toMatchObject({
+      body: '{"count": <P>}',
+      json: { count: '<P>' },
+      query: { values: ['<P>'] },
+    });
     expect(readAnswer(aTask({ body, isJson: true, shownBytes: 10 })).json).toBeUndefined();
     expect(readAnswer(aTask({ body, isJson: false, shownBytes: 1024 })).json).toBeUndefined();
   });
 
-  it('applies the query to the scrubbed answer and scrubs what it selects once more', () => {
-    const body = JSON.stringify({ token: encodeURIComponent(SECRET.value), n: 1 });
-    expect(readAnswer(aTask({ body, expression: '$.token', shownBytes: 1024 })).query).toEqual({ values: ['<BEARER_TOKEN>'], valuesTruncated: false, error: null, hint: null });
+  it('applies the query to the answer and scrubs what it selects and its hint', () => {
+    const body = JSON.stringify({ token: encodeURIComponent(SECRET.value), n: 1, [SECRET.value]: 2 });
+    const task = aTask({ body, shownBytes: 1024 });
+    expect(readAnswer({ ...task, expression: '$.token' }).query).toEqual({ values: ['<BEARER_TOKEN>'], valuesTruncated: false, error: null, hint: null });
+    expect(readAnswer({ ...task, expression: '$.missing' }).query?.hint).toBe('output selects nothing: $ selects an object with the members "token", "n", "<BEARER_TOKEN>", and .missing selects nothing from it');
   });
 
   it('does not query an answer read only in part', () => {
     expect(readAnswer(aTask({ body: '{"a": 1', whole: false, expression: '$.a' }))).toEqual({
+      texts: [],
       body: '{"a": 1',
       bodyTruncated: true,
       query: { values: null, valuesTruncated: false, error: 'the answer was cut short before its end: it cannot be read as JSON', hint: null },

@@ -1,13 +1,14 @@
 /**
  * What a test run does with a far side's answer, in the answer reader's worker threads (answer-reader.ts): every
- * secret scrubbed from the whole body before it is cut for showing, the body parsed when it is JSON, the
- * connector's `output` applied. Nothing the far side sends is processed on the app's main thread beyond reading
- * its bytes: here, a hostile answer or query can only stop its own worker.
+ * secret scrubbed from the answer's texts (its message, header names and values) and from its whole body before
+ * the body is cut for showing; the body parsed when it is JSON and the connector's `output` applied to it, what
+ * they reveal scrubbed in turn. Nothing a far side sends is processed on the app's main thread beyond reading
+ * its bytes: a hostile answer, query or secret can only stop its own worker.
  *
- * It imports packages and files that import only packages or each other (never Nest, never config): from the
- * TypeScript sources (tests) these files are transpiled on their own into node_modules/.cache; built, they are
- * one webpack entry beside the app's bundle.
+ * It imports packages and files that import only packages or each other (never Nest, never config): built, it is
+ * one webpack entry beside the app's bundle; from the TypeScript sources (tests) see testing/worker-script.ts.
  */
+import type { MessagePort } from 'node:worker_threads';
 import { SecretScrubber, SecretValue } from '../secret-scrubber';
 import { parseAnswer, QueryResult, queryAnswer, queryFailed } from './output-query';
 
@@ -15,6 +16,8 @@ export interface AnswerTask {
   /** The body read, as text: all of it, or (`whole` false) what was read before the read limit. */
   body: string;
   whole: boolean;
+  /** Small texts of the answer (the message, header names and values), handed back scrubbed, in order. */
+  texts: string[];
   /** What must not be shown, in any form. */
   secrets: SecretValue[];
   /** The most of the body shown, in bytes of UTF-8. */
@@ -23,17 +26,26 @@ export interface AnswerTask {
   isJson: boolean;
   /** The connector's `output` when it is a JSONPath query, null when none is to be evaluated. */
   expression: string | null;
+  /** Where the worker says it has started, then hands over what can be shown before it parses and queries. */
+  progress?: MessagePort;
 }
 
-export interface AnswerTaskResult {
-  /** The body scrubbed, then cut to `shownBytes` (never a character cut in two). */
+/** What can be shown of an answer once it is scrubbed: its texts and its body, cut. */
+export interface AnswerShown {
+  texts: string[];
   body: string;
   bodyTruncated: boolean;
+}
+
+export interface AnswerTaskResult extends AnswerShown {
   /** The parsed body, scrubbed, when it is JSON and shown whole. */
   json?: unknown;
   /** What `expression` selects, scrubbed; absent without an expression. */
   query?: QueryResult;
 }
+
+/** What the worker posts on `progress`. */
+export type AnswerProgress = { started: true } | { shown: AnswerShown };
 
 /** At most `limit` bytes of UTF-8 of `text`, never cutting a character in two. */
 export function cutAt(text: string, limit: number): { text: string; truncated: boolean } {
@@ -46,24 +58,26 @@ export function cutAt(text: string, limit: number): { text: string; truncated: b
 }
 
 /**
- * One answer: the whole body scrubbed before it is cut, so a secret across the cut leaves no part of itself;
- * what JSON decoding reveals (a secret written with JSON escapes) scrubbed again in the parsed body and the values.
+ * One answer. The whole body is scrubbed before it is cut, so a secret across the cut leaves no part of itself.
+ * The body is parsed as it came (a scrubbed text might no longer be JSON), and what the parsed body and the
+ * query's values and hint hold is scrubbed after: a secret written with JSON escapes is clear once decoded.
  */
 export default function readAnswer(task: AnswerTask): AnswerTaskResult {
+  const post = (progress: AnswerProgress) => task.progress?.postMessage(progress);
+  post({ started: true });
   const scrubber = new SecretScrubber(task.secrets);
-  const scrubbed = scrubber.text(task.body);
-  const cut = cutAt(scrubbed, task.shownBytes);
-  const result: AnswerTaskResult = { body: cut.text, bodyTruncated: cut.truncated || !task.whole };
-  const wantsJson = task.isJson && !result.bodyTruncated;
-  if (!task.whole || (task.expression === null && !wantsJson)) {
-    if (task.expression !== null) result.query = queryFailed('the answer was cut short before its end: it cannot be read as JSON');
-    return result;
-  }
-  const parsed = parseAnswer(scrubbed);
+  const cut = cutAt(scrubber.text(task.body), task.shownBytes);
+  const shown: AnswerShown = { texts: task.texts.map((text) => scrubber.text(text)), body: cut.text, bodyTruncated: cut.truncated || !task.whole };
+  post({ shown });
+  const result: AnswerTaskResult = { ...shown };
+  const wantsJson = task.isJson && !shown.bodyTruncated;
+  if (task.expression !== null && !task.whole) result.query = queryFailed('the answer was cut short before its end: it cannot be read as JSON');
+  if (!task.whole || (task.expression === null && !wantsJson)) return result;
+  const parsed = parseAnswer(task.body);
   if ('value' in parsed && wantsJson) result.json = scrubber.value(parsed.value);
   if (task.expression !== null) {
     const query = 'value' in parsed ? queryAnswer(task.expression, parsed.value) : queryFailed(parsed.notJson);
-    result.query = { ...query, values: query.values && scrubber.value(query.values) };
+    result.query = { ...query, values: query.values && scrubber.value(query.values), hint: query.hint && scrubber.text(query.hint) };
   }
   return result;
 }

@@ -56,7 +56,11 @@ describe('queryText', () => {
       expect(jsonDepthExceeds('[[[]]]', 2)).toBe(true);
     });
 
-    it(`refuses a query of more than ${OUTPUT_LIMITS.queryNodes} segments, selectors and filter terms before evaluating it`, () => {
+    it(`takes a query of ${OUTPUT_LIMITS.queryNodes} segments, selectors and filter terms, and refuses a larger one before evaluating it`, () => {
+      // `.a` is a segment and its name selector: two nodes each.
+      const path = (names: number) => `$${'.a'.repeat(names)}`;
+      expect(query(path(OUTPUT_LIMITS.queryNodes / 2), '{}')).toMatchObject({ values: [], error: null });
+      expect(query(path(OUTPUT_LIMITS.queryNodes / 2 + 1), '{}')).toMatchObject({ values: null, error: expect.stringMatching(/^output is too large a query/) });
       const union = `$[${Array(3000).fill('0').join(',')}]`;
       expect(query(union, JSON.stringify(['x'.repeat(50_000)]))).toMatchObject({ values: null, error: expect.stringMatching(/^output is too large a query for a test run/) });
     });

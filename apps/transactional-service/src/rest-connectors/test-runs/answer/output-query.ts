@@ -110,15 +110,16 @@ function environment(): JSONPathEnvironment {
   return env;
 }
 
-/** The nodes of a compiled query (segments, selectors, filter expressions), counted up to `limit`. */
+/** The nodes of a compiled query (segments, selectors, filter expressions; not the lists that hold them), counted up to `limit`. */
 function queryNodesExceed(query: JSONPathQuery, limit: number): boolean {
   const seen = new Set<object>();
+  let nodes = 0;
   const pending: object[] = [query];
   while (pending.length > 0) {
     const node = pending.pop()!;
     if (seen.has(node)) continue;
     seen.add(node);
-    if (seen.size > limit) return true;
+    if (!Array.isArray(node) && node !== query && ++nodes > limit) return true;
     for (const [key, child] of Object.entries(node)) {
       if (key === 'environment' || key === 'token' || child === null || typeof child !== 'object') continue;
       pending.push(child);

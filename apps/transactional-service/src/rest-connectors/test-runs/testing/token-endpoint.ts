@@ -8,8 +8,8 @@ export const USER = { username: 'ada', password: 'lovelace' };
 
 const formDecoded = (value: string) => new URLSearchParams(`v=${value}`).get('v')!;
 
-/** A real OAuth 2.0 token endpoint (@node-oauth/oauth2-server) on 127.0.0.2, counting its token requests. */
-export async function tokenEndpoint(lifetimeS: number) {
+/** A real OAuth 2.0 token endpoint (@node-oauth/oauth2-server) on 127.0.0.2, counting its token requests; `delayMs` before each answer. */
+export async function tokenEndpoint(lifetimeS: number, delayMs = 0) {
   let issued = 0;
   const oauth = new OAuth2Server({
     accessTokenLifetime: lifetimeS,
@@ -33,6 +33,7 @@ export async function tokenEndpoint(lifetimeS: number) {
   const authorizations: Array<string | undefined> = [];
   app.post('/token', async (req, res) => {
     issued += 1;
+    if (delayMs > 0) await new Promise((wait) => setTimeout(wait, delayMs));
     authorizations.push(req.headers.authorization);
     const response = new OAuthResponse();
     try {
