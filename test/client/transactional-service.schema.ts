@@ -394,10 +394,15 @@ export interface components {
             /** @description As sent; secrets and the access token as their placeholders. */
             headers: components["schemas"]["TestRunHeader"][];
             /**
-             * @description As sent (empty when no body was sent); secrets as their placeholders.
+             * @description As sent (empty when no body was sent), at most 64 KiB of it; secrets as their placeholders.
              * @example
              */
             body: string;
+            /**
+             * @description True when the body sent was longer than what `body` holds.
+             * @example false
+             */
+            bodyTruncated: boolean;
         };
         TestRunResponse: {
             /** @example 200 */

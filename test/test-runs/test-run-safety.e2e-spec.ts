@@ -25,7 +25,7 @@ describe('Connector test runs that a hostile caller or far side cannot turn agai
 
   const testUnsaved = (body: object, as = token) => sut.http.post(`${base}/test`).set(bearer(as)).send(body);
   const testSaved = (uuid: string, body: object = {}) => sut.http.post(`${base}/${uuid}/test`).set(bearer(token)).send(body);
-  const metric = async (name: string) => Number(new RegExp(`^${name}\\{[^}]*\\} (\\d+)$`, 'm').exec((await sut.http.get('/metrics')).text)?.[1]);
+  const metric = async (name: string, label = '') => Number(new RegExp(`^${name}\\{[^}]*${label}[^}]*\\} (\\d+)$`, 'm').exec((await sut.http.get('/metrics')).text)?.[1]);
 
   beforeAll(async () => {
     sut = await startTestApp(TRANSACTIONAL_SERVICE_APP, mysqlTestConfig({ logLevel: 'info', connectorTests: loopbackTestRuns({ timeoutMs: 10_000, perMinute: 3 }) }), withResolver());
@@ -117,6 +117,23 @@ describe('Connector test runs that a hostile caller or far side cannot turn agai
         await attacker.close();
       }
     });
+  });
+
+  it('refuses, and counts, a run of a saved connector whose request would carry a guess of its stored secret: an echo cannot confirm it', async () => {
+    side = await farSide((received, res) => res.end(`not found: ${received.url}`));
+    const basicToken = Buffer.from('api:Hunter2024!').toString('base64');
+    const uuid = await createConnector(sut, tenant, token, withBasicAuth({ url: `${side.url}/echo/{{p}}`, basicToken }));
+
+    const res = await testSaved(uuid, { variables: { p: 'password|123456|Hunter2024!|letmein' } }).expect(400);
+
+    expect(res.body.message).toEqual(["The request would carry a secret stored for this connector outside its Authorization: a test run sends a stored secret only where the connector's authType puts it"]);
+    expect(side.connections()).toBe(0);
+    expect(sut.logs).toContainEqual(expect.objectContaining({ level: 'warn', msg: 'connector test run refused: the request held a stored secret of the connector', connectorUuid: uuid }));
+    expect(await metric('connector_test_runs_refused_total', 'reason="stored_secret"')).toBeGreaterThanOrEqual(1);
+    // Counted: two more runs (the limit is 3), then 429.
+    await testSaved(uuid, { variables: { p: 'x' } }).expect(200);
+    await testSaved(uuid, { variables: { p: 'y' } }).expect(200);
+    await testSaved(uuid, { variables: { p: 'z' } }).expect(429);
   });
 
   describe('no form of a secret reaches the caller', () => {

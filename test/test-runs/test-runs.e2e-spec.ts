@@ -55,6 +55,7 @@ describe('Connector test runs (MariaDB, far sides on 127.0.0.2)', () => {
           url: `${side.url}/cities/S%C3%A3o%20Paulo%2FCentro?lang=pt%26br`,
           headers: [{ header: 'Accept', value: 'application/json' }, { header: 'X-Tenant', value: 'acme-42' }, { header: 'User-Agent', value: 'bot-platform-connector-test/1.0' }],
           body: '',
+          bodyTruncated: false,
         },
         response: {
           status: 200,

@@ -2,6 +2,7 @@ import { callOnce, destinationInWords, MAX_READ_BYTES } from './outbound-call';
 import { OutboundGuard } from './outbound-guard';
 import { RunDeadline } from './run-deadline';
 import { farSide } from './testing/far-side';
+import { AddressInfo, createServer } from 'node:net';
 
 const dispatcher = new OutboundGuard(['127.0.0.2/32'], async () => []).dispatcher({ connectTimeoutMs: 2_000 });
 afterAll(() => dispatcher.close());
@@ -68,6 +69,22 @@ describe('callOnce', () => {
       answer: null,
     });
     expect(await callOnce(dispatcher, get('http://127.0.0.1:9/'), within(2_000))).toMatchObject({ outcome: 'BLOCKED_DESTINATION', answer: null, blocked: { address: '127.0.0.1' } });
+  });
+
+  it.each([
+    ['a header line without a colon', 'HTTP/1.1 200 OK\r\nBad Header\r\n\r\n', /^answered, but not in valid HTTP\/1\.1 \(Invalid header token\)$/],
+    ['a Content-Length twice', 'HTTP/1.1 200 OK\r\nContent-Length: 5\r\nContent-Length: 6\r\n\r\nhello!', /^answered, but its body does not match its Content-Length \(UND_ERR_RES_CONTENT_LENGTH_MISMATCH\)$/],
+  ])('says the far side answered, and what is wrong with it, for %s', async (_, answer, message) => {
+    const raw = createServer((socket) => socket.once('data', () => socket.end(answer)));
+    await new Promise<void>((done) => raw.listen(0, '127.0.0.2', done));
+    const { port } = raw.address() as AddressInfo;
+    try {
+      const result = await callOnce(dispatcher, get(`http://127.0.0.2:${port}/`), within(2_000));
+      expect(result).toMatchObject({ outcome: 'CONNECTION_FAILED', answer: null });
+      expect(result.message!.replace(`127.0.0.2 port ${port} `, '')).toMatch(message);
+    } finally {
+      await new Promise((done) => raw.close(done));
+    }
   });
 
   it('names the port a URL leaves to its scheme', () => {

@@ -62,6 +62,13 @@ const TLS_ERRORS: Record<string, string> = {
   ERR_TLS_CERT_ALTNAME_INVALID: 'its certificate is not for this host name',
 };
 
+/** Answers undici refuses to read, in plain words: the far side was reached, and what it sent is wrong. */
+const MALFORMED_ANSWERS: Record<string, string> = {
+  UND_ERR_HEADERS_OVERFLOW: 'its headers are larger than a test run reads (16 KiB)',
+  UND_ERR_RES_CONTENT_LENGTH_MISMATCH: 'its body does not match its Content-Length',
+  UND_ERR_RES_EXCEEDED_MAX_SIZE: 'its body is larger than a test run reads',
+};
+
 const isTls = (code: string) => code in TLS_ERRORS || code.startsWith('ERR_TLS') || code.startsWith('CERT_') || code.includes('SSL');
 
 /** The outcome of a failed call, from its error's code: never from its message. */
@@ -78,6 +85,12 @@ export function failureOf(error: unknown, url: string, deadline: RunDeadline): O
   if (error instanceof errors.ConnectTimeoutError || error instanceof errors.HeadersTimeoutError || error instanceof errors.BodyTimeoutError) {
     return { outcome: 'TIMEOUT', message: `${where} gave no whole answer within ${deadline.timeoutMs} ms, the run's limit` };
   }
+  if (error instanceof errors.HTTPParserError) {
+    // undici's message ends with llhttp's reason in brackets: `… HTTP/1.1 protocol (Invalid header token)`.
+    const reason = /\(([^()]+)\)$/.exec(error.message)?.[1] ?? 'unreadable';
+    return { outcome: 'CONNECTION_FAILED', message: `${where} answered, but not in valid HTTP/1.1 (${reason})` };
+  }
+  if (typeof code === 'string' && code in MALFORMED_ANSWERS) return { outcome: 'CONNECTION_FAILED', message: `${where} answered, but ${MALFORMED_ANSWERS[code]} (${code})` };
   if (typeof code === 'string' && isTls(code)) {
     return { outcome: 'TLS_ERROR', message: `TLS with ${where} failed: ${TLS_ERRORS[code] ?? 'the secure connection could not be made'} (${code})` };
   }

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { basicTokenSecrets, MIN_DERIVED_LENGTH, scrubSecrets, SecretScrubber } from './secret-scrubber';
+import { basicTokenSecrets, MIN_CORE_LENGTH, MIN_DERIVED_LENGTH, scrubSecrets, SecretScrubber } from './secret-scrubber';
 
 const TOKEN = { value: 's3cr3t-bearer-token', placeholder: '<BEARER_TOKEN>' };
 const ACCESS = { value: 'eyJhbGciOi.access.token', placeholder: '<ACCESS_TOKEN>' };
@@ -171,6 +171,21 @@ describe(SecretScrubber.name, () => {
     });
   });
 
+  describe('Base64 of a longer text', () => {
+    it('finds a secret inside the Base64 of a longer text, at each of the three offsets, in either alphabet', () => {
+      const token = 'tok_9f8e7d6c5b4a3210fedcba';
+      const scrubber = new SecretScrubber([{ value: token, placeholder: '<BEARER_TOKEN>' }]);
+      for (const prefix of ['Bearer ', 'Bearer x', 'Bearer xy', '{"t":"']) {
+        for (const encoded of [Buffer.from(`${prefix}${token}"}`).toString('base64'), Buffer.from(`${prefix}${token}"}`).toString('base64url')]) {
+          const scrubbed = scrubber.text(encoded);
+          expect(scrubbed).toContain('<BEARER_TOKEN>');
+          // What is left decodes to at most a byte of the token on each side of the placeholder.
+          for (const part of scrubbed.split('<BEARER_TOKEN>')) expect(Buffer.from(part, 'base64').toString('latin1')).not.toContain(token.slice(0, 3));
+        }
+      }
+    });
+  });
+
   describe('basicTokenSecrets', () => {
     it('adds the decoded `user-id:password` and the password alone, with the token placeholder', () => {
       const token = Buffer.from('user:p@ss:word').toString('base64');
@@ -222,15 +237,29 @@ describe(SecretScrubber.name, () => {
     /** Characters that make readings ambiguous: escape starts, hex digits, `u`, `+`, space, and non-ASCII. */
     const CHARS = ['a', 'B', 'z', '0', '9', '2', '5', 'F', 'u', 'D', '/', '\\', '%', '+', ' ', '"', '.', '*', '(', '[', '$', 'é', '€', '😀', '\n', '-', '_', '=', '~'];
     const ENCODINGS = ['as-is', 'upper', 'lower', 'json-u', 'json-U', 'json-short', 'percent', 'percent-lower', 'form'] as const;
-    const FORMS = ['value', 'base64', 'base64-unpadded', 'base64url', 'base64url-padded'] as const;
+    const FORMS = ['value', 'base64', 'base64-unpadded', 'base64url', 'base64url-padded', 'core0', 'core1', 'core2', 'core0url', 'core1url', 'core2url'] as const;
     const SHORT: Record<string, string> = { '"': '\\"', '\\': '\\\\', '/': '\\/', '\b': '\\b', '\f': '\\f', '\n': '\\n', '\r': '\\r', '\t': '\\t' };
 
     /** A form of the value; a value shorter than MIN_DERIVED_LENGTH has no Base64 form that is scrubbed: the value itself stands for it. */
+    /** Base64's core at `offset` bytes into a group, written here apart from the scrubber's: decoded, it must give back the value's bytes. */
+    const core = (value: string, offset: number) => {
+      const encoded = Buffer.concat([Buffer.from('\xff\xfe'.slice(0, offset), 'latin1'), Buffer.from(value)]).toString('base64');
+      // The first character that owes nothing to the bytes before: the third of a group after one byte, the fourth after two.
+      const start = [0, 2, 3][offset];
+      return encoded.slice(start, 4 * Math.floor((offset + Buffer.byteLength(value)) / 3));
+    };
     const formOf = (value: string, form: (typeof FORMS)[number]) => {
       if (value.length < MIN_DERIVED_LENGTH) return value;
       const base64 = Buffer.from(value).toString('base64');
       const url = Buffer.from(value).toString('base64url');
-      return { value, base64, 'base64-unpadded': base64.replace(/=+$/, ''), base64url: url, 'base64url-padded': url + base64.slice(base64.replace(/=+$/, '').length) }[form];
+      if (form.startsWith('core')) {
+        const found = core(value, Number(form[4]));
+        // A core too short is not scrubbed: the value itself stands for it here.
+        if (found.length < MIN_CORE_LENGTH) return value;
+        return form.endsWith('url') ? found.replaceAll('+', '-').replaceAll('/', '_') : found;
+      }
+      const whole: Record<string, string> = { value, base64, 'base64-unpadded': base64.replace(/=+$/, ''), base64url: url, 'base64url-padded': url + base64.slice(base64.replace(/=+$/, '').length) };
+      return whole[form];
     };
     const encodeChar = (char: string, encoding: (typeof ENCODINGS)[number]): string => {
       const upper = char.toUpperCase();

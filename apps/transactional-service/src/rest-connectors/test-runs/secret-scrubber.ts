@@ -74,14 +74,32 @@ function fold(): Uint16Array {
  */
 export const MIN_DERIVED_LENGTH = 4;
 
-/** The forms of a value the far side may send: as it is, and Base64 (standard and URL-safe, padded or not). */
+/** The shortest Base64 core matched: shorter, it would match ordinary text (it is matched in any letter case too). */
+export const MIN_CORE_LENGTH = 12;
+
+/**
+ * The Base64 characters that the value's bytes alone decide when they stand at `offset` (0-2) bytes into a
+ * 3-byte group of a longer Base64 text (`Bearer <token>` encoded, a JWT's payload): the characters shared with
+ * the bytes around are left out.
+ */
+export function base64Core(bytes: Buffer, offset: number): string {
+  const encoded = Buffer.concat([Buffer.alloc(offset), bytes]).toString('base64');
+  return encoded.slice([0, 2, 3][offset], 4 * Math.floor((offset + bytes.length) / 3));
+}
+
+/**
+ * The forms of a value the far side may send: as it is; its Base64 (standard and URL-safe, padded or not); and
+ * the cores of its Base64 within a longer Base64 text, at each of the three offsets a value can have there.
+ */
 function formsOf(value: string): string[] {
   if (value.length < MIN_DERIVED_LENGTH) return [value];
   const bytes = Buffer.from(value, 'utf8');
   const base64 = bytes.toString('base64');
   const unpadded = base64.replace(/=+$/, '');
   const url = bytes.toString('base64url');
-  return [...new Set([value, base64, unpadded, url, url + base64.slice(unpadded.length)])];
+  const cores = [0, 1, 2].map((offset) => base64Core(bytes, offset)).filter((core) => core.length >= MIN_CORE_LENGTH);
+  const urlSafe = (text: string) => text.replaceAll('+', '-').replaceAll('/', '_');
+  return [...new Set([value, base64, unpadded, url, url + base64.slice(unpadded.length), ...cores, ...cores.map(urlSafe)])];
 }
 
 const isHigh = (unit: number) => unit >= 0xd800 && unit <= 0xdbff;

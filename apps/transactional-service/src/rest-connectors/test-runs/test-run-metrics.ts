@@ -3,8 +3,8 @@ import { PlatformMetrics } from '@app/platform';
 import { Injectable } from '@nestjs/common';
 import { Counter, Gauge, Histogram } from 'prom-client';
 
-/** Why a test run was refused before it started. */
-export type TestRunRefusal = 'rate_limit' | 'in_flight';
+/** Why a test run was refused before it started: the caller's limit, the replica's slots, or a stored secret in what it would send. */
+export type TestRunRefusal = 'rate_limit' | 'in_flight' | 'stored_secret';
 
 /** The `/metrics` of connector test runs, in the app's registry (docs/operations.md, "Connector test runs"). */
 @Injectable()
@@ -30,7 +30,7 @@ export class TestRunMetrics {
     this.cancellations = new Counter({ name: 'connector_test_runs_cancelled_total', help: 'Connector test runs stopped because their caller disconnected', registers });
     // Every outcome from the start, at 0: a rate() over a series that appears late misses its first increase.
     for (const outcome of Object.values(TestRunOutcome)) this.runs.inc({ outcome }, 0);
-    for (const reason of ['rate_limit', 'in_flight'] satisfies TestRunRefusal[]) this.refusals.inc({ reason }, 0);
+    for (const reason of ['rate_limit', 'in_flight', 'stored_secret'] satisfies TestRunRefusal[]) this.refusals.inc({ reason }, 0);
   }
 
   ran(outcome: TestRunOutcome, durationMs: number): void {

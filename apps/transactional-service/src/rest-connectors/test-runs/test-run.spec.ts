@@ -54,6 +54,7 @@ describe(TestRunner.name, () => {
         url: `${side.url}/items/42`,
         headers: [{ header: 'User-Agent', value: DEFAULT_USER_AGENT }, { header: 'Authorization', value: 'Bearer <BEARER_TOKEN>' }],
         body: '',
+        bodyTruncated: false,
       },
       response: { status: 200, json: { data: { level: 7 }, authorization: 'Bearer <BEARER_TOKEN>' } },
       output: { expression: '$.data.level', values: [7], valuesTruncated: false, error: null, hint: null },
@@ -112,6 +113,19 @@ describe(TestRunner.name, () => {
     expect(post.warnings).toEqual(['headers.0 content-type is not sent: contentType APPLICATION_JSON sends Content-Type: application/json']);
   });
 
+  it('shows at most 64 KiB of the body it sent, and says it was longer', async () => {
+    side = await farSide(echoAuthorization);
+    const answer = await run(aConnector({ url: side.url, requestType: RequestType.POST, contentType: ContentType.TEXT_PLAIN, body: '{{a}}'.repeat(10) }), { a: '\u0001'.repeat(8000) });
+    expect(side.received[0].body).toHaveLength(80_000);
+    expect(answer.request).toMatchObject({ body: '\u0001'.repeat(MAX_RETURNED_BYTES), bodyTruncated: true });
+  });
+
+  it('warns that an encoded answer is shown as it came', async () => {
+    side = await farSide((_received, res) => res.setHeader('content-encoding', 'gzip').end('\x1f\x8b not really'));
+    const answer = await run(aConnector({ url: side.url }));
+    expect(answer.warnings).toEqual(['The answer\'s body is encoded (Content-Encoding: gzip): it is shown and read as it came, not decoded']);
+  });
+
   it('sends a User-Agent of its own unless the connector sets one', async () => {
     side = await farSide(echoAuthorization);
     await run(aConnector({ url: side.url }));
@@ -129,6 +143,34 @@ describe(TestRunner.name, () => {
       valuesTruncated: false,
       error: null,
       hint: 'output selects nothing: $.data selects an object with the member "level", and .levl selects nothing from it',
+    });
+  });
+
+  describe('a stored secret the caller did not send', () => {
+    const saved = (overrides: Partial<RunnableConnector>) =>
+      aConnector({ uuid: 'c1', authType: AuthType.AUTH_BASIC, secrets: { basicToken: Buffer.from('api:Hunter2024!').toString('base64') }, kept: ['basicToken'], ...overrides });
+
+    it('may not be sent anywhere but in the Authorization: a guess of it in the URL, a header or the body is refused, without saying where', async () => {
+      side = await farSide(echoAuthorization);
+      const sut = runner();
+      const cases: Array<[Partial<RunnableConnector>, Record<string, string>]> = [
+        [{ url: `${side.url}/echo/{{p}}` }, { p: 'password|hunter2|Hunter2024!|letmein' }],
+        [{ url: side.url, headers: [{ header: 'X-Guess', value: '{{p}}' }] }, { p: 'HUNTER2024!' }],
+        [{ url: side.url, requestType: RequestType.POST, contentType: ContentType.TEXT_PLAIN, body: 'guess=Hunter2024%21' }, {}],
+      ];
+      for (const [overrides, variables] of cases) {
+        const prepared = sut.prepare(saved(overrides), variables);
+        await expect(sut.screen(prepared)).rejects.toMatchObject({
+          response: { message: ["The request would carry a secret stored for this connector outside its Authorization: a test run sends a stored secret only where the connector's authType puts it"] },
+        });
+      }
+      expect(side.connections()).toBe(0);
+    });
+
+    it('lets a request through that holds none of it, and a secret the caller sent themselves', async () => {
+      const sut = runner();
+      await expect(sut.screen(sut.prepare(saved({ url: 'http://127.0.0.2/echo/{{p}}' }), { p: 'hunter2' }))).resolves.toBeUndefined();
+      await expect(sut.screen(sut.prepare(saved({ url: 'http://127.0.0.2/echo/{{p}}', kept: [] }), { p: 'Hunter2024!' }))).resolves.toBeUndefined();
     });
   });
 
@@ -218,6 +260,15 @@ describe(TestRunner.name, () => {
       expect(first.request.headers).toContainEqual({ header: 'Authorization', value: `Bearer ${ACCESS_TOKEN_PLACEHOLDER}` });
       expect(JSON.stringify(first)).not.toContain(token);
       expect(first.response!.headers).toContainEqual({ header: 'x-echo', value: `Bearer ${ACCESS_TOKEN_PLACEHOLDER}` });
+    });
+
+    it('fills the variables of oauthUrl as those of url: a missing one is a 400, a used one no warning', async () => {
+      side = await farSide(echoAuthorization);
+      const connector = oauth(side.url, { oauthUrl: `${endpoint.url}?tenant={{tenant}}` });
+      expect(problemsOf(() => runner().prepare(connector, {}))).toEqual(['variables.tenant is missing: {{tenant}} appears in the connector']);
+      const answer = await run(connector, { tenant: 'acme corp' });
+      expect(answer).toMatchObject({ outcome: 'SUCCESS', warnings: [] });
+      expect(endpoint.issued()).toBe(1);
     });
 
     it('on a 401 to a kept token, drops it and tries once more with a fresh one', async () => {

@@ -5,16 +5,17 @@ import { destinationOf, sameDestination } from '../destination';
 import { hostHeaderProblems } from '../host-header';
 import { CLIENT_CREDENTIALS_PLACEHOLDER, clientCredentials, OAuthSettings, OAuthTokens, tokenRequest } from './oauth-tokens';
 import { callOnce, OutboundRequest, OutboundResult, Outcome } from './outbound-call';
-import { AnswerReader } from './answer/answer-reader';
+import { AnswerReader, ownBytes } from './answer/answer-reader';
+import { cutAt } from './answer/cut-at';
 import { RunDeadline } from './run-deadline';
 import { basicTokenSecrets, SecretValue } from './secret-scrubber';
-import { fillTemplate, Header, Variables } from './variables';
+import { fillTemplate, Filled, Header, Variables } from './variables';
 
 /** What stands for the OAuth access token in an answer. */
 export const ACCESS_TOKEN_PLACEHOLDER = '<ACCESS_TOKEN>';
 /** Sent unless the connector sets its own, as every HTTP client does: some servers refuse a request without one. */
 export const DEFAULT_USER_AGENT = 'bot-platform-connector-test/1.0';
-/** At most this much of an answer's body is returned to the caller (the whole read body is scrubbed first). */
+/** At most this much of an answer's body, or of the request's, is returned to the caller (the whole read body is scrubbed first). */
 export const MAX_RETURNED_BYTES = 64 * 1024;
 
 const MEDIA_TYPES: Record<Exclude<ContentType, ContentType.NONE>, string> = {
@@ -41,12 +42,15 @@ export interface RunnableConnector {
   oauthUrl: string | null;
   authUsername: string | null;
   secrets: Partial<Record<SecretField, string>>;
+  /** The secrets that are stored ones the caller did not send: the run must not tell whether a text holds them. */
+  kept?: SecretField[];
   body: string;
   output: string;
 }
 
 /** A run checked and built, not yet sent (TestRunner.prepare). */
 export interface PreparedRun {
+  /** The connector, its oauthUrl filled. */
   connector: RunnableConnector;
   /** The call, variables filled, without its Authorization (added when sent). */
   call: OutboundRequest;
@@ -74,7 +78,7 @@ export interface TestRunAnswer {
   outcome: Outcome;
   message: string | null;
   durationMs: number;
-  request: { method: string; url: string; headers: Header[]; body: string };
+  request: { method: string; url: string; headers: Header[]; body: string; bodyTruncated: boolean };
   response: TestRunResponse | null;
   output: TestRunOutput | null;
   warnings: string[];
@@ -114,7 +118,7 @@ export class TestRunner {
     // Routing headers are checked where a secret goes with the call, as on write: without one, a Host header that
     // differs from the address is how a virtual host is reached by IP.
     const carriesSecret = secretSentTo('url', connector.authType, connector.grantType) !== null;
-    const problems = [...boundDestinationProblems(connector, filled.url), ...(carriesSecret ? hostHeaderProblems(filled.url, filled.headers) : [])];
+    const problems = [...boundDestinationProblems(connector, filled), ...(carriesSecret ? hostHeaderProblems(filled.url, filled.headers) : [])];
     if (problems.length > 0) throw new BadRequestException(problems);
 
     const warnings = filled.unused.map((name) => `variables.${name} is not used: the connector has no {{${name}}}`);
@@ -132,7 +136,27 @@ export class TestRunner {
     });
     if (sendsBody) headers.push({ header: 'Content-Type', value: MEDIA_TYPES[connector.contentType as Exclude<ContentType, ContentType.NONE>] });
     if (!headers.some(({ header }) => /^user-agent$/i.test(header))) headers.push({ header: 'User-Agent', value: DEFAULT_USER_AGENT });
-    return { connector, warnings, call: { method: connector.requestType, url: filled.url, headers, body: sendsBody ? filled.body : null } };
+    return { connector: { ...connector, oauthUrl: filled.oauthUrl }, warnings, call: { method: connector.requestType, url: filled.url, headers, body: sendsBody ? filled.body : null } };
+  }
+
+  /**
+   * A 400 when what the run would send holds a stored secret the caller did not send, anywhere but where the
+   * connector's auth puts it. Scrubbing an answer tells which of the texts it echoes held a secret: a far side
+   * that reflects the request would otherwise confirm a caller's guesses of a secret they cannot read. The check
+   * says only that a text holds one, never which (docs/decisions.md, "Connector test runs").
+   */
+  async screen(run: PreparedRun, callerGone?: AbortSignal): Promise<void> {
+    const kept = (run.connector.kept ?? []).flatMap((field) => secretValuesOf(field, run.connector.secrets[field]));
+    if (kept.length === 0) return;
+    const { call, connector } = run;
+    const texts = [call.url, connector.oauthUrl ?? '', ...call.headers.map(({ value }) => value), call.body ?? ''];
+    const found = await this.reader.holdsSecret({ texts, secrets: kept }, callerGone);
+    if ('result' in found && !found.result) return;
+    throw new BadRequestException(
+      'result' in found
+        ? ['The request would carry a secret stored for this connector outside its Authorization: a test run sends a stored secret only where the connector\'s authType puts it']
+        : [`The request could not be checked for the connector's stored secrets: it ${found.stopped}`],
+    );
   }
 
   /** Reports every failure as an outcome; `callerGone` cancels the run (its answer is then read by nobody). */
@@ -164,11 +188,12 @@ export class TestRunner {
       result = await callOnce(this.dispatcher, withAuthorization(this.authorization(connector, false)), deadline);
     }
 
+    const shownBody = cutAt(shown.body ?? '', MAX_RETURNED_BYTES);
     const answer: TestRunAnswer = {
       outcome: result.outcome,
       message: result.message,
       durationMs: 0,
-      request: { ...shown, headers: [...shown.headers], body: shown.body ?? '' },
+      request: { method: shown.method, url: shown.url, headers: [...shown.headers], body: shownBody.text, bodyTruncated: shownBody.truncated },
       response: null,
       output: null,
       warnings: [...run.warnings],
@@ -191,10 +216,15 @@ export class TestRunner {
     const declared = Number(header('content-length'));
     const query = expression !== null && expression.startsWith('$') ? expression : null;
     const texts = [result.message ?? '', ...received.headers.flatMap(({ header: name, value }) => [name, value])];
+    const sizeBytes = !received.truncated ? received.bytes.length : Number.isSafeInteger(declared) ? declared : null;
+    const encoding = header('content-encoding');
+    if (encoding !== undefined && !/^\s*identity\s*$/i.test(encoding)) {
+      // No Accept-Encoding is sent, so a far side should not encode; one that does is shown as it came.
+      answer.warnings.push(`The answer's body is encoded (Content-Encoding: ${encoding.slice(0, 40)}): it is shown and read as it came, not decoded`);
+    }
     const read = await this.reader.read(
       {
-        // When the body was cut at the read limit, a character cut in two at its end is left out.
-        body: new TextDecoder().decode(received.bytes, { stream: received.truncated }),
+        bytes: ownBytes(received.bytes),
         whole: !received.truncated,
         texts,
         secrets,
@@ -214,7 +244,7 @@ export class TestRunner {
       answer.message = result.message === null ? null : message;
       answer.response = { status: received.status, headers: pairs(headers), body: shown.body, bodyTruncated: shown.bodyTruncated, sizeBytes: null };
     }
-    answer.response.sizeBytes = !received.truncated ? received.bytes.length : Number.isSafeInteger(declared) ? declared : null;
+    answer.response.sizeBytes = sizeBytes;
     if ('result' in read && read.result.json !== undefined) answer.response.json = read.result.json;
     if (expression === null) return undefined;
     const failed = (error: string) => ({ expression, values: null, valuesTruncated: false, error, hint: null });
@@ -262,10 +292,14 @@ export class TestRunner {
 
 /** Every form of every secret of the connector that an answer must not show. */
 function secretsOf(connector: RunnableConnector): SecretValue[] {
-  return Object.entries(connector.secrets).flatMap(([field, value]) => {
-    const { placeholder } = SECRETS[field as SecretField];
-    return field === 'basicToken' ? basicTokenSecrets(value!, placeholder) : [{ value: value!, placeholder }];
-  });
+  return (Object.keys(connector.secrets) as SecretField[]).flatMap((field) => secretValuesOf(field, connector.secrets[field]));
+}
+
+/** What to scrub for one secret: the value, and for a Basic token what it decodes to. */
+function secretValuesOf(field: SecretField, value: string | undefined): SecretValue[] {
+  if (value === undefined) return [];
+  const { placeholder } = SECRETS[field];
+  return field === 'basicToken' ? basicTokenSecrets(value, placeholder) : [{ value, placeholder }];
 }
 
 function oauthSettings(connector: RunnableConnector, url: string): OAuthSettings {
@@ -285,8 +319,7 @@ function oauthSettings(connector: RunnableConnector, url: string): OAuthSettings
  * the connector's URL, checked after the variables are filled, whatever they hold. A destination that cannot be
  * read is a different one.
  */
-function boundDestinationProblems(connector: RunnableConnector, filledUrl: string): string[] {
-  const filled: Record<'url' | 'oauthUrl', string | null> = { url: filledUrl, oauthUrl: connector.oauthUrl };
+function boundDestinationProblems(connector: RunnableConnector, filled: Filled): string[] {
   const problems = new Set<string>();
   for (const field of Object.keys(connector.secrets) as SecretField[]) {
     for (const bound of SECRETS[field].destinations) {

@@ -63,7 +63,9 @@ export class TestRunsService {
   async testSaved(path: RestConnectorPath, dto: SavedRestConnectorTestDto, who: TestRunCaller): Promise<TestRunAnswerDto> {
     const stored = this.inClear(await this.connectors.findActive(path, 'replica'));
     const values = dto.connector ? toConnectorWrite(dto.connector, who.caller, new Date(), inClear, stored).values : stored;
-    return this.run(runnable(values, stored.uuid), dto.variables ?? {}, who);
+    // The secrets the caller did not send (kept by a placeholder, or the stored connector as it is).
+    const kept = SECRET_FIELDS.filter((field) => stored[field] !== null && values[field] === stored[field]);
+    return this.run({ ...runnable(values, stored.uuid), kept }, dto.variables ?? {}, who);
   }
 
   private async run(connector: RunnableConnector, variables: Record<string, string>, who: TestRunCaller): Promise<TestRunAnswerDto> {
@@ -72,6 +74,12 @@ export class TestRunsService {
     // A slot first, then the caller's count: a run this replica has no room for (503) was not attempted.
     const report = await this.slots.run(async () => {
       await this.rateLimit.admit(who.caller);
+      // Counted: a caller who puts a stored secret in what is sent is probing it, not fixing a typo.
+      await runner.screen(prepared, who.gone).catch((refusal: unknown) => {
+        this.metrics.refused('stored_secret');
+        this.logger.warn({ requestId: who.requestId, callerSub: who.caller.sub, connectorUuid: connector.uuid ?? null }, 'connector test run refused: the request held a stored secret of the connector');
+        throw refusal;
+      });
       return runner.execute(prepared, who.gone);
     });
     this.report(prepared.call.url, connector, report, who);

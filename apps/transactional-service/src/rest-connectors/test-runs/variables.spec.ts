@@ -11,6 +11,7 @@ describe('fillTemplate', () => {
   it('fills the url percent-encoded, the headers and the body as they are', () => {
     expect(fillTemplate(TEMPLATE, { id: '42/../admin', term: 'a b&c', tenant: 'acme', name: 'Ada "the" Countess' })).toEqual({
       url: 'https://api.example.com/items/42%2F..%2Fadmin?q=a%20b%26c',
+      oauthUrl: null,
       headers: [{ header: 'X-Tenant', value: 'acme' }],
       body: '{"name": "Ada "the" Countess"}',
       unused: [],

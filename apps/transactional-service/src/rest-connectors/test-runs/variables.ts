@@ -11,12 +11,15 @@ export interface Header {
 /** The parts of a connector that placeholders may stand in. */
 export interface Template {
   url: string;
+  /** The OAuth 2.0 token endpoint, filled as `url` is. */
+  oauthUrl?: string | null;
   headers: readonly Header[];
   body: string;
 }
 
 /** A template filled in, and the variables that stood nowhere in it. */
 export interface Filled extends Template {
+  oauthUrl: string | null;
   unused: string[];
 }
 
@@ -39,11 +42,11 @@ function fill(text: string, variables: Variables, encode: (value: string) => str
 
 /**
  * The most a filled part may hold (UTF-16 units): the URL room for a variable of the longest kind percent-encoded
- * (8 KiB of UTF-8 is up to 24 KiB so) and more, a header value as a connector may store one, the body as the most
- * of an answer a run reads. A placeholder repeated with a long value could otherwise make a 64 KiB body 100 MB,
- * built and sent on the app's main thread.
+ * (8 KiB of UTF-8 is up to 24 KiB so) and more, a header value as a connector may store one, the body twice
+ * what a connector may store. A placeholder repeated with a long value could otherwise make a 64 KiB body 100 MB,
+ * built and sent on the app's main thread; and 50 runs in flight each hold their body (and show it back).
  */
-export const FILLED_LIMITS = { url: 64 * 1024, headerValue: 8 * 1024, body: 1024 * 1024 } as const;
+export const FILLED_LIMITS = { url: 64 * 1024, headerValue: 8 * 1024, body: 128 * 1024 } as const;
 
 /** How long `text` is once filled (each value as `encode` writes it, or the longer of both for a JSON body), without filling it. */
 function filledLength(text: string, lengths: ReadonlyMap<string, number>): number {
@@ -82,14 +85,15 @@ export function fillJson(text: string, variables: Variables): string {
 }
 
 /**
- * Fills every `{{name}}` of the url (percent-encoded there), of the header values and of the body (JSON-escaped
+ * Fills every `{{name}}` of the url and the oauthUrl (percent-encoded there), of the header values and of the body (JSON-escaped
  * inside a JSON body's strings when `jsonBody`). A 400 lists every problem at once: a placeholder without a
  * variable, a header value that would hold CR, LF or NUL or another character a header cannot carry, a header the
  * HTTP client sets itself, a URL that is no longer an absolute http(s) URL once filled, a JSON body that is no
  * longer JSON. Nothing is sent then. The variables that stand nowhere are named in `unused`.
  */
 export function fillTemplate(template: Template, variables: Variables, jsonBody = false): Filled {
-  const used = new Set([template.url, template.body, ...template.headers.map((header) => header.value)].flatMap(placeholdersIn));
+  const urls = { url: template.url, ...(template.oauthUrl && { oauthUrl: template.oauthUrl }) };
+  const used = new Set([...Object.values(urls), template.body, ...template.headers.map((header) => header.value)].flatMap(placeholdersIn));
   const missing = [...used].filter((name) => !Object.hasOwn(variables, name));
   if (missing.length > 0) {
     throw new BadRequestException(missing.map((name) => `variables.${name} is missing: {{${name}}} appears in the connector`));
@@ -103,16 +107,22 @@ export function fillTemplate(template: Template, variables: Variables, jsonBody 
     if (length > limit) problems.push(`${part} would be ${length} characters once its variables are filled in: a test run sends at most ${limit}`);
     return length > limit;
   };
+  const encoded = new Map(names.map((name) => [name, encodeURIComponent(variables[name]).length]));
   const tooLarge = [
-    tooLong('url', template.url, new Map(names.map((name) => [name, encodeURIComponent(variables[name]).length])), FILLED_LIMITS.url),
+    ...Object.entries(urls).map(([part, url]) => tooLong(part, url, encoded, FILLED_LIMITS.url)),
     ...template.headers.map(({ value }, index) => tooLong(`headers.${index}.value`, value, raw, FILLED_LIMITS.headerValue)),
     tooLong('body', template.body, jsonBody ? new Map(names.map((name) => [name, inJsonString(variables[name]).length])) : raw, FILLED_LIMITS.body),
   ];
   if (tooLarge.includes(true)) throw new BadRequestException(problems);
-  const url = fill(template.url, variables, encodeURIComponent);
-  if (!isHttpUrlWithPlaceholders(url, Number.MAX_SAFE_INTEGER) || placeholdersIn(url).length > 0) {
-    problems.push('url is not an absolute http or https URL once its variables are filled in');
-  }
+  const filledUrl = (part: string, template: string) => {
+    const url = fill(template, variables, encodeURIComponent);
+    if (!isHttpUrlWithPlaceholders(url, Number.MAX_SAFE_INTEGER) || placeholdersIn(url).length > 0) {
+      problems.push(`${part} is not an absolute http or https URL once its variables are filled in`);
+    }
+    return url;
+  };
+  const url = filledUrl('url', template.url);
+  const oauthUrl = template.oauthUrl ? filledUrl('oauthUrl', template.oauthUrl) : null;
   let hosts = 0;
   const headers = template.headers.map(({ header, value }, index) => {
     const name = header.toLowerCase();
@@ -128,7 +138,7 @@ export function fillTemplate(template: Template, variables: Variables, jsonBody 
   const jsonProblem = jsonBody && body.trim() !== '' ? notJson(body) : null;
   if (jsonProblem) problems.push(`body is not valid JSON once its variables are filled in (${jsonProblem}): fix the body, or choose another contentType than APPLICATION_JSON`);
   if (problems.length > 0) throw new BadRequestException(problems);
-  return { url, headers, body, unused: Object.keys(variables).filter((name) => !used.has(name)) };
+  return { url, oauthUrl, headers, body, unused: Object.keys(variables).filter((name) => !used.has(name)) };
 }
 
 function notJson(text: string): string | null {

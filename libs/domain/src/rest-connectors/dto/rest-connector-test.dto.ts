@@ -101,8 +101,11 @@ export class TestRunRequestDto {
   @ApiProperty({ type: [TestRunHeaderDto], description: 'As sent; secrets and the access token as their placeholders.' })
   headers: TestRunHeaderDto[];
 
-  @ApiProperty({ example: '', description: 'As sent (empty when no body was sent); secrets as their placeholders.' })
+  @ApiProperty({ example: '', description: 'As sent (empty when no body was sent), at most 64 KiB of it; secrets as their placeholders.' })
   body: string;
+
+  @ApiProperty({ example: false, description: 'True when the body sent was longer than what `body` holds.' })
+  bodyTruncated: boolean;
 }
 
 export class TestRunResponseDto {

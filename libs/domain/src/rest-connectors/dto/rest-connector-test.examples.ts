@@ -56,6 +56,7 @@ export const TEST_RUN_ANSWER_EXAMPLES: ExamplesObject = {
           { header: 'Authorization', value: 'Bearer <BEARER_TOKEN>' },
         ],
         body: '',
+        bodyTruncated: false,
       },
       response: {
         status: 200,
@@ -75,7 +76,7 @@ export const TEST_RUN_ANSWER_EXAMPLES: ExamplesObject = {
       outcome: TestRunOutcome.SUCCESS,
       message: null,
       durationMs: 95,
-      request: { method: 'GET', url: 'https://api.example.com/items/42', headers: [{ header: 'User-Agent', value: 'bot-platform-connector-test/1.0' }], body: '' },
+      request: { method: 'GET', url: 'https://api.example.com/items/42', headers: [{ header: 'User-Agent', value: 'bot-platform-connector-test/1.0' }], body: '', bodyTruncated: false },
       response: {
         status: 200,
         headers: [{ header: 'content-type', value: 'application/json' }],
@@ -109,6 +110,7 @@ export const TEST_RUN_ANSWER_EXAMPLES: ExamplesObject = {
           { header: 'Authorization', value: 'Bearer <ACCESS_TOKEN>' },
         ],
         body: '{"email": "ana@example.com"}',
+        bodyTruncated: false,
       },
       response: { status: 503, headers: [{ header: 'content-type', value: 'text/html' }], body: '<h1>Down for maintenance</h1>', bodyTruncated: false, sizeBytes: 29 },
       output: { expression: '$.id', values: null, valuesTruncated: false, error: 'the answer is not JSON', hint: null },
@@ -121,7 +123,7 @@ export const TEST_RUN_ANSWER_EXAMPLES: ExamplesObject = {
       outcome: TestRunOutcome.BLOCKED_DESTINATION,
       message: 'metadata.internal is not a public destination: connector test runs only reach public addresses',
       durationMs: 2,
-      request: { method: 'GET', url: 'http://metadata.internal/latest/meta-data/', headers: [{ header: 'User-Agent', value: 'bot-platform-connector-test/1.0' }], body: '' },
+      request: { method: 'GET', url: 'http://metadata.internal/latest/meta-data/', headers: [{ header: 'User-Agent', value: 'bot-platform-connector-test/1.0' }], body: '', bodyTruncated: false },
       response: null,
       output: null,
       warnings: [],
@@ -142,6 +144,7 @@ export const TEST_RUN_ANSWER_EXAMPLES: ExamplesObject = {
           { header: 'Authorization', value: 'Basic <CLIENT_CREDENTIALS>' },
         ],
         body: 'grant_type=client_credentials',
+        bodyTruncated: false,
       },
       response: {
         status: 401,

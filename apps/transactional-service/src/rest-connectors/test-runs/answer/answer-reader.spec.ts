@@ -7,7 +7,17 @@ const NESTED = `${'['.repeat(28)}1${']'.repeat(28)}`;
 const ENDLESS = '$..*..*..*..*..*..*..*..nothing';
 const SECRET = { value: 'bearer-of-secrets', placeholder: '<BEARER_TOKEN>' };
 
-const aTask = (overrides: Partial<AnswerTask>): Omit<AnswerTask, 'progress'> => ({ body: '{}', whole: true, texts: [], secrets: [SECRET], shownBytes: 64 * 1024, isJson: false, expression: null, ...overrides });
+/** A task; `body` as text, handed over as its bytes. */
+const aTask = ({ body = '{}', ...overrides }: Partial<AnswerTask> & { body?: string }): Omit<AnswerTask, 'progress'> => ({
+  bytes: new Uint8Array(Buffer.from(body)),
+  whole: true,
+  texts: [],
+  secrets: [SECRET],
+  shownBytes: 64 * 1024,
+  isJson: false,
+  expression: null,
+  ...overrides,
+});
 
 describe(AnswerReader.name, () => {
   let sut: AnswerReader;
@@ -49,6 +59,13 @@ describe(AnswerReader.name, () => {
     const running = sut.read(aTask({ body: NESTED, expression: ENDLESS }), gone.signal);
     gone.abort();
     await expect(running).resolves.toMatchObject({ stopped: 'was not read: the test run was cancelled' });
+  });
+
+  it('takes the bytes without copying them: they are handed to the worker', async () => {
+    sut = new AnswerReader();
+    const task = aTask({ body: '[1]', expression: '$[0]' });
+    await expect(sut.read(task)).resolves.toMatchObject({ result: { body: '[1]' } });
+    expect(task.bytes.byteLength).toBe(0);
   });
 
   it('says so, and hands back the error for the log, when no worker can start; the next read tries again', async () => {

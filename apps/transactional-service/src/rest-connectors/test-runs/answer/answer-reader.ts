@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { MessageChannel } from 'node:worker_threads';
 import type { Piscina } from 'piscina';
-import type { AnswerProgress, AnswerShown, AnswerTask, AnswerTaskResult } from './answer.worker';
+import type { AnswerProgress, AnswerShown, AnswerTask, AnswerTaskResult, SecretSearch } from './answer.worker';
 
 /** The time the worker may spend on one answer, from when it starts on it: past it, that worker is stopped. */
 export const ANSWER_BUDGET_MS = 500;
@@ -40,7 +40,18 @@ export class AnswerReader {
     private readonly script: () => string = workerScript,
   ) {}
 
+  /** `task.bytes` must own its ArrayBuffer (ownBytes): it is handed to the worker, and unusable here after. */
   async read(task: Omit<AnswerTask, 'progress'>, callerGone?: AbortSignal): Promise<AnswerOutcome> {
+    return this.run<AnswerTaskResult>('default', task, [task.bytes.buffer], callerGone);
+  }
+
+  /** Whether any of the texts holds a form of any of the secrets (answer.worker.ts, holdsSecret), or why that could not be told. */
+  async holdsSecret(task: Omit<SecretSearch, 'progress'>, callerGone?: AbortSignal): Promise<{ result: boolean } | { stopped: string; error?: Error }> {
+    return this.run<boolean>('holdsSecret', task, [], callerGone);
+  }
+
+  /** One task of the worker script's export `name`, within the bounds (see the class). */
+  private async run<T>(name: string, task: object, transfer: ArrayBufferLike[], callerGone?: AbortSignal): Promise<{ result: T } | { stopped: string; shown?: AnswerShown; error?: Error }> {
     let workers: Piscina;
     try {
       workers = await this.workers();
@@ -63,7 +74,8 @@ export class AnswerReader {
     });
     const signal = callerGone ? AbortSignal.any([stop.signal, callerGone]) : stop.signal;
     try {
-      return { result: (await workers.run({ ...task, progress: port2 }, { signal, transferList: [port2] as never })) as AnswerTaskResult };
+      const transferList = [port2, ...transfer] as never;
+      return { result: (await workers.run({ ...task, progress: port2 }, { name, signal, transferList })) as T };
     } catch (error) {
       if (stop.signal.reason === 'budget') return { stopped: `took longer than ${this.budgetMs} ms to read, and was stopped`, shown };
       if (stop.signal.reason === 'queued') return { stopped: `waited longer than ${ANSWER_QUEUE_MS} ms for a free reader: this replica is busy reading other answers` };
@@ -94,7 +106,7 @@ export class AnswerReader {
       const { Piscina } = require('piscina') as typeof import('piscina');
       const pool = new Piscina({ filename: this.script(), minThreads: 1, maxThreads: MAX_WORKERS, idleTimeout: 60_000, resourceLimits: this.limits });
       try {
-        await pool.run({ body: '', whole: true, texts: [], secrets: [], shownBytes: 0, isJson: false, expression: null } satisfies AnswerTask);
+        await pool.run({ bytes: new Uint8Array(0), whole: true, texts: [], secrets: [], shownBytes: 0, isJson: false, expression: null } satisfies AnswerTask);
       } catch (error) {
         await pool.destroy();
         throw error;
@@ -102,6 +114,14 @@ export class AnswerReader {
       return pool;
     })());
   }
+}
+
+/**
+ * The bytes in an ArrayBuffer of their own, which can be handed to a worker without a copy: a small Buffer lives in
+ * a slab Node shares between Buffers, which must not be handed over; it is copied (cheaply, being small).
+ */
+export function ownBytes(bytes: Uint8Array): Uint8Array {
+  return bytes.byteOffset === 0 && bytes.buffer.byteLength === bytes.byteLength ? bytes : new Uint8Array(bytes);
 }
 
 let script: string | undefined;

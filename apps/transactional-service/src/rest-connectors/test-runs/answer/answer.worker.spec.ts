@@ -1,7 +1,18 @@
-import readAnswer, { AnswerTask, cutAt } from './answer.worker';
+import readAnswer, { AnswerTask } from './answer.worker';
+import { cutAt } from './cut-at';
 
 const SECRET = { value: 's3cr3t/t0ken', placeholder: '<BEARER_TOKEN>' };
-const aTask = (overrides: Partial<AnswerTask>): AnswerTask => ({ body: '', whole: true, texts: [], secrets: [SECRET], shownBytes: 64, isJson: false, expression: null, ...overrides });
+/** A task; `body` as text, given as its bytes. */
+const aTask = ({ body = '', ...overrides }: Partial<AnswerTask> & { body?: string }): AnswerTask => ({
+  bytes: Buffer.from(body),
+  whole: true,
+  texts: [],
+  secrets: [SECRET],
+  shownBytes: 64,
+  isJson: false,
+  expression: null,
+  ...overrides,
+});
 
 describe('readAnswer', () => {
   it('scrubs the whole body before cutting it: a secret across the cut leaves no part of itself', () => {
@@ -35,6 +46,11 @@ describe('readAnswer', () => {
     const task = aTask({ body, shownBytes: 1024 });
     expect(readAnswer({ ...task, expression: '$.token' }).query).toEqual({ values: ['<BEARER_TOKEN>'], valuesTruncated: false, error: null, hint: null });
     expect(readAnswer({ ...task, expression: '$.missing' }).query?.hint).toBe('output selects nothing: $ selects an object with the members "token", "n", "<BEARER_TOKEN>", and .missing selects nothing from it');
+  });
+
+  it('decodes the bytes, leaving out a character cut in two at the end of a body read only in part', () => {
+    const bytes = Buffer.from('aé');
+    expect(readAnswer({ ...aTask({}), bytes: bytes.subarray(0, 2), whole: false }).body).toBe('a');
   });
 
   it('does not query an answer read only in part', () => {

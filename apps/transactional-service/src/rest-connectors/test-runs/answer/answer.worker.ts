@@ -10,11 +10,15 @@
  */
 import type { MessagePort } from 'node:worker_threads';
 import { SecretScrubber, SecretValue } from '../secret-scrubber';
+import { cutAt } from './cut-at';
 import { parseAnswer, QueryResult, queryAnswer, queryFailed } from './output-query';
 
 export interface AnswerTask {
-  /** The body read, as text: all of it, or (`whole` false) what was read before the read limit. */
-  body: string;
+  /**
+   * The body's bytes as read, handed over (transferred, not copied): all of it, or (`whole` false) what was read
+   * before the read limit, a character cut in two at its end then left out. Decoded here, not on the main thread.
+   */
+  bytes: Uint8Array;
   whole: boolean;
   /** Small texts of the answer (the message, header names and values), handed back scrubbed, in order. */
   texts: string[];
@@ -47,16 +51,6 @@ export interface AnswerTaskResult extends AnswerShown {
 /** What the worker posts on `progress`. */
 export type AnswerProgress = { started: true } | { shown: AnswerShown };
 
-/** At most `limit` bytes of UTF-8 of `text`, never cutting a character in two. */
-export function cutAt(text: string, limit: number): { text: string; truncated: boolean } {
-  // A UTF-16 unit is at most 3 bytes of UTF-8: a short text needs no count.
-  if (text.length * 3 <= limit || Buffer.byteLength(text, 'utf8') <= limit) return { text, truncated: false };
-  const buffer = Buffer.from(text, 'utf8');
-  let end = limit;
-  while (end > 0 && (buffer[end] & 0xc0) === 0x80) end -= 1;
-  return { text: buffer.subarray(0, end).toString('utf8'), truncated: true };
-}
-
 /**
  * One answer. The whole body is scrubbed before it is cut, so a secret across the cut leaves no part of itself.
  * The body is parsed as it came (a scrubbed text might no longer be JSON), and what the parsed body and the
@@ -66,18 +60,33 @@ export default function readAnswer(task: AnswerTask): AnswerTaskResult {
   const post = (progress: AnswerProgress) => task.progress?.postMessage(progress);
   post({ started: true });
   const scrubber = new SecretScrubber(task.secrets);
-  const cut = cutAt(scrubber.text(task.body), task.shownBytes);
+  const body = new TextDecoder().decode(task.bytes, { stream: !task.whole });
+  const cut = cutAt(scrubber.text(body), task.shownBytes);
   const shown: AnswerShown = { texts: task.texts.map((text) => scrubber.text(text)), body: cut.text, bodyTruncated: cut.truncated || !task.whole };
   post({ shown });
   const result: AnswerTaskResult = { ...shown };
   const wantsJson = task.isJson && !shown.bodyTruncated;
   if (task.expression !== null && !task.whole) result.query = queryFailed('the answer was cut short before its end: it cannot be read as JSON');
   if (!task.whole || (task.expression === null && !wantsJson)) return result;
-  const parsed = parseAnswer(task.body);
+  const parsed = parseAnswer(body);
   if ('value' in parsed && wantsJson) result.json = scrubber.value(parsed.value);
   if (task.expression !== null) {
     const query = 'value' in parsed ? queryAnswer(task.expression, parsed.value) : queryFailed(parsed.notJson);
     result.query = { ...query, values: query.values && scrubber.value(query.values), hint: query.hint && scrubber.text(query.hint) };
   }
   return result;
+}
+
+/** Texts to search for secrets (holdsSecret). */
+export interface SecretSearch {
+  texts: string[];
+  secrets: SecretValue[];
+  progress?: MessagePort;
+}
+
+/** Whether any of the texts holds any form of any of the secrets: what scrubbing would change. */
+export function holdsSecret(task: SecretSearch): boolean {
+  task.progress?.postMessage({ started: true } satisfies AnswerProgress);
+  const scrubber = new SecretScrubber(task.secrets);
+  return task.texts.some((text) => scrubber.text(text) !== text);
 }
