@@ -163,44 +163,48 @@ export class TestRunner {
   async execute(run: PreparedRun, callerGone?: AbortSignal): Promise<TestRunReport> {
     const started = this.now();
     const deadline = new RunDeadline(this.timeoutMs, callerGone);
-    const { connector, call } = run;
-    const secrets = secretsOf(connector);
-    const withAuthorization = (authorization: string | null): OutboundRequest =>
-      authorization === null ? call : { ...call, headers: [...call.headers, { header: 'Authorization', value: authorization }] };
+    try {
+      const { connector, call } = run;
+      const secrets = secretsOf(connector);
+      const withAuthorization = (authorization: string | null): OutboundRequest =>
+        authorization === null ? call : { ...call, headers: [...call.headers, { header: 'Authorization', value: authorization }] };
 
-    // The call is shown with its secrets as placeholders, and nothing of it needs scrubbing: its URL, headers and
-    // body are the connector's, which a GET shows, and the caller's variables.
-    let shown = withAuthorization(this.authorization(connector, true));
-    let result: OutboundResult;
-    // Null when the run failed at the token request: the connector's output is not applied to a token endpoint's answer.
-    let expression: string | null = connector.output;
-    if (connector.authType === AuthType.AUTH_OAUTH2) {
-      const settings = oauthSettings(connector, call.url);
-      const credentials = clientCredentials(settings);
-      if (credentials !== null) secrets.push({ value: credentials, placeholder: CLIENT_CREDENTIALS_PLACEHOLDER });
-      const sent = await this.callWithToken(connector, settings, withAuthorization, secrets, deadline);
-      result = sent.result;
-      if (sent.atTokenRequest) {
-        shown = tokenRequest(settings, true);
-        expression = null;
+      // The call is shown with its secrets as placeholders, and nothing of it needs scrubbing: its URL, headers and
+      // body are the connector's, which a GET shows, and the caller's variables.
+      let shown = withAuthorization(this.authorization(connector, true));
+      let result: OutboundResult;
+      // Null when the run failed at the token request: the connector's output is not applied to a token endpoint's answer.
+      let expression: string | null = connector.output;
+      if (connector.authType === AuthType.AUTH_OAUTH2) {
+        const settings = oauthSettings(connector, call.url);
+        const credentials = clientCredentials(settings);
+        if (credentials !== null) secrets.push({ value: credentials, placeholder: CLIENT_CREDENTIALS_PLACEHOLDER });
+        const sent = await this.callWithToken(connector, settings, withAuthorization, secrets, deadline);
+        result = sent.result;
+        if (sent.atTokenRequest) {
+          shown = tokenRequest(settings, true);
+          expression = null;
+        }
+      } else {
+        result = await callOnce(this.dispatcher, withAuthorization(this.authorization(connector, false)), deadline);
       }
-    } else {
-      result = await callOnce(this.dispatcher, withAuthorization(this.authorization(connector, false)), deadline);
-    }
 
-    const shownBody = cutAt(shown.body ?? '', MAX_RETURNED_BYTES);
-    const answer: TestRunAnswer = {
-      outcome: result.outcome,
-      message: result.message,
-      durationMs: 0,
-      request: { method: shown.method, url: shown.url, headers: [...shown.headers], body: shownBody.text, bodyTruncated: shownBody.truncated },
-      response: null,
-      output: null,
-      warnings: [...run.warnings],
-    };
-    const failure = result.answer ? await this.read(answer, result, secrets, expression, callerGone) : undefined;
-    answer.durationMs = this.now() - started;
-    return { answer, blocked: result.blocked ?? null, cancelled: deadline.cancelled, failure };
+      const shownBody = cutAt(shown.body ?? '', MAX_RETURNED_BYTES);
+      const answer: TestRunAnswer = {
+        outcome: result.outcome,
+        message: result.message,
+        durationMs: 0,
+        request: { method: shown.method, url: shown.url, headers: [...shown.headers], body: shownBody.text, bodyTruncated: shownBody.truncated },
+        response: null,
+        output: null,
+        warnings: [...run.warnings],
+      };
+      const failure = result.answer ? await this.read(answer, result, secrets, expression, callerGone) : undefined;
+      answer.durationMs = this.now() - started;
+      return { answer, blocked: result.blocked ?? null, cancelled: deadline.cancelled, failure };
+    } finally {
+      deadline.end();
+    }
   }
 
   /**

@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { MessageChannel } from 'node:worker_threads';
+import { randomUUID } from 'node:crypto';
+import { BroadcastChannel } from 'node:worker_threads';
 import type { Piscina } from 'piscina';
 import type { AnswerProgress, AnswerShown, AnswerTask, AnswerTaskResult, SecretSearch } from './answer.worker';
 
@@ -28,11 +29,21 @@ export type AnswerOutcome = { result: AnswerTaskResult } | { stopped: string; sh
  * Reads the far side's answers of test runs (answer.worker.ts: scrubbed, cut, parsed, `output` applied) in a
  * small pool of worker threads (piscina) with resource limits: an answer, a query or a secret that would take
  * the process's memory, stack or event loop is stopped with its worker, and the run says so. The budget starts
- * when a worker starts on the answer (it says so on a MessagePort), so that waiting for a worker is bounded on its
- * own and a worker's start is never charged to an answer. Nothing is loaded until the first answer.
+ * when a worker starts on the answer (it writes the time in a SharedArrayBuffer of the task), so that waiting for
+ * a worker is bounded on its own and a worker's start is never charged to an answer. Nothing is loaded until the
+ * first answer.
  */
 export class AnswerReader {
   private pool?: Promise<Piscina>;
+  /**
+   * Where workers hand over what they scrubbed before they parse and query: one channel for the pool, not a
+   * MessagePort per answer (made and transferred each time, it cost more than the rest of a small answer's round
+   * trip); its name is this reader's own.
+   */
+  private readonly channelName = `answer-reader-${randomUUID()}`;
+  private channel?: BroadcastChannel;
+  private readonly shownBy = new Map<number, (shown: AnswerShown) => void>();
+  private nextId = 1;
 
   constructor(
     private readonly budgetMs = ANSWER_BUDGET_MS,
@@ -60,40 +71,53 @@ export class AnswerReader {
       this.pool = undefined;
       return { stopped: 'could not be read: the answer reader failed to start', error: error as Error };
     }
+    const id = this.nextId++;
+    const started = new Float64Array(new SharedArrayBuffer(8));
+    const submitted = Date.now();
     const stop = new AbortController();
-    const { port1, port2 } = new MessageChannel();
     let shown: AnswerShown | undefined;
-    let budget: NodeJS.Timeout | undefined;
-    const queued = setTimeout(() => stop.abort('queued'), ANSWER_QUEUE_MS);
-    port1.on('message', (progress: AnswerProgress) => {
-      if ('shown' in progress) shown = progress.shown;
-      else if (budget === undefined) {
-        clearTimeout(queued);
-        budget = setTimeout(() => stop.abort('budget'), this.budgetMs);
+    this.shownBy.set(id, (scrubbed) => (shown = scrubbed));
+    // One timer, re-armed: while the task waits, until ANSWER_QUEUE_MS have passed; once the worker has written
+    // when it started, until budgetMs after that.
+    let timer: NodeJS.Timeout;
+    const check = () => {
+      const at = started[0];
+      if (at === 0) {
+        const waited = Date.now() - submitted;
+        if (waited >= ANSWER_QUEUE_MS) stop.abort('queued');
+        else timer = setTimeout(check, Math.min(this.budgetMs, ANSWER_QUEUE_MS - waited));
+      } else {
+        const left = at + this.budgetMs - Date.now();
+        if (left <= 0) stop.abort('budget');
+        else timer = setTimeout(check, left);
       }
-    });
-    const signal = callerGone ? AbortSignal.any([stop.signal, callerGone]) : stop.signal;
+    };
+    timer = setTimeout(check, this.budgetMs);
+    const cancel = () => stop.abort('cancelled');
+    if (callerGone?.aborted) cancel();
+    else callerGone?.addEventListener('abort', cancel, { once: true });
     try {
-      const transferList = [port2, ...transfer] as never;
-      return { result: (await workers.run({ ...task, progress: port2 }, { name, signal, transferList })) as T };
+      const progress: AnswerProgress = { id, channel: this.channelName, started: started.buffer as SharedArrayBuffer };
+      return { result: (await workers.run({ ...task, progress }, { name, signal: stop.signal, transferList: transfer as never })) as T };
     } catch (error) {
       if (stop.signal.reason === 'budget') return { stopped: `took longer than ${this.budgetMs} ms to read, and was stopped`, shown };
       if (stop.signal.reason === 'queued') return { stopped: `waited longer than ${ANSWER_QUEUE_MS} ms for a free reader: this replica is busy reading other answers` };
-      if (callerGone?.aborted) return { stopped: 'was not read: the test run was cancelled', shown };
+      if (stop.signal.reason === 'cancelled') return { stopped: 'was not read: the test run was cancelled', shown };
       if ((error as { code?: unknown }).code === 'ERR_WORKER_OUT_OF_MEMORY') {
         return { stopped: `needed more than the ${this.limits.maxOldGenerationSizeMb} MB of memory a test run may use to read it, and was stopped`, shown };
       }
       return { stopped: 'could not be read: the answer reader failed', shown, error: error as Error };
     } finally {
-      clearTimeout(queued);
-      clearTimeout(budget);
-      port1.close();
+      clearTimeout(timer);
+      callerGone?.removeEventListener('abort', cancel);
+      this.shownBy.delete(id);
     }
   }
 
   async close(): Promise<void> {
     const pool = await this.pool?.catch(() => undefined);
     await pool?.destroy();
+    this.channel?.close();
   }
 
   /**
@@ -105,6 +129,12 @@ export class AnswerReader {
       // eslint-disable-next-line @typescript-eslint/no-require-imports
       const { Piscina } = require('piscina') as typeof import('piscina');
       const pool = new Piscina({ filename: this.script(), minThreads: 1, maxThreads: MAX_WORKERS, idleTimeout: 60_000, resourceLimits: this.limits });
+      this.channel = new BroadcastChannel(this.channelName);
+      this.channel.unref();
+      this.channel.onmessage = (event) => {
+        const { id, shown } = (event as { data: { id: number; shown: AnswerShown } }).data;
+        this.shownBy.get(id)?.(shown);
+      };
       try {
         await pool.run({ bytes: new Uint8Array(0), whole: true, texts: [], secrets: [], shownBytes: 0, isJson: false, expression: null } satisfies AnswerTask);
       } catch (error) {

@@ -8,7 +8,7 @@
  * It imports packages and files that import only packages or each other (never Nest, never config): built, it is
  * one webpack entry beside the app's bundle; from the TypeScript sources (tests) see testing/worker-script.ts.
  */
-import type { MessagePort } from 'node:worker_threads';
+import { BroadcastChannel } from 'node:worker_threads';
 import { SecretScrubber, SecretValue } from '../secret-scrubber';
 import { cutAt } from './cut-at';
 import { parseAnswer, QueryResult, queryAnswer, queryFailed } from './output-query';
@@ -30,8 +30,8 @@ export interface AnswerTask {
   isJson: boolean;
   /** The connector's `output` when it is a JSONPath query, null when none is to be evaluated. */
   expression: string | null;
-  /** Where the worker says it has started, then hands over what can be shown before it parses and queries. */
-  progress?: MessagePort;
+  /** Where the worker says when it started, and hands over what can be shown before it parses and queries. */
+  progress?: AnswerProgress;
 }
 
 /** What can be shown of an answer once it is scrubbed: its texts and its body, cut. */
@@ -48,8 +48,30 @@ export interface AnswerTaskResult extends AnswerShown {
   query?: QueryResult;
 }
 
-/** What the worker posts on `progress`. */
-export type AnswerProgress = { started: true } | { shown: AnswerShown };
+/** How a task reports its progress: the time it started (written into `started`), then what can be shown, posted on the BroadcastChannel `channel` with the task's `id`. */
+export interface AnswerProgress {
+  id: number;
+  channel: string;
+  started: SharedArrayBuffer;
+}
+
+const channels = new Map<string, BroadcastChannel>();
+
+/** The task has started: its time, for the reader's budget. */
+function markStarted(progress: AnswerProgress | undefined): void {
+  if (progress) new Float64Array(progress.started)[0] = Date.now();
+}
+
+function postShown(progress: AnswerProgress | undefined, shown: AnswerShown): void {
+  if (!progress) return;
+  let channel = channels.get(progress.channel);
+  if (!channel) {
+    channel = new BroadcastChannel(progress.channel);
+    channel.unref();
+    channels.set(progress.channel, channel);
+  }
+  channel.postMessage({ id: progress.id, shown });
+}
 
 /**
  * One answer. The whole body is scrubbed before it is cut, so a secret across the cut leaves no part of itself.
@@ -57,13 +79,13 @@ export type AnswerProgress = { started: true } | { shown: AnswerShown };
  * query's values and hint hold is scrubbed after: a secret written with JSON escapes is clear once decoded.
  */
 export default function readAnswer(task: AnswerTask): AnswerTaskResult {
-  const post = (progress: AnswerProgress) => task.progress?.postMessage(progress);
-  post({ started: true });
+  markStarted(task.progress);
   const scrubber = new SecretScrubber(task.secrets);
   const body = new TextDecoder().decode(task.bytes, { stream: !task.whole });
   const cut = cutAt(scrubber.text(body), task.shownBytes);
   const shown: AnswerShown = { texts: task.texts.map((text) => scrubber.text(text)), body: cut.text, bodyTruncated: cut.truncated || !task.whole };
-  post({ shown });
+  // Handed over before the parsing and the query, which a hostile answer or query may make the reader stop.
+  if (task.expression !== null || task.isJson) postShown(task.progress, shown);
   const result: AnswerTaskResult = { ...shown };
   const wantsJson = task.isJson && !shown.bodyTruncated;
   if (task.expression !== null && !task.whole) result.query = queryFailed('the answer was cut short before its end: it cannot be read as JSON');
@@ -81,12 +103,12 @@ export default function readAnswer(task: AnswerTask): AnswerTaskResult {
 export interface SecretSearch {
   texts: string[];
   secrets: SecretValue[];
-  progress?: MessagePort;
+  progress?: AnswerProgress;
 }
 
 /** Whether any of the texts holds any form of any of the secrets: what scrubbing would change. */
 export function holdsSecret(task: SecretSearch): boolean {
-  task.progress?.postMessage({ started: true } satisfies AnswerProgress);
+  markStarted(task.progress);
   const scrubber = new SecretScrubber(task.secrets);
   return task.texts.some((text) => scrubber.text(text) !== text);
 }
