@@ -1,4 +1,4 @@
-import { callOnce, destinationInWords, MAX_READ_BYTES } from './outbound-call';
+import { callOnce, destinationInWords, failureOf, MAX_READ_BYTES } from './outbound-call';
 import { OutboundGuard } from './outbound-guard';
 import { RunDeadline } from './run-deadline';
 import { farSide } from './testing/far-side';
@@ -85,6 +85,18 @@ describe('callOnce', () => {
     } finally {
       await new Promise((done) => raw.close(done));
     }
+  });
+
+  it('says in plain words why TLS failed, with host and port', () => {
+    const deadline = within(2_000);
+    expect(failureOf(Object.assign(new Error('self-signed'), { code: 'DEPTH_ZERO_SELF_SIGNED_CERT' }), 'https://api.example.com/x', deadline)).toEqual({
+      outcome: 'TLS_ERROR',
+      message: 'TLS with api.example.com port 443 failed: its certificate is self-signed (DEPTH_ZERO_SELF_SIGNED_CERT)',
+    });
+    expect(failureOf(Object.assign(new Error('x'), { code: 'ERR_TLS_CERT_ALTNAME_INVALID' }), 'https://api.example.com:8443/', deadline).message).toBe(
+      'TLS with api.example.com port 8443 failed: its certificate is not for this host name (ERR_TLS_CERT_ALTNAME_INVALID)',
+    );
+    deadline.end();
   });
 
   it('names the port a URL leaves to its scheme', () => {

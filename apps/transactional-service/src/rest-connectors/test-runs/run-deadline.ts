@@ -21,6 +21,8 @@ export class RunDeadline {
       this.expired = true;
       this.controller.abort(new Error(`The run's ${timeoutMs} ms are over`));
     }, timeoutMs);
+    // A deadline never keeps the process alive: the requests it bounds do, while they run.
+    this.timer.unref();
     if (callerGone?.aborted) this.onCallerGone();
     else callerGone?.addEventListener('abort', this.onCallerGone, { once: true });
   }

@@ -287,6 +287,24 @@ describe(TestRunner.name, () => {
       expect(side.received).toHaveLength(3);
     });
 
+    it("scrubs the client's Basic credentials a token endpoint echoes in its error, in the message and the answer", async () => {
+      const echoing = await farSide((received, res) => {
+        const credentials = String(received.headers.authorization).slice('Basic '.length);
+        res.statusCode = 401;
+        res.setHeader('content-type', 'application/json');
+        res.end(JSON.stringify({ error: 'invalid_client', error_description: `bad credentials ${credentials} (${Buffer.from(credentials, 'base64').toString()})` }));
+      });
+      side = await farSide(echoAuthorization);
+      try {
+        const answer = await run(oauth(side.url, { oauthUrl: `${echoing.url}/token`, secrets: { clientSecret: 'a-client-secret' } }));
+        expect(answer).toMatchObject({ outcome: 'AUTH_FAILED', message: 'Token endpoint: The token endpoint answered 401: invalid_client (bad credentials <CLIENT_CREDENTIALS> (<CLIENT_CREDENTIALS>))' });
+        expect(JSON.stringify(answer)).not.toContain('a-client-secret');
+        expect(JSON.stringify(answer)).not.toContain(Buffer.from('bot+platform:a-client-secret').toString('base64'));
+      } finally {
+        await echoing.close();
+      }
+    });
+
     it('never shows an access token too long to take: its answer is left out', async () => {
       const token = `tok-${'x'.repeat(MAX_ACCESS_TOKEN_LENGTH)}`;
       const generous = await farSide((_received, res) => res.setHeader('content-type', 'application/json').setHeader('x-token', token).end(JSON.stringify({ access_token: token })));
