@@ -219,12 +219,12 @@ describe('the runtime image, rebuilt on disk', () => {
 
   it('runs the transactional service\'s answer worker script from the image\'s layout and production install', async () => {
     place(PLATFORM_APPS.transactionalService.name);
-    const task = JSON.stringify({ body: '{"data":{"level":7}}', whole: true, secrets: [], shownBytes: 65536, isJson: false, expression: '$.data.level' });
-    const script = `process.stdout.write(JSON.stringify(require('./dist/app/answer.worker.js').default(${task})))`;
+    const task = JSON.stringify({ whole: true, texts: [], secrets: [], shownBytes: 65536, isJson: false, expression: '$.data.level' });
+    const script = `process.stdout.write(JSON.stringify(require('./dist/app/answer.worker.js').default({ ...${task}, bytes: Buffer.from('{"data":{"level":7}}') })))`;
     const result = await run(process.execPath, ['-e', script], { cwd: app, env: { PATH: process.env.PATH }, timeoutMs: 30_000 });
     expect({ code: result.code, output: result.output }).toEqual({
       code: 0,
-      output: JSON.stringify({ body: '{"data":{"level":7}}', bodyTruncated: false, query: { values: [7], valuesTruncated: false, error: null, hint: null } }),
+      output: JSON.stringify({ texts: [], body: '{"data":{"level":7}}', bodyTruncated: false, query: { values: [7], valuesTruncated: false, error: null, hint: null } }),
     });
   });
 });

@@ -249,7 +249,7 @@ describe('What the documents say, field for field', () => {
         anyOf: [{ $ref: `#/components/schemas/${ref}` }, { type: 'object', nullable: true, enum: [null] }],
       });
     }
-    expect(keys('TestRunRequest')).toEqual(['method', 'url', 'headers', 'body']);
+    expect(keys('TestRunRequest')).toEqual(['method', 'url', 'headers', 'body', 'bodyTruncated']);
     expect(keys('TestRunResponse')).toEqual(['status', 'headers', 'body', 'bodyTruncated', 'sizeBytes', 'json']);
     expect(schemaOf(connectors, 'TestRunResponse').required).not.toContain('json');
     expect(keys('TestRunOutput')).toEqual(['expression', 'values', 'valuesTruncated', 'error', 'hint']);
