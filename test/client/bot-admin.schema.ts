@@ -115,6 +115,8 @@ export interface operations {
             header?: {
                 /** @description An id of the caller's choice, echoed in the answer and logged; any other value is replaced by a new UUID, not refused. */
                 "X-Request-Id"?: string;
+                /** @description The `Consistency-Token` a write answered: the reads of this request see that write (and everything before it), on whatever replica of the database they run. A value that is not one is a 400. */
+                "Consistency-Token"?: string;
             };
             path: {
                 /** @description uuid of an organization */
@@ -305,6 +307,8 @@ export interface operations {
             header?: {
                 /** @description An id of the caller's choice, echoed in the answer and logged; any other value is replaced by a new UUID, not refused. */
                 "X-Request-Id"?: string;
+                /** @description The `Consistency-Token` a write answered: the reads of this request see that write (and everything before it), on whatever replica of the database they run. A value that is not one is a 400. */
+                "Consistency-Token"?: string;
             };
             path: {
                 /** @description uuid of an organization */

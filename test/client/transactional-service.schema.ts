@@ -843,6 +843,8 @@ export interface components {
         "X-RateLimit-Reset": number;
         /** @description Seconds to wait before retrying. */
         "Retry-After": number;
+        /** @description Where this write committed, when the deployment reads from replicas (absent otherwise). Send it back as the `Consistency-Token` request header and the reads of that request see this write, whoever sends it; the writer's own reads see it without the header. */
+        "Consistency-Token": string;
         /** @description The bearer challenge (RFC 6750), with `error` when a token was given. */
         "WWW-Authenticate": string;
     };
@@ -856,6 +858,8 @@ export interface operations {
             header?: {
                 /** @description An id of the caller's choice, echoed in the answer and logged; any other value is replaced by a new UUID, not refused. */
                 "X-Request-Id"?: string;
+                /** @description The `Consistency-Token` a write answered: the reads of this request see that write (and everything before it), on whatever replica of the database they run. A value that is not one is a 400. */
+                "Consistency-Token"?: string;
             };
             path: {
                 /** @description uuid of an organization */
@@ -877,6 +881,7 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Consistency-Token": components["headers"]["Consistency-Token"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -1092,6 +1097,8 @@ export interface operations {
             header?: {
                 /** @description An id of the caller's choice, echoed in the answer and logged; any other value is replaced by a new UUID, not refused. */
                 "X-Request-Id"?: string;
+                /** @description The `Consistency-Token` a write answered: the reads of this request see that write (and everything before it), on whatever replica of the database they run. A value that is not one is a 400. */
+                "Consistency-Token"?: string;
             };
             path: {
                 /** @description uuid of an organization */
@@ -1115,6 +1122,7 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Consistency-Token": components["headers"]["Consistency-Token"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -1335,6 +1343,8 @@ export interface operations {
             header?: {
                 /** @description An id of the caller's choice, echoed in the answer and logged; any other value is replaced by a new UUID, not refused. */
                 "X-Request-Id"?: string;
+                /** @description The `Consistency-Token` a write answered: the reads of this request see that write (and everything before it), on whatever replica of the database they run. A value that is not one is a 400. */
+                "Consistency-Token"?: string;
             };
             path: {
                 /** @description uuid of an organization */
@@ -1532,6 +1542,8 @@ export interface operations {
             header?: {
                 /** @description An id of the caller's choice, echoed in the answer and logged; any other value is replaced by a new UUID, not refused. */
                 "X-Request-Id"?: string;
+                /** @description The `Consistency-Token` a write answered: the reads of this request see that write (and everything before it), on whatever replica of the database they run. A value that is not one is a 400. */
+                "Consistency-Token"?: string;
             };
             path: {
                 /** @description uuid of an organization */
@@ -1726,6 +1738,8 @@ export interface operations {
             header?: {
                 /** @description An id of the caller's choice, echoed in the answer and logged; any other value is replaced by a new UUID, not refused. */
                 "X-Request-Id"?: string;
+                /** @description The `Consistency-Token` a write answered: the reads of this request see that write (and everything before it), on whatever replica of the database they run. A value that is not one is a 400. */
+                "Consistency-Token"?: string;
             };
             path: {
                 /** @description uuid of an organization */
@@ -1924,6 +1938,8 @@ export interface operations {
                 "If-Match"?: string;
                 /** @description An id of the caller's choice, echoed in the answer and logged; any other value is replaced by a new UUID, not refused. */
                 "X-Request-Id"?: string;
+                /** @description The `Consistency-Token` a write answered: the reads of this request see that write (and everything before it), on whatever replica of the database they run. A value that is not one is a 400. */
+                "Consistency-Token"?: string;
             };
             path: {
                 /** @description uuid of an organization */
@@ -1945,6 +1961,7 @@ export interface operations {
                     /** @description The new ETag */
                     ETag?: string;
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Consistency-Token": components["headers"]["Consistency-Token"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -2177,6 +2194,8 @@ export interface operations {
             header?: {
                 /** @description An id of the caller's choice, echoed in the answer and logged; any other value is replaced by a new UUID, not refused. */
                 "X-Request-Id"?: string;
+                /** @description The `Consistency-Token` a write answered: the reads of this request see that write (and everything before it), on whatever replica of the database they run. A value that is not one is a 400. */
+                "Consistency-Token"?: string;
             };
             path: {
                 /** @description uuid of an organization */
@@ -2374,6 +2393,8 @@ export interface operations {
             header?: {
                 /** @description An id of the caller's choice, echoed in the answer and logged; any other value is replaced by a new UUID, not refused. */
                 "X-Request-Id"?: string;
+                /** @description The `Consistency-Token` a write answered: the reads of this request see that write (and everything before it), on whatever replica of the database they run. A value that is not one is a 400. */
+                "Consistency-Token"?: string;
             };
             path: {
                 /** @description uuid of an organization */
@@ -2566,6 +2587,8 @@ export interface operations {
             header?: {
                 /** @description An id of the caller's choice, echoed in the answer and logged; any other value is replaced by a new UUID, not refused. */
                 "X-Request-Id"?: string;
+                /** @description The `Consistency-Token` a write answered: the reads of this request see that write (and everything before it), on whatever replica of the database they run. A value that is not one is a 400. */
+                "Consistency-Token"?: string;
             };
             path: {
                 /** @description uuid of an organization */
@@ -2758,6 +2781,8 @@ export interface operations {
             header?: {
                 /** @description An id of the caller's choice, echoed in the answer and logged; any other value is replaced by a new UUID, not refused. */
                 "X-Request-Id"?: string;
+                /** @description The `Consistency-Token` a write answered: the reads of this request see that write (and everything before it), on whatever replica of the database they run. A value that is not one is a 400. */
+                "Consistency-Token"?: string;
             };
             path: {
                 /** @description uuid of an organization */
@@ -2956,6 +2981,8 @@ export interface operations {
                 "If-Match"?: string;
                 /** @description An id of the caller's choice, echoed in the answer and logged; any other value is replaced by a new UUID, not refused. */
                 "X-Request-Id"?: string;
+                /** @description The `Consistency-Token` a write answered: the reads of this request see that write (and everything before it), on whatever replica of the database they run. A value that is not one is a 400. */
+                "Consistency-Token"?: string;
             };
             path: {
                 /** @description uuid of an organization */
@@ -2981,6 +3008,7 @@ export interface operations {
                     /** @description The new ETag */
                     ETag?: string;
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Consistency-Token": components["headers"]["Consistency-Token"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -3242,6 +3270,8 @@ export interface operations {
             header?: {
                 /** @description An id of the caller's choice, echoed in the answer and logged; any other value is replaced by a new UUID, not refused. */
                 "X-Request-Id"?: string;
+                /** @description The `Consistency-Token` a write answered: the reads of this request see that write (and everything before it), on whatever replica of the database they run. A value that is not one is a 400. */
+                "Consistency-Token"?: string;
             };
             path: {
                 /** @description uuid of an organization */
@@ -3261,6 +3291,7 @@ export interface operations {
             204: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Consistency-Token": components["headers"]["Consistency-Token"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -3436,6 +3467,8 @@ export interface operations {
                 "Idempotency-Key"?: string;
                 /** @description An id of the caller's choice, echoed in the answer and logged; any other value is replaced by a new UUID, not refused. */
                 "X-Request-Id"?: string;
+                /** @description The `Consistency-Token` a write answered: the reads of this request see that write (and everything before it), on whatever replica of the database they run. A value that is not one is a 400. */
+                "Consistency-Token"?: string;
             };
             path: {
                 /** @description uuid of an organization */
@@ -3459,6 +3492,7 @@ export interface operations {
                     /** @description URL of the new connector */
                     Location?: string;
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Consistency-Token": components["headers"]["Consistency-Token"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];

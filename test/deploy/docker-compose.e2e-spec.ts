@@ -7,8 +7,13 @@ import { envExampleVariables, Json, ROOT } from './deploy-support';
 const COMPOSE_FILE = join(ROOT, 'docker', 'docker-compose.yml');
 const APPS = Object.values(PLATFORM_APPS);
 
-function readCompose(): Json {
-  const documents = parseAllDocuments(readFileSync(COMPOSE_FILE, 'utf8'), { merge: true });
+/**
+ * The file as compose reads it with `env` in its environment: `${NAME:-default}` takes NAME's value, else the
+ * default (the only interpolation the file uses).
+ */
+function readCompose(env: Record<string, string> = {}): Json {
+  const text = readFileSync(COMPOSE_FILE, 'utf8').replace(/\$\{(\w+):-([^}]*)\}/g, (_, name: string, fallback: string) => env[name] || fallback);
+  const documents = parseAllDocuments(text, { merge: true });
   if (!Array.isArray(documents) || documents.length !== 1) throw new Error('docker-compose.yml must hold one document');
   const [document] = documents;
   if (document.errors.length > 0) throw new Error(document.errors.map(String).join('; '));
@@ -35,18 +40,33 @@ describe('docker/docker-compose.yml', () => {
   const services = compose.services as Record<string, Json>;
   const migration = Object.entries(services).find(([, s]) => JSON.stringify(s.command ?? '').includes('migrate'));
 
-  it('has MySQL 8 with a healthcheck, a migration service and the three apps', () => {
-    expect(services.mysql.image).toMatch(/^mysql:8(\.|$)/);
-    expect(services.mysql.healthcheck?.test?.length).toBeGreaterThan(0);
-    expect(services.mysql.healthcheck?.disable).not.toBe(true);
+  it('has MariaDB writing a binary log, with a healthcheck, a migration service and the three apps', () => {
+    expect(services.mariadb.image).toMatch(/^mariadb:11\./);
+    expect(services.mariadb.command).toEqual(expect.arrayContaining([expect.stringMatching(/^--log-bin/), '--binlog-format=ROW']));
+    expect(services.mariadb.healthcheck?.test?.length).toBeGreaterThan(0);
+    expect(services.mariadb.healthcheck?.disable).not.toBe(true);
     expect(migration).toBeDefined();
     for (const app of APPS) expect(services[app.name]).toBeDefined();
   });
 
-  it('runs the CLI migrate once MySQL is healthy, from an image of docker/Dockerfile', () => {
+  it('has an optional GTID replica of the primary (profile replica) that the apps read once DATABASE_READ_URLS names it', () => {
+    const replica = services['mariadb-replica'];
+    expect(replica.profiles).toEqual(['replica']);
+    expect(replica.image).toBe(services.mariadb.image);
+    expect(replica.environment).toMatchObject({ MARIADB_MASTER_HOST: 'mariadb', MARIADB_REPLICATION_USER: services.mariadb.environment.MARIADB_REPLICATION_USER });
+    expect(replica.command).toContain('--server-id=2');
+    expect(dependsOn(replica)).toEqual({ mariadb: 'service_healthy' });
+    expect(replica.ports).toBeUndefined();
+    const readUrls = 'mysql://platform:dev-only-password@mariadb-replica:3306/platform';
+    expect(readFileSync(COMPOSE_FILE, 'utf8')).toContain(`DATABASE_READ_URLS=${readUrls}`);
+    const withReplica = readCompose({ DATABASE_READ_URLS: readUrls }).services as Record<string, Json>;
+    for (const app of APPS) expect(loadAppConfig(withReplica[app.name].environment, app.defaultPort).database).toMatchObject({ readUrls: [readUrls] });
+  });
+
+  it('runs the CLI migrate once MariaDB is healthy, from an image of docker/Dockerfile', () => {
     const [, service] = migration as [string, Json];
     expect(service.command).toEqual(['node', 'dist/tools/cli/main.js', 'migrate']);
-    expect(dependsOn(service)).toEqual({ mysql: 'service_healthy' });
+    expect(dependsOn(service)).toEqual({ mariadb: 'service_healthy' });
     expect(service.restart ?? 'no').toBe('no');
     expect(resolve(ROOT, 'docker', service.build.context)).toBe(ROOT);
     expect(service.build.dockerfile).toBe('docker/Dockerfile');
@@ -74,7 +94,7 @@ describe('docker/docker-compose.yml', () => {
     for (const app of [PLATFORM_APPS.transactionalService, PLATFORM_APPS.botAdmin]) {
       expect(containerPortsPublished(services[app.name])).toEqual([app.defaultPort]);
     }
-    expect(services.mysql.ports).toBeUndefined();
+    expect(services.mariadb.ports).toBeUndefined();
     expect(services.redis.ports).toBeUndefined();
   });
 
@@ -84,7 +104,7 @@ describe('docker/docker-compose.yml', () => {
     expect(environment.PORT).toBe(String(app.defaultPort));
     const config = loadAppConfig(environment, app.defaultPort);
     expect(config.nodeEnv).toBe('production');
-    expect(config.database).toEqual(expect.objectContaining({ type: 'mysql', url: expect.stringContaining('@mysql:3306/') }));
+    expect(config.database).toEqual(expect.objectContaining({ type: 'mysql', url: expect.stringContaining('@mariadb:3306/') }));
     // The replicas count the rate limits in the compose file's Redis.
     expect(config.redisUrl).toBe('redis://redis:6379');
     expect(services.redis.image).toMatch(/^redis:7/);

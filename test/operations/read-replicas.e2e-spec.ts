@@ -1,79 +1,212 @@
 import { buildDataSourceOptions, PlatformDataSource, RestConnector } from '@app/domain';
-import { parseServerUrl } from '@app/platform';
+import { AppConfig, parseServerUrl } from '@app/platform';
 import { BOT_ADMIN_APP } from '../../apps/bot-admin/src/bot-admin.app';
 import { TRANSACTIONAL_SERVICE_APP } from '../../apps/transactional-service/src/transactional-service.app';
 import { aConnectorBody, tenantPath } from '../rest-connectors/connector-factories';
-import { aBot, anEnvironment, anOrganization, importData } from '../support/fixtures';
+import { aBot, anEnvironment, anOrganization, importData, Tenant } from '../support/fixtures';
+import { ReplicationPair, startReplicationPair } from '../support/mariadb-replication';
 import { mysqlTestConfig } from '../support/test-config';
-import { createMigratedDatabase, dropDatabase, uniqueDatabaseName } from '../support/test-database';
 import { startTestApp, TestApp } from '../support/test-app';
+import { TEST_REDIS_URL } from '../support/test-redis';
 import { bearer, signToken } from '../support/tokens';
 
 /**
- * DATABASE_READ_URLS: the "replica" here is a second database that replicates nothing, so every
- * answer shows where its query went: a name only the replica has came from the replica; a row only the
- * primary has was written to the primary.
+ * DATABASE_READ_URLS on real MariaDB replication (a primary and a GTID replica of their own, on loopback):
+ * where reads go, read-your-writes whatever the replica's lag, the Consistency-Token, and the staleness bound.
  */
-describe('Read replicas (DATABASE_READ_URLS)', () => {
-  const replicaName = uniqueDatabaseName('platform_replica');
+describe('Read replicas on real replication', () => {
   const organization = anOrganization();
   const environment = anEnvironment(organization.uuid);
-  const bot = aBot(environment.uuid, { name: 'Bot on the primary' });
+  const bot = aBot(environment.uuid, { name: 'Bot of both' });
+  const tenant: Tenant = { organization, environment, bot };
+  let pair: ReplicationPair;
   let primary: PlatformDataSource;
   let replica: PlatformDataSource;
-  let bots: TestApp;
+  let config: AppConfig;
+  /** Two replicas of the transactional service sharing Redis, and the bot admin. */
   let connectors: TestApp;
-  let token: string;
+  let otherConnectors: TestApp;
+  let bots: TestApp;
+  let writer: string;
+  let reader: string;
+
+  const base = () => tenantPath(tenant);
+  const open = (url: string) => new PlatformDataSource(buildDataSourceOptions(parseServerUrl(url), { migrationsRun: false })).initialize();
+  const onReplica = async (uuid: string) => replica.getRepository(RestConnector).countBy({ uuid });
 
   beforeAll(async () => {
-    const replicaUrl = await createMigratedDatabase(replicaName);
-    const open = (url: string) => new PlatformDataSource(buildDataSourceOptions(parseServerUrl(url), { migrationsRun: false })).initialize();
-    primary = await open(process.env.TEST_DATABASE_URL!);
-    replica = await open(replicaUrl);
-    const tenant = { organizations: [organization], environments: [environment] };
-    await importData(primary, { ...tenant, bots: [bot] });
-    await importData(replica, { ...tenant, bots: [{ ...bot, name: 'Bot on the replica' }] });
-    const config = mysqlTestConfig({ database: parseServerUrl(process.env.TEST_DATABASE_URL!, [replicaUrl]) });
-    bots = await startTestApp(BOT_ADMIN_APP, config);
-    connectors = await startTestApp(TRANSACTIONAL_SERVICE_APP, config);
-    token = await signToken({ orgs: [organization.uuid], scope: 'connectors:write' });
-  });
+    pair = await startReplicationPair({ name: 'read-replicas' });
+    const urls = await pair.createMigratedDatabase('platform');
+    primary = await open(urls.primaryUrl);
+    replica = await open(urls.replicaUrl);
+    await importData(primary, { organizations: [organization], environments: [environment], bots: [bot] });
+    await pair.caughtUp();
+    // A lag bound far above anything here: the replica serves every plain read, however stale.
+    config = mysqlTestConfig({
+      database: parseServerUrl(urls.primaryUrl, [urls.replicaUrl], { replicaMaxLagMs: 600_000 }),
+      redisUrl: TEST_REDIS_URL,
+    });
+    [connectors, otherConnectors, bots] = await Promise.all([
+      startTestApp(TRANSACTIONAL_SERVICE_APP, config),
+      startTestApp(TRANSACTIONAL_SERVICE_APP, config),
+      startTestApp(BOT_ADMIN_APP, config),
+    ]);
+    const run = Math.random().toString(36).slice(2);
+    writer = await signToken({ sub: `writer-${run}`, scope: 'connectors:write' });
+    reader = await signToken({ sub: `reader-${run}`, scope: 'connectors:write' });
+  }, 60_000);
   afterAll(async () => {
-    await bots.close();
-    await connectors.close();
-    await primary.destroy();
-    await replica.destroy();
-    await dropDatabase(replicaName);
+    await Promise.all([connectors, otherConnectors, bots].map((app) => app?.close()));
+    await primary?.destroy();
+    await replica?.destroy();
+    await pair?.close();
+  });
+  afterEach(async () => {
+    await pair.startSqlThread();
+    await pair.setDelay(0);
+    await pair.caughtUp();
   });
 
-  const base = () => tenantPath({ organization, environment, bot });
+  it('sends plain reads to the replica and writes to the primary', async () => {
+    // A bot only the replica has (the replica writes no binary log: nothing of it goes anywhere).
+    const replicaOnly = aBot(environment.uuid, { name: 'Bot only on the replica' });
+    await importData(replica, { bots: [replicaOnly] });
+    const botPath = `/platform-bot-admin/org/${organization.uuid}/env/${environment.uuid}/bots-admin/${replicaOnly.uuid}`;
 
-  it('sends reads to the replica', async () => {
-    const res = await bots.http
-      .get(`/platform-bot-admin/org/${organization.uuid}/env/${environment.uuid}/bots-admin/${bot.uuid}`)
-      .set(bearer(token))
-      .expect(200);
+    const read = await bots.http.get(botPath).set(bearer(reader)).expect(200);
+    const created = await connectors.http.post(base()).set(bearer(writer)).send(aConnectorBody()).expect(201);
 
-    expect(res.body.name).toBe('Bot on the replica');
+    expect(read.body.name).toBe('Bot only on the replica');
+    expect(await primary.getRepository(RestConnector).countBy({ uuid: created.body.uuid })).toBe(1);
   });
 
-  it('sends writes, and the reads a write depends on, to the primary', async () => {
-    const created = await connectors.http.post(base()).set(bearer(token)).send(aConnectorBody({ name: 'Primary only' })).expect(201);
+  it('lets a caller read its own create, update, delete and restore at once, while the replica applies nothing', async () => {
+    await pair.stopSqlThread();
+
+    const created = await connectors.http.post(base()).set(bearer(writer)).send(aConnectorBody({ name: 'Read your writes' })).expect(201);
     const uuid = created.body.uuid;
+    const got = await connectors.http.get(`${base()}/${uuid}`).set(bearer(writer)).expect(200);
+    const page = await connectors.http.get(`${base()}/pagination`).query({ linesPerPage: 100 }).set(bearer(writer)).expect(200);
+    const list = await connectors.http.get(`${base()}/list`).set(bearer(writer)).expect(200);
+    const suggested = await connectors.http.get(`${base()}/quicksearch`).query({ searchTerm: 'Read your' }).set(bearer(writer)).expect(200);
+    // Another caller, with no write of its own, still reads the replica: it does not have the connector yet.
+    await connectors.http.get(`${base()}/${uuid}`).set(bearer(reader)).expect(404);
 
-    expect(await primary.getRepository(RestConnector).countBy({ uuid })).toBe(1);
-    expect(await replica.getRepository(RestConnector).countBy({ uuid })).toBe(0);
-    await connectors.http.put(`${base()}/${uuid}`).set(bearer(token)).send(aConnectorBody({ name: 'Renamed on the primary' })).expect(200);
-    await expect(primary.getRepository(RestConnector).findOneBy({ uuid })).resolves.toMatchObject({ name: 'Renamed on the primary', version: 2 });
-    await connectors.http.delete(`${base()}/${uuid}`).set(bearer(token)).expect(204);
+    expect(got.body.name).toBe('Read your writes');
+    expect(page.body.content.map((c: { uuid: string }) => c.uuid)).toContain(uuid);
+    expect(list.body.data.map((c: { uuid: string }) => c.uuid)).toContain(uuid);
+    expect(suggested.body).toContain('Read your writes');
+    expect(await onReplica(uuid)).toBe(0);
+
+    const updated = await connectors.http.put(`${base()}/${uuid}`).set(bearer(writer)).send(aConnectorBody({ name: 'Read your update' })).expect(200);
+    const afterUpdate = await connectors.http.get(`${base()}/${uuid}`).set(bearer(writer)).expect(200);
+    const versions = await connectors.http.get(`${base()}/${uuid}/versions`).set(bearer(writer)).expect(200);
+    expect(afterUpdate.body.name).toBe('Read your update');
+    expect(afterUpdate.headers.etag).toBe(updated.headers.etag);
+    expect(afterUpdate.headers.etag).not.toBe(got.headers.etag);
+    expect(versions.body.content.map((v: { version: number }) => v.version)).toEqual([2, 1]);
+
+    await connectors.http.delete(`${base()}/${uuid}`).set(bearer(writer)).expect(204);
+    await connectors.http.get(`${base()}/${uuid}`).set(bearer(writer)).expect(404);
+    const trash = await connectors.http.get(`${base()}/deleted`).set(bearer(writer)).expect(200);
+    expect(trash.body.content.map((c: { uuid: string }) => c.uuid)).toContain(uuid);
+
+    await connectors.http.post(`${base()}/${uuid}/restore`).set(bearer(writer)).expect(200);
+    await connectors.http.get(`${base()}/${uuid}`).set(bearer(writer)).expect(200);
+    expect(await onReplica(uuid)).toBe(0);
   });
 
-  it('shows the documented read-after-write lag: a read misses a write until the replica has it', async () => {
-    const uuid = (await connectors.http.post(base()).set(bearer(token)).send(aConnectorBody()).expect(201)).body.uuid;
+  it('lets the caller read its write on another replica of the app (the position is shared in Redis)', async () => {
+    await pair.stopSqlThread();
 
-    await connectors.http.get(`${base()}/${uuid}`).set(bearer(token)).expect(404);
-    const row = await primary.getRepository(RestConnector).findOneByOrFail({ uuid });
-    await replica.getRepository(RestConnector).insert(row);
-    await connectors.http.get(`${base()}/${uuid}`).set(bearer(token)).expect(200);
+    const uuid = (await connectors.http.post(base()).set(bearer(writer)).send(aConnectorBody()).expect(201)).body.uuid;
+    const onOther = await otherConnectors.http.get(`${base()}/${uuid}`).set(bearer(writer));
+
+    expect(onOther.status).toBe(200);
+    expect(await onReplica(uuid)).toBe(0);
+  });
+
+  it('answers every write with a Consistency-Token that lets anyone who sends it back read that write', async () => {
+    await pair.stopSqlThread();
+
+    const created = await connectors.http.post(base()).set(bearer(writer)).send(aConnectorBody()).expect(201);
+    const token = created.headers['consistency-token'];
+    const uuid = created.body.uuid;
+    const withToken = await otherConnectors.http.get(`${base()}/${uuid}`).set(bearer(reader)).set('Consistency-Token', token);
+    const withoutToken = await otherConnectors.http.get(`${base()}/${uuid}`).set(bearer(reader));
+    const deleted = await connectors.http.delete(`${base()}/${uuid}`).set(bearer(writer)).expect(204);
+    const afterDelete = await otherConnectors.http.get(`${base()}/${uuid}`).set(bearer(reader)).set('Consistency-Token', deleted.headers['consistency-token']);
+
+    expect(token).toMatch(/^\d+-\d+-\d+(,\d+-\d+-\d+)*$/);
+    expect(withToken.status).toBe(200);
+    expect(withoutToken.status).toBe(404);
+    expect(deleted.headers['consistency-token']).not.toBe(token);
+    expect(afterDelete.status).toBe(404);
+  });
+
+  it('refuses a Consistency-Token that is not one, saying what it must be', async () => {
+    for (const token of ['yesterday', '0-1-', '0-1-2,0-1-3', `0-1-${'9'.repeat(30)}`]) {
+      const res = await connectors.http.get(`${base()}/list`).set(bearer(reader)).set('Consistency-Token', token).expect(400);
+      expect(res.body.message).toMatch(/Consistency-Token must be the value of a Consistency-Token header a write of this API answered/);
+    }
+  });
+
+  it('reads a write at once while the replica is 2 s behind (MASTER_DELAY)', async () => {
+    await pair.setDelay(2);
+
+    for (let round = 0; round < 3; round++) {
+      const uuid = (await connectors.http.post(base()).set(bearer(writer)).send(aConnectorBody({ name: `Delayed ${round}` })).expect(201)).body.uuid;
+      await connectors.http.get(`${base()}/${uuid}`).set(bearer(writer)).expect(200);
+      const updated = await connectors.http.put(`${base()}/${uuid}`).set(bearer(writer)).send(aConnectorBody({ name: `Delayed ${round} bis` })).expect(200);
+      const read = await connectors.http.get(`${base()}/${uuid}`).set(bearer(writer)).expect(200);
+      expect(read.headers.etag).toBe(updated.headers.etag);
+      await connectors.http.delete(`${base()}/${uuid}`).set(bearer(writer)).expect(204);
+      await connectors.http.get(`${base()}/${uuid}`).set(bearer(writer)).expect(404);
+    }
+  });
+
+  describe('with DATABASE_REPLICA_MAX_LAG_MS=1000', () => {
+    let bounded: TestApp;
+
+    beforeAll(async () => {
+      bounded = await startTestApp(TRANSACTIONAL_SERVICE_APP, {
+        ...config,
+        database: { ...config.database, replicaMaxLagMs: 1_000 } as AppConfig['database'],
+        logLevel: 'info',
+      });
+    });
+    afterAll(() => bounded?.close());
+
+    async function replicaState(): Promise<string> {
+      const ready = await bounded.http.get('/health/ready').expect(200);
+      return ready.body.checks.replicas['replica-1'].state;
+    }
+
+    async function until(state: string): Promise<void> {
+      for (let i = 0; i < 100 && (await replicaState()) !== state; i++) await new Promise((r) => setTimeout(r, 100));
+      expect(await replicaState()).toBe(state);
+    }
+
+    it('serves nobody from a replica further behind than the bound, and serves from it again once it caught up', async () => {
+      await pair.stopSqlThread();
+      const uuid = (await connectors.http.post(base()).set(bearer(writer)).send(aConnectorBody()).expect(201)).body.uuid;
+
+      await until('lagging');
+      const reads = await Promise.all(Array.from({ length: 10 }, () => bounded.http.get(`${base()}/${uuid}`).set(bearer(reader))));
+      const metrics = (await bounded.http.get('/metrics').expect(200)).text;
+
+      expect(reads.map((r) => r.status)).toEqual(Array(10).fill(200));
+      expect(metrics).toMatch(/db_replica_up\{[^}]*replica="replica-1"[^}]*state="lagging"[^}]*\} 0/);
+      expect(metrics).toMatch(/db_replica_lag_seconds\{[^}]*replica="replica-1"[^}]*\} [1-9]/);
+      expect(metrics).toMatch(/db_replica_fallback_reads_total\{[^}]*reason="no_healthy_replica"[^}]*\} ([1-9]\d+)/);
+      const lagging = bounded.logs.filter((line) => line.replica === 'replica-1' && line.state === 'lagging');
+      expect(lagging).toHaveLength(1);
+      expect(lagging[0]).toMatchObject({ level: 'warn', previous: 'up' });
+
+      await pair.startSqlThread();
+      await until('up');
+      expect(bounded.logs.filter((line) => line.replica === 'replica-1' && line.state === 'up').length).toBeGreaterThanOrEqual(1);
+      await bounded.http.get(`${base()}/${uuid}`).set(bearer(reader)).expect(200);
+    });
   });
 });

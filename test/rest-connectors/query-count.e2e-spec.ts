@@ -1,3 +1,4 @@
+import { ServerConnection } from '@app/domain';
 import { TRANSACTIONAL_SERVICE_APP } from '../../apps/transactional-service/src/transactional-service.app';
 import { aContentEntry, aFlow, importData, seedTenant, Tenant } from '../support/fixtures';
 import { mysqlTestConfig } from '../support/test-config';
@@ -53,10 +54,8 @@ describe('Rest connectors: number of SQL queries per read (MariaDB)', () => {
     lonely = await seedTenant(sut.dataSource);
     uuids = await seedConnectors(crowded, CONNECTORS);
     await seedConnectors(lonely, 1);
-    const queryRunner = sut.dataSource.createQueryRunner();
-    // Every statement TypeORM sends to MySQL goes through the driver's query runner.
-    spy = jest.spyOn(Object.getPrototypeOf(queryRunner), 'query');
-    await queryRunner.release();
+    // Every statement the app sends to MySQL goes through a ServerConnection of the Database's pools.
+    spy = jest.spyOn(ServerConnection.prototype, 'query');
   }, 120_000);
   afterAll(async () => {
     spy?.mockRestore();

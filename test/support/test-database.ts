@@ -7,12 +7,13 @@ import { createConnection } from 'mysql2/promise';
 /** The server the e2e tests use; CI and the README use MariaDB at 127.0.0.1:3306 as root. */
 export const TEST_MYSQL_SERVER = process.env.TEST_MYSQL_SERVER ?? 'mysql://root@127.0.0.1:3306';
 
-export function serverUrl(database: string, scheme: 'mysql' | 'mariadb' = 'mysql'): string {
-  return `${TEST_MYSQL_SERVER.replace(/^mysql:/, `${scheme}:`)}/${database}`;
+/** `server` defaults to the suite's server; mariadb-replication.ts passes its own primary. */
+export function serverUrl(database: string, scheme: 'mysql' | 'mariadb' = 'mysql', server = TEST_MYSQL_SERVER): string {
+  return `${server.replace(/^mysql:/, `${scheme}:`)}/${database}`;
 }
 
-export async function createDatabase(name: string): Promise<void> {
-  const connection = await createConnection({ uri: TEST_MYSQL_SERVER, connectTimeout: 5_000 });
+export async function createDatabase(name: string, server = TEST_MYSQL_SERVER): Promise<void> {
+  const connection = await createConnection({ uri: server, connectTimeout: 5_000 });
   try {
     await connection.query(`CREATE DATABASE \`${name}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`);
   } finally {
@@ -33,10 +34,10 @@ export function uniqueDatabaseName(prefix: string): string {
   return `${prefix}_${Date.now().toString(36)}_${process.pid}_${Math.random().toString(36).slice(2, 8)}`;
 }
 
-/** Creates a database and applies the real migrations to it. */
-export async function createMigratedDatabase(name: string): Promise<string> {
-  await createDatabase(name);
-  const url = serverUrl(name);
+/** Creates a database and applies the real migrations to it (on the suite's server unless `server` says another). */
+export async function createMigratedDatabase(name: string, server = TEST_MYSQL_SERVER): Promise<string> {
+  await createDatabase(name, server);
+  const url = serverUrl(name, 'mysql', server);
   const dataSource = new PlatformDataSource(buildDataSourceOptions(parseServerUrl(url), { migrationsRun: false }));
   await dataSource.initialize();
   try {

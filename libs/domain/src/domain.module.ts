@@ -1,6 +1,5 @@
 import { Module } from '@nestjs/common';
 import { BotRepository } from './bots/bot.repository';
-import { Database } from './database/database';
 import { EnvironmentRepository } from './environments/environment.repository';
 import { IdempotencyRepository } from './idempotency/idempotency.repository';
 import { IdempotencyService } from './idempotency/idempotency.service';
@@ -12,7 +11,6 @@ import { ScopeRepository } from './scope/scope.repository';
 import { ScopeService } from './scope/scope.service';
 
 const PROVIDERS = [
-  Database,
   EnvironmentRepository,
   BotRepository,
   ScopeRepository,
@@ -25,7 +23,7 @@ const PROVIDERS = [
   IdempotencyService,
 ];
 
-/** The repositories and domain services the apps' feature modules build on. */
+/** The repositories and domain services the apps' feature modules build on; the Database they use is the platform's (DatabaseModule). */
 @Module({
   providers: PROVIDERS,
   exports: PROVIDERS,

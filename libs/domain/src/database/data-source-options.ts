@@ -54,18 +54,7 @@ export function buildDataSourceOptions(config: DatabaseConfig, tuning: DataSourc
     },
   } as const;
 
-  if (config.readUrls.length > 0) {
-    return {
-      ...common,
-      ...server,
-      type: config.type,
-      migrationsRun: tuning.migrationsRun ?? false,
-      replication: {
-        master: { url: config.url },
-        slaves: config.readUrls.map((url) => ({ url })),
-      },
-    };
-  }
+  // The replicas (config.readUrls) are not TypeORM's: ReadReplicas keeps their pools (Database, "Read replicas").
   return {
     ...common,
     ...server,

@@ -1,5 +1,13 @@
 /** Where the platform's data lives: a MySQL-compatible server (with optional read replicas) or an embedded SQLite file. */
 export type DatabaseConfig =
   /** `mariadb` only makes TypeORM introspect a MariaDB server exactly; both speak through mysql2. */
-  | { type: 'mysql' | 'mariadb'; url: string; readUrls: string[] }
+  | {
+      type: 'mysql' | 'mariadb';
+      url: string;
+      readUrls: string[];
+      /** DATABASE_REPLICA_MAX_LAG_MS: a replica further behind serves no reads. */
+      replicaMaxLagMs?: number;
+      /** DATABASE_STATEMENT_TIMEOUT_MS: each statement, and the wait for a connection. */
+      statementTimeoutMs?: number;
+    }
   | { type: 'sqlite'; path: string };

@@ -1,14 +1,19 @@
-import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, QueryRunner } from 'typeorm';
+import type { Pool } from 'mysql2';
+import { isDatabaseUnavailable } from './database-errors';
 import { compareKeys } from './key-order';
+import { GtidPosition } from './replicas/gtid-position';
+import { ReadConsistency } from './replicas/read-consistency';
+import { ReadReplicas } from './replicas/read-replicas';
+import { DEFAULT_STATEMENT_TIMEOUT_MS, ServerConnection, ServerPool } from './server-pool';
 import { TableRows } from './table-rows';
 import { retryTransient } from './transient-retry';
 
 /**
- * Where a read goes when DATABASE_READ_URLS lists replicas. Plain reads go to a replica; the reads a
- * write depends on (does the bot exist, which version is current, is the key taken) go to the primary,
- * which always has the latest committed state. Without replicas both are the one database.
+ * Where a read goes when DATABASE_READ_URLS lists replicas. Plain reads go to a replica (one that has what
+ * the request must see: ReadReplicas); the reads a write depends on (does the bot exist, which version is
+ * current, is the key taken) go to the primary, which always has the latest committed state. Without
+ * replicas both are the one database.
  */
 export type ReadFrom = 'replica' | 'primary';
 
@@ -36,17 +41,38 @@ export interface Statements {
 /** A unit of work's transaction: every statement on it commits together or not at all. */
 export type Transaction = Statements;
 
+export interface DatabaseOptions {
+  /** DATABASE_STATEMENT_TIMEOUT_MS: each statement, and the wait for a free connection, on a MySQL server. */
+  statementTimeoutMs?: number;
+  /** DATABASE_READ_URLS, probed and ready: plain reads go there. */
+  replicas?: ReadReplicas;
+}
+
+/** mysql2's answer to a write. */
+interface ResultHeader {
+  affectedRows?: number;
+}
+
 /**
  * The one way the platform reads and writes its data: hand-written SQL (docs/decisions.md, "Data access"),
  * rows converted by the entity's TableRows, transactions opened by the service layer. TypeORM keeps the
- * connection pool, the replicas, the migrations and the schema.
+ * schema, the migrations and the primary's connection pool. On a MySQL server the statements run on that
+ * pool directly, each within the statement deadline (ServerPool), and plain reads go to the replicas
+ * (ReadReplicas, docs/operations.md "Read replicas").
  */
-@Injectable()
 export class Database implements Statements {
   private readonly sqlite: boolean;
+  private readonly statementTimeoutMs: number;
+  private readonly replicas: ReadReplicas | undefined;
+  private primaryPool: ServerPool | undefined;
 
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {
+  constructor(
+    private readonly dataSource: DataSource,
+    options: DatabaseOptions = {},
+  ) {
     this.sqlite = dataSource.options.type === 'better-sqlite3';
+    this.statementTimeoutMs = options.statementTimeoutMs ?? DEFAULT_STATEMENT_TIMEOUT_MS;
+    this.replicas = options.replicas;
   }
 
   /** Whether the engine is the embedded SQLite (for the few statements the engines spell differently). */
@@ -59,22 +85,26 @@ export class Database implements Statements {
     return compareKeys(a, b, !this.sqlite);
   }
 
+  /** The primary's pool within the statement deadline (MySQL only): TypeORM's own, made at initialize. */
+  get primary(): ServerPool {
+    this.primaryPool ??= primaryPoolOf(this.dataSource, this.statementTimeoutMs);
+    return this.primaryPool;
+  }
+
   async rows<R = Row>(sql: string, params: readonly unknown[] = [], from: ReadFrom = 'replica'): Promise<R[]> {
-    const runner = this.dataSource.createQueryRunner(from === 'primary' ? 'master' : 'slave');
-    try {
-      return (await runner.query(sql, this.bindable(params))) as R[];
-    } finally {
-      await runner.release();
-    }
+    if (this.sqlite) return this.onSqlite((runner) => runner.query(sql, this.bindable(params)) as Promise<R[]>);
+    const bound = this.bindable(params);
+    if (from === 'replica' && this.replicas) return this.fromReplica<R>(this.replicas, sql, bound);
+    return this.primary.query<R[]>(sql, bound);
   }
 
   async run(sql: string, params: readonly unknown[] = []): Promise<number> {
-    const runner = this.dataSource.createQueryRunner('master');
-    try {
-      return await this.affected(runner, sql, params);
-    } finally {
-      await runner.release();
-    }
+    if (this.sqlite) return this.onSqlite((runner) => this.affected(runner, sql, params));
+    return this.primary.session(async (connection) => {
+      const result = await connection.query<ResultHeader>(sql, this.bindable(params));
+      await this.noteWrite(connection);
+      return result.affectedRows ?? 0;
+    });
   }
 
   /**
@@ -82,18 +112,84 @@ export class Database implements Statements {
    * when the database aborts it for a lock conflict, so it must only read and write through `tx`.
    */
   transaction<T>(work: (tx: Transaction) => Promise<T>): Promise<T> {
+    if (this.sqlite) return retryTransient(() => this.sqliteTransaction(work));
     return retryTransient(() =>
-      this.dataSource.transaction((manager) => {
-        const runner = manager.queryRunner!;
-        const run = (sql: string, params: readonly unknown[] = []) => this.affected(runner, sql, params);
-        return work({
-          rows: async <R>(sql: string, params: readonly unknown[] = []) => (await runner.query(sql, this.bindable(params))) as R[],
-          run,
-          insert: (table, rows) => this.writeRows(run, table, rows),
-          upsert: (table, rows, key) => this.writeRows(run, table, rows, key),
-        });
+      this.primary.session(async (connection) => {
+        await connection.query('START TRANSACTION');
+        try {
+          const run = async (sql: string, params: readonly unknown[] = []) =>
+            (await connection.query<ResultHeader>(sql, this.bindable(params))).affectedRows ?? 0;
+          const result = await work({
+            rows: <R>(sql: string, params: readonly unknown[] = []) => connection.query<R[]>(sql, this.bindable(params)),
+            run,
+            insert: (table, rows) => this.writeRows(run, table, rows),
+            upsert: (table, rows, key) => this.writeRows(run, table, rows, key),
+          });
+          await connection.query('COMMIT');
+          await this.noteWrite(connection);
+          return result;
+        } catch (error) {
+          await connection.query('ROLLBACK').catch(() => connection.discard());
+          throw error;
+        }
       }),
     );
+  }
+
+  /**
+   * A plain read on a replica that has what the request must see, else on the primary. A replica that fails
+   * for its connection (or its deadline) is marked down and the read moves on to the next; one that refuses the
+   * statement (a table a migration has just added, not replicated yet) leaves it to the primary, whose answer,
+   * error or not, is the read's. A replica is never the reason a read fails while the primary answers.
+   */
+  private async fromReplica<R>(replicas: ReadReplicas, sql: string, params: unknown[]): Promise<R[]> {
+    const scope = ReadConsistency.current();
+    const required = scope ? await scope.requirement() : GtidPosition.EMPTY;
+    const { replicas: candidates, fallback } = replicas.candidates(required);
+    for (const replica of candidates) {
+      try {
+        return await replica.pool.query<R[]>(sql, params);
+      } catch (error) {
+        if (!isDatabaseUnavailable(error)) break;
+        replicas.failed(replica, error);
+      }
+    }
+    replicas.fellBack(fallback ?? 'replica_failed');
+    return this.primary.query<R[]>(sql, params);
+  }
+
+  /**
+   * With replicas, where the write just committed (`@@last_gtid`: this session's last transaction) goes to the
+   * request's scope: its later reads, the caller's next ones and the Consistency-Token answer see it.
+   */
+  private async noteWrite(connection: ServerConnection): Promise<void> {
+    const scope = this.replicas ? ReadConsistency.current() : undefined;
+    if (!scope) return;
+    const [row] = await connection.query<Array<{ gtid: string | null }>>('SELECT @@last_gtid AS gtid');
+    const position = GtidPosition.parse(row?.gtid ?? '');
+    if (position && !position.isEmpty) scope.written(position);
+  }
+
+  private async onSqlite<T>(work: (runner: QueryRunner) => Promise<T>): Promise<T> {
+    const runner = this.dataSource.createQueryRunner('master');
+    try {
+      return await work(runner);
+    } finally {
+      await runner.release();
+    }
+  }
+
+  private sqliteTransaction<T>(work: (tx: Transaction) => Promise<T>): Promise<T> {
+    return this.dataSource.transaction((manager) => {
+      const runner = manager.queryRunner!;
+      const run = (sql: string, params: readonly unknown[] = []) => this.affected(runner, sql, params);
+      return work({
+        rows: async <R>(sql: string, params: readonly unknown[] = []) => (await runner.query(sql, this.bindable(params))) as R[],
+        run,
+        insert: (table, rows) => this.writeRows(run, table, rows),
+        upsert: (table, rows, key) => this.writeRows(run, table, rows, key),
+      });
+    });
   }
 
   insert<T, K extends keyof T & string>(table: TableRows<T, K>, rows: ReadonlyArray<Pick<T, K>>): Promise<void> {
@@ -150,4 +246,11 @@ export function bindable(params: readonly unknown[], sqlite: boolean): unknown[]
     if (sqlite && value instanceof Date) return value.toISOString().slice(0, 23).replace('T', ' ');
     return value;
   });
+}
+
+/** TypeORM's pool of the primary (MysqlDriver keeps it as `pool`), within the deadline. */
+function primaryPoolOf(dataSource: DataSource, deadlineMs: number): ServerPool {
+  const pool = (dataSource.driver as unknown as { pool?: Pool }).pool;
+  if (!pool) throw new Error('The database is not initialized (it has no connection pool)');
+  return new ServerPool(pool, deadlineMs);
 }

@@ -20,12 +20,16 @@ import { requireBearerBeforeBody } from '../auth/bearer-before-body.middleware';
 import { DataSource } from 'typeorm';
 import { applyServerTimeouts } from './server-timeouts';
 import { setupSwagger } from '../swagger/swagger';
+import type { ReadReplicas } from '@app/domain';
+import { CONSISTENCY_TOKEN_HEADER } from '../database/consistency-token';
+import { READ_REPLICAS } from '../database/database.module';
+import { consistencyScopes } from '../database/read-your-writes';
 
 /** Operations endpoints stay at the root, outside the label prefix. */
 const ROOT_ROUTES = ['health/live', 'health/ready', 'metrics'];
 
 /** Response headers a browser client may read. */
-const EXPOSED_HEADERS = ['X-Request-Id', 'ETag', 'Location', 'Retry-After'];
+const EXPOSED_HEADERS = ['X-Request-Id', 'ETag', 'Location', 'Retry-After', CONSISTENCY_TOKEN_HEADER];
 /** helmet's CSP, loosened only as far as Swagger UI's inline bootstrap needs. */
 const SWAGGER_UI_CSP = {
   defaultSrc: ["'self'"],
@@ -115,7 +119,7 @@ export async function createPlatformApp(
   );
   // Here, not in runPlatformApp: every server built from this (tests too) bounds slow clients alike.
   applyServerTimeouts(app.getHttpServer(), config.httpTimeouts);
-  metrics.watchPool(app.get(DataSource));
+  metrics.watchDatabase(app.get(DataSource), app.get<ReadReplicas | null>(READ_REPLICAS));
   app.useLogger(app.get(NestPinoLogger));
   app.disable('x-powered-by');
   // No automatic weak ETag (a SHA-1 of every body): the connector reads and writes set their own strong one.
@@ -127,6 +131,8 @@ export async function createPlatformApp(
 
   // Order matters: every request gets an id and a log line, even one the body parser rejects.
   app.use(requestIdMiddleware);
+  // With replicas only: each request a unit of work whose reads see what it and its caller wrote.
+  if (config.database.type !== 'sqlite' && config.database.readUrls.length > 0) app.use(consistencyScopes);
   app.use(shutdown.middleware);
   app.use(metrics.middleware);
   app.use(createHttpLogger(logger));

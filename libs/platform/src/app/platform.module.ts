@@ -1,5 +1,5 @@
 import { DynamicModule, Module } from '@nestjs/common';
-import { APP_FILTER, APP_GUARD, APP_PIPE } from '@nestjs/core';
+import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
 import { LoggerModule } from 'nestjs-pino';
 import { Logger } from 'pino';
 import { JwtAuthGuard } from '../auth/jwt-auth.guard';
@@ -7,6 +7,7 @@ import { JwtVerifier } from '../auth/jwt-verifier.service';
 import { AppConfig } from '../config/app-config';
 import { AppConfigModule } from '../config/app-config.module';
 import { DatabaseModule } from '../database/database.module';
+import { ReadYourWritesGuard, ReadYourWritesInterceptor } from '../database/read-your-writes';
 import { HealthController } from '../health/health.controller';
 import { MetricsController } from '../metrics/metrics.controller';
 import { PlatformMetrics } from '../metrics/metrics';
@@ -38,7 +39,7 @@ export class PlatformModule {
         // Nest's own log lines through the root logger. No routes: the request logger is createPlatformApp's,
         // and nestjs-pino's per-request AsyncLocalStorage would put a hook on every promise of the request.
         LoggerModule.forRoot({ pinoHttp: { logger }, useExisting: true, forRoutes: [] }),
-        DatabaseModule.forRoot(config.database),
+        DatabaseModule.forRoot(config.database, { logger, metrics, redisUrl: config.redisUrl }),
       ],
       controllers: [HealthController, MetricsController],
       providers: [
@@ -58,8 +59,11 @@ export class PlatformModule {
         AddressRateLimit,
         { provide: APP_PIPE, useFactory: () => createValidationPipe(config.performanceOverrides) },
         { provide: APP_FILTER, useClass: AllExceptionsFilter },
+        { provide: APP_INTERCEPTOR, useClass: ReadYourWritesInterceptor },
         // Guards run in this order: authenticate first, so the rate limit counts per caller.
         { provide: APP_GUARD, useClass: JwtAuthGuard },
+        // Before the rate limit: the caller's last write is looked up while the limit is counted.
+        { provide: APP_GUARD, useClass: ReadYourWritesGuard },
         { provide: APP_GUARD, useClass: CallerRateLimitGuard },
         // Where the pipe's 400s come too: after the token and the organization are checked.
         { provide: APP_GUARD, useClass: DeclaredQueryGuard },

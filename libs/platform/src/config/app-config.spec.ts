@@ -86,6 +86,26 @@ describe(loadAppConfig.name, () => {
     expect(problemOf({ CONNECTOR_TEST_PER_MINUTE: 'many' })).toContain('CONNECTOR_TEST_PER_MINUTE must be an integer number');
   });
 
+  it('takes the replicas, their lag bound and the statement deadline from the environment, and refuses them out of range', () => {
+    const sut = loadAppConfig({
+      ...PRODUCTION,
+      DATABASE_READ_URLS: 'mysql://app:pw@replica-1:3306/platform,mysql://app:pw@replica-2:3306/platform',
+      DATABASE_REPLICA_MAX_LAG_MS: '2500',
+      DATABASE_STATEMENT_TIMEOUT_MS: '3000',
+    });
+
+    expect(sut.database).toEqual({
+      type: 'mysql',
+      url: PRODUCTION.DATABASE_URL,
+      readUrls: ['mysql://app:pw@replica-1:3306/platform', 'mysql://app:pw@replica-2:3306/platform'],
+      replicaMaxLagMs: 2500,
+      statementTimeoutMs: 3000,
+    });
+    expect(problemOf({ ...PRODUCTION, DATABASE_REPLICA_MAX_LAG_MS: '50', DATABASE_STATEMENT_TIMEOUT_MS: 'soon' })).toMatch(
+      /DATABASE_REPLICA_MAX_LAG_MS must not be less than 100.*DATABASE_STATEMENT_TIMEOUT_MS must be an integer/,
+    );
+  });
+
   it('trusts no proxy unless TRUST_PROXY_HOPS says how many are in front', () => {
     expect(loadAppConfig({}).trustProxyHops).toBe(0);
     expect(loadAppConfig({ TRUST_PROXY_HOPS: '1' }).trustProxyHops).toBe(1);

@@ -124,7 +124,7 @@ export function loadAppConfig(env: NodeJS.ProcessEnv, defaultPort = 3000): AppCo
 
   const database: DatabaseConfig = sqlite
     ? { type: 'sqlite', path: resolve(databaseUrl.slice('sqlite:'.length)) }
-    : parseServerUrl(databaseUrl, readUrls);
+    : parseServerUrl(databaseUrl, readUrls, { replicaMaxLagMs: vars.DATABASE_REPLICA_MAX_LAG_MS, statementTimeoutMs: vars.DATABASE_STATEMENT_TIMEOUT_MS });
 
   return {
     nodeEnv,
@@ -162,10 +162,18 @@ function dataDirOf(database: DatabaseConfig): string {
 }
 
 /** `mysql://…` or `mariadb://…`; mysql2 is given the URL with the mysql scheme either way. */
-export function parseServerUrl(url: string, readUrls: string[] = []): DatabaseConfig {
+export function parseServerUrl(
+  url: string,
+  readUrls: string[] = [],
+  tuning: { replicaMaxLagMs?: number; statementTimeoutMs?: number } = {},
+): DatabaseConfig {
   const type = url.startsWith('mariadb:') ? 'mariadb' : 'mysql';
   const toMysql = (u: string) => u.replace(/^mariadb:/, 'mysql:');
-  return { type, url: toMysql(url), readUrls: readUrls.map(toMysql) };
+  return { type, url: toMysql(url), readUrls: readUrls.map(toMysql), ...definedOnly(tuning) };
+}
+
+function definedOnly<T extends object>(values: T): Partial<T> {
+  return Object.fromEntries(Object.entries(values).filter(([, value]) => value !== undefined)) as Partial<T>;
 }
 
 function decodeKey(name: string, value: string | undefined, problems: string[]): Buffer | undefined {
@@ -204,6 +212,8 @@ const KNOWN_VARIABLES = [
   'PORT',
   'DATABASE_URL',
   'DATABASE_READ_URLS',
+  'DATABASE_REPLICA_MAX_LAG_MS',
+  'DATABASE_STATEMENT_TIMEOUT_MS',
   'AUTH_JWT_SECRET',
   'AUTH_JWKS_URL',
   'AUTH_JWT_ISSUER',

@@ -56,6 +56,20 @@ export class EnvironmentVariables {
   @Matches(MYSQL_URL_LIST_PATTERN, { message: 'must be a comma-separated list of mysql:// URLs' })
   DATABASE_READ_URLS?: string;
 
+  @Transform(toInt)
+  @IsOptional()
+  @Min(100)
+  @Max(3_600_000)
+  @IsInt()
+  DATABASE_REPLICA_MAX_LAG_MS?: number;
+
+  @Transform(toInt)
+  @IsOptional()
+  @Min(100)
+  @Max(60_000)
+  @IsInt()
+  DATABASE_STATEMENT_TIMEOUT_MS?: number;
+
   @Transform(emptyToUndefined)
   @IsOptional()
   @IsString()

@@ -1,8 +1,8 @@
-import { Controller, Get, ServiceUnavailableException } from '@nestjs/common';
+import { Controller, Get, Inject, Optional, ServiceUnavailableException } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
+import { Database, ReadReplicas, ReplicaState } from '@app/domain';
 import { Public } from '../auth/auth.decorators';
+import { READ_REPLICAS } from '../database/database.module';
 import { SkipRateLimit } from '../rate-limit/caller-rate-limit.guard';
 import { RateLimitStore } from '../rate-limit/rate-limit-store';
 import { ShutdownState } from '../shutdown/shutdown';
@@ -16,9 +16,10 @@ const READINESS_TIMEOUT_MS = 2_000;
 @Controller('health')
 export class HealthController {
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly database: Database,
     private readonly shutdown: ShutdownState,
     private readonly rateLimits: RateLimitStore,
+    @Optional() @Inject(READ_REPLICAS) private readonly replicas: ReadReplicas | null,
   ) {}
 
   @Get('live')
@@ -27,20 +28,36 @@ export class HealthController {
   }
 
   /**
-   * Ready while the database answers. With REDIS_URL, Redis has its line in the details but never makes the
-   * app unready: without it the app serves without the rate limits (docs/decisions.md, "Limits across replicas").
+   * Ready while the database answers: the primary, or while it is down, a replica that serves reads (plain
+   * reads go on; writes answer 503 with Retry-After). Each replica's state is in the details but never makes
+   * the app unready. With REDIS_URL, Redis has its line too, and never makes the app unready either: without it
+   * the app serves without the rate limits (docs/decisions.md, "Limits across replicas").
    */
   @Get('ready')
-  async ready(): Promise<{ status: 'ok'; checks: { database: 'up'; redis?: 'up' | 'down' } }> {
+  async ready(): Promise<{ status: 'ok'; checks: ReadinessChecks }> {
     if (this.shutdown.draining) throw new ServiceUnavailableException('Shutting down');
     const redis = this.rateLimits.health();
-    try {
-      await withTimeout(this.dataSource.query('SELECT 1'), READINESS_TIMEOUT_MS);
-    } catch {
+    const primary = await withTimeout(this.database.rows('SELECT 1 AS up', [], 'primary'), READINESS_TIMEOUT_MS).then(
+      () => 'up' as const,
+      () => 'down' as const,
+    );
+    const replicas = this.replicas?.statuses();
+    if (primary === 'down' && !replicas?.some((replica) => replica.state === 'up')) {
       throw new ServiceUnavailableException('The database is unavailable');
     }
-    return { status: 'ok', checks: redis ? { database: 'up', redis: await redis } : { database: 'up' } };
+    const checks: ReadinessChecks = { database: primary };
+    if (replicas) checks.replicas = Object.fromEntries(replicas.map(({ name, state, lagMs }) => [name, { state, lagMs }]));
+    if (redis) checks.redis = await redis;
+    return { status: 'ok', checks };
   }
+}
+
+interface ReadinessChecks {
+  /** The primary (DATABASE_URL). */
+  database: 'up' | 'down';
+  /** DATABASE_READ_URLS, by name (replica-1, …): never an address. */
+  replicas?: Record<string, { state: ReplicaState; lagMs: number | null }>;
+  redis?: 'up' | 'down';
 }
 
 function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {

@@ -1,5 +1,6 @@
 import type { NextFunction, Request, Response } from 'express';
-import { collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import type { ReadReplicas } from '@app/domain';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { DataSource } from 'typeorm';
 import { routeOf } from '../http/route-of';
 
@@ -37,13 +38,24 @@ export class PlatformMetrics {
     next();
   };
 
-  /** Pool figures of the primary (and replicas) where the driver exposes them. */
-  watchPool(dataSource: DataSource): void {
-    const driver = dataSource.driver as unknown as { pool?: Mysql2Pool; poolCluster?: { _nodes?: Record<string, { pool: Mysql2Pool }> } };
-    const pools = (): Array<[string, Mysql2Pool]> => {
-      if (driver.pool) return [['primary', driver.pool]];
-      return Object.entries(driver.poolCluster?._nodes ?? {}).map(([name, node]) => [name.startsWith('MASTER') ? 'primary' : name.toLowerCase(), node.pool]);
-    };
+  /** Reads of a replica's that the primary served, by reason (ReadReplicas). */
+  primaryFallbacks(): Counter<'reason'> {
+    return new Counter({
+      name: 'db_replica_fallback_reads_total',
+      help: 'Plain reads served by the primary instead of a replica: no healthy replica, the caller\'s own write not yet on one (read_your_writes), a replica failing mid-read, or replicas unusable',
+      labelNames: ['reason'],
+      registers: [this.registry],
+    });
+  }
+
+  /** Pool figures of the primary and the replicas, and each replica's state and lag. */
+  watchDatabase(dataSource: DataSource, replicas: ReadReplicas | null): void {
+    const driver = dataSource.driver as unknown as { pool?: Mysql2Pool };
+    const pools = (): Array<[string, Mysql2Pool]> => [
+      ...(driver.pool ? [['primary', driver.pool] as [string, Mysql2Pool]] : []),
+      ...(replicas?.replicas ?? []).map((replica) => [replica.name, replica.pool.pool as unknown as Mysql2Pool] as [string, Mysql2Pool]),
+    ];
+    if (replicas) this.watchReplicas(replicas);
     const gauge = (name: string, help: string, read: (pool: Mysql2Pool) => number | undefined) =>
       new Gauge({
         name,
@@ -61,5 +73,28 @@ export class PlatformMetrics {
     gauge('db_pool_connections', 'Open connections of the database pool', (pool) => pool._allConnections?.length);
     gauge('db_pool_idle_connections', 'Idle connections of the database pool', (pool) => pool._freeConnections?.length);
     gauge('db_pool_waiting_requests', 'Requests waiting for a database connection', (pool) => pool._connectionQueue?.length);
+  }
+
+  private watchReplicas(replicas: ReadReplicas): void {
+    new Gauge({
+      name: 'db_replica_up',
+      help: 'Whether a read replica serves reads (1: answers and within DATABASE_REPLICA_MAX_LAG_MS) or not (0)',
+      labelNames: ['replica', 'state'],
+      registers: [this.registry],
+      collect() {
+        this.reset();
+        for (const { name, state } of replicas.statuses()) this.set({ replica: name, state }, state === 'up' ? 1 : 0);
+      },
+    });
+    new Gauge({
+      name: 'db_replica_lag_seconds',
+      help: 'How far a read replica was behind the primary at its last probe, measured by the platform',
+      labelNames: ['replica'],
+      registers: [this.registry],
+      collect() {
+        this.reset();
+        for (const { name, lagMs } of replicas.statuses()) if (lagMs !== null) this.set({ replica: name }, lagMs / 1000);
+      },
+    });
   }
 }

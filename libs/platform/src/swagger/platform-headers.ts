@@ -1,5 +1,9 @@
 import { OpenAPIObject } from '@nestjs/swagger';
 import { ACCEPTABLE_REQUEST_ID, REQUEST_ID_HEADER } from '../http/request-id.middleware';
+import { CONSISTENCY_TOKEN_EXAMPLE, CONSISTENCY_TOKEN_HEADER } from '../database/consistency-token';
+
+/** What a Consistency-Token looks like: a MariaDB GTID position (up to 16 `domain-server-sequence`). */
+const CONSISTENCY_TOKEN_SCHEMA = { type: 'string', maxLength: 512, pattern: '^\\d{1,10}-\\d{1,10}-\\d{1,20}(,\\d{1,10}-\\d{1,10}-\\d{1,20}){0,15}$', example: CONSISTENCY_TOKEN_EXAMPLE };
 
 const INT32_MAX = 2_147_483_647;
 const integer = (maximum: number) => ({ type: 'integer', format: 'int32', minimum: 0, maximum });
@@ -17,6 +21,11 @@ const HEADERS = {
   'X-RateLimit-Remaining': { description: 'Requests left to the caller in the current window.', schema: integer(INT32_MAX) },
   'X-RateLimit-Reset': { description: 'Seconds until the oldest counted request leaves the window.', schema: seconds },
   'Retry-After': { description: 'Seconds to wait before retrying.', required: true, schema: seconds },
+  [CONSISTENCY_TOKEN_HEADER]: {
+    description:
+      'Where this write committed, when the deployment reads from replicas (absent otherwise). Send it back as the `Consistency-Token` request header and the reads of that request see this write, whoever sends it; the writer\'s own reads see it without the header.',
+    schema: CONSISTENCY_TOKEN_SCHEMA,
+  },
   'WWW-Authenticate': { description: 'The bearer challenge (RFC 6750), with `error` when a token was given.', required: true, schema: { type: 'string' } },
 };
 type HeaderName = keyof typeof HEADERS;
@@ -29,8 +38,9 @@ const RATE_LIMIT: HeaderName[] = ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 
  * 415 (body middleware), 429 (the limit itself). A 400 from the body parser has none either, one from
  * validation has them: documented headers are optional unless `required`.
  */
-function headersOf(status: string): HeaderName[] {
+function headersOf(status: string, method: string): HeaderName[] {
   const names: HeaderName[] = [REQUEST_ID_HEADER];
+  if (WRITE_METHODS.has(method) && status.startsWith('2')) names.push(CONSISTENCY_TOKEN_HEADER);
   if (!['401', '403', '413', '415', '429'].includes(status)) names.push(...RATE_LIMIT);
   if (status === '401') names.push('WWW-Authenticate');
   if (status === '429' || status === '503') names.push('Retry-After');
@@ -46,29 +56,42 @@ const REQUEST_ID_PARAMETER = {
   schema: { type: 'string', maxLength: 128, pattern: ACCEPTABLE_REQUEST_ID.source },
 };
 
+/** A write of one request's caller, to read after it from any replica (docs/api-contract.md, "Consistency tokens"). */
+const CONSISTENCY_TOKEN_PARAMETER = {
+  name: CONSISTENCY_TOKEN_HEADER,
+  in: 'header',
+  required: false,
+  description:
+    'The `Consistency-Token` a write answered: the reads of this request see that write (and everything before it), on whatever replica of the database they run. A value that is not one is a 400.',
+  schema: CONSISTENCY_TOKEN_SCHEMA,
+};
+
+const WRITE_METHODS = new Set(['post', 'put', 'patch', 'delete']);
+
 type Operation = { parameters?: unknown[]; responses?: Record<string, { headers?: Record<string, unknown> }> };
 
 /**
- * Declares, on every operation and status, the headers the edge sends (as `components.headers`), and the
- * `X-Request-Id` a caller may send. Added where the document is built: they come from the platform, not
+ * Declares, on every operation and status, the headers the edge sends (as `components.headers`, those used), and
+ * the `X-Request-Id` and `Consistency-Token` a caller may send. Added where the document is built: they come from the platform, not
  * from any one controller.
  */
 export function withPlatformHeaders(document: OpenAPIObject): OpenAPIObject {
   const paths = Object.fromEntries(
     Object.entries(document.paths).map(([path, item]) => [
       path,
-      Object.fromEntries(Object.entries(item as Record<string, Operation>).map(([method, operation]) => [method, withHeaders(operation)])),
+      Object.fromEntries(Object.entries(item as Record<string, Operation>).map(([method, operation]) => [method, withHeaders(operation, method)])),
     ]),
   );
-  return { ...document, paths, components: { ...document.components, headers: { ...document.components?.headers, ...HEADERS } } };
+  const used = Object.fromEntries(Object.entries(HEADERS).filter(([name]) => JSON.stringify(paths).includes(`"#/components/headers/${name}"`)));
+  return { ...document, paths, components: { ...document.components, headers: { ...document.components?.headers, ...used } } };
 }
 
-function withHeaders(operation: Operation): Operation {
+function withHeaders(operation: Operation, method: string): Operation {
   const responses = Object.fromEntries(
     Object.entries(operation.responses ?? {}).map(([status, response]) => {
-      const refs = Object.fromEntries(headersOf(status).map((name) => [name, { $ref: `#/components/headers/${name}` }]));
+      const refs = Object.fromEntries(headersOf(status, method).map((name) => [name, { $ref: `#/components/headers/${name}` }]));
       return [status, { ...response, headers: { ...response.headers, ...refs } }];
     }),
   );
-  return { ...operation, parameters: [...(operation.parameters ?? []), REQUEST_ID_PARAMETER], responses };
+  return { ...operation, parameters: [...(operation.parameters ?? []), REQUEST_ID_PARAMETER, CONSISTENCY_TOKEN_PARAMETER], responses };
 }

@@ -1,0 +1,46 @@
+import type { Pool, PoolOptions } from 'mysql2';
+import { DataSource } from 'typeorm';
+import { DatabaseConfig } from '../database-config';
+import { DEFAULT_STATEMENT_TIMEOUT_MS, ServerPool } from '../server-pool';
+import { ReadReplicaOptions, ReadReplicas, Replica, ReplicaEvents } from './read-replicas';
+
+/** What TypeORM's MysqlDriver offers to build a pool exactly as it builds the primary's. */
+interface MysqlDriverInternals {
+  mysql: { createPool(options: PoolOptions): Pool };
+  options: unknown;
+  createConnectionOptions(options: unknown, credentials: { url: string }): PoolOptions;
+}
+
+/**
+ * The replicas of `config.readUrls` beside the primary of an initialized DataSource: each a pool built with
+ * the primary's very options (so rows read the same from both), created lazily (a replica that is down at
+ * start does not stop the app), and probed once before this answers. Undefined without read URLs.
+ */
+export async function createReadReplicas(
+  dataSource: DataSource,
+  primary: ServerPool,
+  config: DatabaseConfig,
+  events: ReplicaEvents,
+  options: ReadReplicaOptions = {},
+): Promise<ReadReplicas | undefined> {
+  if (config.type === 'sqlite' || config.readUrls.length === 0) return undefined;
+  const driver = dataSource.driver as unknown as MysqlDriverInternals;
+  const deadlineMs = config.statementTimeoutMs ?? DEFAULT_STATEMENT_TIMEOUT_MS;
+  const replicas = config.readUrls.map((url, index) => {
+    const pool = driver.mysql.createPool(driver.createConnectionOptions(driver.options, { url }));
+    return new Replica(`replica-${index + 1}`, addressOf(url), new ServerPool(pool, deadlineMs));
+  });
+  const readReplicas = new ReadReplicas(replicas, primary, events, { maxLagMs: config.replicaMaxLagMs, ...options });
+  await readReplicas.start();
+  return readReplicas;
+}
+
+/** host:port of a mysql:// URL, for the log: never its credentials. */
+function addressOf(url: string): string {
+  try {
+    const { hostname, port } = new URL(url);
+    return `${hostname}:${port || '3306'}`;
+  } catch {
+    return 'an unparseable URL';
+  }
+}

@@ -1,0 +1,47 @@
+import { GtidPosition } from './gtid-position';
+import { ConsistencyScope, ReadConsistency } from './read-consistency';
+
+const position = (text: string) => GtidPosition.parse(text)!;
+
+describe(ConsistencyScope.name, () => {
+  it('requires what was sent, what the caller wrote before, and what the unit wrote itself', async () => {
+    const sut = new ConsistencyScope();
+    sut.require(position('0-1-3'));
+    sut.requireLater(Promise.resolve(position('0-1-5,1-1-1')));
+
+    expect((await sut.requirement()).toString()).toBe('0-1-5,1-1-1');
+
+    sut.written(position('0-1-9'));
+
+    expect((await sut.requirement()).toString()).toBe('0-1-9,1-1-1');
+    expect(sut.writes?.toString()).toBe('0-1-9');
+  });
+
+  it('gives every concurrent read the looked-up position, not only the first', async () => {
+    const sut = new ConsistencyScope();
+    let answer!: (value: GtidPosition) => void;
+    sut.requireLater(new Promise((resolve) => (answer = resolve)));
+
+    const reads = [sut.requirement(), sut.requirement()];
+    answer(position('0-1-7'));
+
+    expect((await Promise.all(reads)).map(String)).toEqual(['0-1-7', '0-1-7']);
+  });
+
+  it('requires nothing more when the lookup fails, and records no write it did not see', async () => {
+    const sut = new ConsistencyScope();
+    sut.requireLater(Promise.reject(new Error('Redis is away')));
+
+    expect((await sut.requirement()).isEmpty).toBe(true);
+    expect(sut.writes).toBeUndefined();
+  });
+
+  it('is the scope of whatever runs inside ReadConsistency.run, and none outside', async () => {
+    expect(ReadConsistency.current()).toBeUndefined();
+
+    await ReadConsistency.run(async (scope) => {
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(ReadConsistency.current()).toBe(scope);
+    });
+  });
+});

@@ -1,0 +1,60 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { GtidPosition } from './gtid-position';
+
+/**
+ * What the reads of one unit of work (an HTTP request) must see, and what it wrote. The platform opens one
+ * per request (`ReadConsistency.run`); Database reads it when it picks a replica and records the writes.
+ * Outside one (the CLI, migrations) reads carry no requirement.
+ */
+export class ConsistencyScope {
+  private required = GtidPosition.EMPTY;
+  private pending: Promise<GtidPosition> | undefined;
+  private wrote: GtidPosition | undefined;
+
+  /** Reads from now on must see `position` (a Consistency-Token the caller sent). */
+  require(position: GtidPosition): void {
+    this.required = this.required.merge(position);
+  }
+
+  /**
+   * Reads must see what `lookup` answers (the caller's last write, looked up while the request goes through
+   * its other checks). A failed lookup requires nothing more.
+   */
+  requireLater(lookup: Promise<GtidPosition | undefined>): void {
+    const earlier = this.pending;
+    this.pending = lookup.then(
+      async (position) => (earlier ? (await earlier).merge(position ?? GtidPosition.EMPTY) : (position ?? GtidPosition.EMPTY)),
+      () => earlier ?? GtidPosition.EMPTY,
+    );
+  }
+
+  /** What a read must see now (concurrent reads of the unit all wait for the same lookup). */
+  async requirement(): Promise<GtidPosition> {
+    return this.pending ? this.required.merge(await this.pending) : this.required;
+  }
+
+  /** A write of this unit committed at `position`: later reads of the unit see it. */
+  written(position: GtidPosition): void {
+    this.wrote = (this.wrote ?? GtidPosition.EMPTY).merge(position);
+    this.require(position);
+  }
+
+  /** Where the unit's writes committed; undefined when it wrote nothing (or without replicas). */
+  get writes(): GtidPosition | undefined {
+    return this.wrote;
+  }
+}
+
+const scopes = new AsyncLocalStorage<ConsistencyScope>();
+
+export const ReadConsistency = {
+  /** Runs `work` (and everything it starts) in a new scope. */
+  run<T>(work: (scope: ConsistencyScope) => T): T {
+    const scope = new ConsistencyScope();
+    return scopes.run(scope, () => work(scope));
+  },
+  /** The scope of the unit of work running now, if any. */
+  current(): ConsistencyScope | undefined {
+    return scopes.getStore();
+  },
+};

@@ -1,0 +1,161 @@
+import { DatabaseDeadlineError, ServerPool } from '../server-pool';
+import { GtidPosition } from './gtid-position';
+import { PrimaryFallback, ReadReplicas, Replica, ReplicaEvents, ReplicaState, ReplicaStatus } from './read-replicas';
+
+/** A server as the probes see it: the answer to each probe statement, or the error it fails with. Anything else is a bug. */
+class FakeServer {
+  position = '0-1-1';
+  logBin = 1;
+  failure: unknown;
+
+  pool(): ServerPool {
+    return {
+      query: async (sql: string) => {
+        if (this.failure) throw this.failure;
+        if (sql === 'SELECT @@log_bin AS logBin, @@gtid_binlog_pos AS position') return [{ logBin: this.logBin, position: this.position }];
+        if (sql === 'SELECT @@gtid_current_pos AS position') return [{ position: this.position }];
+        throw new Error(`unexpected statement: ${sql}`);
+      },
+      end: async () => undefined,
+    } as unknown as ServerPool;
+  }
+}
+
+class RecordedEvents implements ReplicaEvents {
+  readonly changes: Array<{ name: string; from: ReplicaState; to: ReplicaState }> = [];
+  readonly usabilities: Array<string | undefined> = [];
+  readonly fallbacks: PrimaryFallback[] = [];
+  stateChanged(status: ReplicaStatus, previous: ReplicaState): void {
+    this.changes.push({ name: status.name, from: previous, to: status.state });
+  }
+  usability(reason: string | undefined): void {
+    this.usabilities.push(reason);
+  }
+  fellBack(reason: PrimaryFallback): void {
+    this.fallbacks.push(reason);
+  }
+}
+
+const position = (text: string) => GtidPosition.parse(text)!;
+const unreachable = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:1'), { code: 'ECONNREFUSED' });
+
+describe(ReadReplicas.name, () => {
+  let now: number;
+  let primary: FakeServer;
+  let servers: FakeServer[];
+  let events: RecordedEvents;
+  let sut: ReadReplicas;
+
+  beforeEach(() => {
+    now = 0;
+    primary = new FakeServer();
+    servers = [new FakeServer(), new FakeServer()];
+    events = new RecordedEvents();
+    const replicas = servers.map((server, i) => new Replica(`replica-${i + 1}`, `10.0.0.${i + 1}:3306`, server.pool()));
+    sut = new ReadReplicas(replicas, primary.pool(), events, { maxLagMs: 1_000, now: () => now });
+  });
+  afterEach(() => sut.stop());
+
+  const names = (required = GtidPosition.EMPTY) => sut.candidates(required).replicas.map((replica) => replica.name);
+
+  it('sends no read to a replica before it was probed, then takes turns among the serving ones', async () => {
+    expect(sut.candidates(GtidPosition.EMPTY)).toEqual({ replicas: [], fallback: 'no_healthy_replica' });
+
+    await sut.probe();
+
+    expect(names()).toEqual(['replica-1', 'replica-2']);
+    expect(names()).toEqual(['replica-2', 'replica-1']);
+    expect(events.changes).toEqual([
+      { name: 'replica-1', from: 'starting', to: 'up' },
+      { name: 'replica-2', from: 'starting', to: 'up' },
+    ]);
+  });
+
+  it('sends a read that must see a position only to replicas that had applied it, else to the primary', async () => {
+    primary.position = '0-1-5';
+    servers[0].position = '0-1-5';
+    servers[1].position = '0-1-4';
+    await sut.probe();
+
+    expect(names(position('0-1-5'))).toEqual(['replica-1']);
+    expect(sut.candidates(position('0-1-6'))).toEqual({ replicas: [], fallback: 'read_your_writes' });
+  });
+
+  it('takes a replica further behind than the bound out of service, tells each change once, and back once it caught up', async () => {
+    await sut.probe();
+    primary.position = '0-1-2';
+    now = 100;
+    await sut.probe();
+    now = 1_200;
+    await sut.probe();
+    now = 1_300;
+    await sut.probe();
+
+    expect(sut.statuses()).toEqual([
+      { name: 'replica-1', state: 'lagging', lagMs: 1_200 },
+      { name: 'replica-2', state: 'lagging', lagMs: 1_200 },
+    ]);
+    expect(sut.candidates(GtidPosition.EMPTY).fallback).toBe('no_healthy_replica');
+
+    servers[1].position = '0-1-2';
+    await sut.probe();
+
+    expect(names()).toEqual(['replica-2']);
+    expect(events.changes.filter((change) => change.name === 'replica-2')).toEqual([
+      { name: 'replica-2', from: 'starting', to: 'up' },
+      { name: 'replica-2', from: 'up', to: 'lagging' },
+      { name: 'replica-2', from: 'lagging', to: 'up' },
+    ]);
+  });
+
+  it('marks a replica down or stalled when its probe fails or times out, and up again when it answers', async () => {
+    await sut.probe();
+    servers[0].failure = unreachable;
+    servers[1].failure = new DatabaseDeadlineError('a statement', 1_000);
+    await sut.probe();
+
+    expect(sut.statuses().map((status) => status.state)).toEqual(['down', 'stalled']);
+
+    servers[0].failure = undefined;
+    await sut.probe();
+
+    expect(sut.statuses().map((status) => status.state)).toEqual(['up', 'stalled']);
+  });
+
+  it('takes a replica out at once when a read on it fails for its connection', async () => {
+    await sut.probe();
+    const [first] = sut.candidates(GtidPosition.EMPTY).replicas;
+
+    sut.failed(first, unreachable);
+
+    expect(names()).toEqual(['replica-2']);
+  });
+
+  it('goes on serving from the replicas while the primary is unreachable, measuring their lag against what it last saw', async () => {
+    primary.position = '0-1-3';
+    servers[0].position = '0-1-3';
+    servers[1].position = '0-1-2';
+    await sut.probe();
+    primary.failure = unreachable;
+    now = 60_000;
+    await sut.probe();
+
+    expect(sut.statuses().map((status) => status.state)).toEqual(['up', 'lagging']);
+    expect(events.usabilities).toEqual([]);
+  });
+
+  it('uses no replica when the primary writes no binary log or is not MariaDB, and says so once', async () => {
+    primary.logBin = 0;
+    await sut.probe();
+    await sut.probe();
+
+    expect(sut.candidates(GtidPosition.EMPTY)).toEqual({ replicas: [], fallback: 'replicas_unusable' });
+    expect(events.usabilities).toEqual(['the primary writes no binary log, so no replica can follow it']);
+
+    primary.logBin = 1;
+    await sut.probe();
+
+    expect(events.usabilities).toEqual(['the primary writes no binary log, so no replica can follow it', undefined]);
+    expect(names()).toHaveLength(2);
+  });
+});

@@ -1,0 +1,40 @@
+import { GtidPosition } from './gtid-position';
+import { ReplicationLag } from './replication-lag';
+
+const position = (text: string) => GtidPosition.parse(text)!;
+
+describe(ReplicationLag.name, () => {
+  it('knows no lag before the primary was sampled', () => {
+    expect(new ReplicationLag(60_000).of(position('0-1-1'), 1_000)).toBeUndefined();
+  });
+
+  it('is 0 for a replica that has the latest sampled position, however long the primary has been idle', () => {
+    const sut = new ReplicationLag(60_000);
+    sut.sample(position('0-1-5'), 1_000);
+    sut.sample(position('0-1-5'), 50_000);
+
+    expect(sut.of(position('0-1-5'), 100_000)).toBe(0);
+  });
+
+  it('is the age of the oldest sampled position the replica lacks', () => {
+    const sut = new ReplicationLag(60_000);
+    sut.sample(position('0-1-5'), 1_000);
+    sut.sample(position('0-1-6'), 2_000);
+    sut.sample(position('0-1-9'), 3_000);
+
+    expect(sut.of(position('0-1-5'), 4_000)).toBe(2_000);
+    expect(sut.of(position('0-1-7'), 4_000)).toBe(1_000);
+    expect(sut.of(position('0-1-9'), 4_000)).toBe(0);
+    expect(sut.primary?.toString()).toBe('0-1-9');
+  });
+
+  it('grows while a stopped replica applies nothing, and keeps its newest sample however old', () => {
+    const sut = new ReplicationLag(10_000);
+    sut.sample(position('0-1-5'), 0);
+    sut.sample(position('0-1-6'), 1_000);
+    sut.sample(position('0-1-6'), 30_000);
+
+    expect(sut.of(position('0-1-5'), 30_000)).toBe(29_000);
+    expect(sut.of(position('0-1-5'), 90_000)).toBe(89_000);
+  });
+});
