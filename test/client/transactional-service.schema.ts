@@ -193,7 +193,7 @@ export interface paths {
         };
         /**
          * Get one connector
-         * @description The connector with the flows that use it; secrets read as their placeholders.
+         * @description The connector with the flows that use it; secrets read as their placeholders. With If-None-Match naming its current ETag, a 304 without a body.
          */
         get: operations["getRestConnector"];
         /**
@@ -204,7 +204,7 @@ export interface paths {
         post?: never;
         /**
          * Delete a connector (soft)
-         * @description The connector disappears from every read; its name is free again.
+         * @description The connector moves to the trash: it disappears from every read and its name is free again; restore it from the trash. With If-Match, only from that version.
          */
         delete: operations["deleteRestConnector"];
         options?: never;
@@ -544,6 +544,17 @@ export interface components {
             deletedAt: string;
             /** @example alice */
             deletedBy: string;
+            /**
+             * Format: int32
+             * @description Its version in the trash (the delete's)
+             * @example 4
+             */
+            version: number;
+            /**
+             * @description The If-Match of a restore of exactly this version (the ETag the delete answered)
+             * @example "v4"
+             */
+            etag: string;
         };
         DeletedRestConnectorPage: {
             /** Format: int32 */
@@ -2779,6 +2790,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description An ETag this client holds (`"v3"`): 304 Not Modified while it is still the current one. */
+                "If-None-Match"?: string;
                 /** @description An id of the caller's choice, echoed in the answer and logged; any other value is replaced by a new UUID, not refused. */
                 "X-Request-Id"?: string;
                 /** @description The `Consistency-Token` a write answered: the reads of this request see that write (and everything before it), on whatever replica of the database they run. A value that is not one is a 400. */
@@ -2812,6 +2825,19 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["RestConnector"];
                 };
+            };
+            /** @description Not modified: the ETag sent in If-None-Match is still the current one; no body. */
+            304: {
+                headers: {
+                    /** @description The current ETag */
+                    ETag?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Invalid path id, query or body; `message` lists every failing field */
             400: {
@@ -3268,6 +3294,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description ETag of the version this delete applies to (`"v3"`, with the quotes); 412 naming the current ETag when it is no longer current, 400 when it is not an ETag. */
+                "If-Match"?: string;
                 /** @description An id of the caller's choice, echoed in the answer and logged; any other value is replaced by a new UUID, not refused. */
                 "X-Request-Id"?: string;
                 /** @description The `Consistency-Token` a write answered: the reads of this request see that write (and everything before it), on whatever replica of the database they run. A value that is not one is a 400. */
@@ -3287,9 +3315,11 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Deleted; the connector is gone from every read, its name is free again. */
+            /** @description In the trash; the connector is gone from every read, its name is free again. */
             204: {
                 headers: {
+                    /** @description Its version in the trash: the If-Match of a restore of exactly this version */
+                    ETag?: string;
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Consistency-Token": components["headers"]["Consistency-Token"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -3381,6 +3411,29 @@ export interface operations {
                      *       "statusCode": 404,
                      *       "error": "Not Found",
                      *       "message": "Bot 6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07 not found in environment 1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02",
+                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors/aa0de6c2-b1be-4e28-9ed2-f3bd0531ce0b",
+                     *       "timestamp": "2026-11-21T09:00:00.000Z",
+                     *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `If-Match` does not match the current `ETag` */
+            412: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 412,
+                     *       "error": "Precondition Failed",
+                     *       "message": "Rest connector aa0de6c2-b1be-4e28-9ed2-f3bd0531ce0b has changed since the ETag given in If-Match",
                      *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors/aa0de6c2-b1be-4e28-9ed2-f3bd0531ce0b",
                      *       "timestamp": "2026-11-21T09:00:00.000Z",
                      *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"

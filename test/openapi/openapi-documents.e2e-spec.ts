@@ -191,6 +191,21 @@ describe('What the documents say, field for field', () => {
     expect(['', 'x'.repeat(129), 'a/b', 'a b'].filter(id)).toEqual([]);
   });
 
+  it('documents the conditional requests: If-None-Match and its 304 on a read, If-Match with its 412 and the new ETag on a delete', () => {
+    const operation = (method: string) => (connectors.paths[`${CONNECTORS}/{serviceUUID}`] as Record<string, any>)[method];
+    const headers = (method: string) => operation(method).parameters.filter((p: { in: string }) => p.in === 'header').map((p: { name: string }) => p.name);
+
+    expect(headers('get')).toContain('If-None-Match');
+    expect(operation('get').responses['304'].headers.ETag).toBeDefined();
+    for (const method of ['put', 'delete']) {
+      expect(headers(method)).toContain('If-Match');
+      expect(operation(method).responses['412']).toBeDefined();
+    }
+    expect(operation('delete').responses['204'].headers.ETag).toBeDefined();
+    expect(operation('delete').responses['204'].headers['Consistency-Token']).toBeDefined();
+    expect(headers('get')).toContain('Consistency-Token');
+  });
+
   it('documents the write body: required fields, enums, lengths, the seed\'s placeholders and examples that work', () => {
     const body = schemaOf(connectors, 'RestConnectorWrite');
     const create = operation(connectors, CONNECTORS, 'post').requestBody.content['application/json'];
@@ -267,7 +282,7 @@ describe('What the documents say, field for field', () => {
     expect(keys('RestConnectorVersionDetail')).toEqual(['version', 'operation', 'updatedAt', 'updatedBy', 'user', 'changedFields', 'snapshot']);
     expect(keys('RestConnectorSnapshot')).toEqual(keys('RestConnector').filter((key) => key !== 'flows'));
     expect(connectors.components!.schemas!.VersionOperation).toMatchObject({ enum: ['CREATED', 'UPDATED', 'DELETED', 'RESTORED'] });
-    expect(keys('DeletedRestConnector')).toEqual(['uuid', 'name', 'tags', 'deletedAt', 'deletedBy']);
+    expect(keys('DeletedRestConnector')).toEqual(['uuid', 'name', 'tags', 'deletedAt', 'deletedBy', 'version', 'etag']);
     for (const page of ['RestConnectorVersionPage', 'DeletedRestConnectorPage']) expect(keys(page).sort()).toEqual(keys('RestConnectorPage').sort());
     for (const path of [`${CONNECTORS}/{serviceUUID}/versions`, `${CONNECTORS}/deleted`]) {
       expect(query(path)).toEqual({

@@ -48,6 +48,17 @@ describe('HTTP contract shared by the apps', () => {
     });
   });
 
+  it('answers a method a path does not serve 405 with Allow listing what it serves, in the error body', async () => {
+    const bots = `/platform-bot-admin/org/${tenant.organization.uuid}/env/${tenant.environment.uuid}/bots-admin`;
+
+    const patch = await sut.http.patch(`${bots}/${tenant.bot.uuid}`).set(bearer(token)).send({}).expect(405);
+    const del = await sut.http.delete(bots).set(bearer(token)).expect(405);
+
+    expect(patch.headers.allow).toBe('GET, HEAD');
+    expect(patch.body).toMatchObject({ statusCode: 405, error: 'Method Not Allowed', message: 'PATCH is not an operation of this path; it answers GET, HEAD', requestId: patch.headers['x-request-id'] });
+    expect(del.body.message).toBe('DELETE is not an operation of this path; it answers GET, HEAD');
+  });
+
   it('answers malformed JSON with a 400 error body, never a 500', async () => {
     const res = await sut.http
       .post('/platform-bot-admin/anything')

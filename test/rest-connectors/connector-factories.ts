@@ -138,6 +138,12 @@ export const errorBody = (statusCode: number, error: string, message: unknown, p
 });
 
 export const connectorNotFound = (uuid: string, bot: string) => `Rest connector ${uuid} not found in bot ${bot}`;
+/** The 404 of an active connector's read or write that finds it in the trash: how to restore it. */
+export const connectorInTrash = (tenant: Parameters<typeof tenantPath>[0], uuid: string, version: number) =>
+  new RegExp(
+    `^Rest connector ${uuid} is in the trash \\(deleted on \\d{4}-\\d\\d-\\d\\dT[\\d:.]+Z by alice\\): restore it with POST ` +
+      `${tenantPath(tenant).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}/${uuid}/restore \\(If-Match: "v${version}" to restore exactly this version\\), then retry$`,
+  );
 
 export const names = (items: Array<{ name: string }>) => items.map((item) => item.name);
 

@@ -8,6 +8,7 @@ import {
  aConnectorBody,
  ALICE,
  basicTokenOf,
+ connectorInTrash,
  connectorNotFound,
  createConnector,
  errorBody,
@@ -508,6 +509,40 @@ describe('Rest connectors: create, get, update, delete (MariaDB)', () => {
 
       await expect(get(uuid).then((r) => r.body.name)).resolves.toBe('Second edit');
     });
+
+    it('names the current ETag in its 412, and answers an unquoted If-Match 400 saying a quoted ETag is expected', async () => {
+      const uuid = await createConnector(sut, tenant, token);
+
+      const stale = await sut.http.put(`${base}/${uuid}`).set(bearer(token)).set('If-Match', '"v0"').send(aConnectorBody()).expect(412);
+      const unquoted = await sut.http.put(`${base}/${uuid}`).set(bearer(token)).set('If-Match', 'v1').send(aConnectorBody({ name: 'Not written' })).expect(400);
+
+      expect(stale.body.message).toBe(`Rest connector ${uuid} has changed since the ETag given in If-Match: its current ETag is "v1"; read it again, then send If-Match: "v1"`);
+      expect(unquoted.body.message).toBe('If-Match must be * or quoted ETags as a read answers them, such as "v4" (with the quotes); got "v1"');
+      await expect(get(uuid).then((r) => r.headers.etag)).resolves.toBe('"v1"');
+    });
+  });
+
+  it('answers PATCH on a connector 405 with the methods its path serves', async () => {
+    const uuid = await createConnector(sut, tenant, token);
+
+    const res = await sut.http.patch(`${base}/${uuid}`).set(bearer(token)).send({ name: 'Patched' }).expect(405);
+
+    expect(res.headers.allow).toBe('GET, HEAD, PUT, DELETE');
+    expect(res.body.message).toBe('PATCH is not an operation of this path; it answers GET, HEAD, PUT, DELETE');
+  });
+
+  describe('conditional GET (If-None-Match)', () => {
+    it('is a 304 without a body while the ETag is current, and a 200 with the record once it changed', async () => {
+      const uuid = await createConnector(sut, tenant, token);
+
+      const unchanged = await get(uuid).set('If-None-Match', '"v1"').expect(304);
+      await sut.http.put(`${base}/${uuid}`).set(bearer(token)).send(aConnectorBody({ name: 'Changed' })).expect(200);
+      const changed = await get(uuid).set('If-None-Match', '"v1"').expect(200);
+
+      expect(unchanged.text).toBe('');
+      expect(unchanged.headers.etag).toBe('"v1"');
+      expect(changed.body.name).toBe('Changed');
+    });
   });
 
   describe('DELETE /{serviceUUID} (soft delete)', () => {
@@ -520,18 +555,44 @@ describe('Rest connectors: create, get, update, delete (MariaDB)', () => {
       await expect(storedRow(uuid)).resolves.toMatchObject({ deletedAt: expect.any(Date), deletedBy: 'alice' });
     });
 
-    it('makes later get, update and delete of the connector 404', async () => {
+    it('makes later get, update and delete of the connector a 404 that says it is in the trash and how to restore it', async () => {
       const uuid = await createConnector(sut, tenant, token);
       await sut.http.delete(`${base}/${uuid}`).set(bearer(token)).expect(204);
-      const message = connectorNotFound(uuid, tenant.bot.uuid);
+      const message = connectorInTrash(tenant, uuid, 2);
 
       const got = await get(uuid).expect(404);
       const put = await sut.http.put(`${base}/${uuid}`).set(bearer(token)).send(aConnectorBody()).expect(404);
       const deleted = await sut.http.delete(`${base}/${uuid}`).set(bearer(token)).expect(404);
 
-      expect(got.body).toEqual(errorBody(404, 'Not Found', message, `${base}/${uuid}`));
-      expect(put.body.message).toBe(message);
-      expect(deleted.body.message).toBe(message);
+      expect(got.body).toEqual(errorBody(404, 'Not Found', expect.stringMatching(message), `${base}/${uuid}`));
+      expect(put.body.message).toMatch(message);
+      expect(deleted.body.message).toMatch(message);
+      expect(got.body.message).toContain(`${base}/${uuid}/restore`);
+    });
+
+    it('is a plain 404 for a connector that never was', async () => {
+      const uuid = '01a21638-a4cd-7207-ab76-950a495ba8b2';
+
+      const got = await get(uuid).expect(404);
+
+      expect(got.body.message).toBe(connectorNotFound(uuid, tenant.bot.uuid));
+    });
+
+    it('honours If-Match: a stale ETag is a 412 naming the current one and deletes nothing; the current one deletes and answers the trash version\'s ETag', async () => {
+      const uuid = await createConnector(sut, tenant, token);
+
+      const stale = await sut.http.delete(`${base}/${uuid}`).set(bearer(token)).set('If-Match', '"v99"').expect(412);
+      await get(uuid).expect(200);
+      const malformed = await sut.http.delete(`${base}/${uuid}`).set(bearer(token)).set('If-Match', 'v1').expect(400);
+      const deleted = await sut.http.delete(`${base}/${uuid}`).set(bearer(token)).set('If-Match', '"v1"').expect(204);
+      const trash = await sut.http.get(`${base}/deleted`).query({ linesPerPage: 100 }).set(bearer(token)).expect(200);
+      const item = trash.body.content.find((c: { uuid: string }) => c.uuid === uuid);
+      await sut.http.post(`${base}/${uuid}/restore`).set(bearer(token)).set('If-Match', item.etag).expect(200);
+
+      expect(stale.body.message).toBe(`Rest connector ${uuid} has changed since the ETag given in If-Match: its current ETag is "v1"; read it again, then send If-Match: "v1"`);
+      expect(malformed.body.message).toBe('If-Match must be * or quoted ETags as a read answers them, such as "v4" (with the quotes); got "v1"');
+      expect(deleted.headers.etag).toBe('"v2"');
+      expect(item).toMatchObject({ version: 2, etag: '"v2"' });
     });
 
     it('removes the connector from pages, lists and suggestions', async () => {

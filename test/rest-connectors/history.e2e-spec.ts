@@ -178,6 +178,9 @@ describe('History, trash and restore (MariaDB)', () => {
           tags: [{ name: `tag-${name}` }],
           deletedAt: expect.stringMatching(ISO_UTC_MILLIS),
           deletedBy: 'alice',
+          // The delete's version: what a restore of exactly it sends in If-Match.
+          version: 2,
+          etag: '"v2"',
         })),
       );
       const deletedAts = page.body.content.map((item: { deletedAt: string }) => item.deletedAt);

@@ -6,7 +6,7 @@ import { bearer, signToken } from '../support/tokens';
 import {
  aConnectorBody,
  ALICE,
- connectorNotFound,
+ connectorInTrash,
  createConnector,
  errorBody,
  ISO_UTC_MILLIS,
@@ -158,7 +158,7 @@ describe('Rest connectors on SQLite', () => {
     await sut.http.post(base).set(bearer(token)).send(aConnectorBody({ name: 'unique here ' })).expect(201);
 
     expect(conflict.body).toEqual(errorBody(409, 'Conflict', 'A rest connector named "unique here" already exists in this bot', base));
-    expect(got.body.message).toBe(connectorNotFound(uuid, tenant.bot.uuid));
+    expect(got.body.message).toMatch(connectorInTrash(tenant, uuid, 2));
   });
 
   it('validates the body, listing every failing field', async () => {

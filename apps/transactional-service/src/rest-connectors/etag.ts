@@ -1,14 +1,38 @@
 import { RestConnector } from '@app/domain';
+import { BadRequestException } from '@nestjs/common';
 
 /** The strong ETag of a connector's current state; every write bumps `version`. */
 export function etagOf(connector: Pick<RestConnector, 'version'>): string {
   return `"v${connector.version}"`;
 }
 
-/** RFC 9110 If-Match: `*` or a list of strong ETags; a weak ETag never matches. */
-export function ifMatchAccepts(header: string, etag: string): boolean {
-  return header.split(',').some((candidate) => {
-    const value = candidate.trim();
-    return value === '*' || value === etag;
-  });
+/** An RFC 9110 entity-tag: quoted visible characters, `W/` for a weak one. */
+const ENTITY_TAG = /^(?:W\/)?"[\x21\x23-\x7e]*"$/;
+
+export class MalformedIfMatchException extends BadRequestException {
+  constructor(header: string) {
+    const shown = header.length > 60 ? `${header.slice(0, 60)}…` : header;
+    super(`If-Match must be * or quoted ETags as a read answers them, such as "v4" (with the quotes); got ${JSON.stringify(shown)}`);
+  }
+}
+
+/**
+ * An If-Match header (RFC 9110): `*` or a comma-separated list of entity-tags. A write with one applies only to a
+ * version it names (a weak tag never matches); a header that is neither is a 400, never a 412.
+ */
+export class IfMatch {
+  private constructor(private readonly tags: readonly string[] | '*') {}
+
+  /** Undefined without the header. */
+  static from(header: string | undefined): IfMatch | undefined {
+    if (header === undefined) return undefined;
+    const list = header.split(',').map((candidate) => candidate.trim());
+    if (list.length === 1 && list[0] === '*') return new IfMatch('*');
+    if (list.some((candidate) => !ENTITY_TAG.test(candidate))) throw new MalformedIfMatchException(header);
+    return new IfMatch(list);
+  }
+
+  accepts(etag: string): boolean {
+    return this.tags === '*' || this.tags.includes(etag);
+  }
 }

@@ -9,6 +9,7 @@ import {
   ApiNoContentResponse,
   ApiOkResponse,
   ApiOperation,
+  ApiResponse,
   ApiTags,
 } from '@nestjs/swagger';
 import type { Response } from 'express';
@@ -51,7 +52,17 @@ export class RestConnectorsController {
   }
 
   @Get(':serviceUUID')
-  @ApiOperation({ summary: 'Get one connector', description: 'The connector with the flows that use it; secrets read as their placeholders.' })
+  @ApiOperation({
+    summary: 'Get one connector',
+    description: 'The connector with the flows that use it; secrets read as their placeholders. With If-None-Match naming its current ETag, a 304 without a body.',
+  })
+  @ApiHeader({
+    name: 'If-None-Match',
+    required: false,
+    description: 'An ETag this client holds (`"v3"`): 304 Not Modified while it is still the current one.',
+    schema: { type: 'string', maxLength: maxHeaderSize },
+  })
+  @ApiResponse({ status: 304, description: 'Not modified: the ETag sent in If-None-Match is still the current one; no body.', headers: { ETag: { description: 'The current ETag', schema: { type: 'string' } } } })
   @ApiOkResponse({
     type: RestConnectorDto,
     description: 'The connector; secrets appear as their placeholders',
@@ -125,9 +136,27 @@ export class RestConnectorsController {
   @Delete(':serviceUUID')
   @HttpCode(204)
   @RequireScope(CONNECTORS_WRITE_SCOPE)
-  @ApiOperation({ summary: 'Delete a connector (soft)', description: 'The connector disappears from every read; its name is free again.' })
-  @ApiNoContentResponse({ description: 'Deleted; the connector is gone from every read, its name is free again.' })
-  deleteRestConnector(@Param() path: RestConnectorPath, @CurrentCaller() caller: Caller): Promise<void> {
-    return this.connectors.remove(path, caller);
+  @ApiOperation({
+    summary: 'Delete a connector (soft)',
+    description: 'The connector moves to the trash: it disappears from every read and its name is free again; restore it from the trash. With If-Match, only from that version.',
+  })
+  @ApiHeader({
+    name: 'If-Match',
+    required: false,
+    description: 'ETag of the version this delete applies to (`"v3"`, with the quotes); 412 naming the current ETag when it is no longer current, 400 when it is not an ETag.',
+    schema: { type: 'string', maxLength: maxHeaderSize },
+  })
+  @ApiNoContentResponse({
+    description: 'In the trash; the connector is gone from every read, its name is free again.',
+    headers: { ETag: { description: 'Its version in the trash: the If-Match of a restore of exactly this version', schema: { type: 'string' } } },
+  })
+  @ApiErrorResponses(412)
+  async deleteRestConnector(
+    @Param() path: RestConnectorPath,
+    @CurrentCaller() caller: Caller,
+    @Headers('if-match') ifMatch: string | undefined,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<void> {
+    res.setHeader('ETag', await this.connectors.remove(path, caller, ifMatch));
   }
 }

@@ -4,7 +4,8 @@ import { ConflictException } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
 import { RestConnectorsService } from './rest-connectors.service';
 import { A_CONNECTOR_PATH, aStoredConnector, aWriteDto } from './testing/connector-factories';
-import { ConnectorChangedException, ConnectorNameConflictException, ConnectorNotDeletedException, ConnectorNotFoundException } from './rest-connector.exceptions';
+import { MalformedIfMatchException } from './etag';
+import { ConnectorChangedException, ConnectorInTrashException, ConnectorNameConflictException, ConnectorNotDeletedException, ConnectorNotFoundException } from './rest-connector.exceptions';
 
 const PATH = A_CONNECTOR_PATH;
 const CALLER: Caller = { sub: 'alice', username: 'alice', picture: null, orgs: ['*'], scopes: ['connectors:write'] };
@@ -55,9 +56,20 @@ describe(RestConnectorsService.name, () => {
     it('is a connector 404 when the path holds but the connector does not', async () => {
       const { sut, connectors, scopes } = await newTestService();
       connectors.findActiveWithRelations.mockResolvedValue(NOT_IN_SCOPE);
+      connectors.findAny.mockResolvedValue(NOT_IN_SCOPE);
 
       await expect(sut.get(PATH)).rejects.toBeInstanceOf(ConnectorNotFoundException);
       expect(scopes.lookup).toHaveBeenCalledWith(PATH, 'replica');
+      expect(connectors.findAny).toHaveBeenCalledWith(PATH, 'replica');
+    });
+
+    it('is a 404 saying the connector is in the trash, with how to restore it, when it is', async () => {
+      const { sut, connectors } = await newTestService();
+      connectors.findActiveWithRelations.mockResolvedValue(NOT_IN_SCOPE);
+      connectors.findAny.mockResolvedValue(aStoredConnector({ version: 7, deletedAt: new Date('2026-11-26T05:00:00.000Z'), deletedBy: 'bob' }));
+
+      await expect(sut.get(PATH)).rejects.toBeInstanceOf(ConnectorInTrashException);
+      await expect(sut.get(PATH)).rejects.toThrow(/is in the trash \(deleted on 2026-11-26T05:00:00.000Z by bob\): restore it with POST \/platform-transactional-service\/org\/.*\/restore \(If-Match: "v7"/);
     });
 
     it("is the scope's 404 when a link of the path is missing", async () => {
@@ -184,12 +196,24 @@ describe(RestConnectorsService.name, () => {
       expect(connectors.update).not.toHaveBeenCalled();
     });
 
-    it('is a 412 when another write lands between the read and the write of an If-Match update', async () => {
+    it('is a 412 naming the version that won when another write lands between the read and the write of an If-Match update', async () => {
       const { sut, connectors } = await newTestService();
       connectors.findForWrite.mockResolvedValue(forWrite(aStoredConnector({ version: 2 })));
+      connectors.findAny.mockResolvedValue(aStoredConnector({ version: 3 }));
       connectors.update.mockResolvedValue(false);
 
-      await expect(sut.update(PATH, aWriteDto(), CALLER, '"v2"')).rejects.toBeInstanceOf(ConnectorChangedException);
+      await expect(sut.update(PATH, aWriteDto(), CALLER, '"v2"')).rejects.toThrow(new ConnectorChangedException(PATH.serviceUUID, '"v3"'));
+    });
+
+    it('is a 412 naming the current ETag for a stale If-Match, and a 400 for one that is not an ETag, before reading', async () => {
+      const { sut, connectors } = await newTestService();
+      connectors.findForWrite.mockResolvedValue(forWrite(aStoredConnector({ version: 4 })));
+
+      await expect(sut.update(PATH, aWriteDto(), CALLER, '"v3"')).rejects.toThrow('its current ETag is "v4"; read it again, then send If-Match: "v4"');
+      connectors.findForWrite.mockClear();
+      await expect(sut.update(PATH, aWriteDto(), CALLER, 'v4')).rejects.toBeInstanceOf(MalformedIfMatchException);
+      expect(connectors.findForWrite).not.toHaveBeenCalled();
+      expect(connectors.update).not.toHaveBeenCalled();
     });
 
     it('without If-Match, re-reads and retries a lost race, then gives up with a 409 after three attempts', async () => {
@@ -219,6 +243,7 @@ describe(RestConnectorsService.name, () => {
       const stored = aStoredConnector({ version: 2, headers: [{ header: 'Accept', value: 'application/json' }], authType: AuthType.AUTH_BEARER, bearerToken: 'sealed:same' });
       connectors.findForWrite.mockResolvedValue(forWrite(stored));
       connectors.update.mockResolvedValueOnce(true).mockResolvedValueOnce(true).mockResolvedValue(false);
+      connectors.findAny.mockResolvedValue(aStoredConnector({ version: 3 }));
 
       await sut.update(PATH, aWriteDto({ authType: AuthType.AUTH_BEARER, bearerToken: 'same' }), CALLER);
       await sut.update(PATH, aWriteDto({ authType: AuthType.AUTH_BEARER, bearerToken: '<BEARER_TOKEN>' }), CALLER);
@@ -239,19 +264,23 @@ describe(RestConnectorsService.name, () => {
   });
 
   describe('remove', () => {
-    it('soft-deletes, recording who and when and freeing the name', async () => {
-      const { sut, connectors, scopes } = await newTestService();
-      connectors.softDelete.mockResolvedValue(PATH.serviceUUID);
+    it('soft-deletes the version it read on the primary, recording who and when and freeing the name, and answers the trash version\'s ETag', async () => {
+      const { sut, connectors } = await newTestService();
+      connectors.findActive.mockResolvedValue(aStoredConnector({ version: 3 }));
+      connectors.softDelete.mockResolvedValue(true);
 
-      await sut.remove(PATH, CALLER);
+      const etag = await sut.remove(PATH, CALLER);
 
-      expect(connectors.softDelete).toHaveBeenCalledWith(TX, PATH, { deletedAt: expect.any(Date), deletedBy: 'alice', activeNameKey: null });
-      expect(scopes.lookup).not.toHaveBeenCalled();
+      expect(connectors.findActive).toHaveBeenCalledWith(PATH, 'primary');
+      expect(connectors.softDelete).toHaveBeenCalledWith(TX, PATH, 3, { deletedAt: expect.any(Date), deletedBy: 'alice', activeNameKey: null });
+      expect(etag).toBe('"v4"');
     });
 
     it('records the DELETED version in the transaction of the delete, and none when nothing was deleted', async () => {
       const { sut, connectors, history } = await newTestService();
-      connectors.softDelete.mockResolvedValueOnce(PATH.serviceUUID).mockResolvedValue(NOT_IN_SCOPE);
+      connectors.findActive.mockResolvedValueOnce(aStoredConnector()).mockResolvedValue(NOT_IN_SCOPE);
+      connectors.findAny.mockResolvedValue(NOT_IN_SCOPE);
+      connectors.softDelete.mockResolvedValue(true);
 
       await sut.remove(PATH, CALLER);
       await expect(sut.remove(PATH, CALLER)).rejects.toBeInstanceOf(ConnectorNotFoundException);
@@ -260,16 +289,28 @@ describe(RestConnectorsService.name, () => {
       expect(history.recordUnchanged).toHaveBeenCalledWith(TX, PATH.serviceUUID, 'DELETED', { updatedAt: expect.any(Date), updatedBy: 'alice', updatedByImage: null });
     });
 
-    it('is a 404 when no active connector was deleted', async () => {
+    it('honours If-Match: a 412 naming the current ETag for another version, deleting nothing', async () => {
       const { sut, connectors } = await newTestService();
-      connectors.softDelete.mockResolvedValue(NOT_IN_SCOPE);
+      connectors.findActive.mockResolvedValue(aStoredConnector({ version: 4 }));
 
-      await expect(sut.remove(PATH, CALLER)).rejects.toBeInstanceOf(ConnectorNotFoundException);
+      await expect(sut.remove(PATH, CALLER, '"v99"')).rejects.toThrow(new ConnectorChangedException(PATH.serviceUUID, '"v4"'));
+      expect(connectors.softDelete).not.toHaveBeenCalled();
+    });
+
+    it('with If-Match, is a 412 when another write lands first; without, retries from the newest version', async () => {
+      const { sut, connectors } = await newTestService();
+      connectors.findActive.mockResolvedValueOnce(aStoredConnector({ version: 4 })).mockResolvedValue(aStoredConnector({ version: 5 }));
+      connectors.findAny.mockResolvedValue(aStoredConnector({ version: 5 }));
+      connectors.softDelete.mockResolvedValueOnce(false).mockResolvedValueOnce(false).mockResolvedValue(true);
+
+      await expect(sut.remove(PATH, CALLER, '"v4"')).rejects.toThrow(new ConnectorChangedException(PATH.serviceUUID, '"v5"'));
+      await expect(sut.remove(PATH, CALLER)).resolves.toBe('"v6"');
+      expect(connectors.softDelete).toHaveBeenLastCalledWith(TX, PATH, 5, expect.anything());
     });
 
     it("is the scope's 404, asked on the primary, when a link of the path is missing", async () => {
       const { sut, connectors, scopes } = await newTestService();
-      connectors.softDelete.mockResolvedValue(NOT_IN_SCOPE);
+      connectors.findActive.mockResolvedValue(NOT_IN_SCOPE);
       scopes.lookup.mockResolvedValue({ ...EVERY_LINK, bot: false });
 
       await expect(sut.remove(PATH, CALLER)).rejects.toBeInstanceOf(BotNotFoundException);

@@ -1,12 +1,12 @@
-import { BotNotFoundException, BotPath, ConnectorHistoryRepository, connectorSnapshot, creationOf, Database, fingerprintOf, IdempotencyService, IdempotentRequest, isDuplicateKey, newUuid, RestConnector, RestConnectorCreatedDto, RestConnectorDto, RestConnectorPath, RestConnectorRepository, RestConnectorRestoredDto, RestConnectorUpdatedDto, RestConnectorWriteDto, ReadFrom, ScopeService, SecretField, secretContext, SecretCipher, VersionAuthor, VersionOperation } from '@app/domain';
+import { BotNotFoundException, BotPath, ConnectorHistoryRepository, connectorSnapshot, creationOf, Database, fingerprintOf, IdempotencyService, IdempotentRequest, isDuplicateKey, newUuid, RestConnector, RestConnectorCreatedDto, RestConnectorDto, RestConnectorPath, RestConnectorRepository, RestConnectorRestoredDto, RestConnectorUpdatedDto, RestConnectorWriteDto, NOT_IN_SCOPE, ReadFrom, ScopeService, SecretField, secretContext, SecretCipher, VersionAuthor, VersionOperation } from '@app/domain';
 import { Caller } from '@app/platform';
 import { ConflictException, Injectable } from '@nestjs/common';
 import { Seal, toConnectorWrite } from './connector-write';
 import { deletionBy } from './connector-lifecycle';
 import { toRecord } from './connector-views';
-import { etagOf, ifMatchAccepts } from './etag';
+import { etagOf, IfMatch } from './etag';
 import { changedSecrets, fieldsChanged, sameTags } from './history/version-changes';
-import { ConnectorChangedException, ConnectorNameConflictException, ConnectorNotDeletedException, connectorNotFound } from './rest-connector.exceptions';
+import { ConnectorChangedException, ConnectorInTrashException, ConnectorNameConflictException, ConnectorNotDeletedException, ConnectorNotFoundException } from './rest-connector.exceptions';
 
 /** Without If-Match a write retries against the newest version this many times before a 409. */
 const WRITE_ATTEMPTS = 3;
@@ -15,6 +15,11 @@ export interface WithEtag<T> {
   body: T;
   etag: string;
 }
+
+/** The connector's own 404, when the path holds but the connector is nowhere in its bot. */
+const connectorNotFoundIn = (path: RestConnectorPath) => (): never => {
+  throw new ConnectorNotFoundException(path.botUUID, path.serviceUUID);
+};
 
 /** Who made a write and when, as its version records it. */
 const authorOf = (caller: Caller, now: Date): VersionAuthor => ({ updatedAt: now, updatedBy: caller.username, updatedByImage: caller.picture });
@@ -90,13 +95,13 @@ export class RestConnectorsService {
   }
 
   async get(path: RestConnectorPath): Promise<WithEtag<RestConnectorDto>> {
-    const { connector, tags, flows } = await this.scope.resolve(path, await this.connectors.findActiveWithRelations(path), connectorNotFound(path), 'replica');
+    const { connector, tags, flows } = await this.scope.resolve(path, await this.connectors.findActiveWithRelations(path), this.missing(path, 'replica'), 'replica');
     return { body: toRecord(connector, tags, flows), etag: etagOf(connector) };
   }
 
   /**
-   * A full write. With If-Match it applies only to that exact version (else 412); without, it applies
-   * to the newest version, re-reading when another write lands in between.
+   * A full write. With If-Match it applies only to that exact version (else 412 naming the current ETag);
+   * without, it applies to the newest version, re-reading when another write lands in between.
    */
   async update(
     path: RestConnectorPath,
@@ -104,11 +109,10 @@ export class RestConnectorsService {
     caller: Caller,
     ifMatch?: string,
   ): Promise<WithEtag<RestConnectorUpdatedDto>> {
+    const condition = IfMatch.from(ifMatch);
     for (let attempt = 1; ; attempt++) {
-      const { connector: current, snapshot: before } = await this.scope.resolve(path, await this.connectors.findForWrite(path), connectorNotFound(path), 'primary');
-      if (ifMatch !== undefined && !ifMatchAccepts(ifMatch, etagOf(current))) {
-        throw new ConnectorChangedException(current.uuid);
-      }
+      const { connector: current, snapshot: before } = await this.scope.resolve(path, await this.connectors.findForWrite(path), this.missing(path, 'primary'), 'primary');
+      this.requireMatch(condition, current);
       const now = new Date();
       const { values, tags } = toConnectorWrite(dto, caller, now, this.sealFor(current.uuid), current);
       const version = current.version + 1;
@@ -124,21 +128,28 @@ export class RestConnectorsService {
       if (written) {
         return { body: { message: 'Rest connector updated', data: current.uuid }, etag: etagOf({ version }) };
       }
-      if (ifMatch !== undefined) throw new ConnectorChangedException(current.uuid);
-      if (attempt === WRITE_ATTEMPTS) {
-        throw new ConflictException(`Rest connector ${current.uuid} is being changed by others; retry`);
-      }
+      await this.afterLostRace(path, condition, attempt);
     }
   }
 
-  async remove(path: RestConnectorPath, caller: Caller): Promise<void> {
-    const now = new Date();
-    const deleted = await this.db.transaction(async (tx) => {
-      const answer = await this.connectors.softDelete(tx, path, deletionBy(caller, now));
-      if (typeof answer === 'string') await this.history.recordUnchanged(tx, answer, VersionOperation.DELETED, authorOf(caller, now));
-      return answer;
-    });
-    await this.scope.resolve(path, deleted, connectorNotFound(path), 'primary');
+  /**
+   * A soft delete; answers the connector's new ETag (its version in the trash, what a restore's If-Match names).
+   * With If-Match only from that exact version (else 412); without, from the newest.
+   */
+  async remove(path: RestConnectorPath, caller: Caller, ifMatch?: string): Promise<string> {
+    const condition = IfMatch.from(ifMatch);
+    for (let attempt = 1; ; attempt++) {
+      const current = await this.scope.resolve(path, await this.connectors.findActive(path, 'primary'), this.missing(path, 'primary'), 'primary');
+      this.requireMatch(condition, current);
+      const now = new Date();
+      const deleted = await this.db.transaction(async (tx) => {
+        if (!(await this.connectors.softDelete(tx, path, current.version, deletionBy(caller, now)))) return false;
+        await this.history.recordUnchanged(tx, current.uuid, VersionOperation.DELETED, authorOf(caller, now));
+        return true;
+      });
+      if (deleted) return etagOf({ version: current.version + 1 });
+      await this.afterLostRace(path, condition, attempt);
+    }
   }
 
   /**
@@ -147,10 +158,11 @@ export class RestConnectorsService {
    * finds it active (409); a connector that took the name meanwhile: the unique key refuses it (409 naming it).
    */
   async restore(path: RestConnectorPath, caller: Caller, ifMatch?: string): Promise<WithEtag<RestConnectorRestoredDto>> {
+    const condition = IfMatch.from(ifMatch);
     for (let attempt = 1; ; attempt++) {
-      const current = await this.scope.resolve(path, await this.connectors.findAny(path, 'primary'), connectorNotFound(path), 'primary');
+      const current = await this.scope.resolve(path, await this.connectors.findAny(path, 'primary'), connectorNotFoundIn(path), 'primary');
       if (current.deletedAt === null) throw new ConnectorNotDeletedException(current.uuid);
-      if (ifMatch !== undefined && !ifMatchAccepts(ifMatch, etagOf(current))) throw new ConnectorChangedException(current.uuid);
+      this.requireMatch(condition, current);
       const restored = await this.unlessNameTaken(current.name, () =>
         this.db.transaction(async (tx) => {
           if (!(await this.connectors.restore(tx, path, current.version))) return false;
@@ -159,9 +171,37 @@ export class RestConnectorsService {
         }),
       );
       if (restored) return { body: { message: 'Rest connector restored', data: current.uuid }, etag: etagOf({ version: current.version + 1 }) };
-      if (ifMatch !== undefined) throw new ConnectorChangedException(current.uuid);
-      if (attempt === WRITE_ATTEMPTS) throw new ConflictException(`Rest connector ${current.uuid} is being changed by others; retry`);
+      await this.afterLostRace(path, condition, attempt);
     }
+  }
+
+  /** A 412 naming the current ETag when If-Match does not name the version found. */
+  private requireMatch(condition: IfMatch | undefined, current: Pick<RestConnector, 'uuid' | 'version'>): void {
+    if (condition && !condition.accepts(etagOf(current))) throw new ConnectorChangedException(current.uuid, etagOf(current));
+  }
+
+  /**
+   * Another write landed between the read and the conditional write. With If-Match: the 412, naming the version
+   * that won; without: try again from the newest version, up to WRITE_ATTEMPTS, then 409.
+   */
+  private async afterLostRace(path: RestConnectorPath, condition: IfMatch | undefined, attempt: number): Promise<void> {
+    if (condition) {
+      const now = await this.scope.resolve(path, await this.connectors.findAny(path, 'primary'), connectorNotFoundIn(path), 'primary');
+      throw new ConnectorChangedException(now.uuid, etagOf(now));
+    }
+    if (attempt === WRITE_ATTEMPTS) throw new ConflictException(`Rest connector ${path.serviceUUID} is being changed by others; retry`);
+  }
+
+  /**
+   * The 404 of a connector the path's bot has no active connector for: one in the trash says so and how to
+   * restore it (one more query, on the 404 only).
+   */
+  private missing(path: RestConnectorPath, from: ReadFrom): () => Promise<never> {
+    return async () => {
+      const found = await this.connectors.findAny(path, from);
+      if (found !== NOT_IN_SCOPE && found.deletedAt !== null) throw new ConnectorInTrashException(path, found);
+      throw new ConnectorNotFoundException(path.botUUID, path.serviceUUID);
+    };
   }
 
   private sealFor(connectorUuid: string): Seal {
@@ -182,7 +222,7 @@ export class RestConnectorsService {
   /** The active connector of the path, secrets sealed, or its 404. A write reads from the primary, a plain read from a replica (see ReadFrom). */
   async findActive(path: RestConnectorPath, from: ReadFrom): Promise<RestConnector> {
     // Only when nothing is found: which link is missing, the path's or the connector.
-    return this.scope.resolve(path, await this.connectors.findActive(path, from), connectorNotFound(path), from);
+    return this.scope.resolve(path, await this.connectors.findActive(path, from), this.missing(path, from), from);
   }
 
   /** The database keeps active names unique per bot; its duplicate-key error becomes a 409. */

@@ -13,7 +13,7 @@ import { REST_CONNECTOR_ROWS } from './rest-connector.rows';
 
 export type VersionRow = Omit<RestConnectorVersion, 'connector'>;
 export type VersionSummary = Omit<VersionRow, 'snapshot'>;
-export type TrashRow = Pick<RestConnector, 'uuid' | 'name' | 'deletedAt' | 'deletedBy'>;
+export type TrashRow = Pick<RestConnector, 'uuid' | 'name' | 'deletedAt' | 'deletedBy' | 'version'>;
 /** Who made a write and when: what a version records beside the record. */
 export type VersionAuthor = Pick<RestConnectorVersion, 'updatedAt' | 'updatedBy' | 'updatedByImage'>;
 
@@ -38,7 +38,7 @@ export function creationOf(connector: RestConnector, tags: readonly TagRef[]): V
 }
 
 const SUMMARY_ROWS = REST_CONNECTOR_VERSION_ROWS.pick('connectorUuid', 'version', 'operation', 'updatedAt', 'updatedBy', 'updatedByImage', 'changedFields');
-const TRASH_ROWS = REST_CONNECTOR_ROWS.pick('uuid', 'name', 'deletedAt', 'deletedBy');
+const TRASH_ROWS = REST_CONNECTOR_ROWS.pick('uuid', 'name', 'deletedAt', 'deletedBy', 'version');
 /** The connector of the path, in any state, its bot in the path's environment and organization. */
 const CONNECTOR_IN_SCOPE =
   'JOIN rest_connectors c ON c.uuid = v.connector_uuid JOIN bots b ON b.uuid = c.bot_uuid JOIN environments e ON e.uuid = b.environment_uuid ' +

@@ -106,7 +106,7 @@ export class RestConnectorRepository {
     'WHERE uuid = ? AND bot_uuid = ? AND deleted_at IS NOT NULL AND version = ?';
   private readonly softDeleteSql =
     `UPDATE rest_connectors SET ${DELETION_ROWS.assignments}, version = version + 1 ` +
-    `WHERE uuid = ? AND bot_uuid = ? AND deleted_at IS NULL AND EXISTS (${BOT_OF_PATH})`;
+    `WHERE uuid = ? AND bot_uuid = ? AND version = ? AND deleted_at IS NULL AND EXISTS (${BOT_OF_PATH})`;
 
   constructor(private readonly db: Database) {}
 
@@ -178,13 +178,9 @@ export class RestConnectorRepository {
     return (await tx.run(this.restoreSql, [path.serviceUUID, path.botUUID, expectedVersion])) === 1;
   }
 
-  /**
-   * Records the deletion on the active row, if its bot is in the path's scope, and bumps the version:
-   * the connector's uuid, or NOT_IN_SCOPE when there was no such active row.
-   */
-  async softDelete(tx: Transaction, path: RestConnectorPath, deletion: ConnectorDeletion): Promise<Scoped<string>> {
-    const deleted = await tx.run(this.softDeleteSql, [...DELETION_ROWS.values(deletion), path.serviceUUID, path.botUUID, ...botInScope(path)]);
-    return deleted === 0 ? NOT_IN_SCOPE : path.serviceUUID;
+  /** Moves the connector to the trash if it is still active at `version`; false when another write came first. */
+  async softDelete(tx: Transaction, path: RestConnectorPath, version: number, deletion: ConnectorDeletion): Promise<boolean> {
+    return (await tx.run(this.softDeleteSql, [...DELETION_ROWS.values(deletion), path.serviceUUID, path.botUUID, version, ...botInScope(path)])) === 1;
   }
 
   /** One multi-row INSERT. */

@@ -17,7 +17,7 @@ export class ScopeService {
    * link exists, what `inScope` answers: the empty result, or the 404 of the thing itself. `from: 'primary'`
    * when a write depends on it (see ReadFrom).
    */
-  async resolve<T>(path: ScopeIds, answer: Scoped<T>, inScope: () => T, from: ReadFrom = 'replica'): Promise<T> {
+  async resolve<T>(path: ScopeIds, answer: Scoped<T>, inScope: () => T | Promise<T>, from: ReadFrom = 'replica'): Promise<T> {
     if (answer !== NOT_IN_SCOPE) return answer;
     await this.require(path, from);
     return inScope();

@@ -5,6 +5,7 @@ import { InvalidTokenException } from '../auth/invalid-token.exception';
 import { driverCodeOf, isDatabaseUnavailable, isTransientConflict } from '@app/domain';
 import { AddressRateLimit } from '../rate-limit/address-rate-limit';
 import { RateLimitExceededException } from '../rate-limit/rate-limit-keys';
+import { allowedMethods, isUnroutedRequest } from './allowed-methods';
 import { ErrorBody } from './error-body';
 import { BODY_TOO_LARGE_MESSAGE } from './json-body.middleware';
 
@@ -37,7 +38,14 @@ export class AllExceptionsFilter implements ExceptionFilter {
     const http = host.switchToHttp();
     const req = http.getRequest<Request>();
     const res = http.getResponse<Response>();
-    const { status, message } = this.describe(exception);
+    let { status, message } = this.describe(exception);
+    // A path the app serves, in a method it does not: 405 with what it does serve (RFC 9110), not a 404.
+    const allowed = status === HttpStatus.NOT_FOUND && isUnroutedRequest(message, req) ? allowedMethods(req) : [];
+    if (allowed.length > 0) {
+      status = HttpStatus.METHOD_NOT_ALLOWED;
+      message = `${req.method} is not an operation of this path; it answers ${allowed.join(', ')}`;
+      res.setHeader('Allow', allowed.join(', '));
+    }
 
     if (status >= 500) {
       // The request's own pino logger (request id bound, the app's destination); Nest's as a fallback.

@@ -14,6 +14,7 @@ import {
 } from '@app/domain';
 import { Injectable } from '@nestjs/common';
 import { toPage } from '../connector-views';
+import { etagOf } from '../etag';
 import { connectorNotFound, VersionNotFoundException } from '../rest-connector.exceptions';
 
 /** A version as the page lists it. */
@@ -57,6 +58,8 @@ export class ConnectorHistoryService {
       tags: tags.get(row.uuid) ?? [],
       deletedAt: row.deletedAt!.toISOString(),
       deletedBy: row.deletedBy ?? '',
+      version: row.version,
+      etag: etagOf(row),
     }));
     return toPage(content, found.total, page, linesPerPage);
   }

@@ -65,6 +65,12 @@ export class DeletedRestConnectorDto {
 
   @ApiProperty({ example: 'alice' })
   deletedBy: string;
+
+  @ApiProperty({ type: 'integer', format: 'int32', minimum: 1, example: 4, description: 'Its version in the trash (the delete\'s)' })
+  version: number;
+
+  @ApiProperty({ example: '"v4"', description: 'The If-Match of a restore of exactly this version (the ETag the delete answered)' })
+  etag: string;
 }
 
 export class DeletedRestConnectorPageDto extends SpringPageDto {
