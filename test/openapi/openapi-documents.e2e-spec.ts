@@ -124,6 +124,7 @@ describe.each([
       expect(operation(served, path, method)).toMatchObject({ tags: [definition.label], security: [{ bearer: [] }] });
     }
     expect(served.components!.securitySchemes!.bearer).toEqual({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: expect.stringContaining('RFC8725') });
+    expect(served.components!.securitySchemes!.bearer).toMatchObject({ description: expect.stringMatching(/^Paste the token alone: "Bearer " is added for you. Locally, `npm start` prints a development token, and `npm run token` makes another/) });
   });
 
   it('declares every path id as a required uuid string, and a version number as a positive integer', () => {

@@ -6,6 +6,7 @@ import { BOT_ADMIN_APP } from '../../apps/bot-admin/src/bot-admin.app';
 import { TRANSACTIONAL_SERVICE_APP } from '../../apps/transactional-service/src/transactional-service.app';
 import { aConnectorBody, tenantPath } from '../rest-connectors/connector-factories';
 import { seedTenant, Tenant } from '../support/fixtures';
+import { committedDocument } from '../openapi/committed-documents';
 import { openRaw, parseRawResponse } from '../support/raw-http';
 import { mysqlTestConfig } from '../support/test-config';
 import { startTestApp, TestApp } from '../support/test-app';
@@ -56,6 +57,18 @@ describe('HTTP edge', () => {
     expect(res.status).toBe(400);
     expect(res.body.message).toEqual([`property ${key} should not exist`]);
   });
+
+  it.each(['constructor', 'valueOf', 'toString', 'hasOwnProperty', '__proto__'])(
+    'refuses a query parameter named %s on every read that takes a query, like any unknown parameter',
+    async (name) => {
+      const base = tenantPath(tenant);
+      for (const path of [`${base}/pagination`, `${base}/quicksearch?searchTerm=a`, `${base}/deleted`, `${base}/list`]) {
+        const res = await sut.http.get(`${path}${path.includes('?') ? '&' : '?'}${name}=1`).set(bearer(token));
+
+        expect({ path, status: res.status, message: res.body.message }).toEqual({ path, status: 400, message: [`property ${name} should not exist`] });
+      }
+    },
+  );
 
   it('takes Content-Length: 0 for no body, whatever its media type: the empty body is validated', async () => {
     const res = await sut.http.post(tenantPath(tenant)).set(bearer(token)).set('Content-Type', 'text/plain').set('Content-Length', '0');
@@ -119,6 +132,26 @@ describe('HTTP edge', () => {
     expect(allowed.headers['access-control-allow-origin']).toBe('https://console.example.com');
     expect(allowed.headers['access-control-expose-headers']).toContain('X-Request-Id');
     expect(other.headers['access-control-allow-origin']).toBeUndefined();
+  });
+
+  it('lets a browser client read every header the API documents on its answers (Access-Control-Expose-Headers)', async () => {
+    const documented = new Set<string>();
+    for (const app of ['transactional-service', 'environment', 'bot-admin'] as const) {
+      const document = committedDocument(app);
+      for (const name of Object.keys(document.components?.headers ?? {})) documented.add(name);
+      for (const item of Object.values(document.paths)) {
+        for (const operation of Object.values(item as Record<string, { responses?: Record<string, { headers?: object }> }>)) {
+          for (const response of Object.values(operation.responses ?? {})) for (const name of Object.keys(response.headers ?? {})) documented.add(name);
+        }
+      }
+    }
+    // Safelisted for browsers whatever the server says (Fetch standard), and the bearer challenge, read by no script.
+    for (const name of ['Content-Type', 'WWW-Authenticate']) documented.delete(name);
+
+    const res = await sut.http.get('/health/live').set('Origin', 'https://console.example.com').expect(200);
+
+    expect(documented.size).toBeGreaterThan(5);
+    expect(res.headers['access-control-expose-headers'].split(',').sort()).toEqual(expect.arrayContaining([...documented].sort()));
   });
 
   it("serves requests that are born on Express's prototypes (PlatformExpressAdapter)", async () => {

@@ -28,8 +28,8 @@ import { consistencyScopes } from '../database/read-your-writes';
 /** Operations endpoints stay at the root, outside the label prefix. */
 const ROOT_ROUTES = ['health/live', 'health/ready', 'metrics'];
 
-/** Response headers a browser client may read. */
-const EXPOSED_HEADERS = ['X-Request-Id', 'ETag', 'Location', 'Retry-After', CONSISTENCY_TOKEN_HEADER];
+/** Response headers a browser client may read: every header the API documents on its answers. */
+export const EXPOSED_HEADERS = ['X-Request-Id', 'ETag', 'Location', 'Retry-After', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'Allow', CONSISTENCY_TOKEN_HEADER];
 /** helmet's CSP, loosened only as far as Swagger UI's inline bootstrap needs. */
 const SWAGGER_UI_CSP = {
   defaultSrc: ["'self'"],

@@ -15,3 +15,12 @@ describe(bearerToken.name, () => {
     expect(() => bearerToken(header)).toThrow(expect.objectContaining({ message: 'The token is invalid', challenge: 'Bearer error="invalid_token"' }));
   });
 });
+
+describe('a token pasted with its scheme into a client that adds it', () => {
+  it('is a 401 that says "Bearer" came twice and what to paste', () => {
+    expect(() => bearerToken('Bearer Bearer aGVhZA.cGF5bG9hZA.c2ln')).toThrow(
+      expect.objectContaining({ message: 'The Authorization header says "Bearer" twice: paste the token alone (Swagger UI\'s Authorize adds "Bearer " for you)' }),
+    );
+    expect(() => bearerToken('bearer  BEARER aGVhZA.cGF5bG9hZA.c2ln')).toThrow(/says "Bearer" twice/);
+  });
+});

@@ -1,5 +1,6 @@
 import { OpenAPIObject } from '@nestjs/swagger';
 import { ACCEPTABLE_REQUEST_ID, REQUEST_ID_HEADER } from '../http/request-id.middleware';
+import { BUCKETS, SLOTS } from '../performance/rate-limit-counters';
 import { CONSISTENCY_TOKEN_EXAMPLE, CONSISTENCY_TOKEN_HEADER } from '../database/consistency-token';
 
 /** What a Consistency-Token looks like: a MariaDB GTID position (up to 16 `domain-server-sequence`). */
@@ -7,8 +8,11 @@ const CONSISTENCY_TOKEN_SCHEMA = { type: 'string', maxLength: 512, pattern: '^\\
 
 const INT32_MAX = 2_147_483_647;
 const integer = (maximum: number) => ({ type: 'integer', format: 'int32', minimum: 0, maximum });
-/** The rate limit's window is a minute: no wait or reset is longer. */
-const seconds = integer(60);
+/**
+ * The rate limit's window is a minute, counted in buckets of a tenth of it: a request is counted for at least the
+ * minute and at most a bucket longer (RateLimitCounters), so no wait or reset is longer than 66 s.
+ */
+const seconds = integer(Math.ceil((60 * SLOTS) / BUCKETS));
 
 /** The headers the platform's edge adds to answers (middleware, rate limit guard, exception filter). */
 const HEADERS = {

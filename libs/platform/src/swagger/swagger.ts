@@ -10,6 +10,8 @@ import { PlatformAppDefinition } from '../app/platform-app.definition';
 export const BEARER_SCHEME = 'bearer';
 /** What JwtVerifier enforces, in the words of the OWASP ruleset's check (RFC8725, JWT best practices). */
 const BEARER_DESCRIPTION =
+  'Paste the token alone: "Bearer " is added for you. Locally, `npm start` prints a development token, and ' +
+  '`npm run token` makes another; in a deployment, the identity provider issues it. ' +
   'A JWS verified as RFC8725 recommends: only the configured algorithms (HS256 with the shared secret, or the ' +
   'asymmetric keys of AUTH_JWKS_URL), never `none`; `exp` required; issuer and audience checked outside development.';
 

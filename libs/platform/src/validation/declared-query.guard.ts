@@ -1,18 +1,20 @@
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { RouteParamtypes } from '@nestjs/common/enums/route-paramtypes.enum';
 import { ROUTE_ARGS_METADATA } from '@nestjs/common/constants';
+import { getMetadataStorage } from 'class-validator';
 import type { Request } from 'express';
 import { quoted } from '../http/quoted';
 import { validationFailure } from './validation.pipe';
 
-/** The query parameters a route takes: `undefined` when a query DTO declares them (the pipe checks those). */
-type Declared = ReadonlySet<string> | undefined;
+/** The query parameters a route takes: those its `@Query()` DTO validates, or those it names with `@Query('name')`. */
+type Declared = ReadonlySet<string>;
 
 /**
  * Unknown query parameters are a 400 on every operation, naming them, as unknown body fields are: a typo
- * must never fall back to a default silently. A route whose `@Query()` DTO declares its parameters is
- * checked by the validation pipe (forbidNonWhitelisted); this guard covers every other route, which takes
- * no query parameter (or only those it names with `@Query('name')`), so no operation can forget it.
+ * must never fall back to a default silently. The names a route takes are read once from its metadata: the
+ * properties its `@Query()` DTO validates, or the ones it names with `@Query('name')`, or none. Checked here
+ * for every route, a parameter named after an Object.prototype member (`constructor`, `toString`, `__proto__`)
+ * is unknown like any other (the validation pipe's whitelist takes those for the object's own).
  */
 @Injectable()
 export class DeclaredQueryGuard implements CanActivate {
@@ -24,20 +26,27 @@ export class DeclaredQueryGuard implements CanActivate {
     // Most requests carry no query string: nothing to parse.
     if (!req.url.includes('?')) return true;
     const declared = this.declaredBy(context.getClass(), context.getHandler());
-    if (declared === undefined) return true;
     const unknown = Object.keys(req.query).filter((name) => !declared.has(name));
     if (unknown.length === 0) return true;
     throw validationFailure(unknown.map((name) => `property ${quoted(name)} should not exist`));
   }
 
   private declaredBy(controller: Function, handler: Function): Declared {
-    if (this.declared.has(handler)) return this.declared.get(handler);
-    const args: Record<string, { data?: unknown }> = Reflect.getMetadata(ROUTE_ARGS_METADATA, controller, handler.name) ?? {};
-    const queries = Object.entries(args)
+    const known = this.declared.get(handler);
+    if (known) return known;
+    const args: Record<string, { data?: unknown; index: number }> = Reflect.getMetadata(ROUTE_ARGS_METADATA, controller, handler.name) ?? {};
+    const types: unknown[] = Reflect.getMetadata('design:paramtypes', controller.prototype, handler.name) ?? [];
+    const names = Object.entries(args)
       .filter(([key]) => key.split(':')[0] === String(RouteParamtypes.QUERY))
-      .map(([, arg]) => arg.data);
-    const declared = queries.some((data) => data === undefined) ? undefined : new Set(queries.map(String));
+      .flatMap(([, arg]) => (arg.data === undefined ? validatedProperties(types[arg.index]) : [String(arg.data)]));
+    const declared = new Set(names);
     this.declared.set(handler, declared);
     return declared;
   }
+}
+
+/** The properties class-validator checks on a query DTO (what its whitelist keeps). */
+function validatedProperties(type: unknown): string[] {
+  if (typeof type !== 'function') return [];
+  return [...new Set(getMetadataStorage().getTargetValidationMetadatas(type, '', true, false).map((metadata) => metadata.propertyName))];
 }
