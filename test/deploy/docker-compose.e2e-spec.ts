@@ -93,6 +93,8 @@ describe('docker/docker-compose.yml', () => {
     expect(services.environment.network_mode).toBeUndefined(); // network_mode: host would publish it too
     for (const app of [PLATFORM_APPS.transactionalService, PLATFORM_APPS.botAdmin]) {
       expect(containerPortsPublished(services[app.name])).toEqual([app.defaultPort]);
+      // On this machine's loopback only: the file's secrets are placeholders anyone could use.
+      expect(services[app.name].ports).toEqual([`127.0.0.1:${app.defaultPort}:${app.defaultPort}`]);
     }
     expect(services.mariadb.ports).toBeUndefined();
     expect(services.redis.ports).toBeUndefined();

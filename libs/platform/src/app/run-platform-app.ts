@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { Logger } from '@nestjs/common';
 import { AppConfig, loadAppConfig } from '../config/app-config';
 import { ConfigValidationError } from '../config/config-validation.error';
@@ -10,14 +11,19 @@ export async function runPlatformApp(definition: PlatformAppDefinition): Promise
   const config = loadConfigOrExit(definition.defaultPort);
   const app = await createPlatformApp(definition, config);
   exitGracefullyOnSignals(app, app.get(ShutdownState));
-  await app.listen(config.port);
+  if (config.host === undefined) await app.listen(config.port);
+  else await app.listen(config.port, config.host);
   new Logger('Bootstrap').log(
-    `${definition.label} listening on port ${config.port}; Swagger UI at http://localhost:${config.port}/${definition.label}/docs`,
+    `${definition.label} listening on ${config.host ?? 'every interface'}, port ${config.port}; Swagger UI at http://localhost:${config.port}/${definition.label}/docs`,
   );
 }
 
-/** A bad environment stops the process with one line naming the variables, and no stack trace. */
+/**
+ * A bad environment stops the process with one line naming the variables, and no stack trace. A `.env` file in
+ * the working directory fills what the environment does not set (Node's own loader: the environment wins).
+ */
 export function loadConfigOrExit(defaultPort?: number): AppConfig {
+  if (existsSync('.env')) process.loadEnvFile('.env');
   try {
     return loadAppConfig(process.env, defaultPort);
   } catch (error) {

@@ -106,6 +106,14 @@ describe(loadAppConfig.name, () => {
     );
   });
 
+  it('listens on 127.0.0.1 outside production and on every interface in production, unless HOST says otherwise', () => {
+    expect(loadAppConfig({}).host).toBe('127.0.0.1');
+    expect(loadAppConfig(PRODUCTION).host).toBeUndefined();
+    expect(loadAppConfig({ HOST: '0.0.0.0' }).host).toBe('0.0.0.0');
+    expect(loadAppConfig({ ...PRODUCTION, HOST: '::' }).host).toBe('::');
+    expect(problemOf({ HOST: 'localhost' })).toMatch(/HOST must be an IP address to listen on, such as 127.0.0.1/);
+  });
+
   it('trusts no proxy unless TRUST_PROXY_HOPS says how many are in front', () => {
     expect(loadAppConfig({}).trustProxyHops).toBe(0);
     expect(loadAppConfig({ TRUST_PROXY_HOPS: '1' }).trustProxyHops).toBe(1);

@@ -7,6 +7,8 @@ import { ConfigValidationError } from './config-validation.error';
 import { EnvironmentVariables, LOG_LEVELS, NODE_ENVS } from './environment-variables';
 
 export const DEFAULT_SQLITE_URL = 'sqlite:./data/platform.sqlite';
+/** Where an app listens outside production unless HOST says otherwise. */
+export const LOOPBACK = '127.0.0.1';
 export const DEFAULT_RATE_LIMIT_PER_MINUTE = 600;
 
 /** How long the HTTP server waits for a client (docs/operations.md, "Timeouts"). */
@@ -49,6 +51,11 @@ export type AuthConfig =
 export interface AppConfig {
   nodeEnv: (typeof NODE_ENVS)[number];
   port: number;
+  /**
+   * HOST: the address the app listens on. Outside production 127.0.0.1 unless set (a development token is
+   * printed for every organization: nothing else on the network may use it); in production every interface.
+   */
+  host?: string;
   database: DatabaseConfig;
   auth: AuthConfig;
   /** 32-byte AES-256-GCM key; absent only outside production. */
@@ -129,6 +136,7 @@ export function loadAppConfig(env: NodeJS.ProcessEnv, defaultPort = 3000): AppCo
   return {
     nodeEnv,
     port: vars.PORT ?? defaultPort,
+    host: vars.HOST ?? (production ? undefined : LOOPBACK),
     database,
     auth: authConfig(vars, database),
     secretsKey,
@@ -210,6 +218,7 @@ function pickKnown(env: NodeJS.ProcessEnv): Record<string, string | undefined> {
 const KNOWN_VARIABLES = [
   'NODE_ENV',
   'PORT',
+  'HOST',
   'DATABASE_URL',
   'DATABASE_READ_URLS',
   'DATABASE_REPLICA_MAX_LAG_MS',

@@ -3,6 +3,7 @@ import {
   IsBase64,
   IsIn,
   IsInt,
+  IsIP,
   IsOptional,
   IsString,
   IsUrl,
@@ -45,6 +46,11 @@ export class EnvironmentVariables {
   @Max(65535)
   @IsInt()
   PORT?: number;
+
+  @Transform(emptyToUndefined)
+  @IsOptional()
+  @IsIP(undefined, { message: 'must be an IP address to listen on, such as 127.0.0.1 (this machine only) or 0.0.0.0 (every interface)' })
+  HOST?: string;
 
   @Transform(emptyToUndefined)
   @IsOptional()

@@ -36,8 +36,15 @@ export async function startPlatform(config: AppConfig): Promise<number> {
 
   const children = apps.map((app) => startApp(app.name));
   const stopAll = (signal: NodeJS.Signals) => children.forEach((child) => child.kill(signal));
-  process.on('SIGINT', () => stopAll('SIGTERM'));
-  process.on('SIGTERM', () => stopAll('SIGTERM'));
+  let stopping = false;
+  const stopOnSignal = () => {
+    if (stopping) return;
+    stopping = true;
+    console.log('\nStopping the platform (each app finishes the requests it has)…');
+    stopAll('SIGTERM');
+  };
+  process.on('SIGINT', stopOnSignal);
+  process.on('SIGTERM', stopOnSignal);
 
   const exited = Promise.race(
     children.map((child, i) => new Promise<number>((done) => child.on('exit', (code) => done(code ?? 0)).on('error', () => done(1))).then((code) => ({ i, code }))),
@@ -54,7 +61,9 @@ export async function startPlatform(config: AppConfig): Promise<number> {
   console.log(banner(config, token));
   const { code } = await exited;
   stopAll('SIGTERM');
-  return code;
+  await Promise.all(children.map((child) => (child.exitCode === null && child.signalCode === null ? new Promise((done) => child.once('exit', done)) : undefined)));
+  if (stopping) console.log('Stopped.');
+  return stopping ? 0 : code;
 }
 
 function startApp(name: string): ChildProcess {
@@ -64,8 +73,8 @@ function startApp(name: string): ChildProcess {
   const { PORT: _ignored, ...env } = process.env;
   return fork(main, [], {
     stdio: 'inherit',
-    // Quiet by default so the banner stays readable; LOG_LEVEL=info shows every request line.
-    env: { ...env, LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn' },
+    // Quiet by default so the banner stays readable (the banner says so); LOG_LEVEL=info shows every request line.
+    env: { ...env, LOG_LEVEL: launchedLogLevel() },
   });
 }
 
@@ -83,18 +92,27 @@ async function waitUntilReady(port: number): Promise<void> {
   throw new Error(`no app became ready on port ${port} within ${READY_TIMEOUT_MS / 1000} s`);
 }
 
+/** The apps' log level under `npm start`: warn unless LOG_LEVEL says otherwise. */
+function launchedLogLevel(): string {
+  return process.env.LOG_LEVEL ?? 'warn';
+}
+
 function banner(config: AppConfig, token: string | undefined): string {
+  const where = config.host === undefined ? 'every interface' : config.host === '127.0.0.1' ? '127.0.0.1 only (HOST=0.0.0.0 to open it to your network)' : config.host;
   const lines = [
     '',
     'Bot Platform Management API is running',
     `  database: ${config.database.type === 'sqlite' ? config.database.path : 'MySQL (DATABASE_URL)'}`,
+    `  listening on: ${where}`,
+    `  request logs: ${launchedLogLevel() === 'warn' && process.env.LOG_LEVEL === undefined ? 'off (LOG_LEVEL=info npm start shows one line per request)' : `LOG_LEVEL=${launchedLogLevel()}`}`,
     '',
     ...Object.values(PLATFORM_APPS).map(
       (app) => `  ${app.label.padEnd(32)} http://localhost:${app.defaultPort}/${app.label}/docs`,
     ),
     '',
     token
-      ? `Development token (demo user, every organization, connectors:write; valid 30 days):\n\n${token}\n\nTry: curl -H "Authorization: Bearer $TOKEN" http://localhost:3003/platform-bot-admin/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bots-admin`
+      ? `Development token (demo user, every organization, connectors:write; valid 30 days):\n\n${token}\n\n` +
+        `Try:\n  TOKEN=${token}\n  curl -H "Authorization: Bearer $TOKEN" http://localhost:3003/platform-bot-admin/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bots-admin`
       : 'Auth is configured: call with tokens of your identity provider.',
     '',
     'Press Ctrl+C to stop.',
