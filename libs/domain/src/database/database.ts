@@ -145,7 +145,7 @@ export class Database implements Statements {
   private async fromReplica<R>(replicas: ReadReplicas, sql: string, params: unknown[]): Promise<R[]> {
     const scope = ReadConsistency.current();
     const required = scope ? await scope.requirement() : GtidPosition.EMPTY;
-    const { replicas: candidates, fallback } = replicas.candidates(required);
+    const { replicas: candidates, fallback } = scope?.primaryOnly ? { replicas: [], fallback: 'read_your_writes' as const } : replicas.candidates(required);
     for (const replica of candidates) {
       try {
         return await replica.pool.query<R[]>(sql, params);
@@ -160,14 +160,25 @@ export class Database implements Statements {
 
   /**
    * With replicas, where the write just committed (`@@last_gtid`: this session's last transaction) goes to the
-   * request's scope: its later reads, the caller's next ones and the Consistency-Token answer see it.
+   * request's scope: its later reads, the caller's next ones and the Consistency-Token answer see it. The write
+   * has committed whatever happens here: when the session cannot tell, the primary's whole position (a fresh
+   * connection) stands in for it, and when neither answers, the request's own later reads go to the primary
+   * and nothing fails.
    */
   private async noteWrite(connection: ServerConnection): Promise<void> {
     const scope = this.replicas ? ReadConsistency.current() : undefined;
     if (!scope) return;
-    const [row] = await connection.query<Array<{ gtid: string | null }>>('SELECT @@last_gtid AS gtid');
-    const position = GtidPosition.parse(row?.gtid ?? '');
-    if (position && !position.isEmpty) scope.written(position);
+    const position = await connection
+      .query<Array<{ gtid: string | null }>>('SELECT @@last_gtid AS gtid')
+      .then(([row]) => GtidPosition.parse(row?.gtid ?? ''))
+      .catch(() =>
+        this.primary
+          .query<Array<{ gtid: string | null }>>('SELECT @@gtid_binlog_pos AS gtid', [], Math.min(this.statementTimeoutMs, 1_000))
+          .then(([row]) => GtidPosition.parse(row?.gtid ?? ''))
+          .catch(() => undefined),
+      );
+    if (position === undefined) scope.writtenSomewhere();
+    else if (!position.isEmpty) scope.written(position);
   }
 
   private async onSqlite<T>(work: (runner: QueryRunner) => Promise<T>): Promise<T> {

@@ -101,8 +101,8 @@ describe(loadAppConfig.name, () => {
       replicaMaxLagMs: 2500,
       statementTimeoutMs: 3000,
     });
-    expect(problemOf({ ...PRODUCTION, DATABASE_REPLICA_MAX_LAG_MS: '50', DATABASE_STATEMENT_TIMEOUT_MS: 'soon' })).toMatch(
-      /DATABASE_REPLICA_MAX_LAG_MS must not be less than 100.*DATABASE_STATEMENT_TIMEOUT_MS must be an integer/,
+    expect(problemOf({ ...PRODUCTION, DATABASE_REPLICA_MAX_LAG_MS: '500', DATABASE_STATEMENT_TIMEOUT_MS: 'soon' })).toMatch(
+      /DATABASE_REPLICA_MAX_LAG_MS must not be less than 1000.*DATABASE_STATEMENT_TIMEOUT_MS must be an integer/,
     );
   });
 

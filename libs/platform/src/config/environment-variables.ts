@@ -64,7 +64,8 @@ export class EnvironmentVariables {
 
   @Transform(toInt)
   @IsOptional()
-  @Min(100)
+  // Above the replicas' probe interval (0.5 s): a write is known to the lag measure within it.
+  @Min(1_000)
   @Max(3_600_000)
   @IsInt()
   DATABASE_REPLICA_MAX_LAG_MS?: number;

@@ -50,8 +50,7 @@ export class DatabaseModule {
           inject: [getDataSourceToken()],
           useFactory: async (dataSource: DataSource) => {
             if (!withReplicas) return null;
-            const primary = new Database(dataSource, { statementTimeoutMs: config.statementTimeoutMs }).primary;
-            return (await createReadReplicas(dataSource, primary, config, replicaEvents(options.logger, options.metrics))) ?? null;
+            return (await createReadReplicas(dataSource, config, replicaEvents(options.logger, options.metrics))) ?? null;
           },
         },
         {

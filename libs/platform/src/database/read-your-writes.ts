@@ -1,4 +1,6 @@
 import { CallHandler, CanActivate, ExecutionContext, Inject, Injectable, NestInterceptor, Optional } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import { IS_PUBLIC } from '../auth/auth.decorators';
 import { ConsistencyScope, ReadConsistency } from '@app/domain';
 import type { NextFunction, Request, Response } from 'express';
 import { catchError, from, mergeMap, Observable } from 'rxjs';
@@ -19,12 +21,17 @@ export function consistencyScopes(req: Request, res: Response, next: NextFunctio
  * Global guard, after JwtAuthGuard: what the request's reads must see. A Consistency-Token header (a 400 when
  * it is not one), and the caller's last write, looked up now (in Redis with REDIS_URL) while the request goes
  * through its other checks, so that it costs no round trip of its own. Without replicas it only checks the header.
+ * The public operations endpoints (health, metrics, docs) read nothing a token is about: they ignore it.
  */
 @Injectable()
 export class ReadYourWritesGuard implements CanActivate {
-  constructor(@Optional() @Inject(WRITE_POSITIONS) private readonly positions?: WritePositions) {}
+  constructor(
+    private readonly reflector: Reflector,
+    @Optional() @Inject(WRITE_POSITIONS) private readonly positions?: WritePositions,
+  ) {}
 
   canActivate(context: ExecutionContext): boolean {
+    if (this.reflector.getAllAndOverride<boolean>(IS_PUBLIC, [context.getHandler(), context.getClass()])) return true;
     const req = context.switchToHttp().getRequest<Request>();
     const token = req.headers['consistency-token'];
     const scope = ReadConsistency.current();

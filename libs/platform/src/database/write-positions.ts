@@ -59,6 +59,9 @@ export class WritePositions {
   ) {
     redis?.defineCommand('mergeWritePosition', { numberOfKeys: 1, lua: MERGE_SCRIPT });
     this.redis = redis as PositionsRedis | undefined;
+    // ioredis prints an 'error' nobody listens to on stderr, outside the JSON log: told here, once per change.
+    redis?.on('error', (error: Error) => this.markReachable(false, error));
+    redis?.on('ready', () => this.markReachable(true));
   }
 
   /**
@@ -100,6 +103,16 @@ export class WritePositions {
     await this.redis.mergeWritePosition(this.key(caller), position.toString(), this.ttlMs).catch((error: Error) => {
       this.logger.warn({ err: { message: error.message } }, 'read-your-writes: Redis did not take a write position; other replicas may serve this caller an older read');
     });
+  }
+
+  private reachable: boolean | undefined;
+
+  private markReachable(reachable: boolean, error?: Error): void {
+    if (this.reachable === reachable) return;
+    const before = this.reachable;
+    this.reachable = reachable;
+    if (!reachable) this.logger.warn({ err: { message: error?.message } }, 'read-your-writes: Redis is unreachable; a caller\'s writes are known to the replica of the app that took them only');
+    else if (before === false) this.logger.info('read-your-writes: Redis is reachable again');
   }
 
   async close(): Promise<void> {

@@ -14,11 +14,11 @@ interface MysqlDriverInternals {
 /**
  * The replicas of `config.readUrls` beside the primary of an initialized DataSource: each a pool built with
  * the primary's very options (so rows read the same from both), created lazily (a replica that is down at
- * start does not stop the app), and probed once before this answers. Undefined without read URLs.
+ * start does not stop the app), and probed once before this answers; the probes of the primary on a
+ * connection of their own. Undefined without read URLs.
  */
 export async function createReadReplicas(
   dataSource: DataSource,
-  primary: ServerPool,
   config: DatabaseConfig,
   events: ReplicaEvents,
   options: ReadReplicaOptions = {},
@@ -26,11 +26,10 @@ export async function createReadReplicas(
   if (config.type === 'sqlite' || config.readUrls.length === 0) return undefined;
   const driver = dataSource.driver as unknown as MysqlDriverInternals;
   const deadlineMs = config.statementTimeoutMs ?? DEFAULT_STATEMENT_TIMEOUT_MS;
-  const replicas = config.readUrls.map((url, index) => {
-    const pool = driver.mysql.createPool(driver.createConnectionOptions(driver.options, { url }));
-    return new Replica(`replica-${index + 1}`, addressOf(url), new ServerPool(pool, deadlineMs));
-  });
-  const readReplicas = new ReadReplicas(replicas, primary, events, { maxLagMs: config.replicaMaxLagMs, ...options });
+  const poolOf = (url: string, connectionLimit?: number) =>
+    new ServerPool(driver.mysql.createPool({ ...driver.createConnectionOptions(driver.options, { url }), ...(connectionLimit ? { connectionLimit } : {}) }), deadlineMs);
+  const replicas = config.readUrls.map((url, index) => new Replica(`replica-${index + 1}`, addressOf(url), poolOf(url)));
+  const readReplicas = new ReadReplicas(replicas, poolOf(config.url, 1), events, { maxLagMs: config.replicaMaxLagMs, ...options });
   await readReplicas.start();
   return readReplicas;
 }

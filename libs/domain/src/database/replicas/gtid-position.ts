@@ -42,6 +42,19 @@ export class GtidPosition {
     return true;
   }
 
+  /**
+   * Whether every transaction of `other` is one of this position's history: `covers`, and where the sequence
+   * numbers are equal, the same server wrote it. False for a server that has transactions this one never had
+   * (it is ahead, or diverged): not a replica of it.
+   */
+  holds(other: GtidPosition): boolean {
+    for (const [domain, { server, seq }] of other.domains) {
+      const mine = this.domains.get(domain);
+      if (mine === undefined || mine.seq < seq || (mine.seq === seq && mine.server !== server)) return false;
+    }
+    return true;
+  }
+
   /** The later of the two in every domain: what a reader must see after both writes. */
   merge(other: GtidPosition): GtidPosition {
     if (other.isEmpty || this === other) return this;

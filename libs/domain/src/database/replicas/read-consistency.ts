@@ -10,6 +10,7 @@ export class ConsistencyScope {
   private required = GtidPosition.EMPTY;
   private pending: Promise<GtidPosition> | undefined;
   private wrote: GtidPosition | undefined;
+  private somewhere = false;
 
   /** Reads from now on must see `position` (a Consistency-Token the caller sent). */
   require(position: GtidPosition): void {
@@ -37,6 +38,19 @@ export class ConsistencyScope {
   written(position: GtidPosition): void {
     this.wrote = (this.wrote ?? GtidPosition.EMPTY).merge(position);
     this.require(position);
+  }
+
+  /**
+   * A write of this unit committed, but where could not be read (the primary stopped answering right after):
+   * the unit's later reads go to the primary.
+   */
+  writtenSomewhere(): void {
+    this.somewhere = true;
+  }
+
+  /** Whether the unit's reads must go to the primary (it wrote at a position it could not read). */
+  get primaryOnly(): boolean {
+    return this.somewhere;
   }
 
   /** Where the unit's writes committed; undefined when it wrote nothing (or without replicas). */

@@ -25,8 +25,10 @@ class RecordedEvents implements ReplicaEvents {
   readonly changes: Array<{ name: string; from: ReplicaState; to: ReplicaState }> = [];
   readonly usabilities: Array<string | undefined> = [];
   readonly fallbacks: PrimaryFallback[] = [];
-  stateChanged(status: ReplicaStatus, previous: ReplicaState): void {
+  readonly reasons: string[] = [];
+  stateChanged(status: ReplicaStatus, previous: ReplicaState, _address: string, reason: string): void {
     this.changes.push({ name: status.name, from: previous, to: status.state });
+    this.reasons.push(reason);
   }
   usability(reason: string | undefined): void {
     this.usabilities.push(reason);
@@ -91,9 +93,10 @@ describe(ReadReplicas.name, () => {
     now = 1_300;
     await sut.probe();
 
+    // 0-1-2 committed after 0, when the primary was last seen at 0-1-1.
     expect(sut.statuses()).toEqual([
-      { name: 'replica-1', state: 'lagging', lagMs: 1_200 },
-      { name: 'replica-2', state: 'lagging', lagMs: 1_200 },
+      { name: 'replica-1', state: 'lagging', lagMs: 1_300 },
+      { name: 'replica-2', state: 'lagging', lagMs: 1_300 },
     ]);
     expect(sut.candidates(GtidPosition.EMPTY).fallback).toBe('no_healthy_replica');
 
@@ -106,6 +109,28 @@ describe(ReadReplicas.name, () => {
       { name: 'replica-2', from: 'up', to: 'lagging' },
       { name: 'replica-2', from: 'lagging', to: 'up' },
     ]);
+  });
+
+  it('decides the lag bound when a read comes, not at the last probe: a replica past the bound since serves nothing', async () => {
+    await sut.probe();
+    primary.position = '0-1-2';
+    now = 100;
+    await sut.probe();
+
+    expect(names()).toHaveLength(2);
+    now = 1_001;
+    expect(sut.candidates(GtidPosition.EMPTY)).toEqual({ replicas: [], fallback: 'no_healthy_replica' });
+  });
+
+  it('serves nothing from a server that holds transactions the primary does not: another database, or one written to directly', async () => {
+    primary.position = '0-1-25';
+    servers[0].position = '0-1-326';
+    servers[1].position = '0-2-25';
+    await sut.probe();
+
+    expect(sut.statuses().map((status) => status.state)).toEqual(['down', 'down']);
+    expect(sut.candidates(GtidPosition.EMPTY).fallback).toBe('no_healthy_replica');
+    expect(events.reasons.at(-1)).toMatch(/holds transactions the primary does not \(0-2-25 against 0-1-25\): it is not a replica of DATABASE_URL/);
   });
 
   it('marks a replica down or stalled when its probe fails or times out, and up again when it answers', async () => {

@@ -41,19 +41,23 @@ export interface ReplicaEvents {
 
 export interface ReadReplicaOptions {
   maxLagMs?: number;
-  /** How often each replica and the primary are probed (position, lag, state). */
+  /** How often each replica, and the primary, is probed (position, lag, state), each on its own timer. */
   probeIntervalMs?: number;
   /** A probe not answered in this time makes the replica `stalled`. */
   probeTimeoutMs?: number;
   now?: () => number;
 }
 
-/** One replica of DATABASE_READ_URLS and what the last probe learnt of it. */
+/** One replica of DATABASE_READ_URLS and what its last probe learnt. */
 export class Replica {
-  state: ReplicaState = 'starting';
-  lagMs: number | null = null;
+  /** What the last probe found, before the lag: `up` means it answered as a replica of the primary. */
+  probed: 'starting' | 'up' | 'stalled' | 'down' = 'starting';
+  /** The state last told (logged once per change). */
+  told: ReplicaState = 'starting';
   /** The position it had applied at the last probe: it has applied at least this much since. */
   position = GtidPosition.EMPTY;
+  /** Since when it has been missing writes of the primary (ReplicationLag.missingSince). */
+  missingSince: number | undefined | null = null;
 
   constructor(
     readonly name: string,
@@ -61,21 +65,19 @@ export class Replica {
     readonly address: string,
     readonly pool: ServerPool,
   ) {}
-
-  get status(): ReplicaStatus {
-    return { name: this.name, state: this.state, lagMs: this.lagMs };
-  }
 }
 
 /**
  * The read replicas of DATABASE_READ_URLS (docs/operations.md, "Read replicas"): which replica a read may
- * go to, kept current by a background probe of every replica and of the primary.
+ * go to, kept current by background probes of every replica and of the primary, each on its own timer (a
+ * stalled replica delays no other probe), the primary's on a connection of its own (a busy pool cannot starve it).
  *
- * - A replica serves reads while it answers and is no further behind than `maxLagMs` (ReplicationLag).
+ * - A replica serves reads while it answers as a replica of the primary (it holds no transaction the primary
+ *   does not) and is, at the moment of the read, no further behind than `maxLagMs` (ReplicationLag).
  * - A read that must see a position (the caller's last write, a Consistency-Token) goes to a serving replica
  *   whose last probed position covers it, else to the primary: no extra round trip either way.
  * - A replica whose read fails for the connection is marked down at once, and the read is retried elsewhere
- *   (Database.rows); the probe brings it back when it answers again, without a restart.
+ *   (Database.rows); its probe brings it back when it answers again, without a restart.
  */
 export class ReadReplicas {
   readonly maxLagMs: number;
@@ -84,13 +86,15 @@ export class ReadReplicas {
   private readonly now: () => number;
   private readonly lag: ReplicationLag;
   private next = 0;
-  private timer: NodeJS.Timeout | undefined;
-  private probing: Promise<void> | undefined;
-  /** Why no replica may serve (the primary cannot be replicated from); logged once. */
+  private readonly timers: NodeJS.Timeout[] = [];
+  private readonly inFlight = new Map<Replica | 'primary', Promise<void>>();
+  private stopped = false;
+  /** Why no replica may serve (the primary cannot be replicated from); told once per change. */
   private unusableReason: string | undefined;
 
   constructor(
     readonly replicas: readonly Replica[],
+    /** A pool of its own on the primary (one connection): the probes' only. */
     private readonly primary: ServerPool,
     private readonly events: ReplicaEvents,
     options: ReadReplicaOptions = {},
@@ -102,21 +106,26 @@ export class ReadReplicas {
     this.lag = new ReplicationLag(2 * this.maxLagMs + 60_000);
   }
 
-  /** Probes once (so the first reads can use the replicas), then every probe interval in the background. */
+  /** Probes once (so the first reads can use the replicas), then each target every interval in the background. */
   async start(): Promise<void> {
     await this.probe();
-    this.timer = setInterval(() => void this.probe(), this.probeIntervalMs);
-    this.timer.unref();
+    for (const target of ['primary' as const, ...this.replicas]) {
+      const timer = setInterval(() => void this.probeOne(target), this.probeIntervalMs);
+      timer.unref();
+      this.timers.push(timer);
+    }
   }
 
   async stop(): Promise<void> {
-    clearInterval(this.timer);
-    await this.probing;
-    await Promise.all(this.replicas.map((replica) => replica.pool.end()));
+    this.stopped = true;
+    for (const timer of this.timers) clearInterval(timer);
+    await Promise.all(this.inFlight.values());
+    await Promise.all([this.primary.end(), ...this.replicas.map((replica) => replica.pool.end())]);
   }
 
   statuses(): ReplicaStatus[] {
-    return this.replicas.map((replica) => replica.status);
+    const now = this.now();
+    return this.replicas.map((replica) => ({ name: replica.name, state: this.stateOf(replica, now), lagMs: this.lagOf(replica, now) }));
   }
 
   /** Why the replicas serve nothing at all, if they do not. */
@@ -126,11 +135,13 @@ export class ReadReplicas {
 
   /**
    * The replicas a read may try, in order (round robin among the serving ones), or the reason it must go to
-   * the primary. A read that must see `required` only goes to replicas that had applied it at their last probe.
+   * the primary. Whether a replica is within the lag bound is decided now, not at its last probe. A read that
+   * must see `required` only goes to replicas that had applied it at their last probe.
    */
   candidates(required: GtidPosition): { replicas: Replica[]; fallback?: PrimaryFallback } {
     if (this.unusableReason !== undefined) return { replicas: [], fallback: 'replicas_unusable' };
-    const serving = this.replicas.filter((replica) => replica.state === 'up');
+    const now = this.now();
+    const serving = this.replicas.filter((replica) => this.stateOf(replica, now) === 'up');
     if (serving.length === 0) return { replicas: [], fallback: 'no_healthy_replica' };
     const current = required.isEmpty ? serving : serving.filter((replica) => replica.position.covers(required));
     if (current.length === 0) return { replicas: [], fallback: 'read_your_writes' };
@@ -141,25 +152,36 @@ export class ReadReplicas {
 
   /** A read on `replica` failed for the connection or its deadline: no more reads until a probe answers. */
   failed(replica: Replica, error: unknown): void {
-    this.change(replica, error instanceof DatabaseDeadlineError ? 'stalled' : 'down', describe(error));
+    replica.probed = error instanceof DatabaseDeadlineError ? 'stalled' : 'down';
+    this.tell(replica, describe(error));
   }
 
   fellBack(reason: PrimaryFallback): void {
     this.events.fellBack(reason);
   }
 
-  /** One round: the primary's position first, then every replica's, in parallel. Never throws. */
-  probe(): Promise<void> {
-    this.probing ??= this.probeAll().finally(() => (this.probing = undefined));
-    return this.probing;
+  /** One round: the primary, then every replica. Never throws. */
+  async probe(): Promise<void> {
+    await this.probeOne('primary');
+    await Promise.all(this.replicas.map((replica) => this.probeOne(replica)));
   }
 
-  private async probeAll(): Promise<void> {
-    await this.probePrimary();
-    await Promise.all(this.replicas.map((replica) => this.probeReplica(replica)));
+  private probeOne(target: Replica | 'primary'): Promise<void> {
+    if (this.stopped) return Promise.resolve();
+    let running = this.inFlight.get(target);
+    if (!running) {
+      running = (target === 'primary' ? this.samplePrimary() : this.probeReplica(target)).then(
+        () => undefined,
+        () => undefined,
+      );
+      this.inFlight.set(target, running);
+      void running.finally(() => this.inFlight.delete(target));
+    }
+    return running;
   }
 
-  private async probePrimary(): Promise<void> {
+  /** The primary's position, as a lag sample; undefined when it cannot be read (the primary is unreachable). */
+  private async samplePrimary(): Promise<GtidPosition | undefined> {
     try {
       const [row] = await this.primary.query<Array<{ logBin: number | string; position: string | null }>>(
         'SELECT @@log_bin AS logBin, @@gtid_binlog_pos AS position',
@@ -171,41 +193,79 @@ export class ReadReplicas {
       if (position === undefined) return this.markUsable(`the primary's GTID position ${JSON.stringify(row.position)} is not MariaDB's`);
       this.markUsable(undefined);
       this.lag.sample(position, this.now());
+      for (const replica of this.replicas) this.assess(replica, `the primary moved on`);
+      return position;
     } catch (error) {
       // MySQL has neither variable: its replicas would be used without any guarantee.
       if (!isDatabaseUnavailable(error)) this.markUsable(`the primary is not a MariaDB server with GTIDs (${describe(error)})`);
       // Unreachable: the replicas go on serving what they have; their lag is measured against what was sampled.
+      return undefined;
     }
   }
 
+  /**
+   * The replica's position, then the primary's (read after it, so a true replica can never be ahead of it): a
+   * server holding a transaction the primary does not is no replica of it (another database, or one written to
+   * directly) and serves nothing.
+   */
   private async probeReplica(replica: Replica): Promise<void> {
+    let position: GtidPosition | undefined;
     try {
       const [row] = await replica.pool.query<Array<{ position: string | null }>>('SELECT @@gtid_current_pos AS position', [], this.probeTimeoutMs);
-      const position = GtidPosition.parse(row.position ?? '');
-      if (position === undefined) return this.change(replica, 'down', `its GTID position ${JSON.stringify(row.position)} is not MariaDB's`);
-      replica.position = position;
-      const lagMs = this.lag.of(position, this.now());
-      replica.lagMs = lagMs ?? null;
-      if (lagMs === undefined) return this.change(replica, 'lagging', 'the primary has not been reached yet, so its lag is unknown');
-      if (lagMs > this.maxLagMs) return this.change(replica, 'lagging', `${lagMs} ms behind the primary (DATABASE_REPLICA_MAX_LAG_MS=${this.maxLagMs})`);
-      this.change(replica, 'up', `${lagMs} ms behind the primary`);
+      position = GtidPosition.parse(row.position ?? '');
+      if (position === undefined) {
+        replica.probed = 'down';
+        return this.tell(replica, `its GTID position ${JSON.stringify(row.position)} is not MariaDB's`);
+      }
     } catch (error) {
-      this.change(replica, error instanceof DatabaseDeadlineError ? 'stalled' : 'down', describe(error));
+      replica.probed = error instanceof DatabaseDeadlineError ? 'stalled' : 'down';
+      return this.tell(replica, describe(error));
     }
+    const primary = await this.samplePrimary();
+    if (primary && !primary.holds(position)) {
+      replica.probed = 'down';
+      return this.tell(replica, `it holds transactions the primary does not (${position} against ${primary}): it is not a replica of DATABASE_URL`);
+    }
+    replica.position = position;
+    replica.probed = 'up';
+    this.assess(replica, 'probed');
   }
 
-  private change(replica: Replica, state: ReplicaState, reason: string): void {
-    if (replica.state === state) return;
-    const previous = replica.state;
-    replica.state = state;
-    this.events.stateChanged(replica.status, previous, replica.address, reason);
+  /** Recomputes since when the replica misses writes, and tells a change of state. */
+  private assess(replica: Replica, reason: string): void {
+    replica.missingSince = this.lag.missingSince(replica.position);
+    this.tell(replica, reason);
+  }
+
+  private stateOf(replica: Replica, now: number): ReplicaState {
+    if (replica.probed !== 'up') return replica.probed;
+    const lagMs = this.lagOf(replica, now);
+    return lagMs === null || lagMs > this.maxLagMs ? 'lagging' : 'up';
+  }
+
+  private lagOf(replica: Replica, now: number): number | null {
+    if (replica.missingSince === null) return null;
+    return replica.missingSince === undefined ? 0 : Math.max(0, now - replica.missingSince);
+  }
+
+  /** Logs (through the events) a change of the replica's state, once. */
+  private tell(replica: Replica, reason: string): void {
+    const now = this.now();
+    const state = this.stateOf(replica, now);
+    if (replica.told === state) return;
+    const previous = replica.told;
+    replica.told = state;
+    const lagMs = this.lagOf(replica, now);
+    const why = state === 'lagging' ? (lagMs === null ? 'the primary has not been reached yet, so its lag is unknown' : `${lagMs} ms behind the primary (DATABASE_REPLICA_MAX_LAG_MS=${this.maxLagMs})`) : state === 'up' ? `${lagMs ?? 0} ms behind the primary` : reason;
+    this.events.stateChanged({ name: replica.name, state, lagMs }, previous, replica.address, why);
   }
 
   /** `reason` why no replica may serve, or undefined when they may; each change is told once. */
-  private markUsable(reason: string | undefined): void {
-    if (this.unusableReason === reason) return;
+  private markUsable(reason: string | undefined): undefined {
+    if (this.unusableReason === reason) return undefined;
     this.unusableReason = reason;
     this.events.usability(reason);
+    return undefined;
   }
 }
 

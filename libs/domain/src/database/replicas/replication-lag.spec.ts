@@ -16,14 +16,16 @@ describe(ReplicationLag.name, () => {
     expect(sut.of(position('0-1-5'), 100_000)).toBe(0);
   });
 
-  it('is the age of the oldest sampled position the replica lacks', () => {
+  it('counts from the last time the primary was seen without the oldest write the replica lacks: never less than the truth', () => {
     const sut = new ReplicationLag(60_000);
     sut.sample(position('0-1-5'), 1_000);
     sut.sample(position('0-1-6'), 2_000);
+    sut.sample(position('0-1-6'), 2_500);
     sut.sample(position('0-1-9'), 3_000);
 
-    expect(sut.of(position('0-1-5'), 4_000)).toBe(2_000);
-    expect(sut.of(position('0-1-7'), 4_000)).toBe(1_000);
+    // 0-1-6 committed after 1000 (the primary was at 0-1-5 then), 0-1-9 after 2500.
+    expect(sut.of(position('0-1-5'), 4_000)).toBe(3_000);
+    expect(sut.of(position('0-1-7'), 4_000)).toBe(1_500);
     expect(sut.of(position('0-1-9'), 4_000)).toBe(0);
     expect(sut.primary?.toString()).toBe('0-1-9');
   });
@@ -34,7 +36,7 @@ describe(ReplicationLag.name, () => {
     sut.sample(position('0-1-6'), 1_000);
     sut.sample(position('0-1-6'), 30_000);
 
-    expect(sut.of(position('0-1-5'), 30_000)).toBe(29_000);
-    expect(sut.of(position('0-1-5'), 90_000)).toBe(89_000);
+    expect(sut.of(position('0-1-5'), 30_000)).toBe(30_000);
+    expect(sut.of(position('0-1-5'), 90_000)).toBe(90_000);
   });
 });

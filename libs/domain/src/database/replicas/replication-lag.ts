@@ -1,14 +1,16 @@
 import { GtidPosition } from './gtid-position';
 
 /**
- * How far a replica is behind, measured by the platform itself: the primary's position is sampled on every
- * probe, each new position with the time it was first seen; a replica's lag is the age of the oldest sampled
- * position it has not applied (0 when it has the latest). Unlike `Seconds_Behind_Master` it is never NULL
- * (a stopped SQL thread falls further behind like any other lag), and a replica of an idle primary that has
- * everything is 0 behind, whatever its threads do. The lag is seen at most one probe interval late.
+ * How far a replica is behind, measured by the platform itself. The primary's position is sampled on every
+ * probe; each new position is kept with the time the primary was last seen WITHOUT it (the previous sample):
+ * its transactions committed after that. A replica that lacks a sampled position has missed writes since at
+ * least that time, so its lag is counted from then, never less than the truth (a write not sampled yet is at
+ * most one probe interval old). Unlike `Seconds_Behind_Master` it is never NULL (a stopped SQL thread falls
+ * further behind like any other lag), and a replica that has everything of an idle primary is 0 behind.
  */
 export class ReplicationLag {
-  private readonly samples: Array<{ at: number; position: GtidPosition }> = [];
+  private readonly samples: Array<{ since: number; position: GtidPosition }> = [];
+  private lastSampleAt: number | undefined;
 
   /** Samples older than this are dropped (the newest is always kept): longer than any lag worth telling apart. */
   constructor(private readonly keepMs: number) {}
@@ -16,8 +18,9 @@ export class ReplicationLag {
   /** The primary's position as a probe read it at `at`. */
   sample(position: GtidPosition, at: number): void {
     const newest = this.samples.at(-1);
-    if (!newest || !newest.position.equals(position)) this.samples.push({ at, position });
-    while (this.samples.length > 1 && this.samples[0].at < at - this.keepMs) this.samples.shift();
+    if (!newest || !newest.position.equals(position)) this.samples.push({ since: this.lastSampleAt ?? at, position });
+    this.lastSampleAt = Math.max(this.lastSampleAt ?? at, at);
+    while (this.samples.length > 1 && this.samples[1].since < at - this.keepMs) this.samples.shift();
   }
 
   /** The primary's latest known position; undefined before the first sample. */
@@ -25,10 +28,19 @@ export class ReplicationLag {
     return this.samples.at(-1)?.position;
   }
 
+  /**
+   * Since when a replica at `position` has been missing writes: undefined when it has every sampled one, null
+   * before the primary was ever sampled (unknown).
+   */
+  missingSince(position: GtidPosition): number | undefined | null {
+    if (this.samples.length === 0) return null;
+    return this.samples.find((sample) => !position.covers(sample.position))?.since;
+  }
+
   /** Milliseconds a replica at `position` is behind at `now`; undefined before the primary was ever sampled. */
   of(position: GtidPosition, now: number): number | undefined {
-    if (this.samples.length === 0) return undefined;
-    const oldestMissing = this.samples.find((sample) => !position.covers(sample.position));
-    return oldestMissing === undefined ? 0 : Math.max(0, now - oldestMissing.at);
+    const since = this.missingSince(position);
+    if (since === null) return undefined;
+    return since === undefined ? 0 : Math.max(0, now - since);
   }
 }
