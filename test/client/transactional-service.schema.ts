@@ -4,47 +4,7 @@
  */
 
 export interface paths {
-    "/platform-transactional-service/org/{orgUUID}/env/{envUUID}/bot/{botUUID}/rest-connectors/test": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Test an unsaved connector
-         * @description Makes the connector's outbound call once and reports what happened: 200 whenever the call was attempted, whatever the far side answered (`outcome` says). The call goes only to public addresses (OUTBOUND_ALLOWED_CIDRS admits named private ranges), follows no redirect, ends when CONNECTOR_TEST_TIMEOUT_MS have passed since it started (the token request included) or when the caller disconnects, and reads at most 1 MiB. `output` is evaluated within bounds of time, memory and size (`output.error` says when it was stopped). Secrets and the OAuth access token appear only as their placeholders. At most CONNECTOR_TEST_PER_MINUTE runs per caller a minute (429; a 400 is not counted); 503 while this replica runs its maximum at once. The connector is validated exactly as a create; nothing is stored.
-         */
-        post: operations["testUnsavedRestConnector"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/platform-transactional-service/org/{orgUUID}/env/{envUUID}/bot/{botUUID}/rest-connectors/{serviceUUID}/test": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Test a saved connector
-         * @description Makes the connector's outbound call once and reports what happened: 200 whenever the call was attempted, whatever the far side answered (`outcome` says). The call goes only to public addresses (OUTBOUND_ALLOWED_CIDRS admits named private ranges), follows no redirect, ends when CONNECTOR_TEST_TIMEOUT_MS have passed since it started (the token request included) or when the caller disconnects, and reads at most 1 MiB. `output` is evaluated within bounds of time, memory and size (`output.error` says when it was stopped). Secrets and the OAuth access token appear only as their placeholders. At most CONNECTOR_TEST_PER_MINUTE runs per caller a minute (429; a 400 is not counted); 503 while this replica runs its maximum at once. Uses the stored connector and its secrets, or, with `connector`, those edits as a PUT would store them; nothing is saved.
-         */
-        post: operations["testSavedRestConnector"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/platform-transactional-service/org/{orgUUID}/env/{envUUID}/bot/{botUUID}/rest-connectors/deleted": {
+    "/platform-transactional-service/org/{orgUUID}/env/{envUUID}/bot/{botUUID}/rest-connectors/list": {
         parameters: {
             query?: never;
             header?: never;
@@ -52,72 +12,12 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The bot's trash
-         * @description Deleted connectors of the bot, newest deletion first (uuid breaking ties); each can be restored.
+         * List all connectors of the bot
+         * @description Every active connector of the bot with its content entries, ordered by name; not paged.
          */
-        get: operations["deletedRestConnectors"];
+        get: operations["listRestConnectors"];
         put?: never;
         post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/platform-transactional-service/org/{orgUUID}/env/{envUUID}/bot/{botUUID}/rest-connectors/{serviceUUID}/versions": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Versions of a connector
-         * @description Every recorded write of the connector, newest first, without the records; readable after a delete too.
-         */
-        get: operations["restConnectorVersions"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/platform-transactional-service/org/{orgUUID}/env/{envUUID}/bot/{botUUID}/rest-connectors/{serviceUUID}/versions/{version}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * One version of a connector
-         * @description The version with the record it left (`snapshot`). To roll an edit back, PUT that snapshot: placeholders keep the stored secrets while the URL keeps its host.
-         */
-        get: operations["restConnectorVersion"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/platform-transactional-service/org/{orgUUID}/env/{envUUID}/bot/{botUUID}/rest-connectors/{serviceUUID}/restore": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Restore a deleted connector
-         * @description The deleted connector becomes active again exactly as it was (fields, tags, secrets, the flows that name it), with a new version. 409 when it is not deleted, or when an active connector has taken its name since.
-         */
-        post: operations["restoreRestConnector"];
         delete?: never;
         options?: never;
         head?: never;
@@ -164,20 +64,20 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/platform-transactional-service/org/{orgUUID}/env/{envUUID}/bot/{botUUID}/rest-connectors/list": {
+    "/platform-transactional-service/org/{orgUUID}/env/{envUUID}/bot/{botUUID}/rest-connectors": {
         parameters: {
             query?: never;
             header?: never;
             path?: never;
             cookie?: never;
         };
-        /**
-         * List all connectors of the bot
-         * @description Every active connector of the bot with its content entries, ordered by name; not paged.
-         */
-        get: operations["listRestConnectors"];
+        get?: never;
         put?: never;
-        post?: never;
+        /**
+         * Create a connector
+         * @description The secrets its authType needs are sent in clear; reads show their placeholders.
+         */
+        post: operations["createRestConnector"];
         delete?: never;
         options?: never;
         head?: never;
@@ -212,7 +112,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/platform-transactional-service/org/{orgUUID}/env/{envUUID}/bot/{botUUID}/rest-connectors": {
+    "/platform-transactional-service/org/{orgUUID}/env/{envUUID}/bot/{botUUID}/rest-connectors/test": {
         parameters: {
             query?: never;
             header?: never;
@@ -222,10 +122,110 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Create a connector
-         * @description The secrets its authType needs are sent in clear; reads show their placeholders.
+         * Test an unsaved connector
+         * @description Makes the connector's outbound call once and reports what happened: 200 whenever the call was attempted, whatever the far side answered (`outcome` says). The call goes only to public addresses (OUTBOUND_ALLOWED_CIDRS admits named private ranges), follows no redirect, ends when CONNECTOR_TEST_TIMEOUT_MS have passed since it started (the token request included) or when the caller disconnects, and reads at most 1 MiB. `output` is evaluated within bounds of time, memory and size (`output.error` says when it was stopped). Secrets and the OAuth access token appear only as their placeholders. At most CONNECTOR_TEST_PER_MINUTE runs per caller a minute (429; a 400 is not counted); 503 while this replica runs its maximum at once. The connector is validated exactly as a create; nothing is stored.
          */
-        post: operations["createRestConnector"];
+        post: operations["testUnsavedRestConnector"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/platform-transactional-service/org/{orgUUID}/env/{envUUID}/bot/{botUUID}/rest-connectors/{serviceUUID}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Test a saved connector
+         * @description Makes the connector's outbound call once and reports what happened: 200 whenever the call was attempted, whatever the far side answered (`outcome` says). The call goes only to public addresses (OUTBOUND_ALLOWED_CIDRS admits named private ranges), follows no redirect, ends when CONNECTOR_TEST_TIMEOUT_MS have passed since it started (the token request included) or when the caller disconnects, and reads at most 1 MiB. `output` is evaluated within bounds of time, memory and size (`output.error` says when it was stopped). Secrets and the OAuth access token appear only as their placeholders. At most CONNECTOR_TEST_PER_MINUTE runs per caller a minute (429; a 400 is not counted); 503 while this replica runs its maximum at once. Uses the stored connector and its secrets, or, with `connector`, those edits as a PUT would store them; nothing is saved.
+         */
+        post: operations["testSavedRestConnector"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/platform-transactional-service/org/{orgUUID}/env/{envUUID}/bot/{botUUID}/rest-connectors/{serviceUUID}/versions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Versions of a connector
+         * @description Every recorded write of the connector, newest first, without the records; readable after a delete too.
+         */
+        get: operations["restConnectorVersions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/platform-transactional-service/org/{orgUUID}/env/{envUUID}/bot/{botUUID}/rest-connectors/{serviceUUID}/versions/{version}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One version of a connector
+         * @description The version with the record it left (`snapshot`). To roll an edit back, PUT that snapshot: placeholders keep the stored secrets while the URL keeps its host.
+         */
+        get: operations["restConnectorVersion"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/platform-transactional-service/org/{orgUUID}/env/{envUUID}/bot/{botUUID}/rest-connectors/deleted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The bot's trash
+         * @description Deleted connectors of the bot, newest deletion first (uuid breaking ties); each can be restored.
+         */
+        get: operations["deletedRestConnectors"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/platform-transactional-service/org/{orgUUID}/env/{envUUID}/bot/{botUUID}/rest-connectors/{serviceUUID}/restore": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Restore a deleted connector
+         * @description The deleted connector becomes active again exactly as it was (fields, tags, secrets, the flows that name it), with a new version. 409 when it is not deleted, or when an active connector has taken its name since.
+         */
+        post: operations["restoreRestConnector"];
         delete?: never;
         options?: never;
         head?: never;
@@ -863,7 +863,7 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
-    testUnsavedRestConnector: {
+    listRestConnectors: {
         parameters: {
             query?: never;
             header?: {
@@ -882,494 +882,9 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["RestConnectorTest"];
-            };
-        };
-        responses: {
-            /** @description The call was attempted: what was sent, what came back, and what `output` selects */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "Consistency-Token": components["headers"]["Consistency-Token"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["TestRunAnswer"];
-                };
-            };
-            /** @description Invalid path id, query or body; `message` lists every failing field */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 400,
-                     *       "error": "Bad Request",
-                     *       "message": [
-                     *         "name must be longer than or equal to 1 characters",
-                     *         "property colour should not exist"
-                     *       ],
-                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors/test",
-                     *       "timestamp": "2026-11-21T09:00:00.000Z",
-                     *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Missing, invalid or expired bearer token (`WWW-Authenticate: Bearer`) */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 401,
-                     *       "error": "Unauthorized",
-                     *       "message": "Authorization: Bearer <token> is required",
-                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors/test",
-                     *       "timestamp": "2026-11-21T09:00:00.000Z",
-                     *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The token does not cover this organization, or lacks the scope of the operation */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 403,
-                     *       "error": "Forbidden",
-                     *       "message": "Not allowed to access organization 0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01",
-                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors/test",
-                     *       "timestamp": "2026-11-21T09:00:00.000Z",
-                     *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Unknown or out-of-scope resource; `message` names what was not found */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 404,
-                     *       "error": "Not Found",
-                     *       "message": "Bot 6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07 not found in environment 1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02",
-                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors/test",
-                     *       "timestamp": "2026-11-21T09:00:00.000Z",
-                     *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Body over 256 KiB */
-            413: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 413,
-                     *       "error": "Payload Too Large",
-                     *       "message": "Request body is larger than the limit of 256 KiB",
-                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors/test",
-                     *       "timestamp": "2026-11-21T09:00:00.000Z",
-                     *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Body is not `application/json` in UTF-8 */
-            415: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 415,
-                     *       "error": "Unsupported Media Type",
-                     *       "message": "The request body must be application/json in UTF-8",
-                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors/test",
-                     *       "timestamp": "2026-11-21T09:00:00.000Z",
-                     *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Rate limit passed; see `Retry-After` */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 429,
-                     *       "error": "Too Many Requests",
-                     *       "message": "Rate limit of 600 requests per minute exceeded",
-                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors/test",
-                     *       "timestamp": "2026-11-21T09:00:00.000Z",
-                     *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description An unexpected error: logged with the request id, answered without detail */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 500,
-                     *       "error": "Internal Server Error",
-                     *       "message": "Internal server error",
-                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors/test",
-                     *       "timestamp": "2026-11-21T09:00:00.000Z",
-                     *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The database is unavailable; retry later */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 503,
-                     *       "error": "Service Unavailable",
-                     *       "message": "The database is unavailable; retry later",
-                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors/test",
-                     *       "timestamp": "2026-11-21T09:00:00.000Z",
-                     *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-        };
-    };
-    testSavedRestConnector: {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description An id of the caller's choice, echoed in the answer and logged; any other value is replaced by a new UUID, not refused. */
-                "X-Request-Id"?: string;
-                /** @description The `Consistency-Token` a write answered: the reads of this request see that write (and everything before it), on whatever replica of the database they run. A value that is not one is a 400. */
-                "Consistency-Token"?: string;
-            };
-            path: {
-                /** @description uuid of an organization */
-                orgUUID: string;
-                /** @description uuid of an environment */
-                envUUID: string;
-                /** @description uuid of a bot */
-                botUUID: string;
-                /** @description uuid of a rest connector */
-                serviceUUID: string;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["SavedRestConnectorTest"];
-            };
-        };
-        responses: {
-            /** @description The call was attempted: what was sent, what came back, and what `output` selects */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "Consistency-Token": components["headers"]["Consistency-Token"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["TestRunAnswer"];
-                };
-            };
-            /** @description Invalid path id, query or body; `message` lists every failing field */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 400,
-                     *       "error": "Bad Request",
-                     *       "message": [
-                     *         "name must be longer than or equal to 1 characters",
-                     *         "property colour should not exist"
-                     *       ],
-                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors/aa0de6c2-b1be-4e28-9ed2-f3bd0531ce0b/test",
-                     *       "timestamp": "2026-11-21T09:00:00.000Z",
-                     *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Missing, invalid or expired bearer token (`WWW-Authenticate: Bearer`) */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 401,
-                     *       "error": "Unauthorized",
-                     *       "message": "Authorization: Bearer <token> is required",
-                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors/aa0de6c2-b1be-4e28-9ed2-f3bd0531ce0b/test",
-                     *       "timestamp": "2026-11-21T09:00:00.000Z",
-                     *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The token does not cover this organization, or lacks the scope of the operation */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 403,
-                     *       "error": "Forbidden",
-                     *       "message": "Not allowed to access organization 0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01",
-                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors/aa0de6c2-b1be-4e28-9ed2-f3bd0531ce0b/test",
-                     *       "timestamp": "2026-11-21T09:00:00.000Z",
-                     *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Unknown or out-of-scope resource; `message` names what was not found */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 404,
-                     *       "error": "Not Found",
-                     *       "message": "Bot 6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07 not found in environment 1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02",
-                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors/aa0de6c2-b1be-4e28-9ed2-f3bd0531ce0b/test",
-                     *       "timestamp": "2026-11-21T09:00:00.000Z",
-                     *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Body over 256 KiB */
-            413: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 413,
-                     *       "error": "Payload Too Large",
-                     *       "message": "Request body is larger than the limit of 256 KiB",
-                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors/aa0de6c2-b1be-4e28-9ed2-f3bd0531ce0b/test",
-                     *       "timestamp": "2026-11-21T09:00:00.000Z",
-                     *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Body is not `application/json` in UTF-8 */
-            415: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 415,
-                     *       "error": "Unsupported Media Type",
-                     *       "message": "The request body must be application/json in UTF-8",
-                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors/aa0de6c2-b1be-4e28-9ed2-f3bd0531ce0b/test",
-                     *       "timestamp": "2026-11-21T09:00:00.000Z",
-                     *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Rate limit passed; see `Retry-After` */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 429,
-                     *       "error": "Too Many Requests",
-                     *       "message": "Rate limit of 600 requests per minute exceeded",
-                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors/aa0de6c2-b1be-4e28-9ed2-f3bd0531ce0b/test",
-                     *       "timestamp": "2026-11-21T09:00:00.000Z",
-                     *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description An unexpected error: logged with the request id, answered without detail */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 500,
-                     *       "error": "Internal Server Error",
-                     *       "message": "Internal server error",
-                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors/aa0de6c2-b1be-4e28-9ed2-f3bd0531ce0b/test",
-                     *       "timestamp": "2026-11-21T09:00:00.000Z",
-                     *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The database is unavailable; retry later */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 503,
-                     *       "error": "Service Unavailable",
-                     *       "message": "The database is unavailable; retry later",
-                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors/aa0de6c2-b1be-4e28-9ed2-f3bd0531ce0b/test",
-                     *       "timestamp": "2026-11-21T09:00:00.000Z",
-                     *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-        };
-    };
-    deletedRestConnectors: {
-        parameters: {
-            query?: {
-                /** @description Page number, 1-based. */
-                page?: number;
-                /** @description Items per page. */
-                linesPerPage?: number;
-            };
-            header?: {
-                /** @description An id of the caller's choice, echoed in the answer and logged; any other value is replaced by a new UUID, not refused. */
-                "X-Request-Id"?: string;
-                /** @description The `Consistency-Token` a write answered: the reads of this request see that write (and everything before it), on whatever replica of the database they run. A value that is not one is a 400. */
-                "Consistency-Token"?: string;
-            };
-            path: {
-                /** @description uuid of an organization */
-                orgUUID: string;
-                /** @description uuid of an environment */
-                envUUID: string;
-                /** @description uuid of a bot */
-                botUUID: string;
-            };
-            cookie?: never;
-        };
         requestBody?: never;
         responses: {
-            /** @description A page of the bot's deleted connectors (Spring Data `Page`) */
+            /** @description Every active connector of the bot, ordered by name */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1379,7 +894,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["DeletedRestConnectorPage"];
+                    "application/json": components["schemas"]["RestConnectorList"];
                 };
             };
             /** @description Invalid path id, query or body; `message` lists every failing field */
@@ -1400,7 +915,7 @@ export interface operations {
                      *         "name must be longer than or equal to 1 characters",
                      *         "property colour should not exist"
                      *       ],
-                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors/deleted",
+                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors/list",
                      *       "timestamp": "2026-11-21T09:00:00.000Z",
                      *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
                      *     }
@@ -1421,7 +936,7 @@ export interface operations {
                      *       "statusCode": 401,
                      *       "error": "Unauthorized",
                      *       "message": "Authorization: Bearer <token> is required",
-                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors/deleted",
+                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors/list",
                      *       "timestamp": "2026-11-21T09:00:00.000Z",
                      *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
                      *     }
@@ -1441,7 +956,7 @@ export interface operations {
                      *       "statusCode": 403,
                      *       "error": "Forbidden",
                      *       "message": "Not allowed to access organization 0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01",
-                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors/deleted",
+                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors/list",
                      *       "timestamp": "2026-11-21T09:00:00.000Z",
                      *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
                      *     }
@@ -1464,7 +979,7 @@ export interface operations {
                      *       "statusCode": 404,
                      *       "error": "Not Found",
                      *       "message": "Bot 6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07 not found in environment 1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02",
-                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors/deleted",
+                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors/list",
                      *       "timestamp": "2026-11-21T09:00:00.000Z",
                      *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
                      *     }
@@ -1485,7 +1000,7 @@ export interface operations {
                      *       "statusCode": 429,
                      *       "error": "Too Many Requests",
                      *       "message": "Rate limit of 600 requests per minute exceeded",
-                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors/deleted",
+                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors/list",
                      *       "timestamp": "2026-11-21T09:00:00.000Z",
                      *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
                      *     }
@@ -1508,7 +1023,7 @@ export interface operations {
                      *       "statusCode": 500,
                      *       "error": "Internal Server Error",
                      *       "message": "Internal server error",
-                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors/deleted",
+                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors/list",
                      *       "timestamp": "2026-11-21T09:00:00.000Z",
                      *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
                      *     }
@@ -1532,653 +1047,7 @@ export interface operations {
                      *       "statusCode": 503,
                      *       "error": "Service Unavailable",
                      *       "message": "The database is unavailable; retry later",
-                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors/deleted",
-                     *       "timestamp": "2026-11-21T09:00:00.000Z",
-                     *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-        };
-    };
-    restConnectorVersions: {
-        parameters: {
-            query?: {
-                /** @description Page number, 1-based. */
-                page?: number;
-                /** @description Items per page. */
-                linesPerPage?: number;
-            };
-            header?: {
-                /** @description An id of the caller's choice, echoed in the answer and logged; any other value is replaced by a new UUID, not refused. */
-                "X-Request-Id"?: string;
-                /** @description The `Consistency-Token` a write answered: the reads of this request see that write (and everything before it), on whatever replica of the database they run. A value that is not one is a 400. */
-                "Consistency-Token"?: string;
-            };
-            path: {
-                /** @description uuid of an organization */
-                orgUUID: string;
-                /** @description uuid of an environment */
-                envUUID: string;
-                /** @description uuid of a bot */
-                botUUID: string;
-                /** @description uuid of a rest connector */
-                serviceUUID: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description A page of the connector's versions (Spring Data `Page`) */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["RestConnectorVersionPage"];
-                };
-            };
-            /** @description Invalid path id, query or body; `message` lists every failing field */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 400,
-                     *       "error": "Bad Request",
-                     *       "message": [
-                     *         "name must be longer than or equal to 1 characters",
-                     *         "property colour should not exist"
-                     *       ],
-                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors/aa0de6c2-b1be-4e28-9ed2-f3bd0531ce0b/versions",
-                     *       "timestamp": "2026-11-21T09:00:00.000Z",
-                     *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Missing, invalid or expired bearer token (`WWW-Authenticate: Bearer`) */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 401,
-                     *       "error": "Unauthorized",
-                     *       "message": "Authorization: Bearer <token> is required",
-                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors/aa0de6c2-b1be-4e28-9ed2-f3bd0531ce0b/versions",
-                     *       "timestamp": "2026-11-21T09:00:00.000Z",
-                     *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The token does not cover this organization, or lacks the scope of the operation */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 403,
-                     *       "error": "Forbidden",
-                     *       "message": "Not allowed to access organization 0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01",
-                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors/aa0de6c2-b1be-4e28-9ed2-f3bd0531ce0b/versions",
-                     *       "timestamp": "2026-11-21T09:00:00.000Z",
-                     *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Unknown or out-of-scope resource; `message` names what was not found */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 404,
-                     *       "error": "Not Found",
-                     *       "message": "Bot 6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07 not found in environment 1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02",
-                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors/aa0de6c2-b1be-4e28-9ed2-f3bd0531ce0b/versions",
-                     *       "timestamp": "2026-11-21T09:00:00.000Z",
-                     *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Rate limit passed; see `Retry-After` */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 429,
-                     *       "error": "Too Many Requests",
-                     *       "message": "Rate limit of 600 requests per minute exceeded",
-                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors/aa0de6c2-b1be-4e28-9ed2-f3bd0531ce0b/versions",
-                     *       "timestamp": "2026-11-21T09:00:00.000Z",
-                     *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description An unexpected error: logged with the request id, answered without detail */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 500,
-                     *       "error": "Internal Server Error",
-                     *       "message": "Internal server error",
-                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors/aa0de6c2-b1be-4e28-9ed2-f3bd0531ce0b/versions",
-                     *       "timestamp": "2026-11-21T09:00:00.000Z",
-                     *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The database is unavailable; retry later */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 503,
-                     *       "error": "Service Unavailable",
-                     *       "message": "The database is unavailable; retry later",
-                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors/aa0de6c2-b1be-4e28-9ed2-f3bd0531ce0b/versions",
-                     *       "timestamp": "2026-11-21T09:00:00.000Z",
-                     *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-        };
-    };
-    restConnectorVersion: {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description An id of the caller's choice, echoed in the answer and logged; any other value is replaced by a new UUID, not refused. */
-                "X-Request-Id"?: string;
-                /** @description The `Consistency-Token` a write answered: the reads of this request see that write (and everything before it), on whatever replica of the database they run. A value that is not one is a 400. */
-                "Consistency-Token"?: string;
-            };
-            path: {
-                /** @description uuid of an organization */
-                orgUUID: string;
-                /** @description uuid of an environment */
-                envUUID: string;
-                /** @description uuid of a bot */
-                botUUID: string;
-                /** @description uuid of a rest connector */
-                serviceUUID: string;
-                /** @description A version number of the connector (the number of its ETag) */
-                version: number;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The version and its snapshot */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["RestConnectorVersionDetail"];
-                };
-            };
-            /** @description Invalid path id, query or body; `message` lists every failing field */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 400,
-                     *       "error": "Bad Request",
-                     *       "message": [
-                     *         "name must be longer than or equal to 1 characters",
-                     *         "property colour should not exist"
-                     *       ],
-                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors/aa0de6c2-b1be-4e28-9ed2-f3bd0531ce0b/versions/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01",
-                     *       "timestamp": "2026-11-21T09:00:00.000Z",
-                     *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Missing, invalid or expired bearer token (`WWW-Authenticate: Bearer`) */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 401,
-                     *       "error": "Unauthorized",
-                     *       "message": "Authorization: Bearer <token> is required",
-                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors/aa0de6c2-b1be-4e28-9ed2-f3bd0531ce0b/versions/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01",
-                     *       "timestamp": "2026-11-21T09:00:00.000Z",
-                     *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The token does not cover this organization, or lacks the scope of the operation */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 403,
-                     *       "error": "Forbidden",
-                     *       "message": "Not allowed to access organization 0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01",
-                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors/aa0de6c2-b1be-4e28-9ed2-f3bd0531ce0b/versions/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01",
-                     *       "timestamp": "2026-11-21T09:00:00.000Z",
-                     *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Unknown or out-of-scope resource; `message` names what was not found */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 404,
-                     *       "error": "Not Found",
-                     *       "message": "Bot 6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07 not found in environment 1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02",
-                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors/aa0de6c2-b1be-4e28-9ed2-f3bd0531ce0b/versions/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01",
-                     *       "timestamp": "2026-11-21T09:00:00.000Z",
-                     *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Rate limit passed; see `Retry-After` */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 429,
-                     *       "error": "Too Many Requests",
-                     *       "message": "Rate limit of 600 requests per minute exceeded",
-                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors/aa0de6c2-b1be-4e28-9ed2-f3bd0531ce0b/versions/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01",
-                     *       "timestamp": "2026-11-21T09:00:00.000Z",
-                     *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description An unexpected error: logged with the request id, answered without detail */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 500,
-                     *       "error": "Internal Server Error",
-                     *       "message": "Internal server error",
-                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors/aa0de6c2-b1be-4e28-9ed2-f3bd0531ce0b/versions/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01",
-                     *       "timestamp": "2026-11-21T09:00:00.000Z",
-                     *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The database is unavailable; retry later */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 503,
-                     *       "error": "Service Unavailable",
-                     *       "message": "The database is unavailable; retry later",
-                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors/aa0de6c2-b1be-4e28-9ed2-f3bd0531ce0b/versions/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01",
-                     *       "timestamp": "2026-11-21T09:00:00.000Z",
-                     *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-        };
-    };
-    restoreRestConnector: {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description ETag of the deleted version this restore applies to (the last version's number); 412 when it is no longer current. */
-                "If-Match"?: string;
-                /** @description An id of the caller's choice, echoed in the answer and logged; any other value is replaced by a new UUID, not refused. */
-                "X-Request-Id"?: string;
-                /** @description The `Consistency-Token` a write answered: the reads of this request see that write (and everything before it), on whatever replica of the database they run. A value that is not one is a 400. */
-                "Consistency-Token"?: string;
-            };
-            path: {
-                /** @description uuid of an organization */
-                orgUUID: string;
-                /** @description uuid of an environment */
-                envUUID: string;
-                /** @description uuid of a bot */
-                botUUID: string;
-                /** @description uuid of a rest connector */
-                serviceUUID: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Restored */
-            200: {
-                headers: {
-                    /** @description The new ETag */
-                    ETag?: string;
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "Consistency-Token": components["headers"]["Consistency-Token"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["RestConnectorRestored"];
-                };
-            };
-            /** @description Invalid path id, query or body; `message` lists every failing field */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 400,
-                     *       "error": "Bad Request",
-                     *       "message": [
-                     *         "name must be longer than or equal to 1 characters",
-                     *         "property colour should not exist"
-                     *       ],
-                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors/aa0de6c2-b1be-4e28-9ed2-f3bd0531ce0b/restore",
-                     *       "timestamp": "2026-11-21T09:00:00.000Z",
-                     *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Missing, invalid or expired bearer token (`WWW-Authenticate: Bearer`) */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 401,
-                     *       "error": "Unauthorized",
-                     *       "message": "Authorization: Bearer <token> is required",
-                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors/aa0de6c2-b1be-4e28-9ed2-f3bd0531ce0b/restore",
-                     *       "timestamp": "2026-11-21T09:00:00.000Z",
-                     *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The token does not cover this organization, or lacks the scope of the operation */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 403,
-                     *       "error": "Forbidden",
-                     *       "message": "Not allowed to access organization 0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01",
-                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors/aa0de6c2-b1be-4e28-9ed2-f3bd0531ce0b/restore",
-                     *       "timestamp": "2026-11-21T09:00:00.000Z",
-                     *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Unknown or out-of-scope resource; `message` names what was not found */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 404,
-                     *       "error": "Not Found",
-                     *       "message": "Bot 6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07 not found in environment 1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02",
-                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors/aa0de6c2-b1be-4e28-9ed2-f3bd0531ce0b/restore",
-                     *       "timestamp": "2026-11-21T09:00:00.000Z",
-                     *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Another active connector of the bot has that name (case-insensitive) */
-            409: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 409,
-                     *       "error": "Conflict",
-                     *       "message": "A rest connector named \"Weather forecast\" already exists in this bot",
-                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors/aa0de6c2-b1be-4e28-9ed2-f3bd0531ce0b/restore",
-                     *       "timestamp": "2026-11-21T09:00:00.000Z",
-                     *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description `If-Match` does not match the current `ETag` */
-            412: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 412,
-                     *       "error": "Precondition Failed",
-                     *       "message": "Rest connector aa0de6c2-b1be-4e28-9ed2-f3bd0531ce0b has changed since the ETag given in If-Match",
-                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors/aa0de6c2-b1be-4e28-9ed2-f3bd0531ce0b/restore",
-                     *       "timestamp": "2026-11-21T09:00:00.000Z",
-                     *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Rate limit passed; see `Retry-After` */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 429,
-                     *       "error": "Too Many Requests",
-                     *       "message": "Rate limit of 600 requests per minute exceeded",
-                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors/aa0de6c2-b1be-4e28-9ed2-f3bd0531ce0b/restore",
-                     *       "timestamp": "2026-11-21T09:00:00.000Z",
-                     *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description An unexpected error: logged with the request id, answered without detail */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 500,
-                     *       "error": "Internal Server Error",
-                     *       "message": "Internal server error",
-                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors/aa0de6c2-b1be-4e28-9ed2-f3bd0531ce0b/restore",
-                     *       "timestamp": "2026-11-21T09:00:00.000Z",
-                     *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The database is unavailable; retry later */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 503,
-                     *       "error": "Service Unavailable",
-                     *       "message": "The database is unavailable; retry later",
-                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors/aa0de6c2-b1be-4e28-9ed2-f3bd0531ce0b/restore",
+                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors/list",
                      *       "timestamp": "2026-11-21T09:00:00.000Z",
                      *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
                      *     }
@@ -2195,10 +1064,10 @@ export interface operations {
                 page?: number;
                 /** @description Connectors per page. */
                 linesPerPage?: number;
-                /** @description Sort field; ties are broken by uuid. */
+                /** @description Sort field; ties are broken by uuid. Taken in any case (`UPDATEDAT` is `updatedAt`). */
                 orderBy?: "name" | "updatedAt" | "updatedBy";
-                /** @description Sort direction, `ASC` or `DESC`, in any case. */
-                direction?: string;
+                /** @description Sort direction. Taken in any case (`asc` is `ASC`), as Spring Data takes it. */
+                direction?: "ASC" | "DESC";
                 /** @description Names or tags to filter by. Repeat the parameter (`searchTerms=a&searchTerms=b`) or separate terms by commas (`searchTerms=a,b`). Every term must match: a term matches a connector whose name or one of whose tags contains it, case-insensitively; `%`, `_` and `\` are literal. */
                 searchTerms?: string[];
             };
@@ -2592,10 +1461,12 @@ export interface operations {
             };
         };
     };
-    listRestConnectors: {
+    createRestConnector: {
         parameters: {
             query?: never;
             header?: {
+                /** @description Makes retries safe for 24 h: the same key and body return the first answer and create nothing; the same key with another body is a 422; a retry while the first request runs is a 409. */
+                "Idempotency-Key"?: string;
                 /** @description An id of the caller's choice, echoed in the answer and logged; any other value is replaced by a new UUID, not refused. */
                 "X-Request-Id"?: string;
                 /** @description The `Consistency-Token` a write answered: the reads of this request see that write (and everything before it), on whatever replica of the database they run. A value that is not one is a 400. */
@@ -2611,19 +1482,26 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RestConnectorWrite"];
+            };
+        };
         responses: {
-            /** @description Every active connector of the bot, ordered by name */
-            200: {
+            /** @description Created */
+            201: {
                 headers: {
+                    /** @description URL of the new connector */
+                    Location?: string;
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Consistency-Token": components["headers"]["Consistency-Token"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["RestConnectorList"];
+                    "application/json": components["schemas"]["RestConnectorCreated"];
                 };
             };
             /** @description Invalid path id, query or body; `message` lists every failing field */
@@ -2644,7 +1522,7 @@ export interface operations {
                      *         "name must be longer than or equal to 1 characters",
                      *         "property colour should not exist"
                      *       ],
-                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors/list",
+                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors",
                      *       "timestamp": "2026-11-21T09:00:00.000Z",
                      *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
                      *     }
@@ -2665,7 +1543,7 @@ export interface operations {
                      *       "statusCode": 401,
                      *       "error": "Unauthorized",
                      *       "message": "Authorization: Bearer <token> is required",
-                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors/list",
+                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors",
                      *       "timestamp": "2026-11-21T09:00:00.000Z",
                      *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
                      *     }
@@ -2685,7 +1563,7 @@ export interface operations {
                      *       "statusCode": 403,
                      *       "error": "Forbidden",
                      *       "message": "Not allowed to access organization 0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01",
-                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors/list",
+                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors",
                      *       "timestamp": "2026-11-21T09:00:00.000Z",
                      *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
                      *     }
@@ -2708,7 +1586,93 @@ export interface operations {
                      *       "statusCode": 404,
                      *       "error": "Not Found",
                      *       "message": "Bot 6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07 not found in environment 1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02",
-                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors/list",
+                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors",
+                     *       "timestamp": "2026-11-21T09:00:00.000Z",
+                     *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Another active connector of the bot has that name (case-insensitive) */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 409,
+                     *       "error": "Conflict",
+                     *       "message": "A rest connector named \"Weather forecast\" already exists in this bot",
+                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors",
+                     *       "timestamp": "2026-11-21T09:00:00.000Z",
+                     *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Body over 256 KiB */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 413,
+                     *       "error": "Payload Too Large",
+                     *       "message": "Request body is larger than the limit of 256 KiB",
+                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors",
+                     *       "timestamp": "2026-11-21T09:00:00.000Z",
+                     *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Body is not `application/json` in UTF-8 */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 415,
+                     *       "error": "Unsupported Media Type",
+                     *       "message": "The request body must be application/json in UTF-8",
+                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors",
+                     *       "timestamp": "2026-11-21T09:00:00.000Z",
+                     *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `Idempotency-Key` reused with a different body */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 422,
+                     *       "error": "Unprocessable Entity",
+                     *       "message": "This Idempotency-Key was already used with a different request",
+                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors",
                      *       "timestamp": "2026-11-21T09:00:00.000Z",
                      *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
                      *     }
@@ -2729,7 +1693,7 @@ export interface operations {
                      *       "statusCode": 429,
                      *       "error": "Too Many Requests",
                      *       "message": "Rate limit of 600 requests per minute exceeded",
-                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors/list",
+                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors",
                      *       "timestamp": "2026-11-21T09:00:00.000Z",
                      *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
                      *     }
@@ -2752,7 +1716,7 @@ export interface operations {
                      *       "statusCode": 500,
                      *       "error": "Internal Server Error",
                      *       "message": "Internal server error",
-                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors/list",
+                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors",
                      *       "timestamp": "2026-11-21T09:00:00.000Z",
                      *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
                      *     }
@@ -2776,7 +1740,7 @@ export interface operations {
                      *       "statusCode": 503,
                      *       "error": "Service Unavailable",
                      *       "message": "The database is unavailable; retry later",
-                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors/list",
+                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors",
                      *       "timestamp": "2026-11-21T09:00:00.000Z",
                      *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
                      *     }
@@ -3512,12 +2476,10 @@ export interface operations {
             };
         };
     };
-    createRestConnector: {
+    testUnsavedRestConnector: {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes retries safe for 24 h: the same key and body return the first answer and create nothing; the same key with another body is a 422; a retry while the first request runs is a 409. */
-                "Idempotency-Key"?: string;
                 /** @description An id of the caller's choice, echoed in the answer and logged; any other value is replaced by a new UUID, not refused. */
                 "X-Request-Id"?: string;
                 /** @description The `Consistency-Token` a write answered: the reads of this request see that write (and everything before it), on whatever replica of the database they run. A value that is not one is a 400. */
@@ -3535,15 +2497,13 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["RestConnectorWrite"];
+                "application/json": components["schemas"]["RestConnectorTest"];
             };
         };
         responses: {
-            /** @description Created */
-            201: {
+            /** @description The call was attempted: what was sent, what came back, and what `output` selects */
+            200: {
                 headers: {
-                    /** @description URL of the new connector */
-                    Location?: string;
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Consistency-Token": components["headers"]["Consistency-Token"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -3552,7 +2512,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["RestConnectorCreated"];
+                    "application/json": components["schemas"]["TestRunAnswer"];
                 };
             };
             /** @description Invalid path id, query or body; `message` lists every failing field */
@@ -3573,7 +2533,7 @@ export interface operations {
                      *         "name must be longer than or equal to 1 characters",
                      *         "property colour should not exist"
                      *       ],
-                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors",
+                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors/test",
                      *       "timestamp": "2026-11-21T09:00:00.000Z",
                      *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
                      *     }
@@ -3594,7 +2554,7 @@ export interface operations {
                      *       "statusCode": 401,
                      *       "error": "Unauthorized",
                      *       "message": "Authorization: Bearer <token> is required",
-                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors",
+                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors/test",
                      *       "timestamp": "2026-11-21T09:00:00.000Z",
                      *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
                      *     }
@@ -3614,7 +2574,7 @@ export interface operations {
                      *       "statusCode": 403,
                      *       "error": "Forbidden",
                      *       "message": "Not allowed to access organization 0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01",
-                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors",
+                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors/test",
                      *       "timestamp": "2026-11-21T09:00:00.000Z",
                      *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
                      *     }
@@ -3637,30 +2597,7 @@ export interface operations {
                      *       "statusCode": 404,
                      *       "error": "Not Found",
                      *       "message": "Bot 6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07 not found in environment 1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02",
-                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors",
-                     *       "timestamp": "2026-11-21T09:00:00.000Z",
-                     *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Another active connector of the bot has that name (case-insensitive) */
-            409: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 409,
-                     *       "error": "Conflict",
-                     *       "message": "A rest connector named \"Weather forecast\" already exists in this bot",
-                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors",
+                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors/test",
                      *       "timestamp": "2026-11-21T09:00:00.000Z",
                      *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
                      *     }
@@ -3680,7 +2617,7 @@ export interface operations {
                      *       "statusCode": 413,
                      *       "error": "Payload Too Large",
                      *       "message": "Request body is larger than the limit of 256 KiB",
-                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors",
+                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors/test",
                      *       "timestamp": "2026-11-21T09:00:00.000Z",
                      *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
                      *     }
@@ -3700,30 +2637,7 @@ export interface operations {
                      *       "statusCode": 415,
                      *       "error": "Unsupported Media Type",
                      *       "message": "The request body must be application/json in UTF-8",
-                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors",
-                     *       "timestamp": "2026-11-21T09:00:00.000Z",
-                     *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description `Idempotency-Key` reused with a different body */
-            422: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 422,
-                     *       "error": "Unprocessable Entity",
-                     *       "message": "This Idempotency-Key was already used with a different request",
-                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors",
+                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors/test",
                      *       "timestamp": "2026-11-21T09:00:00.000Z",
                      *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
                      *     }
@@ -3744,7 +2658,7 @@ export interface operations {
                      *       "statusCode": 429,
                      *       "error": "Too Many Requests",
                      *       "message": "Rate limit of 600 requests per minute exceeded",
-                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors",
+                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors/test",
                      *       "timestamp": "2026-11-21T09:00:00.000Z",
                      *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
                      *     }
@@ -3767,7 +2681,7 @@ export interface operations {
                      *       "statusCode": 500,
                      *       "error": "Internal Server Error",
                      *       "message": "Internal server error",
-                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors",
+                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors/test",
                      *       "timestamp": "2026-11-21T09:00:00.000Z",
                      *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
                      *     }
@@ -3791,7 +2705,1093 @@ export interface operations {
                      *       "statusCode": 503,
                      *       "error": "Service Unavailable",
                      *       "message": "The database is unavailable; retry later",
-                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors",
+                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors/test",
+                     *       "timestamp": "2026-11-21T09:00:00.000Z",
+                     *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    testSavedRestConnector: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description An id of the caller's choice, echoed in the answer and logged; any other value is replaced by a new UUID, not refused. */
+                "X-Request-Id"?: string;
+                /** @description The `Consistency-Token` a write answered: the reads of this request see that write (and everything before it), on whatever replica of the database they run. A value that is not one is a 400. */
+                "Consistency-Token"?: string;
+            };
+            path: {
+                /** @description uuid of an organization */
+                orgUUID: string;
+                /** @description uuid of an environment */
+                envUUID: string;
+                /** @description uuid of a bot */
+                botUUID: string;
+                /** @description uuid of a rest connector */
+                serviceUUID: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SavedRestConnectorTest"];
+            };
+        };
+        responses: {
+            /** @description The call was attempted: what was sent, what came back, and what `output` selects */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Consistency-Token": components["headers"]["Consistency-Token"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TestRunAnswer"];
+                };
+            };
+            /** @description Invalid path id, query or body; `message` lists every failing field */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "error": "Bad Request",
+                     *       "message": [
+                     *         "name must be longer than or equal to 1 characters",
+                     *         "property colour should not exist"
+                     *       ],
+                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors/aa0de6c2-b1be-4e28-9ed2-f3bd0531ce0b/test",
+                     *       "timestamp": "2026-11-21T09:00:00.000Z",
+                     *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing, invalid or expired bearer token (`WWW-Authenticate: Bearer`) */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "error": "Unauthorized",
+                     *       "message": "Authorization: Bearer <token> is required",
+                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors/aa0de6c2-b1be-4e28-9ed2-f3bd0531ce0b/test",
+                     *       "timestamp": "2026-11-21T09:00:00.000Z",
+                     *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The token does not cover this organization, or lacks the scope of the operation */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "error": "Forbidden",
+                     *       "message": "Not allowed to access organization 0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01",
+                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors/aa0de6c2-b1be-4e28-9ed2-f3bd0531ce0b/test",
+                     *       "timestamp": "2026-11-21T09:00:00.000Z",
+                     *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unknown or out-of-scope resource; `message` names what was not found */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "error": "Not Found",
+                     *       "message": "Bot 6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07 not found in environment 1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02",
+                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors/aa0de6c2-b1be-4e28-9ed2-f3bd0531ce0b/test",
+                     *       "timestamp": "2026-11-21T09:00:00.000Z",
+                     *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Body over 256 KiB */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 413,
+                     *       "error": "Payload Too Large",
+                     *       "message": "Request body is larger than the limit of 256 KiB",
+                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors/aa0de6c2-b1be-4e28-9ed2-f3bd0531ce0b/test",
+                     *       "timestamp": "2026-11-21T09:00:00.000Z",
+                     *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Body is not `application/json` in UTF-8 */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 415,
+                     *       "error": "Unsupported Media Type",
+                     *       "message": "The request body must be application/json in UTF-8",
+                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors/aa0de6c2-b1be-4e28-9ed2-f3bd0531ce0b/test",
+                     *       "timestamp": "2026-11-21T09:00:00.000Z",
+                     *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit passed; see `Retry-After` */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "error": "Too Many Requests",
+                     *       "message": "Rate limit of 600 requests per minute exceeded",
+                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors/aa0de6c2-b1be-4e28-9ed2-f3bd0531ce0b/test",
+                     *       "timestamp": "2026-11-21T09:00:00.000Z",
+                     *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An unexpected error: logged with the request id, answered without detail */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "error": "Internal Server Error",
+                     *       "message": "Internal server error",
+                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors/aa0de6c2-b1be-4e28-9ed2-f3bd0531ce0b/test",
+                     *       "timestamp": "2026-11-21T09:00:00.000Z",
+                     *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The database is unavailable; retry later */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 503,
+                     *       "error": "Service Unavailable",
+                     *       "message": "The database is unavailable; retry later",
+                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors/aa0de6c2-b1be-4e28-9ed2-f3bd0531ce0b/test",
+                     *       "timestamp": "2026-11-21T09:00:00.000Z",
+                     *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    restConnectorVersions: {
+        parameters: {
+            query?: {
+                /** @description Page number, 1-based. */
+                page?: number;
+                /** @description Items per page. */
+                linesPerPage?: number;
+            };
+            header?: {
+                /** @description An id of the caller's choice, echoed in the answer and logged; any other value is replaced by a new UUID, not refused. */
+                "X-Request-Id"?: string;
+                /** @description The `Consistency-Token` a write answered: the reads of this request see that write (and everything before it), on whatever replica of the database they run. A value that is not one is a 400. */
+                "Consistency-Token"?: string;
+            };
+            path: {
+                /** @description uuid of an organization */
+                orgUUID: string;
+                /** @description uuid of an environment */
+                envUUID: string;
+                /** @description uuid of a bot */
+                botUUID: string;
+                /** @description uuid of a rest connector */
+                serviceUUID: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the connector's versions (Spring Data `Page`) */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RestConnectorVersionPage"];
+                };
+            };
+            /** @description Invalid path id, query or body; `message` lists every failing field */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "error": "Bad Request",
+                     *       "message": [
+                     *         "name must be longer than or equal to 1 characters",
+                     *         "property colour should not exist"
+                     *       ],
+                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors/aa0de6c2-b1be-4e28-9ed2-f3bd0531ce0b/versions",
+                     *       "timestamp": "2026-11-21T09:00:00.000Z",
+                     *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing, invalid or expired bearer token (`WWW-Authenticate: Bearer`) */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "error": "Unauthorized",
+                     *       "message": "Authorization: Bearer <token> is required",
+                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors/aa0de6c2-b1be-4e28-9ed2-f3bd0531ce0b/versions",
+                     *       "timestamp": "2026-11-21T09:00:00.000Z",
+                     *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The token does not cover this organization, or lacks the scope of the operation */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "error": "Forbidden",
+                     *       "message": "Not allowed to access organization 0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01",
+                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors/aa0de6c2-b1be-4e28-9ed2-f3bd0531ce0b/versions",
+                     *       "timestamp": "2026-11-21T09:00:00.000Z",
+                     *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unknown or out-of-scope resource; `message` names what was not found */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "error": "Not Found",
+                     *       "message": "Bot 6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07 not found in environment 1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02",
+                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors/aa0de6c2-b1be-4e28-9ed2-f3bd0531ce0b/versions",
+                     *       "timestamp": "2026-11-21T09:00:00.000Z",
+                     *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit passed; see `Retry-After` */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "error": "Too Many Requests",
+                     *       "message": "Rate limit of 600 requests per minute exceeded",
+                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors/aa0de6c2-b1be-4e28-9ed2-f3bd0531ce0b/versions",
+                     *       "timestamp": "2026-11-21T09:00:00.000Z",
+                     *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An unexpected error: logged with the request id, answered without detail */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "error": "Internal Server Error",
+                     *       "message": "Internal server error",
+                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors/aa0de6c2-b1be-4e28-9ed2-f3bd0531ce0b/versions",
+                     *       "timestamp": "2026-11-21T09:00:00.000Z",
+                     *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The database is unavailable; retry later */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 503,
+                     *       "error": "Service Unavailable",
+                     *       "message": "The database is unavailable; retry later",
+                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors/aa0de6c2-b1be-4e28-9ed2-f3bd0531ce0b/versions",
+                     *       "timestamp": "2026-11-21T09:00:00.000Z",
+                     *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    restConnectorVersion: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description An id of the caller's choice, echoed in the answer and logged; any other value is replaced by a new UUID, not refused. */
+                "X-Request-Id"?: string;
+                /** @description The `Consistency-Token` a write answered: the reads of this request see that write (and everything before it), on whatever replica of the database they run. A value that is not one is a 400. */
+                "Consistency-Token"?: string;
+            };
+            path: {
+                /** @description uuid of an organization */
+                orgUUID: string;
+                /** @description uuid of an environment */
+                envUUID: string;
+                /** @description uuid of a bot */
+                botUUID: string;
+                /** @description uuid of a rest connector */
+                serviceUUID: string;
+                /** @description A version number of the connector (the number of its ETag) */
+                version: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The version and its snapshot */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RestConnectorVersionDetail"];
+                };
+            };
+            /** @description Invalid path id, query or body; `message` lists every failing field */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "error": "Bad Request",
+                     *       "message": [
+                     *         "name must be longer than or equal to 1 characters",
+                     *         "property colour should not exist"
+                     *       ],
+                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors/aa0de6c2-b1be-4e28-9ed2-f3bd0531ce0b/versions/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01",
+                     *       "timestamp": "2026-11-21T09:00:00.000Z",
+                     *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing, invalid or expired bearer token (`WWW-Authenticate: Bearer`) */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "error": "Unauthorized",
+                     *       "message": "Authorization: Bearer <token> is required",
+                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors/aa0de6c2-b1be-4e28-9ed2-f3bd0531ce0b/versions/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01",
+                     *       "timestamp": "2026-11-21T09:00:00.000Z",
+                     *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The token does not cover this organization, or lacks the scope of the operation */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "error": "Forbidden",
+                     *       "message": "Not allowed to access organization 0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01",
+                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors/aa0de6c2-b1be-4e28-9ed2-f3bd0531ce0b/versions/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01",
+                     *       "timestamp": "2026-11-21T09:00:00.000Z",
+                     *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unknown or out-of-scope resource; `message` names what was not found */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "error": "Not Found",
+                     *       "message": "Bot 6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07 not found in environment 1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02",
+                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors/aa0de6c2-b1be-4e28-9ed2-f3bd0531ce0b/versions/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01",
+                     *       "timestamp": "2026-11-21T09:00:00.000Z",
+                     *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit passed; see `Retry-After` */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "error": "Too Many Requests",
+                     *       "message": "Rate limit of 600 requests per minute exceeded",
+                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors/aa0de6c2-b1be-4e28-9ed2-f3bd0531ce0b/versions/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01",
+                     *       "timestamp": "2026-11-21T09:00:00.000Z",
+                     *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An unexpected error: logged with the request id, answered without detail */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "error": "Internal Server Error",
+                     *       "message": "Internal server error",
+                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors/aa0de6c2-b1be-4e28-9ed2-f3bd0531ce0b/versions/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01",
+                     *       "timestamp": "2026-11-21T09:00:00.000Z",
+                     *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The database is unavailable; retry later */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 503,
+                     *       "error": "Service Unavailable",
+                     *       "message": "The database is unavailable; retry later",
+                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors/aa0de6c2-b1be-4e28-9ed2-f3bd0531ce0b/versions/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01",
+                     *       "timestamp": "2026-11-21T09:00:00.000Z",
+                     *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    deletedRestConnectors: {
+        parameters: {
+            query?: {
+                /** @description Page number, 1-based. */
+                page?: number;
+                /** @description Items per page. */
+                linesPerPage?: number;
+            };
+            header?: {
+                /** @description An id of the caller's choice, echoed in the answer and logged; any other value is replaced by a new UUID, not refused. */
+                "X-Request-Id"?: string;
+                /** @description The `Consistency-Token` a write answered: the reads of this request see that write (and everything before it), on whatever replica of the database they run. A value that is not one is a 400. */
+                "Consistency-Token"?: string;
+            };
+            path: {
+                /** @description uuid of an organization */
+                orgUUID: string;
+                /** @description uuid of an environment */
+                envUUID: string;
+                /** @description uuid of a bot */
+                botUUID: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the bot's deleted connectors (Spring Data `Page`) */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeletedRestConnectorPage"];
+                };
+            };
+            /** @description Invalid path id, query or body; `message` lists every failing field */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "error": "Bad Request",
+                     *       "message": [
+                     *         "name must be longer than or equal to 1 characters",
+                     *         "property colour should not exist"
+                     *       ],
+                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors/deleted",
+                     *       "timestamp": "2026-11-21T09:00:00.000Z",
+                     *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing, invalid or expired bearer token (`WWW-Authenticate: Bearer`) */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "error": "Unauthorized",
+                     *       "message": "Authorization: Bearer <token> is required",
+                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors/deleted",
+                     *       "timestamp": "2026-11-21T09:00:00.000Z",
+                     *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The token does not cover this organization, or lacks the scope of the operation */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "error": "Forbidden",
+                     *       "message": "Not allowed to access organization 0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01",
+                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors/deleted",
+                     *       "timestamp": "2026-11-21T09:00:00.000Z",
+                     *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unknown or out-of-scope resource; `message` names what was not found */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "error": "Not Found",
+                     *       "message": "Bot 6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07 not found in environment 1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02",
+                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors/deleted",
+                     *       "timestamp": "2026-11-21T09:00:00.000Z",
+                     *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit passed; see `Retry-After` */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "error": "Too Many Requests",
+                     *       "message": "Rate limit of 600 requests per minute exceeded",
+                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors/deleted",
+                     *       "timestamp": "2026-11-21T09:00:00.000Z",
+                     *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An unexpected error: logged with the request id, answered without detail */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "error": "Internal Server Error",
+                     *       "message": "Internal server error",
+                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors/deleted",
+                     *       "timestamp": "2026-11-21T09:00:00.000Z",
+                     *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The database is unavailable; retry later */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 503,
+                     *       "error": "Service Unavailable",
+                     *       "message": "The database is unavailable; retry later",
+                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors/deleted",
+                     *       "timestamp": "2026-11-21T09:00:00.000Z",
+                     *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    restoreRestConnector: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description ETag of the deleted version this restore applies to (the last version's number); 412 when it is no longer current. */
+                "If-Match"?: string;
+                /** @description An id of the caller's choice, echoed in the answer and logged; any other value is replaced by a new UUID, not refused. */
+                "X-Request-Id"?: string;
+                /** @description The `Consistency-Token` a write answered: the reads of this request see that write (and everything before it), on whatever replica of the database they run. A value that is not one is a 400. */
+                "Consistency-Token"?: string;
+            };
+            path: {
+                /** @description uuid of an organization */
+                orgUUID: string;
+                /** @description uuid of an environment */
+                envUUID: string;
+                /** @description uuid of a bot */
+                botUUID: string;
+                /** @description uuid of a rest connector */
+                serviceUUID: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Restored */
+            200: {
+                headers: {
+                    /** @description The new ETag */
+                    ETag?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Consistency-Token": components["headers"]["Consistency-Token"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RestConnectorRestored"];
+                };
+            };
+            /** @description Invalid path id, query or body; `message` lists every failing field */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "error": "Bad Request",
+                     *       "message": [
+                     *         "name must be longer than or equal to 1 characters",
+                     *         "property colour should not exist"
+                     *       ],
+                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors/aa0de6c2-b1be-4e28-9ed2-f3bd0531ce0b/restore",
+                     *       "timestamp": "2026-11-21T09:00:00.000Z",
+                     *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing, invalid or expired bearer token (`WWW-Authenticate: Bearer`) */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "error": "Unauthorized",
+                     *       "message": "Authorization: Bearer <token> is required",
+                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors/aa0de6c2-b1be-4e28-9ed2-f3bd0531ce0b/restore",
+                     *       "timestamp": "2026-11-21T09:00:00.000Z",
+                     *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The token does not cover this organization, or lacks the scope of the operation */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "error": "Forbidden",
+                     *       "message": "Not allowed to access organization 0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01",
+                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors/aa0de6c2-b1be-4e28-9ed2-f3bd0531ce0b/restore",
+                     *       "timestamp": "2026-11-21T09:00:00.000Z",
+                     *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unknown or out-of-scope resource; `message` names what was not found */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "error": "Not Found",
+                     *       "message": "Bot 6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07 not found in environment 1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02",
+                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors/aa0de6c2-b1be-4e28-9ed2-f3bd0531ce0b/restore",
+                     *       "timestamp": "2026-11-21T09:00:00.000Z",
+                     *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Another active connector of the bot has that name (case-insensitive) */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 409,
+                     *       "error": "Conflict",
+                     *       "message": "A rest connector named \"Weather forecast\" already exists in this bot",
+                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors/aa0de6c2-b1be-4e28-9ed2-f3bd0531ce0b/restore",
+                     *       "timestamp": "2026-11-21T09:00:00.000Z",
+                     *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `If-Match` does not match the current `ETag` */
+            412: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 412,
+                     *       "error": "Precondition Failed",
+                     *       "message": "Rest connector aa0de6c2-b1be-4e28-9ed2-f3bd0531ce0b has changed since the ETag given in If-Match",
+                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors/aa0de6c2-b1be-4e28-9ed2-f3bd0531ce0b/restore",
+                     *       "timestamp": "2026-11-21T09:00:00.000Z",
+                     *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit passed; see `Retry-After` */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "error": "Too Many Requests",
+                     *       "message": "Rate limit of 600 requests per minute exceeded",
+                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors/aa0de6c2-b1be-4e28-9ed2-f3bd0531ce0b/restore",
+                     *       "timestamp": "2026-11-21T09:00:00.000Z",
+                     *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An unexpected error: logged with the request id, answered without detail */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "error": "Internal Server Error",
+                     *       "message": "Internal server error",
+                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors/aa0de6c2-b1be-4e28-9ed2-f3bd0531ce0b/restore",
+                     *       "timestamp": "2026-11-21T09:00:00.000Z",
+                     *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The database is unavailable; retry later */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 503,
+                     *       "error": "Service Unavailable",
+                     *       "message": "The database is unavailable; retry later",
+                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors/aa0de6c2-b1be-4e28-9ed2-f3bd0531ce0b/restore",
                      *       "timestamp": "2026-11-21T09:00:00.000Z",
                      *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
                      *     }

@@ -115,14 +115,19 @@ describe.each([
     for (const document of [served, servedInDevelopment]) expect(exampleIds(document).filter((pair) => pair.startsWith('version='))).toEqual(app === 'transactional-service' ? ['version=1'] : []);
   });
 
-  it('has exactly the seed\'s operations of its group, in the seed\'s words, and the ones the contract adds, tagged with its label and secured by the bearer scheme', () => {
+  it('has exactly the seed\'s operations of its group, in the seed\'s words, and the ones the contract adds, each in its task group and secured by the bearer scheme', () => {
     const expected = [...SEED_OPERATIONS[app], ...ADDED_OPERATIONS[app]].map(([path, method, operationId, summary]) => ({ path, method, operationId, summary }));
 
     expect(operationsOf(served)).toEqual(expect.arrayContaining(expected));
     expect(operationsOf(served)).toHaveLength(expected.length);
-    for (const { path, method } of expected) {
-      expect(operation(served, path, method)).toMatchObject({ tags: [definition.label], security: [{ bearer: [] }] });
+    for (const { path, method, operationId } of expected) {
+      const group = definition.groups.find((candidate) => candidate.operations.includes(operationId))!;
+      expect(operation(served, path, method)).toMatchObject({ tags: [group.name], security: [{ bearer: [] }] });
     }
+    // The sections in the order a user works, each saying what it is for; the operations numbered in that order.
+    expect(served.tags).toEqual(definition.groups.map(({ name, description }) => ({ name, description: expect.stringMatching(/\w{3,}/) })));
+    const numbered = operationsOf(served).map(({ path, method }) => ({ id: (operation(served, path, method) as any).operationId, order: (operation(served, path, method) as any)["x-order"] }));
+    expect(numbered.sort((a, b) => a.order - b.order).map(({ id }) => id)).toEqual(definition.groups.flatMap((group) => group.operations));
     expect(served.components!.securitySchemes!.bearer).toEqual({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: expect.stringContaining('RFC8725') });
     expect(served.components!.securitySchemes!.bearer).toMatchObject({ description: expect.stringMatching(/^Paste the token alone: "Bearer " is added for you. Locally, `npm start` prints a development token, and `npm run token` makes another/) });
   });
@@ -174,11 +179,15 @@ describe('What the documents say, field for field', () => {
     expect(quick.limit).toMatchObject({ required: false, schema: { type: 'integer', format: 'int64', default: 6 } });
   });
 
-  it('documents direction as the server takes it: ASC or DESC in any case', () => {
-    const admits = (value: string) => new DocumentValidator(connectors).admitsParameter(`${CONNECTORS}/pagination`, 'get', 'query', 'direction', value);
+  it('documents direction and orderBy as choices (Swagger UI offers them), and says that any case is taken', () => {
+    const admits = (name: string, value: string) => new DocumentValidator(connectors).admitsParameter(`${CONNECTORS}/pagination`, 'get', 'query', name, value);
+    const parameter = (name: string) => (connectors.paths[`${CONNECTORS}/pagination`] as any).get.parameters.find((p: { name: string }) => p.name === name);
 
-    expect(['ASC', 'DESC', 'asc', 'Desc', 'dEsC'].filter(admits)).toEqual(['ASC', 'DESC', 'asc', 'Desc', 'dEsC']);
-    expect(['up', 'ascending', ' asc', 'ASC,DESC', ''].filter(admits)).toEqual([]);
+    expect(parameter('direction').schema).toMatchObject({ enum: ['ASC', 'DESC'], default: 'DESC' });
+    expect(parameter('orderBy').schema).toMatchObject({ enum: ['name', 'updatedAt', 'updatedBy'] });
+    for (const name of ['direction', 'orderBy']) expect(parameter(name).description).toMatch(/any case/);
+    expect(['ASC', 'DESC'].filter((value) => admits('direction', value))).toEqual(['ASC', 'DESC']);
+    expect(['up', 'ascending', ' asc', 'ASC,DESC', ''].filter((value) => admits('direction', value))).toEqual([]);
   });
 
   it('documents the Idempotency-Key and X-Request-Id request headers as the server takes them', () => {

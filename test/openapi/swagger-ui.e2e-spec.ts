@@ -145,6 +145,11 @@ describe('Swagger UI in headless Chromium', () => {
           expect.arrayContaining(documented.map(({ method, path, summary }) => ({ method, path, summary }))),
         );
         expect(listed).toHaveLength(documented.length);
+        // One section per task, in the order a user works, and each section's operations in that order too.
+        const sections = await page.locator('.swagger-ui .opblock-tag-section .opblock-tag').evaluateAll((tags) => tags.map((tag) => tag.getAttribute('data-tag')));
+        expect(sections).toEqual(definition.groups.map((group) => group.name));
+        const inOrder = definition.groups.flatMap((group) => group.operations).map((id) => documented.find((op) => op.operationId === id)!);
+        expect(listed.map(({ method, path }) => `${method} ${path}`)).toEqual(inOrder.map(({ method, path }) => `${method} ${path}`));
 
         await authorize(page, scenario.token);
         const response = await tryItOut(page, operation, scenario.pathParams);

@@ -223,12 +223,14 @@ describe('Rest connectors: pagination (MariaDB)', () => {
       expect(names(res.body.content)).toEqual(['echo', 'Delta', 'charlie', 'bravo', 'Alpha']);
     });
 
-    it('accepts the direction in any case', async () => {
+    it('takes direction and orderBy in any case, as every value of a query parameter from a fixed list', async () => {
       const lower = await page(tenant, 'orderBy=name&direction=asc&linesPerPage=10').expect(200);
-      const mixed = await page(tenant, 'orderBy=name&direction=Desc&linesPerPage=10').expect(200);
+      const mixed = await page(tenant, 'orderBy=NAME&direction=Desc&linesPerPage=10').expect(200);
+      const camel = await page(tenant, 'orderBy=UPDATEDAT&direction=asc&linesPerPage=10').expect(200);
 
       expect(names(lower.body.content)).toEqual(['Alpha', 'bravo', 'charlie', 'Delta', 'echo']);
       expect(names(mixed.body.content)).toEqual(['echo', 'Delta', 'charlie', 'bravo', 'Alpha']);
+      expect(names(camel.body.content)).toEqual(['bravo', 'Alpha', 'charlie', 'Delta', 'echo']);
     });
 
     it('orders by updatedAt ascending (oldest first)', async () => {

@@ -6,4 +6,5 @@ export const BOT_ADMIN_APP: PlatformAppDefinition = {
   module: BotsModule,
   title: 'Bot Platform Management API: bots',
   description: 'Read-only lookup of bots (virtual agents) across environments.',
+  groups: [{ name: 'Bots', description: 'The bots (virtual agents) of an environment.', operations: ['listBots', 'getBot'] }],
 };

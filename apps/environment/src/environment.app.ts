@@ -9,4 +9,5 @@ export const ENVIRONMENT_APP: PlatformAppDefinition = {
     'Read-only lookup of the environments of an organization.\n\n' +
     '**Internal.** By default this group\'s network policy blocks external access. Customers of the ' +
     'hosted offering must request these tasks through a support ticket.',
+  groups: [{ name: 'Environments', description: 'The environments of an organization, with their applications\' properties.', operations: ['listEnvironments', 'getEnvironment'] }],
 };

@@ -1,10 +1,9 @@
-import { ApiErrorResponses, PLATFORM_APPS } from '@app/platform';
+import { ApiErrorResponses } from '@app/platform';
 import { BotDto, BotListDto, BotPath, EnvironmentPath } from '@app/domain';
 import { Controller, Get, Param } from '@nestjs/common';
-import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiOkResponse, ApiOperation } from '@nestjs/swagger';
 import { BotsService } from './bots.service';
 
-@ApiTags(PLATFORM_APPS.botAdmin.label)
 @ApiBearerAuth('bearer')
 @ApiErrorResponses(400, 401, 403, 404, 429, 500, 503)
 @Controller('org/:orgUUID/env/:envUUID/bots-admin')

@@ -1,10 +1,9 @@
-import { ApiErrorResponses, PLATFORM_APPS } from '@app/platform';
+import { ApiErrorResponses } from '@app/platform';
 import { EnvironmentDto, EnvironmentPath, OrganizationPath } from '@app/domain';
 import { Controller, Get, Param } from '@nestjs/common';
-import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiOkResponse, ApiOperation } from '@nestjs/swagger';
 import { EnvironmentsService } from './environments.service';
 
-@ApiTags(PLATFORM_APPS.environment.label)
 @ApiBearerAuth('bearer')
 @ApiErrorResponses(400, 401, 403, 404, 429, 500, 503)
 @Controller('org/:orgUUID/environments')

@@ -10,7 +10,6 @@ import {
   ApiOkResponse,
   ApiOperation,
   ApiResponse,
-  ApiTags,
 } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { maxHeaderSize } from 'node:http';
@@ -19,7 +18,6 @@ import { RestConnectorsService } from './rest-connectors.service';
 
 const { label } = PLATFORM_APPS.transactionalService;
 
-@ApiTags(label)
 @ApiBearerAuth('bearer')
 @ApiErrorResponses(400, 401, 403, 404, 429, 500, 503)
 @Controller('org/:orgUUID/env/:envUUID/bot/:botUUID/rest-connectors')

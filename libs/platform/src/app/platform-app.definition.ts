@@ -10,4 +10,16 @@ export interface PlatformAppDefinition {
   module: Type<unknown>;
   title: string;
   description: string;
+  /**
+   * The app's operations by task, in the order a user works: Swagger UI shows one section per group, with its
+   * description, and the operations in this order (their operationIds: the controller methods' names).
+   */
+  groups: OperationGroup[];
+}
+
+/** One section of the app's API documentation. */
+export interface OperationGroup {
+  name: string;
+  description: string;
+  operations: string[];
 }

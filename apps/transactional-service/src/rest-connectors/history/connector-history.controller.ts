@@ -8,17 +8,14 @@ import {
   RestConnectorVersionPageDto,
   RestConnectorVersionPath,
 } from '@app/domain';
-import { ApiErrorResponses, Caller, CONNECTORS_WRITE_SCOPE, CurrentCaller, PLATFORM_APPS, RequireScope } from '@app/platform';
+import { ApiErrorResponses, Caller, CONNECTORS_WRITE_SCOPE, CurrentCaller, RequireScope } from '@app/platform';
 import { Controller, Get, Headers, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
-import { ApiBearerAuth, ApiHeader, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiHeader, ApiOkResponse, ApiOperation } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { maxHeaderSize } from 'node:http';
 import { RestConnectorsService } from '../rest-connectors.service';
 import { ConnectorHistoryService } from './connector-history.service';
 
-const { label } = PLATFORM_APPS.transactionalService;
-
-@ApiTags(label)
 @ApiBearerAuth('bearer')
 @ApiErrorResponses(400, 401, 403, 404, 429, 500, 503)
 @Controller('org/:orgUUID/env/:envUUID/bot/:botUUID/rest-connectors')

@@ -8,13 +8,11 @@ import {
   TEST_RUN_ANSWER_EXAMPLES,
   TestRunAnswerDto,
 } from '@app/domain';
-import { ApiErrorResponses, Caller, CallerGone, CONNECTORS_WRITE_SCOPE, CurrentCaller, PLATFORM_APPS, RequireScope } from '@app/platform';
+import { ApiErrorResponses, Caller, CallerGone, CONNECTORS_WRITE_SCOPE, CurrentCaller, RequireScope } from '@app/platform';
 import { Body, Controller, HttpCode, Param, Post, Req } from '@nestjs/common';
-import { ApiBearerAuth, ApiBody, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiBody, ApiOkResponse, ApiOperation } from '@nestjs/swagger';
 import type { Request } from 'express';
 import { TestRunsService } from './test-runs.service';
-
-const { label } = PLATFORM_APPS.transactionalService;
 
 const RUN_DESCRIPTION =
   'Makes the connector\'s outbound call once and reports what happened: 200 whenever the call was attempted, whatever the far side ' +
@@ -26,7 +24,6 @@ const RUN_DESCRIPTION =
 
 const ANSWER = { type: TestRunAnswerDto, description: 'The call was attempted: what was sent, what came back, and what `output` selects', examples: TEST_RUN_ANSWER_EXAMPLES };
 
-@ApiTags(label)
 @ApiBearerAuth('bearer')
 @ApiErrorResponses(400, 401, 403, 404, 413, 415, 429, 500, 503)
 @Controller('org/:orgUUID/env/:envUUID/bot/:botUUID/rest-connectors')

@@ -9,9 +9,13 @@ export type OrderByField = (typeof ORDER_BY_FIELDS)[number];
 export const DIRECTIONS = ['ASC', 'DESC'] as const;
 export type Direction = (typeof DIRECTIONS)[number];
 
-/** `^([Aa][Ss][Cc]|[Dd][Ee][Ss][Cc])$`: the directions in any case, as an ECMA-262 pattern without flags. */
-const anyCase = (words: readonly string[]) =>
-  `^(${words.map((word) => [...word].map((c) => `[${c.toUpperCase()}${c.toLowerCase()}]`).join('')).join('|')})$`;
+/**
+ * The case rule of the API (docs/api-contract.md, "Case"): a query parameter's value from a fixed list is taken in
+ * any case (Spring clients send `direction=asc`) and becomes the listed spelling; a body's enum values are exact,
+ * as the record they write shows them.
+ */
+const inAnyCase = (values: readonly string[]) =>
+  Transform(({ value }) => (typeof value === 'string' ? (values.find((listed) => listed.toLowerCase() === value.toLowerCase()) ?? value) : value));
 
 export const INT32_MAX = 2_147_483_647;
 export const MAX_SEARCH_TERMS = 10;
@@ -48,13 +52,14 @@ export class PaginationQueryDto {
   @IsInt()
   linesPerPage: number = 5;
 
-  @ApiPropertyOptional({ enum: ORDER_BY_FIELDS, default: 'updatedAt', description: 'Sort field; ties are broken by uuid.' })
+  @ApiPropertyOptional({ enum: ORDER_BY_FIELDS, default: 'updatedAt', description: 'Sort field; ties are broken by uuid. Taken in any case (`UPDATEDAT` is `updatedAt`).' })
+  @inAnyCase(ORDER_BY_FIELDS)
   @IsIn(ORDER_BY_FIELDS)
   orderBy: OrderByField = 'updatedAt';
 
-  // Not an enum: the document must admit `asc` and `Desc`, which the server accepts.
-  @ApiPropertyOptional({ type: String, pattern: anyCase(DIRECTIONS), maxLength: 4, default: 'DESC', description: 'Sort direction, `ASC` or `DESC`, in any case.' })
-  @Transform(({ value }) => (typeof value === 'string' ? value.toUpperCase() : value))
+  // An enum, so that Swagger UI offers a choice; the server takes it in any case too (`asc`, `Desc`).
+  @ApiPropertyOptional({ enum: DIRECTIONS, default: 'DESC', description: 'Sort direction. Taken in any case (`asc` is `ASC`), as Spring Data takes it.' })
+  @inAnyCase(DIRECTIONS)
   @IsIn(DIRECTIONS)
   direction: Direction = 'DESC';
 
