@@ -156,8 +156,8 @@ export interface operations {
                      *       "statusCode": 400,
                      *       "error": "Bad Request",
                      *       "message": [
-                     *         "name must be longer than or equal to 1 characters",
-                     *         "property colour should not exist"
+                     *         "name is required",
+                     *         "method is not a field of this body; did you mean requestType?"
                      *       ],
                      *       "path": "/platform-bot-admin/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bots-admin",
                      *       "timestamp": "2026-11-21T09:00:00.000Z",
@@ -350,8 +350,8 @@ export interface operations {
                      *       "statusCode": 400,
                      *       "error": "Bad Request",
                      *       "message": [
-                     *         "name must be longer than or equal to 1 characters",
-                     *         "property colour should not exist"
+                     *         "name is required",
+                     *         "method is not a field of this body; did you mean requestType?"
                      *       ],
                      *       "path": "/platform-bot-admin/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bots-admin/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07",
                      *       "timestamp": "2026-11-21T09:00:00.000Z",

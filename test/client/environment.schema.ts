@@ -187,8 +187,8 @@ export interface operations {
                      *       "statusCode": 400,
                      *       "error": "Bad Request",
                      *       "message": [
-                     *         "name must be longer than or equal to 1 characters",
-                     *         "property colour should not exist"
+                     *         "name is required",
+                     *         "method is not a field of this body; did you mean requestType?"
                      *       ],
                      *       "path": "/platform-environment/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/environments",
                      *       "timestamp": "2026-11-21T09:00:00.000Z",
@@ -379,8 +379,8 @@ export interface operations {
                      *       "statusCode": 400,
                      *       "error": "Bad Request",
                      *       "message": [
-                     *         "name must be longer than or equal to 1 characters",
-                     *         "property colour should not exist"
+                     *         "name is required",
+                     *         "method is not a field of this body; did you mean requestType?"
                      *       ],
                      *       "path": "/platform-environment/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/environments/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02",
                      *       "timestamp": "2026-11-21T09:00:00.000Z",

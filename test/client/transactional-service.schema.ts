@@ -912,8 +912,8 @@ export interface operations {
                      *       "statusCode": 400,
                      *       "error": "Bad Request",
                      *       "message": [
-                     *         "name must be longer than or equal to 1 characters",
-                     *         "property colour should not exist"
+                     *         "name is required",
+                     *         "method is not a field of this body; did you mean requestType?"
                      *       ],
                      *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors/list",
                      *       "timestamp": "2026-11-21T09:00:00.000Z",
@@ -1117,8 +1117,8 @@ export interface operations {
                      *       "statusCode": 400,
                      *       "error": "Bad Request",
                      *       "message": [
-                     *         "name must be longer than or equal to 1 characters",
-                     *         "property colour should not exist"
+                     *         "name is required",
+                     *         "method is not a field of this body; did you mean requestType?"
                      *       ],
                      *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors/pagination",
                      *       "timestamp": "2026-11-21T09:00:00.000Z",
@@ -1316,8 +1316,8 @@ export interface operations {
                      *       "statusCode": 400,
                      *       "error": "Bad Request",
                      *       "message": [
-                     *         "name must be longer than or equal to 1 characters",
-                     *         "property colour should not exist"
+                     *         "name is required",
+                     *         "method is not a field of this body; did you mean requestType?"
                      *       ],
                      *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors/quicksearch",
                      *       "timestamp": "2026-11-21T09:00:00.000Z",
@@ -1519,8 +1519,8 @@ export interface operations {
                      *       "statusCode": 400,
                      *       "error": "Bad Request",
                      *       "message": [
-                     *         "name must be longer than or equal to 1 characters",
-                     *         "property colour should not exist"
+                     *         "name is required",
+                     *         "method is not a field of this body; did you mean requestType?"
                      *       ],
                      *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors",
                      *       "timestamp": "2026-11-21T09:00:00.000Z",
@@ -1818,8 +1818,8 @@ export interface operations {
                      *       "statusCode": 400,
                      *       "error": "Bad Request",
                      *       "message": [
-                     *         "name must be longer than or equal to 1 characters",
-                     *         "property colour should not exist"
+                     *         "name is required",
+                     *         "method is not a field of this body; did you mean requestType?"
                      *       ],
                      *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors/aa0de6c2-b1be-4e28-9ed2-f3bd0531ce0b",
                      *       "timestamp": "2026-11-21T09:00:00.000Z",
@@ -2023,8 +2023,8 @@ export interface operations {
                      *       "statusCode": 400,
                      *       "error": "Bad Request",
                      *       "message": [
-                     *         "name must be longer than or equal to 1 characters",
-                     *         "property colour should not exist"
+                     *         "name is required",
+                     *         "method is not a field of this body; did you mean requestType?"
                      *       ],
                      *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors/aa0de6c2-b1be-4e28-9ed2-f3bd0531ce0b",
                      *       "timestamp": "2026-11-21T09:00:00.000Z",
@@ -2135,7 +2135,7 @@ export interface operations {
                      * @example {
                      *       "statusCode": 412,
                      *       "error": "Precondition Failed",
-                     *       "message": "Rest connector aa0de6c2-b1be-4e28-9ed2-f3bd0531ce0b has changed since the ETag given in If-Match",
+                     *       "message": "Rest connector aa0de6c2-b1be-4e28-9ed2-f3bd0531ce0b has changed since the ETag given in If-Match: its current ETag is \"v4\"; read it again, then send If-Match: \"v4\"",
                      *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors/aa0de6c2-b1be-4e28-9ed2-f3bd0531ce0b",
                      *       "timestamp": "2026-11-21T09:00:00.000Z",
                      *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
@@ -2308,8 +2308,8 @@ export interface operations {
                      *       "statusCode": 400,
                      *       "error": "Bad Request",
                      *       "message": [
-                     *         "name must be longer than or equal to 1 characters",
-                     *         "property colour should not exist"
+                     *         "name is required",
+                     *         "method is not a field of this body; did you mean requestType?"
                      *       ],
                      *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors/aa0de6c2-b1be-4e28-9ed2-f3bd0531ce0b",
                      *       "timestamp": "2026-11-21T09:00:00.000Z",
@@ -2397,7 +2397,7 @@ export interface operations {
                      * @example {
                      *       "statusCode": 412,
                      *       "error": "Precondition Failed",
-                     *       "message": "Rest connector aa0de6c2-b1be-4e28-9ed2-f3bd0531ce0b has changed since the ETag given in If-Match",
+                     *       "message": "Rest connector aa0de6c2-b1be-4e28-9ed2-f3bd0531ce0b has changed since the ETag given in If-Match: its current ETag is \"v4\"; read it again, then send If-Match: \"v4\"",
                      *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors/aa0de6c2-b1be-4e28-9ed2-f3bd0531ce0b",
                      *       "timestamp": "2026-11-21T09:00:00.000Z",
                      *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
@@ -2530,8 +2530,8 @@ export interface operations {
                      *       "statusCode": 400,
                      *       "error": "Bad Request",
                      *       "message": [
-                     *         "name must be longer than or equal to 1 characters",
-                     *         "property colour should not exist"
+                     *         "name is required",
+                     *         "method is not a field of this body; did you mean requestType?"
                      *       ],
                      *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors/test",
                      *       "timestamp": "2026-11-21T09:00:00.000Z",
@@ -2771,8 +2771,8 @@ export interface operations {
                      *       "statusCode": 400,
                      *       "error": "Bad Request",
                      *       "message": [
-                     *         "name must be longer than or equal to 1 characters",
-                     *         "property colour should not exist"
+                     *         "name is required",
+                     *         "method is not a field of this body; did you mean requestType?"
                      *       ],
                      *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors/aa0de6c2-b1be-4e28-9ed2-f3bd0531ce0b/test",
                      *       "timestamp": "2026-11-21T09:00:00.000Z",
@@ -3012,8 +3012,8 @@ export interface operations {
                      *       "statusCode": 400,
                      *       "error": "Bad Request",
                      *       "message": [
-                     *         "name must be longer than or equal to 1 characters",
-                     *         "property colour should not exist"
+                     *         "name is required",
+                     *         "method is not a field of this body; did you mean requestType?"
                      *       ],
                      *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors/aa0de6c2-b1be-4e28-9ed2-f3bd0531ce0b/versions",
                      *       "timestamp": "2026-11-21T09:00:00.000Z",
@@ -3210,8 +3210,8 @@ export interface operations {
                      *       "statusCode": 400,
                      *       "error": "Bad Request",
                      *       "message": [
-                     *         "name must be longer than or equal to 1 characters",
-                     *         "property colour should not exist"
+                     *         "name is required",
+                     *         "method is not a field of this body; did you mean requestType?"
                      *       ],
                      *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors/aa0de6c2-b1be-4e28-9ed2-f3bd0531ce0b/versions/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01",
                      *       "timestamp": "2026-11-21T09:00:00.000Z",
@@ -3409,8 +3409,8 @@ export interface operations {
                      *       "statusCode": 400,
                      *       "error": "Bad Request",
                      *       "message": [
-                     *         "name must be longer than or equal to 1 characters",
-                     *         "property colour should not exist"
+                     *         "name is required",
+                     *         "method is not a field of this body; did you mean requestType?"
                      *       ],
                      *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors/deleted",
                      *       "timestamp": "2026-11-21T09:00:00.000Z",
@@ -3610,8 +3610,8 @@ export interface operations {
                      *       "statusCode": 400,
                      *       "error": "Bad Request",
                      *       "message": [
-                     *         "name must be longer than or equal to 1 characters",
-                     *         "property colour should not exist"
+                     *         "name is required",
+                     *         "method is not a field of this body; did you mean requestType?"
                      *       ],
                      *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors/aa0de6c2-b1be-4e28-9ed2-f3bd0531ce0b/restore",
                      *       "timestamp": "2026-11-21T09:00:00.000Z",
@@ -3722,7 +3722,7 @@ export interface operations {
                      * @example {
                      *       "statusCode": 412,
                      *       "error": "Precondition Failed",
-                     *       "message": "Rest connector aa0de6c2-b1be-4e28-9ed2-f3bd0531ce0b has changed since the ETag given in If-Match",
+                     *       "message": "Rest connector aa0de6c2-b1be-4e28-9ed2-f3bd0531ce0b has changed since the ETag given in If-Match: its current ETag is \"v4\"; read it again, then send If-Match: \"v4\"",
                      *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors/aa0de6c2-b1be-4e28-9ed2-f3bd0531ce0b/restore",
                      *       "timestamp": "2026-11-21T09:00:00.000Z",
                      *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"

@@ -170,8 +170,8 @@ describe('Rest connectors on SQLite', () => {
 
     expect(res.body.message).toEqual(
       expect.arrayContaining([
-        'requestType must be one of the following values: GET, POST, PUT, PATCH, DELETE, HEAD, OPTIONS',
-        'property colour should not exist',
+        'requestType must be one of GET, POST, PUT, PATCH, DELETE, HEAD, OPTIONS; got "FETCH"',
+        'colour is not a field of this body',
         expect.stringContaining('url'),
       ]),
     );

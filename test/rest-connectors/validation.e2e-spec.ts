@@ -112,16 +112,16 @@ describe('Rest connectors: validation of the write body (MariaDB)', () => {
         'NONE, APPLICATION_JSON, APPLICATION_XML, APPLICATION_FORM_URLENCODED, MULTIPART_FORM_DATA, TEXT_PLAIN',
       ],
       ['authType', 'AUTH_DIGEST', 'AUTH_NONE, AUTH_BASIC, AUTH_BEARER, AUTH_OAUTH2'],
-    ])('rejects an unknown %s, listing the allowed values', async (field, value, allowed) => {
+    ])('rejects an unknown %s, listing the allowed values and quoting the one sent', async (field, value, allowed) => {
       const res = await create(aConnectorBody({ [field]: value })).expect(400);
 
-      expect(res.body.message).toContain(`${field} must be one of the following values: ${allowed}`);
+      expect(res.body.message).toContain(`${field} must be one of ${allowed}; got ${JSON.stringify(value)}`);
     });
 
     it('rejects an unknown grantType, listing the allowed values', async () => {
       const res = await create(withClientCredentials({ grantType: 'IMPLICIT' })).expect(400);
 
-      expect(res.body.message).toContain('grantType must be one of the following values: CLIENT_CREDENTIALS, PASSWORD');
+      expect(res.body.message).toContain('grantType must be one of CLIENT_CREDENTIALS, PASSWORD; got "IMPLICIT"');
     });
 
     it.each(['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'])('accepts requestType %s', async (requestType) => {
@@ -135,10 +135,10 @@ describe('Rest connectors: validation of the write body (MariaDB)', () => {
       },
     );
 
-    it('rejects an enum value in the wrong case', async () => {
+    it('rejects a body enum value in the wrong case (the API\'s case rule: body enums are exact)', async () => {
       const res = await create(aConnectorBody({ requestType: 'get' })).expect(400);
 
-      expect(res.body.message).toContain('requestType must be one of the following values: GET, POST, PUT, PATCH, DELETE, HEAD, OPTIONS');
+      expect(res.body.message).toEqual(['requestType must be one of GET, POST, PUT, PATCH, DELETE, HEAD, OPTIONS; got "get"']);
     });
   });
 
@@ -364,10 +364,33 @@ describe('Rest connectors: validation of the write body (MariaDB)', () => {
   });
 
   describe('unknown and read-only fields', () => {
-    it('rejects an unknown field by name', async () => {
-      const res = await create(aConnectorBody({ colour: 'blue' })).expect(400);
+    it('rejects an unknown field by name, suggesting the field it is close to or that other clients call so', async () => {
+      const res = await create(aConnectorBody({ colour: 'blue', method: 'GET', nmae: 'x', OUTPUT: '$' })).expect(400);
 
-      expect(res.body.message).toContain('property colour should not exist');
+      expect(res.body.message).toEqual([
+        'colour is not a field of this body',
+        'method is not a field of this body; did you mean requestType?',
+        'nmae is not a field of this body; did you mean name?',
+        'OUTPUT is not a field of this body; did you mean output?',
+      ]);
+    });
+
+    it('says in one plain message per field what an empty create lacks', async () => {
+      const res = await create({}).expect(400);
+
+      expect(res.body.message).toEqual(['name', 'requestType', 'url', 'contentType', 'authType', 'body', 'output'].map((field) => `${field} is required`));
+    });
+
+    it('says that headers are an array of {header, value}, once, for headers sent as an object', async () => {
+      const res = await create(aConnectorBody({ headers: { Accept: 'application/json' } as never })).expect(400);
+
+      expect(res.body.message).toEqual(['headers must be an array of {header, value} (got an object)']);
+    });
+
+    it('never quotes a secret back', async () => {
+      const res = await create(withBasicAuth({ basicToken: 12345 as never })).expect(400);
+
+      expect(JSON.stringify(res.body)).not.toContain('12345');
     });
 
     it('ignores the read-only fields on create', async () => {
@@ -411,7 +434,7 @@ describe('Rest connectors: validation of the write body (MariaDB)', () => {
           400,
           'Bad Request',
           expect.arrayContaining([
-            'property colour should not exist',
+            'colour is not a field of this body',
             ...['name', 'requestType', 'url', 'contentType', 'authType', 'body', 'output'].map((f) => expect.stringContaining(f)),
           ]),
           `${base}/${uuid}`,

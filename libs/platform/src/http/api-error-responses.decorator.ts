@@ -14,12 +14,12 @@ export const EXAMPLE_IDS: Record<string, string> = {
 
 /** A `message` typical of each status, for the documented examples. */
 const EXAMPLE_MESSAGES: Record<number, string | string[]> = {
-  400: ['name must be longer than or equal to 1 characters', 'property colour should not exist'],
+  400: ['name is required', 'method is not a field of this body; did you mean requestType?'],
   401: 'Authorization: Bearer <token> is required',
   403: `Not allowed to access organization ${EXAMPLE_IDS.orgUUID}`,
   404: `Bot ${EXAMPLE_IDS.botUUID} not found in environment ${EXAMPLE_IDS.envUUID}`,
   409: 'A rest connector named "Weather forecast" already exists in this bot',
-  412: `Rest connector ${EXAMPLE_IDS.serviceUUID} has changed since the ETag given in If-Match`,
+  412: `Rest connector ${EXAMPLE_IDS.serviceUUID} has changed since the ETag given in If-Match: its current ETag is "v4"; read it again, then send If-Match: "v4"`,
   413: BODY_TOO_LARGE_MESSAGE,
   415: 'The request body must be application/json in UTF-8',
   422: 'This Idempotency-Key was already used with a different request',

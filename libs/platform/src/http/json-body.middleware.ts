@@ -116,7 +116,7 @@ export function limitJsonShape(req: Request, _res: Response, next: NextFunction)
       const child: Visit = { value: (value as Record<string, unknown>)[key], depth: depth + 1, parent: visit, key };
       const problem = textProblem(key);
       if (problem) return next(new BadRequestException([`The field name at ${pathOf(child)} ${problem}`]));
-      if (PROTOTYPE_KEYS.has(key)) return next(new BadRequestException([`property ${pathOf(child)} should not exist`]));
+      if (PROTOTYPE_KEYS.has(key)) return next(new BadRequestException([`${pathOf(child)} is not a field of this body`]));
       stack.push(child);
     }
   }

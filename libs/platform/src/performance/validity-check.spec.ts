@@ -256,7 +256,7 @@ describe('ValidityCheck', () => {
       expect(validate).not.toHaveBeenCalled();
 
       await expect(pipe.transform({ ...VALID_BODIES[0], name: '' }, metadata)).rejects.toMatchObject({
-        response: { message: ['name must be longer than or equal to 1 characters'] },
+        response: { message: ['name must not be empty'] },
       });
       expect(validate).toHaveBeenCalledTimes(1);
     });

@@ -1,9 +1,9 @@
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { RouteParamtypes } from '@nestjs/common/enums/route-paramtypes.enum';
 import { ROUTE_ARGS_METADATA } from '@nestjs/common/constants';
-import { getMetadataStorage } from 'class-validator';
 import type { Request } from 'express';
 import { quoted } from '../http/quoted';
+import { suggestionFor, validatedProperties } from './validation-messages';
 import { validationFailure } from './validation.pipe';
 
 /** The query parameters a route takes: those its `@Query()` DTO validates, or those it names with `@Query('name')`. */
@@ -28,7 +28,7 @@ export class DeclaredQueryGuard implements CanActivate {
     const declared = this.declaredBy(context.getClass(), context.getHandler());
     const unknown = Object.keys(req.query).filter((name) => !declared.has(name));
     if (unknown.length === 0) return true;
-    throw validationFailure(unknown.map((name) => `property ${quoted(name)} should not exist`));
+    throw validationFailure(unknown.map((name) => unknownParameter(name, declared)));
   }
 
   private declaredBy(controller: Function, handler: Function): Declared {
@@ -45,8 +45,10 @@ export class DeclaredQueryGuard implements CanActivate {
   }
 }
 
-/** The properties class-validator checks on a query DTO (what its whitelist keeps). */
-function validatedProperties(type: unknown): string[] {
-  if (typeof type !== 'function') return [];
-  return [...new Set(getMetadataStorage().getTargetValidationMetadatas(type, '', true, false).map((metadata) => metadata.propertyName))];
+/** `size is not a query parameter of this operation; did you mean linesPerPage?` */
+function unknownParameter(name: string, declared: Declared): string {
+  const known = [...declared];
+  const suggestion = suggestionFor(name, known);
+  const takes = known.length === 0 ? ' (it takes none)' : '';
+  return `${quoted(name)} is not a query parameter of this operation${takes}${suggestion ? `; did you mean ${suggestion}?` : ''}`;
 }

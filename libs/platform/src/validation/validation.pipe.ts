@@ -1,27 +1,9 @@
-import { ArgumentMetadata, BadRequestException, ValidationError, ValidationPipe, ValidationPipeOptions } from '@nestjs/common';
+import { ArgumentMetadata, BadRequestException, ValidationPipe, ValidationPipeOptions } from '@nestjs/common';
 import { ArrayLimits } from './array-limits';
-import { quoted } from '../http/quoted';
+import { messagesOf } from './validation-messages';
 
 /** An error names at most this many fields: a body with thousands of bad elements still gets a short answer. */
 export const MAX_VALIDATION_MESSAGES = 20;
-
-/**
- * `headers.3.header must be …`, `property headers.3.x should not exist`: each message names the failing
- * field by its path, every name in it cut to the length an error may quote.
- */
-function messagesOf(errors: ValidationError[], parent = ''): string[] {
-  return errors.flatMap((error) => {
-    const property = quoted(error.property);
-    const path = parent ? `${parent}.${property}` : property;
-    // whitelist's own message, `property <name> should not exist`, names the property inside the text.
-    const unknown = `property ${error.property} `;
-    const own = Object.values(error.constraints ?? {}).map((message) => {
-      if (message.startsWith(unknown)) return `property ${path} ${message.slice(unknown.length)}`;
-      return message.startsWith(error.property) ? `${path}${message.slice(error.property.length)}` : message;
-    });
-    return [...own, ...messagesOf(error.children ?? [], path)];
-  });
-}
 
 /** The 400 of every validation failure: each message once, at most MAX_VALIDATION_MESSAGES, then how many more. */
 export function validationFailure(messages: string[]): BadRequestException {
@@ -58,6 +40,7 @@ export const PLATFORM_VALIDATION_OPTIONS: ValidationPipeOptions = {
   forbidNonWhitelisted: true,
   transform: true,
   stopAtFirstError: false,
-  validationError: { target: false, value: false },
+  // The target names the fields an unknown one may have meant; the value is quoted back (validation-messages.ts).
+  validationError: { target: true, value: true },
   exceptionFactory: (errors) => validationFailure(messagesOf(errors)),
 };
