@@ -117,6 +117,9 @@ describe('Kubernetes manifests (docker/k8s)', () => {
       const config = find(overlay, 'ConfigMap', 'platform-config').data;
       expect(config).not.toEqual(find(base, 'ConfigMap', 'platform-config').data);
       expect(Object.keys(config).sort()).toEqual(Object.keys(find(base, 'ConfigMap', 'platform-config').data).sort());
+      // Production publishes its API documents with the release, not on its public routes.
+      expect(find(base, 'ConfigMap', 'platform-config').data.API_DOCS).toBe('on');
+      expect(config.API_DOCS).toBe('off');
     });
 
     it('gives the ingress a host and TLS', () => {

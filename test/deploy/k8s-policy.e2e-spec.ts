@@ -1,3 +1,4 @@
+import ipaddr from 'ipaddr.js';
 import { loadAppConfig, PLATFORM_APPS } from '@app/platform';
 import {
  BASE_DIR,
@@ -225,6 +226,13 @@ describe.each([
       }
     });
 
+    it('lets a connector test run take its longest timeout before the ingress cuts it', () => {
+      const longestRunSeconds = 120; // CONNECTOR_TEST_TIMEOUT_MS's maximum (environment-variables.ts)
+      for (const annotation of ['nginx.ingress.kubernetes.io/proxy-read-timeout', 'nginx.ingress.kubernetes.io/proxy-send-timeout']) {
+        expect(Number(ingresses[0].metadata.annotations?.[annotation])).toBeGreaterThan(longestRunSeconds);
+      }
+    });
+
     it('has no rule for the environment app (label, Service or pods)', () => {
       const env = deploymentOf(ENVIRONMENT.name);
       for (const r of routes) {
@@ -295,6 +303,27 @@ describe.each([
           expect(peerAdmits(peer, namespace, controller)).toBe(false);
         }
       }
+    });
+
+    it('let the transactional service call public addresses only, besides DNS and the platform\'s own dependencies', () => {
+      const egress = policies.filter((p) => (p.spec.policyTypes ?? []).includes('Egress'));
+      expect(egress.map((p) => p.metadata.name)).toEqual(['transactional-service-egress']);
+      const [policy] = egress;
+      expect(selects(policy.spec.podSelector, podLabels(deploymentOf(PLATFORM_APPS.transactionalService.name)))).toBe(true);
+      const blocks: Array<{ cidr: string; except?: string[] }> = policy.spec.egress.flatMap((rule: Json) => (rule.to ?? []).map((peer: Json) => peer.ipBlock).filter(Boolean));
+      // Classified only: nothing connects to these addresses.
+      const admitted = (address: string) => {
+        const ip = ipaddr.parse(address);
+        const inRange = (cidr: string) => {
+          const [range, bits] = ipaddr.parseCIDR(cidr);
+          return range.kind() === ip.kind() && ip.match(range, bits);
+        };
+        return blocks.some((block) => inRange(block.cidr) && !(block.except ?? []).some(inRange));
+      };
+      expect(['8.8.8.8', '1.1.1.1', '2606:4700:4700::1111'].filter(admitted)).toEqual(['8.8.8.8', '1.1.1.1', '2606:4700:4700::1111']);
+      expect(['10.1.2.3', '172.16.0.1', '192.168.1.1', '169.254.169.254', '100.64.0.1', '127.0.0.1', 'fd00::1', 'fe80::1', '::1', '::ffff:10.0.0.1'].filter(admitted)).toEqual([]);
+      const ports = policy.spec.egress.flatMap((rule: Json) => (rule.ports ?? []).map((p: Json) => `${p.protocol}/${p.port}`));
+      expect(ports).toEqual(expect.arrayContaining(['UDP/53', 'TCP/53', 'TCP/3306', 'TCP/6379']));
     });
 
     it('let Prometheus scrape /metrics as the pods announce it', () => {

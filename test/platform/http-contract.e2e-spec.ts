@@ -120,3 +120,22 @@ describe.each([
     expect(res.text).toContain('swagger-ui');
   });
 });
+
+describe('API_DOCS=off (the production overlay)', () => {
+  let sut: TestApp;
+
+  beforeAll(async () => {
+    sut = await startTestApp(BOT_ADMIN_APP, mysqlTestConfig({ apiDocs: false }));
+  });
+  afterAll(() => sut.close());
+
+  it('serves neither Swagger UI nor the OpenAPI documents, and still the API and the probes', async () => {
+    for (const path of ['/platform-bot-admin/docs', '/platform-bot-admin/docs-json', '/platform-bot-admin/docs-yaml', '/platform-bot-admin/docs/swagger-ui.css']) {
+      const res = await sut.http.get(path);
+      expect({ path, status: res.status }).toEqual({ path, status: 404 });
+    }
+    await sut.http.get('/health/ready').expect(200);
+    // The API's routes are there: a read without a token is its 401, not a 404.
+    await sut.http.get('/platform-bot-admin/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bots-admin').expect(401);
+  });
+});

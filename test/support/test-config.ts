@@ -33,6 +33,7 @@ function baseConfig(overrides: Partial<AppConfig>): AppConfig {
     logLevel: 'silent',
     // The e2e-stock jest project (test/support/stock-path.ts) runs its suites on the stock library path.
     performanceOverrides: process.env.PERFORMANCE_OVERRIDES !== 'off',
+    apiDocs: true,
     ...overrides,
   };
 }

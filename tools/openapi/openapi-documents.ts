@@ -20,6 +20,7 @@ const OFFLINE_CONFIG: AppConfig = {
   connectorTests: DEFAULT_CONNECTOR_TESTS,
   logLevel: 'silent',
   performanceOverrides: true,
+  apiDocs: true,
 };
 
 export async function openApiDocumentOf(definition: PlatformAppDefinition): Promise<OpenAPIObject> {

@@ -143,7 +143,7 @@ export async function createPlatformApp(
   app.use(exceptOpenReads(definition, app.get(AddressRateLimit).refuseBlocked, requireBearerBeforeBody, jsonBody()));
 
   app.setGlobalPrefix(definition.label, { exclude: ROOT_ROUTES });
-  setupSwagger(app, definition, config);
+  if (config.apiDocs) setupSwagger(app, definition, config);
   // No enableShutdownHooks(): exitGracefullyOnSignals drains first (see shutdown.ts).
   return app;
 }

@@ -114,6 +114,12 @@ describe(loadAppConfig.name, () => {
     expect(problemOf({ HOST: 'localhost' })).toMatch(/HOST must be an IP address to listen on, such as 127.0.0.1/);
   });
 
+  it('serves the API documents unless API_DOCS=off', () => {
+    expect(loadAppConfig({}).apiDocs).toBe(true);
+    expect(loadAppConfig({ API_DOCS: 'off' }).apiDocs).toBe(false);
+    expect(problemOf({ API_DOCS: 'no' })).toMatch(/API_DOCS must be on or off/);
+  });
+
   it('trusts no proxy unless TRUST_PROXY_HOPS says how many are in front', () => {
     expect(loadAppConfig({}).trustProxyHops).toBe(0);
     expect(loadAppConfig({ TRUST_PROXY_HOPS: '1' }).trustProxyHops).toBe(1);

@@ -72,6 +72,11 @@ export interface AppConfig {
   corsOrigins: string[];
   connectorTests: ConnectorTestConfig;
   logLevel: (typeof LOG_LEVELS)[number];
+  /**
+   * API_DOCS (default on): Swagger UI and the OpenAPI documents at `/{label}/docs`, `docs-json`, `docs-yaml`; off,
+   * those paths are 404 (a production deployment that publishes its documents elsewhere).
+   */
+  apiDocs: boolean;
   /** PERFORMANCE_OVERRIDES (default on): off runs the stock library path (libs/platform/src/performance/README.md). */
   performanceOverrides: boolean;
 }
@@ -154,6 +159,7 @@ export function loadAppConfig(env: NodeJS.ProcessEnv, defaultPort = 3000): AppCo
     },
     logLevel: vars.LOG_LEVEL ?? (nodeEnv === 'test' ? 'silent' : 'info'),
     performanceOverrides: vars.PERFORMANCE_OVERRIDES !== 'off',
+    apiDocs: vars.API_DOCS !== 'off',
   };
 }
 
@@ -241,6 +247,7 @@ const KNOWN_VARIABLES = [
   'CONNECTOR_TEST_PER_MINUTE',
   'LOG_LEVEL',
   'PERFORMANCE_OVERRIDES',
+  'API_DOCS',
 ] as const;
 
 function describe(error: ValidationError): string[] {

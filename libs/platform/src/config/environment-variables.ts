@@ -175,4 +175,9 @@ export class EnvironmentVariables {
   @IsOptional()
   @IsIn(ON_OFF)
   PERFORMANCE_OVERRIDES?: (typeof ON_OFF)[number];
+
+  @Transform(emptyToUndefined)
+  @IsOptional()
+  @IsIn(ON_OFF, { message: 'must be on or off' })
+  API_DOCS?: (typeof ON_OFF)[number];
 }
