@@ -82,9 +82,14 @@ describe.each([
       expect(spec.terminationGracePeriodSeconds).toBeGreaterThan(DRAIN_SECONDS + sleep);
     });
 
-    it('requests and limits CPU and memory', () => {
+    it('requests and limits CPU and memory, the request sized from the bench and the limit at most 7x it', () => {
       expect(container.resources?.requests).toEqual({ cpu: expect.any(String), memory: expect.any(String) });
       expect(container.resources?.limits).toEqual({ cpu: expect.any(String), memory: expect.any(String) });
+      const millicores = (cpu: string) => (cpu.endsWith('m') ? Number(cpu.slice(0, -1)) : Number(cpu) * 1000);
+      const request = millicores(container.resources.requests.cpu);
+      // docs/operations.md, "Sizing": a pod at the HPA's 70 % serves ~560 mixed requests/s (transactional), ~390 reads/s.
+      expect(request).toBe(app.name === PLATFORM_APPS.transactionalService.name ? 400 : 150);
+      expect(millicores(container.resources.limits.cpu) / request).toBeLessThanOrEqual(7);
     });
 
     it('has a Service on its port, a CPU HorizontalPodAutoscaler and a PodDisruptionBudget', () => {
