@@ -12,8 +12,15 @@ export const SCALES = {
 } as const;
 export type Scale = keyof typeof SCALES;
 
+/** What a run without `--ops` measures. */
 export const OPERATIONS = ['get', 'page', 'page-search', 'quicksearch', 'list', 'create', 'update', 'delete', 'environments', 'bots', 'test-run'] as const;
-export type Operation = (typeof OPERATIONS)[number];
+/**
+ * Only with `--replica` (and then by default): get-own-write is the get with a Consistency-Token the replica has not
+ * applied, so each of its reads goes to the primary (bench/replica.ts).
+ */
+export const REPLICA_OPERATIONS = ['get-own-write'] as const;
+export type Operation = (typeof OPERATIONS)[number] | (typeof REPLICA_OPERATIONS)[number];
+const ALL_OPERATIONS: readonly Operation[] = [...OPERATIONS, ...REPLICA_OPERATIONS];
 export const WRITES: readonly Operation[] = ['create', 'update', 'delete'];
 /** Measured against its far side, not the baseline (bench/test-run-bench.ts). */
 export const AGAINST_FAR_SIDE: readonly Operation[] = ['test-run'];
@@ -39,12 +46,22 @@ export interface BenchArgs {
   out: string;
   /** Only write bench/<out>.md again from bench/<out>.json. */
   reportOnly: boolean;
+  /**
+   * A replication pair of its own (a primary and a GTID replica, test/support/mariadb-replication.ts) instead of
+   * BENCH_MYSQL_SERVER: the apps read the replica (DATABASE_READ_URLS), the baseline the primary.
+   */
+  replica: boolean;
 }
 
 const USAGE = `npm run bench -- [--scale 1k|100k|1m ...] [--duration s] [--warmup s] [--connections n]
   [--write-connections n] [--callers n] [--ops ${OPERATIONS.join(',')}] [--rounds n] [--skip-seed] [--build] [--out results] [--report-only]
-Environment: BENCH_MYSQL_SERVER (mysql://root@127.0.0.1:3306), BENCH_DATABASE_PREFIX (platform_bench: databases <prefix>_<scale>),
-  BENCH_APP_NODE_ARGS (extra node flags for the apps, e.g. --cpu-prof).`;
+  [--replica [--ops ...,${REPLICA_OPERATIONS.join(',')}]]
+--replica: a primary and a GTID replica of the bench's own (mariadbd on 127.0.0.1, private ports and directories), seeded
+  on the primary; the apps read the replica (DATABASE_READ_URLS), the baseline the primary; results go to results-replica
+  unless --out says otherwise. ${REPLICA_OPERATIONS.join(', ')} (replica only): the get with the Consistency-Token of a
+  write the replica has not applied, so each read goes to the primary.
+Environment: BENCH_MYSQL_SERVER (mysql://root@127.0.0.1:3306; not with --replica), BENCH_DATABASE_PREFIX (platform_bench: databases
+  <prefix>_<scale>), BENCH_APP_NODE_ARGS (extra node flags for the apps, e.g. --cpu-prof).`;
 
 export function parseArgs(argv: string[]): BenchArgs {
   const lists: Record<string, string[]> = {};
@@ -52,7 +69,7 @@ export function parseArgs(argv: string[]): BenchArgs {
   for (let i = 0; i < argv.length; i++) {
     const [name, inline] = argv[i].split('=', 2);
     if (!name.startsWith('--')) fail(`unexpected argument ${argv[i]}`);
-    if (['--skip-seed', '--build', '--report-only', '--help'].includes(name)) {
+    if (['--skip-seed', '--build', '--report-only', '--replica', '--help'].includes(name)) {
       flags.add(name);
       continue;
     }
@@ -69,10 +86,16 @@ export function parseArgs(argv: string[]): BenchArgs {
       fail(`unknown option ${name}`);
     }
   }
+  const replica = flags.has('--replica');
   const scales = unique(lists['--scale'] ?? ['1k']).map((s) => (s in SCALES ? (s as Scale) : fail(`unknown scale ${s}`)));
-  const ops = unique(lists['--ops'] ?? [...OPERATIONS]).map((o) =>
-    (OPERATIONS as readonly string[]).includes(o) ? (o as Operation) : fail(`unknown operation ${o}`),
+  const ops = unique(lists['--ops'] ?? (replica ? [...ALL_OPERATIONS] : [...OPERATIONS])).map((o) =>
+    (ALL_OPERATIONS as readonly string[]).includes(o) ? (o as Operation) : fail(`unknown operation ${o}`),
   );
+  const replicaOnly = ops.filter((op) => (REPLICA_OPERATIONS as readonly string[]).includes(op));
+  if (!replica && replicaOnly.length > 0) {
+    fail(`${replicaOnly.join(', ')} needs a read replica: run it with --replica (the bench then starts a primary and a replica of its own)`);
+  }
+  if (replica && flags.has('--skip-seed')) fail('--skip-seed does not go with --replica: the replication pair is new each run, so its database is seeded each run');
   const connections = number(lists, '--connections', 100);
   return {
     scales,
@@ -85,8 +108,9 @@ export function parseArgs(argv: string[]): BenchArgs {
     rounds: Math.max(1, number(lists, '--rounds', 3)),
     skipSeed: flags.has('--skip-seed'),
     build: flags.has('--build'),
-    out: (lists['--out'] ?? ['results']).pop()!.replace(/[^\w.-]/g, '_'),
+    out: (lists['--out'] ?? [replica ? 'results-replica' : 'results']).pop()!.replace(/[^\w.-]/g, '_'),
     reportOnly: flags.has('--report-only'),
+    replica,
   };
 }
 

@@ -5,12 +5,21 @@ import { Connection, createConnection, ResultSetHeader, RowDataPacket } from 'my
 import { Scale, SCALES } from './args';
 import { DELETE_BOT, LIST_BOT, MAIN_ENVIRONMENT, seedConnectors, TRASH_BOT, UPDATE_BOT, WRITE_BOT } from './seed-connectors';
 
-export const SERVER = process.env.BENCH_MYSQL_SERVER ?? 'mysql://root@127.0.0.1:3306';
+/**
+ * The server the databases are seeded on and read from: BENCH_MYSQL_SERVER, or with `--replica` the primary of the
+ * bench's replication pair (`setBenchServer`).
+ */
+let server = process.env.BENCH_MYSQL_SERVER ?? 'mysql://root@127.0.0.1:3306';
+export const benchServer = (): string => server;
+/** `mysql://user@host:port`, without a database. */
+export function setBenchServer(url: string): void {
+  server = url.replace(/\/+$/, '');
+}
 /** Databases are named `<prefix>_<scale>`; the bench's own test runs under a prefix of its own. */
 const PREFIX = process.env.BENCH_DATABASE_PREFIX ?? 'platform_bench';
 if (!/^\w{1,48}$/.test(PREFIX)) throw new Error(`BENCH_DATABASE_PREFIX must be letters, digits and _, at most 48: ${PREFIX}`);
 export const databaseOf = (scale: Scale) => `${PREFIX}_${scale}`;
-export const databaseUrlOf = (scale: Scale) => `${SERVER}/${databaseOf(scale)}`;
+export const databaseUrlOf = (scale: Scale, on = server) => `${on}/${databaseOf(scale)}`;
 
 /** What the scenarios address: ids read back from the database, so a reused one works the same. */
 export interface Fixtures {
@@ -53,7 +62,7 @@ export interface Prepared {
 }
 
 export async function prepareDatabase(scale: Scale, reuse: boolean, log: (line: string) => void): Promise<Prepared> {
-  const admin = await createConnection({ uri: SERVER });
+  const admin = await createConnection({ uri: server });
   try {
     const [[{ version }]] = await admin.query<RowDataPacket[]>('SELECT VERSION() AS version');
     const database = databaseOf(scale);
@@ -179,12 +188,16 @@ async function readFixtures(db: Connection): Promise<Fixtures> {
   };
 }
 
-/** Statements the server has received so far (SHOW GLOBAL STATUS 'Questions'): queries per request, by difference. */
-export async function statementCounter(): Promise<{ read(): Promise<number>; end(): Promise<void> }> {
-  const connection = await createConnection({ uri: SERVER });
+/**
+ * Statements each server has received so far (SHOW GLOBAL STATUS 'Questions'), in the order of `servers` (the bench's
+ * server; with `--replica` the primary and the replica): queries per request, by difference. Each read adds one (its own).
+ */
+export async function statementCounter(servers: string[] = [server]): Promise<{ read(): Promise<number[]>; end(): Promise<void> }> {
+  const connections = await Promise.all(servers.map((uri) => createConnection({ uri })));
   return {
-    read: async () => Number((await connection.query<RowDataPacket[]>("SHOW GLOBAL STATUS LIKE 'Questions'"))[0][0].Value),
-    end: () => connection.end(),
+    read: () =>
+      Promise.all(connections.map(async (connection) => Number((await connection.query<RowDataPacket[]>("SHOW GLOBAL STATUS LIKE 'Questions'"))[0][0].Value))),
+    end: async () => void (await Promise.all(connections.map((connection) => connection.end()))),
   };
 }
 

@@ -2,7 +2,7 @@
 import { SignJWT } from 'jose';
 import { ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, readlinkSync, statSync } from 'node:fs';
 import { request } from 'node:http';
 import { resolve } from 'node:path';
 
@@ -69,9 +69,11 @@ export function imageNodeFlags(): string[] {
  * request) go to /dev/null. BENCH_APP_NODE_ARGS adds node flags, e.g. `--cpu-prof --cpu-prof-dir=bench/profiles`
  * (written at exit).
  */
-export function startApp(app: AppName, databaseUrl: string): Promise<Server> {
+export function startApp(app: AppName, databaseUrl: string, env: Record<string, string> = {}): Promise<Server> {
   const nodeArgs = [...imageNodeFlags(), ...(process.env.BENCH_APP_NODE_ARGS ?? '').split(' ').filter(Boolean)];
   return start(app, APP_PORTS[app], [...nodeArgs, resolve(ROOT, 'dist/apps', app, 'main.js')], '/health/ready', {
+    // First, so that nothing below is overridden: `env` adds (with --replica: DATABASE_READ_URLS and its settings).
+    ...env,
     NODE_ENV: 'production',
     DATABASE_URL: databaseUrl,
     AUTH_JWT_SECRET: JWT_SECRET,
@@ -195,17 +197,67 @@ export function machineBusyMs(): number {
   return (user + nice + system + irq + softirq + steal) * 10;
 }
 
-/** The local MariaDB/MySQL server process, whose CPU time each run also records; undefined if not found. */
-export function databasePid(): number | undefined {
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
+/**
+ * The MariaDB/MySQL server process behind `serverUrl` (mysql://…@127.0.0.1:<port>), whose CPU time each run also
+ * records: the process listening on that port on loopback (another mariadbd, e.g. a test's replication pair, may run
+ * beside it); when that cannot be told (no port, /proc not readable), the first mariadbd or mysqld; undefined if none.
+ */
+export function databasePid(serverUrl?: string): number | undefined {
+  const port = serverUrl ? Number(new URL(serverUrl).port || 3306) : undefined;
+  const servers = processesNamed(/^(mariadbd|mysqld)$/);
+  if (port !== undefined) {
+    const sockets = listeningSockets(port);
+    const owner = servers.find((pid) => ownsSocket(pid, sockets));
+    if (owner !== undefined) return owner;
+  }
+  return servers[0];
+}
+
+function processesNamed(name: RegExp): number[] {
+  return readdirSync('/proc')
+    .filter((entry) => /^\d+$/.test(entry))
+    .filter((entry) => {
+      try {
+        return name.test(readFileSync(`/proc/${entry}/comm`, 'utf8').trim());
+      } catch {
+        return false; // gone meanwhile
+      }
+    })
+    .map(Number);
+}
+
+/** Inodes of the TCP sockets listening on `port` (/proc/net/tcp and tcp6; state 0A is LISTEN). */
+function listeningSockets(port: number): Set<string> {
+  const inodes = new Set<string>();
+  for (const table of ['/proc/net/tcp', '/proc/net/tcp6']) {
+    let text = '';
     try {
-      if (/^(mariadbd|mysqld)$/.test(readFileSync(`/proc/${entry}/comm`, 'utf8').trim())) return Number(entry);
+      text = readFileSync(table, 'utf8');
     } catch {
-      // gone meanwhile
+      continue;
+    }
+    for (const line of text.split('\n').slice(1)) {
+      const fields = line.trim().split(/\s+/);
+      if (fields.length < 10 || fields[3] !== '0A') continue;
+      if (parseInt(fields[1].split(':').pop()!, 16) === port) inodes.add(fields[9]);
     }
   }
-  return undefined;
+  return inodes;
+}
+
+function ownsSocket(pid: number, inodes: Set<string>): boolean {
+  if (inodes.size === 0) return false;
+  try {
+    return readdirSync(`/proc/${pid}/fd`).some((fd) => {
+      try {
+        return inodes.has(/^socket:\[(\d+)\]$/.exec(readlinkSync(`/proc/${pid}/fd/${fd}`))?.[1] ?? '');
+      } catch {
+        return false;
+      }
+    });
+  } catch {
+    return false; // not ours to read, or gone
+  }
 }
 
 export const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));

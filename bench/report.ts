@@ -22,6 +22,13 @@ export interface Measurement extends RunResult {
   queriesPerRequest: number;
   /** Cores busy with anything but the server, mariadbd and the bench during the run: another load skews it. */
   otherCores: number;
+  /** With `--replica`: of `queriesPerRequest` (both servers), the statements the replica received per request. */
+  replicaQueriesPerRequest?: number;
+  /**
+   * With `--replica`, the app's runs: reads the primary served instead of the replica during the measured run, by
+   * reason (the app's `db_replica_fallback_reads_total`); none for a read the replica served.
+   */
+  primaryFallbackReads?: Record<string, number>;
 }
 export interface Summary {
   requestsPerSecond: number;
@@ -34,6 +41,10 @@ export interface Summary {
   queriesPerRequest: number;
   /** Highest of the runs (absent in results written before it was measured). */
   otherCores?: number;
+  /** With `--replica`: mean statements per request the replica received (the rest went to the primary). */
+  replicaQueriesPerRequest?: number;
+  /** With `--replica`, the app: reads the primary served instead of the replica, per request, all runs together. */
+  primaryFallbackReadsPerRequest?: number;
 }
 export type Verdict = boolean | null;
 /** Lowest, middle and highest of the rounds. */
@@ -87,15 +98,26 @@ export interface CrossScale {
   /** Only 1m against 1k is a target; the other pairs are for information (null). */
   pass: boolean | null;
 }
+/** With `--replica`: the bench's own primary and GTID replica (bench/replica.ts). */
+export interface ReplicaSetup {
+  /** How the pair was started and tuned, in words. */
+  servers: string;
+  /** What the apps got besides DATABASE_URL (the primary); the baseline reads the primary. */
+  appEnv: Record<string, string>;
+  /** get-own-write's write, per scale: its Consistency-Token and the check that the app then read the primary. */
+  ownWrites: Array<{ scale: Scale; consistencyToken: string; replicaPosition: string; readYourWritesFallbacksOfOneGet: number }>;
+}
 export interface BenchResults {
   date: string;
   machine: { cpuModel: string; cores: number; memoryGb: number; node: string; mariadb: string };
   settings: Pick<BenchArgs, 'duration' | 'warmup' | 'connections' | 'writeConnections' | 'callers' | 'rounds'>;
   scales: ScaleResult[];
   crossScale: CrossScale[];
+  /** Absent without `--replica`. */
+  replica?: ReplicaSetup;
 }
 
-const READS: Operation[] = ['get', 'page', 'page-search', 'quicksearch', 'list', 'environments', 'bots'];
+const READS: Operation[] = ['get', 'get-own-write', 'page', 'page-search', 'quicksearch', 'list', 'environments', 'bots'];
 const CROSS_SCALE_OPS: Operation[] = ['page', 'page-search', 'quicksearch'];
 
 export function summarize(runs: Measurement[]): Summary {
@@ -108,6 +130,13 @@ export function summarize(runs: Measurement[]): Summary {
     peakRssMb: Math.max(...runs.map((run) => run.peakRssMb)),
     queriesPerRequest: mean((run) => run.queriesPerRequest, 2),
     otherCores: runs.every((run) => run.otherCores === undefined) ? undefined : Math.max(...runs.map((run) => run.otherCores ?? 0)),
+    replicaQueriesPerRequest: runs.every((run) => run.replicaQueriesPerRequest === undefined) ? undefined : mean((run) => run.replicaQueriesPerRequest ?? 0, 2),
+    primaryFallbackReadsPerRequest: runs.every((run) => run.primaryFallbackReads === undefined)
+      ? undefined
+      : round(
+          runs.reduce((sum, run) => sum + Object.values(run.primaryFallbackReads ?? {}).reduce((a, b) => a + b, 0), 0) / Math.max(runs.reduce((sum, run) => sum + run.total, 0), 1),
+          2,
+        ),
     cpuMsPerRequest: {
       server: mean((run) => run.cpuMsPerRequest.server, 3),
       database: mean((run) => run.cpuMsPerRequest.database, 3),
@@ -292,6 +321,19 @@ function cpuTable(scale: ScaleResult): string[] {
   ];
 }
 
+/** With `--replica`: where each operation's statements went, and the app's reads the primary served instead of the replica. */
+function replicaTable(scale: ScaleResult): string[] {
+  const header = ['operation', 'app statements/req on the replica', 'app statements/req on the primary', 'app reads/req the primary served instead (fallbacks)', 'base statements/req (primary)'];
+  return [
+    row(header),
+    row(header.map(() => '---')),
+    ...scale.ops.map(({ op, app: a, baseline: b }) => {
+      const onReplica = a.replicaQueriesPerRequest ?? 0;
+      return row([op, onReplica, round(a.queriesPerRequest - onReplica, 2), a.primaryFallbackReadsPerRequest ?? '', round(b.queriesPerRequest - (b.replicaQueriesPerRequest ?? 0), 2)]);
+    }),
+  ];
+}
+
 /** Targets met and missed; the misses grouped by target, e.g. `throughput: 1k get, 1k page`. */
 export function verdicts(results: BenchResults): { pass: number; fail: number; failures: string[] } {
   const missed = new Map<string, string[]>();
@@ -354,6 +396,7 @@ function markdown(results: BenchResults): string {
     '  POST of a new name into a bot of its own; update = full PUT (no If-Match) round-robin over a bot\'s 1,000 connectors;',
     '  environments = the 10 environments of the organization; bots = an environment of 20 bots.',
     '',
+    ...(results.replica ? replicaIntro(results.replica) : []),
     `**${pass} targets pass, ${fail} fail.**`,
     '',
     ...failures.map((failure) => `- ${failure}`),
@@ -383,6 +426,15 @@ function markdown(results: BenchResults): string {
       ...cpuTable(scale),
       '',
     );
+    if (results.replica) {
+      lines.push(
+        'Where the statements went (MariaDB\'s Questions counter of each server, per request; the apps\' probes, two statements a',
+        'second per app, are in it) and the reads the app\'s primary served instead of the replica (its `db_replica_fallback_reads_total`):',
+        '',
+        ...replicaTable(scale),
+        '',
+      );
+    }
   }
   if (results.crossScale.length > 0) {
     lines.push(
@@ -398,6 +450,27 @@ function markdown(results: BenchResults): string {
     lines.push('');
   }
   return `${lines.join('\n')}\n`;
+}
+
+function replicaIntro(replica: ReplicaSetup): string[] {
+  const env = Object.entries(replica.appEnv).map(([k, v]) => `${k}=${v}`).join(', ');
+  return [
+    '## Read replica (`--replica`)',
+    '',
+    `- The database is a replication pair of the bench's own: ${replica.servers}`,
+    `- The apps: DATABASE_URL = the primary, ${env}: plain reads go to the replica, and every request runs in an`,
+    '  AsyncLocalStorage scope (what it must see, what it wrote). The baseline reads the primary. mariadbd CPU is both servers\'.',
+    '- get-own-write: the requests of get, each with the `Consistency-Token` header of a write the replica has not applied',
+    '  (its SQL thread stopped for the operation; the write: a PUT through the app by a caller of its own), so every read of the',
+    '  app goes to the primary (`read_your_writes`); the baseline gets the same requests and ignores the header. Afterwards the',
+    '  SQL thread is started again and the replica catches up before the next operation.',
+    ...replica.ownWrites.map(
+      (w) =>
+        `- ${w.scale}: the write's token ${w.consistencyToken}, the replica at ${w.replicaPosition || '(empty)'}; one get with the token made the app's` +
+        ` read_your_writes fallbacks grow by ${w.readYourWritesFallbacksOfOneGet} before the measurement.`,
+    ),
+    '',
+  ];
 }
 
 export function round(n: number, digits = 1): number {

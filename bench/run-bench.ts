@@ -1,14 +1,16 @@
 /**
- * `npm run bench -- [--scale 1k|100k|1m] [--duration s] [--connections n] [--ops a,b] [--skip-seed] ...`
+ * `npm run bench -- [--scale 1k|100k|1m] [--duration s] [--connections n] [--ops a,b] [--skip-seed] [--replica] ...`
  * (`--help` lists all): seeds a MariaDB database per scale, starts the apps as production runs them and
  * the raw baseline, drives both with autocannon operation by operation, and writes bench/results.md and
- * bench/results.json.
+ * bench/results.json. With `--replica`, on a primary and a GTID replica of its own, the apps reading the replica
+ * (bench/replica.ts), into bench/results-replica.md and .json.
  */
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { BenchArgs, parseArgs, Scale } from './args';
-import { databaseOf, databaseUrlOf, prepareDatabase, statementCounter } from './database';
+import { benchServer, databaseOf, databaseUrlOf, prepareDatabase, setBenchServer, statementCounter } from './database';
 import { AppName, benchToken, cpuMs, databasePid, ensureBuilt, machineBusyMs, rssKb, RssSampler, Server, startApp, startBaseline } from './processes';
+import { BenchReplication, checkReadsPrimary, difference, fallbackReads, holdOwnWrite, OwnWrite, startBenchReplication, waitForReplicasUp } from './replica';
 import { BenchResults, crossScale, judge, machine, Measurement, OpResult, Range, round, ScaleResult, ServerKind, spreadOfResult, verdicts, writeResults } from './report';
 import { drive, probe, Scenario, scenarios } from './scenarios';
 import { benchTestRuns } from './test-run-bench';
@@ -17,6 +19,8 @@ const log = (line: string) => console.log(line);
 /** Cores busy outside the server, mariadbd and the bench beyond which a run is flagged (kernel work on the traffic stays below). */
 const OTHER_LOAD_WARNING = 0.3;
 const running = new Set<Server>();
+/** With `--replica`: the pair, closed at the end, on a failure and on SIGINT/SIGTERM. */
+let replication: BenchReplication | undefined;
 
 async function main(): Promise<void> {
   const args = parseArgs(process.argv.slice(2));
@@ -39,17 +43,36 @@ async function main(): Promise<void> {
     scales: [],
     crossScale: [],
   };
-  for (const scale of args.scales) {
-    results.scales.push(await benchScale(scale, args, results));
-    results.crossScale = crossScale(results.scales);
-    writeResults(results, args.out);
+  if (args.replica) {
+    log('\n== starting a replication pair of the bench\'s own (--replica)');
+    replication = await startBenchReplication(log);
+    setBenchServer(replication.primaryServer);
+    results.replica = {
+      servers: replication.servers,
+      appEnv: { DATABASE_READ_URLS: 'the replica (mysql://root@127.0.0.1:<its port>/<the database>)', DATABASE_REPLICA_MAX_LAG_MS: replication.appEnv('1k').DATABASE_REPLICA_MAX_LAG_MS },
+      ownWrites: [],
+    };
+  }
+  try {
+    for (const scale of args.scales) {
+      results.scales.push(await benchScale(scale, args, results));
+      results.crossScale = crossScale(results.scales);
+      writeResults(results, args.out);
+    }
+  } finally {
+    await replication?.close();
   }
   printSummary(results, args);
 }
 
 async function benchScale(scale: Scale, args: BenchArgs, results: BenchResults): Promise<ScaleResult> {
-  log(`\n== scale ${scale}: ${args.skipSeed ? 'reusing' : 'seeding'} ${databaseOf(scale)}`);
+  log(`\n== scale ${scale}: ${args.skipSeed ? 'reusing' : 'seeding'} ${databaseOf(scale)}${replication ? ' on the primary' : ''}`);
   const prepared = await prepareDatabase(scale, args.skipSeed, log);
+  if (replication) {
+    const started = Date.now();
+    await replication.pair.caughtUp(300_000);
+    log(`  the replica caught up with the primary in ${Date.now() - started} ms`);
+  }
   results.machine = machine(prepared.mariadbVersion);
   const { fixtures } = prepared;
   const tokens = await Promise.all(Array.from({ length: args.callers }, (_, i) => benchToken(fixtures.organization, i + 1)));
@@ -60,23 +83,51 @@ async function benchScale(scale: Scale, args: BenchArgs, results: BenchResults):
 
   const servers = new Map<AppName | 'baseline', Server>();
   const ops: OpResult[] = [];
-  const statements = await statementCounter();
+  // With --replica the primary's and the replica's statements, in that order.
+  const statements = await statementCounter(replication ? [replication.primaryServer, replication.replicaServer] : [benchServer()]);
+  const databasePids = replication ? replication.pids() : [databasePid(benchServer())].filter((pid): pid is number => pid !== undefined);
   try {
-    for (const app of apps) servers.set(app, track(await startApp(app, databaseUrlOf(scale))));
+    for (const app of apps) servers.set(app, track(await startApp(app, databaseUrlOf(scale), replication?.appEnv(scale))));
     servers.set('baseline', track(await startBaseline(databaseUrlOf(scale))));
     log(`started ${[...servers.values()].map((s) => `${s.name} (pid ${s.child.pid}, port ${s.port})`).join(', ')}`);
+    log(`the database's CPU time: mariadbd pid ${databasePids.join(' + ') || '(not found)'}`);
+    if (replication) for (const app of apps) await waitForReplicasUp(servers.get(app)!);
     for (const [i, scenario] of plan.entries()) {
-      await compareAnswers(scenario, servers.get(scenario.app)!, servers.get('baseline')!, tokens[0]);
-      const runs: Measurement[] = [];
-      for (let r = 0; r < args.rounds; r++) {
-        // ABBA: app first on even operations, baseline first on odd ones, swapped again each round.
-        const order: ServerKind[] = (i + r) % 2 === 0 ? ['app', 'baseline'] : ['baseline', 'app'];
-        for (const kind of order) {
-          const server = servers.get(kind === 'app' ? scenario.app : 'baseline')!;
-          runs.push(await measure({ scale, scenario, server: kind, round: r, target: server, tokens, args, statements: statements.read }));
+      let ownWrite: OwnWrite | undefined;
+      if (scenario.op === 'get-own-write') {
+        if (!replication) throw new Error('get-own-write needs --replica');
+        const app = servers.get(scenario.app)!;
+        // A caller none of the requests use: the bench's callers have no recent write of their own.
+        ownWrite = await holdOwnWrite(replication, app, fixtures, await benchToken(fixtures.organization, args.callers + 1));
+        scenario.headers = { 'consistency-token': ownWrite.consistencyToken };
+        const grown = await checkReadsPrimary(scenario, app, tokens[0]).catch(async (error: unknown) => {
+          await ownWrite!.release();
+          throw error;
+        });
+        log(
+          `get-own-write: the replica's SQL thread stopped, a PUT through the app answered Consistency-Token ${ownWrite.consistencyToken} ` +
+            `(the replica at ${ownWrite.replicaPosition || '(empty)'}); one get with it: read_your_writes fallbacks +${grown}`,
+        );
+        results.replica!.ownWrites.push({ scale, consistencyToken: ownWrite.consistencyToken, replicaPosition: ownWrite.replicaPosition, readYourWritesFallbacksOfOneGet: grown });
+      }
+      try {
+        await compareAnswers(scenario, servers.get(scenario.app)!, servers.get('baseline')!, tokens[0]);
+        const runs: Measurement[] = [];
+        for (let r = 0; r < args.rounds; r++) {
+          // ABBA: app first on even operations, baseline first on odd ones, swapped again each round.
+          const order: ServerKind[] = (i + r) % 2 === 0 ? ['app', 'baseline'] : ['baseline', 'app'];
+          for (const kind of order) {
+            const server = servers.get(kind === 'app' ? scenario.app : 'baseline')!;
+            runs.push(await measure({ scale, scenario, server: kind, round: r, target: server, tokens, args, statements: statements.read, databasePids }));
+          }
+        }
+        ops.push(judge(scenario.op, scenario.app, scenario.connections, runs));
+      } finally {
+        if (ownWrite) {
+          await ownWrite.release();
+          log('get-own-write: the replica\'s SQL thread started again; it caught up');
         }
       }
-      ops.push(judge(scenario.op, scenario.app, scenario.connections, runs));
     }
     const testRun = testRuns ? await benchTestRuns(servers.get('transactional-service')!, fixtures, tokens, args, log) : undefined;
     const processHighWaterMb = Object.fromEntries([...servers.values()].map((s) => [s.name, mb(rssKb(s.child.pid!, 'VmHWM'))]));
@@ -95,21 +146,27 @@ interface Run {
   target: Server;
   tokens: string[];
   args: BenchArgs;
-  statements: () => Promise<number>;
+  /** Statements each database server has received so far (one server; with --replica the primary, then the replica). */
+  statements: () => Promise<number[]>;
+  /** The database's processes (with --replica both mariadbd). */
+  databasePids: number[];
 }
 
-async function measure({ scale, scenario, server, round: roundNo, target, tokens, args, statements }: Run): Promise<Measurement> {
+async function measure({ scale, scenario, server, round: roundNo, target, tokens, args, statements, databasePids }: Run): Promise<Measurement> {
   const sampler = new RssSampler(target.child.pid!);
   sampler.start();
   if (args.warmup > 0) await drive(scenario, target.port, tokens, args.warmup);
-  const db = databasePid();
-  const cpuNow = () => [cpuMs(target.child.pid!), db ? cpuMs(db) : 0, cpuMs(process.pid), machineBusyMs()];
+  const fallbacks = replication && server === 'app' ? await fallbackReads(target) : undefined;
+  const cpuNow = () => [cpuMs(target.child.pid!), databasePids.reduce((sum, pid) => sum + cpuMs(pid), 0), cpuMs(process.pid), machineBusyMs()];
   const cpuBefore = cpuNow();
   const statementsBefore = await statements();
   const run = await drive(scenario, target.port, tokens, args.duration);
-  // Minus one: the counter's own SHOW STATUS.
-  const queriesPerRequest = ((await statements()) - statementsBefore - 1) / Math.max(run.total, 1);
+  // Minus one on each server: the counter's own SHOW STATUS.
+  const received = (await statements()).map((after, i) => after - statementsBefore[i] - 1);
+  const queriesPerRequest = received.reduce((sum, n) => sum + n, 0) / Math.max(run.total, 1);
+  const replicaQueriesPerRequest = replication ? received[1] / Math.max(run.total, 1) : undefined;
   const used = cpuNow().map((after, i) => after - cpuBefore[i]);
+  const primaryFallbackReads = fallbacks ? difference(await fallbackReads(target), fallbacks) : undefined;
   const [serverMs, databaseMs, loadGeneratorMs] = used.slice(0, 3).map((ms) => round(ms / Math.max(run.total, 1), 3));
   // Cores busy with anything else (kernel network work included): another load on the machine skews the run.
   const otherCores = round((used[3] - used[0] - used[1] - used[2]) / 1000 / run.durationSeconds, 2);
@@ -122,6 +179,8 @@ async function measure({ scale, scenario, server, round: roundNo, target, tokens
     `[${scale}] ${scenario.op.padEnd(12)} ${server.padEnd(8)} ${String(run.requestsPerSecond).padStart(8)} req/s  ` +
       `p50 ${String(run.latency.p50).padStart(4)} ms  p99 ${String(run.latency.p99).padStart(5)} ms  rss ${String(peakRssMb).padStart(5)} MB  ` +
       `cpu/req ${serverMs} ms + db ${databaseMs} ms  ${round(queriesPerRequest, 1)} queries/req` +
+      (replicaQueriesPerRequest === undefined ? '' : ` (${round(replicaQueriesPerRequest, 2)} on the replica)`) +
+      (primaryFallbackReads ? `  primary fallbacks ${JSON.stringify(primaryFallbackReads)}` : '') +
       (errors ? `  ERRORS ${errors} (${codes}, ${run.errors} conn errors, ${run.timeouts} timeouts)` : ''),
   );
   return {
@@ -132,6 +191,8 @@ async function measure({ scale, scenario, server, round: roundNo, target, tokens
     queriesPerRequest: round(queriesPerRequest, 2),
     cpuMsPerRequest: { server: serverMs, database: databaseMs, loadGenerator: loadGeneratorMs },
     otherCores,
+    ...(replicaQueriesPerRequest === undefined ? {} : { replicaQueriesPerRequest: round(replicaQueriesPerRequest, 2) }),
+    ...(primaryFallbackReads ? { primaryFallbackReads } : {}),
   };
 }
 
@@ -185,14 +246,20 @@ function track(server: Server): Server {
 
 const mb = (kb: number) => round(kb / 1024);
 
+/** The servers first (they hold connections to the pair), then the pair. */
+async function stopAll(): Promise<void> {
+  await Promise.all([...running].map((s) => s.stop()));
+  await replication?.close();
+}
+
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.once(signal, () => {
-    void Promise.all([...running].map((s) => s.stop())).finally(() => process.exit(130));
+    void stopAll().finally(() => process.exit(130));
   });
 }
 
 main().catch(async (error: unknown) => {
   console.error(error);
-  await Promise.all([...running].map((s) => s.stop()));
+  await stopAll().catch((stopError: unknown) => console.error(stopError));
   process.exit(1);
 });

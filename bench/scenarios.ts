@@ -12,6 +12,11 @@ export interface Scenario {
   connections: number;
   /** Path (and body, and the method when it is not `method`) of the next request: round-robin over the fixtures. */
   next(): { path: string; body?: string; method?: 'POST' };
+  /**
+   * Headers every request of the operation carries besides the token, to the app and the baseline alike (which
+   * ignores them): get-own-write's Consistency-Token, set by the bench once it has made its write (bench/replica.ts).
+   */
+  headers?: Record<string, string>;
 }
 
 export interface RunResult {
@@ -45,8 +50,11 @@ export function scenarios(f: Fixtures, args: BenchArgs): Scenario[] {
   // Unique across runs and servers: a run tag, then a counter.
   const runTag = Date.now().toString(36);
   let created = 0;
+  const get = () => (({ bot, uuid }) => ({ path: `${botPath(bot)}/${uuid}` }))(connectors());
   const all: Record<Exclude<Operation, 'test-run'>, Omit<Scenario, 'op' | 'connections'>> = {
-    get: { app: 'transactional-service', method: 'GET', next: () => (({ bot, uuid }) => ({ path: `${botPath(bot)}/${uuid}` }))(connectors()) },
+    get: { app: 'transactional-service', method: 'GET', next: get },
+    // The same requests as get, with the Consistency-Token of a write the replica has not applied (`headers`, set then).
+    'get-own-write': { app: 'transactional-service', method: 'GET', next: get },
     page: { app: 'transactional-service', method: 'GET', next: () => ({ path: `${botPath(bots())}/pagination` }) },
     'page-search': { app: 'transactional-service', method: 'GET', next: () => ({ path: `${botPath(bots())}/pagination?${SEARCH_TERMS}` }) },
     quicksearch: {
@@ -83,6 +91,15 @@ export function scenarios(f: Fixtures, args: BenchArgs): Scenario[] {
     .map((op) => ({ op, ...all[op], connections: WRITES.includes(op) ? args.writeConnections : args.connections }));
 }
 
+/**
+ * The write get-own-write waits for: a full PUT of the update bot's first connector, with its own name (what the
+ * update operation sends), so the data set stays as it was.
+ */
+export function ownWriteRequest(f: Fixtures): { path: string; body: string } {
+  const [{ uuid, name }] = f.updates;
+  return { path: `${TX}/org/${f.organization}/env/${f.environment}/bot/${f.updateBot}/rest-connectors/${uuid}`, body: writeBody(name, 0) };
+}
+
 /** A full write body, as a client sends it: no auth, one header, two tags. */
 function writeBody(name: string, i: number): string {
   return JSON.stringify({
@@ -114,7 +131,7 @@ export async function drive(scenario: Scenario, port: number, tokens: string[], 
         setupRequest: (request: autocannon.Request) => {
           const { path, body, method } = scenario.next();
           const authorization = `Bearer ${tokens[turn++ % tokens.length]}`;
-          return { ...request, path, headers: { ...request.headers, authorization }, ...(body === undefined ? {} : { body }), ...(method ? { method } : {}) };
+          return { ...request, path, headers: { ...request.headers, ...scenario.headers, authorization }, ...(body === undefined ? {} : { body }), ...(method ? { method } : {}) };
         },
       },
     ],
@@ -142,7 +159,7 @@ export async function probe(
   const { path, body, method } = request;
   const res = await fetch(`http://127.0.0.1:${port}${path}`, {
     method: method ?? scenario.method,
-    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    headers: { ...scenario.headers, authorization: `Bearer ${token}`, 'content-type': 'application/json' },
     body,
   });
   const json: unknown = res.status === 204 ? undefined : await res.json();

@@ -112,3 +112,60 @@ describe('npm run bench (a short run at 1k)', () => {
     expect(table).toContain(`Spread over ${ROUNDS} rounds`);
   });
 });
+
+/**
+ * `npm run bench -- --replica`, shortened: a replication pair of the bench's own, seeded on its primary, the app
+ * reading the replica; the plain get answered by the replica, get-own-write (a write's Consistency-Token the
+ * replica has not applied) by the primary; the pair stopped at the end.
+ */
+describe('npm run bench -- --replica (a short run at 1k)', () => {
+  const prefix = `platform_bench_e2e_replica_${process.pid}`;
+  const out = `tmp.e2e-replica-${process.pid}`;
+  const files = ['json', 'md'].map((ext) => resolve(ROOT, 'bench', `${out}.${ext}`));
+  let run: CommandResult;
+  let results: BenchResults;
+
+  beforeAll(async () => {
+    run = await runTs(
+      'bench/run-bench.ts',
+      ['--replica', '--scale', '1k', '--ops', 'get,get-own-write', '--duration', '1', '--warmup', '0', '--connections', '10', '--callers', '3', '--rounds', '1', '--out', out],
+      { BENCH_DATABASE_PREFIX: prefix },
+      180_000,
+    );
+    if (run.code === 0) results = JSON.parse(readFileSync(files[0], 'utf8')) as BenchResults;
+  }, 190_000);
+  afterAll(() => {
+    for (const file of files) rmSync(file, { force: true });
+  });
+
+  it('exits 0, writes both result files, and stops the pair it started', () => {
+    expect({ code: run.code, stderr: run.code === 0 ? '' : run.stderr }).toEqual({ code: 0, stderr: '' });
+    for (const file of files) expect(existsSync(file)).toBe(true);
+    const pids = [...run.stdout.matchAll(/\(pid (\d+)\)/g)].slice(0, 2).map((m) => Number(m[1]));
+    expect(run.stdout).toMatch(/replication pair up in \d+ ms: primary mysql:\/\/root@127\.0\.0\.1:\d+ \(pid \d+\), replica mysql:\/\/root@127\.0\.0\.1:\d+ \(pid \d+\)/);
+    expect(pids).toHaveLength(2);
+    const alive = (pid: number) => {
+      try {
+        process.kill(pid, 0);
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    expect(pids.filter(alive)).toEqual([]);
+  });
+
+  it('served the plain get from the replica and get-own-write from the primary, for read_your_writes', () => {
+    expect(results.replica?.ownWrites).toEqual([expect.objectContaining({ scale: '1k', consistencyToken: expect.stringMatching(/^\d+-\d+-\d+/) })]);
+    expect(results.replica!.ownWrites[0].readYourWritesFallbacksOfOneGet).toBeGreaterThan(0);
+    const [get, own] = results.scales[0].ops;
+    expect([get.op, own.op]).toEqual(['get', 'get-own-write']);
+    for (const o of [get, own]) for (const r of o.runs) expect({ op: o.op, server: r.server, non2xx: r.non2xx, errors: r.errors, codes: Object.keys(r.statusCodes) }).toEqual({ op: o.op, server: r.server, non2xx: 0, errors: 0, codes: ['200'] });
+    const app = (o: typeof get) => o.runs.find((r) => r.server === 'app')!;
+    expect(app(get).primaryFallbackReads).toEqual({});
+    expect(app(get).replicaQueriesPerRequest).toBeGreaterThan(0.9);
+    expect(app(own).primaryFallbackReads!.read_your_writes).toBeGreaterThanOrEqual(app(own).total);
+    expect(app(own).replicaQueriesPerRequest).toBeLessThan(0.1);
+    expect(readFileSync(files[1], 'utf8')).toContain('## Read replica (`--replica`)');
+  });
+});

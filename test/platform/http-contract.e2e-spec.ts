@@ -139,3 +139,18 @@ describe('API_DOCS=off (the production overlay)', () => {
     await sut.http.get('/platform-bot-admin/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bots-admin').expect(401);
   });
 });
+
+describe('Without read replicas', () => {
+  let sut: TestApp;
+
+  beforeAll(async () => {
+    sut = await startTestApp(BOT_ADMIN_APP, mysqlTestConfig());
+  });
+  afterAll(() => sut.close());
+
+  it('registers no global interceptor: every request skips Nest\'s interceptor path (docs/performance.md, "Read replicas")', () => {
+    const config = (sut.app as unknown as { config: { getGlobalInterceptors(): unknown[]; getGlobalRequestInterceptors(): unknown[] } }).config;
+
+    expect([...config.getGlobalInterceptors(), ...config.getGlobalRequestInterceptors()]).toEqual([]);
+  });
+});

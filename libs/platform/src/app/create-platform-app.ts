@@ -12,7 +12,7 @@ import { createRootLogger } from '../logging/logger';
 import { createHttpLogger } from '../performance/request-log';
 import { PlatformAppDefinition } from './platform-app.definition';
 import { installPerformanceOverrides } from '../performance/performance-overrides';
-import { PlatformModule } from './platform.module';
+import { PlatformModule, withReplicas } from './platform.module';
 import { ShutdownState } from '../shutdown/shutdown';
 import { PlatformMetrics } from '../metrics/metrics';
 import { AddressRateLimit } from '../rate-limit/address-rate-limit';
@@ -132,7 +132,7 @@ export async function createPlatformApp(
   // Order matters: every request gets an id and a log line, even one the body parser rejects.
   app.use(requestIdMiddleware);
   // With replicas only: each request a unit of work whose reads see what it and its caller wrote.
-  if (config.database.type !== 'sqlite' && config.database.readUrls.length > 0) app.use(consistencyScopes);
+  if (withReplicas(config)) app.use(consistencyScopes);
   app.use(shutdown.middleware);
   app.use(metrics.middleware);
   app.use(createHttpLogger(logger));
