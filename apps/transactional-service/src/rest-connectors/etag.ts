@@ -1,10 +1,17 @@
 import { RestConnector } from '@app/domain';
 import { BadRequestException } from '@nestjs/common';
+import { ApiHeader } from '@nestjs/swagger';
+import { maxHeaderSize } from 'node:http';
 
 /** The strong ETag of a connector's current state; every write bumps `version`. */
 export function etagOf(connector: Pick<RestConnector, 'version'>): string {
   return `"v${connector.version}"`;
 }
+
+/** The If-Match request header of a conditional write, as the documents describe it; `description` says what it guards. */
+export const ApiIfMatchHeader = (description: string) =>
+  // No limit of its own: Node refuses (431) the headers of a request over maxHeaderSize in all.
+  ApiHeader({ name: 'If-Match', required: false, description, schema: { type: 'string', maxLength: maxHeaderSize } });
 
 /** An RFC 9110 entity-tag: quoted visible characters, `W/` for a weak one. */
 const ENTITY_TAG = /^(?:W\/)?"[\x21\x23-\x7e]*"$/;

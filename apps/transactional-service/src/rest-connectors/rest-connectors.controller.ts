@@ -13,6 +13,7 @@ import {
 } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { maxHeaderSize } from 'node:http';
+import { ApiIfMatchHeader } from './etag';
 import { RestConnectorSearchService } from './rest-connector-search.service';
 import { RestConnectorsService } from './rest-connectors.service';
 
@@ -105,13 +106,7 @@ export class RestConnectorsController {
   @Put(':serviceUUID')
   @RequireScope(CONNECTORS_WRITE_SCOPE)
   @ApiOperation({ summary: 'Update a connector', description: 'Replaces the connector; a secret\'s placeholder sent back keeps the stored secret.' })
-  @ApiHeader({
-    name: 'If-Match',
-    required: false,
-    description: 'ETag of the version this write replaces; 412 when it is no longer current.',
-    // No limit of its own: Node refuses (431) the headers of a request over maxHeaderSize in all.
-    schema: { type: 'string', maxLength: maxHeaderSize },
-  })
+  @ApiIfMatchHeader('ETag of the version this write replaces; 412 when it is no longer current.')
   @ApiBody({ type: RestConnectorWriteDto, examples: REST_CONNECTOR_UPDATE_EXAMPLES })
   @ApiOkResponse({
     type: RestConnectorUpdatedDto,
@@ -138,12 +133,7 @@ export class RestConnectorsController {
     summary: 'Delete a connector (soft)',
     description: 'The connector moves to the trash: it disappears from every read and its name is free again; restore it from the trash. With If-Match, only from that version.',
   })
-  @ApiHeader({
-    name: 'If-Match',
-    required: false,
-    description: 'ETag of the version this delete applies to (`"v3"`, with the quotes); 412 naming the current ETag when it is no longer current, 400 when it is not an ETag.',
-    schema: { type: 'string', maxLength: maxHeaderSize },
-  })
+  @ApiIfMatchHeader('ETag of the version this delete applies to (`"v3"`, with the quotes); 412 naming the current ETag when it is no longer current, 400 when it is not an ETag.')
   @ApiNoContentResponse({
     description: 'In the trash; the connector is gone from every read, its name is free again.',
     headers: { ETag: { description: 'Its version in the trash: the If-Match of a restore of exactly this version', schema: { type: 'string' } } },

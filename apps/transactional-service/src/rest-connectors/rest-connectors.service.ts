@@ -6,7 +6,7 @@ import { deletionBy } from './connector-lifecycle';
 import { toRecord } from './connector-views';
 import { etagOf, IfMatch } from './etag';
 import { changedSecrets, fieldsChanged, sameTags } from './history/version-changes';
-import { ConnectorChangedException, ConnectorInTrashException, ConnectorNameConflictException, ConnectorNotDeletedException, ConnectorNotFoundException } from './rest-connector.exceptions';
+import { ConnectorChangedException, ConnectorInTrashException, ConnectorNameConflictException, ConnectorNotDeletedException, connectorNotFound, ConnectorNotFoundException } from './rest-connector.exceptions';
 
 /** Without If-Match a write retries against the newest version this many times before a 409. */
 const WRITE_ATTEMPTS = 3;
@@ -15,11 +15,6 @@ export interface WithEtag<T> {
   body: T;
   etag: string;
 }
-
-/** The connector's own 404, when the path holds but the connector is nowhere in its bot. */
-const connectorNotFoundIn = (path: RestConnectorPath) => (): never => {
-  throw new ConnectorNotFoundException(path.botUUID, path.serviceUUID);
-};
 
 /** Who made a write and when, as its version records it. */
 const authorOf = (caller: Caller, now: Date): VersionAuthor => ({ updatedAt: now, updatedBy: caller.username, updatedByImage: caller.picture });
@@ -160,7 +155,7 @@ export class RestConnectorsService {
   async restore(path: RestConnectorPath, caller: Caller, ifMatch?: string): Promise<WithEtag<RestConnectorRestoredDto>> {
     const condition = IfMatch.from(ifMatch);
     for (let attempt = 1; ; attempt++) {
-      const current = await this.scope.resolve(path, await this.connectors.findAny(path, 'primary'), connectorNotFoundIn(path), 'primary');
+      const current = await this.scope.resolve(path, await this.connectors.findAny(path, 'primary'), connectorNotFound(path), 'primary');
       if (current.deletedAt === null) throw new ConnectorNotDeletedException(current.uuid);
       this.requireMatch(condition, current);
       const restored = await this.unlessNameTaken(current.name, () =>
@@ -186,7 +181,7 @@ export class RestConnectorsService {
    */
   private async afterLostRace(path: RestConnectorPath, condition: IfMatch | undefined, attempt: number): Promise<void> {
     if (condition) {
-      const now = await this.scope.resolve(path, await this.connectors.findAny(path, 'primary'), connectorNotFoundIn(path), 'primary');
+      const now = await this.scope.resolve(path, await this.connectors.findAny(path, 'primary'), connectorNotFound(path), 'primary');
       throw new ConnectorChangedException(now.uuid, etagOf(now));
     }
     if (attempt === WRITE_ATTEMPTS) throw new ConflictException(`Rest connector ${path.serviceUUID} is being changed by others; retry`);

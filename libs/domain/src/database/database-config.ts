@@ -11,3 +11,8 @@ export type DatabaseConfig =
       statementTimeoutMs?: number;
     }
   | { type: 'sqlite'; path: string };
+
+/** Whether plain reads go to replicas (DATABASE_READ_URLS on a server database): what read-your-writes needs then. */
+export function readsReplicas(config: DatabaseConfig): config is Extract<DatabaseConfig, { type: 'mysql' | 'mariadb' }> {
+  return config.type !== 'sqlite' && config.readUrls.length > 0;
+}

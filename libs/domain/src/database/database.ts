@@ -117,14 +117,12 @@ export class Database implements Statements {
       this.primary.session(async (connection) => {
         await connection.query('START TRANSACTION');
         try {
-          const run = async (sql: string, params: readonly unknown[] = []) =>
-            (await connection.query<ResultHeader>(sql, this.bindable(params))).affectedRows ?? 0;
-          const result = await work({
-            rows: <R>(sql: string, params: readonly unknown[] = []) => connection.query<R[]>(sql, this.bindable(params)),
-            run,
-            insert: (table, rows) => this.writeRows(run, table, rows),
-            upsert: (table, rows, key) => this.writeRows(run, table, rows, key),
-          });
+          const result = await work(
+            this.statementsOf(
+              (sql, params) => connection.query(sql, params),
+              async (sql, params) => (await connection.query<ResultHeader>(sql, params)).affectedRows ?? 0,
+            ),
+          );
           await connection.query('COMMIT');
           await this.noteWrite(connection);
           return result;
@@ -193,14 +191,27 @@ export class Database implements Statements {
   private sqliteTransaction<T>(work: (tx: Transaction) => Promise<T>): Promise<T> {
     return this.dataSource.transaction((manager) => {
       const runner = manager.queryRunner!;
-      const run = (sql: string, params: readonly unknown[] = []) => this.affected(runner, sql, params);
-      return work({
-        rows: async <R>(sql: string, params: readonly unknown[] = []) => (await runner.query(sql, this.bindable(params))) as R[],
-        run,
-        insert: (table, rows) => this.writeRows(run, table, rows),
-        upsert: (table, rows, key) => this.writeRows(run, table, rows, key),
-      });
+      return work(
+        this.statementsOf(
+          (sql, params) => runner.query(sql, params),
+          async (sql, params) => (await runner.query(sql, params, true)).affected ?? 0,
+        ),
+      );
     });
+  }
+
+  /** A transaction's Statements over its connection's `query` (rows) and `execute` (affected rows), parameters bound. */
+  private statementsOf(
+    query: (sql: string, params: unknown[]) => Promise<unknown>,
+    execute: (sql: string, params: unknown[]) => Promise<number>,
+  ): Transaction {
+    const run = (sql: string, params: readonly unknown[] = []) => execute(sql, this.bindable(params));
+    return {
+      rows: async <R>(sql: string, params: readonly unknown[] = []) => (await query(sql, this.bindable(params))) as R[],
+      run,
+      insert: (table, rows) => this.writeRows(run, table, rows),
+      upsert: (table, rows, key) => this.writeRows(run, table, rows, key),
+    };
   }
 
   insert<T, K extends keyof T & string>(table: TableRows<T, K>, rows: ReadonlyArray<Pick<T, K>>): Promise<void> {

@@ -12,7 +12,7 @@ import { createRootLogger } from '../logging/logger';
 import { createHttpLogger } from '../performance/request-log';
 import { PlatformAppDefinition } from './platform-app.definition';
 import { installPerformanceOverrides } from '../performance/performance-overrides';
-import { PlatformModule, withReplicas } from './platform.module';
+import { PlatformModule } from './platform.module';
 import { ShutdownState } from '../shutdown/shutdown';
 import { PlatformMetrics } from '../metrics/metrics';
 import { AddressRateLimit } from '../rate-limit/address-rate-limit';
@@ -20,7 +20,7 @@ import { requireBearerBeforeBody } from '../auth/bearer-before-body.middleware';
 import { DataSource } from 'typeorm';
 import { applyServerTimeouts } from './server-timeouts';
 import { setupSwagger } from '../swagger/swagger';
-import type { ReadReplicas } from '@app/domain';
+import { readsReplicas, type ReadReplicas } from '@app/domain';
 import { CONSISTENCY_TOKEN_HEADER } from '../database/consistency-token';
 import { READ_REPLICAS } from '../database/database.module';
 import { consistencyScopes } from '../database/read-your-writes';
@@ -132,7 +132,7 @@ export async function createPlatformApp(
   // Order matters: every request gets an id and a log line, even one the body parser rejects.
   app.use(requestIdMiddleware);
   // With replicas only: each request a unit of work whose reads see what it and its caller wrote.
-  if (withReplicas(config)) app.use(consistencyScopes);
+  if (readsReplicas(config.database)) app.use(consistencyScopes);
   app.use(shutdown.middleware);
   app.use(metrics.middleware);
   app.use(createHttpLogger(logger));

@@ -6,6 +6,7 @@ import { JwtAuthGuard } from '../auth/jwt-auth.guard';
 import { JwtVerifier } from '../auth/jwt-verifier.service';
 import { AppConfig } from '../config/app-config';
 import { AppConfigModule } from '../config/app-config.module';
+import { readsReplicas } from '@app/domain';
 import { DatabaseModule } from '../database/database.module';
 import { ReadYourWritesGuard, ReadYourWritesInterceptor } from '../database/read-your-writes';
 import { HealthController } from '../health/health.controller';
@@ -27,11 +28,6 @@ import { ShutdownState } from '../shutdown/shutdown';
  * validation pipe, the one exception filter, the JWT guard, the health probes and the metrics. Registered as
  * APP_* providers so every app and every test module gets the same safety net.
  */
-/** Whether the app reads replicas (DATABASE_READ_URLS): what read-your-writes needs is registered then only. */
-export function withReplicas(config: AppConfig): boolean {
-  return config.database.type !== 'sqlite' && config.database.readUrls.length > 0;
-}
-
 @Module({})
 export class PlatformModule {
   static forRoot(label: string, config: AppConfig, logger: Logger, metrics: PlatformMetrics, shutdown: ShutdownState): DynamicModule {
@@ -66,7 +62,7 @@ export class PlatformModule {
         { provide: APP_FILTER, useClass: AllExceptionsFilter },
         // With replicas only: a global interceptor puts every request of the app on Nest's interceptor path (rxjs,
         // AsyncResource.bind), which the bench measured at +0.15 ms of CPU per request (docs/performance.md).
-        ...(withReplicas(config) ? [{ provide: APP_INTERCEPTOR, useClass: ReadYourWritesInterceptor }] : []),
+        ...(readsReplicas(config.database) ? [{ provide: APP_INTERCEPTOR, useClass: ReadYourWritesInterceptor }] : []),
         // Guards run in this order: authenticate first, so the rate limit counts per caller.
         { provide: APP_GUARD, useClass: JwtAuthGuard },
         // Before the rate limit: the caller's last write is looked up while the limit is counted.

@@ -1,6 +1,6 @@
 import { DynamicModule, Global, Inject, Module, OnApplicationShutdown, Optional } from '@nestjs/common';
 import { getDataSourceToken, TypeOrmModule } from '@nestjs/typeorm';
-import { buildDataSourceOptions, createReadReplicas, Database, DatabaseConfig, DEFAULT_REPLICA_MAX_LAG_MS, PlatformDataSource, ReadReplicas } from '@app/domain';
+import { buildDataSourceOptions, createReadReplicas, Database, DatabaseConfig, DEFAULT_REPLICA_MAX_LAG_MS, PlatformDataSource, ReadReplicas, readsReplicas } from '@app/domain';
 import { Logger } from 'pino';
 import { DataSource } from 'typeorm';
 import { PlatformMetrics } from '../metrics/metrics';
@@ -35,7 +35,6 @@ class DatabaseShutdown implements OnApplicationShutdown {
 @Module({})
 export class DatabaseModule {
   static forRoot(config: DatabaseConfig, options: { logger: Logger; metrics: PlatformMetrics; redisUrl?: string }): DynamicModule {
-    const withReplicas = config.type !== 'sqlite' && config.readUrls.length > 0;
     return {
       module: DatabaseModule,
       imports: [
@@ -49,7 +48,6 @@ export class DatabaseModule {
           provide: READ_REPLICAS,
           inject: [getDataSourceToken()],
           useFactory: async (dataSource: DataSource) => {
-            if (!withReplicas) return null;
             return (await createReadReplicas(dataSource, config, replicaEvents(options.logger, options.metrics))) ?? null;
           },
         },
@@ -62,7 +60,7 @@ export class DatabaseModule {
         {
           provide: WRITE_POSITIONS,
           useFactory: async () => {
-            if (!withReplicas) return null;
+            if (!readsReplicas(config)) return null;
             const ttlMs = (config.replicaMaxLagMs ?? DEFAULT_REPLICA_MAX_LAG_MS) + WRITE_POSITION_MARGIN_MS;
             return WritePositions.connect(ttlMs, options.redisUrl, options.logger);
           },

@@ -50,6 +50,8 @@ interface PositionsRedis extends Redis {
 export class WritePositions {
   private readonly local = new Map<string, { position: GtidPosition; until: number }>();
   private readonly redis: PositionsRedis | undefined;
+  /** Undefined until Redis first answers or fails: each change is logged once, not each failed write. */
+  private reachable: boolean | undefined;
 
   constructor(
     private readonly ttlMs: number,
@@ -100,18 +102,17 @@ export class WritePositions {
     this.local.set(caller, { position: earlier ? earlier.merge(position) : position, until: this.now() + this.ttlMs });
     if (this.local.size > MAX_LOCAL_CALLERS) this.local.delete(this.local.keys().next().value!);
     if (!this.redis) return;
-    await this.redis.mergeWritePosition(this.key(caller), position.toString(), this.ttlMs).catch((error: Error) => {
-      this.logger.warn({ err: { message: error.message } }, 'read-your-writes: Redis did not take a write position; other replicas may serve this caller an older read');
-    });
+    await this.redis.mergeWritePosition(this.key(caller), position.toString(), this.ttlMs).then(
+      () => this.markReachable(true),
+      (error: Error) => this.markReachable(false, error),
+    );
   }
-
-  private reachable: boolean | undefined;
 
   private markReachable(reachable: boolean, error?: Error): void {
     if (this.reachable === reachable) return;
     const before = this.reachable;
     this.reachable = reachable;
-    if (!reachable) this.logger.warn({ err: { message: error?.message } }, 'read-your-writes: Redis is unreachable; a caller\'s writes are known to the replica of the app that took them only');
+    if (!reachable) this.logger.warn({ err: { message: error?.message } }, 'read-your-writes: Redis is unreachable; a caller\'s writes are known to the replica of the app that took them only, until it answers');
     else if (before === false) this.logger.info('read-your-writes: Redis is reachable again');
   }
 

@@ -34,7 +34,7 @@ export function buildOpenApiDocument(app: INestApplication, definition: Platform
 }
 
 /** The order Swagger UI shows a section's operations in: each operation's place in its group (withTaskGroups). */
-export const ORDER_EXTENSION = 'x-order';
+const ORDER_EXTENSION = 'x-order';
 
 /**
  * Tags every operation with its task group, in the groups' order (the document's `tags`, with their

@@ -10,9 +10,9 @@ import {
 } from '@app/domain';
 import { ApiErrorResponses, Caller, CONNECTORS_WRITE_SCOPE, CurrentCaller, RequireScope } from '@app/platform';
 import { Controller, Get, Headers, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
-import { ApiBearerAuth, ApiHeader, ApiOkResponse, ApiOperation } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiOkResponse, ApiOperation } from '@nestjs/swagger';
 import type { Response } from 'express';
-import { maxHeaderSize } from 'node:http';
+import { ApiIfMatchHeader } from '../etag';
 import { RestConnectorsService } from '../rest-connectors.service';
 import { ConnectorHistoryService } from './connector-history.service';
 
@@ -57,12 +57,7 @@ export class ConnectorHistoryController {
     summary: 'Restore a deleted connector',
     description: 'The deleted connector becomes active again exactly as it was (fields, tags, secrets, the flows that name it), with a new version. 409 when it is not deleted, or when an active connector has taken its name since.',
   })
-  @ApiHeader({
-    name: 'If-Match',
-    required: false,
-    description: 'ETag of the deleted version this restore applies to (the last version\'s number); 412 when it is no longer current.',
-    schema: { type: 'string', maxLength: maxHeaderSize },
-  })
+  @ApiIfMatchHeader('ETag of the deleted version this restore applies to (the last version\'s number); 412 when it is no longer current.')
   @ApiOkResponse({
     type: RestConnectorRestoredDto,
     description: 'Restored',

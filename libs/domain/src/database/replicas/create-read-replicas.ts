@@ -1,6 +1,6 @@
 import type { Pool, PoolOptions } from 'mysql2';
 import { DataSource } from 'typeorm';
-import { DatabaseConfig } from '../database-config';
+import { DatabaseConfig, readsReplicas } from '../database-config';
 import { DEFAULT_STATEMENT_TIMEOUT_MS, ServerPool } from '../server-pool';
 import { ReadReplicaOptions, ReadReplicas, Replica, ReplicaEvents } from './read-replicas';
 
@@ -23,7 +23,7 @@ export async function createReadReplicas(
   events: ReplicaEvents,
   options: ReadReplicaOptions = {},
 ): Promise<ReadReplicas | undefined> {
-  if (config.type === 'sqlite' || config.readUrls.length === 0) return undefined;
+  if (!readsReplicas(config)) return undefined;
   const driver = dataSource.driver as unknown as MysqlDriverInternals;
   const deadlineMs = config.statementTimeoutMs ?? DEFAULT_STATEMENT_TIMEOUT_MS;
   const poolOf = (url: string, connectionLimit?: number) =>

@@ -1,7 +1,7 @@
 import { isDatabaseUnavailable } from '../database-errors';
 import { DatabaseDeadlineError, ServerPool } from '../server-pool';
 import { GtidPosition } from './gtid-position';
-import { ReplicationLag } from './replication-lag';
+import { lagAt, ReplicationLag } from './replication-lag';
 
 /** DATABASE_REPLICA_MAX_LAG_MS by default: a replica further behind serves no reads until it catches up. */
 export const DEFAULT_REPLICA_MAX_LAG_MS = 5_000;
@@ -128,11 +128,6 @@ export class ReadReplicas {
     return this.replicas.map((replica) => ({ name: replica.name, state: this.stateOf(replica, now), lagMs: this.lagOf(replica, now) }));
   }
 
-  /** Why the replicas serve nothing at all, if they do not. */
-  get unusable(): string | undefined {
-    return this.unusableReason;
-  }
-
   /**
    * The replicas a read may try, in order (round robin among the serving ones), or the reason it must go to
    * the primary. Whether a replica is within the lag bound is decided now, not at its last probe. A read that
@@ -244,8 +239,7 @@ export class ReadReplicas {
   }
 
   private lagOf(replica: Replica, now: number): number | null {
-    if (replica.missingSince === null) return null;
-    return replica.missingSince === undefined ? 0 : Math.max(0, now - replica.missingSince);
+    return lagAt(replica.missingSince, now);
   }
 
   /** Logs (through the events) a change of the replica's state, once. */

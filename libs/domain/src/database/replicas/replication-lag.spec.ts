@@ -5,7 +5,7 @@ const position = (text: string) => GtidPosition.parse(text)!;
 
 describe(ReplicationLag.name, () => {
   it('knows no lag before the primary was sampled', () => {
-    expect(new ReplicationLag(60_000).of(position('0-1-1'), 1_000)).toBeUndefined();
+    expect(new ReplicationLag(60_000).of(position('0-1-1'), 1_000)).toBeNull();
   });
 
   it('is 0 for a replica that has the latest sampled position, however long the primary has been idle', () => {
@@ -27,7 +27,6 @@ describe(ReplicationLag.name, () => {
     expect(sut.of(position('0-1-5'), 4_000)).toBe(3_000);
     expect(sut.of(position('0-1-7'), 4_000)).toBe(1_500);
     expect(sut.of(position('0-1-9'), 4_000)).toBe(0);
-    expect(sut.primary?.toString()).toBe('0-1-9');
   });
 
   it('grows while a stopped replica applies nothing, and keeps its newest sample however old', () => {

@@ -23,11 +23,6 @@ export class ReplicationLag {
     while (this.samples.length > 1 && this.samples[1].since < at - this.keepMs) this.samples.shift();
   }
 
-  /** The primary's latest known position; undefined before the first sample. */
-  get primary(): GtidPosition | undefined {
-    return this.samples.at(-1)?.position;
-  }
-
   /**
    * Since when a replica at `position` has been missing writes: undefined when it has every sampled one, null
    * before the primary was ever sampled (unknown).
@@ -37,10 +32,14 @@ export class ReplicationLag {
     return this.samples.find((sample) => !position.covers(sample.position))?.since;
   }
 
-  /** Milliseconds a replica at `position` is behind at `now`; undefined before the primary was ever sampled. */
-  of(position: GtidPosition, now: number): number | undefined {
-    const since = this.missingSince(position);
-    if (since === null) return undefined;
-    return since === undefined ? 0 : Math.max(0, now - since);
+  /** Milliseconds a replica at `position` is behind at `now`; null before the primary was ever sampled. */
+  of(position: GtidPosition, now: number): number | null {
+    return lagAt(this.missingSince(position), now);
   }
+}
+
+/** The lag at `now` of a replica missing writes since `since` (ReplicationLag.missingSince): 0 when it misses none. */
+export function lagAt(since: number | undefined | null, now: number): number | null {
+  if (since === null) return null;
+  return since === undefined ? 0 : Math.max(0, now - since);
 }
