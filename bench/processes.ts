@@ -4,12 +4,11 @@ import { ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, readlinkSync, statSync } from 'node:fs';
 import { request } from 'node:http';
+import { AddressInfo, createServer } from 'node:net';
 import { resolve } from 'node:path';
 
 export const ROOT = resolve(__dirname, '..');
 export type AppName = 'transactional-service' | 'environment' | 'bot-admin';
-export const APP_PORTS: Record<AppName, number> = { 'transactional-service': 38011, environment: 38012, 'bot-admin': 38013 };
-export const BASELINE_PORT = 38010;
 
 /** Secrets of the bench only: the apps demand them in production. */
 export const JWT_SECRET = randomBytes(32).toString('base64url');
@@ -71,7 +70,7 @@ export function imageNodeFlags(): string[] {
  */
 export function startApp(app: AppName, databaseUrl: string, env: Record<string, string> = {}): Promise<Server> {
   const nodeArgs = [...imageNodeFlags(), ...(process.env.BENCH_APP_NODE_ARGS ?? '').split(' ').filter(Boolean)];
-  return start(app, APP_PORTS[app], [...nodeArgs, resolve(ROOT, 'dist/apps', app, 'main.js')], '/health/ready', {
+  return start(app, [...nodeArgs, resolve(ROOT, 'dist/apps', app, 'main.js')], '/health/ready', {
     // First, so that nothing below is overridden: `env` adds (with --replica: DATABASE_READ_URLS and its settings).
     ...env,
     NODE_ENV: 'production',
@@ -92,16 +91,43 @@ export const FAR_SIDE_HOST = '127.0.0.2';
 /** The raw baseline, plain CommonJS, nothing compiled, so its RSS is its own (bench/baseline-server.js); BENCH_BASELINE_NODE_ARGS adds node flags, as BENCH_APP_NODE_ARGS does for the apps. */
 export function startBaseline(databaseUrl: string): Promise<Server> {
   const nodeArgs = (process.env.BENCH_BASELINE_NODE_ARGS ?? '').split(' ').filter(Boolean);
-  return start('baseline', BASELINE_PORT, [...nodeArgs, resolve(__dirname, 'baseline-server.js')], '/health/ready', {
+  return start('baseline', [...nodeArgs, resolve(__dirname, 'baseline-server.js')], '/health/ready', {
     NODE_ENV: 'production',
     DATABASE_URL: databaseUrl,
     AUTH_JWT_SECRET: JWT_SECRET,
   });
 }
 
-async function start(name: string, port: number, args: string[], readyPath: string, env: Record<string, string>): Promise<Server> {
-  // Else a leftover server's answer would pass for this one's readiness.
-  if ((await status(port, readyPath)) !== 0) throw new Error(`port ${port} already answers: is another bench (or what is left of one) running?`);
+/**
+ * Starts `node args` on a port the OS has just handed out. A fixed port (as the bench once had) sits in the
+ * ephemeral range, where any outgoing connection of a test running beside it may hold it; and a free port can still
+ * be taken between the check and the child's listen: so a start that fails with EADDRINUSE is tried again on
+ * another port.
+ */
+async function start(name: string, args: string[], readyPath: string, env: Record<string, string>): Promise<Server> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startOn(await freePort(), name, args, readyPath, env);
+    } catch (error) {
+      if (!(error instanceof PortTakenError) || attempt === 3) throw error;
+    }
+  }
+}
+
+class PortTakenError extends Error {}
+
+/** A loopback TCP port nothing listens on right now. */
+function freePort(): Promise<number> {
+  return new Promise((done, fail) => {
+    const server = createServer().once('error', fail);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as AddressInfo;
+      server.close(() => done(port));
+    });
+  });
+}
+
+async function startOn(port: number, name: string, args: string[], readyPath: string, env: Record<string, string>): Promise<Server> {
   const child = spawn(process.execPath, args, {
     cwd: ROOT,
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', PORT: String(port), ...env },
@@ -112,7 +138,10 @@ async function start(name: string, port: number, args: string[], readyPath: stri
   const exited = new Promise<number | null>((done) => child.once('exit', (code) => done(code)));
   const deadline = Date.now() + 60_000;
   for (;;) {
-    if (child.exitCode !== null) throw new Error(`${name} exited with ${child.exitCode} while starting:\n${stderr}`);
+    if (child.exitCode !== null) {
+      const message = `${name} exited with ${child.exitCode} while starting:\n${stderr}`;
+      throw stderr.includes('EADDRINUSE') ? new PortTakenError(message) : new Error(message);
+    }
     if ((await status(port, readyPath)) === 200) break;
     if (Date.now() > deadline) {
       child.kill('SIGKILL');
