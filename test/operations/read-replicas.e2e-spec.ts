@@ -80,6 +80,12 @@ describe('Read replicas on real replication', () => {
     expect(await primary.getRepository(RestConnector).countBy({ uuid: created.body.uuid })).toBe(1);
   });
 
+  it('registers no global interceptor with replicas either: reads skip Nest\'s interceptor path, each write records itself (docs/performance.md, "Read replicas")', () => {
+    const nest = (connectors.app as unknown as { config: { getGlobalInterceptors(): unknown[]; getGlobalRequestInterceptors(): unknown[] } }).config;
+
+    expect([...nest.getGlobalInterceptors(), ...nest.getGlobalRequestInterceptors()]).toEqual([]);
+  });
+
   it('lets a caller read its own create, update, delete and restore at once, while the replica applies nothing', async () => {
     await pair.stopSqlThread();
 

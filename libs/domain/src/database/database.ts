@@ -100,11 +100,13 @@ export class Database implements Statements {
 
   async run(sql: string, params: readonly unknown[] = []): Promise<number> {
     if (this.sqlite) return this.onSqlite((runner) => this.affected(runner, sql, params));
-    return this.primary.session(async (connection) => {
-      const result = await connection.query<ResultHeader>(sql, this.bindable(params));
-      await this.noteWrite(connection);
-      return result.affectedRows ?? 0;
-    });
+    return this.recorded(
+      this.primary.session(async (connection) => {
+        const result = await connection.query<ResultHeader>(sql, this.bindable(params));
+        await this.noteWrite(connection);
+        return result.affectedRows ?? 0;
+      }),
+    );
   }
 
   /**
@@ -113,25 +115,37 @@ export class Database implements Statements {
    */
   transaction<T>(work: (tx: Transaction) => Promise<T>): Promise<T> {
     if (this.sqlite) return retryTransient(() => this.sqliteTransaction(work));
-    return retryTransient(() =>
-      this.primary.session(async (connection) => {
-        await connection.query('START TRANSACTION');
-        try {
-          const result = await work(
-            this.statementsOf(
-              (sql, params) => connection.query(sql, params),
-              async (sql, params) => (await connection.query<ResultHeader>(sql, params)).affectedRows ?? 0,
-            ),
-          );
-          await connection.query('COMMIT');
-          await this.noteWrite(connection);
-          return result;
-        } catch (error) {
-          await connection.query('ROLLBACK').catch(() => connection.discard());
-          throw error;
-        }
-      }),
+    return this.recorded(
+      retryTransient(() =>
+        this.primary.session(async (connection) => {
+          await connection.query('START TRANSACTION');
+          try {
+            const result = await work(
+              this.statementsOf(
+                (sql, params) => connection.query(sql, params),
+                async (sql, params) => (await connection.query<ResultHeader>(sql, params)).affectedRows ?? 0,
+              ),
+            );
+            await connection.query('COMMIT');
+            await this.noteWrite(connection);
+            return result;
+          } catch (error) {
+            await connection.query('ROLLBACK').catch(() => connection.discard());
+            throw error;
+          }
+        }),
+      ),
     );
+  }
+
+  /**
+   * `write`'s answer once the request's scope has recorded what it wrote (with replicas: the caller's position
+   * stored, the Consistency-Token set), after its connection went back to the pool; its error as soon as it fails.
+   */
+  private async recorded<T>(write: Promise<T>): Promise<T> {
+    const result = await write;
+    if (this.replicas) await ReadConsistency.current()?.recorded();
+    return result;
   }
 
   /**

@@ -1,14 +1,13 @@
 import { DynamicModule, Module } from '@nestjs/common';
-import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
+import { APP_FILTER, APP_GUARD, APP_PIPE } from '@nestjs/core';
 import { LoggerModule } from 'nestjs-pino';
 import { Logger } from 'pino';
 import { JwtAuthGuard } from '../auth/jwt-auth.guard';
 import { JwtVerifier } from '../auth/jwt-verifier.service';
 import { AppConfig } from '../config/app-config';
 import { AppConfigModule } from '../config/app-config.module';
-import { readsReplicas } from '@app/domain';
 import { DatabaseModule } from '../database/database.module';
-import { ReadYourWritesGuard, ReadYourWritesInterceptor } from '../database/read-your-writes';
+import { ReadYourWritesGuard } from '../database/read-your-writes';
 import { HealthController } from '../health/health.controller';
 import { MetricsController } from '../metrics/metrics.controller';
 import { PlatformMetrics } from '../metrics/metrics';
@@ -60,9 +59,6 @@ export class PlatformModule {
         AddressRateLimit,
         { provide: APP_PIPE, useFactory: () => createValidationPipe(config.performanceOverrides) },
         { provide: APP_FILTER, useClass: AllExceptionsFilter },
-        // With replicas only: a global interceptor puts every request of the app on Nest's interceptor path (rxjs,
-        // AsyncResource.bind), which the bench measured at +0.15 ms of CPU per request (docs/performance.md).
-        ...(readsReplicas(config.database) ? [{ provide: APP_INTERCEPTOR, useClass: ReadYourWritesInterceptor }] : []),
         // Guards run in this order: authenticate first, so the rate limit counts per caller.
         { provide: APP_GUARD, useClass: JwtAuthGuard },
         // Before the rate limit: the caller's last write is looked up while the limit is counted.

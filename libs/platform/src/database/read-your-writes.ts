@@ -1,9 +1,8 @@
-import { CallHandler, CanActivate, ExecutionContext, Inject, Injectable, NestInterceptor, Optional } from '@nestjs/common';
+import { CanActivate, ExecutionContext, Inject, Injectable, Optional } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { IS_PUBLIC } from '../auth/auth.decorators';
-import { ConsistencyScope, ReadConsistency } from '@app/domain';
+import { ReadConsistency } from '@app/domain';
 import type { NextFunction, Request, Response } from 'express';
-import { catchError, from, mergeMap, Observable } from 'rxjs';
 import { CONSISTENCY_TOKEN_HEADER, parseConsistencyToken } from './consistency-token';
 import { WritePositions } from './write-positions';
 
@@ -22,6 +21,12 @@ export function consistencyScopes(req: Request, res: Response, next: NextFunctio
  * it is not one), and the caller's last write, looked up now (in Redis with REDIS_URL) while the request goes
  * through its other checks, so that it costs no round trip of its own. Without replicas it only checks the header.
  * The public operations endpoints (health, metrics, docs) read nothing a token is about: they ignore it.
+ *
+ * It also tells the scope what to do after each write of the request: answer the position in the
+ * Consistency-Token header and store it as the caller's last write (in Redis too), which the write waits for, so
+ * both are done before the answer leaves (also when the request fails after its write committed). Done by the
+ * write itself rather than by an interceptor: a global interceptor puts every request, reads too, on Nest's
+ * interceptor path (rxjs, AsyncResource.bind), which the bench measured (docs/performance.md, "Read replicas").
  */
 @Injectable()
 export class ReadYourWritesGuard implements CanActivate {
@@ -41,35 +46,16 @@ export class ReadYourWritesGuard implements CanActivate {
       const position = parseConsistencyToken(token);
       scope?.require(position);
     }
-    if (scope && this.positions && req.caller) scope.requireLater(this.positions.lastWrite(req.caller.sub));
+    if (scope && this.positions && req.caller) {
+      const caller = req.caller.sub;
+      const positions = this.positions;
+      const res = context.switchToHttp().getResponse<Response>();
+      scope.requireLater(positions.lastWrite(caller));
+      scope.onWrite((writes) => {
+        if (!res.headersSent) res.setHeader(CONSISTENCY_TOKEN_HEADER, writes.toString());
+        return positions.wrote(caller, writes);
+      });
+    }
     return true;
-  }
-}
-
-/**
- * Global interceptor: after a request that wrote, the caller's last write position is stored (before the
- * answer leaves, so the caller's next read, on any replica of the app, finds it) and answered in the
- * Consistency-Token header. Also when the request fails after its write committed.
- */
-@Injectable()
-export class ReadYourWritesInterceptor implements NestInterceptor {
-  constructor(@Optional() @Inject(WRITE_POSITIONS) private readonly positions?: WritePositions) {}
-
-  intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
-    const scope = ReadConsistency.current();
-    if (!scope || !this.positions) return next.handle();
-    const req = context.switchToHttp().getRequest<Request>();
-    const res = context.switchToHttp().getResponse<Response>();
-    return next.handle().pipe(
-      mergeMap((body) => from(this.remember(scope, req, res).then(() => body))),
-      catchError((error: unknown) => from(this.remember(scope, req, res).then(() => Promise.reject(error)))),
-    );
-  }
-
-  private async remember(scope: ConsistencyScope, req: Request, res: Response): Promise<void> {
-    const written = scope.writes;
-    if (!written) return;
-    if (!res.headersSent) res.setHeader(CONSISTENCY_TOKEN_HEADER, written.toString());
-    if (req.caller) await this.positions!.wrote(req.caller.sub, written);
   }
 }

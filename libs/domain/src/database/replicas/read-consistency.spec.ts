@@ -36,6 +36,36 @@ describe(ConsistencyScope.name, () => {
     expect(sut.writes).toBeUndefined();
   });
 
+  it('tells its recorder everything written so far after each write, in order, and settles once each is recorded', async () => {
+    const sut = new ConsistencyScope();
+    const heard: string[] = [];
+    const pending: Array<() => void> = [];
+    sut.onWrite((writes) => new Promise<void>((done) => pending.push(() => done(void heard.push(writes.toString())))));
+
+    sut.written(position('0-1-4'));
+    sut.written(position('1-1-2'));
+    let settled = false;
+    const recorded = sut.recorded().then(() => (settled = true));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(settled).toBe(false);
+    pending.shift()!();
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(settled).toBe(false);
+    pending.shift()!();
+    await recorded;
+
+    expect(heard).toEqual(['0-1-4', '0-1-4,1-1-2']);
+  });
+
+  it('settles at once when it wrote nothing or nobody records', async () => {
+    const quiet = new ConsistencyScope();
+    quiet.onWrite(() => new Promise<void>(() => undefined));
+    const unheard = new ConsistencyScope();
+    unheard.written(position('0-1-1'));
+
+    await expect(Promise.all([quiet.recorded(), unheard.recorded()])).resolves.toEqual([undefined, undefined]);
+  });
+
   it('is the scope of whatever runs inside ReadConsistency.run, and none outside', async () => {
     expect(ReadConsistency.current()).toBeUndefined();
 

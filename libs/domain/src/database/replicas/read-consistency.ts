@@ -11,6 +11,8 @@ export class ConsistencyScope {
   private pending: Promise<GtidPosition> | undefined;
   private wrote: GtidPosition | undefined;
   private somewhere = false;
+  private recorder: ((writes: GtidPosition) => Promise<void>) | undefined;
+  private recording: Promise<void> = Promise.resolve();
 
   /** Reads from now on must see `position` (a Consistency-Token the caller sent). */
   require(position: GtidPosition): void {
@@ -34,10 +36,26 @@ export class ConsistencyScope {
     return this.pending ? this.required.merge(await this.pending) : this.required;
   }
 
-  /** A write of this unit committed at `position`: later reads of the unit see it. */
+  /**
+   * Who hears of the unit's writes (the platform: the caller's stored position and the Consistency-Token answer):
+   * `recorder` gets everything the unit has written so far after each write, and must not fail.
+   */
+  onWrite(recorder: (writes: GtidPosition) => Promise<void>): void {
+    this.recorder = recorder;
+  }
+
+  /** A write of this unit committed at `position`: later reads of the unit see it, and the recorder hears of it. */
   written(position: GtidPosition): void {
-    this.wrote = (this.wrote ?? GtidPosition.EMPTY).merge(position);
+    const writes = (this.wrote ?? GtidPosition.EMPTY).merge(position);
+    this.wrote = writes;
     this.require(position);
+    const recorder = this.recorder;
+    if (recorder) this.recording = this.recording.then(() => recorder(writes));
+  }
+
+  /** Settles once every write so far has been recorded: the write's caller waits for it before it answers. */
+  recorded(): Promise<void> {
+    return this.recording;
   }
 
   /**
