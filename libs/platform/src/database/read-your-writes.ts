@@ -50,7 +50,9 @@ export class ReadYourWritesGuard implements CanActivate {
       const caller = req.caller.sub;
       const positions = this.positions;
       const res = context.switchToHttp().getResponse<Response>();
-      scope.requireLater(positions.lastWrite(caller));
+      const last = positions.lastWrite(caller);
+      if (last instanceof Promise) scope.requireLater(last);
+      else if (last) scope.require(last);
       scope.onWrite((writes) => {
         if (!res.headersSent) res.setHeader(CONSISTENCY_TOKEN_HEADER, writes.toString());
         return positions.wrote(caller, writes);

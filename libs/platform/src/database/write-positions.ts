@@ -83,16 +83,21 @@ export class WritePositions {
     return new WritePositions(ttlMs, redis, logger);
   }
 
-  /** The caller's last write, from this process and Redis; undefined when none is recent. */
-  async lastWrite(caller: string): Promise<GtidPosition | undefined> {
+  /**
+   * The caller's last write, from this process and Redis; undefined when none is recent. Without Redis it answers
+   * at once (no promise on the path of every read).
+   */
+  lastWrite(caller: string): GtidPosition | undefined | Promise<GtidPosition | undefined> {
     const local = this.fromLocal(caller);
     if (!this.redis) return local;
-    const shared = await this.redis.get(this.key(caller)).then(
-      (text) => (text ? GtidPosition.parse(text) : undefined),
-      () => undefined,
+    return this.redis.get(this.key(caller)).then(
+      (text) => {
+        const shared = text ? GtidPosition.parse(text) : undefined;
+        if (!shared) return local;
+        return local ? local.merge(shared) : shared;
+      },
+      () => local,
     );
-    if (!shared) return local;
-    return local ? local.merge(shared) : shared;
   }
 
   /** Remembers that the caller wrote at `position`; answers once Redis has it (or has failed). */

@@ -17,6 +17,14 @@ describe(ConsistencyScope.name, () => {
     expect(sut.writes?.toString()).toBe('0-1-9');
   });
 
+  it('answers a read at once, without a promise, when nothing is being looked up', () => {
+    const sut = new ConsistencyScope();
+    sut.require(position('0-1-3'));
+
+    expect(sut.requirement()).toBeInstanceOf(GtidPosition);
+    expect(String(sut.requirement())).toBe('0-1-3');
+  });
+
   it('gives every concurrent read the looked-up position, not only the first', async () => {
     const sut = new ConsistencyScope();
     let answer!: (value: GtidPosition) => void;

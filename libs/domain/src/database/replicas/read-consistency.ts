@@ -31,9 +31,13 @@ export class ConsistencyScope {
     );
   }
 
-  /** What a read must see now (concurrent reads of the unit all wait for the same lookup). */
-  async requirement(): Promise<GtidPosition> {
-    return this.pending ? this.required.merge(await this.pending) : this.required;
+  /**
+   * What a read must see now: at once when nothing is being looked up (most reads: no promise, no await), else
+   * once the lookup answers (concurrent reads of the unit all wait for the same one).
+   */
+  requirement(): GtidPosition | Promise<GtidPosition> {
+    const pending = this.pending;
+    return pending ? pending.then((looked) => this.required.merge(looked)) : this.required;
   }
 
   /**
