@@ -1,5 +1,5 @@
 import { plainToInstance } from 'class-transformer';
-import { validateSync, ValidationError } from 'class-validator';
+import { getMetadataStorage, validateSync, ValidationError } from 'class-validator';
 import ipaddr from 'ipaddr.js';
 import { dirname, resolve } from 'node:path';
 import type { DatabaseConfig } from '@app/domain';
@@ -90,54 +90,16 @@ export function loadAppConfig(env: NodeJS.ProcessEnv, defaultPort = 3000): AppCo
   const problems = validateSync(vars, { forbidUnknownValues: false, stopAtFirstError: true }).flatMap(describe);
   const nodeEnv = vars.NODE_ENV ?? 'development';
   const production = nodeEnv === 'production';
-
-  if (production) {
-    if (!env.DATABASE_URL?.trim()) problems.push('DATABASE_URL is required when NODE_ENV=production');
-    if (!env.AUTH_JWT_SECRET?.trim() && !env.AUTH_JWKS_URL?.trim()) {
-      problems.push('AUTH_JWT_SECRET or AUTH_JWKS_URL is required when NODE_ENV=production');
-    }
-    if (!env.SECRETS_KEY?.trim()) problems.push('SECRETS_KEY is required when NODE_ENV=production');
-    // An identity provider issues tokens to many clients: without an audience, one issued to another
-    // client of the same provider would pass.
-    if (vars.AUTH_JWKS_URL && !vars.AUTH_JWT_AUDIENCE) {
-      problems.push('AUTH_JWT_AUDIENCE is required when NODE_ENV=production with AUTH_JWKS_URL');
-    }
-  }
-  const httpTimeouts: HttpTimeouts = {
-    headersTimeoutMs: vars.HTTP_HEADERS_TIMEOUT_MS ?? DEFAULT_HTTP_TIMEOUTS.headersTimeoutMs,
-    requestTimeoutMs: vars.HTTP_REQUEST_TIMEOUT_MS ?? DEFAULT_HTTP_TIMEOUTS.requestTimeoutMs,
-    keepAliveTimeoutMs: vars.HTTP_KEEP_ALIVE_TIMEOUT_MS ?? DEFAULT_HTTP_TIMEOUTS.keepAliveTimeoutMs,
-  };
-  // node:http refuses a headers timeout longer than the request's (the request includes its headers).
-  if (httpTimeouts.headersTimeoutMs > httpTimeouts.requestTimeoutMs) {
-    problems.push('HTTP_HEADERS_TIMEOUT_MS must not be greater than HTTP_REQUEST_TIMEOUT_MS');
-  }
-  if (vars.AUTH_JWT_SECRET && vars.AUTH_JWKS_URL) {
-    problems.push('AUTH_JWT_SECRET and AUTH_JWKS_URL are exclusive: set one');
-  }
+  if (production) problems.push(...productionProblems(env, vars));
+  const httpTimeouts = httpTimeoutsOf(vars, problems);
+  if (vars.AUTH_JWT_SECRET && vars.AUTH_JWKS_URL) problems.push('AUTH_JWT_SECRET and AUTH_JWKS_URL are exclusive: set one');
   const secretsKey = decodeKey('SECRETS_KEY', vars.SECRETS_KEY, problems);
   const secretsKeyPrevious = decodeKey('SECRETS_KEY_PREVIOUS', vars.SECRETS_KEY_PREVIOUS, problems);
-  const databaseUrl = vars.DATABASE_URL ?? DEFAULT_SQLITE_URL;
-  const readUrls = splitList(vars.DATABASE_READ_URLS);
-  const sqlite = databaseUrl.startsWith('sqlite:');
-  if (readUrls.length > 0 && sqlite) {
-    problems.push('DATABASE_READ_URLS needs a mysql:// DATABASE_URL');
-  }
-
-  const allowedCidrs = splitList(vars.OUTBOUND_ALLOWED_CIDRS);
-  const badCidrs = allowedCidrs.filter((cidr) => !isCidr(cidr));
-  if (badCidrs.length > 0) {
-    problems.push(`OUTBOUND_ALLOWED_CIDRS must be comma-separated CIDRs such as 10.20.0.0/16 or fd00::/8 (not: ${badCidrs.map((cidr) => JSON.stringify(cidr.slice(0, 50))).join(', ')})`);
-  }
-
-  if (problems.length > 0) {
+  const database = databaseOf(vars, problems);
+  const connectorTests = connectorTestsOf(vars, problems);
+  if (problems.length > 0 || !database) {
     throw new ConfigValidationError(`Invalid configuration: ${problems.join('; ')}`);
   }
-
-  const database: DatabaseConfig = sqlite
-    ? { type: 'sqlite', path: resolve(databaseUrl.slice('sqlite:'.length)) }
-    : parseServerUrl(databaseUrl, readUrls, { replicaMaxLagMs: vars.DATABASE_REPLICA_MAX_LAG_MS, statementTimeoutMs: vars.DATABASE_STATEMENT_TIMEOUT_MS });
-
   return {
     nodeEnv,
     port: vars.PORT ?? defaultPort,
@@ -152,14 +114,58 @@ export function loadAppConfig(env: NodeJS.ProcessEnv, defaultPort = 3000): AppCo
     trustProxyHops: vars.TRUST_PROXY_HOPS ?? 0,
     httpTimeouts,
     corsOrigins: splitList(vars.CORS_ORIGINS),
-    connectorTests: {
-      allowedCidrs,
-      timeoutMs: vars.CONNECTOR_TEST_TIMEOUT_MS ?? DEFAULT_CONNECTOR_TESTS.timeoutMs,
-      perMinute: vars.CONNECTOR_TEST_PER_MINUTE ?? DEFAULT_CONNECTOR_TESTS.perMinute,
-    },
+    connectorTests,
     logLevel: vars.LOG_LEVEL ?? (nodeEnv === 'test' ? 'silent' : 'info'),
     performanceOverrides: vars.PERFORMANCE_OVERRIDES !== 'off',
     apiDocs: vars.API_DOCS !== 'off',
+  };
+}
+
+/** What production cannot run without: a database, a way to check tokens, a key for the secrets. */
+function productionProblems(env: NodeJS.ProcessEnv, vars: EnvironmentVariables): string[] {
+  const problems: string[] = [];
+  if (!env.DATABASE_URL?.trim()) problems.push('DATABASE_URL is required when NODE_ENV=production');
+  if (!env.AUTH_JWT_SECRET?.trim() && !env.AUTH_JWKS_URL?.trim()) problems.push('AUTH_JWT_SECRET or AUTH_JWKS_URL is required when NODE_ENV=production');
+  if (!env.SECRETS_KEY?.trim()) problems.push('SECRETS_KEY is required when NODE_ENV=production');
+  // An identity provider issues tokens to many clients: without an audience, one issued to another client of the
+  // same provider would pass.
+  if (vars.AUTH_JWKS_URL && !vars.AUTH_JWT_AUDIENCE) problems.push('AUTH_JWT_AUDIENCE is required when NODE_ENV=production with AUTH_JWKS_URL');
+  return problems;
+}
+
+function httpTimeoutsOf(vars: EnvironmentVariables, problems: string[]): HttpTimeouts {
+  const timeouts: HttpTimeouts = {
+    headersTimeoutMs: vars.HTTP_HEADERS_TIMEOUT_MS ?? DEFAULT_HTTP_TIMEOUTS.headersTimeoutMs,
+    requestTimeoutMs: vars.HTTP_REQUEST_TIMEOUT_MS ?? DEFAULT_HTTP_TIMEOUTS.requestTimeoutMs,
+    keepAliveTimeoutMs: vars.HTTP_KEEP_ALIVE_TIMEOUT_MS ?? DEFAULT_HTTP_TIMEOUTS.keepAliveTimeoutMs,
+  };
+  // node:http refuses a headers timeout longer than the request's (the request includes its headers).
+  if (timeouts.headersTimeoutMs > timeouts.requestTimeoutMs) problems.push('HTTP_HEADERS_TIMEOUT_MS must not be greater than HTTP_REQUEST_TIMEOUT_MS');
+  return timeouts;
+}
+
+/** The embedded SQLite file, or a MySQL/MariaDB server with its read replicas; undefined when it cannot be. */
+function databaseOf(vars: EnvironmentVariables, problems: string[]): DatabaseConfig | undefined {
+  const url = vars.DATABASE_URL ?? DEFAULT_SQLITE_URL;
+  const readUrls = splitList(vars.DATABASE_READ_URLS);
+  if (!url.startsWith('sqlite:')) {
+    return parseServerUrl(url, readUrls, { replicaMaxLagMs: vars.DATABASE_REPLICA_MAX_LAG_MS, statementTimeoutMs: vars.DATABASE_STATEMENT_TIMEOUT_MS });
+  }
+  if (readUrls.length === 0) return { type: 'sqlite', path: resolve(url.slice('sqlite:'.length)) };
+  problems.push('DATABASE_READ_URLS needs a mysql:// DATABASE_URL');
+  return undefined;
+}
+
+function connectorTestsOf(vars: EnvironmentVariables, problems: string[]): ConnectorTestConfig {
+  const allowedCidrs = splitList(vars.OUTBOUND_ALLOWED_CIDRS);
+  const badCidrs = allowedCidrs.filter((cidr) => !isCidr(cidr));
+  if (badCidrs.length > 0) {
+    problems.push(`OUTBOUND_ALLOWED_CIDRS must be comma-separated CIDRs such as 10.20.0.0/16 or fd00::/8 (not: ${badCidrs.map((cidr) => JSON.stringify(cidr.slice(0, 50))).join(', ')})`);
+  }
+  return {
+    allowedCidrs,
+    timeoutMs: vars.CONNECTOR_TEST_TIMEOUT_MS ?? DEFAULT_CONNECTOR_TESTS.timeoutMs,
+    perMinute: vars.CONNECTOR_TEST_PER_MINUTE ?? DEFAULT_CONNECTOR_TESTS.perMinute,
   };
 }
 
@@ -217,38 +223,18 @@ function splitList(value: string | undefined): string[] {
     .filter((item) => item.length > 0);
 }
 
+/** The variables EnvironmentVariables declares (each has a validation rule), and no other: read from its metadata. */
+const KNOWN_VARIABLES = [
+  ...new Set(
+    getMetadataStorage()
+      .getTargetValidationMetadatas(EnvironmentVariables, '', true, false)
+      .map((rule) => rule.propertyName),
+  ),
+];
+
 function pickKnown(env: NodeJS.ProcessEnv): Record<string, string | undefined> {
   return Object.fromEntries(KNOWN_VARIABLES.map((key) => [key, env[key]]));
 }
-
-const KNOWN_VARIABLES = [
-  'NODE_ENV',
-  'PORT',
-  'HOST',
-  'DATABASE_URL',
-  'DATABASE_READ_URLS',
-  'DATABASE_REPLICA_MAX_LAG_MS',
-  'DATABASE_STATEMENT_TIMEOUT_MS',
-  'AUTH_JWT_SECRET',
-  'AUTH_JWKS_URL',
-  'AUTH_JWT_ISSUER',
-  'AUTH_JWT_AUDIENCE',
-  'SECRETS_KEY',
-  'SECRETS_KEY_PREVIOUS',
-  'RATE_LIMIT_PER_MINUTE',
-  'REDIS_URL',
-  'TRUST_PROXY_HOPS',
-  'HTTP_HEADERS_TIMEOUT_MS',
-  'HTTP_REQUEST_TIMEOUT_MS',
-  'HTTP_KEEP_ALIVE_TIMEOUT_MS',
-  'CORS_ORIGINS',
-  'OUTBOUND_ALLOWED_CIDRS',
-  'CONNECTOR_TEST_TIMEOUT_MS',
-  'CONNECTOR_TEST_PER_MINUTE',
-  'LOG_LEVEL',
-  'PERFORMANCE_OVERRIDES',
-  'API_DOCS',
-] as const;
 
 function describe(error: ValidationError): string[] {
   return Object.values(error.constraints ?? {}).map((message) =>
