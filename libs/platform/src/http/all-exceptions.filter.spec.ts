@@ -1,9 +1,6 @@
 import { ArgumentsHost, Logger } from '@nestjs/common';
 import { QueryFailedError } from 'typeorm';
-import { AddressRateLimit } from '../rate-limit/address-rate-limit';
 import { AllExceptionsFilter } from './all-exceptions.filter';
-
-const addressLimit = { countRefusal: jest.fn() } as unknown as AddressRateLimit;
 
 function hostFor(res: { status: jest.Mock; json: jest.Mock; setHeader: jest.Mock; getHeader: jest.Mock; headersSent: boolean }) {
   const req = { id: 'req-1', originalUrl: '/platform-transactional-service/x', url: '/x' };
@@ -28,7 +25,7 @@ describe(AllExceptionsFilter.name, () => {
   afterEach(() => jest.restoreAllMocks());
 
   it('answers a failed query 500 without detail and logs it without its SQL parameters', () => {
-    const sut = new AllExceptionsFilter(addressLimit);
+    const sut = new AllExceptionsFilter();
     const res = response();
     const error = new QueryFailedError('UPDATE rest_connectors SET bearer_token = ?', ['enc-or-clear-canary-123'], Object.assign(new Error('Data too long'), { code: 'ER_DATA_TOO_LONG' }));
 
@@ -42,7 +39,7 @@ describe(AllExceptionsFilter.name, () => {
   });
 
   it('answers an unreachable database 503 with Retry-After', () => {
-    const sut = new AllExceptionsFilter(addressLimit);
+    const sut = new AllExceptionsFilter();
     const res = response();
 
     sut.catch(Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:3306'), { code: 'ECONNREFUSED' }), hostFor(res));
@@ -57,7 +54,7 @@ describe(AllExceptionsFilter.name, () => {
     ['a MySQL lock wait timeout', 'ER_LOCK_WAIT_TIMEOUT'],
     ['a busy SQLite file', 'SQLITE_BUSY'],
   ])('answers %s that outlasted its retries 503 with Retry-After, not 500', (_what, code) => {
-    const sut = new AllExceptionsFilter(addressLimit);
+    const sut = new AllExceptionsFilter();
     const res = response();
 
     sut.catch(new QueryFailedError('UPDATE rest_connectors SET name = ?', ['x'], Object.assign(new Error('lock'), { code })), hostFor(res));

@@ -2,10 +2,10 @@ import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus, Logge
 import type { Request, Response } from 'express';
 import { STATUS_CODES } from 'node:http';
 import { InvalidTokenException } from '../auth/invalid-token.exception';
-import { driverCodeOf, isDatabaseUnavailable, isTransientConflict } from '@app/domain';
-import { AddressRateLimit } from '../rate-limit/address-rate-limit';
+import { DomainError, driverCodeOf, isDatabaseUnavailable, isTransientConflict } from '@app/domain';
 import { RateLimitExceededException } from '../rate-limit/rate-limit-keys';
 import { allowedMethods, isUnroutedRequest } from './allowed-methods';
+import { describeDomainError } from './domain-error-status';
 import { ErrorBody } from './error-body';
 import { BODY_TOO_LARGE_MESSAGE } from './json-body.middleware';
 
@@ -32,8 +32,6 @@ const MIDDLEWARE_MESSAGES: Record<string, string> = {
 export class AllExceptionsFilter implements ExceptionFilter {
   private readonly logger = new Logger('Errors');
 
-  constructor(private readonly addressLimit: AddressRateLimit) {}
-
   catch(exception: unknown, host: ArgumentsHost): void {
     const http = host.switchToHttp();
     const req = http.getRequest<Request>();
@@ -54,8 +52,6 @@ export class AllExceptionsFilter implements ExceptionFilter {
       if (req.log) req.log.error(details, `Request failed with ${status}`);
       else this.logger.error(details, `Request failed with ${status}`);
     }
-    // Every refusal of a token, wherever it happens, counts against the client address's rate limit.
-    if (status === HttpStatus.UNAUTHORIZED || status === HttpStatus.FORBIDDEN) this.addressLimit.countRefusal(req);
     if (status === HttpStatus.UNAUTHORIZED) {
       res.setHeader('WWW-Authenticate', exception instanceof InvalidTokenException ? exception.challenge : 'Bearer');
     }
@@ -79,6 +75,7 @@ export class AllExceptionsFilter implements ExceptionFilter {
   }
 
   private describe(exception: unknown): { status: number; message: string | string[] } {
+    if (exception instanceof DomainError) return describeDomainError(exception);
     if (exception instanceof HttpException) {
       const status = exception.getStatus();
       const response = exception.getResponse();

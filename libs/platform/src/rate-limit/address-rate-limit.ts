@@ -9,8 +9,8 @@ import { addressKey, tooManyRequests } from './rate-limit-keys';
  * The rate limit of refused requests, per client address (`req.ip`: the socket's peer, or with
  * TRUST_PROXY_HOPS the address the outermost trusted proxy saw). JwtAuthGuard refuses before
  * CallerRateLimitGuard counts anything, so without this, token guessing and probing of other
- * organizations would run at any speed. Every 401 and 403 answer counts (AllExceptionsFilter, the one
- * place they are written) in the same RateLimitStore (key `ip:<address>`, shared with the
+ * organizations would run at any speed. Every 401 and 403 answer of a route that needs a token counts, wherever
+ * it was decided (the JWT guard, the bearer check before the body), in the same RateLimitStore (key `ip:<address>`, shared with the
  * unauthenticated callers of CallerRateLimitGuard) against the same RATE_LIMIT_PER_MINUTE; an address
  * that has used it up gets 429 on every request that needs a token, before its token is verified or its
  * body read (docs/decisions.md). With Redis the counts are shared, and the check before the body needs no round
@@ -24,15 +24,18 @@ export class AddressRateLimit {
     @Inject(RATE_LIMIT_PER_MINUTE) private readonly limit: number,
   ) {}
 
-  /** One request of the client address answered 401 or 403. */
-  countRefusal(req: Request): void {
-    // Nothing waits for the count (the answer is already decided); the Redis store never rejects.
-    void this.store.hit(addressKey(req), this.limit);
-  }
-
-  /** Express middleware for the routes that need a token, placed before the body parser. */
+  /**
+   * Express middleware for the routes that need a token, placed before the body parser: where an address's requests
+   * are counted. A blocked address gets its 429 at once; any other request counts against its address once its
+   * answer is written, if that answer is a 401 or a 403.
+   */
   readonly refuseBlocked = (req: Request, res: Response, next: NextFunction): void => {
     const blockedFor = this.store.blockedFor(addressKey(req), this.limit);
-    next(blockedFor > 0 ? refusedUnread(req, res, tooManyRequests(res, this.limit, blockedFor)) : undefined);
+    if (blockedFor > 0) return next(refusedUnread(req, res, tooManyRequests(res, this.limit, blockedFor)));
+    res.once('finish', () => {
+      // Nothing waits for the count (the answer is already written); the Redis store never rejects.
+      if (res.statusCode === 401 || res.statusCode === 403) void this.store.hit(addressKey(req), this.limit);
+    });
+    next();
   };
 }
