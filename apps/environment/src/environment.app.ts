@@ -1,4 +1,5 @@
 import { PLATFORM_APPS, PlatformAppDefinition } from '@app/platform';
+import { DEMO_PATH_IDS } from '@app/seed-data';
 import { EnvironmentsModule } from './environments/environments.module';
 
 export const ENVIRONMENT_APP: PlatformAppDefinition = {
@@ -10,4 +11,5 @@ export const ENVIRONMENT_APP: PlatformAppDefinition = {
     '**Internal.** By default this group\'s network policy blocks external access. Customers of the ' +
     'hosted offering must request these tasks through a support ticket.',
   groups: [{ name: 'Environments', description: 'The environments of an organization, with their applications\' properties.', operations: ['listEnvironments', 'getEnvironment'] }],
+  pathExamples: DEMO_PATH_IDS,
 };

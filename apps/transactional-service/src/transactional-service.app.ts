@@ -1,4 +1,5 @@
 import { PLATFORM_APPS, PlatformAppDefinition } from '@app/platform';
+import { DEMO_PATH_IDS } from '@app/seed-data';
 import { RestConnectorsModule } from './rest-connectors/rest-connectors.module';
 
 export const TRANSACTIONAL_SERVICE_APP: PlatformAppDefinition = {
@@ -29,4 +30,5 @@ export const TRANSACTIONAL_SERVICE_APP: PlatformAppDefinition = {
       operations: ['restConnectorVersions', 'restConnectorVersion', 'deletedRestConnectors', 'restoreRestConnector'],
     },
   ],
+  pathExamples: DEMO_PATH_IDS,
 };

@@ -8,5 +8,5 @@ export * from './import/importer';
 
 // Demo data: the ids the served OpenAPI document pre-fills, and the seeder
 export * from './demo/demo-data';
-export * from './demo/demo-document';
+export * from './demo/demo-path-ids';
 export * from './demo/demo-seeder';

@@ -15,6 +15,12 @@ export interface PlatformAppDefinition {
    * description, and the operations in this order (their operationIds: the controller methods' names).
    */
   groups: OperationGroup[];
+  /**
+   * Outside production, the example of each path id in the served document (by parameter name), so that Swagger
+   * UI's "Try it out" works at once on the data `npm start` loads (the apps pass the demo data's ids). The
+   * committed documents keep the generic example.
+   */
+  pathExamples?: Readonly<Record<string, string>>;
 }
 
 /** One section of the app's API documentation. */

@@ -1,7 +1,6 @@
 import { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import { AppConfig } from '../config/app-config';
-import { withDemoPathIds } from '@app/seed-data';
 import { withOwnErrorExamplePaths } from './error-example-paths';
 import { withNullableReferences } from './nullable-references';
 import { withPlatformHeaders } from './platform-headers';
@@ -79,12 +78,13 @@ function withPlainSchemaNames(document: OpenAPIObject): OpenAPIObject {
 
 /**
  * Swagger UI at `/{label}/docs`, the OpenAPI 3 document at `/{label}/docs-json`. Outside production, where
- * `npm start` loads the demo data, path ids come pre-filled with the demo's; in production the document
- * is the committed one (docs/openapi).
+ * `npm start` loads the demo data, path ids come pre-filled with the app's `pathExamples`; in production the
+ * document is the committed one (docs/openapi).
  */
 export function setupSwagger(app: INestApplication, definition: PlatformAppDefinition, config: AppConfig): void {
   const document = () => buildOpenApiDocument(app, definition);
-  const served = config.nodeEnv === 'production' ? document : () => withDemoPathIds(document());
+  const examples = definition.pathExamples;
+  const served = config.nodeEnv === 'production' || !examples ? document : () => withPathExamples(document(), examples);
   SwaggerModule.setup(`${definition.label}/docs`, app, served, {
     jsonDocumentUrl: `${definition.label}/docs-json`,
     yamlDocumentUrl: `${definition.label}/docs-yaml`,
@@ -96,4 +96,18 @@ export function setupSwagger(app: INestApplication, definition: PlatformAppDefin
       operationsSorter: (a: OperationEntry, b: OperationEntry) => (a.get('operation').get('x-order') ?? 0) - (b.get('operation').get('x-order') ?? 0),
     },
   });
+}
+
+/** `document` with each path parameter named in `examples` given that example. */
+function withPathExamples(document: OpenAPIObject, examples: Readonly<Record<string, string>>): OpenAPIObject {
+  const result = structuredClone(document);
+  for (const item of Object.values(result.paths)) {
+    for (const operation of Object.values(item as Record<string, { parameters?: Array<{ in?: string; name?: string; schema?: object }> }>)) {
+      for (const parameter of operation.parameters ?? []) {
+        const example = parameter.in === 'path' && parameter.name ? examples[parameter.name] : undefined;
+        if (example) parameter.schema = { ...parameter.schema, example };
+      }
+    }
+  }
+  return result;
 }

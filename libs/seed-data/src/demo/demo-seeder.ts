@@ -1,4 +1,4 @@
-import { AuthType, BotPath, ConnectorHistoryRepository, ContentType, creationOf, Database, NOT_IN_SCOPE, RequestType, RestConnectorRepository } from '@app/domain';
+import { AuthType, BotPath, ConnectorHistoryRepository, ContentType, creationOf, Database, FIRST_VERSION, RequestType, RestConnectorRepository } from '@app/domain';
 import { DataSource } from 'typeorm';
 import { Importer } from '../import/importer';
 import { DEMO_DATA, DEMO_IDS } from './demo-data';
@@ -82,10 +82,10 @@ export async function seedDemoData(dataSource: DataSource): Promise<boolean> {
         updatedByImage: null,
         deletedAt: null,
         deletedBy: null,
-        version: 1,
+        version: FIRST_VERSION,
       };
       const tags = demo.tags.map((name, position) => ({ name, nameKey: name.toLowerCase(), position }));
-      if ((await connectors.insert(tx, SUPPORT_BOT, connector, tags)) === NOT_IN_SCOPE) {
+      if (!(await connectors.insert(tx, SUPPORT_BOT, connector, tags)).found) {
         throw new Error(`The demo connector ${demo.name} names a bot outside its environment and organization (demo-data.ts)`);
       }
       await history.record(tx, creationOf(connector, tags));
