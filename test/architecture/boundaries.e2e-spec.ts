@@ -24,6 +24,15 @@ describe('The architecture', () => {
     expect(offenders(inside('libs/domain/'), (s) => /^@app\/(platform|seed-data)$|^@nestjs\/platform-express$|^express$|^pino|^nestjs-pino$/.test(s))).toEqual([]);
   });
 
+  it('libs/domain raises no HTTP exception: its errors carry a code, which the platform maps to a status', () => {
+    const http = /import\s*\{[^}]*\b(?:HttpException|\w+Exception)\b[^}]*\}\s*from\s*'@nestjs\/common'/;
+    expect(production(inside('libs/domain/')).filter((file) => http.test(readFileSync(join(ROOT, file), 'utf8')))).toEqual([]);
+  });
+
+  it('libs/platform knows no data: the demo ids reach it through the app definitions', () => {
+    expect(offenders(inside('libs/platform/'), (s) => /^@app\/seed-data$/.test(s))).toEqual([]);
+  });
+
   it('libs/platform and libs/seed-data never import an app', () => {
     expect(offenders([...inside('libs/platform/'), ...inside('libs/seed-data/')], (s) => /apps\//.test(s))).toEqual([]);
   });

@@ -1,3 +1,5 @@
+import { BotRepository, ConnectorHistoryRepository, EnvironmentRepository, IdempotencyService, RestConnectorRepository, RestConnectorSearchRepository, ScopeService } from '@app/domain';
+import { ModulesContainer } from '@nestjs/core';
 import { BOT_ADMIN_APP } from '../../apps/bot-admin/src/bot-admin.app';
 import { ENVIRONMENT_APP } from '../../apps/environment/src/environment.app';
 import { TRANSACTIONAL_SERVICE_APP } from '../../apps/transactional-service/src/transactional-service.app';
@@ -147,6 +149,14 @@ describe('Without read replicas', () => {
     sut = await startTestApp(BOT_ADMIN_APP, mysqlTestConfig());
   });
   afterAll(() => sut.close());
+
+  it('registers only the repositories the app reads: the bot admin holds none of the connectors\'', () => {
+    const providers = new Set([...sut.app.get(ModulesContainer).values()].flatMap((module) => [...module.providers.keys()]));
+    const registered = (type: unknown) => providers.has(type as never);
+
+    expect([BotRepository, ScopeService].map(registered)).toEqual([true, true]);
+    expect([RestConnectorRepository, RestConnectorSearchRepository, ConnectorHistoryRepository, IdempotencyService, EnvironmentRepository].map(registered)).toEqual([false, false, false, false, false]);
+  });
 
   it('registers no global interceptor: every request skips Nest\'s interceptor path (docs/performance.md, "Read replicas")', () => {
     const config = (sut.app as unknown as { config: { getGlobalInterceptors(): unknown[]; getGlobalRequestInterceptors(): unknown[] } }).config;

@@ -16,13 +16,16 @@ export * from './database/table-rows';
 export * from './database/uuid-v7';
 export * from './domain.module';
 
-// Scope: organization → environment → bot, the path DTOs and the 404s that name the missing link
+// Scope: organization → environment → bot, the path DTOs, what a scoped query found, the errors that name the missing link
 export * from './scope/scope-params.dto';
 export * from './scope/scope-not-found.exceptions';
 export * from './scope/scope.repository';
 export * from './scope/scope.service';
 export * from './scope/uuid';
-export * from './scope/not-in-scope';
+export * from './scope/lookup';
+
+// Errors: what a rule refused, by code (the platform maps codes to statuses)
+export * from './errors/domain-error';
 
 // Organizations, environments, bots, flows
 export * from './organizations/organization.entity';
@@ -47,6 +50,7 @@ export * from './rest-connectors/rest-connector.rows';
 export * from './rest-connectors/rest-connector-version.entity';
 export * from './rest-connectors/rest-connector-version.rows';
 export * from './rest-connectors/connector-snapshot';
+export * from './rest-connectors/connector-version';
 export * from './rest-connectors/rest-connector.enums';
 export * from './rest-connectors/connector-secrets';
 export * from './rest-connectors/dto/rest-connector-write.dto';
@@ -67,6 +71,7 @@ export * from './rest-connectors/connector-history.repository';
 // Idempotency keys: the stored responses of keyed writes
 export * from './idempotency/idempotency-key.entity';
 export * from './idempotency/idempotency-key.rows';
+export * from './idempotency/idempotency.repository';
 export * from './idempotency/idempotency.service';
 export * from './idempotency/fingerprint';
 

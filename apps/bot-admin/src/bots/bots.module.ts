@@ -1,10 +1,10 @@
-import { DomainModule } from '@app/domain';
+import { BotRepository, DomainModule } from '@app/domain';
 import { Module } from '@nestjs/common';
 import { BotsController } from './bots.controller';
 import { BotsService } from './bots.service';
 
 @Module({
-  imports: [DomainModule],
+  imports: [DomainModule.with(BotRepository)],
   controllers: [BotsController],
   providers: [BotsService],
 })

@@ -1,10 +1,10 @@
-import { DomainModule } from '@app/domain';
+import { DomainModule, EnvironmentRepository } from '@app/domain';
 import { Module } from '@nestjs/common';
 import { EnvironmentsController } from './environments.controller';
 import { EnvironmentsService } from './environments.service';
 
 @Module({
-  imports: [DomainModule],
+  imports: [DomainModule.with(EnvironmentRepository)],
   controllers: [EnvironmentsController],
   providers: [EnvironmentsService],
 })

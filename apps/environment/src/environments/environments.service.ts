@@ -10,14 +10,13 @@ export class EnvironmentsService {
 
   /** An unknown organization is a 404; one without environments is `[]`. */
   async list(path: OrganizationPath): Promise<EnvironmentDto[]> {
-    const environments = await this.scope.resolve(path, await this.environments.listByOrganization(path), () => []);
+    const environments = (await this.scope.inPath(path, await this.environments.listByOrganization(path))) ?? [];
     return environments.map(EnvironmentDto.from);
   }
 
   async get(path: EnvironmentPath): Promise<EnvironmentDto> {
-    const environment = await this.scope.resolve(path, await this.environments.findInScope(path), () => {
-      throw new EnvironmentNotFoundException(path.orgUUID, path.envUUID);
-    });
+    const environment = await this.scope.inPath(path, await this.environments.findInScope(path));
+    if (!environment) throw new EnvironmentNotFoundException(path.orgUUID, path.envUUID);
     return EnvironmentDto.from(environment);
   }
 }

@@ -1,6 +1,7 @@
 import {
   canonicalHttpUrl,
   ConnectorWrite,
+  InvalidInputError,
   RestConnector,
   RestConnectorWriteDto,
   SecretField,
@@ -12,7 +13,6 @@ import {
   UrlField,
   whenSecretIsUsed,
 } from '@app/domain';
-import { BadRequestException } from '@nestjs/common';
 import { hasVariableDestination, sameDestination } from './destination';
 import { hostHeaderProblems } from './host-header';
 
@@ -59,7 +59,7 @@ export function toConnectorWrite(
       return [field, kept];
     }),
   ) as Pick<ConnectorWrite, (typeof SECRET_FIELDS)[number]>;
-  if (problems.length > 0) throw new BadRequestException(problems);
+  if (problems.length > 0) throw new InvalidInputError(problems);
 
   const name = dto.name;
   return {

@@ -1,5 +1,4 @@
-import { RestConnector } from '@app/domain';
-import { BadRequestException } from '@nestjs/common';
+import { DomainError, RestConnector } from '@app/domain';
 import { ApiHeader } from '@nestjs/swagger';
 import { maxHeaderSize } from 'node:http';
 
@@ -16,10 +15,10 @@ export const ApiIfMatchHeader = (description: string) =>
 /** An RFC 9110 entity-tag: quoted visible characters, `W/` for a weak one. */
 const ENTITY_TAG = /^(?:W\/)?"[\x21\x23-\x7e]*"$/;
 
-export class MalformedIfMatchException extends BadRequestException {
+export class MalformedIfMatchException extends DomainError {
   constructor(header: string) {
     const shown = header.length > 60 ? `${header.slice(0, 60)}…` : header;
-    super(`If-Match must be * or quoted ETags as a read answers them, such as "v4" (with the quotes); got ${JSON.stringify(shown)}`);
+    super('INVALID_INPUT', `If-Match must be * or quoted ETags as a read answers them, such as "v4" (with the quotes); got ${JSON.stringify(shown)}`);
   }
 }
 

@@ -1,7 +1,8 @@
-import { BotNotFoundException, ConnectorRelationsRepository, NOT_IN_SCOPE, PaginationQueryDto, RestConnectorSearchRepository, ScopeRepository, ScopeService } from '@app/domain';
+import { BotNotFoundException, ConnectorRelationsRepository, found, NOTHING_AT_PATH, PaginationQueryDto, RestConnectorSearchRepository, ScopeRepository, ScopeService } from '@app/domain';
 import { Test } from '@nestjs/testing';
 import { RestConnectorSearchService } from './rest-connector-search.service';
 import { A_BOT_PATH } from './testing/connector-factories';
+import { strictFake } from '../../../../test/support/strict-fake';
 
 const PATH = A_BOT_PATH;
 const ROW = { uuid: 'c1', name: 'Stock level', updatedAt: new Date('2026-11-21T09:00:00.000Z'), updatedBy: 'alice', updatedByImage: null };
@@ -11,9 +12,11 @@ function aQuery(overrides: Partial<PaginationQueryDto> = {}): PaginationQueryDto
 }
 
 async function newTestService() {
-  const search = { page: jest.fn(), listActive: jest.fn(), suggestNames: jest.fn() };
-  const relations = { of: jest.fn().mockResolvedValue({ tags: new Map(), flows: new Map() }) };
-  const scopes = { lookup: jest.fn().mockResolvedValue({ organization: true, environment: true, bot: true }) };
+  const search = strictFake(RestConnectorSearchRepository);
+  const relations = strictFake(ConnectorRelationsRepository);
+  relations.of.mockResolvedValue({ tags: new Map(), flows: new Map() });
+  const scopes = strictFake(ScopeRepository);
+  scopes.lookup.mockResolvedValue({ organization: true, environment: true, bot: true });
   const module = await Test.createTestingModule({
     providers: [
       RestConnectorSearchService,
@@ -29,7 +32,7 @@ async function newTestService() {
 describe(RestConnectorSearchService.name, () => {
   it('asks for the page at offset (page - 1) * linesPerPage and builds the Spring page from the rows', async () => {
     const { sut, search, relations } = await newTestService();
-    search.page.mockResolvedValue({ rows: [ROW], total: 11 });
+    search.page.mockResolvedValue(found({ rows: [ROW], total: 11 }));
     relations.of.mockResolvedValue({ tags: new Map([['c1', [{ name: 'shop' }]]]), flows: new Map() });
 
     const page = await sut.page(PATH, aQuery({ page: 3, linesPerPage: 5, searchTerms: ['st'] }));
@@ -46,7 +49,7 @@ describe(RestConnectorSearchService.name, () => {
 
   it('answers an empty page when the bot is in scope but nothing was found', async () => {
     const { sut, search, scopes } = await newTestService();
-    search.page.mockResolvedValue(NOT_IN_SCOPE);
+    search.page.mockResolvedValue(NOTHING_AT_PATH);
 
     await expect(sut.page(PATH, aQuery())).resolves.toMatchObject({ content: [], totalElements: 0, empty: true });
     expect(scopes.lookup).toHaveBeenCalledWith(PATH, 'replica');
@@ -54,7 +57,7 @@ describe(RestConnectorSearchService.name, () => {
 
   it("answers the scope's 404 when a link of the path is missing", async () => {
     const { sut, search, scopes } = await newTestService();
-    search.suggestNames.mockResolvedValue(NOT_IN_SCOPE);
+    search.suggestNames.mockResolvedValue(NOTHING_AT_PATH);
     scopes.lookup.mockResolvedValue({ organization: true, environment: true, bot: false });
 
     await expect(sut.suggest(PATH, { searchTerm: 'st', limit: 6 })).rejects.toBeInstanceOf(BotNotFoundException);
@@ -62,7 +65,7 @@ describe(RestConnectorSearchService.name, () => {
 
   it('lists every connector with its tags, and asks the scope only when there are none', async () => {
     const { sut, search, scopes } = await newTestService();
-    search.listActive.mockResolvedValue([{ uuid: 'c1', name: 'Stock level', tags: [{ name: 'shop' }], content: [] }]);
+    search.listActive.mockResolvedValue(found([{ uuid: 'c1', name: 'Stock level', tags: [{ name: 'shop' }], content: [] }]));
 
     await expect(sut.list(PATH)).resolves.toEqual({ data: [{ uuid: 'c1', name: 'Stock level', tags: [{ name: 'shop' }], content: [] }] });
     expect(scopes.lookup).not.toHaveBeenCalled();
@@ -70,7 +73,7 @@ describe(RestConnectorSearchService.name, () => {
 
   it('answers an empty list for a bot in scope without connectors, and the 404 for one outside it', async () => {
     const { sut, search, scopes } = await newTestService();
-    search.listActive.mockResolvedValue(NOT_IN_SCOPE);
+    search.listActive.mockResolvedValue(NOTHING_AT_PATH);
 
     await expect(sut.list(PATH)).resolves.toEqual({ data: [] });
     scopes.lookup.mockResolvedValue({ organization: true, environment: true, bot: false });

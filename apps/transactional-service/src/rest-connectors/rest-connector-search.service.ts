@@ -12,7 +12,7 @@ export class RestConnectorSearchService {
   ) {}
 
   async list(path: BotPath): Promise<RestConnectorListDto> {
-    return { data: await this.scope.resolve(path, await this.search.listActive(path), () => []) };
+    return { data: (await this.scope.inPath(path, await this.search.listActive(path))) ?? [] };
   }
 
   async page(path: BotPath, query: PaginationQueryDto): Promise<RestConnectorPageDto> {
@@ -23,13 +23,13 @@ export class RestConnectorSearchService {
       offset: (query.page - 1) * query.linesPerPage,
       limit: query.linesPerPage,
     };
-    const found = await this.scope.resolve(path, await this.search.page(path, criteria), () => ({ total: 0, rows: [] }));
+    const found = (await this.scope.inPath(path, await this.search.page(path, criteria))) ?? { total: 0, rows: [] };
     const { tags, flows } = await this.relations.of(path.botUUID, found.rows.map((row) => row.uuid));
     const items = found.rows.map((row) => toPageItem(row, tags.get(row.uuid) ?? [], flows.get(row.uuid) ?? []));
     return toPage(items, found.total, query.page, query.linesPerPage);
   }
 
   async suggest(path: BotPath, query: QuicksearchQueryDto): Promise<string[]> {
-    return this.scope.resolve(path, await this.search.suggestNames(path, query.searchTerm, query.limit), () => []);
+    return (await this.scope.inPath(path, await this.search.suggestNames(path, query.searchTerm, query.limit))) ?? [];
   }
 }

@@ -1,50 +1,49 @@
-import { RestConnectorPath } from '@app/domain';
+import { DomainError, RestConnectorPath } from '@app/domain';
 import { PLATFORM_APPS } from '@app/platform';
-import { ConflictException, NotFoundException, PreconditionFailedException } from '@nestjs/common';
 
-export class ConnectorNotFoundException extends NotFoundException {
+export class ConnectorNotFoundException extends DomainError {
   constructor(botUuid: string, uuid: string) {
-    super(`Rest connector ${uuid} not found in bot ${botUuid}`);
+    super('CONNECTOR_NOT_FOUND', `Rest connector ${uuid} not found in bot ${botUuid}`);
   }
 }
 
-/** What ScopeService.resolve answers when the path holds but its connector does not: the connector's 404. */
-export const connectorNotFound =
-  (path: Pick<RestConnectorPath, 'botUUID' | 'serviceUUID'>) =>
-  (): never => {
-    throw new ConnectorNotFoundException(path.botUUID, path.serviceUUID);
-  };
-
 /** A read or write of an active connector found it in the trash: a 404 that says how to get it back. */
-export class ConnectorInTrashException extends NotFoundException {
+export class ConnectorInTrashException extends DomainError {
   constructor(path: RestConnectorPath, deleted: { deletedAt: Date | null; deletedBy: string | null; version: number }) {
     const restore = `/${PLATFORM_APPS.transactionalService.label}/org/${path.orgUUID}/env/${path.envUUID}/bot/${path.botUUID}/rest-connectors/${path.serviceUUID}/restore`;
     const when = deleted.deletedAt ? ` on ${deleted.deletedAt.toISOString()}` : '';
     const who = deleted.deletedBy ? ` by ${deleted.deletedBy}` : '';
-    super(`Rest connector ${path.serviceUUID} is in the trash (deleted${when}${who}): restore it with POST ${restore} (If-Match: "v${deleted.version}" to restore exactly this version), then retry`);
+    super('CONNECTOR_IN_TRASH', `Rest connector ${path.serviceUUID} is in the trash (deleted${when}${who}): restore it with POST ${restore} (If-Match: "v${deleted.version}" to restore exactly this version), then retry`);
   }
 }
 
-export class ConnectorNameConflictException extends ConflictException {
+export class ConnectorNameConflictException extends DomainError {
   constructor(name: string) {
-    super(`A rest connector named "${name}" already exists in this bot`);
+    super('CONNECTOR_NAME_TAKEN', `A rest connector named "${name}" already exists in this bot`);
   }
 }
 
-export class ConnectorChangedException extends PreconditionFailedException {
+export class ConnectorChangedException extends DomainError {
   constructor(uuid: string, currentEtag: string) {
-    super(`Rest connector ${uuid} has changed since the ETag given in If-Match: its current ETag is ${currentEtag}; read it again, then send If-Match: ${currentEtag}`);
+    super('CONNECTOR_CHANGED', `Rest connector ${uuid} has changed since the ETag given in If-Match: its current ETag is ${currentEtag}; read it again, then send If-Match: ${currentEtag}`);
   }
 }
 
-export class ConnectorNotDeletedException extends ConflictException {
+export class ConnectorNotDeletedException extends DomainError {
   constructor(uuid: string) {
-    super(`Rest connector ${uuid} is not deleted: only a deleted connector can be restored`);
+    super('CONNECTOR_NOT_DELETED', `Rest connector ${uuid} is not deleted: only a deleted connector can be restored`);
   }
 }
 
-export class VersionNotFoundException extends NotFoundException {
+export class VersionNotFoundException extends DomainError {
   constructor(uuid: string, version: number) {
-    super(`Rest connector ${uuid} has no version ${version}`);
+    super('CONNECTOR_VERSION_NOT_FOUND', `Rest connector ${uuid} has no version ${version}`);
+  }
+}
+
+/** Writes kept losing the race to other writers' (each retried from the newest version): the caller may retry. */
+export class ConnectorBusyException extends DomainError {
+  constructor(uuid: string) {
+    super('CONNECTOR_BUSY', `Rest connector ${uuid} is being changed by others; retry`);
   }
 }

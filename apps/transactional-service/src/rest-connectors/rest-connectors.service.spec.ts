@@ -1,11 +1,11 @@
-import { AuthType, BotNotFoundException, ConnectorHistoryRepository, connectorSnapshot, Database, IdempotencyService, NOT_IN_SCOPE, RestConnectorRepository, ScopeRepository, ScopeService, SecretCipher, Transaction } from '@app/domain';
+import { AuthType, BotNotFoundException, ConnectorHistoryRepository, connectorSnapshot, Database, IdempotencyService, found, NOTHING_AT_PATH, RestConnectorRepository, ScopeRepository, ScopeService, SecretCipher, Transaction } from '@app/domain';
 import { Caller } from '@app/platform';
-import { ConflictException } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
 import { RestConnectorsService } from './rest-connectors.service';
 import { A_CONNECTOR_PATH, aStoredConnector, aWriteDto } from './testing/connector-factories';
 import { MalformedIfMatchException } from './etag';
-import { ConnectorChangedException, ConnectorInTrashException, ConnectorNameConflictException, ConnectorNotDeletedException, ConnectorNotFoundException } from './rest-connector.exceptions';
+import { ConnectorBusyException, ConnectorChangedException, ConnectorInTrashException, ConnectorNameConflictException, ConnectorNotDeletedException, ConnectorNotFoundException } from './rest-connector.exceptions';
+import { strictFake } from '../../../../test/support/strict-fake';
 
 const PATH = A_CONNECTOR_PATH;
 const CALLER: Caller = { sub: 'alice', username: 'alice', picture: null, orgs: ['*'], scopes: ['connectors:write'] };
@@ -17,14 +17,22 @@ const EVERY_LINK = { organization: true, environment: true, bot: true };
 /** What findForWrite answers: the connector and the record its current version left. */
 const forWrite = (connector: ReturnType<typeof aStoredConnector>) => ({ connector, snapshot: connectorSnapshot(connector, [{ name: 'weather' }]) });
 
-/** The service on fake repositories (the real ScopeService over a fake lookup): every rule of a connector write, checked without a database. */
+/** The service on strict fakes (the real ScopeService over a fake lookup): every rule of a connector write, checked without a database; a call a test did not arrange fails it. */
 async function newTestService() {
-  const connectors = { findActive: jest.fn(), findActiveWithRelations: jest.fn(), findForWrite: jest.fn(), findAny: jest.fn(), insert: jest.fn(), update: jest.fn(), softDelete: jest.fn(), restore: jest.fn() };
-  const history = { record: jest.fn(), recordUnchanged: jest.fn() };
-  const scopes = { lookup: jest.fn().mockResolvedValue(EVERY_LINK) };
-  const db = { transaction: jest.fn((work: (tx: Transaction) => Promise<unknown>) => work(TX)) };
-  const cipher = { encrypt: jest.fn((plaintext: string) => `sealed:${plaintext}`), decrypt: jest.fn((sealed: string) => sealed.replace(/^sealed:/, '')) };
-  const idempotency = { begin: jest.fn(), complete: jest.fn(), release: jest.fn() };
+  const connectors = strictFake(RestConnectorRepository);
+  const history = strictFake(ConnectorHistoryRepository);
+  history.record.mockResolvedValue();
+  history.recordUnchanged.mockResolvedValue();
+  const scopes = strictFake(ScopeRepository);
+  scopes.lookup.mockResolvedValue(EVERY_LINK);
+  const db = strictFake(Database);
+  db.transaction.mockImplementation((work) => work(TX));
+  const cipher = strictFake(SecretCipher);
+  cipher.encrypt.mockImplementation((plaintext: string) => `sealed:${plaintext}`);
+  cipher.decrypt.mockImplementation((sealed: string) => sealed.replace(/^sealed:/, ''));
+  const idempotency = strictFake(IdempotencyService);
+  idempotency.complete.mockResolvedValue();
+  idempotency.release.mockResolvedValue();
   const module = await Test.createTestingModule({
     providers: [
       RestConnectorsService,
@@ -45,7 +53,7 @@ describe(RestConnectorsService.name, () => {
     it('answers the record with its ETag', async () => {
       const { sut, connectors } = await newTestService();
       const flows = [{ uuid: '0190b3a0-0000-7000-8000-000000000001', name: 'Checkout' }];
-      connectors.findActiveWithRelations.mockResolvedValue({ connector: aStoredConnector({ version: 4 }), tags: [{ name: 'weather' }], flows });
+      connectors.findActiveWithRelations.mockResolvedValue(found({ connector: aStoredConnector({ version: 4 }), tags: [{ name: 'weather' }], flows }));
 
       const { body, etag } = await sut.get(PATH);
 
@@ -55,8 +63,8 @@ describe(RestConnectorsService.name, () => {
 
     it('is a connector 404 when the path holds but the connector does not', async () => {
       const { sut, connectors, scopes } = await newTestService();
-      connectors.findActiveWithRelations.mockResolvedValue(NOT_IN_SCOPE);
-      connectors.findAny.mockResolvedValue(NOT_IN_SCOPE);
+      connectors.findActiveWithRelations.mockResolvedValue(NOTHING_AT_PATH);
+      connectors.findAny.mockResolvedValue(NOTHING_AT_PATH);
 
       await expect(sut.get(PATH)).rejects.toBeInstanceOf(ConnectorNotFoundException);
       expect(scopes.lookup).toHaveBeenCalledWith(PATH, 'replica');
@@ -65,8 +73,8 @@ describe(RestConnectorsService.name, () => {
 
     it('is a 404 saying the connector is in the trash, with how to restore it, when it is', async () => {
       const { sut, connectors } = await newTestService();
-      connectors.findActiveWithRelations.mockResolvedValue(NOT_IN_SCOPE);
-      connectors.findAny.mockResolvedValue(aStoredConnector({ version: 7, deletedAt: new Date('2026-11-26T05:00:00.000Z'), deletedBy: 'bob' }));
+      connectors.findActiveWithRelations.mockResolvedValue(NOTHING_AT_PATH);
+      connectors.findAny.mockResolvedValue(found(aStoredConnector({ version: 7, deletedAt: new Date('2026-11-26T05:00:00.000Z'), deletedBy: 'bob' })));
 
       await expect(sut.get(PATH)).rejects.toBeInstanceOf(ConnectorInTrashException);
       await expect(sut.get(PATH)).rejects.toThrow(/is in the trash \(deleted on 2026-11-26T05:00:00.000Z by bob\): restore it with POST \/platform-transactional-service\/org\/.*\/restore \(If-Match: "v7"/);
@@ -74,7 +82,7 @@ describe(RestConnectorsService.name, () => {
 
     it("is the scope's 404 when a link of the path is missing", async () => {
       const { sut, connectors, scopes } = await newTestService();
-      connectors.findActiveWithRelations.mockResolvedValue(NOT_IN_SCOPE);
+      connectors.findActiveWithRelations.mockResolvedValue(NOTHING_AT_PATH);
       scopes.lookup.mockResolvedValue({ ...EVERY_LINK, bot: false });
 
       await expect(sut.get(PATH)).rejects.toBeInstanceOf(BotNotFoundException);
@@ -84,7 +92,7 @@ describe(RestConnectorsService.name, () => {
   describe('create', () => {
     it('inserts version 1 with a new id, sealing its secrets, and answers the id', async () => {
       const { sut, connectors } = await newTestService();
-      connectors.insert.mockImplementation(async (_tx, _path, row) => row.uuid);
+      connectors.insert.mockImplementation(async (_tx, _path, row) => found(row.uuid));
 
       const created = await sut.create(PATH, aWriteDto({ authType: AuthType.AUTH_BEARER, bearerToken: 's3cr3t' }), CALLER);
 
@@ -96,7 +104,7 @@ describe(RestConnectorsService.name, () => {
 
     it('records version 1, CREATED, in the unit of work of the insert: who, the fields set, the record with placeholders', async () => {
       const { sut, connectors, history } = await newTestService();
-      connectors.insert.mockImplementation(async (_tx, _path, row) => row.uuid);
+      connectors.insert.mockImplementation(async (_tx, _path, row) => found(row.uuid));
 
       const created = await sut.create(PATH, aWriteDto({ authType: AuthType.AUTH_BEARER, bearerToken: 's3cr3t' }), { ...CALLER, picture: 'https://img/a.png' });
 
@@ -115,7 +123,7 @@ describe(RestConnectorsService.name, () => {
 
     it('records no version when nothing was inserted', async () => {
       const { sut, connectors, history } = await newTestService();
-      connectors.insert.mockResolvedValue(NOT_IN_SCOPE);
+      connectors.insert.mockResolvedValue(NOTHING_AT_PATH);
 
       await expect(sut.create(PATH, aWriteDto(), CALLER)).rejects.toBeInstanceOf(BotNotFoundException);
       expect(history.record).not.toHaveBeenCalled();
@@ -130,7 +138,7 @@ describe(RestConnectorsService.name, () => {
 
     it('is a 404 when nothing was inserted because the bot is not in the path', async () => {
       const { sut, connectors, scopes } = await newTestService();
-      connectors.insert.mockResolvedValue(NOT_IN_SCOPE);
+      connectors.insert.mockResolvedValue(NOTHING_AT_PATH);
 
       await expect(sut.create(PATH, aWriteDto(), CALLER)).rejects.toBeInstanceOf(BotNotFoundException);
       expect(scopes.lookup).toHaveBeenCalledWith(PATH, 'primary');
@@ -139,7 +147,7 @@ describe(RestConnectorsService.name, () => {
     it("stores an Idempotency-Key's answer in the unit of work that inserts the connector", async () => {
       const { sut, connectors, idempotency, db } = await newTestService();
       idempotency.begin.mockResolvedValue(undefined);
-      connectors.insert.mockImplementation(async (_tx, _path, row) => row.uuid);
+      connectors.insert.mockImplementation(async (_tx, _path, row) => found(row.uuid));
 
       const created = await sut.create(PATH, aWriteDto(), CALLER, { key: 'k1', sentBody: {} });
 
@@ -150,7 +158,7 @@ describe(RestConnectorsService.name, () => {
     it('stores no answer for an Idempotency-Key when nothing was inserted', async () => {
       const { sut, connectors, idempotency } = await newTestService();
       idempotency.begin.mockResolvedValue(undefined);
-      connectors.insert.mockResolvedValue(NOT_IN_SCOPE);
+      connectors.insert.mockResolvedValue(NOTHING_AT_PATH);
 
       await expect(sut.create(PATH, aWriteDto(), CALLER, { key: 'k1', sentBody: {} })).rejects.toBeInstanceOf(BotNotFoundException);
       expect(idempotency.complete).not.toHaveBeenCalled();
@@ -178,19 +186,19 @@ describe(RestConnectorsService.name, () => {
   describe('update', () => {
     it('writes over the version it read and answers the next ETag', async () => {
       const { sut, connectors } = await newTestService();
-      connectors.findForWrite.mockResolvedValue(forWrite(aStoredConnector({ version: 2 })));
+      connectors.findForWrite.mockResolvedValue(found(forWrite(aStoredConnector({ version: 2 }))));
       connectors.update.mockResolvedValue(true);
 
       const { body, etag } = await sut.update(PATH, aWriteDto(), CALLER);
 
-      expect(connectors.update).toHaveBeenCalledWith(TX, PATH.botUUID, PATH.serviceUUID, 2, expect.any(Object), null);
+      expect(connectors.update).toHaveBeenCalledWith(TX, PATH.botUUID, PATH.serviceUUID, { from: 2, to: 3 }, expect.any(Object), null);
       expect(body).toEqual({ message: 'Rest connector updated', data: PATH.serviceUUID });
       expect(etag).toBe('"v3"');
     });
 
     it('is a 412 when If-Match names another version, and writes nothing', async () => {
       const { sut, connectors } = await newTestService();
-      connectors.findForWrite.mockResolvedValue(forWrite(aStoredConnector({ version: 2 })));
+      connectors.findForWrite.mockResolvedValue(found(forWrite(aStoredConnector({ version: 2 }))));
 
       await expect(sut.update(PATH, aWriteDto(), CALLER, '"v1"')).rejects.toBeInstanceOf(ConnectorChangedException);
       expect(connectors.update).not.toHaveBeenCalled();
@@ -198,8 +206,8 @@ describe(RestConnectorsService.name, () => {
 
     it('is a 412 naming the version that won when another write lands between the read and the write of an If-Match update', async () => {
       const { sut, connectors } = await newTestService();
-      connectors.findForWrite.mockResolvedValue(forWrite(aStoredConnector({ version: 2 })));
-      connectors.findAny.mockResolvedValue(aStoredConnector({ version: 3 }));
+      connectors.findForWrite.mockResolvedValue(found(forWrite(aStoredConnector({ version: 2 }))));
+      connectors.findAny.mockResolvedValue(found(aStoredConnector({ version: 3 })));
       connectors.update.mockResolvedValue(false);
 
       await expect(sut.update(PATH, aWriteDto(), CALLER, '"v2"')).rejects.toThrow(new ConnectorChangedException(PATH.serviceUUID, '"v3"'));
@@ -207,7 +215,7 @@ describe(RestConnectorsService.name, () => {
 
     it('is a 412 naming the current ETag for a stale If-Match, and a 400 for one that is not an ETag, before reading', async () => {
       const { sut, connectors } = await newTestService();
-      connectors.findForWrite.mockResolvedValue(forWrite(aStoredConnector({ version: 4 })));
+      connectors.findForWrite.mockResolvedValue(found(forWrite(aStoredConnector({ version: 4 }))));
 
       await expect(sut.update(PATH, aWriteDto(), CALLER, '"v3"')).rejects.toThrow('its current ETag is "v4"; read it again, then send If-Match: "v4"');
       connectors.findForWrite.mockClear();
@@ -216,12 +224,12 @@ describe(RestConnectorsService.name, () => {
       expect(connectors.update).not.toHaveBeenCalled();
     });
 
-    it('without If-Match, re-reads and retries a lost race, then gives up with a 409 after three attempts', async () => {
+    it('without If-Match, re-reads and retries a lost race, then gives up (CONNECTOR_BUSY: a 409) after three attempts', async () => {
       const { sut, connectors } = await newTestService();
-      connectors.findForWrite.mockResolvedValue(forWrite(aStoredConnector()));
+      connectors.findForWrite.mockResolvedValue(found(forWrite(aStoredConnector())));
       connectors.update.mockResolvedValue(false);
 
-      await expect(sut.update(PATH, aWriteDto(), CALLER)).rejects.toBeInstanceOf(ConflictException);
+      await expect(sut.update(PATH, aWriteDto(), CALLER)).rejects.toBeInstanceOf(ConnectorBusyException);
       expect(connectors.update).toHaveBeenCalledTimes(3);
       expect(connectors.findForWrite).toHaveBeenCalledTimes(3);
     });
@@ -229,7 +237,7 @@ describe(RestConnectorsService.name, () => {
     it('records version N+1, UPDATED, in the same transaction, naming the changed fields and a secret sent anew with another value', async () => {
       const { sut, connectors, history } = await newTestService();
       const stored = aStoredConnector({ version: 2, headers: [{ header: 'Accept', value: 'application/json' }], authType: AuthType.AUTH_BEARER, bearerToken: 'sealed:old' });
-      connectors.findForWrite.mockResolvedValue(forWrite(stored));
+      connectors.findForWrite.mockResolvedValue(found(forWrite(stored)));
       connectors.update.mockResolvedValue(true);
 
       await sut.update(PATH, aWriteDto({ url: 'https://api.example.com/v2', authType: AuthType.AUTH_BEARER, bearerToken: 'new', tags: [{ name: 'Weather' }] }), CALLER);
@@ -241,9 +249,9 @@ describe(RestConnectorsService.name, () => {
     it('does not name a secret sent again unchanged, nor one kept by its placeholder, and records no version for a lost write', async () => {
       const { sut, connectors, history } = await newTestService();
       const stored = aStoredConnector({ version: 2, headers: [{ header: 'Accept', value: 'application/json' }], authType: AuthType.AUTH_BEARER, bearerToken: 'sealed:same' });
-      connectors.findForWrite.mockResolvedValue(forWrite(stored));
+      connectors.findForWrite.mockResolvedValue(found(forWrite(stored)));
       connectors.update.mockResolvedValueOnce(true).mockResolvedValueOnce(true).mockResolvedValue(false);
-      connectors.findAny.mockResolvedValue(aStoredConnector({ version: 3 }));
+      connectors.findAny.mockResolvedValue(found(aStoredConnector({ version: 3 })));
 
       await sut.update(PATH, aWriteDto({ authType: AuthType.AUTH_BEARER, bearerToken: 'same' }), CALLER);
       await sut.update(PATH, aWriteDto({ authType: AuthType.AUTH_BEARER, bearerToken: '<BEARER_TOKEN>' }), CALLER);
@@ -254,7 +262,7 @@ describe(RestConnectorsService.name, () => {
 
     it('reads the connector from the primary', async () => {
       const { sut, connectors } = await newTestService();
-      connectors.findForWrite.mockResolvedValue(forWrite(aStoredConnector()));
+      connectors.findForWrite.mockResolvedValue(found(forWrite(aStoredConnector())));
       connectors.update.mockResolvedValue(true);
 
       await sut.update(PATH, aWriteDto(), CALLER);
@@ -266,32 +274,32 @@ describe(RestConnectorsService.name, () => {
   describe('remove', () => {
     it('soft-deletes the version it read on the primary, recording who and when and freeing the name, and answers the trash version\'s ETag', async () => {
       const { sut, connectors } = await newTestService();
-      connectors.findActive.mockResolvedValue(aStoredConnector({ version: 3 }));
+      connectors.findActive.mockResolvedValue(found(aStoredConnector({ version: 3 })));
       connectors.softDelete.mockResolvedValue(true);
 
       const etag = await sut.remove(PATH, CALLER);
 
       expect(connectors.findActive).toHaveBeenCalledWith(PATH, 'primary');
-      expect(connectors.softDelete).toHaveBeenCalledWith(TX, PATH, 3, { deletedAt: expect.any(Date), deletedBy: 'alice', activeNameKey: null });
+      expect(connectors.softDelete).toHaveBeenCalledWith(TX, PATH, { from: 3, to: 4 }, { deletedAt: expect.any(Date), deletedBy: 'alice', activeNameKey: null });
       expect(etag).toBe('"v4"');
     });
 
     it('records the DELETED version in the transaction of the delete, and none when nothing was deleted', async () => {
       const { sut, connectors, history } = await newTestService();
-      connectors.findActive.mockResolvedValueOnce(aStoredConnector()).mockResolvedValue(NOT_IN_SCOPE);
-      connectors.findAny.mockResolvedValue(NOT_IN_SCOPE);
+      connectors.findActive.mockResolvedValueOnce(found(aStoredConnector())).mockResolvedValue(NOTHING_AT_PATH);
+      connectors.findAny.mockResolvedValue(NOTHING_AT_PATH);
       connectors.softDelete.mockResolvedValue(true);
 
       await sut.remove(PATH, CALLER);
       await expect(sut.remove(PATH, CALLER)).rejects.toBeInstanceOf(ConnectorNotFoundException);
 
       expect(history.recordUnchanged).toHaveBeenCalledTimes(1);
-      expect(history.recordUnchanged).toHaveBeenCalledWith(TX, PATH.serviceUUID, 'DELETED', { updatedAt: expect.any(Date), updatedBy: 'alice', updatedByImage: null });
+      expect(history.recordUnchanged).toHaveBeenCalledWith(TX, PATH.serviceUUID, expect.objectContaining({ to: expect.any(Number) }), 'DELETED', { updatedAt: expect.any(Date), updatedBy: 'alice', updatedByImage: null });
     });
 
     it('honours If-Match: a 412 naming the current ETag for another version, deleting nothing', async () => {
       const { sut, connectors } = await newTestService();
-      connectors.findActive.mockResolvedValue(aStoredConnector({ version: 4 }));
+      connectors.findActive.mockResolvedValue(found(aStoredConnector({ version: 4 })));
 
       await expect(sut.remove(PATH, CALLER, '"v99"')).rejects.toThrow(new ConnectorChangedException(PATH.serviceUUID, '"v4"'));
       expect(connectors.softDelete).not.toHaveBeenCalled();
@@ -299,18 +307,18 @@ describe(RestConnectorsService.name, () => {
 
     it('with If-Match, is a 412 when another write lands first; without, retries from the newest version', async () => {
       const { sut, connectors } = await newTestService();
-      connectors.findActive.mockResolvedValueOnce(aStoredConnector({ version: 4 })).mockResolvedValue(aStoredConnector({ version: 5 }));
-      connectors.findAny.mockResolvedValue(aStoredConnector({ version: 5 }));
+      connectors.findActive.mockResolvedValueOnce(found(aStoredConnector({ version: 4 }))).mockResolvedValue(found(aStoredConnector({ version: 5 })));
+      connectors.findAny.mockResolvedValue(found(aStoredConnector({ version: 5 })));
       connectors.softDelete.mockResolvedValueOnce(false).mockResolvedValueOnce(false).mockResolvedValue(true);
 
       await expect(sut.remove(PATH, CALLER, '"v4"')).rejects.toThrow(new ConnectorChangedException(PATH.serviceUUID, '"v5"'));
       await expect(sut.remove(PATH, CALLER)).resolves.toBe('"v6"');
-      expect(connectors.softDelete).toHaveBeenLastCalledWith(TX, PATH, 5, expect.anything());
+      expect(connectors.softDelete).toHaveBeenLastCalledWith(TX, PATH, { from: 5, to: 6 }, expect.anything());
     });
 
     it("is the scope's 404, asked on the primary, when a link of the path is missing", async () => {
       const { sut, connectors, scopes } = await newTestService();
-      connectors.findActive.mockResolvedValue(NOT_IN_SCOPE);
+      connectors.findActive.mockResolvedValue(NOTHING_AT_PATH);
       scopes.lookup.mockResolvedValue({ ...EVERY_LINK, bot: false });
 
       await expect(sut.remove(PATH, CALLER)).rejects.toBeInstanceOf(BotNotFoundException);
@@ -323,21 +331,21 @@ describe(RestConnectorsService.name, () => {
 
     it('restores the deleted version it read, records RESTORED in the same transaction and answers the next ETag', async () => {
       const { sut, connectors, history } = await newTestService();
-      connectors.findAny.mockResolvedValue(deleted());
+      connectors.findAny.mockResolvedValue(found(deleted()));
       connectors.restore.mockResolvedValue(true);
 
       const { body, etag } = await sut.restore(PATH, CALLER, '"v4"');
 
       expect(connectors.findAny).toHaveBeenCalledWith(PATH, 'primary');
-      expect(connectors.restore).toHaveBeenCalledWith(TX, PATH, 4);
-      expect(history.recordUnchanged).toHaveBeenCalledWith(TX, PATH.serviceUUID, 'RESTORED', expect.objectContaining({ updatedBy: 'alice' }));
+      expect(connectors.restore).toHaveBeenCalledWith(TX, PATH, { from: 4, to: 5 }, { deletedAt: null, deletedBy: null, activeNameKey: 'weather forecast' });
+      expect(history.recordUnchanged).toHaveBeenCalledWith(TX, PATH.serviceUUID, { from: 4, to: 5 }, 'RESTORED', expect.objectContaining({ updatedBy: 'alice' }));
       expect(body).toEqual({ message: 'Rest connector restored', data: PATH.serviceUUID });
       expect(etag).toBe('"v5"');
     });
 
     it('is a 409 for a connector that is not deleted, a 412 for another version, a 404 for none', async () => {
       const { sut, connectors } = await newTestService();
-      connectors.findAny.mockResolvedValueOnce(aStoredConnector()).mockResolvedValueOnce(deleted()).mockResolvedValueOnce(NOT_IN_SCOPE);
+      connectors.findAny.mockResolvedValueOnce(found(aStoredConnector())).mockResolvedValueOnce(found(deleted())).mockResolvedValueOnce(NOTHING_AT_PATH);
 
       await expect(sut.restore(PATH, CALLER)).rejects.toBeInstanceOf(ConnectorNotDeletedException);
       await expect(sut.restore(PATH, CALLER, '"v3"')).rejects.toBeInstanceOf(ConnectorChangedException);
@@ -347,7 +355,7 @@ describe(RestConnectorsService.name, () => {
 
     it('loses a race to another restore: re-reads and finds it active (409); the name taken since is a 409 naming it', async () => {
       const { sut, connectors, history } = await newTestService();
-      connectors.findAny.mockResolvedValueOnce(deleted()).mockResolvedValueOnce(aStoredConnector({ version: 5 })).mockResolvedValue(deleted());
+      connectors.findAny.mockResolvedValueOnce(found(deleted())).mockResolvedValueOnce(found(aStoredConnector({ version: 5 }))).mockResolvedValue(found(deleted()));
       connectors.restore.mockResolvedValueOnce(false).mockRejectedValue(duplicateKey());
 
       await expect(sut.restore(PATH, CALLER)).rejects.toBeInstanceOf(ConnectorNotDeletedException);

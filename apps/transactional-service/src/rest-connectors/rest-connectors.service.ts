@@ -1,12 +1,12 @@
-import { BotNotFoundException, BotPath, ConnectorHistoryRepository, connectorSnapshot, creationOf, Database, fingerprintOf, IdempotencyService, IdempotentRequest, isDuplicateKey, newUuid, RestConnector, RestConnectorCreatedDto, RestConnectorDto, RestConnectorPath, RestConnectorRepository, RestConnectorRestoredDto, RestConnectorUpdatedDto, RestConnectorWriteDto, NOT_IN_SCOPE, ReadFrom, ScopeService, SecretField, secretContext, SecretCipher, VersionAuthor, VersionOperation } from '@app/domain';
+import { BotNotFoundException, BotPath, ConnectorHistoryRepository, connectorSnapshot, creationOf, Database, fingerprintOf, FIRST_VERSION, IdempotencyService, IdempotentRequest, isDuplicateKey, newUuid, nextVersionOf, RestConnector, RestConnectorCreatedDto, RestConnectorDto, RestConnectorPath, RestConnectorRepository, RestConnectorRestoredDto, RestConnectorUpdatedDto, RestConnectorWriteDto, ReadFrom, ScopeService, SecretField, secretContext, SecretCipher, VersionAuthor, VersionOperation } from '@app/domain';
 import { Caller } from '@app/platform';
-import { ConflictException, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { Seal, toConnectorWrite } from './connector-write';
-import { deletionBy } from './connector-lifecycle';
+import { deletionBy, restorationOf } from './connector-lifecycle';
 import { toRecord } from './connector-views';
 import { etagOf, IfMatch } from './etag';
 import { changedSecrets, fieldsChanged, sameTags } from './history/version-changes';
-import { ConnectorChangedException, ConnectorInTrashException, ConnectorNameConflictException, ConnectorNotDeletedException, connectorNotFound, ConnectorNotFoundException } from './rest-connector.exceptions';
+import { ConnectorBusyException, ConnectorChangedException, ConnectorInTrashException, ConnectorNameConflictException, ConnectorNotDeletedException, ConnectorNotFoundException } from './rest-connector.exceptions';
 
 /** Without If-Match a write retries against the newest version this many times before a 409. */
 const WRITE_ATTEMPTS = 3;
@@ -70,27 +70,25 @@ export class RestConnectorsService {
       createdBy: caller.username,
       deletedAt: null,
       deletedBy: null,
-      version: 1,
+      version: FIRST_VERSION,
     };
     const created = { uuid: connector.uuid };
     const inserted = await this.unlessNameTaken(values.name, () =>
       this.db.transaction(async (tx) => {
         const answer = await this.connectors.insert(tx, path, connector, tags);
-        if (typeof answer !== 'string') return answer;
+        if (!answer.found) return answer;
         await this.history.record(tx, creationOf(connector, tags));
         if (idempotent) await this.idempotency.complete(tx, idempotent, { status: 201, body: created });
         return answer;
       }),
     );
     // Not inserted: the 404 names the path's missing link (on the primary, like the insert).
-    await this.scope.resolve(path, inserted, () => {
-      throw new BotNotFoundException(path.envUUID, path.botUUID);
-    }, 'primary');
+    if (!(await this.scope.inPath(path, inserted, 'primary'))) throw new BotNotFoundException(path.envUUID, path.botUUID);
     return created;
   }
 
   async get(path: RestConnectorPath): Promise<WithEtag<RestConnectorDto>> {
-    const { connector, tags, flows } = await this.scope.resolve(path, await this.connectors.findActiveWithRelations(path), this.missing(path, 'replica'), 'replica');
+    const { connector, tags, flows } = (await this.scope.inPath(path, await this.connectors.findActiveWithRelations(path))) ?? (await this.missing(path, 'replica'));
     return { body: toRecord(connector, tags, flows), etag: etagOf(connector) };
   }
 
@@ -106,22 +104,22 @@ export class RestConnectorsService {
   ): Promise<WithEtag<RestConnectorUpdatedDto>> {
     const condition = IfMatch.from(ifMatch);
     for (let attempt = 1; ; attempt++) {
-      const { connector: current, snapshot: before } = await this.scope.resolve(path, await this.connectors.findForWrite(path), this.missing(path, 'primary'), 'primary');
+      const { connector: current, snapshot: before } = (await this.scope.inPath(path, await this.connectors.findForWrite(path), 'primary')) ?? (await this.missing(path, 'primary'));
       this.requireMatch(condition, current);
       const now = new Date();
       const { values, tags } = toConnectorWrite(dto, caller, now, this.sealFor(current.uuid), current);
-      const version = current.version + 1;
+      const step = nextVersionOf(current);
       const after = connectorSnapshot({ ...current, ...values }, tags);
       const changedFields = fieldsChanged(before, after, changedSecrets(dto, current, values, this.sameAsStored(current.uuid)));
       const written = await this.unlessNameTaken(values.name, () =>
         this.db.transaction(async (tx) => {
-          if (!(await this.connectors.update(tx, path.botUUID, current.uuid, current.version, values, sameTags(before, tags) ? null : tags))) return false;
-          await this.history.record(tx, { connectorUuid: current.uuid, version, operation: VersionOperation.UPDATED, ...authorOf(caller, now), changedFields, snapshot: after });
+          if (!(await this.connectors.update(tx, path.botUUID, current.uuid, step, values, sameTags(before, tags) ? null : tags))) return false;
+          await this.history.record(tx, { connectorUuid: current.uuid, version: step.to, operation: VersionOperation.UPDATED, ...authorOf(caller, now), changedFields, snapshot: after });
           return true;
         }),
       );
       if (written) {
-        return { body: { message: 'Rest connector updated', data: current.uuid }, etag: etagOf({ version }) };
+        return { body: { message: 'Rest connector updated', data: current.uuid }, etag: etagOf({ version: step.to }) };
       }
       await this.afterLostRace(path, condition, attempt);
     }
@@ -134,15 +132,16 @@ export class RestConnectorsService {
   async remove(path: RestConnectorPath, caller: Caller, ifMatch?: string): Promise<string> {
     const condition = IfMatch.from(ifMatch);
     for (let attempt = 1; ; attempt++) {
-      const current = await this.scope.resolve(path, await this.connectors.findActive(path, 'primary'), this.missing(path, 'primary'), 'primary');
+      const current = await this.findActive(path, 'primary');
       this.requireMatch(condition, current);
       const now = new Date();
+      const step = nextVersionOf(current);
       const deleted = await this.db.transaction(async (tx) => {
-        if (!(await this.connectors.softDelete(tx, path, current.version, deletionBy(caller, now)))) return false;
-        await this.history.recordUnchanged(tx, current.uuid, VersionOperation.DELETED, authorOf(caller, now));
+        if (!(await this.connectors.softDelete(tx, path, step, deletionBy(caller, now)))) return false;
+        await this.history.recordUnchanged(tx, current.uuid, step, VersionOperation.DELETED, authorOf(caller, now));
         return true;
       });
-      if (deleted) return etagOf({ version: current.version + 1 });
+      if (deleted) return etagOf({ version: step.to });
       await this.afterLostRace(path, condition, attempt);
     }
   }
@@ -155,17 +154,18 @@ export class RestConnectorsService {
   async restore(path: RestConnectorPath, caller: Caller, ifMatch?: string): Promise<WithEtag<RestConnectorRestoredDto>> {
     const condition = IfMatch.from(ifMatch);
     for (let attempt = 1; ; attempt++) {
-      const current = await this.scope.resolve(path, await this.connectors.findAny(path, 'primary'), connectorNotFound(path), 'primary');
+      const current = await this.findAny(path);
       if (current.deletedAt === null) throw new ConnectorNotDeletedException(current.uuid);
       this.requireMatch(condition, current);
+      const step = nextVersionOf(current);
       const restored = await this.unlessNameTaken(current.name, () =>
         this.db.transaction(async (tx) => {
-          if (!(await this.connectors.restore(tx, path, current.version))) return false;
-          await this.history.recordUnchanged(tx, current.uuid, VersionOperation.RESTORED, authorOf(caller, new Date()));
+          if (!(await this.connectors.restore(tx, path, step, restorationOf(current)))) return false;
+          await this.history.recordUnchanged(tx, current.uuid, step, VersionOperation.RESTORED, authorOf(caller, new Date()));
           return true;
         }),
       );
-      if (restored) return { body: { message: 'Rest connector restored', data: current.uuid }, etag: etagOf({ version: current.version + 1 }) };
+      if (restored) return { body: { message: 'Rest connector restored', data: current.uuid }, etag: etagOf({ version: step.to }) };
       await this.afterLostRace(path, condition, attempt);
     }
   }
@@ -181,22 +181,27 @@ export class RestConnectorsService {
    */
   private async afterLostRace(path: RestConnectorPath, condition: IfMatch | undefined, attempt: number): Promise<void> {
     if (condition) {
-      const now = await this.scope.resolve(path, await this.connectors.findAny(path, 'primary'), connectorNotFound(path), 'primary');
+      const now = await this.findAny(path);
       throw new ConnectorChangedException(now.uuid, etagOf(now));
     }
-    if (attempt === WRITE_ATTEMPTS) throw new ConflictException(`Rest connector ${path.serviceUUID} is being changed by others; retry`);
+    if (attempt === WRITE_ATTEMPTS) throw new ConnectorBusyException(path.serviceUUID);
   }
 
   /**
    * The 404 of a connector the path's bot has no active connector for: one in the trash says so and how to
    * restore it (one more query, on the 404 only).
    */
-  private missing(path: RestConnectorPath, from: ReadFrom): () => Promise<never> {
-    return async () => {
-      const found = await this.connectors.findAny(path, from);
-      if (found !== NOT_IN_SCOPE && found.deletedAt !== null) throw new ConnectorInTrashException(path, found);
-      throw new ConnectorNotFoundException(path.botUUID, path.serviceUUID);
-    };
+  private async missing(path: RestConnectorPath, from: ReadFrom): Promise<never> {
+    const any = await this.connectors.findAny(path, from);
+    if (any.found && any.value.deletedAt !== null) throw new ConnectorInTrashException(path, any.value);
+    throw new ConnectorNotFoundException(path.botUUID, path.serviceUUID);
+  }
+
+  /** The connector of the path, active or in the trash, from the primary (a write follows), or its 404. */
+  private async findAny(path: RestConnectorPath): Promise<RestConnector> {
+    const any = await this.scope.inPath(path, await this.connectors.findAny(path, 'primary'), 'primary');
+    if (!any) throw new ConnectorNotFoundException(path.botUUID, path.serviceUUID);
+    return any;
   }
 
   private sealFor(connectorUuid: string): Seal {
@@ -217,7 +222,7 @@ export class RestConnectorsService {
   /** The active connector of the path, secrets sealed, or its 404. A write reads from the primary, a plain read from a replica (see ReadFrom). */
   async findActive(path: RestConnectorPath, from: ReadFrom): Promise<RestConnector> {
     // Only when nothing is found: which link is missing, the path's or the connector.
-    return this.scope.resolve(path, await this.connectors.findActive(path, from), this.missing(path, from), from);
+    return (await this.scope.inPath(path, await this.connectors.findActive(path, from), from)) ?? (await this.missing(path, from));
   }
 
   /** The database keeps active names unique per bot; its duplicate-key error becomes a 409. */

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Database } from '../database/database';
 import { BOT_IN_SCOPE, botInScope, ENVIRONMENT_IN_SCOPE, environmentInScope } from '../scope/bot-scope.sql';
-import { NOT_IN_SCOPE, Scoped } from '../scope/not-in-scope';
+import { found, Lookup, NOTHING_AT_PATH } from '../scope/lookup';
 import { BotPath, EnvironmentPath } from '../scope/scope-params.dto';
 import { Bot } from './bot.entity';
 import { BOT_ROWS } from './bot.rows';
@@ -14,26 +14,26 @@ export class BotRepository {
 
   /**
    * The bots of the environment, ordered by name case-insensitively on every engine (SQLite compares
-   * binary), uuid breaking ties; NOT_IN_SCOPE when the environment is not in the organization (the scope
-   * check is joined in: one query).
+   * binary), uuid breaking ties; an empty list when the environment has none, nothing at the path when the
+   * environment is not in the organization (the scope check is joined in: one query).
    */
-  async listInScope(path: EnvironmentPath): Promise<Scoped<BotRow[]>> {
+  async listInScope(path: EnvironmentPath): Promise<Lookup<BotRow[]>> {
     // The environment joined first and its bots left-joined: an environment without bots is one row of NULLs.
     const rows = await this.db.rows(
       `SELECT ${BOT_ROWS.select('b')} FROM environments e LEFT JOIN bots b ON b.environment_uuid = e.uuid ` +
         `WHERE ${ENVIRONMENT_IN_SCOPE} ORDER BY LOWER(b.name) ASC, b.uuid ASC`,
       environmentInScope(path),
     );
-    if (rows.length === 0) return NOT_IN_SCOPE;
-    return rows.filter((row) => row.uuid !== null).map((row) => BOT_ROWS.from(row));
+    if (rows.length === 0) return NOTHING_AT_PATH;
+    return found(rows.filter((row) => row.uuid !== null).map((row) => BOT_ROWS.from(row)));
   }
 
-  /** The bot of the path, in its environment and organization: NOT_IN_SCOPE when there is none. */
-  async findInScope(path: BotPath): Promise<Scoped<BotRow>> {
+  /** The bot of the path, in its environment and organization. */
+  async findInScope(path: BotPath): Promise<Lookup<BotRow>> {
     const [row] = await this.db.rows(
       `SELECT ${BOT_ROWS.select('b')} FROM bots b JOIN environments e ON e.uuid = b.environment_uuid WHERE ${BOT_IN_SCOPE}`,
       botInScope(path),
     );
-    return row ? BOT_ROWS.from(row) : NOT_IN_SCOPE;
+    return row ? found(BOT_ROWS.from(row)) : NOTHING_AT_PATH;
   }
 }

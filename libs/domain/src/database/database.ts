@@ -156,7 +156,8 @@ export class Database implements Statements {
    */
   private async fromReplica<R>(replicas: ReadReplicas, sql: string, params: unknown[]): Promise<R[]> {
     const scope = ReadConsistency.current();
-    const required = scope ? await scope.requirement() : GtidPosition.EMPTY;
+    const requirement = scope ? scope.requirement() : GtidPosition.EMPTY;
+    const required = requirement instanceof GtidPosition ? requirement : await requirement;
     const { replicas: candidates, fallback } = scope?.primaryOnly ? { replicas: [], fallback: 'read_your_writes' as const } : replicas.candidates(required);
     for (const replica of candidates) {
       try {

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Database } from '../database/database';
 import { ENVIRONMENT_IN_SCOPE, environmentInScope } from '../scope/bot-scope.sql';
-import { NOT_IN_SCOPE, Scoped } from '../scope/not-in-scope';
+import { found, Lookup, NOTHING_AT_PATH } from '../scope/lookup';
 import { EnvironmentPath, OrganizationPath } from '../scope/scope-params.dto';
 import { Environment } from './environment.entity';
 import { ENVIRONMENT_ROWS } from './environment.rows';
@@ -14,22 +14,22 @@ export class EnvironmentRepository {
 
   /**
    * The environments of the organization, removed ones included, ordered by name case-insensitively on
-   * every engine (SQLite compares binary), uuid breaking ties. NOT_IN_SCOPE when there is none: an
-   * organization without environments and no organization look alike here. (Joining the organization in
+   * every engine (SQLite compares binary), uuid breaking ties. Nothing at the path when there is none:
+   * an organization without environments and no organization look alike here. (Joining the organization in
    * would make MariaDB sort through an on-disk temporary table, because of the JSON text columns.)
    */
-  async listByOrganization(path: OrganizationPath): Promise<Scoped<EnvironmentRow[]>> {
+  async listByOrganization(path: OrganizationPath): Promise<Lookup<EnvironmentRow[]>> {
     const rows = await this.db.rows(
       `SELECT ${ENVIRONMENT_ROWS.select('e')} FROM environments e WHERE e.organization_uuid = ? ORDER BY LOWER(e.name) ASC, e.uuid ASC`,
       [path.orgUUID],
     );
-    if (rows.length === 0) return NOT_IN_SCOPE;
-    return rows.map((row) => ENVIRONMENT_ROWS.from(row));
+    if (rows.length === 0) return NOTHING_AT_PATH;
+    return found(rows.map((row) => ENVIRONMENT_ROWS.from(row)));
   }
 
-  /** The environment of the path, in its organization: NOT_IN_SCOPE when there is none. */
-  async findInScope(path: EnvironmentPath): Promise<Scoped<EnvironmentRow>> {
+  /** The environment of the path, in its organization. */
+  async findInScope(path: EnvironmentPath): Promise<Lookup<EnvironmentRow>> {
     const [row] = await this.db.rows(`SELECT ${ENVIRONMENT_ROWS.select('e')} FROM environments e WHERE ${ENVIRONMENT_IN_SCOPE}`, environmentInScope(path));
-    return row ? ENVIRONMENT_ROWS.from(row) : NOT_IN_SCOPE;
+    return row ? found(ENVIRONMENT_ROWS.from(row)) : NOTHING_AT_PATH;
   }
 }

@@ -1,13 +1,13 @@
-import { ConflictException, UnprocessableEntityException } from '@nestjs/common';
+import { DomainError } from '../errors/domain-error';
 
-export class IdempotencyKeyReusedException extends UnprocessableEntityException {
+export class IdempotencyKeyReusedException extends DomainError {
   constructor() {
-    super('This Idempotency-Key was already used with a different request');
+    super('IDEMPOTENCY_KEY_REUSED', 'This Idempotency-Key was already used with a different request');
   }
 }
 
-export class IdempotentRequestInProgressException extends ConflictException {
+export class IdempotentRequestInProgressException extends DomainError {
   constructor() {
-    super('A request with this Idempotency-Key is still being processed; retry later');
+    super('IDEMPOTENT_REQUEST_IN_PROGRESS', 'A request with this Idempotency-Key is still being processed; retry later');
   }
 }

@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { Database, Transaction } from '../database/database';
 import { BOT_IN_SCOPE, botInScope } from '../scope/bot-scope.sql';
-import { NOT_IN_SCOPE, Scoped } from '../scope/not-in-scope';
+import { found, Lookup, NOTHING_AT_PATH } from '../scope/lookup';
+import { VersionStep } from './connector-version';
 import { BotPath, RestConnectorPath } from '../scope/scope-params.dto';
 import { connectorSnapshot, fieldsSetBy } from './connector-snapshot';
 import type { TagRef } from './connector-relations.repository';
@@ -53,13 +54,12 @@ const connectorInScope = (path: RestConnectorPath) => [path.serviceUUID, path.bo
 @Injectable()
 export class ConnectorHistoryRepository {
   /**
-   * A delete or a restore leaves the record as it was: its version copies the snapshot of the version
-   * before, in one statement, numbered by the connector's new version.
+   * A delete or a restore leaves the record as it was: its version (the step's `to`) copies the snapshot of the
+   * version it was applied to (`from`), in one statement.
    */
   private readonly recordUnchangedSql =
     `INSERT INTO rest_connector_versions (${REST_CONNECTOR_VERSION_ROWS.names}) ` +
-    `SELECT c.uuid, c.version, ?, ?, ?, ?, '[]', v.snapshot FROM rest_connectors c ` +
-    'JOIN rest_connector_versions v ON v.connector_uuid = c.uuid AND v.version = c.version - 1 WHERE c.uuid = ?';
+    `SELECT v.connector_uuid, ?, ?, ?, ?, ?, '[]', v.snapshot FROM rest_connector_versions v WHERE v.connector_uuid = ? AND v.version = ?`;
 
   constructor(private readonly db: Database) {}
 
@@ -69,37 +69,37 @@ export class ConnectorHistoryRepository {
   }
 
   /** Records a delete or a restore of the connector, just written in `tx`, with the snapshot of its version before. */
-  async recordUnchanged(tx: Transaction, connectorUuid: string, operation: VersionOperation.DELETED | VersionOperation.RESTORED, author: VersionAuthor): Promise<void> {
-    const recorded = await tx.run(this.recordUnchangedSql, [operation, author.updatedAt, author.updatedBy, author.updatedByImage, connectorUuid]);
+  async recordUnchanged(tx: Transaction, connectorUuid: string, step: VersionStep, operation: VersionOperation.DELETED | VersionOperation.RESTORED, author: VersionAuthor): Promise<void> {
+    const recorded = await tx.run(this.recordUnchangedSql, [step.to, operation, author.updatedAt, author.updatedBy, author.updatedByImage, connectorUuid, step.from]);
     // Every write records a version, and the migration recorded every connector before: a missing one is a bug.
     if (recorded !== 1) throw new Error(`Rest connector ${connectorUuid} has no recorded version before its current one`);
   }
 
-  /** A page of the connector's versions, newest first, without snapshots; NOT_IN_SCOPE when the connector is not in the path. */
-  async page(path: RestConnectorPath, offset: number, limit: number): Promise<Scoped<Paged<VersionSummary>>> {
+  /** A page of the connector's versions, newest first, without snapshots. */
+  async page(path: RestConnectorPath, offset: number, limit: number): Promise<Lookup<Paged<VersionSummary>>> {
     const [rows, [{ total }]] = await Promise.all([
       this.db.rows(`SELECT ${SUMMARY_ROWS.select('v')} FROM rest_connector_versions v ${CONNECTOR_IN_SCOPE} ORDER BY v.version DESC LIMIT ? OFFSET ?`, [...connectorInScope(path), limit, offset]),
       this.db.rows<{ total: number | string }>(`SELECT COUNT(*) AS total FROM rest_connector_versions v ${CONNECTOR_IN_SCOPE}`, connectorInScope(path)),
     ]);
     // A connector always has a version: none means no such connector in the path's scope.
-    if (Number(total) === 0) return NOT_IN_SCOPE;
-    return { rows: rows.map((row) => SUMMARY_ROWS.from(row)), total: Number(total) };
+    if (Number(total) === 0) return NOTHING_AT_PATH;
+    return found({ rows: rows.map((row) => SUMMARY_ROWS.from(row)), total: Number(total) });
   }
 
-  /** One version with its snapshot; null when the connector has no such version, NOT_IN_SCOPE when it is not in the path. */
-  async one(path: RestConnectorPath, version: number): Promise<Scoped<VersionRow | null>> {
+  /** One version with its snapshot; found null when the connector is there without such a version. */
+  async one(path: RestConnectorPath, version: number): Promise<Lookup<VersionRow | null>> {
     const [row] = await this.db.rows(`SELECT ${REST_CONNECTOR_VERSION_ROWS.select('v')} FROM rest_connector_versions v ${CONNECTOR_IN_SCOPE} AND v.version = ?`, [
       ...connectorInScope(path),
       version,
     ]);
-    if (row) return REST_CONNECTOR_VERSION_ROWS.from(row);
+    if (row) return found(REST_CONNECTOR_VERSION_ROWS.from(row));
     // Only for a 404: is it the version that is missing, or the connector?
     const [connector] = await this.db.rows(`SELECT 1 AS found FROM rest_connector_versions v ${CONNECTOR_IN_SCOPE} LIMIT 1`, connectorInScope(path));
-    return connector ? null : NOT_IN_SCOPE;
+    return connector ? found(null) : NOTHING_AT_PATH;
   }
 
-  /** A page of the bot's deleted connectors, newest deletion first, uuid breaking ties; NOT_IN_SCOPE when there is none. */
-  async trash(path: BotPath, offset: number, limit: number): Promise<Scoped<Paged<TrashRow>>> {
+  /** A page of the bot's deleted connectors, newest deletion first, uuid breaking ties; nothing at the path when there is none. */
+  async trash(path: BotPath, offset: number, limit: number): Promise<Lookup<Paged<TrashRow>>> {
     const from =
       'FROM rest_connectors c JOIN bots b ON b.uuid = c.bot_uuid JOIN environments e ON e.uuid = b.environment_uuid ' +
       `WHERE c.bot_uuid = ? AND c.deleted_at IS NOT NULL AND ${BOT_IN_SCOPE}`;
@@ -108,7 +108,7 @@ export class ConnectorHistoryRepository {
       this.db.rows(`SELECT ${TRASH_ROWS.select('c')} ${from} ORDER BY c.deleted_at DESC, c.uuid DESC LIMIT ? OFFSET ?`, [...params, limit, offset]),
       this.db.rows<{ total: number | string }>(`SELECT COUNT(*) AS total ${from}`, params),
     ]);
-    if (Number(total) === 0) return NOT_IN_SCOPE;
-    return { rows: rows.map((row) => TRASH_ROWS.from(row)), total: Number(total) };
+    if (Number(total) === 0) return NOTHING_AT_PATH;
+    return found({ rows: rows.map((row) => TRASH_ROWS.from(row)), total: Number(total) });
   }
 }

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Database } from '../database/database';
 import { BOT_IN_SCOPE, botInScope } from '../scope/bot-scope.sql';
-import { NOT_IN_SCOPE, Scoped } from '../scope/not-in-scope';
+import { found, Lookup, NOTHING_AT_PATH } from '../scope/lookup';
 import { BotPath } from '../scope/scope-params.dto';
 import { ConnectorContentEntry } from './connector-content.entity';
 import { PlacedTag, push, TagRef, tagsInOrder } from './connector-relations.repository';
@@ -59,8 +59,8 @@ function searchFilter(terms: string[]): { sql: string; params: string[] } {
  * The searches over a bot's active connectors, in hand-written SQL (docs/performance.md: the query
  * builder cost more CPU than the queries). Every query is scoped by `bot_uuid` and `deleted_at IS NULL`,
  * the leading columns of the connector indexes, and filters and counts in SQL. The bot must be in the
- * path's environment and organization (BOT_IN_SCOPE): each search answers NOT_IN_SCOPE when nothing in that
- * scope matched, and the caller asks ScopeService.resolve which answer that is.
+ * path's environment and organization (BOT_IN_SCOPE): each search answers a Lookup, and the caller asks
+ * ScopeService.inPath what nothing at the path means.
  */
 @Injectable()
 export class RestConnectorSearchRepository {
@@ -84,7 +84,7 @@ export class RestConnectorSearchRepository {
 
   /**
    * Every active connector of the bot with its tags and its content, ordered by name case-insensitively, then uuid
-   * (the page's order by name). NOT_IN_SCOPE when there is none: a bot without connectors and a bot outside the
+   * (the page's order by name). Nothing at the path when there is none: a bot without connectors and a bot outside the
    * path's scope (joined in) look alike here.
    *
    * One statement: a UNION ALL of the connectors with their content and of their tags (`kind` 1, the tag's name in
@@ -92,7 +92,7 @@ export class RestConnectorSearchRepository {
    * Sorting the union in SQL sent the content through a temporary table; the floor's JSON aggregation created an
    * on-disk one per request (docs/performance.md, "The list in one statement").
    */
-  async listActive(path: BotPath): Promise<Scoped<ListRow[]>> {
+  async listActive(path: BotPath): Promise<Lookup<ListRow[]>> {
     const rows = await this.db.rows<ListUnionRow>(this.listSql, [path.botUUID, ...botInScope(path), path.botUUID]);
     const connectors: Array<ListRow & { nameKey: string }> = [];
     const tags = new Map<string, PlacedTag[]>();
@@ -100,13 +100,13 @@ export class RestConnectorSearchRepository {
       if (Number(row.kind) === ListRowKind.Tag) push(tags, row.uuid, { position: Number(row.position), name: row.name });
       else connectors.push({ uuid: row.uuid, name: row.name, nameKey: String(row.name_key), tags: [], content: row.content === null ? [] : CONTENT_ROWS.from(row).content });
     }
-    if (connectors.length === 0) return NOT_IN_SCOPE;
+    if (connectors.length === 0) return NOTHING_AT_PATH;
     connectors.sort((a, b) => this.db.compareKeys(a.nameKey, b.nameKey) || this.db.compareKeys(a.uuid, b.uuid));
-    return connectors.map(({ uuid, name, content }) => ({ uuid, name, tags: tagsInOrder(tags.get(uuid) ?? []), content }));
+    return found(connectors.map(({ uuid, name, content }) => ({ uuid, name, tags: tagsInOrder(tags.get(uuid) ?? []), content })));
   }
 
-  /** NOT_IN_SCOPE only when the bot is not in the path's scope: the count tells. */
-  async page(path: BotPath, criteria: PageCriteria): Promise<Scoped<{ total: number; rows: PageRow[] }>> {
+  /** Nothing at the path only when the bot is not in the path's scope (the count tells); an empty page otherwise. */
+  async page(path: BotPath, criteria: PageCriteria): Promise<Lookup<{ total: number; rows: PageRow[] }>> {
     const filter = searchFilter(criteria.searchTerms);
     const direction = criteria.direction === 'ASC' ? 'ASC' : 'DESC';
     // The count and the rows in parallel; the count also says whether the bot is in scope.
@@ -123,12 +123,12 @@ export class RestConnectorSearchRepository {
         [path.botUUID, ...filter.params, criteria.limit, criteria.offset],
       ),
     ]);
-    if (Number(counted.in_scope) === 0) return NOT_IN_SCOPE;
-    return { total: Number(counted.total), rows: rows.map((row) => PAGE_ROWS.from(row)) };
+    if (Number(counted.in_scope) === 0) return NOTHING_AT_PATH;
+    return found({ total: Number(counted.total), rows: rows.map((row) => PAGE_ROWS.from(row)) });
   }
 
-  /** Names containing the term: those starting with it first, then the rest, each alphabetical. NOT_IN_SCOPE only when the bot is not in the path's scope. */
-  async suggestNames(path: BotPath, term: string, limit: number): Promise<Scoped<string[]>> {
+  /** Names containing the term: those starting with it first, then the rest, each alphabetical. Nothing at the path only when the bot is not in the path's scope. */
+  async suggestNames(path: BotPath, term: string, limit: number): Promise<Lookup<string[]>> {
     // Active names are unique per bot (case-insensitively), so the names need no DISTINCT.
     // The bot joined first and the connectors left-joined: a bot without matches is one row of NULLs.
     const rows = await this.db.rows<{ name: string | null }>(
@@ -137,7 +137,7 @@ export class RestConnectorSearchRepository {
         `WHERE ${BOT_IN_SCOPE} ORDER BY CASE WHEN c.name_key LIKE ? ESCAPE '!' THEN 0 ELSE 1 END ASC, c.name_key ASC LIMIT ?`,
       [containsPattern(term), ...botInScope(path), containsPattern(term).slice(1), limit],
     );
-    if (rows.length === 0) return NOT_IN_SCOPE;
-    return rows.filter((row) => row.name !== null).map((row) => String(row.name));
+    if (rows.length === 0) return NOTHING_AT_PATH;
+    return found(rows.filter((row) => row.name !== null).map((row) => String(row.name)));
   }
 }

@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { Database, ReadFrom, Transaction } from '../database/database';
 import { BOT_IN_SCOPE, botInScope } from '../scope/bot-scope.sql';
-import { NOT_IN_SCOPE, Scoped } from '../scope/not-in-scope';
+import { found, Lookup, NOTHING_AT_PATH } from '../scope/lookup';
+import { VersionStep } from './connector-version';
 import { BotPath, RestConnectorPath } from '../scope/scope-params.dto';
 import { FlowRef, flowsInOrder, PlacedTag, TagRef, tagsInOrder } from './connector-relations.repository';
 import { RestConnectorTag } from './rest-connector-tag.entity';
@@ -14,14 +15,15 @@ export type TagRow = Pick<RestConnectorTag, 'name' | 'nameKey' | 'position'>;
 /** The columns a full write sets. */
 export type ConnectorWrite = Omit<RestConnector, 'uuid' | 'botUuid' | 'bot' | 'createdAt' | 'createdBy' | 'deletedAt' | 'deletedBy' | 'version'>;
 /** What a soft delete records (the rules: connector-lifecycle.ts of the transactional service). */
-export type ConnectorDeletion = Pick<RestConnector, 'deletedAt' | 'deletedBy' | 'activeNameKey'>;
+/** Whether the connector is in the trash, who put it there, and whether it holds its name (the unique index on active names). */
+export type ConnectorTrashState = Pick<RestConnector, 'deletedAt' | 'deletedBy' | 'activeNameKey'>;
 
 const WRITE_ROWS = REST_CONNECTOR_ROWS.pick(
   'name', 'nameKey', 'activeNameKey', 'description', 'requestType', 'url', 'headers', 'contentType', 'authType', 'grantType',
   'basicToken', 'bearerToken', 'clientId', 'clientSecret', 'oauthUrl', 'authUsername', 'authPassword', 'body', 'output',
   'updatedAt', 'updatedBy', 'updatedByImage',
 );
-const DELETION_ROWS = REST_CONNECTOR_ROWS.pick('deletedAt', 'deletedBy', 'activeNameKey');
+const TRASH_STATE_ROWS = REST_CONNECTOR_ROWS.pick('deletedAt', 'deletedBy', 'activeNameKey');
 /**
  * The columns a get shows, and the version its ETag names: the read selects no more (each further column costs
  * MariaDB, mysql2's column definitions and the conversion, on every get).
@@ -102,22 +104,21 @@ export class RestConnectorRepository {
     `WHERE c.uuid = ? AND c.bot_uuid = ? AND ${BOT_IN_SCOPE}`;
   /** Active again as it was: its name takes the unique key back (a duplicate-key error when another has it now). */
   private readonly restoreSql =
-    'UPDATE rest_connectors SET deleted_at = NULL, deleted_by = NULL, active_name_key = name_key, version = version + 1 ' +
-    'WHERE uuid = ? AND bot_uuid = ? AND deleted_at IS NOT NULL AND version = ?';
+    `UPDATE rest_connectors SET ${TRASH_STATE_ROWS.assignments}, version = ? WHERE uuid = ? AND bot_uuid = ? AND deleted_at IS NOT NULL AND version = ?`;
   private readonly softDeleteSql =
-    `UPDATE rest_connectors SET ${DELETION_ROWS.assignments}, version = version + 1 ` +
+    `UPDATE rest_connectors SET ${TRASH_STATE_ROWS.assignments}, version = ? ` +
     `WHERE uuid = ? AND bot_uuid = ? AND version = ? AND deleted_at IS NULL AND EXISTS (${BOT_OF_PATH})`;
 
   constructor(private readonly db: Database) {}
 
   /** The active connector, if its bot is in the path's environment and organization: one query, the scope joined in. */
-  async findActive(path: RestConnectorPath, from: ReadFrom = 'replica'): Promise<Scoped<RestConnector>> {
+  async findActive(path: RestConnectorPath, from: ReadFrom = 'replica'): Promise<Lookup<RestConnector>> {
     const [row] = await this.db.rows(this.findActiveSql, [path.serviceUUID, path.botUUID, ...botInScope(path)], from);
-    return row ? REST_CONNECTOR_ROWS.from(row) : NOT_IN_SCOPE;
+    return row ? found(REST_CONNECTOR_ROWS.from(row)) : NOTHING_AT_PATH;
   }
 
   /** findActive with its tags and flows: the read of one connector, in one statement. */
-  async findActiveWithRelations(path: RestConnectorPath, from: ReadFrom = 'replica'): Promise<Scoped<ConnectorWithRelations>> {
+  async findActiveWithRelations(path: RestConnectorPath, from: ReadFrom = 'replica'): Promise<Lookup<ConnectorWithRelations>> {
     const rows = await this.db.rows(
       this.findWithRelationsSql,
       [path.serviceUUID, path.botUUID, ...botInScope(path), path.serviceUUID, path.serviceUUID, path.botUUID],
@@ -132,40 +133,40 @@ export class RestConnectorRepository {
       else if (kind === RelationKind.Tag) tags.push({ position: Number(row.position), name: String(row.relation_name) });
       else flows.push({ uuid: String(row.relation_uuid), name: String(row.relation_name) });
     }
-    return connector ? { connector, tags: tagsInOrder(tags), flows: flowsInOrder(flows) } : NOT_IN_SCOPE;
+    return connector ? found({ connector, tags: tagsInOrder(tags), flows: flowsInOrder(flows) }) : NOTHING_AT_PATH;
   }
 
   /** findActive, with the snapshot of the current version (on the primary: a write follows). */
-  async findForWrite(path: RestConnectorPath): Promise<Scoped<ConnectorForWrite>> {
+  async findForWrite(path: RestConnectorPath): Promise<Lookup<ConnectorForWrite>> {
     const [row] = await this.db.rows(this.findForWriteSql, [path.serviceUUID, path.botUUID, ...botInScope(path)], 'primary');
-    if (!row) return NOT_IN_SCOPE;
-    return { connector: REST_CONNECTOR_ROWS.from(row), snapshot: typeof row.snapshot === 'string' ? JSON.parse(row.snapshot) : null };
+    if (!row) return NOTHING_AT_PATH;
+    return found({ connector: REST_CONNECTOR_ROWS.from(row), snapshot: typeof row.snapshot === 'string' ? JSON.parse(row.snapshot) : null });
   }
 
   /** The connector, active or deleted, if its bot is in the path's scope. */
-  async findAny(path: RestConnectorPath, from: ReadFrom = 'replica'): Promise<Scoped<RestConnector>> {
+  async findAny(path: RestConnectorPath, from: ReadFrom = 'replica'): Promise<Lookup<RestConnector>> {
     const [row] = await this.db.rows(this.findAnySql, [path.serviceUUID, path.botUUID, ...botInScope(path)], from);
-    return row ? REST_CONNECTOR_ROWS.from(row) : NOT_IN_SCOPE;
+    return row ? found(REST_CONNECTOR_ROWS.from(row)) : NOTHING_AT_PATH;
   }
 
   /**
-   * Inserts the connector and its tags, the scope check folded into the INSERT: NOT_IN_SCOPE, and nothing
-   * written, when the bot is not in the path's environment and organization. Throws the driver's
+   * Inserts the connector and its tags, the scope check folded into the INSERT: its uuid, or nothing at the
+   * path, and nothing written, when the bot is not in the path's environment and organization. Throws the driver's
    * duplicate-key error when the name is taken (see the unique index).
    */
-  async insert(tx: Transaction, path: BotPath, connector: RestConnector, tags: TagRow[]): Promise<Scoped<string>> {
+  async insert(tx: Transaction, path: BotPath, connector: RestConnector, tags: TagRow[]): Promise<Lookup<string>> {
     const inserted = await tx.run(this.insertSql, [...REST_CONNECTOR_ROWS.values(connector), ...botInScope(path)]);
-    if (inserted === 0) return NOT_IN_SCOPE;
+    if (inserted === 0) return NOTHING_AT_PATH;
     await this.insertTags(tx, connector.uuid, tags);
-    return connector.uuid;
+    return found(connector.uuid);
   }
 
   /**
-   * A full write, applied only if the row is still active at `expectedVersion`; false otherwise. `tags` null:
-   * they are unchanged, and not rewritten.
+   * A full write, applied only if the row is still active at `step.from`; false otherwise. `tags` null: they are
+   * unchanged, and not rewritten.
    */
-  async update(tx: Transaction, botUuid: string, uuid: string, expectedVersion: number, values: ConnectorWrite, tags: TagRow[] | null): Promise<boolean> {
-    const written = await tx.run(this.updateSql, [...WRITE_ROWS.values(values), expectedVersion + 1, uuid, botUuid, expectedVersion]);
+  async update(tx: Transaction, botUuid: string, uuid: string, step: VersionStep, values: ConnectorWrite, tags: TagRow[] | null): Promise<boolean> {
+    const written = await tx.run(this.updateSql, [...WRITE_ROWS.values(values), step.to, uuid, botUuid, step.from]);
     if (written === 0) return false;
     if (tags === null) return true;
     await tx.run(`DELETE FROM rest_connector_tags WHERE connector_uuid = ?`, [uuid]);
@@ -173,14 +174,14 @@ export class RestConnectorRepository {
     return true;
   }
 
-  /** Makes the deleted connector active again, only if it is still deleted at `expectedVersion`; false otherwise. */
-  async restore(tx: Transaction, path: RestConnectorPath, expectedVersion: number): Promise<boolean> {
-    return (await tx.run(this.restoreSql, [path.serviceUUID, path.botUUID, expectedVersion])) === 1;
+  /** Takes the deleted connector out of the trash (`restored`), only if it is still deleted at `step.from`; false otherwise. */
+  async restore(tx: Transaction, path: RestConnectorPath, step: VersionStep, restored: ConnectorTrashState): Promise<boolean> {
+    return (await tx.run(this.restoreSql, [...TRASH_STATE_ROWS.values(restored), step.to, path.serviceUUID, path.botUUID, step.from])) === 1;
   }
 
-  /** Moves the connector to the trash if it is still active at `version`; false when another write came first. */
-  async softDelete(tx: Transaction, path: RestConnectorPath, version: number, deletion: ConnectorDeletion): Promise<boolean> {
-    return (await tx.run(this.softDeleteSql, [...DELETION_ROWS.values(deletion), path.serviceUUID, path.botUUID, version, ...botInScope(path)])) === 1;
+  /** Moves the connector to the trash (`deleted`) if it is still active at `step.from`; false when another write came first. */
+  async softDelete(tx: Transaction, path: RestConnectorPath, step: VersionStep, deleted: ConnectorTrashState): Promise<boolean> {
+    return (await tx.run(this.softDeleteSql, [...TRASH_STATE_ROWS.values(deleted), step.to, path.serviceUUID, path.botUUID, step.from, ...botInScope(path)])) === 1;
   }
 
   /** One multi-row INSERT. */

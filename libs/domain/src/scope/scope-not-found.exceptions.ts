@@ -1,19 +1,19 @@
-import { NotFoundException } from '@nestjs/common';
+import { DomainError } from '../errors/domain-error';
 
-export class OrganizationNotFoundException extends NotFoundException {
+export class OrganizationNotFoundException extends DomainError {
   constructor(orgUuid: string) {
-    super(`Organization ${orgUuid} not found`);
+    super('ORGANIZATION_NOT_FOUND', `Organization ${orgUuid} not found`);
   }
 }
 
-export class EnvironmentNotFoundException extends NotFoundException {
+export class EnvironmentNotFoundException extends DomainError {
   constructor(orgUuid: string, envUuid: string) {
-    super(`Environment ${envUuid} not found in organization ${orgUuid}`);
+    super('ENVIRONMENT_NOT_FOUND', `Environment ${envUuid} not found in organization ${orgUuid}`);
   }
 }
 
-export class BotNotFoundException extends NotFoundException {
+export class BotNotFoundException extends DomainError {
   constructor(envUuid: string, botUuid: string) {
-    super(`Bot ${botUuid} not found in environment ${envUuid}`);
+    super('BOT_NOT_FOUND', `Bot ${botUuid} not found in environment ${envUuid}`);
   }
 }

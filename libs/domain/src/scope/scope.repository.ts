@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Database, ReadFrom } from '../database/database';
-import { ScopeIds } from './not-in-scope';
+import { ScopeIds } from './lookup';
 
 export interface ScopeLookup {
   organization: boolean;

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { ReadFrom } from '../database/database';
-import { NOT_IN_SCOPE, Scoped, ScopeIds } from './not-in-scope';
+import { Lookup, ScopeIds } from './lookup';
 import { BotNotFoundException, EnvironmentNotFoundException, OrganizationNotFoundException } from './scope-not-found.exceptions';
 import { ScopeRepository } from './scope.repository';
 
@@ -13,14 +13,14 @@ export class ScopeService {
   constructor(private readonly scopes: ScopeRepository) {}
 
   /**
-   * A scoped query's answer. NOT_IN_SCOPE becomes the 404 naming the path's missing link, or, when every
-   * link exists, what `inScope` answers: the empty result, or the 404 of the thing itself. `from: 'primary'`
-   * when a write depends on it (see ReadFrom).
+   * What a scoped query found at the path. When it found nothing there: the 404 naming the path's first missing
+   * link, or, when every link exists, undefined: only what the query looked for is missing (or the list is empty),
+   * and the caller answers that as its own rule says. `from: 'primary'` when a write depends on it (see ReadFrom).
    */
-  async resolve<T>(path: ScopeIds, answer: Scoped<T>, inScope: () => T | Promise<T>, from: ReadFrom = 'replica'): Promise<T> {
-    if (answer !== NOT_IN_SCOPE) return answer;
+  async inPath<T>(path: ScopeIds, lookup: Lookup<T>, from: ReadFrom = 'replica'): Promise<T | undefined> {
+    if (lookup.found) return lookup.value;
     await this.require(path, from);
-    return inScope();
+    return undefined;
   }
 
   /** Resolves when every link of the path exists; otherwise the 404 naming the first missing one. */

@@ -15,7 +15,7 @@ import {
 import { Injectable } from '@nestjs/common';
 import { toPage } from '../connector-views';
 import { etagOf } from '../etag';
-import { connectorNotFound, VersionNotFoundException } from '../rest-connector.exceptions';
+import { ConnectorNotFoundException, VersionNotFoundException } from '../rest-connector.exceptions';
 
 /** A version as the page lists it. */
 function toVersion(row: VersionSummary): RestConnectorVersionDto {
@@ -39,18 +39,20 @@ export class ConnectorHistoryService {
   ) {}
 
   async versions(path: RestConnectorPath, { page, linesPerPage }: HistoryPageQueryDto): Promise<RestConnectorVersionPageDto> {
-    const found = await this.scope.resolve(path, await this.history.page(path, (page - 1) * linesPerPage, linesPerPage), connectorNotFound(path));
+    const found = await this.scope.inPath(path, await this.history.page(path, (page - 1) * linesPerPage, linesPerPage));
+    if (!found) throw new ConnectorNotFoundException(path.botUUID, path.serviceUUID);
     return toPage(found.rows.map(toVersion), found.total, page, linesPerPage);
   }
 
   async version(path: RestConnectorVersionPath): Promise<RestConnectorVersionDetailDto> {
-    const found = await this.scope.resolve(path, await this.history.one(path, path.version), connectorNotFound(path));
+    const found = await this.scope.inPath(path, await this.history.one(path, path.version));
+    if (found === undefined) throw new ConnectorNotFoundException(path.botUUID, path.serviceUUID);
     if (found === null) throw new VersionNotFoundException(path.serviceUUID, path.version);
     return { ...toVersion(found), snapshot: found.snapshot };
   }
 
   async trash(path: BotPath, { page, linesPerPage }: HistoryPageQueryDto): Promise<DeletedRestConnectorPageDto> {
-    const found = await this.scope.resolve(path, await this.history.trash(path, (page - 1) * linesPerPage, linesPerPage), () => ({ rows: [], total: 0 }));
+    const found = (await this.scope.inPath(path, await this.history.trash(path, (page - 1) * linesPerPage, linesPerPage))) ?? { rows: [], total: 0 };
     const { tags } = await this.relations.of(path.botUUID, found.rows.map((row) => row.uuid));
     const content = found.rows.map((row) => ({
       uuid: row.uuid,

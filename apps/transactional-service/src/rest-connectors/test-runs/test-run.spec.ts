@@ -161,7 +161,7 @@ describe(TestRunner.name, () => {
       for (const [overrides, variables] of cases) {
         const prepared = sut.prepare(saved(overrides), variables);
         await expect(sut.screen(prepared)).rejects.toMatchObject({
-          response: { message: ["The request would carry a secret stored for this connector outside its Authorization: a test run sends a stored secret only where the connector's authType puts it"] },
+          problems: ["The request would carry a secret stored for this connector outside its Authorization: a test run sends a stored secret only where the connector's authType puts it"],
         });
       }
       expect(side.connections()).toBe(0);

@@ -1,5 +1,4 @@
-import { AuthType, ContentType, GrantType, RequestType, SecretField, SECRETS, secretSentTo } from '@app/domain';
-import { BadRequestException } from '@nestjs/common';
+import { AuthType, ContentType, GrantType, InvalidInputError, RequestType, SecretField, SECRETS, secretSentTo } from '@app/domain';
 import type { Dispatcher } from 'undici';
 import { destinationOf, sameDestination } from '../destination';
 import { hostHeaderProblems } from '../host-header';
@@ -119,7 +118,7 @@ export class TestRunner {
     // differs from the address is how a virtual host is reached by IP.
     const carriesSecret = secretSentTo('url', connector.authType, connector.grantType) !== null;
     const problems = [...boundDestinationProblems(connector, filled), ...(carriesSecret ? hostHeaderProblems(filled.url, filled.headers) : [])];
-    if (problems.length > 0) throw new BadRequestException(problems);
+    if (problems.length > 0) throw new InvalidInputError(problems);
 
     const warnings = filled.unused.map((name) => `variables.${name} is not used: the connector has no {{${name}}}`);
     // The connector's own header gives way where the auth type sets Authorization or a sent body its Content-Type.
@@ -152,7 +151,7 @@ export class TestRunner {
     const texts = [call.url, connector.oauthUrl ?? '', ...call.headers.map(({ value }) => value), call.body ?? ''];
     const found = await this.reader.holdsSecret({ texts, secrets: kept }, callerGone);
     if ('result' in found && !found.result) return;
-    throw new BadRequestException(
+    throw new InvalidInputError(
       'result' in found
         ? ['The request would carry a secret stored for this connector outside its Authorization: a test run sends a stored secret only where the connector\'s authType puts it']
         : [`The request could not be checked for the connector's stored secrets: it ${found.stopped}`],

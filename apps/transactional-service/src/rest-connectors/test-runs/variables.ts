@@ -1,5 +1,4 @@
-import { BadRequestException } from '@nestjs/common';
-import { isHttpUrlWithPlaceholders, isSingleLine, PLACEHOLDER } from '@app/domain';
+import { InvalidInputError, isHttpUrlWithPlaceholders, isSingleLine, PLACEHOLDER } from '@app/domain';
 
 export type Variables = Readonly<Record<string, string>>;
 
@@ -96,7 +95,7 @@ export function fillTemplate(template: Template, variables: Variables, jsonBody 
   const used = new Set([...Object.values(urls), template.body, ...template.headers.map((header) => header.value)].flatMap(placeholdersIn));
   const missing = [...used].filter((name) => !Object.hasOwn(variables, name));
   if (missing.length > 0) {
-    throw new BadRequestException(missing.map((name) => `variables.${name} is missing: {{${name}}} appears in the connector`));
+    throw new InvalidInputError(missing.map((name) => `variables.${name} is missing: {{${name}}} appears in the connector`));
   }
   const problems: string[] = [];
   // Sizes first, from each value's length once encoded: nothing large is built before it is known to fit.
@@ -113,7 +112,7 @@ export function fillTemplate(template: Template, variables: Variables, jsonBody 
     ...template.headers.map(({ value }, index) => tooLong(`headers.${index}.value`, value, raw, FILLED_LIMITS.headerValue)),
     tooLong('body', template.body, jsonBody ? new Map(names.map((name) => [name, inJsonString(variables[name]).length])) : raw, FILLED_LIMITS.body),
   ];
-  if (tooLarge.includes(true)) throw new BadRequestException(problems);
+  if (tooLarge.includes(true)) throw new InvalidInputError(problems);
   const filledUrl = (part: string, template: string) => {
     const url = fill(template, variables, encodeURIComponent);
     if (!isHttpUrlWithPlaceholders(url, Number.MAX_SAFE_INTEGER) || placeholdersIn(url).length > 0) {
@@ -137,7 +136,7 @@ export function fillTemplate(template: Template, variables: Variables, jsonBody 
   const body = jsonBody ? fillJson(template.body, variables) : fill(template.body, variables);
   const jsonProblem = jsonBody && body.trim() !== '' ? notJson(body) : null;
   if (jsonProblem) problems.push(`body is not valid JSON once its variables are filled in (${jsonProblem}): fix the body, or choose another contentType than APPLICATION_JSON`);
-  if (problems.length > 0) throw new BadRequestException(problems);
+  if (problems.length > 0) throw new InvalidInputError(problems);
   return { url, oauthUrl, headers, body, unused: Object.keys(variables).filter((name) => !used.has(name)) };
 }
 

@@ -1,12 +1,12 @@
-import { BadRequestException } from '@nestjs/common';
+import { InvalidInputError } from '@app/domain';
 
-/** The messages of the 400 that `run` throws; any other outcome fails the spec (this file is built with the app: no jest globals). */
+/** The problems of the invalid input (a 400) that `run` throws; any other outcome fails the spec (this file is built with the app: no jest globals). */
 export function problemsOf(run: () => unknown): string[] {
   try {
     run();
   } catch (error) {
-    if (!(error instanceof BadRequestException)) throw error;
-    return (error.getResponse() as { message: string[] }).message;
+    if (!(error instanceof InvalidInputError)) throw error;
+    return error.problems;
   }
   throw new Error('expected a 400');
 }

@@ -1,0 +1,24 @@
+import { DomainError, DomainErrorCode, InvalidInputError } from '@app/domain';
+import { HttpStatus } from '@nestjs/common';
+
+/** The status of each domain error code: the compiler refuses a code without one. */
+const STATUS_OF: Record<DomainErrorCode, HttpStatus> = {
+  ORGANIZATION_NOT_FOUND: HttpStatus.NOT_FOUND,
+  ENVIRONMENT_NOT_FOUND: HttpStatus.NOT_FOUND,
+  BOT_NOT_FOUND: HttpStatus.NOT_FOUND,
+  CONNECTOR_NOT_FOUND: HttpStatus.NOT_FOUND,
+  CONNECTOR_IN_TRASH: HttpStatus.NOT_FOUND,
+  CONNECTOR_VERSION_NOT_FOUND: HttpStatus.NOT_FOUND,
+  CONNECTOR_NAME_TAKEN: HttpStatus.CONFLICT,
+  CONNECTOR_NOT_DELETED: HttpStatus.CONFLICT,
+  CONNECTOR_BUSY: HttpStatus.CONFLICT,
+  CONNECTOR_CHANGED: HttpStatus.PRECONDITION_FAILED,
+  IDEMPOTENCY_KEY_REUSED: HttpStatus.UNPROCESSABLE_ENTITY,
+  IDEMPOTENT_REQUEST_IN_PROGRESS: HttpStatus.CONFLICT,
+  INVALID_INPUT: HttpStatus.BAD_REQUEST,
+};
+
+/** A domain error as the answer says it: its code's status, and its message (every problem, for invalid input). */
+export function describeDomainError(error: DomainError): { status: number; message: string | string[] } {
+  return { status: STATUS_OF[error.code], message: error instanceof InvalidInputError ? error.problems : error.message };
+}
