@@ -111,6 +111,8 @@ describe('Read replicas on real replication', () => {
     expect(afterUpdate.headers.etag).toBe(updated.headers.etag);
     expect(afterUpdate.headers.etag).not.toBe(got.headers.etag);
     expect(versions.body.content.map((v: { version: number }) => v.version)).toEqual([2, 1]);
+    const second = await connectors.http.get(`${base()}/${uuid}/versions/2`).set(bearer(writer)).expect(200);
+    expect(second.body.snapshot.name).toBe('Read your update');
 
     await connectors.http.delete(`${base()}/${uuid}`).set(bearer(writer)).expect(204);
     await connectors.http.get(`${base()}/${uuid}`).set(bearer(writer)).expect(404);

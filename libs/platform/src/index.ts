@@ -26,6 +26,9 @@ export * from './http/api-error-responses.decorator';
 export * from './http/idempotency-key.decorators';
 export * from './http/caller-gone';
 
+// Read replicas: the request's consistency scope, handed from a controller to its service
+export { RequestConsistency } from './database/read-your-writes';
+
 // Rate limits: per-minute counters and the 429 they answer, for a limit of a feature's own
 export * from './rate-limit/rate-limit-store';
 export { RateLimitExceededException, tooManyRequests } from './rate-limit/rate-limit-keys';

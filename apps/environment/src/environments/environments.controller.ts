@@ -1,5 +1,5 @@
-import { ApiErrorResponses } from '@app/platform';
-import { EnvironmentDto, EnvironmentPath, OrganizationPath } from '@app/domain';
+import { ApiErrorResponses, RequestConsistency } from '@app/platform';
+import { ConsistencyScope, EnvironmentDto, EnvironmentPath, OrganizationPath } from '@app/domain';
 import { Controller, Get, Param } from '@nestjs/common';
 import { ApiBearerAuth, ApiOkResponse, ApiOperation } from '@nestjs/swagger';
 import { EnvironmentsService } from './environments.service';
@@ -16,14 +16,14 @@ export class EnvironmentsController {
     description: 'Every environment of the organization, ordered by name; removed ones are included with `removed: true`.',
   })
   @ApiOkResponse({ type: [EnvironmentDto], description: 'The organization\'s environments, ordered by name' })
-  listEnvironments(@Param() path: OrganizationPath): Promise<EnvironmentDto[]> {
-    return this.environments.list(path);
+  listEnvironments(@Param() path: OrganizationPath, @RequestConsistency() consistency?: ConsistencyScope): Promise<EnvironmentDto[]> {
+    return this.environments.list(path, consistency);
   }
 
   @Get(':envUUID')
   @ApiOperation({ summary: 'One environment', description: 'The environment with its applications and permissions; 404 unless the organization has it.' })
   @ApiOkResponse({ type: EnvironmentDto, description: 'The environment' })
-  getEnvironment(@Param() path: EnvironmentPath): Promise<EnvironmentDto> {
-    return this.environments.get(path);
+  getEnvironment(@Param() path: EnvironmentPath, @RequestConsistency() consistency?: ConsistencyScope): Promise<EnvironmentDto> {
+    return this.environments.get(path, consistency);
   }
 }

@@ -37,7 +37,7 @@ describe(RestConnectorSearchService.name, () => {
 
     const page = await sut.page(PATH, aQuery({ page: 3, linesPerPage: 5, searchTerms: ['st'] }));
 
-    expect(search.page).toHaveBeenCalledWith(PATH, { searchTerms: ['st'], orderBy: 'updatedAt', direction: 'DESC', offset: 10, limit: 5 });
+    expect(search.page).toHaveBeenCalledWith(PATH, { searchTerms: ['st'], orderBy: 'updatedAt', direction: 'DESC', offset: 10, limit: 5 }, undefined);
     expect(page).toMatchObject({
       number: 2,
       totalPages: 3,

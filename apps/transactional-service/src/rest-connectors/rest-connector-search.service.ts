@@ -1,4 +1,4 @@
-import { BotPath, ConnectorRelationsRepository, PageCriteria, PaginationQueryDto, QuicksearchQueryDto, RestConnectorListDto, RestConnectorPageDto, RestConnectorSearchRepository, ScopeService } from '@app/domain';
+import { BotPath, ConnectorRelationsRepository, ConsistencyScope, PageCriteria, PaginationQueryDto, QuicksearchQueryDto, RestConnectorListDto, RestConnectorPageDto, RestConnectorSearchRepository, ScopeService } from '@app/domain';
 import { Injectable } from '@nestjs/common';
 import { toPage, toPageItem } from './connector-views';
 
@@ -11,11 +11,11 @@ export class RestConnectorSearchService {
     private readonly relations: ConnectorRelationsRepository,
   ) {}
 
-  async list(path: BotPath): Promise<RestConnectorListDto> {
-    return { data: (await this.scope.inPath(path, await this.search.listActive(path))) ?? [] };
+  async list(path: BotPath, consistency?: ConsistencyScope): Promise<RestConnectorListDto> {
+    return { data: (await this.scope.inPath(path, await this.search.listActive(path, consistency), consistency)) ?? [] };
   }
 
-  async page(path: BotPath, query: PaginationQueryDto): Promise<RestConnectorPageDto> {
+  async page(path: BotPath, query: PaginationQueryDto, consistency?: ConsistencyScope): Promise<RestConnectorPageDto> {
     const criteria: PageCriteria = {
       searchTerms: query.searchTerms,
       orderBy: query.orderBy,
@@ -23,13 +23,13 @@ export class RestConnectorSearchService {
       offset: (query.page - 1) * query.linesPerPage,
       limit: query.linesPerPage,
     };
-    const found = (await this.scope.inPath(path, await this.search.page(path, criteria))) ?? { total: 0, rows: [] };
-    const { tags, flows } = await this.relations.of(path.botUUID, found.rows.map((row) => row.uuid));
+    const found = (await this.scope.inPath(path, await this.search.page(path, criteria, consistency), consistency)) ?? { total: 0, rows: [] };
+    const { tags, flows } = await this.relations.of(path.botUUID, found.rows.map((row) => row.uuid), consistency);
     const items = found.rows.map((row) => toPageItem(row, tags.get(row.uuid) ?? [], flows.get(row.uuid) ?? []));
     return toPage(items, found.total, query.page, query.linesPerPage);
   }
 
-  async suggest(path: BotPath, query: QuicksearchQueryDto): Promise<string[]> {
-    return (await this.scope.inPath(path, await this.search.suggestNames(path, query.searchTerm, query.limit))) ?? [];
+  async suggest(path: BotPath, query: QuicksearchQueryDto, consistency?: ConsistencyScope): Promise<string[]> {
+    return (await this.scope.inPath(path, await this.search.suggestNames(path, query.searchTerm, query.limit, consistency), consistency)) ?? [];
   }
 }

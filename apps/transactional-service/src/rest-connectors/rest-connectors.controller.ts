@@ -1,5 +1,5 @@
-import { BotPath, PaginationQueryDto, QuicksearchQueryDto, RestConnectorCreatedDto, RestConnectorDto, RestConnectorListDto, RestConnectorPageDto, RestConnectorPath, RestConnectorUpdatedDto, REST_CONNECTOR_CREATE_EXAMPLES, REST_CONNECTOR_UPDATE_EXAMPLES, RestConnectorWriteDto } from '@app/domain';
-import { ACCEPTABLE_IDEMPOTENCY_KEY, ApiErrorResponses, Caller, CONNECTORS_WRITE_SCOPE, CurrentCaller, IdempotencyKeyHeader, PLATFORM_APPS, RequireScope, SentBody } from '@app/platform';
+import { BotPath, ConsistencyScope, PaginationQueryDto, QuicksearchQueryDto, RestConnectorCreatedDto, RestConnectorDto, RestConnectorListDto, RestConnectorPageDto, RestConnectorPath, RestConnectorUpdatedDto, REST_CONNECTOR_CREATE_EXAMPLES, REST_CONNECTOR_UPDATE_EXAMPLES, RestConnectorWriteDto } from '@app/domain';
+import { ACCEPTABLE_IDEMPOTENCY_KEY, ApiErrorResponses, Caller, CONNECTORS_WRITE_SCOPE, CurrentCaller, IdempotencyKeyHeader, PLATFORM_APPS, RequestConsistency, RequireScope, SentBody } from '@app/platform';
 import { Body, Controller, Delete, Get, Headers, HttpCode, Param, Post, Put, Query, Res } from '@nestjs/common';
 import {
   ApiBearerAuth,
@@ -32,22 +32,22 @@ export class RestConnectorsController {
   @Get('pagination')
   @ApiOperation({ summary: 'Page of the bot\'s connectors', description: 'searchTerms match connector names or tags.' })
   @ApiOkResponse({ type: RestConnectorPageDto, description: 'A page of the bot\'s active connectors (Spring Data `Page`)' })
-  pageRestConnectors(@Param() path: BotPath, @Query() query: PaginationQueryDto): Promise<RestConnectorPageDto> {
-    return this.search.page(path, query);
+  pageRestConnectors(@Param() path: BotPath, @Query() query: PaginationQueryDto, @RequestConsistency() consistency?: ConsistencyScope): Promise<RestConnectorPageDto> {
+    return this.search.page(path, query, consistency);
   }
 
   @Get('quicksearch')
   @ApiOperation({ summary: 'Autocomplete suggestions', description: 'Suggested names of the bot\'s connectors.' })
   @ApiOkResponse({ type: [String], description: 'Suggested names: those starting with the term first, each group alphabetical' })
-  quicksearchRestConnectors(@Param() path: BotPath, @Query() query: QuicksearchQueryDto): Promise<string[]> {
-    return this.search.suggest(path, query);
+  quicksearchRestConnectors(@Param() path: BotPath, @Query() query: QuicksearchQueryDto, @RequestConsistency() consistency?: ConsistencyScope): Promise<string[]> {
+    return this.search.suggest(path, query, consistency);
   }
 
   @Get('list')
   @ApiOperation({ summary: 'List all connectors of the bot', description: 'Every active connector of the bot with its content entries, ordered by name; not paged.' })
   @ApiOkResponse({ type: RestConnectorListDto, description: 'Every active connector of the bot, ordered by name' })
-  listRestConnectors(@Param() path: BotPath): Promise<RestConnectorListDto> {
-    return this.search.list(path);
+  listRestConnectors(@Param() path: BotPath, @RequestConsistency() consistency?: ConsistencyScope): Promise<RestConnectorListDto> {
+    return this.search.list(path, consistency);
   }
 
   @Get(':serviceUUID')
@@ -67,8 +67,8 @@ export class RestConnectorsController {
     description: 'The connector; secrets appear as their placeholders',
     headers: { ETag: { description: 'Strong; changes with every write', schema: { type: 'string' } } },
   })
-  async getRestConnector(@Param() path: RestConnectorPath, @Res({ passthrough: true }) res: Response): Promise<RestConnectorDto> {
-    const { body, etag } = await this.connectors.get(path);
+  async getRestConnector(@Param() path: RestConnectorPath, @Res({ passthrough: true }) res: Response, @RequestConsistency() consistency?: ConsistencyScope): Promise<RestConnectorDto> {
+    const { body, etag } = await this.connectors.get(path, consistency);
     res.setHeader('ETag', etag);
     return body;
   }
@@ -97,8 +97,9 @@ export class RestConnectorsController {
     @IdempotencyKeyHeader() key: string | undefined,
     @SentBody() sentBody: unknown,
     @Res({ passthrough: true }) res: Response,
+    @RequestConsistency() consistency?: ConsistencyScope,
   ): Promise<RestConnectorCreatedDto> {
-    const created = await this.connectors.create(path, dto, caller, key === undefined ? undefined : { key, sentBody });
+    const created = await this.connectors.create(path, dto, caller, key === undefined ? undefined : { key, sentBody }, consistency);
     res.setHeader('Location', `/${label}/org/${path.orgUUID}/env/${path.envUUID}/bot/${path.botUUID}/rest-connectors/${created.uuid}`);
     return created;
   }
@@ -120,8 +121,9 @@ export class RestConnectorsController {
     @CurrentCaller() caller: Caller,
     @Headers('if-match') ifMatch: string | undefined,
     @Res({ passthrough: true }) res: Response,
+    @RequestConsistency() consistency?: ConsistencyScope,
   ): Promise<RestConnectorUpdatedDto> {
-    const { body, etag } = await this.connectors.update(path, dto, caller, ifMatch);
+    const { body, etag } = await this.connectors.update(path, dto, caller, ifMatch, consistency);
     res.setHeader('ETag', etag);
     return body;
   }
@@ -144,7 +146,8 @@ export class RestConnectorsController {
     @CurrentCaller() caller: Caller,
     @Headers('if-match') ifMatch: string | undefined,
     @Res({ passthrough: true }) res: Response,
+    @RequestConsistency() consistency?: ConsistencyScope,
   ): Promise<void> {
-    res.setHeader('ETag', await this.connectors.remove(path, caller, ifMatch));
+    res.setHeader('ETag', await this.connectors.remove(path, caller, ifMatch, consistency));
   }
 }

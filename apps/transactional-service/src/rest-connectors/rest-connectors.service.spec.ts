@@ -1,4 +1,4 @@
-import { AuthType, BotNotFoundException, ConnectorHistoryRepository, connectorSnapshot, Database, IdempotencyService, found, NOTHING_AT_PATH, RestConnectorRepository, ScopeRepository, ScopeService, SecretCipher, Transaction } from '@app/domain';
+import { AuthType, BotNotFoundException, ConsistencyScope, ConnectorHistoryRepository, connectorSnapshot, Database, IdempotencyService, found, NOTHING_AT_PATH, RestConnectorRepository, ScopeRepository, ScopeService, SecretCipher, Transaction } from '@app/domain';
 import { Caller } from '@app/platform';
 import { Test } from '@nestjs/testing';
 import { RestConnectorsService } from './rest-connectors.service';
@@ -66,9 +66,13 @@ describe(RestConnectorsService.name, () => {
       connectors.findActiveWithRelations.mockResolvedValue(NOTHING_AT_PATH);
       connectors.findAny.mockResolvedValue(NOTHING_AT_PATH);
 
-      await expect(sut.get(PATH)).rejects.toBeInstanceOf(ConnectorNotFoundException);
-      expect(scopes.lookup).toHaveBeenCalledWith(PATH, 'replica');
-      expect(connectors.findAny).toHaveBeenCalledWith(PATH, 'replica');
+      const consistency = new ConsistencyScope();
+
+      await expect(sut.get(PATH, consistency)).rejects.toBeInstanceOf(ConnectorNotFoundException);
+      // Every read of the get, the 404's too, carries the request's scope: a replica that has what it must see.
+      expect(connectors.findActiveWithRelations).toHaveBeenCalledWith(PATH, consistency);
+      expect(scopes.lookup).toHaveBeenCalledWith(PATH, consistency);
+      expect(connectors.findAny).toHaveBeenCalledWith(PATH, consistency);
     });
 
     it('is a 404 saying the connector is in the trash, with how to restore it, when it is', async () => {

@@ -1,4 +1,4 @@
-import { BotNotFoundException, BotPath, ConnectorHistoryRepository, connectorSnapshot, creationOf, Database, fingerprintOf, FIRST_VERSION, IdempotencyService, IdempotentRequest, isDuplicateKey, newUuid, nextVersionOf, RestConnector, RestConnectorCreatedDto, RestConnectorDto, RestConnectorPath, RestConnectorRepository, RestConnectorRestoredDto, RestConnectorUpdatedDto, RestConnectorWriteDto, ReadFrom, ScopeService, SecretField, secretContext, SecretCipher, VersionAuthor, VersionOperation } from '@app/domain';
+import { BotNotFoundException, BotPath, ConnectorHistoryRepository, ConsistencyScope, connectorSnapshot, creationOf, Database, fingerprintOf, FIRST_VERSION, IdempotencyService, IdempotentRequest, isDuplicateKey, newUuid, nextVersionOf, RestConnector, RestConnectorCreatedDto, RestConnectorDto, RestConnectorPath, RestConnectorRepository, RestConnectorRestoredDto, RestConnectorUpdatedDto, RestConnectorWriteDto, ReadFrom, ScopeService, SecretField, secretContext, SecretCipher, VersionAuthor, VersionOperation } from '@app/domain';
 import { Caller } from '@app/platform';
 import { Injectable } from '@nestjs/common';
 import { Seal, toConnectorWrite } from './connector-write';
@@ -40,8 +40,9 @@ export class RestConnectorsService {
     dto: RestConnectorWriteDto,
     caller: Caller,
     retry?: { key: string; sentBody: unknown },
+    consistency?: ConsistencyScope,
   ): Promise<RestConnectorCreatedDto> {
-    if (!retry) return this.insert(path, dto, caller);
+    if (!retry) return this.insert(path, dto, caller, consistency);
     const request = {
       callerSub: caller.sub,
       key: retry.key,
@@ -50,7 +51,7 @@ export class RestConnectorsService {
     const replay = await this.idempotency.begin(request);
     if (replay) return { uuid: String(replay.body.uuid) };
     try {
-      return await this.insert(path, dto, caller, request);
+      return await this.insert(path, dto, caller, consistency, request);
     } catch (error) {
       await this.idempotency.release(request);
       throw error;
@@ -58,7 +59,7 @@ export class RestConnectorsService {
   }
 
   /** One unit of work: the connector, its tags, its first version and, with an Idempotency-Key, the stored answer. */
-  private async insert(path: BotPath, dto: RestConnectorWriteDto, caller: Caller, idempotent?: IdempotentRequest): Promise<RestConnectorCreatedDto> {
+  private async insert(path: BotPath, dto: RestConnectorWriteDto, caller: Caller, consistency?: ConsistencyScope, idempotent?: IdempotentRequest): Promise<RestConnectorCreatedDto> {
     const now = new Date();
     const uuid = newUuid();
     const { values, tags } = toConnectorWrite(dto, caller, now, this.sealFor(uuid));
@@ -80,15 +81,15 @@ export class RestConnectorsService {
         await this.history.record(tx, creationOf(connector, tags));
         if (idempotent) await this.idempotency.complete(tx, idempotent, { status: 201, body: created });
         return answer;
-      }),
+      }, consistency),
     );
     // Not inserted: the 404 names the path's missing link (on the primary, like the insert).
     if (!(await this.scope.inPath(path, inserted, 'primary'))) throw new BotNotFoundException(path.envUUID, path.botUUID);
     return created;
   }
 
-  async get(path: RestConnectorPath): Promise<WithEtag<RestConnectorDto>> {
-    const { connector, tags, flows } = (await this.scope.inPath(path, await this.connectors.findActiveWithRelations(path))) ?? (await this.missing(path, 'replica'));
+  async get(path: RestConnectorPath, consistency?: ConsistencyScope): Promise<WithEtag<RestConnectorDto>> {
+    const { connector, tags, flows } = (await this.scope.inPath(path, await this.connectors.findActiveWithRelations(path, consistency), consistency)) ?? (await this.missing(path, consistency));
     return { body: toRecord(connector, tags, flows), etag: etagOf(connector) };
   }
 
@@ -101,6 +102,7 @@ export class RestConnectorsService {
     dto: RestConnectorWriteDto,
     caller: Caller,
     ifMatch?: string,
+    consistency?: ConsistencyScope,
   ): Promise<WithEtag<RestConnectorUpdatedDto>> {
     const condition = IfMatch.from(ifMatch);
     for (let attempt = 1; ; attempt++) {
@@ -116,7 +118,7 @@ export class RestConnectorsService {
           if (!(await this.connectors.update(tx, path.botUUID, current.uuid, step, values, sameTags(before, tags) ? null : tags))) return false;
           await this.history.record(tx, { connectorUuid: current.uuid, version: step.to, operation: VersionOperation.UPDATED, ...authorOf(caller, now), changedFields, snapshot: after });
           return true;
-        }),
+        }, consistency),
       );
       if (written) {
         return { body: { message: 'Rest connector updated', data: current.uuid }, etag: etagOf({ version: step.to }) };
@@ -129,7 +131,7 @@ export class RestConnectorsService {
    * A soft delete; answers the connector's new ETag (its version in the trash, what a restore's If-Match names).
    * With If-Match only from that exact version (else 412); without, from the newest.
    */
-  async remove(path: RestConnectorPath, caller: Caller, ifMatch?: string): Promise<string> {
+  async remove(path: RestConnectorPath, caller: Caller, ifMatch?: string, consistency?: ConsistencyScope): Promise<string> {
     const condition = IfMatch.from(ifMatch);
     for (let attempt = 1; ; attempt++) {
       const current = await this.findActive(path, 'primary');
@@ -140,7 +142,7 @@ export class RestConnectorsService {
         if (!(await this.connectors.softDelete(tx, path, step, deletionBy(caller, now)))) return false;
         await this.history.recordUnchanged(tx, current.uuid, step, VersionOperation.DELETED, authorOf(caller, now));
         return true;
-      });
+      }, consistency);
       if (deleted) return etagOf({ version: step.to });
       await this.afterLostRace(path, condition, attempt);
     }
@@ -151,7 +153,7 @@ export class RestConnectorsService {
    * new version. With If-Match only from that exact version (else 412). Two restores at once: one wins, the other
    * finds it active (409); a connector that took the name meanwhile: the unique key refuses it (409 naming it).
    */
-  async restore(path: RestConnectorPath, caller: Caller, ifMatch?: string): Promise<WithEtag<RestConnectorRestoredDto>> {
+  async restore(path: RestConnectorPath, caller: Caller, ifMatch?: string, consistency?: ConsistencyScope): Promise<WithEtag<RestConnectorRestoredDto>> {
     const condition = IfMatch.from(ifMatch);
     for (let attempt = 1; ; attempt++) {
       const current = await this.findAny(path);
@@ -163,7 +165,7 @@ export class RestConnectorsService {
           if (!(await this.connectors.restore(tx, path, step, restorationOf(current)))) return false;
           await this.history.recordUnchanged(tx, current.uuid, step, VersionOperation.RESTORED, authorOf(caller, new Date()));
           return true;
-        }),
+        }, consistency),
       );
       if (restored) return { body: { message: 'Rest connector restored', data: current.uuid }, etag: etagOf({ version: step.to }) };
       await this.afterLostRace(path, condition, attempt);
@@ -191,7 +193,7 @@ export class RestConnectorsService {
    * The 404 of a connector the path's bot has no active connector for: one in the trash says so and how to
    * restore it (one more query, on the 404 only).
    */
-  private async missing(path: RestConnectorPath, from: ReadFrom): Promise<never> {
+  private async missing(path: RestConnectorPath, from?: ReadFrom): Promise<never> {
     const any = await this.connectors.findAny(path, from);
     if (any.found && any.value.deletedAt !== null) throw new ConnectorInTrashException(path, any.value);
     throw new ConnectorNotFoundException(path.botUUID, path.serviceUUID);
@@ -220,7 +222,7 @@ export class RestConnectorsService {
   }
 
   /** The active connector of the path, secrets sealed, or its 404. A write reads from the primary, a plain read from a replica (see ReadFrom). */
-  async findActive(path: RestConnectorPath, from: ReadFrom): Promise<RestConnector> {
+  async findActive(path: RestConnectorPath, from?: ReadFrom): Promise<RestConnector> {
     // Only when nothing is found: which link is missing, the path's or the connector.
     return (await this.scope.inPath(path, await this.connectors.findActive(path, from), from)) ?? (await this.missing(path, from));
   }

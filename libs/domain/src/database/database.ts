@@ -3,19 +3,20 @@ import type { Pool } from 'mysql2';
 import { isDatabaseUnavailable } from './database-errors';
 import { compareKeys } from './key-order';
 import { GtidPosition } from './replicas/gtid-position';
-import { ReadConsistency } from './replicas/read-consistency';
+import { ConsistencyScope } from './replicas/read-consistency';
 import { ReadReplicas } from './replicas/read-replicas';
 import { DEFAULT_STATEMENT_TIMEOUT_MS, ServerConnection, ServerPool } from './server-pool';
 import { TableRows } from './table-rows';
 import { retryTransient } from './transient-retry';
 
 /**
- * Where a read goes when DATABASE_READ_URLS lists replicas. Plain reads go to a replica (one that has what
- * the request must see: ReadReplicas); the reads a write depends on (does the bot exist, which version is
- * current, is the key taken) go to the primary, which always has the latest committed state. Without
- * replicas both are the one database.
+ * Where a read goes when DATABASE_READ_URLS lists replicas. Plain reads go to a replica: 'replica' when they
+ * need nothing in particular, the request's ConsistencyScope when they must see what it requires (the caller's
+ * last write, a Consistency-Token), so a replica that has it is picked (ReadReplicas). The reads a write depends on
+ * (does the bot exist, which version is current, is the key taken) go to the primary, which always has the latest
+ * committed state. Without replicas all are the one database.
  */
-export type ReadFrom = 'replica' | 'primary';
+export type ReadFrom = 'replica' | 'primary' | ConsistencyScope;
 
 export type Row = Record<string, unknown>;
 
@@ -94,28 +95,26 @@ export class Database implements Statements {
   async rows<R = Row>(sql: string, params: readonly unknown[] = [], from: ReadFrom = 'replica'): Promise<R[]> {
     if (this.sqlite) return this.onSqlite((runner) => runner.query(sql, this.bindable(params)) as Promise<R[]>);
     const bound = this.bindable(params);
-    if (from === 'replica' && this.replicas) return this.fromReplica<R>(this.replicas, sql, bound);
+    if (from !== 'primary' && this.replicas) return this.fromReplica<R>(this.replicas, sql, bound, from === 'replica' ? undefined : from);
     return this.primary.query<R[]>(sql, bound);
   }
 
   async run(sql: string, params: readonly unknown[] = []): Promise<number> {
     if (this.sqlite) return this.onSqlite((runner) => this.affected(runner, sql, params));
-    return this.recorded(
-      this.primary.session(async (connection) => {
-        const result = await connection.query<ResultHeader>(sql, this.bindable(params));
-        await this.noteWrite(connection);
-        return result.affectedRows ?? 0;
-      }),
-    );
+    return this.primary.session(async (connection) => (await connection.query<ResultHeader>(sql, this.bindable(params))).affectedRows ?? 0);
   }
 
   /**
    * A unit of work: `work` runs in one transaction on the primary, and runs again whole (at most three times)
-   * when the database aborts it for a lock conflict, so it must only read and write through `tx`.
+   * when the database aborts it for a lock conflict, so it must only read and write through `tx`. With replicas,
+   * where it committed goes to `scope` (the request's: its later reads, the caller's next ones and the
+   * Consistency-Token see it).
    */
-  transaction<T>(work: (tx: Transaction) => Promise<T>): Promise<T> {
+  transaction<T>(work: (tx: Transaction) => Promise<T>, scope?: ConsistencyScope): Promise<T> {
     if (this.sqlite) return retryTransient(() => this.sqliteTransaction(work));
+    const noted = this.replicas ? scope : undefined;
     return this.recorded(
+      noted,
       retryTransient(() =>
         this.primary.session(async (connection) => {
           await connection.query('START TRANSACTION');
@@ -127,7 +126,7 @@ export class Database implements Statements {
               ),
             );
             await connection.query('COMMIT');
-            await this.noteWrite(connection);
+            if (noted) await this.noteWrite(connection, noted);
             return result;
           } catch (error) {
             await connection.query('ROLLBACK').catch(() => connection.discard());
@@ -139,12 +138,12 @@ export class Database implements Statements {
   }
 
   /**
-   * `write`'s answer once the request's scope has recorded what it wrote (with replicas: the caller's position
-   * stored, the Consistency-Token set), after its connection went back to the pool; its error as soon as it fails.
+   * `write`'s answer once `scope` has recorded what it wrote (the caller's position stored, the Consistency-Token
+   * set), after its connection went back to the pool; its error as soon as it fails.
    */
-  private async recorded<T>(write: Promise<T>): Promise<T> {
+  private async recorded<T>(scope: ConsistencyScope | undefined, write: Promise<T>): Promise<T> {
     const result = await write;
-    if (this.replicas) await ReadConsistency.current()?.recorded();
+    if (scope) await scope.recorded();
     return result;
   }
 
@@ -154,8 +153,7 @@ export class Database implements Statements {
    * statement (a table a migration has just added, not replicated yet) leaves it to the primary, whose answer,
    * error or not, is the read's. A replica is never the reason a read fails while the primary answers.
    */
-  private async fromReplica<R>(replicas: ReadReplicas, sql: string, params: unknown[]): Promise<R[]> {
-    const scope = ReadConsistency.current();
+  private async fromReplica<R>(replicas: ReadReplicas, sql: string, params: unknown[], scope: ConsistencyScope | undefined): Promise<R[]> {
     const requirement = scope ? scope.requirement() : GtidPosition.EMPTY;
     const required = requirement instanceof GtidPosition ? requirement : await requirement;
     const { replicas: candidates, fallback } = scope?.primaryOnly ? { replicas: [], fallback: 'read_your_writes' as const } : replicas.candidates(required);
@@ -178,9 +176,7 @@ export class Database implements Statements {
    * connection) stands in for it, and when neither answers, the request's own later reads go to the primary
    * and nothing fails.
    */
-  private async noteWrite(connection: ServerConnection): Promise<void> {
-    const scope = this.replicas ? ReadConsistency.current() : undefined;
-    if (!scope) return;
+  private async noteWrite(connection: ServerConnection, scope: ConsistencyScope): Promise<void> {
     const position = await connection
       .query<Array<{ gtid: string | null }>>('SELECT @@last_gtid AS gtid')
       .then(([row]) => GtidPosition.parse(row?.gtid ?? ''))

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { Database } from '../database/database';
+import { Database, ReadFrom } from '../database/database';
 import { ENVIRONMENT_IN_SCOPE, environmentInScope } from '../scope/bot-scope.sql';
 import { found, Lookup, NOTHING_AT_PATH } from '../scope/lookup';
 import { EnvironmentPath, OrganizationPath } from '../scope/scope-params.dto';
@@ -18,18 +18,19 @@ export class EnvironmentRepository {
    * an organization without environments and no organization look alike here. (Joining the organization in
    * would make MariaDB sort through an on-disk temporary table, because of the JSON text columns.)
    */
-  async listByOrganization(path: OrganizationPath): Promise<Lookup<EnvironmentRow[]>> {
+  async listByOrganization(path: OrganizationPath, from: ReadFrom = 'replica'): Promise<Lookup<EnvironmentRow[]>> {
     const rows = await this.db.rows(
       `SELECT ${ENVIRONMENT_ROWS.select('e')} FROM environments e WHERE e.organization_uuid = ? ORDER BY LOWER(e.name) ASC, e.uuid ASC`,
       [path.orgUUID],
+      from,
     );
     if (rows.length === 0) return NOTHING_AT_PATH;
     return found(rows.map((row) => ENVIRONMENT_ROWS.from(row)));
   }
 
   /** The environment of the path, in its organization. */
-  async findInScope(path: EnvironmentPath): Promise<Lookup<EnvironmentRow>> {
-    const [row] = await this.db.rows(`SELECT ${ENVIRONMENT_ROWS.select('e')} FROM environments e WHERE ${ENVIRONMENT_IN_SCOPE}`, environmentInScope(path));
+  async findInScope(path: EnvironmentPath, from: ReadFrom = 'replica'): Promise<Lookup<EnvironmentRow>> {
+    const [row] = await this.db.rows(`SELECT ${ENVIRONMENT_ROWS.select('e')} FROM environments e WHERE ${ENVIRONMENT_IN_SCOPE}`, environmentInScope(path), from);
     return row ? found(ENVIRONMENT_ROWS.from(row)) : NOTHING_AT_PATH;
   }
 }

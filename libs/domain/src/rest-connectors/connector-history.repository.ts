@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { Database, Transaction } from '../database/database';
+import { Database, ReadFrom, Transaction } from '../database/database';
 import { BOT_IN_SCOPE, botInScope } from '../scope/bot-scope.sql';
 import { found, Lookup, NOTHING_AT_PATH } from '../scope/lookup';
 import { VersionStep } from './connector-version';
@@ -76,10 +76,10 @@ export class ConnectorHistoryRepository {
   }
 
   /** A page of the connector's versions, newest first, without snapshots. */
-  async page(path: RestConnectorPath, offset: number, limit: number): Promise<Lookup<Paged<VersionSummary>>> {
+  async page(path: RestConnectorPath, offset: number, limit: number, from: ReadFrom = 'replica'): Promise<Lookup<Paged<VersionSummary>>> {
     const [rows, [{ total }]] = await Promise.all([
-      this.db.rows(`SELECT ${SUMMARY_ROWS.select('v')} FROM rest_connector_versions v ${CONNECTOR_IN_SCOPE} ORDER BY v.version DESC LIMIT ? OFFSET ?`, [...connectorInScope(path), limit, offset]),
-      this.db.rows<{ total: number | string }>(`SELECT COUNT(*) AS total FROM rest_connector_versions v ${CONNECTOR_IN_SCOPE}`, connectorInScope(path)),
+      this.db.rows(`SELECT ${SUMMARY_ROWS.select('v')} FROM rest_connector_versions v ${CONNECTOR_IN_SCOPE} ORDER BY v.version DESC LIMIT ? OFFSET ?`, [...connectorInScope(path), limit, offset], from),
+      this.db.rows<{ total: number | string }>(`SELECT COUNT(*) AS total FROM rest_connector_versions v ${CONNECTOR_IN_SCOPE}`, connectorInScope(path), from),
     ]);
     // A connector always has a version: none means no such connector in the path's scope.
     if (Number(total) === 0) return NOTHING_AT_PATH;
@@ -87,26 +87,26 @@ export class ConnectorHistoryRepository {
   }
 
   /** One version with its snapshot; found null when the connector is there without such a version. */
-  async one(path: RestConnectorPath, version: number): Promise<Lookup<VersionRow | null>> {
+  async one(path: RestConnectorPath, version: number, from: ReadFrom = 'replica'): Promise<Lookup<VersionRow | null>> {
     const [row] = await this.db.rows(`SELECT ${REST_CONNECTOR_VERSION_ROWS.select('v')} FROM rest_connector_versions v ${CONNECTOR_IN_SCOPE} AND v.version = ?`, [
       ...connectorInScope(path),
       version,
-    ]);
+    ], from);
     if (row) return found(REST_CONNECTOR_VERSION_ROWS.from(row));
     // Only for a 404: is it the version that is missing, or the connector?
-    const [connector] = await this.db.rows(`SELECT 1 AS found FROM rest_connector_versions v ${CONNECTOR_IN_SCOPE} LIMIT 1`, connectorInScope(path));
+    const [connector] = await this.db.rows(`SELECT 1 AS found FROM rest_connector_versions v ${CONNECTOR_IN_SCOPE} LIMIT 1`, connectorInScope(path), from);
     return connector ? found(null) : NOTHING_AT_PATH;
   }
 
   /** A page of the bot's deleted connectors, newest deletion first, uuid breaking ties; nothing at the path when there is none. */
-  async trash(path: BotPath, offset: number, limit: number): Promise<Lookup<Paged<TrashRow>>> {
+  async trash(path: BotPath, offset: number, limit: number, read: ReadFrom = 'replica'): Promise<Lookup<Paged<TrashRow>>> {
     const from =
       'FROM rest_connectors c JOIN bots b ON b.uuid = c.bot_uuid JOIN environments e ON e.uuid = b.environment_uuid ' +
       `WHERE c.bot_uuid = ? AND c.deleted_at IS NOT NULL AND ${BOT_IN_SCOPE}`;
     const params = [path.botUUID, ...botInScope(path)];
     const [rows, [{ total }]] = await Promise.all([
-      this.db.rows(`SELECT ${TRASH_ROWS.select('c')} ${from} ORDER BY c.deleted_at DESC, c.uuid DESC LIMIT ? OFFSET ?`, [...params, limit, offset]),
-      this.db.rows<{ total: number | string }>(`SELECT COUNT(*) AS total ${from}`, params),
+      this.db.rows(`SELECT ${TRASH_ROWS.select('c')} ${from} ORDER BY c.deleted_at DESC, c.uuid DESC LIMIT ? OFFSET ?`, [...params, limit, offset], read),
+      this.db.rows<{ total: number | string }>(`SELECT COUNT(*) AS total ${from}`, params, read),
     ]);
     if (Number(total) === 0) return NOTHING_AT_PATH;
     return found({ rows: rows.map((row) => TRASH_ROWS.from(row)), total: Number(total) });

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { Database } from '../database/database';
+import { Database, ReadFrom } from '../database/database';
 import { compareKeys } from '../database/key-order';
 
 export interface TagRef {
@@ -54,7 +54,7 @@ export class ConnectorRelationsRepository {
    * Tags in the writer's order, and the flows of the same bot that use each connector, by name (flowsInOrder):
    * one UNION, its rows told apart by `kind` (0 a tag, 1 a flow), put in order here.
    */
-  async of(botUuid: string, connectorUuids: string[]): Promise<ConnectorRelations> {
+  async of(botUuid: string, connectorUuids: string[], from: ReadFrom = 'replica'): Promise<ConnectorRelations> {
     const relations: ConnectorRelations = { tags: new Map(), flows: new Map() };
     if (connectorUuids.length === 0) return relations;
     const list = connectorUuids.map(() => '?').join(', ');
@@ -65,6 +65,7 @@ export class ConnectorRelationsRepository {
         'SELECT 1 AS kind, fc.connector_uuid AS connector_uuid, 0 AS position, f.name AS name, f.uuid AS uuid ' +
         `FROM flow_connectors fc JOIN flows f ON f.uuid = fc.flow_uuid WHERE f.bot_uuid = ? AND fc.connector_uuid IN (${list})`,
       [...connectorUuids, botUuid, ...connectorUuids],
+      from,
     );
     const tags = new Map<string, PlacedTag[]>();
     for (const row of rows) {

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { Database } from '../database/database';
+import { Database, ReadFrom } from '../database/database';
 import { BOT_IN_SCOPE, botInScope } from '../scope/bot-scope.sql';
 import { found, Lookup, NOTHING_AT_PATH } from '../scope/lookup';
 import { BotPath } from '../scope/scope-params.dto';
@@ -92,8 +92,8 @@ export class RestConnectorSearchRepository {
    * Sorting the union in SQL sent the content through a temporary table; the floor's JSON aggregation created an
    * on-disk one per request (docs/performance.md, "The list in one statement").
    */
-  async listActive(path: BotPath): Promise<Lookup<ListRow[]>> {
-    const rows = await this.db.rows<ListUnionRow>(this.listSql, [path.botUUID, ...botInScope(path), path.botUUID]);
+  async listActive(path: BotPath, from: ReadFrom = 'replica'): Promise<Lookup<ListRow[]>> {
+    const rows = await this.db.rows<ListUnionRow>(this.listSql, [path.botUUID, ...botInScope(path), path.botUUID], from);
     const connectors: Array<ListRow & { nameKey: string }> = [];
     const tags = new Map<string, PlacedTag[]>();
     for (const row of rows) {
@@ -106,7 +106,7 @@ export class RestConnectorSearchRepository {
   }
 
   /** Nothing at the path only when the bot is not in the path's scope (the count tells); an empty page otherwise. */
-  async page(path: BotPath, criteria: PageCriteria): Promise<Lookup<{ total: number; rows: PageRow[] }>> {
+  async page(path: BotPath, criteria: PageCriteria, from: ReadFrom = 'replica'): Promise<Lookup<{ total: number; rows: PageRow[] }>> {
     const filter = searchFilter(criteria.searchTerms);
     const direction = criteria.direction === 'ASC' ? 'ASC' : 'DESC';
     // The count and the rows in parallel; the count also says whether the bot is in scope.
@@ -115,12 +115,14 @@ export class RestConnectorSearchRepository {
         `SELECT (SELECT COUNT(*) FROM bots b JOIN environments e ON e.uuid = b.environment_uuid WHERE ${BOT_IN_SCOPE}) AS in_scope, ` +
           `(SELECT COUNT(*) FROM rest_connectors c WHERE c.bot_uuid = ? AND c.deleted_at IS NULL${filter.sql}) AS total`,
         [...botInScope(path), path.botUUID, ...filter.params],
+        from,
       ),
       this.db.rows(
         `SELECT ${PAGE_ROWS.select('c')} FROM rest_connectors c WHERE c.bot_uuid = ? AND c.deleted_at IS NULL${filter.sql} ` +
           // uuid breaks ties, so walking the pages visits every connector exactly once.
           `ORDER BY ${ORDER_COLUMNS[criteria.orderBy]} ${direction}, c.uuid ${direction} LIMIT ? OFFSET ?`,
         [path.botUUID, ...filter.params, criteria.limit, criteria.offset],
+        from,
       ),
     ]);
     if (Number(counted.in_scope) === 0) return NOTHING_AT_PATH;
@@ -128,7 +130,7 @@ export class RestConnectorSearchRepository {
   }
 
   /** Names containing the term: those starting with it first, then the rest, each alphabetical. Nothing at the path only when the bot is not in the path's scope. */
-  async suggestNames(path: BotPath, term: string, limit: number): Promise<Lookup<string[]>> {
+  async suggestNames(path: BotPath, term: string, limit: number, from: ReadFrom = 'replica'): Promise<Lookup<string[]>> {
     // Active names are unique per bot (case-insensitively), so the names need no DISTINCT.
     // The bot joined first and the connectors left-joined: a bot without matches is one row of NULLs.
     const rows = await this.db.rows<{ name: string | null }>(
@@ -136,6 +138,7 @@ export class RestConnectorSearchRepository {
         "ON c.bot_uuid = b.uuid AND c.deleted_at IS NULL AND c.name_key LIKE ? ESCAPE '!' " +
         `WHERE ${BOT_IN_SCOPE} ORDER BY CASE WHEN c.name_key LIKE ? ESCAPE '!' THEN 0 ELSE 1 END ASC, c.name_key ASC LIMIT ?`,
       [containsPattern(term), ...botInScope(path), containsPattern(term).slice(1), limit],
+      from,
     );
     if (rows.length === 0) return NOTHING_AT_PATH;
     return found(rows.filter((row) => row.name !== null).map((row) => String(row.name)));

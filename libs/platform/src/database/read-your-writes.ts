@@ -1,20 +1,34 @@
-import { CanActivate, ExecutionContext, Inject, Injectable, Optional } from '@nestjs/common';
+import { CanActivate, createParamDecorator, ExecutionContext, Inject, Injectable, Optional } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { IS_PUBLIC } from '../auth/auth.decorators';
-import { ReadConsistency } from '@app/domain';
+import { ConsistencyScope } from '@app/domain';
 import type { NextFunction, Request, Response } from 'express';
 import { CONSISTENCY_TOKEN_HEADER, parseConsistencyToken } from './consistency-token';
 import { WritePositions } from './write-positions';
 
 export const WRITE_POSITIONS = Symbol('WRITE_POSITIONS');
 
-/**
- * Express middleware, with replicas only: each request is a unit of work of its own (ReadConsistency), so
- * that its reads know what they must see and its writes are recorded.
- */
-export function consistencyScopes(req: Request, res: Response, next: NextFunction): void {
-  ReadConsistency.run(() => next());
+declare module 'http' {
+  interface IncomingMessage {
+    /** With replicas: what the request's reads must see and where its writes committed (consistencyScopes). */
+    consistency?: ConsistencyScope;
+  }
 }
+
+/**
+ * Express middleware, with replicas only: each request is a unit of work of its own (a ConsistencyScope), so
+ * that its reads know what they must see and its writes are recorded. Controllers hand it down (RequestConsistency).
+ */
+export function consistencyScopes(req: Request, _res: Response, next: NextFunction): void {
+  req.consistency = new ConsistencyScope();
+  next();
+}
+
+/**
+ * The request's ConsistencyScope (undefined without replicas), for the controller to hand to its service: reads
+ * pass it as their `ReadFrom`, a unit of work to `Database.transaction`.
+ */
+export const RequestConsistency = createParamDecorator((_: unknown, ctx: ExecutionContext): ConsistencyScope | undefined => ctx.switchToHttp().getRequest<Request>().consistency);
 
 /**
  * Global guard, after JwtAuthGuard: what the request's reads must see. A Consistency-Token header (a 400 when
@@ -38,7 +52,7 @@ export class ReadYourWritesGuard implements CanActivate {
   canActivate(context: ExecutionContext): boolean {
     const req = context.switchToHttp().getRequest<Request>();
     const token = req.headers['consistency-token'];
-    const scope = ReadConsistency.current();
+    const scope = req.consistency;
     // Without replicas and without the header (most requests), nothing to do: no metadata is looked up.
     if (token === undefined && !(scope && this.positions && req.caller)) return true;
     if (this.reflector.getAllAndOverride<boolean>(IS_PUBLIC, [context.getHandler(), context.getClass()])) return true;

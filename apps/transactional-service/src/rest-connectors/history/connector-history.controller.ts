@@ -1,4 +1,5 @@
 import {
+  ConsistencyScope,
   BotPath,
   DeletedRestConnectorPageDto,
   HistoryPageQueryDto,
@@ -8,7 +9,7 @@ import {
   RestConnectorVersionPageDto,
   RestConnectorVersionPath,
 } from '@app/domain';
-import { ApiErrorResponses, Caller, CONNECTORS_WRITE_SCOPE, CurrentCaller, RequireScope } from '@app/platform';
+import { ApiErrorResponses, Caller, CONNECTORS_WRITE_SCOPE, CurrentCaller, RequestConsistency, RequireScope } from '@app/platform';
 import { Controller, Get, Headers, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
 import { ApiBearerAuth, ApiOkResponse, ApiOperation } from '@nestjs/swagger';
 import type { Response } from 'express';
@@ -29,15 +30,15 @@ export class ConnectorHistoryController {
   @Get('deleted')
   @ApiOperation({ summary: 'The bot\'s trash', description: 'Deleted connectors of the bot, newest deletion first (uuid breaking ties); each can be restored.' })
   @ApiOkResponse({ type: DeletedRestConnectorPageDto, description: 'A page of the bot\'s deleted connectors (Spring Data `Page`)' })
-  deletedRestConnectors(@Param() path: BotPath, @Query() query: HistoryPageQueryDto): Promise<DeletedRestConnectorPageDto> {
-    return this.history.trash(path, query);
+  deletedRestConnectors(@Param() path: BotPath, @Query() query: HistoryPageQueryDto, @RequestConsistency() consistency?: ConsistencyScope): Promise<DeletedRestConnectorPageDto> {
+    return this.history.trash(path, query, consistency);
   }
 
   @Get(':serviceUUID/versions')
   @ApiOperation({ summary: 'Versions of a connector', description: 'Every recorded write of the connector, newest first, without the records; readable after a delete too.' })
   @ApiOkResponse({ type: RestConnectorVersionPageDto, description: 'A page of the connector\'s versions (Spring Data `Page`)' })
-  restConnectorVersions(@Param() path: RestConnectorPath, @Query() query: HistoryPageQueryDto): Promise<RestConnectorVersionPageDto> {
-    return this.history.versions(path, query);
+  restConnectorVersions(@Param() path: RestConnectorPath, @Query() query: HistoryPageQueryDto, @RequestConsistency() consistency?: ConsistencyScope): Promise<RestConnectorVersionPageDto> {
+    return this.history.versions(path, query, consistency);
   }
 
   @Get(':serviceUUID/versions/:version')
@@ -46,8 +47,8 @@ export class ConnectorHistoryController {
     description: 'The version with the record it left (`snapshot`). To roll an edit back, PUT that snapshot: placeholders keep the stored secrets while the URL keeps its host.',
   })
   @ApiOkResponse({ type: RestConnectorVersionDetailDto, description: 'The version and its snapshot' })
-  restConnectorVersion(@Param() path: RestConnectorVersionPath): Promise<RestConnectorVersionDetailDto> {
-    return this.history.version(path);
+  restConnectorVersion(@Param() path: RestConnectorVersionPath, @RequestConsistency() consistency?: ConsistencyScope): Promise<RestConnectorVersionDetailDto> {
+    return this.history.version(path, consistency);
   }
 
   @Post(':serviceUUID/restore')
@@ -69,8 +70,9 @@ export class ConnectorHistoryController {
     @CurrentCaller() caller: Caller,
     @Headers('if-match') ifMatch: string | undefined,
     @Res({ passthrough: true }) res: Response,
+    @RequestConsistency() consistency?: ConsistencyScope,
   ): Promise<RestConnectorRestoredDto> {
-    const { body, etag } = await this.connectors.restore(path, caller, ifMatch);
+    const { body, etag } = await this.connectors.restore(path, caller, ifMatch, consistency);
     res.setHeader('ETag', etag);
     return body;
   }

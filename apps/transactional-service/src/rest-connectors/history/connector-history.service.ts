@@ -1,5 +1,6 @@
 import {
   BotPath,
+  ConsistencyScope,
   ConnectorHistoryRepository,
   ConnectorRelationsRepository,
   DeletedRestConnectorPageDto,
@@ -38,22 +39,22 @@ export class ConnectorHistoryService {
     private readonly relations: ConnectorRelationsRepository,
   ) {}
 
-  async versions(path: RestConnectorPath, { page, linesPerPage }: HistoryPageQueryDto): Promise<RestConnectorVersionPageDto> {
-    const found = await this.scope.inPath(path, await this.history.page(path, (page - 1) * linesPerPage, linesPerPage));
+  async versions(path: RestConnectorPath, { page, linesPerPage }: HistoryPageQueryDto, consistency?: ConsistencyScope): Promise<RestConnectorVersionPageDto> {
+    const found = await this.scope.inPath(path, await this.history.page(path, (page - 1) * linesPerPage, linesPerPage, consistency), consistency);
     if (!found) throw new ConnectorNotFoundException(path.botUUID, path.serviceUUID);
     return toPage(found.rows.map(toVersion), found.total, page, linesPerPage);
   }
 
-  async version(path: RestConnectorVersionPath): Promise<RestConnectorVersionDetailDto> {
-    const found = await this.scope.inPath(path, await this.history.one(path, path.version));
+  async version(path: RestConnectorVersionPath, consistency?: ConsistencyScope): Promise<RestConnectorVersionDetailDto> {
+    const found = await this.scope.inPath(path, await this.history.one(path, path.version, consistency), consistency);
     if (found === undefined) throw new ConnectorNotFoundException(path.botUUID, path.serviceUUID);
     if (found === null) throw new VersionNotFoundException(path.serviceUUID, path.version);
     return { ...toVersion(found), snapshot: found.snapshot };
   }
 
-  async trash(path: BotPath, { page, linesPerPage }: HistoryPageQueryDto): Promise<DeletedRestConnectorPageDto> {
-    const found = (await this.scope.inPath(path, await this.history.trash(path, (page - 1) * linesPerPage, linesPerPage))) ?? { rows: [], total: 0 };
-    const { tags } = await this.relations.of(path.botUUID, found.rows.map((row) => row.uuid));
+  async trash(path: BotPath, { page, linesPerPage }: HistoryPageQueryDto, consistency?: ConsistencyScope): Promise<DeletedRestConnectorPageDto> {
+    const found = (await this.scope.inPath(path, await this.history.trash(path, (page - 1) * linesPerPage, linesPerPage, consistency), consistency)) ?? { rows: [], total: 0 };
+    const { tags } = await this.relations.of(path.botUUID, found.rows.map((row) => row.uuid), consistency);
     const content = found.rows.map((row) => ({
       uuid: row.uuid,
       name: row.name,

@@ -43,7 +43,7 @@ export class TestRunsController {
     @Req() req: Request,
     @CallerGone() gone: AbortSignal,
   ): Promise<TestRunAnswerDto> {
-    return this.testRuns.testUnsaved(path, dto, { caller, requestId: String(req.id), gone });
+    return this.testRuns.testUnsaved(path, dto, { caller, requestId: String(req.id), gone, consistency: req.consistency });
   }
 
   @Post(':serviceUUID/test')
@@ -61,6 +61,6 @@ export class TestRunsController {
     @Req() req: Request,
     @CallerGone() gone: AbortSignal,
   ): Promise<TestRunAnswerDto> {
-    return this.testRuns.testSaved(path, dto, { caller, requestId: String(req.id), gone });
+    return this.testRuns.testSaved(path, dto, { caller, requestId: String(req.id), gone, consistency: req.consistency });
   }
 }

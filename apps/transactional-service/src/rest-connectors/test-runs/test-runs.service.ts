@@ -1,4 +1,5 @@
 import {
+  ConsistencyScope,
   BotPath,
   ConnectorWrite,
   RestConnector,
@@ -27,6 +28,8 @@ export interface TestRunCaller {
   caller: Caller;
   requestId: string;
   gone?: AbortSignal;
+  /** With replicas, what the run's reads must see (the request's scope). */
+  consistency?: ConsistencyScope;
 }
 
 /** A test run keeps secrets in clear for its own duration only: they are never sealed, stored or logged. */
@@ -55,13 +58,13 @@ export class TestRunsService {
   /** An unsaved connector: the bot must exist in scope (404); a placeholder is a 400, as for a create. */
   async testUnsaved(path: BotPath, dto: RestConnectorTestDto, who: TestRunCaller): Promise<TestRunAnswerDto> {
     const { values } = toConnectorWrite(dto.connector, who.caller, new Date(), inClear);
-    await this.scope.require(path);
+    await this.scope.require(path, who.consistency);
     return this.run(runnable(values), dto.variables ?? {}, who);
   }
 
   /** A saved connector (404 as a get), or edits of it as a PUT would store them. */
   async testSaved(path: RestConnectorPath, dto: SavedRestConnectorTestDto, who: TestRunCaller): Promise<TestRunAnswerDto> {
-    const stored = this.inClear(await this.connectors.findActive(path, 'replica'));
+    const stored = this.inClear(await this.connectors.findActive(path, who.consistency));
     const values = dto.connector ? toConnectorWrite(dto.connector, who.caller, new Date(), inClear, stored).values : stored;
     // The secrets the caller did not send (kept by a placeholder, or the stored connector as it is).
     const kept = SECRET_FIELDS.filter((field) => stored[field] !== null && values[field] === stored[field]);

@@ -1,5 +1,5 @@
 import { GtidPosition } from './gtid-position';
-import { ConsistencyScope, ReadConsistency } from './read-consistency';
+import { ConsistencyScope } from './read-consistency';
 
 const position = (text: string) => GtidPosition.parse(text)!;
 
@@ -72,14 +72,5 @@ describe(ConsistencyScope.name, () => {
     unheard.written(position('0-1-1'));
 
     await expect(Promise.all([quiet.recorded(), unheard.recorded()])).resolves.toEqual([undefined, undefined]);
-  });
-
-  it('is the scope of whatever runs inside ReadConsistency.run, and none outside', async () => {
-    expect(ReadConsistency.current()).toBeUndefined();
-
-    await ReadConsistency.run(async (scope) => {
-      await new Promise((resolve) => setImmediate(resolve));
-      expect(ReadConsistency.current()).toBe(scope);
-    });
   });
 });

@@ -1,10 +1,11 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { GtidPosition } from './gtid-position';
 
 /**
- * What the reads of one unit of work (an HTTP request) must see, and what it wrote. The platform opens one
- * per request (`ReadConsistency.run`); Database reads it when it picks a replica and records the writes.
- * Outside one (the CLI, migrations) reads carry no requirement.
+ * What the reads of one unit of work (an HTTP request) must see, and what it wrote. With replicas the platform
+ * makes one per request and hands it down explicitly: a read passes it as its `ReadFrom` (Database picks a replica
+ * that has what it must see), a transaction as its scope (Database records where it committed). Not an
+ * AsyncLocalStorage: Node 20's promise hooks cost every request of an app with replicas about 0.08 ms of CPU
+ * (docs/performance.md, "Read replicas"). Outside a request (the CLI, migrations) reads carry no requirement.
  */
 export class ConsistencyScope {
   private required = GtidPosition.EMPTY;
@@ -80,17 +81,3 @@ export class ConsistencyScope {
     return this.wrote;
   }
 }
-
-const scopes = new AsyncLocalStorage<ConsistencyScope>();
-
-export const ReadConsistency = {
-  /** Runs `work` (and everything it starts) in a new scope. */
-  run<T>(work: (scope: ConsistencyScope) => T): T {
-    const scope = new ConsistencyScope();
-    return scopes.run(scope, () => work(scope));
-  },
-  /** The scope of the unit of work running now, if any. */
-  current(): ConsistencyScope | undefined {
-    return scopes.getStore();
-  },
-};
