@@ -21,7 +21,11 @@ describe('npm run bench: the command line', () => {
     const args = parseArgs(['--replica']);
     expect(args).toMatchObject({ replica: true, out: 'results-replica' });
     expect(args.ops).toEqual([...OPERATIONS, ...REPLICA_OPERATIONS]);
-    expect(parseArgs(['--replica', '--ops', 'get,get-own-write', '--out', 'mine'])).toMatchObject({ replica: true, ops: ['get', 'get-own-write'], out: 'mine' });
+    expect(parseArgs(['--replica', '--ops', 'get,get-own-write', '--out', 'mine'])).toMatchObject({
+      replica: true,
+      ops: ['get', 'get-own-write'],
+      out: 'mine',
+    });
   });
 
   it('refuses get-own-write without --replica, saying what it needs', () => {

@@ -75,7 +75,12 @@ export function parseArgs(argv: string[]): BenchArgs {
     }
     const value = inline ?? argv[++i];
     if (value === undefined) fail(`${name} needs a value`);
-    (lists[name] ??= []).push(...value.split(',').map((v) => v.trim()).filter(Boolean));
+    (lists[name] ??= []).push(
+      ...value
+        .split(',')
+        .map((v) => v.trim())
+        .filter(Boolean),
+    );
   }
   if (flags.has('--help')) {
     console.log(USAGE);
@@ -95,7 +100,8 @@ export function parseArgs(argv: string[]): BenchArgs {
   if (!replica && replicaOnly.length > 0) {
     fail(`${replicaOnly.join(', ')} needs a read replica: run it with --replica (the bench then starts a primary and a replica of its own)`);
   }
-  if (replica && flags.has('--skip-seed')) fail('--skip-seed does not go with --replica: the replication pair is new each run, so its database is seeded each run');
+  if (replica && flags.has('--skip-seed'))
+    fail('--skip-seed does not go with --replica: the replication pair is new each run, so its database is seeded each run');
   const connections = number(lists, '--connections', 100);
   return {
     scales,

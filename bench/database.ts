@@ -79,14 +79,15 @@ export async function prepareDatabase(scale: Scale, reuse: boolean, log: (line: 
     // Deletes toggle: a run that stopped half-way leaves some deleted. Restore them, as the API would, so every run starts
     // from all active (a version is recorded for each, as the restore operation records one).
     await admin.query(
-      "INSERT INTO rest_connector_versions (connector_uuid, version, operation, updated_at, updated_by, updated_by_image, changed_fields, snapshot) " +
+      'INSERT INTO rest_connector_versions (connector_uuid, version, operation, updated_at, updated_by, updated_by_image, changed_fields, snapshot) ' +
         "SELECT c.uuid, c.version + 1, 'RESTORED', NOW(3), 'bench', NULL, '[]', v.snapshot FROM rest_connectors c " +
         'JOIN rest_connector_versions v ON v.connector_uuid = c.uuid AND v.version = c.version WHERE c.bot_uuid = ? AND c.deleted_at IS NOT NULL',
       [fixtures.deleteBot],
     );
-    await admin.query('UPDATE rest_connectors SET deleted_at = NULL, deleted_by = NULL, active_name_key = name_key, version = version + 1 WHERE bot_uuid = ? AND deleted_at IS NOT NULL', [
-      fixtures.deleteBot,
-    ]);
+    await admin.query(
+      'UPDATE rest_connectors SET deleted_at = NULL, deleted_by = NULL, active_name_key = name_key, version = version + 1 WHERE bot_uuid = ? AND deleted_at IS NOT NULL',
+      [fixtures.deleteBot],
+    );
     if (fixtures.counts.connectors < SCALES[scale].connectors) {
       throw new Error(`${database} holds ${fixtures.counts.connectors} connectors, fewer than ${scale}: run without --skip-seed`);
     }
@@ -123,7 +124,9 @@ async function createAndSeed(admin: Connection, scale: Scale, log: (line: string
         log(`  seeded ${done.toLocaleString('en')} / ${total.toLocaleString('en')} connectors (${elapsed(started)} s)`);
       },
     });
-    await dataSource.query('ANALYZE TABLE organizations, environments, bots, flows, flow_connectors, rest_connectors, rest_connector_tags, connector_content, rest_connector_versions');
+    await dataSource.query(
+      'ANALYZE TABLE organizations, environments, bots, flows, flow_connectors, rest_connectors, rest_connector_tags, connector_content, rest_connector_versions',
+    );
   } finally {
     await dataSource.destroy();
   }
@@ -152,7 +155,10 @@ async function readFixtures(db: Connection): Promise<Fixtures> {
   );
   const connectors: Fixtures['connectors'] = [];
   for (const bot of readBots) {
-    const found = await rows('SELECT uuid FROM rest_connectors WHERE bot_uuid = ? AND deleted_at IS NULL ORDER BY name_key LIMIT ?', [bot, CONNECTORS_PER_READ_BOT]);
+    const found = await rows('SELECT uuid FROM rest_connectors WHERE bot_uuid = ? AND deleted_at IS NULL ORDER BY name_key LIMIT ?', [
+      bot,
+      CONNECTORS_PER_READ_BOT,
+    ]);
     connectors.push(...found.map((row) => ({ bot, uuid: String(row.uuid) })));
   }
   // Interleaved, so that consecutive gets go to different bots.

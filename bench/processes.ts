@@ -259,7 +259,7 @@ function processesNamed(name: RegExp): number[] {
 function listeningSockets(port: number): Set<string> {
   const inodes = new Set<string>();
   for (const table of ['/proc/net/tcp', '/proc/net/tcp6']) {
-    let text = '';
+    let text: string;
     try {
       text = readFileSync(table, 'utf8');
     } catch {

@@ -64,7 +64,7 @@ export async function startBenchReplication(log: (line: string) => void): Promis
     primaryServer: pair.primary.url(),
     replicaServer: pair.replica.url(),
     servers:
-      'this machine\'s mariadbd twice on 127.0.0.1 (test/support/mariadb-replication.ts: --no-defaults, server-id 1 with a ROW binary log ' +
+      "this machine's mariadbd twice on 127.0.0.1 (test/support/mariadb-replication.ts: --no-defaults, server-id 1 with a ROW binary log " +
       'and sync_binlog=0, server-id 2 replicating with MASTER_USE_GTID=slave_pos, innodb_flush_log_at_trx_commit=2, no performance ' +
       `schema), the buffer pool of each raised to ${BUFFER_POOL_BYTES / 2 ** 20} MB as the shared server's; the database seeded on the primary, the replica caught up before the apps start.`,
     appEnv: (scale) => ({
@@ -79,11 +79,10 @@ export async function startBenchReplication(log: (line: string) => void): Promis
 /** Until the app's readiness shows every replica serving (it probes them at start, then every 500 ms). */
 export async function waitForReplicasUp(app: Server, timeoutMs = 15_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
-  let last = '';
   for (;;) {
     const res = await fetch(`http://127.0.0.1:${app.port}/health/ready`);
     const body = (await res.json()) as { checks?: { replicas?: Record<string, { state: string }> } };
-    last = JSON.stringify(body.checks);
+    const last = JSON.stringify(body.checks);
     const replicas = Object.values(body.checks?.replicas ?? {});
     if (replicas.length > 0 && replicas.every((replica) => replica.state === 'up')) return;
     if (Date.now() > deadline) throw new Error(`${app.name}: its replicas do not serve after ${timeoutMs} ms: ${last}`);
@@ -105,7 +104,11 @@ export async function fallbackReads(app: Server): Promise<Record<string, number>
 }
 
 export function difference(after: Record<string, number>, before: Record<string, number>): Record<string, number> {
-  return Object.fromEntries(Object.entries(after).map(([reason, n]) => [reason, n - (before[reason] ?? 0)]).filter(([, n]) => n !== 0));
+  return Object.fromEntries(
+    Object.entries(after)
+      .map(([reason, n]) => [reason, n - (before[reason] ?? 0)])
+      .filter(([, n]) => n !== 0),
+  );
 }
 
 export interface OwnWrite {

@@ -3,7 +3,13 @@ import { resolve } from 'node:path';
 import { BenchResults, crossScale, judge, Measurement, median, OpResult, ScaleResult, TARGETS, writeResults } from './report';
 
 /** One measured run: `rps` req/s, `p99` ms, `rss` MB, and its round (0 unless told) and any errors. */
-function run(server: 'app' | 'baseline', rps: number, p99: number, rss = 140, more: Partial<Pick<Measurement, 'round' | 'errors' | 'timeouts' | 'non2xx'>> = {}): Measurement {
+function run(
+  server: 'app' | 'baseline',
+  rps: number,
+  p99: number,
+  rss = 140,
+  more: Partial<Pick<Measurement, 'round' | 'errors' | 'timeouts' | 'non2xx'>> = {},
+): Measurement {
   return {
     server,
     round: 0,
@@ -60,7 +66,7 @@ describe('bench targets', () => {
   /** Three rounds, the third swung: the app at a tenth of the baseline's req/s and 10x its p99. */
   const swung = rounds([700, 15, 1_000, 10], [845, 18, 1_300, 10], [100, 100, 1_000, 10]);
 
-  it('judges the targets on the median of the rounds\' ratios, not on the ratio of the means', () => {
+  it("judges the targets on the median of the rounds' ratios, not on the ratio of the means", () => {
     // Rounds: 0.7, 0.65 and 0.1 of the baseline's req/s; p99 1.5x, 1.8x and 10x. The means would give
     // 1645/3300 = 0.5 and 44.3/10 = 4.4x: both targets missed, by the one round that swung.
     const result = judge('bots', 'bot-admin', 100, swung);
@@ -79,7 +85,7 @@ describe('bench targets', () => {
     expect(even.targets.throughput).toBe(true);
   });
 
-  it('keeps the lowest, median and highest of each side\'s req/s and of the ratios, so a swing shows', () => {
+  it("keeps the lowest, median and highest of each side's req/s and of the ratios, so a swing shows", () => {
     expect(judge('bots', 'bot-admin', 100, swung).spread).toEqual({
       rounds: 3,
       appRequestsPerSecond: { min: 100, median: 700, max: 845 },
@@ -147,7 +153,16 @@ describe('bench targets', () => {
       date: '2026-11-24T10:00:00.000Z',
       machine: { cpuModel: 'test', cores: 2, memoryGb: 4, node: 'v20', mariadb: '11' },
       settings: { duration: 10, warmup: 3, connections: 100, writeConnections: 100, callers: 100, rounds },
-      scales: [{ scale: '1k', database: 'bench_1k', seedSeconds: null, counts: { connectors: 0, tags: 0, flowUses: 0, bots: 0, environments: 0, versions: 0 }, processHighWaterMb: {}, ops }],
+      scales: [
+        {
+          scale: '1k',
+          database: 'bench_1k',
+          seedSeconds: null,
+          counts: { connectors: 0, tags: 0, flowUses: 0, bots: 0, environments: 0, versions: 0 },
+          processHighWaterMb: {},
+          ops,
+        },
+      ],
       crossScale: [],
     });
 

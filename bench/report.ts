@@ -134,7 +134,11 @@ export function summarize(runs: Measurement[]): Summary {
     primaryFallbackReadsPerRequest: runs.every((run) => run.primaryFallbackReads === undefined)
       ? undefined
       : round(
-          runs.reduce((sum, run) => sum + Object.values(run.primaryFallbackReads ?? {}).reduce((a, b) => a + b, 0), 0) / Math.max(runs.reduce((sum, run) => sum + run.total, 0), 1),
+          runs.reduce((sum, run) => sum + Object.values(run.primaryFallbackReads ?? {}).reduce((a, b) => a + b, 0), 0) /
+            Math.max(
+              runs.reduce((sum, run) => sum + run.total, 0),
+              1,
+            ),
           2,
         ),
     cpuMsPerRequest: {
@@ -176,7 +180,11 @@ function roundRatios(runs: Measurement[]): { throughput: number[]; p99: number[]
 
 /** Min, median and max over the rounds of the req/s of each side and of the ratios of each round (`ratios`, when already taken). */
 export function spreadOf(runs: Measurement[], ratios = roundRatios(runs)): Spread {
-  const requestsPerSecond = (kind: ServerKind) => range(runs.filter((run) => run.server === kind).map((run) => run.requestsPerSecond), 1);
+  const requestsPerSecond = (kind: ServerKind) =>
+    range(
+      runs.filter((run) => run.server === kind).map((run) => run.requestsPerSecond),
+      1,
+    );
   return {
     rounds: ratios.throughput.length,
     appRequestsPerSecond: requestsPerSecond('app'),
@@ -223,7 +231,11 @@ export function judge(op: Operation, appName: string, connections: number, runs:
  * 100k against 1k and 1m against 100k (the same ~500 connectors per bot, ten times the table) inform.
  */
 export function crossScale(scales: ScaleResult[]): CrossScale[] {
-  const pairs: Array<[Scale, Scale]> = [['1k', '100k'], ['1k', '1m'], ['100k', '1m']];
+  const pairs: Array<[Scale, Scale]> = [
+    ['1k', '100k'],
+    ['1k', '1m'],
+    ['100k', '1m'],
+  ];
   return pairs.flatMap(([small, large]) => {
     const [a, b] = [scales.find((s) => s.scale === small), scales.find((s) => s.scale === large)];
     if (!a || !b) return [];
@@ -252,15 +264,51 @@ const verdict = (v: Verdict) => (v === null ? '' : v ? 'PASS' : '**FAIL**');
 const row = (cells: Array<string | number>) => `| ${cells.join(' | ')} |`;
 
 function opTable(scale: ScaleResult): string[] {
-  const header = ['operation', 'conns', 'app req/s', 'base req/s', 'req/s ratio', 'app p50', 'app p99', 'base p50', 'base p99', 'p99 ratio', 'app err', 'base err', 'app RSS MB', 'base RSS MB', 'req/s ≥ 60%', 'p99 ≤ 2x', 'RSS ≤ 150', '0 errors', '≥ 1,000/s'];
+  const header = [
+    'operation',
+    'conns',
+    'app req/s',
+    'base req/s',
+    'req/s ratio',
+    'app p50',
+    'app p99',
+    'base p50',
+    'base p99',
+    'p99 ratio',
+    'app err',
+    'base err',
+    'app RSS MB',
+    'base RSS MB',
+    'req/s ≥ 60%',
+    'p99 ≤ 2x',
+    'RSS ≤ 150',
+    '0 errors',
+    '≥ 1,000/s',
+  ];
   return [
     row(header),
     row(header.map(() => '---')),
     ...scale.ops.map((o) =>
       row([
-        `${o.op}${WRITES.includes(o.op) ? ' (write)' : ''}`, o.connections, o.app.requestsPerSecond, o.baseline.requestsPerSecond, o.ratios.throughput,
-        o.app.p50, o.app.p99, o.baseline.p50, o.baseline.p99, o.ratios.p99, o.app.errors, o.baseline.errors, o.app.peakRssMb, o.baseline.peakRssMb,
-        verdict(o.targets.throughput), verdict(o.targets.p99), verdict(o.targets.rss), verdict(o.targets.errors), verdict(o.targets.creates),
+        `${o.op}${WRITES.includes(o.op) ? ' (write)' : ''}`,
+        o.connections,
+        o.app.requestsPerSecond,
+        o.baseline.requestsPerSecond,
+        o.ratios.throughput,
+        o.app.p50,
+        o.app.p99,
+        o.baseline.p50,
+        o.baseline.p99,
+        o.ratios.p99,
+        o.app.errors,
+        o.baseline.errors,
+        o.app.peakRssMb,
+        o.baseline.peakRssMb,
+        verdict(o.targets.throughput),
+        verdict(o.targets.p99),
+        verdict(o.targets.rss),
+        verdict(o.targets.errors),
+        verdict(o.targets.creates),
       ]),
     ),
   ];
@@ -272,7 +320,14 @@ export function spreadOfResult(o: OpResult): Spread | undefined {
 }
 
 function spreadTable(scale: ScaleResult): string[] {
-  const header = ['operation', 'rounds', 'app req/s min / median / max', 'base req/s min / median / max', 'req/s ratio min / median / max', 'p99 ratio min / median / max'];
+  const header = [
+    'operation',
+    'rounds',
+    'app req/s min / median / max',
+    'base req/s min / median / max',
+    'req/s ratio min / median / max',
+    'p99 ratio min / median / max',
+  ];
   const cells = (r: Range) => `${r.min} / ${r.median} / ${r.max}`;
   return [
     row(header),
@@ -281,7 +336,14 @@ function spreadTable(scale: ScaleResult): string[] {
       const spread = spreadOfResult(o);
       const label = `${o.op}${WRITES.includes(o.op) ? ' (write)' : ''}`;
       if (!spread) return row([label, 'not recorded', '', '', '', '']);
-      return row([label, spread.rounds, cells(spread.appRequestsPerSecond), cells(spread.baselineRequestsPerSecond), cells(spread.throughputRatio), cells(spread.p99Ratio)]);
+      return row([
+        label,
+        spread.rounds,
+        cells(spread.appRequestsPerSecond),
+        cells(spread.baselineRequestsPerSecond),
+        cells(spread.throughputRatio),
+        cells(spread.p99Ratio),
+      ]);
     }),
   ];
 }
@@ -289,7 +351,22 @@ function spreadTable(scale: ScaleResult): string[] {
 function testRunTable(scale: ScaleResult): string[] {
   const t = scale.testRun;
   if (!t) return [];
-  const header = ['one at a time: far side p50', 'via app p50', 'overhead p50', 'overhead p99', 'conns', 'far side req/s', 'via app req/s', 'via app p50', 'via app p99', 'errors', `RSS before → with ${t.waiting.runs} waiting`, 'overhead ≤ 2 ms', 'RSS ≤ 150', '0 errors'];
+  const header = [
+    'one at a time: far side p50',
+    'via app p50',
+    'overhead p50',
+    'overhead p99',
+    'conns',
+    'far side req/s',
+    'via app req/s',
+    'via app p50',
+    'via app p99',
+    'errors',
+    `RSS before → with ${t.waiting.runs} waiting`,
+    'overhead ≤ 2 ms',
+    'RSS ≤ 150',
+    '0 errors',
+  ];
   return [
     '',
     `Test runs (\`POST …/rest-connectors/test\`) against a far side on 127.0.0.2, compared with the far side driven directly; then ${t.waiting.runs} runs held on a slow far side (${t.waiting.answered200} answered 200):`,
@@ -297,24 +374,51 @@ function testRunTable(scale: ScaleResult): string[] {
     row(header),
     row(header.map(() => '---')),
     row([
-      t.sequential.farSide.p50, t.sequential.app.p50, t.overheadP50Ms, t.overheadP99Ms, t.connections, t.farSide.requestsPerSecond, t.app.requestsPerSecond,
-      t.app.p50, t.app.p99, t.app.errors, `${t.waiting.rssBeforeMb} → ${t.waiting.peakRssMb}`, verdict(t.targets.overhead), verdict(t.targets.rss), verdict(t.targets.errors),
+      t.sequential.farSide.p50,
+      t.sequential.app.p50,
+      t.overheadP50Ms,
+      t.overheadP99Ms,
+      t.connections,
+      t.farSide.requestsPerSecond,
+      t.app.requestsPerSecond,
+      t.app.p50,
+      t.app.p99,
+      t.app.errors,
+      `${t.waiting.rssBeforeMb} → ${t.waiting.peakRssMb}`,
+      verdict(t.targets.overhead),
+      verdict(t.targets.rss),
+      verdict(t.targets.errors),
     ]),
   ];
 }
 
 function cpuTable(scale: ScaleResult): string[] {
   const header = [
-    'operation', 'app', 'mariadbd (app)', 'baseline', 'mariadbd (baseline)', 'autocannon (app)', 'autocannon (baseline)',
-    'queries/req app', 'queries/req base', 'other load (cores)',
+    'operation',
+    'app',
+    'mariadbd (app)',
+    'baseline',
+    'mariadbd (baseline)',
+    'autocannon (app)',
+    'autocannon (baseline)',
+    'queries/req app',
+    'queries/req base',
+    'other load (cores)',
   ];
   return [
     row(header),
     row(header.map(() => '---')),
     ...scale.ops.map(({ op, app: a, baseline: b }) =>
       row([
-        op, a.cpuMsPerRequest.server, a.cpuMsPerRequest.database, b.cpuMsPerRequest.server, b.cpuMsPerRequest.database,
-        a.cpuMsPerRequest.loadGenerator, b.cpuMsPerRequest.loadGenerator, a.queriesPerRequest, b.queriesPerRequest,
+        op,
+        a.cpuMsPerRequest.server,
+        a.cpuMsPerRequest.database,
+        b.cpuMsPerRequest.server,
+        b.cpuMsPerRequest.database,
+        a.cpuMsPerRequest.loadGenerator,
+        b.cpuMsPerRequest.loadGenerator,
+        a.queriesPerRequest,
+        b.queriesPerRequest,
         a.otherCores === undefined ? '' : Math.max(a.otherCores, b.otherCores ?? 0),
       ]),
     ),
@@ -323,13 +427,25 @@ function cpuTable(scale: ScaleResult): string[] {
 
 /** With `--replica`: where each operation's statements went, and the app's reads the primary served instead of the replica. */
 function replicaTable(scale: ScaleResult): string[] {
-  const header = ['operation', 'app statements/req on the replica', 'app statements/req on the primary', 'app reads/req the primary served instead (fallbacks)', 'base statements/req (primary)'];
+  const header = [
+    'operation',
+    'app statements/req on the replica',
+    'app statements/req on the primary',
+    'app reads/req the primary served instead (fallbacks)',
+    'base statements/req (primary)',
+  ];
   return [
     row(header),
     row(header.map(() => '---')),
     ...scale.ops.map(({ op, app: a, baseline: b }) => {
       const onReplica = a.replicaQueriesPerRequest ?? 0;
-      return row([op, onReplica, round(a.queriesPerRequest - onReplica, 2), a.primaryFallbackReadsPerRequest ?? '', round(b.queriesPerRequest - (b.replicaQueriesPerRequest ?? 0), 2)]);
+      return row([
+        op,
+        onReplica,
+        round(a.queriesPerRequest - onReplica, 2),
+        a.primaryFallbackReadsPerRequest ?? '',
+        round(b.queriesPerRequest - (b.replicaQueriesPerRequest ?? 0), 2),
+      ]);
     }),
   ];
 }
@@ -386,14 +502,14 @@ function markdown(results: BenchResults): string {
     '- ratios are app / baseline, taken round by round (each app run against the baseline run next to it); the first table shows',
     '  their median, on which the targets are judged, beside the mean req/s, p50 and p99 of each side over the rounds. The',
     '  table "Spread over N rounds" of each scale shows the lowest, median and highest of each, so a swing between rounds shows.',
-    '- Targets: on every read, app req/s ≥ 60% of the baseline\'s and app p99 ≤ 2x the baseline\'s (median ratios);',
+    "- Targets: on every read, app req/s ≥ 60% of the baseline's and app p99 ≤ 2x the baseline's (median ratios);",
     '  app RSS ≤ 150 MB; zero errors (the issue asks it at 100 connections for 30 s: see the settings above); creates ≥ 1,000/s;',
     '  page and quicksearch p50 and p99 at 1m within 1.5x of 1k (table "Across scales", where more than one scale ran).',
     '- Everything shares 2 cores: the load generator, MariaDB and the server under test. Numbers move by ±10% between runs.',
     '- The requests (the same for app and baseline): get = one connector by id, round-robin over 20 connectors of each of 50',
     '  bots; page = `/pagination` with the defaults and page-search = with `searchTerms=connector 1&searchTerms=tag-a`, both',
     '  round-robin over the 50 bots, as is quicksearch (four terms in turn); list = a bot of exactly 50 connectors; create =',
-    '  POST of a new name into a bot of its own; update = full PUT (no If-Match) round-robin over a bot\'s 1,000 connectors;',
+    "  POST of a new name into a bot of its own; update = full PUT (no If-Match) round-robin over a bot's 1,000 connectors;",
     '  environments = the 10 environments of the organization; bots = an environment of 20 bots.',
     '',
     ...(results.replica ? replicaIntro(results.replica) : []),
@@ -407,9 +523,12 @@ function markdown(results: BenchResults): string {
     lines.push(
       `## Scale ${scale.scale}: ${connectors.toLocaleString('en')} connectors over ${bots.toLocaleString('en')} bots`,
       '',
-      `Database \`${scale.database}\`: ${Object.entries(scale.counts).map(([k, v]) => `${v.toLocaleString('en')} ${k}`).join(', ')}` +
-        (scale.seedSeconds === null ? ' (reused).' : `; created, migrated and seeded in ${scale.seedSeconds} s.`),
-      `Peak RSS since start (VmHWM, start-up included): ${Object.entries(scale.processHighWaterMb).map(([k, v]) => `${k} ${v} MB`).join(', ')}.`,
+      `Database \`${scale.database}\`: ${Object.entries(scale.counts)
+        .map(([k, v]) => `${v.toLocaleString('en')} ${k}`)
+        .join(', ')}` + (scale.seedSeconds === null ? ' (reused).' : `; created, migrated and seeded in ${scale.seedSeconds} s.`),
+      `Peak RSS since start (VmHWM, start-up included): ${Object.entries(scale.processHighWaterMb)
+        .map(([k, v]) => `${k} ${v} MB`)
+        .join(', ')}.`,
       '',
       ...opTable(scale),
       ...testRunTable(scale),
@@ -420,7 +539,7 @@ function markdown(results: BenchResults): string {
       ...spreadTable(scale),
       '',
       'Where the time goes: CPU ms per request during the measured runs (the server process, mariadbd, the load generator),',
-      'and statements the database received per request (MariaDB\'s Questions counter, server-wide: transactions count BEGIN and',
+      "and statements the database received per request (MariaDB's Questions counter, server-wide: transactions count BEGIN and",
       'COMMIT). Other load: cores busy with anything else during the runs (highest); above 0.3 another job skewed the numbers.',
       '',
       ...cpuTable(scale),
@@ -428,8 +547,8 @@ function markdown(results: BenchResults): string {
     );
     if (results.replica) {
       lines.push(
-        'Where the statements went (MariaDB\'s Questions counter of each server, per request; the apps\' probes, two statements a',
-        'second per app, are in it) and the reads the app\'s primary served instead of the replica (its `db_replica_fallback_reads_total`):',
+        "Where the statements went (MariaDB's Questions counter of each server, per request; the apps' probes, two statements a",
+        "second per app, are in it) and the reads the app's primary served instead of the replica (its `db_replica_fallback_reads_total`):",
         '',
         ...replicaTable(scale),
         '',
@@ -453,13 +572,15 @@ function markdown(results: BenchResults): string {
 }
 
 function replicaIntro(replica: ReplicaSetup): string[] {
-  const env = Object.entries(replica.appEnv).map(([k, v]) => `${k}=${v}`).join(', ');
+  const env = Object.entries(replica.appEnv)
+    .map(([k, v]) => `${k}=${v}`)
+    .join(', ');
   return [
     '## Read replica (`--replica`)',
     '',
     `- The database is a replication pair of the bench's own: ${replica.servers}`,
     `- The apps: DATABASE_URL = the primary, ${env}: plain reads go to the replica, and every request runs in an`,
-    '  AsyncLocalStorage scope (what it must see, what it wrote). The baseline reads the primary. mariadbd CPU is both servers\'.',
+    "  AsyncLocalStorage scope (what it must see, what it wrote). The baseline reads the primary. mariadbd CPU is both servers'.",
     '- get-own-write: the requests of get, each with the `Consistency-Token` header of a write the replica has not applied',
     '  (its SQL thread stopped for the operation; the write: a PUT through the app by a caller of its own), so every read of the',
     '  app goes to the primary (`read_your_writes`); the baseline gets the same requests and ignores the header. Afterwards the',

@@ -11,7 +11,21 @@ import { BenchArgs, parseArgs, Scale } from './args';
 import { benchServer, databaseOf, databaseUrlOf, prepareDatabase, setBenchServer, statementCounter } from './database';
 import { AppName, benchToken, cpuMs, databasePid, ensureBuilt, machineBusyMs, rssKb, RssSampler, Server, startApp, startBaseline } from './processes';
 import { BenchReplication, checkReadsPrimary, difference, fallbackReads, holdOwnWrite, OwnWrite, startBenchReplication, waitForReplicasUp } from './replica';
-import { BenchResults, crossScale, judge, machine, Measurement, OpResult, Range, round, ScaleResult, ServerKind, spreadOfResult, verdicts, writeResults } from './report';
+import {
+  BenchResults,
+  crossScale,
+  judge,
+  machine,
+  Measurement,
+  OpResult,
+  Range,
+  round,
+  ScaleResult,
+  ServerKind,
+  spreadOfResult,
+  verdicts,
+  writeResults,
+} from './report';
 import { drive, probe, Scenario, scenarios } from './scenarios';
 import { benchTestRuns } from './test-run-bench';
 
@@ -44,12 +58,15 @@ async function main(): Promise<void> {
     crossScale: [],
   };
   if (args.replica) {
-    log('\n== starting a replication pair of the bench\'s own (--replica)');
+    log("\n== starting a replication pair of the bench's own (--replica)");
     replication = await startBenchReplication(log);
     setBenchServer(replication.primaryServer);
     results.replica = {
       servers: replication.servers,
-      appEnv: { DATABASE_READ_URLS: 'the replica (mysql://root@127.0.0.1:<its port>/<the database>)', DATABASE_REPLICA_MAX_LAG_MS: replication.appEnv('1k').DATABASE_REPLICA_MAX_LAG_MS },
+      appEnv: {
+        DATABASE_READ_URLS: 'the replica (mysql://root@127.0.0.1:<its port>/<the database>)',
+        DATABASE_REPLICA_MAX_LAG_MS: replication.appEnv('1k').DATABASE_REPLICA_MAX_LAG_MS,
+      },
       ownWrites: [],
     };
   }
@@ -108,7 +125,12 @@ async function benchScale(scale: Scale, args: BenchArgs, results: BenchResults):
           `get-own-write: the replica's SQL thread stopped, a PUT through the app answered Consistency-Token ${ownWrite.consistencyToken} ` +
             `(the replica at ${ownWrite.replicaPosition || '(empty)'}); one get with it: read_your_writes fallbacks +${grown}`,
         );
-        results.replica!.ownWrites.push({ scale, consistencyToken: ownWrite.consistencyToken, replicaPosition: ownWrite.replicaPosition, readYourWritesFallbacksOfOneGet: grown });
+        results.replica!.ownWrites.push({
+          scale,
+          consistencyToken: ownWrite.consistencyToken,
+          replicaPosition: ownWrite.replicaPosition,
+          readYourWritesFallbacksOfOneGet: grown,
+        });
       }
       try {
         await compareAnswers(scenario, servers.get(scenario.app)!, servers.get('baseline')!, tokens[0]);
@@ -125,7 +147,7 @@ async function benchScale(scale: Scale, args: BenchArgs, results: BenchResults):
       } finally {
         if (ownWrite) {
           await ownWrite.release();
-          log('get-own-write: the replica\'s SQL thread started again; it caught up');
+          log("get-own-write: the replica's SQL thread started again; it caught up");
         }
       }
     }
@@ -174,7 +196,9 @@ async function measure({ scale, scenario, server, round: roundNo, target, tokens
   const peakRssMb = mb(sampler.stop());
   target.assertRunning();
   const errors = run.errors + run.timeouts + run.non2xx;
-  const codes = Object.entries(run.statusCodes).map(([code, n]) => `${code}×${n}`).join(' ');
+  const codes = Object.entries(run.statusCodes)
+    .map(([code, n]) => `${code}×${n}`)
+    .join(' ');
   log(
     `[${scale}] ${scenario.op.padEnd(12)} ${server.padEnd(8)} ${String(run.requestsPerSecond).padStart(8)} req/s  ` +
       `p50 ${String(run.latency.p50).padStart(4)} ms  p99 ${String(run.latency.p99).padStart(5)} ms  rss ${String(peakRssMb).padStart(5)} MB  ` +
@@ -214,7 +238,9 @@ function printSummary(results: BenchResults, args: BenchArgs): void {
   const ratio = (median: number, r?: Range) => `${median}x${r && r.min !== r.max ? `, ${r.min}–${r.max}` : ''}`;
   for (const scale of results.scales) {
     for (const o of scale.ops) {
-      const failed = Object.entries(o.targets).filter(([, v]) => v === false).map(([k]) => k);
+      const failed = Object.entries(o.targets)
+        .filter(([, v]) => v === false)
+        .map(([k]) => k);
       const spread = spreadOfResult(o);
       log(
         `${scale.scale.padEnd(5)} ${o.op.padEnd(12)} ${String(o.app.requestsPerSecond).padStart(8)} vs ${String(o.baseline.requestsPerSecond).padStart(8)} req/s ` +

@@ -131,7 +131,13 @@ export async function drive(scenario: Scenario, port: number, tokens: string[], 
         setupRequest: (request: autocannon.Request) => {
           const { path, body, method } = scenario.next();
           const authorization = `Bearer ${tokens[turn++ % tokens.length]}`;
-          return { ...request, path, headers: { ...request.headers, ...scenario.headers, authorization }, ...(body === undefined ? {} : { body }), ...(method ? { method } : {}) };
+          return {
+            ...request,
+            path,
+            headers: { ...request.headers, ...scenario.headers, authorization },
+            ...(body === undefined ? {} : { body }),
+            ...(method ? { method } : {}),
+          };
         },
       },
     ],
@@ -169,7 +175,11 @@ export async function probe(
 function shapeOf(value: unknown): unknown {
   if (Array.isArray(value)) return value.length > 0 ? [shapeOf(value[0])] : [];
   if (value === null || typeof value !== 'object') return '';
-  return Object.fromEntries(Object.keys(value).sort().map((key) => [key, shapeOf((value as Record<string, unknown>)[key])]));
+  return Object.fromEntries(
+    Object.keys(value)
+      .sort()
+      .map((key) => [key, shapeOf((value as Record<string, unknown>)[key])]),
+  );
 }
 
 const round = (n: number) => Math.round(n * 10) / 10;

@@ -159,15 +159,53 @@ async function seed(runner: QueryRunner, options: SeedOptions): Promise<SeededDa
       const key = name.toLowerCase();
       const url = `https://api.example.com/items/${i}`;
       const deletedAt = deleted ? new Date(start + i * 1000 + 500) : null;
-      rows.push([uuid, bot, name, key, deleted ? null : key, 'GET', url, '[]', 'NONE', 'AUTH_NONE', '', '$.data', at, 'bench', at, `user-${i % 50}`, deletedAt, deleted ? 'bench' : null, SEEDED_VERSIONS]);
+      rows.push([
+        uuid,
+        bot,
+        name,
+        key,
+        deleted ? null : key,
+        'GET',
+        url,
+        '[]',
+        'NONE',
+        'AUTH_NONE',
+        '',
+        '$.data',
+        at,
+        'bench',
+        at,
+        `user-${i % 50}`,
+        deletedAt,
+        deleted ? 'bench' : null,
+        SEEDED_VERSIONS,
+      ]);
       const tag = `tag-${'abcdefghij'[rank % 10]}`;
       const group = `group-${rank % 100}`;
       tags.push([uuid, tag, tag, 0], [uuid, group, group, 1]);
       // The record a get shows (connectorSnapshot's shape), the history of a create and two writes before it.
       const snapshot = JSON.stringify({
-        uuid, name, description: null, requestType: 'GET', url, headers: [], contentType: 'NONE', authType: 'AUTH_NONE', grantType: null,
-        basicToken: null, bearerToken: null, clientId: null, clientSecret: null, oauthUrl: null, authUsername: null, authPassword: null,
-        body: '', output: '$.data', tags: [{ name: tag }, { name: group }], updatedAt: at.toISOString(), updatedBy: `user-${i % 50}`,
+        uuid,
+        name,
+        description: null,
+        requestType: 'GET',
+        url,
+        headers: [],
+        contentType: 'NONE',
+        authType: 'AUTH_NONE',
+        grantType: null,
+        basicToken: null,
+        bearerToken: null,
+        clientId: null,
+        clientSecret: null,
+        oauthUrl: null,
+        authUsername: null,
+        authPassword: null,
+        body: '',
+        output: '$.data',
+        tags: [{ name: tag }, { name: group }],
+        updatedAt: at.toISOString(),
+        updatedBy: `user-${i % 50}`,
       });
       versions.push(
         [uuid, 1, 'CREATED', at, 'bench', '["name","requestType","url","contentType","authType","output","tags"]', snapshot],
@@ -220,7 +258,8 @@ async function dropSecondaryIndexes(runner: QueryRunner): Promise<() => Promise<
     for (const table of tables) await alter(table, (index) => `ADD INDEX \`${index.name}\` (${index.columns})`);
     const after = await definitions();
     for (const table of tables) {
-      if (after.get(table) !== before.get(table)) throw new Error(`${table} differs after its indexes were rebuilt:\n${before.get(table)}\n${after.get(table)}`);
+      if (after.get(table) !== before.get(table))
+        throw new Error(`${table} differs after its indexes were rebuilt:\n${before.get(table)}\n${after.get(table)}`);
     }
   };
 }
@@ -228,7 +267,11 @@ async function dropSecondaryIndexes(runner: QueryRunner): Promise<() => Promise<
 /** SHOW CREATE TABLE, its lines sorted: the same indexes in another order compare equal. */
 async function createTable(runner: QueryRunner, table: string): Promise<string> {
   const [row] = await runner.query(`SHOW CREATE TABLE \`${table}\``);
-  return String(row['Create Table']).split('\n').map((line) => line.replace(/,$/, '')).sort().join('\n');
+  return String(row['Create Table'])
+    .split('\n')
+    .map((line) => line.replace(/,$/, ''))
+    .sort()
+    .join('\n');
 }
 
 async function insertRows(runner: QueryRunner, into: string, rows: unknown[][]): Promise<void> {

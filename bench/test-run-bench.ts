@@ -3,7 +3,8 @@
  * OUTBOUND_ALLOWED_CIDRS, bench/processes.ts). Its floor is not the baseline but the far side itself. The
  * platform's overhead is measured one request at a time (latency without queueing, hrtime to the hundredth of a
  * millisecond; autocannon's percentiles are whole milliseconds): the app's p50 minus the far side's (target: at
- * most 2 ms). Throughput and p99 are measured with `connections` at once, the far side alone and through the app. A second phase holds 50 test runs on a far side that answers after a few seconds and samples the
+ * most 2 ms). Throughput and p99 are measured with `connections` at once, the far side alone and through the app.
+ * A second phase holds 50 test runs on a far side that answers after a few seconds and samples the
  * app's RSS (target: at most 150 MB).
  */
 import autocannon from 'autocannon';
@@ -81,7 +82,13 @@ async function load(options: autocannon.Options): Promise<LoadFigures> {
 }
 
 /** Sequential requests, the far side's and the app's alternated so that both see the same machine. */
-async function sequential(farSideUrl: string, appUrl: string, body: string, tokens: string[], count: number): Promise<{ farSide: SequentialFigures; app: SequentialFigures }> {
+async function sequential(
+  farSideUrl: string,
+  appUrl: string,
+  body: string,
+  tokens: string[],
+  count: number,
+): Promise<{ farSide: SequentialFigures; app: SequentialFigures }> {
   const dispatcher = new Agent({ connections: 1 });
   const times = { farSide: [] as number[], app: [] as number[] };
   const timed = async (into: number[], send: () => Promise<Awaited<ReturnType<typeof request>>>) => {
@@ -95,7 +102,12 @@ async function sequential(farSideUrl: string, appUrl: string, body: string, toke
     for (let i = 0; i < count; i++) {
       await timed(times.farSide, () => request(farSideUrl, { dispatcher }));
       await timed(times.app, () =>
-        request(appUrl, { dispatcher, method: 'POST', body, headers: { 'content-type': 'application/json', authorization: `Bearer ${tokens[i % tokens.length]}` } }),
+        request(appUrl, {
+          dispatcher,
+          method: 'POST',
+          body,
+          headers: { 'content-type': 'application/json', authorization: `Bearer ${tokens[i % tokens.length]}` },
+        }),
       );
     }
   } finally {
@@ -125,7 +137,13 @@ const testBody = (port: number) =>
     variables: { id: '42' },
   });
 
-export async function benchTestRuns(app: AppServer, fixtures: Fixtures, tokens: string[], args: BenchArgs, log: (line: string) => void): Promise<TestRunResult> {
+export async function benchTestRuns(
+  app: AppServer,
+  fixtures: Fixtures,
+  tokens: string[],
+  args: BenchArgs,
+  log: (line: string) => void,
+): Promise<TestRunResult> {
   const path = `/platform-transactional-service/org/${fixtures.organization}/env/${fixtures.environment}/bot/${fixtures.readBots[0]}/rest-connectors/test`;
   const connections = Math.min(args.connections, 50);
   const fast = await startFarSide(0);
@@ -137,13 +155,20 @@ export async function benchTestRuns(app: AppServer, fixtures: Fixtures, tokens: 
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: testBody(port),
-    requests: [{ setupRequest: (request: autocannon.Request) => ({ ...request, headers: { ...request.headers, authorization: `Bearer ${tokens[turn++ % tokens.length]}` } }) }],
+    requests: [
+      {
+        setupRequest: (request: autocannon.Request) => ({
+          ...request,
+          headers: { ...request.headers, authorization: `Bearer ${tokens[turn++ % tokens.length]}` },
+        }),
+      },
+    ],
   });
   // Memory first, on the app as the operations before left it: the waiting runs' own cost, not the saturated phase's.
   const slow = await startFarSide(SLOW_MS);
   const sampler = new RssSampler(app.child.pid!);
-  let answered200 = 0;
-  let rssBeforeMb = 0;
+  let answered200: number;
+  let rssBeforeMb: number;
   try {
     sampler.start();
     rssBeforeMb = round(sampler.peakKb / 1024);

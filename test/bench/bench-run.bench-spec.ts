@@ -91,8 +91,8 @@ describe('npm run bench (a short run at 1k)', () => {
     for (const o of results.scales[0].ops) {
       // The ratios are the medians of the rounds' own ratios, and the spread keeps every round's extremes.
       const perRound = (pick: (run: Measurement) => number) =>
-        Array.from({ length: ROUNDS }, (_, r) => o.runs.filter((run) => run.round === r)).map(
-          ([a, b]) => (a.server === 'app' ? pick(a) / Math.max(pick(b), 1) : pick(b) / Math.max(pick(a), 1)),
+        Array.from({ length: ROUNDS }, (_, r) => o.runs.filter((run) => run.round === r)).map(([a, b]) =>
+          a.server === 'app' ? pick(a) / Math.max(pick(b), 1) : pick(b) / Math.max(pick(a), 1),
         );
       const throughput = perRound((run) => run.requestsPerSecond);
       expect(o.spread).toMatchObject({ rounds: ROUNDS, throughputRatio: { min: expect.any(Number), max: expect.any(Number) } });
@@ -128,7 +128,25 @@ describe('npm run bench -- --replica (a short run at 1k)', () => {
   beforeAll(async () => {
     run = await runTs(
       'bench/run-bench.ts',
-      ['--replica', '--scale', '1k', '--ops', 'get,get-own-write', '--duration', '1', '--warmup', '0', '--connections', '10', '--callers', '3', '--rounds', '1', '--out', out],
+      [
+        '--replica',
+        '--scale',
+        '1k',
+        '--ops',
+        'get,get-own-write',
+        '--duration',
+        '1',
+        '--warmup',
+        '0',
+        '--connections',
+        '10',
+        '--callers',
+        '3',
+        '--rounds',
+        '1',
+        '--out',
+        out,
+      ],
       { BENCH_DATABASE_PREFIX: prefix },
       180_000,
     );
@@ -142,7 +160,9 @@ describe('npm run bench -- --replica (a short run at 1k)', () => {
     expect({ code: run.code, stderr: run.code === 0 ? '' : run.stderr }).toEqual({ code: 0, stderr: '' });
     for (const file of files) expect(existsSync(file)).toBe(true);
     const pids = [...run.stdout.matchAll(/\(pid (\d+)\)/g)].slice(0, 2).map((m) => Number(m[1]));
-    expect(run.stdout).toMatch(/replication pair up in \d+ ms: primary mysql:\/\/root@127\.0\.0\.1:\d+ \(pid \d+\), replica mysql:\/\/root@127\.0\.0\.1:\d+ \(pid \d+\)/);
+    expect(run.stdout).toMatch(
+      /replication pair up in \d+ ms: primary mysql:\/\/root@127\.0\.0\.1:\d+ \(pid \d+\), replica mysql:\/\/root@127\.0\.0\.1:\d+ \(pid \d+\)/,
+    );
     expect(pids).toHaveLength(2);
     const alive = (pid: number) => {
       try {
@@ -160,7 +180,15 @@ describe('npm run bench -- --replica (a short run at 1k)', () => {
     expect(results.replica!.ownWrites[0].readYourWritesFallbacksOfOneGet).toBeGreaterThan(0);
     const [get, own] = results.scales[0].ops;
     expect([get.op, own.op]).toEqual(['get', 'get-own-write']);
-    for (const o of [get, own]) for (const r of o.runs) expect({ op: o.op, server: r.server, non2xx: r.non2xx, errors: r.errors, codes: Object.keys(r.statusCodes) }).toEqual({ op: o.op, server: r.server, non2xx: 0, errors: 0, codes: ['200'] });
+    for (const o of [get, own])
+      for (const r of o.runs)
+        expect({ op: o.op, server: r.server, non2xx: r.non2xx, errors: r.errors, codes: Object.keys(r.statusCodes) }).toEqual({
+          op: o.op,
+          server: r.server,
+          non2xx: 0,
+          errors: 0,
+          codes: ['200'],
+        });
     const app = (o: typeof get) => o.runs.find((r) => r.server === 'app')!;
     expect(app(get).primaryFallbackReads).toEqual({});
     expect(app(get).replicaQueriesPerRequest).toBeGreaterThan(0.9);

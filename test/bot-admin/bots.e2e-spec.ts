@@ -40,7 +40,10 @@ describe('platform-bot-admin (MariaDB)', () => {
   it('returns one bot with every field', async () => {
     const { organization, environment, bot } = tenant;
 
-    const res = await sut.http.get(`${base(organization.uuid, environment.uuid)}/${bot.uuid}`).set(bearer(token)).expect(200);
+    const res = await sut.http
+      .get(`${base(organization.uuid, environment.uuid)}/${bot.uuid}`)
+      .set(bearer(token))
+      .expect(200);
 
     expect(res.body).toEqual({ uuid: bot.uuid, environmentUuid: environment.uuid, name: bot.name, image: bot.image });
   });

@@ -5,7 +5,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ROOT } from '../support/run-command';
 
-
 /** `node dist/apps/<app>/main.js` starts one app, under its label, on PORT. */
 describe.each(['transactional-service', 'environment', 'bot-admin'])('node dist/apps/%s/main.js', (app) => {
   it('serves health at the root and its docs under its label on PORT', async () => {

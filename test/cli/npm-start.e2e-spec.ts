@@ -58,7 +58,10 @@ describe('npm start on a fresh machine', () => {
         headers: { Authorization: `Bearer ${token}` },
       });
       expect(res.status).toBe(200);
-      expect(((await res.json()) as { bots: Array<{ name: string }> }).bots.map((b: { name: string }) => b.name)).toEqual(['Sales assistant', 'Support assistant']);
+      expect(((await res.json()) as { bots: Array<{ name: string }> }).bots.map((b: { name: string }) => b.name)).toEqual([
+        'Sales assistant',
+        'Support assistant',
+      ]);
       const docs = await fetch('http://127.0.0.1:3002/platform-environment/docs-json');
       expect(docs.status).toBe(200);
 

@@ -26,9 +26,7 @@ describe('npm start when a port of the platform is taken', () => {
 
     expect(result.code).toBe(1);
     expect(result.stdout).toBe('');
-    expect(result.stderr).toBe(
-      `Port ${TAKEN} (platform-environment) is already in use, perhaps by a running npm start: stop it or free the port.\n`,
-    );
+    expect(result.stderr).toBe(`Port ${TAKEN} (platform-environment) is already in use, perhaps by a running npm start: stop it or free the port.\n`);
     expect(existsSync(database)).toBe(false);
   });
 });

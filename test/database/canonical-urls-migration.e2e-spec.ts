@@ -35,7 +35,11 @@ describe.each(migrationTargets('platform_url_migration'))('The URL migration (Ca
         oauthUrl: 'HTTPS:\\\\id.example.com/token',
       });
       // More than one batch of the migration (500) to change, canonical ones between them, so that its keyset paging is exercised.
-      const plenty = Array.from({ length: 1_203 }, (_, i) => aConnector(`0199cccc-1000-7000-8000-${String(i).padStart(12, '0')}`, { url: i % 2 === 0 ? `HTTPS:/api.example.com/${i}` : `https://api.example.com/${i}` }));
+      const plenty = Array.from({ length: 1_203 }, (_, i) =>
+        aConnector(`0199cccc-1000-7000-8000-${String(i).padStart(12, '0')}`, {
+          url: i % 2 === 0 ? `HTTPS:/api.example.com/${i}` : `https://api.example.com/${i}`,
+        }),
+      );
       const all = [...spelled, oauth, ...plenty];
       // In chunks: SQLite binds at most 32,766 variables per statement.
       for (let i = 0; i < all.length; i += 200) await db.insert(REST_CONNECTOR_ROWS, all.slice(i, i + 200));

@@ -12,9 +12,7 @@ describe('MySQL connection pool', () => {
   let dataSource: PlatformDataSource;
 
   beforeAll(async () => {
-    dataSource = await new PlatformDataSource(
-      buildDataSourceOptions(parseServerUrl(process.env.TEST_DATABASE_URL!), { migrationsRun: false }),
-    ).initialize();
+    dataSource = await new PlatformDataSource(buildDataSourceOptions(parseServerUrl(process.env.TEST_DATABASE_URL!), { migrationsRun: false })).initialize();
   });
   afterAll(() => dataSource.destroy());
 

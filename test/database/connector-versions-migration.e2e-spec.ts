@@ -9,7 +9,13 @@ const at = (ms: number) => new Date(T0.getTime() + ms);
 
 /** A bearer connector stored before the history migration. */
 const aConnector = (uuid: string, overrides: Partial<RestConnector>) =>
-  aConnectorRow(uuid, BOT, T0, { authType: AuthType.AUTH_BEARER, bearerToken: 'v1:sealed-not-plaintext', updatedAt: at(1000), updatedByImage: 'https://img.example.com/ada.png', ...overrides });
+  aConnectorRow(uuid, BOT, T0, {
+    authType: AuthType.AUTH_BEARER,
+    bearerToken: 'v1:sealed-not-plaintext',
+    updatedAt: at(1000),
+    updatedByImage: 'https://img.example.com/ada.png',
+    ...overrides,
+  });
 
 /**
  * The history migration on a database that already holds connectors: each gets its current state as its first
@@ -34,10 +40,19 @@ describe.each(migrationTargets('platform_history_migration'))('The history migra
 
       expect(await dataSource.runMigrations({ transaction: 'each' })).toHaveLength(undone);
 
-      const rows = (await db.rows(`SELECT ${REST_CONNECTOR_VERSION_ROWS.names} FROM rest_connector_versions ORDER BY connector_uuid`)).map((row) => REST_CONNECTOR_VERSION_ROWS.from(row));
+      const rows = (await db.rows(`SELECT ${REST_CONNECTOR_VERSION_ROWS.names} FROM rest_connector_versions ORDER BY connector_uuid`)).map((row) =>
+        REST_CONNECTOR_VERSION_ROWS.from(row),
+      );
       expect(rows).toHaveLength(3 + plenty.length);
       const of = (uuid: string) => rows.find((row) => row.connectorUuid === uuid);
-      expect(of(created.uuid)).toMatchObject({ version: 1, operation: 'CREATED', updatedAt: at(1000), updatedBy: 'ada', updatedByImage: 'https://img.example.com/ada.png', changedFields: [] });
+      expect(of(created.uuid)).toMatchObject({
+        version: 1,
+        operation: 'CREATED',
+        updatedAt: at(1000),
+        updatedBy: 'ada',
+        updatedByImage: 'https://img.example.com/ada.png',
+        changedFields: [],
+      });
       expect(of(updated.uuid)).toMatchObject({ version: 3, operation: 'UPDATED', updatedBy: 'bob' });
       expect(of(updated.uuid)!.snapshot).toEqual({
         uuid: updated.uuid,

@@ -12,7 +12,9 @@ function describeDatabase(engine: string, configOf: () => Promise<{ config: Data
     let db: Database;
     let drop: (() => Promise<void>) | undefined;
     const names = async () =>
-      (await db.rows<{ uuid: string; name: string }>('SELECT uuid, name FROM organizations ORDER BY uuid', [], 'primary')).map((row) => `${row.uuid.slice(-1)}:${row.name}`);
+      (await db.rows<{ uuid: string; name: string }>('SELECT uuid, name FROM organizations ORDER BY uuid', [], 'primary')).map(
+        (row) => `${row.uuid.slice(-1)}:${row.name}`,
+      );
 
     beforeAll(async () => {
       const target = await configOf();
@@ -28,14 +30,28 @@ function describeDatabase(engine: string, configOf: () => Promise<{ config: Data
     beforeEach(() => db.run('DELETE FROM organizations'));
 
     it('answers how many rows a statement changed', async () => {
-      await db.upsert(ORGANIZATION_ROWS, [{ uuid: A, name: 'Acme' }, { uuid: B, name: 'Globex' }], ['uuid']);
+      await db.upsert(
+        ORGANIZATION_ROWS,
+        [
+          { uuid: A, name: 'Acme' },
+          { uuid: B, name: 'Globex' },
+        ],
+        ['uuid'],
+      );
       expect(await db.run('UPDATE organizations SET name = ? WHERE uuid = ?', ['Acme 2', A])).toBe(1);
       expect(await db.run('UPDATE organizations SET name = ? WHERE uuid = ?', ['None', '0199bbbb-0000-7000-8000-0000000000ff'])).toBe(0);
     });
 
     it('upserts: inserts new rows and overwrites the other columns of existing ones', async () => {
       await db.upsert(ORGANIZATION_ROWS, [{ uuid: A, name: 'Acme' }], ['uuid']);
-      await db.upsert(ORGANIZATION_ROWS, [{ uuid: A, name: 'Acme renamed' }, { uuid: B, name: 'Globex' }], ['uuid']);
+      await db.upsert(
+        ORGANIZATION_ROWS,
+        [
+          { uuid: A, name: 'Acme renamed' },
+          { uuid: B, name: 'Globex' },
+        ],
+        ['uuid'],
+      );
       expect(await names()).toEqual(['a:Acme renamed', 'b:Globex']);
     });
 

@@ -37,7 +37,11 @@ export function migrationTargets(prefix: string): Array<[engine: string, target:
  * The target migrated up to just before `migration` (it and every later one undone), handed to `body` with its
  * Database, then closed and dropped: data stored as it was before the migration, which the test then runs.
  */
-export async function beforeMigration(target: MigrationTarget, migration: string, body: (db: Database, dataSource: PlatformDataSource, undone: number) => Promise<void>): Promise<void> {
+export async function beforeMigration(
+  target: MigrationTarget,
+  migration: string,
+  body: (db: Database, dataSource: PlatformDataSource, undone: number) => Promise<void>,
+): Promise<void> {
   const { config, drop } = await target();
   const dataSource = new PlatformDataSource(buildDataSourceOptions(config, { migrationsRun: false }));
   await dataSource.initialize();
@@ -56,7 +60,24 @@ export async function beforeMigration(target: MigrationTarget, migration: string
 export async function insertBot(db: Database, ids: { org: string; env: string; bot: string }): Promise<void> {
   await db.insert(ORGANIZATION_ROWS, [{ uuid: ids.org, name: 'Acme' }]);
   await db.insert(ENVIRONMENT_ROWS, [
-    { uuid: ids.env, organizationUuid: ids.org, name: 'Prod', removed: false, instanceUuid: null, instanceName: null, channelInstanceUuid: null, channelInstanceName: null, connectorInstanceUuid: null, connectorInstanceName: null, dns: null, apiURL: null, channelApiUrl: null, connectorApiUrl: null, applications: [], permissions: [] },
+    {
+      uuid: ids.env,
+      organizationUuid: ids.org,
+      name: 'Prod',
+      removed: false,
+      instanceUuid: null,
+      instanceName: null,
+      channelInstanceUuid: null,
+      channelInstanceName: null,
+      connectorInstanceUuid: null,
+      connectorInstanceName: null,
+      dns: null,
+      apiURL: null,
+      channelApiUrl: null,
+      connectorApiUrl: null,
+      applications: [],
+      permissions: [],
+    },
   ]);
   await db.insert(BOT_ROWS, [{ uuid: ids.bot, environmentUuid: ids.env, name: 'Helper', image: null }]);
 }

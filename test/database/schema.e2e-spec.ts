@@ -31,7 +31,7 @@ async function expectMigrationsMatchEntities(database: DatabaseConfig): Promise<
 }
 
 describe('Migrations', () => {
-  it('build the entities\' schema on MariaDB/MySQL and revert to nothing', async () => {
+  it("build the entities' schema on MariaDB/MySQL and revert to nothing", async () => {
     const name = uniqueDatabaseName('platform_schema');
     await createDatabase(name);
     try {
@@ -42,7 +42,7 @@ describe('Migrations', () => {
     }
   });
 
-  it('build the entities\' schema on SQLite and revert to nothing', async () => {
+  it("build the entities' schema on SQLite and revert to nothing", async () => {
     await expectMigrationsMatchEntities(sqliteTestConfig().database);
   });
 });

@@ -161,7 +161,13 @@ function describeRoundTrips(engine: string, configOf: () => Promise<{ config: Da
     }
 
     it('converts connectors: dates to the millisecond, JSON, nulls, numbers', async () => {
-      await roundTrip(REST_CONNECTOR_ROWS, RestConnector, aConnector('0199aaaa-0000-7000-8000-00000000000a', 'One'), aConnector('0199aaaa-0000-7000-8000-00000000000b', 'Two'), (c) => ({ uuid: c.uuid }));
+      await roundTrip(
+        REST_CONNECTOR_ROWS,
+        RestConnector,
+        aConnector('0199aaaa-0000-7000-8000-00000000000a', 'One'),
+        aConnector('0199aaaa-0000-7000-8000-00000000000b', 'Two'),
+        (c) => ({ uuid: c.uuid }),
+      );
     });
 
     it('converts environments: booleans and JSON', async () => {
@@ -175,7 +181,10 @@ function describeRoundTrips(engine: string, configOf: () => Promise<{ config: Da
     });
 
     it('converts idempotency keys: a JSON answer and none', async () => {
-      await roundTrip(IDEMPOTENCY_KEY_ROWS, IdempotencyKey, aKey('k1', { uuid: 'x', n: 1, ok: true, none: null }), aKey('k2', null), (k) => ({ callerSub: k.callerSub, idempotencyKey: k.idempotencyKey }));
+      await roundTrip(IDEMPOTENCY_KEY_ROWS, IdempotencyKey, aKey('k1', { uuid: 'x', n: 1, ok: true, none: null }), aKey('k2', null), (k) => ({
+        callerSub: k.callerSub,
+        idempotencyKey: k.idempotencyKey,
+      }));
     });
   });
 }
@@ -204,10 +213,12 @@ describe('TableRows', () => {
   it('names no column like an SQL keyword: TableRows writes them unquoted on both engines', () => {
     // Reserved words of MySQL 8 / MariaDB and SQLite that could plausibly name a column.
     const reserved = new Set(
-      ('add all alter and as asc between by case check column constraint create cross current_date current_time current_timestamp ' +
+      (
+        'add all alter and as asc between by case check column constraint create cross current_date current_time current_timestamp ' +
         'default delete desc distinct drop else exists false for foreign from full group having in index inner insert interval into is ' +
         'join key keys left like limit match natural not null of offset on or order outer primary range rank references regexp rename ' +
-        'replace right row rows select set table then to true union unique update usage using values when where window with').split(' '),
+        'replace right row rows select set table then to true union unique update usage using values when where window with'
+      ).split(' '),
     );
     const columns = EVERY_TABLE_ROWS.flatMap((rows) => rows.layout.map(({ column }) => `${rows.table}.${column}`));
     expect(columns.filter((name) => reserved.has(name.split('.')[1]))).toEqual([]);

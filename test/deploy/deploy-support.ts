@@ -31,7 +31,6 @@ export const REQUIRED_SECRET_VARIABLES = ['DATABASE_URL', 'SECRETS_KEY'];
 // ---------------------------------------------------------------------------------------------
 // Resources and validation
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type Json = any;
 
 export interface Resource {
@@ -76,7 +75,7 @@ export function validateResource(resource: Json, where: string): void {
   try {
     new Model(resource).validate();
   } catch (error) {
-    throw new Error(`${where}: ${key} ${resource.metadata.name} does not validate: ${String(error)}`);
+    throw new Error(`${where}: ${key} ${resource.metadata.name} does not validate: ${String(error)}`, { cause: error });
   }
 }
 
@@ -235,7 +234,9 @@ function applyPatch(resources: Resource[], patch: Json, target: PatchTarget | un
     kind: patch.kind,
     name: patch.metadata?.name,
     group: String(patch.apiVersion ?? '').includes('/') ? patch.apiVersion.split('/')[0] : '',
-    version: String(patch.apiVersion ?? '').split('/').pop(),
+    version: String(patch.apiVersion ?? '')
+      .split('/')
+      .pop(),
   };
   if (!selector.kind || !selector.name) throw new Error(`${where}: the patch names no kind and name to patch`);
   const matches = resources.filter((r) => targets(r, selector));
@@ -372,11 +373,15 @@ export function selects(selector: LabelSelector | undefined, labels: Record<stri
   for (const e of selector.matchExpressions ?? []) {
     const has = Object.prototype.hasOwnProperty.call(labels, e.key);
     const ok =
-      e.operator === 'In' ? has && (e.values ?? []).includes(labels[e.key])
-      : e.operator === 'NotIn' ? !has || !(e.values ?? []).includes(labels[e.key])
-      : e.operator === 'Exists' ? has
-      : e.operator === 'DoesNotExist' ? !has
-      : false;
+      e.operator === 'In'
+        ? has && (e.values ?? []).includes(labels[e.key])
+        : e.operator === 'NotIn'
+          ? !has || !(e.values ?? []).includes(labels[e.key])
+          : e.operator === 'Exists'
+            ? has
+            : e.operator === 'DoesNotExist'
+              ? !has
+              : false;
     if (!ok) return false;
   }
   return true;
@@ -618,7 +623,12 @@ export function dockerIgnored(path: string, patterns: string[]): boolean {
     const regex = new RegExp(
       `^${pattern
         .split('**/')
-        .map((part) => part.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '[^/]*').replace(/\?/g, '[^/]'))
+        .map((part) =>
+          part
+            .replace(/[.+^${}()|[\]\\]/g, '\\$&')
+            .replace(/\*/g, '[^/]*')
+            .replace(/\?/g, '[^/]'),
+        )
         .join('(?:.*/)?')}(?:/.*)?$`,
     );
     if (regex.test(path)) ignored = !negated;

@@ -53,7 +53,10 @@ describe('docker/docker-compose.yml', () => {
     const replica = services['mariadb-replica'];
     expect(replica.profiles).toEqual(['replica']);
     expect(replica.image).toBe(services.mariadb.image);
-    expect(replica.environment).toMatchObject({ MARIADB_MASTER_HOST: 'mariadb', MARIADB_REPLICATION_USER: services.mariadb.environment.MARIADB_REPLICATION_USER });
+    expect(replica.environment).toMatchObject({
+      MARIADB_MASTER_HOST: 'mariadb',
+      MARIADB_REPLICATION_USER: services.mariadb.environment.MARIADB_REPLICATION_USER,
+    });
     expect(replica.command).toContain('--server-id=2');
     expect(dependsOn(replica)).toEqual({ mariadb: 'service_healthy' });
     expect(replica.ports).toBeUndefined();

@@ -1,16 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { PLATFORM_APPS } from '@app/platform';
-import {
- dockerIgnored,
- findStage,
- parseCopy,
- parseDockerfile,
- readDockerfile,
- readDockerignore,
- ROOT,
- stageChain,
-} from './deploy-support';
+import { dockerIgnored, findStage, parseCopy, parseDockerfile, readDockerfile, readDockerignore, ROOT, stageChain } from './deploy-support';
 
 /** Runs that install every dependency: `npm ci` / `npm install` without --omit=dev (or the older equivalents). */
 const FULL_INSTALL = /\bnpm\s+(ci|install|i)\b(?![^&;|]*(--omit[= ]dev|--production|--only[= ]prod))/;
@@ -62,7 +53,7 @@ describe('docker/Dockerfile', () => {
     expect(of('RUN').filter((r) => /apt-get|apk/.test(r.args) && TOOLCHAIN.test(r.args))).toEqual([]);
   });
 
-  it('copies the chosen app\'s bundle folder to dist/app/ (main.js, and any worker script beside it) and the CLI to dist/tools/cli/main.js, from a stage that builds them', () => {
+  it("copies the chosen app's bundle folder to dist/app/ (main.js, and any worker script beside it) and the CLI to dist/tools/cli/main.js, from a stage that builds them", () => {
     expect(of('ARG').map((a) => a.args.split('=')[0])).toContain('APP');
     const copies = of('COPY').map((c) => parseCopy(c.args));
     const app = copies.find((c) => c.destination === 'dist/app/');
@@ -89,7 +80,18 @@ describe('docker/Dockerfile', () => {
     const patterns = readDockerignore();
 
     it('keeps dependencies, build output, local data, secrets and git history out of the build context', () => {
-      for (const path of ['node_modules', 'apps/x/node_modules', 'dist', 'dist/apps/bot-admin/main.js', 'data/platform.sqlite', 'x.sqlite', '.env', '.git/HEAD', 'test-output', 'coverage']) {
+      for (const path of [
+        'node_modules',
+        'apps/x/node_modules',
+        'dist',
+        'dist/apps/bot-admin/main.js',
+        'data/platform.sqlite',
+        'x.sqlite',
+        '.env',
+        '.git/HEAD',
+        'test-output',
+        'coverage',
+      ]) {
         expect({ path, ignored: dockerIgnored(path, patterns) }).toEqual({ path, ignored: true });
       }
     });

@@ -1,18 +1,18 @@
 import { join } from 'node:path';
 import {
- BASE_DIR,
- K8S_DIR,
- OVERLAY_DIR,
- PART_OF,
- podContainers,
- readKustomization,
- readYamlDocuments,
- rel,
- renderKustomization,
- Resource,
- splitImage,
- validateResource,
- yamlFilesUnder,
+  BASE_DIR,
+  K8S_DIR,
+  OVERLAY_DIR,
+  PART_OF,
+  podContainers,
+  readKustomization,
+  readYamlDocuments,
+  rel,
+  renderKustomization,
+  Resource,
+  splitImage,
+  validateResource,
+  yamlFilesUnder,
 } from './deploy-support';
 
 /** docker/k8s: every document is a valid Kubernetes object, and the kustomizations render. */
@@ -20,9 +20,7 @@ describe('Kubernetes manifests (docker/k8s)', () => {
   const files = yamlFilesUnder(K8S_DIR);
 
   it('finds the base and the example overlay', () => {
-    expect(files.map(rel)).toEqual(
-      expect.arrayContaining(['docker/k8s/base/kustomization.yaml', 'docker/k8s/overlays/example/kustomization.yaml']),
-    );
+    expect(files.map(rel)).toEqual(expect.arrayContaining(['docker/k8s/base/kustomization.yaml', 'docker/k8s/overlays/example/kustomization.yaml']));
   });
 
   it.each(files.map((file) => [rel(file), file]))('%s: every document parses and validates against the Kubernetes schemas', (_, file) => {
@@ -37,12 +35,12 @@ describe('Kubernetes manifests (docker/k8s)', () => {
 
   it('rejects an unknown kind and an invalid object (the check is not vacuous)', () => {
     expect(() => validateResource({ apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'w' } }, 'x')).toThrow(/unknown/);
-    expect(() =>
-      validateResource({ apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'd' }, spec: { replicas: 'two' } }, 'x'),
-    ).toThrow(/does not validate/);
-    expect(() =>
-      validateResource({ apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'd' }, spec: { template: {} } }, 'x'),
-    ).toThrow(/does not validate/); // selector is required
+    expect(() => validateResource({ apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'd' }, spec: { replicas: 'two' } }, 'x')).toThrow(
+      /does not validate/,
+    );
+    expect(() => validateResource({ apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'd' }, spec: { template: {} } }, 'x')).toThrow(
+      /does not validate/,
+    ); // selector is required
   });
 
   describe.each([

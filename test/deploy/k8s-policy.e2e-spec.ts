@@ -1,27 +1,27 @@
 import ipaddr from 'ipaddr.js';
 import { loadAppConfig, PLATFORM_APPS } from '@app/platform';
 import {
- BASE_DIR,
- configMapData,
- envExampleVariables,
- INGRESS_NAMESPACE,
- Json,
- MONITORING_NAMESPACE,
- networkAllows,
- OVERLAY_DIR,
- peerAdmits,
- peerPod,
- podContainers,
- podLabels,
- podSpec,
- REQUIRED_SECRET_VARIABLES,
- renderKustomization,
- resolveContainerEnv,
- Resource,
- SECRET_VARIABLES,
- secretExampleData,
- selects,
- SUPPORT_TOOLING_LABEL,
+  BASE_DIR,
+  configMapData,
+  envExampleVariables,
+  INGRESS_NAMESPACE,
+  Json,
+  MONITORING_NAMESPACE,
+  networkAllows,
+  OVERLAY_DIR,
+  peerAdmits,
+  peerPod,
+  podContainers,
+  podLabels,
+  podSpec,
+  REQUIRED_SECRET_VARIABLES,
+  renderKustomization,
+  resolveContainerEnv,
+  Resource,
+  SECRET_VARIABLES,
+  secretExampleData,
+  selects,
+  SUPPORT_TOOLING_LABEL,
 } from './deploy-support';
 
 const APPS = Object.values(PLATFORM_APPS);
@@ -54,7 +54,11 @@ describe.each([
   const workloads = [...ofKind('Deployment'), ...ofKind('Job')];
 
   it('has one Deployment per app, and a migration Job running the CLI migrate', () => {
-    expect(ofKind('Deployment').map((d) => d.metadata.labels?.['app.kubernetes.io/name']).sort()).toEqual(APPS.map((a) => a.name).sort());
+    expect(
+      ofKind('Deployment')
+        .map((d) => d.metadata.labels?.['app.kubernetes.io/name'])
+        .sort(),
+    ).toEqual(APPS.map((a) => a.name).sort());
     const jobs = ofKind('Job');
     expect(jobs).toHaveLength(1);
     const [container] = jobs[0].spec.template.spec.containers;
@@ -101,9 +105,7 @@ describe.each([
       );
       expect(hpas).toHaveLength(1);
       expect(hpas[0].apiVersion).toBe('autoscaling/v2');
-      expect(hpas[0].spec.metrics).toEqual([
-        { type: 'Resource', resource: { name: 'cpu', target: expect.objectContaining({ type: 'Utilization' }) } },
-      ]);
+      expect(hpas[0].spec.metrics).toEqual([{ type: 'Resource', resource: { name: 'cpu', target: expect.objectContaining({ type: 'Utilization' }) } }]);
       expect(hpas[0].spec.minReplicas).toBeGreaterThanOrEqual(2);
       expect(hpas[0].spec.maxReplicas).toBeGreaterThanOrEqual(hpas[0].spec.minReplicas);
       expect(deployment.spec.replicas).toBeUndefined(); // the HPA owns the replica count
@@ -186,7 +188,11 @@ describe.each([
   it('gives the migration Job every variable except PORT, resolvable from the ConfigMap and the Secret example', () => {
     const [container] = ofKind('Job')[0].spec.template.spec.containers;
     const names = (container.env as Json[]).map((e) => e.name).sort();
-    expect(names).toEqual(envExampleVariables().filter((n) => n !== 'PORT').sort());
+    expect(names).toEqual(
+      envExampleVariables()
+        .filter((n) => n !== 'PORT')
+        .sort(),
+    );
   });
 
   it('refers only to ConfigMap and Secret keys that the base defines', () => {
@@ -199,8 +205,16 @@ describe.each([
         for (const e of c.env ?? []) {
           const cm = e.valueFrom?.configMapKeyRef;
           const secret = e.valueFrom?.secretKeyRef;
-          if (cm) expect({ ref: `${cm.name}/${cm.key}`, ok: cm.name === 'platform-config' && configKeys.includes(cm.key) }).toEqual({ ref: `${cm.name}/${cm.key}`, ok: true });
-          if (secret) expect({ ref: `${secret.name}/${secret.key}`, ok: secret.name === 'platform-secrets' && secretKeys.includes(secret.key) }).toEqual({ ref: `${secret.name}/${secret.key}`, ok: true });
+          if (cm)
+            expect({ ref: `${cm.name}/${cm.key}`, ok: cm.name === 'platform-config' && configKeys.includes(cm.key) }).toEqual({
+              ref: `${cm.name}/${cm.key}`,
+              ok: true,
+            });
+          if (secret)
+            expect({ ref: `${secret.name}/${secret.key}`, ok: secret.name === 'platform-secrets' && secretKeys.includes(secret.key) }).toEqual({
+              ref: `${secret.name}/${secret.key}`,
+              ok: true,
+            });
         }
       }
     }
@@ -222,9 +236,7 @@ describe.each([
       expect(ingresses).toHaveLength(1);
       expect(ingresses[0].spec.defaultBackend).toBeUndefined();
       expect(Object.keys(ingresses[0].metadata.annotations ?? {}).filter((a) => /rewrite|configuration-snippet|server-snippet/.test(a))).toEqual([]);
-      expect(routes.map((r) => [r.path.path, r.path.pathType, r.app?.name]).sort()).toEqual(
-        PUBLIC_APPS.map((a) => [`/${a.label}`, 'Prefix', a.name]).sort(),
-      );
+      expect(routes.map((r) => [r.path.path, r.path.pathType, r.app?.name]).sort()).toEqual(PUBLIC_APPS.map((a) => [`/${a.label}`, 'Prefix', a.name]).sort());
       for (const r of routes) {
         const port = r.path.backend.service.port;
         expect(r.service.spec.ports.some((p: Json) => p.name === port.name || p.port === port.number)).toBe(true);
@@ -293,9 +305,7 @@ describe.each([
 
     it('every rule reaching the environment app names the support-tooling pod label, or is the metrics rule on its port', () => {
       const env = deploymentOf(ENVIRONMENT.name);
-      const rules = policies
-        .filter((p) => selects(p.spec.podSelector, podLabels(env)))
-        .flatMap((p) => (p.spec.ingress ?? []) as Json[]);
+      const rules = policies.filter((p) => selects(p.spec.podSelector, podLabels(env))).flatMap((p) => (p.spec.ingress ?? []) as Json[]);
       expect(rules.length).toBeGreaterThan(0);
       for (const rule of rules) {
         expect(rule.from?.length).toBeGreaterThan(0);
@@ -310,12 +320,14 @@ describe.each([
       }
     });
 
-    it('let the transactional service call public addresses only, besides DNS and the platform\'s own dependencies', () => {
+    it("let the transactional service call public addresses only, besides DNS and the platform's own dependencies", () => {
       const egress = policies.filter((p) => (p.spec.policyTypes ?? []).includes('Egress'));
       expect(egress.map((p) => p.metadata.name)).toEqual(['transactional-service-egress']);
       const [policy] = egress;
       expect(selects(policy.spec.podSelector, podLabels(deploymentOf(PLATFORM_APPS.transactionalService.name)))).toBe(true);
-      const blocks: Array<{ cidr: string; except?: string[] }> = policy.spec.egress.flatMap((rule: Json) => (rule.to ?? []).map((peer: Json) => peer.ipBlock).filter(Boolean));
+      const blocks: Array<{ cidr: string; except?: string[] }> = policy.spec.egress.flatMap((rule: Json) =>
+        (rule.to ?? []).map((peer: Json) => peer.ipBlock).filter(Boolean),
+      );
       // Classified only: nothing connects to these addresses.
       const admitted = (address: string) => {
         const ip = ipaddr.parse(address);
@@ -326,7 +338,11 @@ describe.each([
         return blocks.some((block) => inRange(block.cidr) && !(block.except ?? []).some(inRange));
       };
       expect(['8.8.8.8', '1.1.1.1', '2606:4700:4700::1111'].filter(admitted)).toEqual(['8.8.8.8', '1.1.1.1', '2606:4700:4700::1111']);
-      expect(['10.1.2.3', '172.16.0.1', '192.168.1.1', '169.254.169.254', '100.64.0.1', '127.0.0.1', 'fd00::1', 'fe80::1', '::1', '::ffff:10.0.0.1'].filter(admitted)).toEqual([]);
+      expect(
+        ['10.1.2.3', '172.16.0.1', '192.168.1.1', '169.254.169.254', '100.64.0.1', '127.0.0.1', 'fd00::1', 'fe80::1', '::1', '::ffff:10.0.0.1'].filter(
+          admitted,
+        ),
+      ).toEqual([]);
       const ports = policy.spec.egress.flatMap((rule: Json) => (rule.ports ?? []).map((p: Json) => `${p.protocol}/${p.port}`));
       expect(ports).toEqual(expect.arrayContaining(['UDP/53', 'TCP/53', 'TCP/3306', 'TCP/6379']));
     });

@@ -4,18 +4,7 @@ import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, renameSy
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { PLATFORM_APPS } from '@app/platform';
-import {
- BASE_DIR,
- configMapData,
- findStage,
- Json,
- parseCopy,
- readDockerfile,
- renderKustomization,
- ROOT,
- stageChain,
- workdirOf,
-} from './deploy-support';
+import { BASE_DIR, configMapData, findStage, Json, parseCopy, readDockerfile, renderKustomization, ROOT, stageChain, workdirOf } from './deploy-support';
 
 /**
  * The image's runtime stage, rebuilt on disk: a production-only `npm ci` (as the prod-deps stage does)
@@ -64,7 +53,6 @@ function runtimeLayout(): { steps: Step[]; cmd: string[] } {
   const cmds = final.instructions.filter((i) => i.keyword === 'CMD');
   return { steps, cmd: JSON.parse(cmds[cmds.length - 1].args) as string[] };
 }
-
 
 function run(command: string, args: string[], options: { cwd: string; env: NodeJS.ProcessEnv; timeoutMs: number }) {
   return new Promise<{ code: number | null; output: string }>((done, fail) => {
@@ -217,14 +205,19 @@ describe('the runtime image, rebuilt on disk', () => {
     30_000,
   );
 
-  it('runs the transactional service\'s answer worker script from the image\'s layout and production install', async () => {
+  it("runs the transactional service's answer worker script from the image's layout and production install", async () => {
     place(PLATFORM_APPS.transactionalService.name);
     const task = JSON.stringify({ whole: true, texts: [], secrets: [], shownBytes: 65536, isJson: false, expression: '$.data.level' });
     const script = `process.stdout.write(JSON.stringify(require('./dist/app/answer.worker.js').default({ ...${task}, bytes: Buffer.from('{"data":{"level":7}}') })))`;
     const result = await run(process.execPath, ['-e', script], { cwd: app, env: { PATH: process.env.PATH }, timeoutMs: 30_000 });
     expect({ code: result.code, output: result.output }).toEqual({
       code: 0,
-      output: JSON.stringify({ texts: [], body: '{"data":{"level":7}}', bodyTruncated: false, query: { values: [7], valuesTruncated: false, error: null, hint: null } }),
+      output: JSON.stringify({
+        texts: [],
+        body: '{"data":{"level":7}}',
+        bodyTruncated: false,
+        query: { values: [7], valuesTruncated: false, error: null, hint: null },
+      }),
     });
   });
 });

@@ -5,13 +5,24 @@ import { ROOT } from '../support/run-command';
 
 /** Every file the repository holds (tracked), and every folder above one. */
 const FILES = execFileSync('git', ['ls-files', '-z'], { cwd: ROOT, encoding: 'utf8' }).split('\0').filter(Boolean);
-const FOLDERS = new Set(FILES.flatMap((file) => file.split('/').slice(0, -1).map((_, i, parts) => parts.slice(0, i + 1).join('/'))));
+const FOLDERS = new Set(
+  FILES.flatMap((file) =>
+    file
+      .split('/')
+      .slice(0, -1)
+      .map((_, i, parts) => parts.slice(0, i + 1).join('/')),
+  ),
+);
 const inRepository = (path: string) => FILES.includes(path) || FOLDERS.has(path);
 
 const DOCS = [
   'README.md',
-  ...readdirSync(join(ROOT, 'docs')).filter((name) => name.endsWith('.md')).map((name) => `docs/${name}`),
-  ...execFileSync('git', ['ls-files', 'apps/**/README.md', 'libs/**/README.md', 'tools/**/README.md'], { cwd: ROOT, encoding: 'utf8' }).split('\n').filter(Boolean),
+  ...readdirSync(join(ROOT, 'docs'))
+    .filter((name) => name.endsWith('.md'))
+    .map((name) => `docs/${name}`),
+  ...execFileSync('git', ['ls-files', 'apps/**/README.md', 'libs/**/README.md', 'tools/**/README.md'], { cwd: ROOT, encoding: 'utf8' })
+    .split('\n')
+    .filter(Boolean),
 ];
 
 /**
@@ -59,8 +70,9 @@ describe('The docs', () => {
   it('and no committed file refer to files outside the repository', () => {
     const self = relative(ROOT, __filename);
     const outside = /API-CONTRACT\.md|\.\.\/shared\b|\/work\/shared\b/;
-    const offenders = FILES.filter((file) => file !== self && !file.endsWith('package-lock.json'))
-      .filter((file) => outside.test(readFileSync(join(ROOT, file), 'latin1')));
+    const offenders = FILES.filter((file) => file !== self && !file.endsWith('package-lock.json')).filter((file) =>
+      outside.test(readFileSync(join(ROOT, file), 'latin1')),
+    );
     expect(offenders).toEqual([]);
   });
 });

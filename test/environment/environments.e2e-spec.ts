@@ -108,22 +108,26 @@ describe('platform-environment (MariaDB)', () => {
         .set(bearer(caller))
         .expect(404);
 
-      expect(res.body.message).toBe(
-        `Environment ${other.environment.uuid} not found in organization ${tenant.organization.uuid}`,
-      );
+      expect(res.body.message).toBe(`Environment ${other.environment.uuid} not found in organization ${tenant.organization.uuid}`);
     });
 
     it('is 404 naming the organization when the organization is unknown', async () => {
       const unknown = randomUUID();
       const caller = await signToken({ orgs: ['*'] });
 
-      const res = await sut.http.get(`${base(unknown)}/${tenant.environment.uuid}`).set(bearer(caller)).expect(404);
+      const res = await sut.http
+        .get(`${base(unknown)}/${tenant.environment.uuid}`)
+        .set(bearer(caller))
+        .expect(404);
 
       expect(res.body.message).toBe(`Organization ${unknown} not found`);
     });
 
     it('is 400 naming every malformed parameter', async () => {
-      const res = await sut.http.get(`${base('x')}/y`).set(bearer(token)).expect(400);
+      const res = await sut.http
+        .get(`${base('x')}/y`)
+        .set(bearer(token))
+        .expect(400);
 
       expect(res.body.message).toEqual(['orgUUID must be a UUID', 'envUUID must be a UUID']);
     });

@@ -3,14 +3,7 @@ import { parseServerUrl } from '@app/platform';
 import { Importer, ImportFile, ImportRejectedError } from '@app/seed-data';
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
-import {
- aContentEntry,
- aBot,
- anEnvironment,
- aFlow,
- anOrganization,
- aTenantFile,
-} from '../support/fixtures';
+import { aContentEntry, aBot, anEnvironment, aFlow, anOrganization, aTenantFile } from '../support/fixtures';
 import { expectedRows, storedRows } from './stored-rows';
 
 describe(`${Importer.name} on MariaDB`, () => {
@@ -18,9 +11,7 @@ describe(`${Importer.name} on MariaDB`, () => {
   let sut: Importer;
 
   beforeAll(async () => {
-    dataSource = new PlatformDataSource(
-      buildDataSourceOptions(parseServerUrl(process.env.TEST_DATABASE_URL!), { migrationsRun: false }),
-    );
+    dataSource = new PlatformDataSource(buildDataSourceOptions(parseServerUrl(process.env.TEST_DATABASE_URL!), { migrationsRun: false }));
     await dataSource.initialize();
     sut = new Importer(dataSource);
   });
@@ -178,9 +169,7 @@ describe(`${Importer.name} on MariaDB`, () => {
 
     await expect(sut.import({ connectorContent: replacement })).resolves.toMatchObject({ connectorContent: 1 });
 
-    expect((await storedRows(dataSource, { connectorContent: replacement })).connectorContent).toStrictEqual(
-      replacement,
-    );
+    expect((await storedRows(dataSource, { connectorContent: replacement })).connectorContent).toStrictEqual(replacement);
   });
 
   describe('rejects the whole file and writes nothing', () => {
@@ -200,9 +189,7 @@ describe(`${Importer.name} on MariaDB`, () => {
 
       const result = sut.import({ organizations: [good], environments: [environment] });
 
-      await expectRejected(result, [
-        `$.environments[0].organizationUuid: organization ${missing} is neither in this file nor in the database`,
-      ]);
+      await expectRejected(result, [`$.environments[0].organizationUuid: organization ${missing} is neither in this file nor in the database`]);
     });
 
     it('when a key is unknown, at the top or in an item', async () => {
@@ -220,10 +207,7 @@ describe(`${Importer.name} on MariaDB`, () => {
         connectorContent: { 'not-a-uuid': [] },
       });
 
-      await expectRejected(result, [
-        '$.organizations[1].uuid: must be a UUID',
-        '$.connectorContent["not-a-uuid"]: key must be a connector UUID',
-      ]);
+      await expectRejected(result, ['$.organizations[1].uuid: must be a UUID', '$.connectorContent["not-a-uuid"]: key must be a connector UUID']);
     });
 
     it('when a value has the wrong type', async () => {
@@ -235,10 +219,7 @@ describe(`${Importer.name} on MariaDB`, () => {
 
       const result = sut.import({ organizations: [good], environments: [environment] });
 
-      await expectRejected(result, [
-        '$.environments[0].removed: must be a boolean',
-        '$.environments[0].applications[0].properties.region: must be a string',
-      ]);
+      await expectRejected(result, ['$.environments[0].removed: must be a boolean', '$.environments[0].applications[0].properties.region: must be a string']);
     });
 
     it('when a uuid appears twice in a section', async () => {
@@ -252,11 +233,7 @@ describe(`${Importer.name} on MariaDB`, () => {
     it('listing every reason at once', async () => {
       const environment = anEnvironment(good.uuid, { name: ' ', dns: 'x'.repeat(256) });
       const missingEnvironment = randomUUID();
-      const bots = [
-        aBot(environment.uuid),
-        { ...aBot(missingEnvironment), name: 7 },
-        { ...aBot(environment.uuid), environmentUuid: 'nope', tags: [] },
-      ];
+      const bots = [aBot(environment.uuid), { ...aBot(missingEnvironment), name: 7 }, { ...aBot(environment.uuid), environmentUuid: 'nope', tags: [] }];
       const flow = aFlow(bots[0].uuid, { connectors: ['abc'] });
       const connector = randomUUID();
 

@@ -19,7 +19,13 @@ export async function storedRows(dataSource: DataSource, file: ImportFile) {
     bots: await read(Bot, uuids(file.bots)),
     flows: await read(Flow, flowUuids),
     flowConnectors: Object.fromEntries(
-      flowUuids.map((uuid) => [uuid, links.filter((link) => link.flowUuid === uuid).map((link) => link.connectorUuid).sort()]),
+      flowUuids.map((uuid) => [
+        uuid,
+        links
+          .filter((link) => link.flowUuid === uuid)
+          .map((link) => link.connectorUuid)
+          .sort(),
+      ]),
     ),
     connectorContent: Object.fromEntries(content.map((row) => [row.connectorUuid, row.content])),
   };
@@ -47,9 +53,7 @@ export function expectedRows(file: ImportFile) {
     })),
     bots: (file.bots ?? []).map((bot) => ({ image: null, ...bot })),
     flows: (file.flows ?? []).map(({ uuid, botUuid, name }) => ({ uuid, botUuid, name })),
-    flowConnectors: Object.fromEntries(
-      (file.flows ?? []).map((flow) => [flow.uuid, [...new Set(flow.connectors ?? [])].sort()]),
-    ),
+    flowConnectors: Object.fromEntries((file.flows ?? []).map((flow) => [flow.uuid, [...new Set(flow.connectors ?? [])].sort()])),
     connectorContent: file.connectorContent ?? {},
   };
 }

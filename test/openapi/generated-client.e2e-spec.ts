@@ -44,7 +44,9 @@ describe('The generated client against the three apps (MariaDB)', () => {
     environments = createClient<EnvironmentPaths>({ baseUrl: await listenOnLoopback(apps[1]) });
     bots = createClient<BotAdminPaths>({ baseUrl: await listenOnLoopback(apps[2]) });
     tenant = await seedTenant(apps[0].dataSource);
-    headers = { Authorization: `Bearer ${await signToken({ orgs: [tenant.organization.uuid], scope: 'connectors:write', username: 'ada', picture: 'https://img.example.com/ada.png' })}` };
+    headers = {
+      Authorization: `Bearer ${await signToken({ orgs: [tenant.organization.uuid], scope: 'connectors:write', username: 'ada', picture: 'https://img.example.com/ada.png' })}`,
+    };
   });
   afterAll(async () => {
     for (const app of apps) await app.close();
@@ -119,15 +121,30 @@ describe('The generated client against the three apps (MariaDB)', () => {
       [`${C}/{serviceUUID}`, 'get', connectors.GET(`${C}/{serviceUUID}`, { ...one, headers: {} }), 401],
       [C, 'post', connectors.POST(C, { params: { path: scope() }, body: { ...writeBody(''), requestType: 'TRACE' as never }, headers }), 400],
       [C, 'post', connectors.POST(C, { params: { path: scope() }, body: writeBody('Errors'), headers }), 409],
-      [`${C}/{serviceUUID}`, 'put', connectors.PUT(`${C}/{serviceUUID}`, { ...one, body: writeBody('Stale'), headers: { ...headers, 'If-Match': '"v0"' } }), 412],
+      [
+        `${C}/{serviceUUID}`,
+        'put',
+        connectors.PUT(`${C}/{serviceUUID}`, { ...one, body: writeBody('Stale'), headers: { ...headers, 'If-Match': '"v0"' } }),
+        412,
+      ],
       [`${C}/pagination`, 'get', connectors.GET(`${C}/pagination`, { params: { path: scope(), query: { linesPerPage: 101 } }, headers }), 400],
-      [`${C}/quicksearch`, 'get', connectors.GET(`${C}/quicksearch`, { params: { path: { ...scope(), orgUUID: randomUUID() }, query: { searchTerm: 'x' } }, headers }), 403],
+      [
+        `${C}/quicksearch`,
+        'get',
+        connectors.GET(`${C}/quicksearch`, { params: { path: { ...scope(), orgUUID: randomUUID() }, query: { searchTerm: 'x' } }, headers }),
+        403,
+      ],
       [`${C}/list`, 'get', connectors.GET(`${C}/list`, { params: { path: { ...scope(), botUUID: randomUUID() } }, headers }), 404],
       [`${C}/{serviceUUID}`, 'delete', connectors.DELETE(`${C}/{serviceUUID}`, { ...one, params: { path: { ...scope(), serviceUUID: randomUUID() } } }), 404],
     ];
     const key = `docs-${randomUUID()}`;
     await connectors.POST(C, { params: { path: scope() }, body: writeBody('Keyed'), headers: { ...headers, 'Idempotency-Key': key } });
-    answers.push([C, 'post', connectors.POST(C, { params: { path: scope() }, body: writeBody('Keyed differently'), headers: { ...headers, 'Idempotency-Key': key } }), 422]);
+    answers.push([
+      C,
+      'post',
+      connectors.POST(C, { params: { path: scope() }, body: writeBody('Keyed differently'), headers: { ...headers, 'Idempotency-Key': key } }),
+      422,
+    ]);
 
     for (const [path, method, answer, status] of answers) {
       const { response, error } = await answer;
@@ -144,14 +161,25 @@ describe('The generated client against the three apps (MariaDB)', () => {
       documents.connectors.expectValid(`${C}/test`, 'post', unsaved.response.status, unsaved.data);
       expect(unsaved.data).toMatchObject({ outcome: 'SUCCESS', request: { url: `${side.url}/items/7` }, output: { values: [7] } });
 
-      const blocked = await connectors.POST(`${C}/test`, { params: { path: scope() }, body: { connector: { ...connector, url: 'http://127.0.0.1:9/x' }, variables: {} }, headers });
+      const blocked = await connectors.POST(`${C}/test`, {
+        params: { path: scope() },
+        body: { connector: { ...connector, url: 'http://127.0.0.1:9/x' }, variables: {} },
+        headers,
+      });
       documents.connectors.expectValid(`${C}/test`, 'post', blocked.response.status, blocked.data);
       expect(blocked.data).toMatchObject({ outcome: 'BLOCKED_DESTINATION', response: null, output: null });
 
       const uuid = (await connectors.POST(C, { params: { path: scope() }, body: connector, headers })).data!.uuid;
-      const saved = await connectors.POST(`${C}/{serviceUUID}/test`, { params: { path: { ...scope(), serviceUUID: uuid } }, body: { variables: { id: '8' } }, headers });
+      const saved = await connectors.POST(`${C}/{serviceUUID}/test`, {
+        params: { path: { ...scope(), serviceUUID: uuid } },
+        body: { variables: { id: '8' } },
+        headers,
+      });
       documents.connectors.expectValid(`${C}/{serviceUUID}/test`, 'post', saved.response.status, saved.data);
-      expect(saved.data).toMatchObject({ outcome: 'SUCCESS', request: { headers: expect.arrayContaining([{ header: 'Authorization', value: 'Bearer <BEARER_TOKEN>' }]) } });
+      expect(saved.data).toMatchObject({
+        outcome: 'SUCCESS',
+        request: { headers: expect.arrayContaining([{ header: 'Authorization', value: 'Bearer <BEARER_TOKEN>' }]) },
+      });
 
       const missing = await connectors.POST(`${C}/test`, { params: { path: scope() }, body: { connector, variables: {} }, headers });
       documents.connectors.expectValid(`${C}/test`, 'post', missing.response.status, missing.error);
@@ -167,7 +195,10 @@ describe('The generated client against the three apps (MariaDB)', () => {
     await connectors.PUT(`${C}/{serviceUUID}`, { ...one, body: { ...writeBody('Historic'), description: 'edited', bearerToken: '<BEARER_TOKEN>' } });
     await connectors.DELETE(`${C}/{serviceUUID}`, one);
 
-    const page = await connectors.GET(`${C}/{serviceUUID}/versions`, { params: { path: { ...scope(), serviceUUID: uuid }, query: { page: 1, linesPerPage: 20 } }, headers });
+    const page = await connectors.GET(`${C}/{serviceUUID}/versions`, {
+      params: { path: { ...scope(), serviceUUID: uuid }, query: { page: 1, linesPerPage: 20 } },
+      headers,
+    });
     documents.connectors.expectValid(`${C}/{serviceUUID}/versions`, 'get', page.response.status, page.data);
     expect(page.data!.content.map((version) => version.operation)).toEqual(['DELETED', 'UPDATED', 'CREATED']);
 
@@ -186,9 +217,24 @@ describe('The generated client against the three apps (MariaDB)', () => {
 
     const errors: Array<[string, string, Promise<{ response: Response; error?: unknown }>, number]> = [
       [`${C}/{serviceUUID}/restore`, 'post', connectors.POST(`${C}/{serviceUUID}/restore`, one), 409],
-      [`${C}/{serviceUUID}/restore`, 'post', connectors.POST(`${C}/{serviceUUID}/restore`, { ...one, params: { path: { ...scope(), serviceUUID: randomUUID() } } }), 404],
-      [`${C}/{serviceUUID}/versions/{version}`, 'get', connectors.GET(`${C}/{serviceUUID}/versions/{version}`, { params: { path: { ...scope(), serviceUUID: uuid, version: 99 } }, headers }), 404],
-      [`${C}/{serviceUUID}/versions`, 'get', connectors.GET(`${C}/{serviceUUID}/versions`, { params: { path: { ...scope(), serviceUUID: uuid }, query: { linesPerPage: 101 } }, headers }), 400],
+      [
+        `${C}/{serviceUUID}/restore`,
+        'post',
+        connectors.POST(`${C}/{serviceUUID}/restore`, { ...one, params: { path: { ...scope(), serviceUUID: randomUUID() } } }),
+        404,
+      ],
+      [
+        `${C}/{serviceUUID}/versions/{version}`,
+        'get',
+        connectors.GET(`${C}/{serviceUUID}/versions/{version}`, { params: { path: { ...scope(), serviceUUID: uuid, version: 99 } }, headers }),
+        404,
+      ],
+      [
+        `${C}/{serviceUUID}/versions`,
+        'get',
+        connectors.GET(`${C}/{serviceUUID}/versions`, { params: { path: { ...scope(), serviceUUID: uuid }, query: { linesPerPage: 101 } }, headers }),
+        400,
+      ],
     ];
     for (const [path, method, answer, status] of errors) {
       const { response, error } = await answer;
@@ -200,7 +246,10 @@ describe('The generated client against the three apps (MariaDB)', () => {
   it('drives the environment operations, every answer as documented', async () => {
     const E = '/platform-environment/org/{orgUUID}/environments' as const;
     const list = await environments.GET(E, { params: { path: { orgUUID: tenant.organization.uuid } }, headers });
-    const one = await environments.GET(`${E}/{envUUID}`, { params: { path: { orgUUID: tenant.organization.uuid, envUUID: tenant.environment.uuid } }, headers });
+    const one = await environments.GET(`${E}/{envUUID}`, {
+      params: { path: { orgUUID: tenant.organization.uuid, envUUID: tenant.environment.uuid } },
+      headers,
+    });
     const missing = await environments.GET(`${E}/{envUUID}`, { params: { path: { orgUUID: tenant.organization.uuid, envUUID: randomUUID() } }, headers });
     const malformed = await environments.GET(E, { params: { path: { orgUUID: 'not-a-uuid' } }, headers });
 

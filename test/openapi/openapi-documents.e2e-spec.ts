@@ -61,7 +61,9 @@ const examplesIn = (value: unknown): unknown[] =>
 const SUCCESS: Record<string, string> = { get: '200', post: '201', put: '200', delete: '204' };
 /** The success status of an operation: its method's, or what ADDED_OPERATIONS says. */
 const successOf = (path: string, method: string) =>
-  Object.values(ADDED_OPERATIONS).flat().find(([added, addedMethod]) => added === path && addedMethod === method)?.[4] ?? SUCCESS[method];
+  Object.values(ADDED_OPERATIONS)
+    .flat()
+    .find(([added, addedMethod]) => added === path && addedMethod === method)?.[4] ?? SUCCESS[method];
 
 type Operation = { parameters?: Array<Record<string, any>>; responses: Record<string, any>; security?: unknown; tags?: string[]; requestBody?: any };
 const operation = (document: OpenAPIObject, path: string, method: string) => (document.paths[path] as Record<string, Operation>)[method];
@@ -94,7 +96,7 @@ describe.each([
     expect(served).toEqual(committed);
   });
 
-  it('pre-fills path ids with the demo data\'s outside production, with the generic uuid in production', () => {
+  it("pre-fills path ids with the demo data's outside production, with the generic uuid in production", () => {
     const exampleIds = (document: OpenAPIObject) =>
       operationsOf(document).flatMap(({ path, method }) =>
         (operation(document, path, method).parameters ?? []).filter((p) => p.in === 'path').map((p) => `${p.name}=${p.schema.example}`),
@@ -106,17 +108,25 @@ describe.each([
       serviceUUID: DEMO_IDS.weatherConnector,
     };
     // The path ids; a version number is pre-filled with 1 alike.
-    const names = exampleIds(served).map((pair) => pair.split('=')[0]).filter((name) => name !== 'version');
+    const names = exampleIds(served)
+      .map((pair) => pair.split('=')[0])
+      .filter((name) => name !== 'version');
     expect(names.length).toBeGreaterThan(0);
 
     const ids = (document: OpenAPIObject) => exampleIds(document).filter((pair) => !pair.startsWith('version='));
     expect(ids(servedInDevelopment)).toEqual(names.map((name) => `${name}=${demo[name]}`));
     expect(ids(served)).toEqual(names.map((name) => `${name}=3fa85f64-5717-4562-b3fc-2c963f66afa6`));
-    for (const document of [served, servedInDevelopment]) expect(exampleIds(document).filter((pair) => pair.startsWith('version='))).toEqual(app === 'transactional-service' ? ['version=1'] : []);
+    for (const document of [served, servedInDevelopment])
+      expect(exampleIds(document).filter((pair) => pair.startsWith('version='))).toEqual(app === 'transactional-service' ? ['version=1'] : []);
   });
 
-  it('has exactly the seed\'s operations of its group, in the seed\'s words, and the ones the contract adds, each in its task group and secured by the bearer scheme', () => {
-    const expected = [...SEED_OPERATIONS[app], ...ADDED_OPERATIONS[app]].map(([path, method, operationId, summary]) => ({ path, method, operationId, summary }));
+  it("has exactly the seed's operations of its group, in the seed's words, and the ones the contract adds, each in its task group and secured by the bearer scheme", () => {
+    const expected = [...SEED_OPERATIONS[app], ...ADDED_OPERATIONS[app]].map(([path, method, operationId, summary]) => ({
+      path,
+      method,
+      operationId,
+      summary,
+    }));
 
     expect(operationsOf(served)).toEqual(expect.arrayContaining(expected));
     expect(operationsOf(served)).toHaveLength(expected.length);
@@ -125,11 +135,23 @@ describe.each([
       expect(operation(served, path, method)).toMatchObject({ tags: [group.name], security: [{ bearer: [] }] });
     }
     // The sections in the order a user works, each saying what it is for; the operations numbered in that order.
-    expect(served.tags).toEqual(definition.groups.map(({ name, description }) => ({ name, description: expect.stringMatching(/\w{3,}/) })));
-    const numbered = operationsOf(served).map(({ path, method }) => ({ id: (operation(served, path, method) as any).operationId, order: (operation(served, path, method) as any)["x-order"] }));
+    expect(served.tags).toEqual(definition.groups.map(({ name }) => ({ name, description: expect.stringMatching(/\w{3,}/) })));
+    const numbered = operationsOf(served).map(({ path, method }) => ({
+      id: (operation(served, path, method) as any).operationId,
+      order: (operation(served, path, method) as any)['x-order'],
+    }));
     expect(numbered.sort((a, b) => a.order - b.order).map(({ id }) => id)).toEqual(definition.groups.flatMap((group) => group.operations));
-    expect(served.components!.securitySchemes!.bearer).toEqual({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: expect.stringContaining('RFC8725') });
-    expect(served.components!.securitySchemes!.bearer).toMatchObject({ description: expect.stringMatching(/^Paste the token alone: "Bearer " is added for you. Locally, `npm start` prints a development token, and `npm run token` makes another/) });
+    expect(served.components!.securitySchemes!.bearer).toEqual({
+      type: 'http',
+      scheme: 'bearer',
+      bearerFormat: 'JWT',
+      description: expect.stringContaining('RFC8725'),
+    });
+    expect(served.components!.securitySchemes!.bearer).toMatchObject({
+      description: expect.stringMatching(
+        /^Paste the token alone: "Bearer " is added for you. Locally, `npm start` prints a development token, and `npm run token` makes another/,
+      ),
+    });
   });
 
   it('declares every path id as a required uuid string, and a version number as a positive integer', () => {
@@ -144,7 +166,7 @@ describe.each([
     }
   });
 
-  it('gives every success and every error a schema, errors the contract\'s error body', () => {
+  it("gives every success and every error a schema, errors the contract's error body", () => {
     for (const { path, method } of operationsOf(served)) {
       const { responses } = operation(served, path, method);
       const success = successOf(path, method);
@@ -203,7 +225,10 @@ describe('What the documents say, field for field', () => {
 
   it('documents the conditional requests: If-None-Match and its 304 on a read, If-Match with its 412 and the new ETag on a delete', () => {
     const operation = (method: string) => (connectors.paths[`${CONNECTORS}/{serviceUUID}`] as Record<string, any>)[method];
-    const headers = (method: string) => operation(method).parameters.filter((p: { in: string }) => p.in === 'header').map((p: { name: string }) => p.name);
+    const headers = (method: string) =>
+      operation(method)
+        .parameters.filter((p: { in: string }) => p.in === 'header')
+        .map((p: { name: string }) => p.name);
 
     expect(headers('get')).toContain('If-None-Match');
     expect(operation('get').responses['304'].headers.ETag).toBeDefined();
@@ -216,7 +241,7 @@ describe('What the documents say, field for field', () => {
     expect(headers('get')).toContain('Consistency-Token');
   });
 
-  it('documents the write body: required fields, enums, lengths, the seed\'s placeholders and examples that work', () => {
+  it("documents the write body: required fields, enums, lengths, the seed's placeholders and examples that work", () => {
     const body = schemaOf(connectors, 'RestConnectorWrite');
     const create = operation(connectors, CONNECTORS, 'post').requestBody.content['application/json'];
 
@@ -238,9 +263,28 @@ describe('What the documents say, field for field', () => {
     const keys = (name: string) => Object.keys(schemaOf(connectors, name).properties);
 
     expect(keys('RestConnector')).toEqual([
-      'uuid', 'name', 'description', 'requestType', 'url', 'headers', 'contentType', 'authType', 'grantType', 'basicToken',
-      'bearerToken', 'clientId', 'clientSecret', 'oauthUrl', 'authUsername', 'authPassword', 'body', 'output', 'tags',
-      'flows', 'updatedAt', 'updatedBy',
+      'uuid',
+      'name',
+      'description',
+      'requestType',
+      'url',
+      'headers',
+      'contentType',
+      'authType',
+      'grantType',
+      'basicToken',
+      'bearerToken',
+      'clientId',
+      'clientSecret',
+      'oauthUrl',
+      'authUsername',
+      'authPassword',
+      'body',
+      'output',
+      'tags',
+      'flows',
+      'updatedAt',
+      'updatedBy',
     ]);
     expect(keys('RestConnectorPage').sort()).toEqual(
       ['content', 'totalPages', 'totalElements', 'size', 'number', 'numberOfElements', 'first', 'last', 'empty', 'sort', 'pageable'].sort(),
@@ -251,7 +295,15 @@ describe('What the documents say, field for field', () => {
     expect(keys('ConnectorUser').sort()).toEqual(['image', 'username']);
     expect(keys('RestConnectorListItem')).toEqual(['uuid', 'name', 'tags', 'content']);
     expect(keys('ConnectorContentEntry')).toEqual([
-      'id', 'option', 'expressionCode', 'connectedTo', 'buttonText', 'buttonType', 'urlRedirect', 'buttonUrl', 'cockpitUUID',
+      'id',
+      'option',
+      'expressionCode',
+      'connectedTo',
+      'buttonText',
+      'buttonType',
+      'urlRedirect',
+      'buttonUrl',
+      'cockpitUUID',
     ]);
   });
 
@@ -262,14 +314,21 @@ describe('What the documents say, field for field', () => {
 
     expect(schemaOf(connectors, 'RestConnectorTest').required).toEqual(['connector']);
     expect(schemaOf(connectors, 'SavedRestConnectorTest').required ?? []).toEqual([]);
-    expect(schemaOf(connectors, 'RestConnectorTest').properties.variables).toMatchObject({ type: 'object', additionalProperties: { type: 'string', maxLength: 8192 }, maxProperties: 50 });
+    expect(schemaOf(connectors, 'RestConnectorTest').properties.variables).toMatchObject({
+      type: 'object',
+      additionalProperties: { type: 'string', maxLength: 8192 },
+      maxProperties: 50,
+    });
     expect(Object.keys(unsaved.requestBody.content['application/json'].examples)).toEqual(['noAuth', 'bearer', 'clientCredentials']);
     expect(Object.keys(saved.requestBody.content['application/json'].examples)).toEqual(['asStored', 'withEdits']);
     expect(keys('TestRunAnswer')).toEqual(['outcome', 'message', 'durationMs', 'request', 'response', 'output', 'warnings']);
     expect(connectors.components!.schemas!.TestRunOutcome).toMatchObject({
       enum: ['SUCCESS', 'HTTP_ERROR', 'TIMEOUT', 'CONNECTION_FAILED', 'TLS_ERROR', 'BLOCKED_DESTINATION', 'AUTH_FAILED'],
     });
-    for (const [property, ref] of [['response', 'TestRunResponse'], ['output', 'TestRunOutput']]) {
+    for (const [property, ref] of [
+      ['response', 'TestRunResponse'],
+      ['output', 'TestRunOutput'],
+    ]) {
       expect(schemaOf(connectors, 'TestRunAnswer').properties[property]).toMatchObject({
         anyOf: [{ $ref: `#/components/schemas/${ref}` }, { type: 'object', nullable: true, enum: [null] }],
       });
@@ -279,14 +338,21 @@ describe('What the documents say, field for field', () => {
     expect(schemaOf(connectors, 'TestRunResponse').required).not.toContain('json');
     expect(keys('TestRunOutput')).toEqual(['expression', 'values', 'valuesTruncated', 'error', 'hint']);
     for (const op of [unsaved, saved]) {
-      expect(Object.keys(op.responses['200'].content['application/json'].examples)).toEqual(['success', 'nothingSelected', 'httpError', 'blocked', 'authFailed']);
+      expect(Object.keys(op.responses['200'].content['application/json'].examples)).toEqual([
+        'success',
+        'nothingSelected',
+        'httpError',
+        'blocked',
+        'authFailed',
+      ]);
       expect(op.responses['429']).toBeDefined();
     }
   });
 
   it('documents history, trash and restore field for field', () => {
     const keys = (name: string) => Object.keys(schemaOf(connectors, name).properties);
-    const query = (path: string) => Object.fromEntries((operation(connectors, path, 'get').parameters ?? []).filter((p) => p.in === 'query').map((p) => [p.name, p.schema]));
+    const query = (path: string) =>
+      Object.fromEntries((operation(connectors, path, 'get').parameters ?? []).filter((p) => p.in === 'query').map((p) => [p.name, p.schema]));
 
     expect(keys('RestConnectorVersion')).toEqual(['version', 'operation', 'updatedAt', 'updatedBy', 'user', 'changedFields']);
     expect(keys('RestConnectorVersionDetail')).toEqual(['version', 'operation', 'updatedAt', 'updatedBy', 'user', 'changedFields', 'snapshot']);
@@ -310,16 +376,29 @@ describe('What the documents say, field for field', () => {
     const application = schemaOf(environments, 'EnvironmentApplication');
 
     expect(Object.keys(environment.properties)).toEqual([
-      'uuid', 'organizationUuid', 'instanceUuid', 'instanceName', 'channelInstanceUuid', 'channelInstanceName',
-      'connectorInstanceUuid', 'connectorInstanceName', 'dns', 'apiURL', 'name', 'removed', 'channelApiUrl',
-      'connectorApiUrl', 'applications', 'permissions',
+      'uuid',
+      'organizationUuid',
+      'instanceUuid',
+      'instanceName',
+      'channelInstanceUuid',
+      'channelInstanceName',
+      'connectorInstanceUuid',
+      'connectorInstanceName',
+      'dns',
+      'apiURL',
+      'name',
+      'removed',
+      'channelApiUrl',
+      'connectorApiUrl',
+      'applications',
+      'permissions',
     ]);
     expect(application.properties.properties).toMatchObject({ type: 'object', additionalProperties: { type: 'string' } });
     expect(Object.keys(schemaOf(bots, 'Bot').properties)).toEqual(['uuid', 'environmentUuid', 'name', 'image']);
     expect(Object.keys(schemaOf(bots, 'BotList').properties)).toEqual(['bots']);
   });
 
-  it('shows in each document\'s examples its own app\'s label only, each error example the path of its operation', () => {
+  it("shows in each document's examples its own app's label only, each error example the path of its operation", () => {
     const documents = [connectors, environments, bots];
     const labels = [TRANSACTIONAL_SERVICE_APP.label, ENVIRONMENT_APP.label, BOT_ADMIN_APP.label];
     documents.forEach((document, index) => {
@@ -335,7 +414,7 @@ describe('What the documents say, field for field', () => {
     });
   });
 
-  it('holds no replacement pattern of String.replace, with which @nestjs/swagger would break Swagger UI\'s init script', () => {
+  it("holds no replacement pattern of String.replace, with which @nestjs/swagger would break Swagger UI's init script", () => {
     for (const document of [connectors, environments, bots]) expect(JSON.stringify(document)).not.toMatch(/\$[`'&$]/);
   });
 

@@ -44,7 +44,9 @@ function expectDeclared(document: OpenAPIObject, path: string, method: string, a
     header.$ref ? (document.components!.headers![header.$ref.split('/').pop()!] as { required?: boolean }) : header;
   const names = Object.keys(declared).map((name) => name.toLowerCase());
   const sent = Object.keys(answer.headers).filter((name) => !NOT_DOCUMENTED.has(name) && !name.startsWith('access-control-'));
-  const required = Object.entries(declared).filter(([, header]) => resolve(header).required).map(([name]) => name.toLowerCase());
+  const required = Object.entries(declared)
+    .filter(([, header]) => resolve(header).required)
+    .map(([name]) => name.toLowerCase());
 
   expect({ method, path, status: answer.status, documented: response !== undefined, undeclared: sent.filter((name) => !names.includes(name)) }).toEqual({
     method,
@@ -53,7 +55,12 @@ function expectDeclared(document: OpenAPIObject, path: string, method: string, a
     documented: true,
     undeclared: [],
   });
-  expect({ method, path, status: answer.status, missing: required.filter((name) => !(name in answer.headers)) }).toEqual({ method, path, status: answer.status, missing: [] });
+  expect({ method, path, status: answer.status, missing: required.filter((name) => !(name in answer.headers)) }).toEqual({
+    method,
+    path,
+    status: answer.status,
+    missing: [],
+  });
 }
 
 const C = '/platform-transactional-service/org/{orgUUID}/env/{envUUID}/bot/{botUUID}/rest-connectors';
@@ -86,13 +93,24 @@ describe('The headers each kind of answer carries, as the documents declare them
     const base = tenantPath(tenant);
     const auth = bearer(token);
     const key = `headers-${randomUUID()}`;
-    const created = await sut.http.post(base).set(auth).set('Idempotency-Key', key).send(aConnectorBody({ name: 'Headers' }));
+    const created = await sut.http
+      .post(base)
+      .set(auth)
+      .set('Idempotency-Key', key)
+      .send(aConnectorBody({ name: 'Headers' }));
     const one = `${base}/${created.body.uuid}`;
     const got = await sut.http.get(one).set(auth).set('X-Request-Id', 'caller-chosen-id');
     const answers: Array<[string, string, Response]> = [
       [C, 'post', created],
       [`${C}/{serviceUUID}`, 'get', got],
-      [`${C}/{serviceUUID}`, 'put', await sut.http.put(one).set(auth).send(aConnectorBody({ name: 'Headers again' }))],
+      [
+        `${C}/{serviceUUID}`,
+        'put',
+        await sut.http
+          .put(one)
+          .set(auth)
+          .send(aConnectorBody({ name: 'Headers again' })),
+      ],
       [`${C}/pagination`, 'get', await sut.http.get(`${base}/pagination`).set(auth)],
       [`${C}/quicksearch`, 'get', await sut.http.get(`${base}/quicksearch?searchTerm=head`).set(auth)],
       [`${C}/list`, 'get', await sut.http.get(`${base}/list`).set(auth)],
@@ -101,17 +119,53 @@ describe('The headers each kind of answer carries, as the documents declare them
       [C, 'post', await sut.http.post(base).set(auth).set('Idempotency-Key', 'ä').send(aConnectorBody())],
       [`${C}/{serviceUUID}`, 'get', await sut.http.get(one)],
       [`${C}/{serviceUUID}`, 'get', await sut.http.get(one).set(bearer('not-a-token'))],
-      [`${C}/list`, 'get', await sut.http.get(`${base}/list`.replace(tenant.organization.uuid, randomUUID())).set(bearer(await signToken({ orgs: [tenant.organization.uuid] })))],
+      [
+        `${C}/list`,
+        'get',
+        await sut.http.get(`${base}/list`.replace(tenant.organization.uuid, randomUUID())).set(bearer(await signToken({ orgs: [tenant.organization.uuid] }))),
+      ],
       [`${C}/{serviceUUID}`, 'get', await sut.http.get(`${base}/${randomUUID()}`).set(auth)],
-      [C, 'post', await sut.http.post(base).set(auth).send(aConnectorBody({ name: 'Headers again' }))],
-      [`${C}/{serviceUUID}`, 'put', await sut.http.put(one).set(auth).set('If-Match', '"v0"').send(aConnectorBody({ name: 'Stale' }))],
-      [C, 'post', await sut.http.post(base).set(auth).send(aConnectorBody({ body: 'x'.repeat(300 * 1024) }))],
+      [
+        C,
+        'post',
+        await sut.http
+          .post(base)
+          .set(auth)
+          .send(aConnectorBody({ name: 'Headers again' })),
+      ],
+      [
+        `${C}/{serviceUUID}`,
+        'put',
+        await sut.http
+          .put(one)
+          .set(auth)
+          .set('If-Match', '"v0"')
+          .send(aConnectorBody({ name: 'Stale' })),
+      ],
+      [
+        C,
+        'post',
+        await sut.http
+          .post(base)
+          .set(auth)
+          .send(aConnectorBody({ body: 'x'.repeat(300 * 1024) })),
+      ],
       [C, 'post', await sut.http.post(base).set(auth).set('Content-Type', 'text/plain').send('name=x')],
-      [C, 'post', await sut.http.post(base).set(auth).set('Idempotency-Key', key).send(aConnectorBody({ name: 'Another body' }))],
+      [
+        C,
+        'post',
+        await sut.http
+          .post(base)
+          .set(auth)
+          .set('Idempotency-Key', key)
+          .send(aConnectorBody({ name: 'Another body' })),
+      ],
       [`${C}/{serviceUUID}`, 'delete', await sut.http.delete(one).set(auth)],
     ];
 
-    expect(answers.map(([, , answer]) => answer.status)).toEqual([201, 200, 200, 200, 200, 200, 400, 400, 400, 401, 401, 403, 404, 409, 412, 413, 415, 422, 204]);
+    expect(answers.map(([, , answer]) => answer.status)).toEqual([
+      201, 200, 200, 200, 200, 200, 400, 400, 400, 401, 401, 403, 404, 409, 412, 413, 415, 422, 204,
+    ]);
     expect(got.headers['x-request-id']).toBe('caller-chosen-id');
     for (const [path, method, answer] of answers) expectDeclared(connectors, path, method, answer);
   });

@@ -25,8 +25,7 @@ const CHROMIUM_ARGS = [
 export async function launchChromium(): Promise<Browser> {
   if (!existsSync(CHROMIUM_PATH)) {
     throw new Error(
-      `The Swagger UI test needs Chromium at ${CHROMIUM_PATH} (Debian: apt-get install chromium; ` +
-        'or set CHROMIUM_PATH to another Chromium binary)',
+      `The Swagger UI test needs Chromium at ${CHROMIUM_PATH} (Debian: apt-get install chromium; ` + 'or set CHROMIUM_PATH to another Chromium binary)',
     );
   }
   return chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: CHROMIUM_ARGS });

@@ -14,7 +14,12 @@ import { authorize, documentedOperations, launchChromium, listenOnLoopback, open
 
 /** A read of each app and the demo record its answer shows. */
 const CASES: Array<{ app: AppName; definition: PlatformAppDefinition; operationId: string; expectedText: string[] }> = [
-  { app: 'transactional-service', definition: TRANSACTIONAL_SERVICE_APP, operationId: 'getRestConnector', expectedText: [DEMO_IDS.weatherConnector, 'Weather forecast'] },
+  {
+    app: 'transactional-service',
+    definition: TRANSACTIONAL_SERVICE_APP,
+    operationId: 'getRestConnector',
+    expectedText: [DEMO_IDS.weatherConnector, 'Weather forecast'],
+  },
   { app: 'environment', definition: ENVIRONMENT_APP, operationId: 'getEnvironment', expectedText: [DEMO_IDS.acmeProduction, 'Production'] },
   { app: 'bot-admin', definition: BOT_ADMIN_APP, operationId: 'getBot', expectedText: [DEMO_IDS.supportBot, 'Support assistant'] },
 ];
@@ -37,28 +42,32 @@ describe('Swagger UI on the demo data, with the pre-filled path ids', () => {
     for (const app of apps) await app.close();
   });
 
-  it.each(CASES)('$definition.label: "Try it out" on $operationId as pre-filled answers 200 with the demo record', async ({ app, definition, operationId, expectedText }) => {
-    const sut = await startTestApp(definition, config);
-    apps.push(sut);
-    await seedDemoData(sut.dataSource);
-    const origin = await listenOnLoopback(sut);
-    const operation = documentedOperations(app).find((op) => op.operationId === operationId)!;
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-    const page = await context.newPage();
+  it.each(CASES)(
+    '$definition.label: "Try it out" on $operationId as pre-filled answers 200 with the demo record',
+    async ({ app, definition, operationId, expectedText }) => {
+      const sut = await startTestApp(definition, config);
+      apps.push(sut);
+      await seedDemoData(sut.dataSource);
+      const origin = await listenOnLoopback(sut);
+      const operation = documentedOperations(app).find((op) => op.operationId === operationId)!;
+      const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+      const page = await context.newPage();
 
-    try {
-      await openSwaggerUi(page, `${origin}/${definition.label}/docs`);
-      await authorize(page, await signToken({ orgs: [DEMO_IDS.acme], username: 'newcomer' }));
-      const response = await tryItOut(page, operation, {});
+      try {
+        await openSwaggerUi(page, `${origin}/${definition.label}/docs`);
+        await authorize(page, await signToken({ orgs: [DEMO_IDS.acme], username: 'newcomer' }));
+        const response = await tryItOut(page, operation, {});
 
-      expect(response.status).toBe('200');
-      for (const text of expectedText) expect(response.body).toContain(text);
-    } catch (error) {
-      writeFileSync(join(SCREENSHOT_DIR, `${app}.demo.failed.html`), await page.content());
-      throw error;
-    } finally {
-      await page.screenshot({ path: join(SCREENSHOT_DIR, `${app}.demo.png`), fullPage: true });
-      await context.close();
-    }
-  }, 60_000);
+        expect(response.status).toBe('200');
+        for (const text of expectedText) expect(response.body).toContain(text);
+      } catch (error) {
+        writeFileSync(join(SCREENSHOT_DIR, `${app}.demo.failed.html`), await page.content());
+        throw error;
+      } finally {
+        await page.screenshot({ path: join(SCREENSHOT_DIR, `${app}.demo.png`), fullPage: true });
+        await context.close();
+      }
+    },
+    60_000,
+  );
 });

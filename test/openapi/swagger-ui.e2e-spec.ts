@@ -13,16 +13,16 @@ import { mysqlTestConfig } from '../support/test-config';
 import { startTestApp, TestApp } from '../support/test-app';
 import { signToken } from '../support/tokens';
 import {
- authorize,
- collectBrowserErrors,
- collectRequestedOrigins,
- documentedOperations,
- launchChromium,
- listedOperations,
- listenOnLoopback,
- openSwaggerUi,
- SCREENSHOT_DIR,
- tryItOut,
+  authorize,
+  collectBrowserErrors,
+  collectRequestedOrigins,
+  documentedOperations,
+  launchChromium,
+  listedOperations,
+  listenOnLoopback,
+  openSwaggerUi,
+  SCREENSHOT_DIR,
+  tryItOut,
 } from './swagger-ui-browser';
 import { AppName } from './committed-documents';
 
@@ -141,12 +141,12 @@ describe('Swagger UI in headless Chromium', () => {
         await openSwaggerUi(page, `${origin}/${definition.label}/docs`);
 
         const listed = await listedOperations(page);
-        expect(listed).toEqual(
-          expect.arrayContaining(documented.map(({ method, path, summary }) => ({ method, path, summary }))),
-        );
+        expect(listed).toEqual(expect.arrayContaining(documented.map(({ method, path, summary }) => ({ method, path, summary }))));
         expect(listed).toHaveLength(documented.length);
         // One section per task, in the order a user works, and each section's operations in that order too.
-        const sections = await page.locator('.swagger-ui .opblock-tag-section .opblock-tag').evaluateAll((tags) => tags.map((tag) => tag.getAttribute('data-tag')));
+        const sections = await page
+          .locator('.swagger-ui .opblock-tag-section .opblock-tag')
+          .evaluateAll((tags) => tags.map((tag) => tag.getAttribute('data-tag')));
         expect(sections).toEqual(definition.groups.map((group) => group.name));
         const inOrder = definition.groups.flatMap((group) => group.operations).map((id) => documented.find((op) => op.operationId === id)!);
         expect(listed.map(({ method, path }) => `${method} ${path}`)).toEqual(inOrder.map(({ method, path }) => `${method} ${path}`));
@@ -172,11 +172,7 @@ describe('Swagger UI in headless Chromium', () => {
   });
 
   it('runs a connector test from Swagger UI: the far side on 127.0.0.2 gets the call, the page shows what came back', async () => {
-    const sut = await startTestApp(
-      TRANSACTIONAL_SERVICE_APP,
-      mysqlTestConfig({ connectorTests: loopbackTestRuns({ timeoutMs: 5_000 }) }),
-      withResolver(),
-    );
+    const sut = await startTestApp(TRANSACTIONAL_SERVICE_APP, mysqlTestConfig({ connectorTests: loopbackTestRuns({ timeoutMs: 5_000 }) }), withResolver());
     const side = await farSide();
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
     const page = await context.newPage();
@@ -186,7 +182,11 @@ describe('Swagger UI in headless Chromium', () => {
       const origin = await listenOnLoopback(sut);
       const tenant = await seedTenant(sut.dataSource);
       const operation = documentedOperations('transactional-service').find((op) => op.operationId === 'testUnsavedRestConnector')!;
-      const body = JSON.stringify({ connector: aConnectorBody({ url: `${side.url}/levels/{{city}}`, output: '$.data.level' }), variables: { city: 'Lisbon' } }, null, 2);
+      const body = JSON.stringify(
+        { connector: aConnectorBody({ url: `${side.url}/levels/{{city}}`, output: '$.data.level' }), variables: { city: 'Lisbon' } },
+        null,
+        2,
+      );
 
       await openSwaggerUi(page, `${origin}/platform-transactional-service/docs`);
       await authorize(page, await tokenFor(tenant.organization.uuid));

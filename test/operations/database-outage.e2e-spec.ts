@@ -42,7 +42,10 @@ describe('Database outage', () => {
     await proxy.cut();
     const ready = await sut.http.get('/health/ready');
     const reads = await Promise.all([sut.http.get(`${base}/list`).set(bearer(token)), sut.http.get(`${base}/${acknowledged[0]}`).set(bearer(token))]);
-    const write = await sut.http.post(base).set(bearer(token)).send(aConnectorBody({ name: 'Written during the outage' }));
+    const write = await sut.http
+      .post(base)
+      .set(bearer(token))
+      .send(aConnectorBody({ name: 'Written during the outage' }));
 
     expect(ready.status).toBe(503);
     for (const answer of [...reads, write]) {

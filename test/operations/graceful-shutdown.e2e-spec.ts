@@ -12,7 +12,6 @@ import { signToken } from '../support/tokens';
 
 type Outcome = { status: number; body: string } | { error: string };
 
-
 /** One request on a connection of its own, reporting either the whole answer or the socket error. */
 function get(port: number, path: string, headers: Record<string, string> = {}): Promise<Outcome> {
   return new Promise((done) => {
@@ -60,7 +59,7 @@ describe('SIGTERM', () => {
     child.stdout!.on('data', (chunk) => (output += chunk));
     child.stderr!.on('data', (chunk) => (output += chunk));
     const exited = new Promise<number | null>((done) => child.on('exit', (code) => done(code)));
-    for (let i = 0; i < 100 && !('status' in (await get(port, '/health/ready')) ); i++) await new Promise((r) => setTimeout(r, 100));
+    for (let i = 0; i < 100 && !('status' in (await get(port, '/health/ready'))); i++) await new Promise((r) => setTimeout(r, 100));
 
     const headers = { Authorization: `Bearer ${await signToken({ orgs: [tenant.organization.uuid] })}` };
     const path = `/platform-bot-admin/org/${tenant.organization.uuid}/env/${tenant.environment.uuid}/bots-admin`;

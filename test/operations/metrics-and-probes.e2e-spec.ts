@@ -26,7 +26,9 @@ describe('Metrics and probes (MariaDB)', () => {
 
     expect(res.headers['content-type']).toContain('text/plain');
     const line = (route: string, status: number) =>
-      new RegExp(`http_request_duration_seconds_count\\{app="platform-bot-admin",method="GET",route="${route.replace(/[/:]/g, '\\$&')}",status_code="${status}"\\} 1`);
+      new RegExp(
+        `http_request_duration_seconds_count\\{app="platform-bot-admin",method="GET",route="${route.replace(/[/:]/g, '\\$&')}",status_code="${status}"\\} 1`,
+      );
     expect(res.text).toMatch(line('/platform-bot-admin/org/:orgUUID/env/:envUUID/bots-admin', 200));
     expect(res.text).toMatch(line('/platform-bot-admin/org/:orgUUID/env/:envUUID/bots-admin/:botUUID', 200));
     expect(res.text).toMatch(line('/platform-bot-admin/org/:orgUUID/env/:envUUID/bots-admin/:botUUID', 400));

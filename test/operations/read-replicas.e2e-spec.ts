@@ -89,7 +89,11 @@ describe('Read replicas on real replication', () => {
   it('lets a caller read its own create, update, delete and restore at once, while the replica applies nothing', async () => {
     await pair.stopSqlThread();
 
-    const created = await connectors.http.post(base()).set(bearer(writer)).send(aConnectorBody({ name: 'Read your writes' })).expect(201);
+    const created = await connectors.http
+      .post(base())
+      .set(bearer(writer))
+      .send(aConnectorBody({ name: 'Read your writes' }))
+      .expect(201);
     const uuid = created.body.uuid;
     const got = await connectors.http.get(`${base()}/${uuid}`).set(bearer(writer)).expect(200);
     const page = await connectors.http.get(`${base()}/pagination`).query({ linesPerPage: 100 }).set(bearer(writer)).expect(200);
@@ -104,7 +108,11 @@ describe('Read replicas on real replication', () => {
     expect(suggested.body).toContain('Read your writes');
     expect(await onReplica(uuid)).toBe(0);
 
-    const updated = await connectors.http.put(`${base()}/${uuid}`).set(bearer(writer)).send(aConnectorBody({ name: 'Read your update' })).expect(200);
+    const updated = await connectors.http
+      .put(`${base()}/${uuid}`)
+      .set(bearer(writer))
+      .send(aConnectorBody({ name: 'Read your update' }))
+      .expect(200);
     const afterUpdate = await connectors.http.get(`${base()}/${uuid}`).set(bearer(writer)).expect(200);
     const versions = await connectors.http.get(`${base()}/${uuid}/versions`).set(bearer(writer)).expect(200);
     expect(afterUpdate.body.name).toBe('Read your update');
@@ -166,9 +174,19 @@ describe('Read replicas on real replication', () => {
     await pair.setDelay(2);
 
     for (let round = 0; round < 3; round++) {
-      const uuid = (await connectors.http.post(base()).set(bearer(writer)).send(aConnectorBody({ name: `Delayed ${round}` })).expect(201)).body.uuid;
+      const uuid = (
+        await connectors.http
+          .post(base())
+          .set(bearer(writer))
+          .send(aConnectorBody({ name: `Delayed ${round}` }))
+          .expect(201)
+      ).body.uuid;
       await connectors.http.get(`${base()}/${uuid}`).set(bearer(writer)).expect(200);
-      const updated = await connectors.http.put(`${base()}/${uuid}`).set(bearer(writer)).send(aConnectorBody({ name: `Delayed ${round} bis` })).expect(200);
+      const updated = await connectors.http
+        .put(`${base()}/${uuid}`)
+        .set(bearer(writer))
+        .send(aConnectorBody({ name: `Delayed ${round} bis` }))
+        .expect(200);
       const read = await connectors.http.get(`${base()}/${uuid}`).set(bearer(writer)).expect(200);
       expect(read.headers.etag).toBe(updated.headers.etag);
       await connectors.http.delete(`${base()}/${uuid}`).set(bearer(writer)).expect(204);

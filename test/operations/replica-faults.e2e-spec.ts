@@ -143,7 +143,10 @@ describe('Replica and primary faults on real replication', () => {
     await pair.primary.kill();
     try {
       const statuses = await readEverywhere();
-      const write = await connectors.http.post(tenantPath(tenant)).set(bearer(token)).send(aConnectorBody({ name: 'While the primary is down' }));
+      const write = await connectors.http
+        .post(tenantPath(tenant))
+        .set(bearer(token))
+        .send(aConnectorBody({ name: 'While the primary is down' }));
       const ready = await Promise.all([connectors, bots, environments].map(readiness));
 
       expect(statuses).toEqual([200, 200, 200, 200]);
@@ -158,12 +161,18 @@ describe('Replica and primary faults on real replication', () => {
     let created = 0;
     let answer: { status: number; body: { uuid?: string } } = { status: 0, body: {} };
     for (let i = 0; i < 50 && created !== 201; i++) {
-      answer = await connectors.http.post(tenantPath(tenant)).set(bearer(token)).send(aConnectorBody({ name: 'After the primary came back' }));
+      answer = await connectors.http
+        .post(tenantPath(tenant))
+        .set(bearer(token))
+        .send(aConnectorBody({ name: 'After the primary came back' }));
       created = answer.status;
       if (created !== 201) await new Promise((r) => setTimeout(r, 200));
     }
     expect(created).toBe(201);
-    await connectors.http.get(`${tenantPath(tenant)}/${answer.body.uuid}`).set(bearer(token)).expect(200);
+    await connectors.http
+      .get(`${tenantPath(tenant)}/${answer.body.uuid}`)
+      .set(bearer(token))
+      .expect(200);
     expect((await readiness(connectors)).database).toBe('up');
   });
 
@@ -171,7 +180,10 @@ describe('Replica and primary faults on real replication', () => {
     await until(connectors, 'up');
     pair.primary.pause();
     try {
-      const write = await connectors.http.post(tenantPath(tenant)).set(bearer(token)).send(aConnectorBody({ name: 'Into a stalled primary' }));
+      const write = await connectors.http
+        .post(tenantPath(tenant))
+        .set(bearer(token))
+        .send(aConnectorBody({ name: 'Into a stalled primary' }));
       const statuses = await readEverywhere();
 
       expect(write.status).toBe(503);

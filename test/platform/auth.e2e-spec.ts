@@ -113,10 +113,7 @@ describe('Authentication and tenancy (HS256 secret)', () => {
   });
 
   it('rejects a token without exp', async () => {
-    const token = await new SignJWT({ orgs: ['*'] })
-      .setProtectedHeader({ alg: 'HS256' })
-      .setSubject('user-1')
-      .sign(new TextEncoder().encode(TEST_JWT_SECRET));
+    const token = await new SignJWT({ orgs: ['*'] }).setProtectedHeader({ alg: 'HS256' }).setSubject('user-1').sign(new TextEncoder().encode(TEST_JWT_SECRET));
 
     const res = await sut.http.get(url).set(bearer(token)).expect(401);
 
@@ -241,9 +238,7 @@ describe('A body without a plausible bearer token', () => {
   ])('is answered 401 with %s before its body is read, and the connection closed', async (_, authorization, challenge, message) => {
     const { socket, closed } = await openRaw(port);
     // 256 KiB announced, 1 KiB sent: were the body read, the server would wait for the rest.
-    socket.write(
-      `POST ${url} HTTP/1.1\r\nHost: 127.0.0.1\r\n${authorization}Content-Type: application/json\r\nContent-Length: 262144\r\n\r\n`,
-    );
+    socket.write(`POST ${url} HTTP/1.1\r\nHost: 127.0.0.1\r\n${authorization}Content-Type: application/json\r\nContent-Length: 262144\r\n\r\n`);
     socket.write(`{"name":"${'x'.repeat(1_000)}`);
 
     const answer = parseRawResponse(await closed);
@@ -296,7 +291,11 @@ describe('A body without a plausible bearer token', () => {
   });
 
   it('lets a body with a plausible token through to the guard and the controller', async () => {
-    await sut.http.post(url).set(bearer(await signToken({ scope: 'connectors:write' }))).send({ any: 'body' }).expect(201);
+    await sut.http
+      .post(url)
+      .set(bearer(await signToken({ scope: 'connectors:write' })))
+      .send({ any: 'body' })
+      .expect(201);
   });
 });
 
@@ -325,17 +324,26 @@ describe('Authentication with iss and aud configured', () => {
   afterAll(() => sut.close());
 
   it('accepts the configured issuer and audience', async () => {
-    await sut.http.get(url).set(bearer(await claims('https://id.example.com', 'platform-api'))).expect(200);
+    await sut.http
+      .get(url)
+      .set(bearer(await claims('https://id.example.com', 'platform-api')))
+      .expect(200);
   });
 
   it('rejects another issuer', async () => {
-    const res = await sut.http.get(url).set(bearer(await claims('https://evil.example.com', 'platform-api'))).expect(401);
+    const res = await sut.http
+      .get(url)
+      .set(bearer(await claims('https://evil.example.com', 'platform-api')))
+      .expect(401);
 
     expect(res.body.message).toBe("The token's iss claim is not accepted");
   });
 
   it('rejects another audience', async () => {
-    const res = await sut.http.get(url).set(bearer(await claims('https://id.example.com', 'other'))).expect(401);
+    const res = await sut.http
+      .get(url)
+      .set(bearer(await claims('https://id.example.com', 'other')))
+      .expect(401);
 
     expect(res.body.message).toBe("The token's aud claim is not accepted");
   });
@@ -357,10 +365,7 @@ describe('Authentication against a JWKS', () => {
     });
     await new Promise<void>((done) => jwks.listen(0, '127.0.0.1', done));
     const { port } = jwks.address() as AddressInfo;
-    sut = await startTestApp(
-      ENVIRONMENT_APP,
-      mysqlTestConfig({ auth: { mode: 'jwks', jwksUrl: `http://127.0.0.1:${port}/.well-known/jwks.json` } }),
-    );
+    sut = await startTestApp(ENVIRONMENT_APP, mysqlTestConfig({ auth: { mode: 'jwks', jwksUrl: `http://127.0.0.1:${port}/.well-known/jwks.json` } }));
     const tenant = await seedTenant(sut.dataSource);
     url = `/platform-environment/org/${tenant.organization.uuid}/environments`;
   });

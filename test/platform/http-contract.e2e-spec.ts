@@ -1,4 +1,12 @@
-import { BotRepository, ConnectorHistoryRepository, EnvironmentRepository, IdempotencyService, RestConnectorRepository, RestConnectorSearchRepository, ScopeService } from '@app/domain';
+import {
+  BotRepository,
+  ConnectorHistoryRepository,
+  EnvironmentRepository,
+  IdempotencyService,
+  RestConnectorRepository,
+  RestConnectorSearchRepository,
+  ScopeService,
+} from '@app/domain';
 import { ModulesContainer } from '@nestjs/core';
 import { BOT_ADMIN_APP } from '../../apps/bot-admin/src/bot-admin.app';
 import { ENVIRONMENT_APP } from '../../apps/environment/src/environment.app';
@@ -57,17 +65,17 @@ describe('HTTP contract shared by the apps', () => {
     const del = await sut.http.delete(bots).set(bearer(token)).expect(405);
 
     expect(patch.headers.allow).toBe('GET, HEAD');
-    expect(patch.body).toMatchObject({ statusCode: 405, error: 'Method Not Allowed', message: 'PATCH is not an operation of this path; it answers GET, HEAD', requestId: patch.headers['x-request-id'] });
+    expect(patch.body).toMatchObject({
+      statusCode: 405,
+      error: 'Method Not Allowed',
+      message: 'PATCH is not an operation of this path; it answers GET, HEAD',
+      requestId: patch.headers['x-request-id'],
+    });
     expect(del.body.message).toBe('DELETE is not an operation of this path; it answers GET, HEAD');
   });
 
   it('answers malformed JSON with a 400 error body, never a 500', async () => {
-    const res = await sut.http
-      .post('/platform-bot-admin/anything')
-      .set(bearer(token))
-      .set('Content-Type', 'application/json')
-      .send('{"name": ')
-      .expect(400);
+    const res = await sut.http.post('/platform-bot-admin/anything').set(bearer(token)).set('Content-Type', 'application/json').send('{"name": ').expect(400);
 
     expect(res.body).toMatchObject({ statusCode: 400, error: 'Bad Request', requestId: res.headers['x-request-id'] });
   });
@@ -132,7 +140,12 @@ describe('API_DOCS=off (the production overlay)', () => {
   afterAll(() => sut.close());
 
   it('serves neither Swagger UI nor the OpenAPI documents, and still the API and the probes', async () => {
-    for (const path of ['/platform-bot-admin/docs', '/platform-bot-admin/docs-json', '/platform-bot-admin/docs-yaml', '/platform-bot-admin/docs/swagger-ui.css']) {
+    for (const path of [
+      '/platform-bot-admin/docs',
+      '/platform-bot-admin/docs-json',
+      '/platform-bot-admin/docs-yaml',
+      '/platform-bot-admin/docs/swagger-ui.css',
+    ]) {
       const res = await sut.http.get(path);
       expect({ path, status: res.status }).toEqual({ path, status: 404 });
     }
@@ -150,12 +163,14 @@ describe('Without read replicas', () => {
   });
   afterAll(() => sut.close());
 
-  it('registers only the repositories the app reads: the bot admin holds none of the connectors\'', () => {
+  it("registers only the repositories the app reads: the bot admin holds none of the connectors'", () => {
     const providers = new Set([...sut.app.get(ModulesContainer).values()].flatMap((module) => [...module.providers.keys()]));
     const registered = (type: unknown) => providers.has(type as never);
 
     expect([BotRepository, ScopeService].map(registered)).toEqual([true, true]);
-    expect([RestConnectorRepository, RestConnectorSearchRepository, ConnectorHistoryRepository, IdempotencyService, EnvironmentRepository].map(registered)).toEqual([false, false, false, false, false]);
+    expect(
+      [RestConnectorRepository, RestConnectorSearchRepository, ConnectorHistoryRepository, IdempotencyService, EnvironmentRepository].map(registered),
+    ).toEqual([false, false, false, false, false]);
   });
 
   it('registers no global interceptor: every request skips Nest\'s interceptor path (docs/performance.md, "Read replicas")', () => {

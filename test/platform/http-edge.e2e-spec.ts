@@ -66,7 +66,11 @@ describe('HTTP edge', () => {
         const res = await sut.http.get(`${path}${path.includes('?') ? '&' : '?'}${name}=1`).set(bearer(token));
 
         const takesNone = path.endsWith('/list') ? ' (it takes none)' : '';
-        expect({ path, status: res.status, message: res.body.message }).toEqual({ path, status: 400, message: [`${name} is not a query parameter of this operation${takesNone}`] });
+        expect({ path, status: res.status, message: res.body.message }).toEqual({
+          path,
+          status: 400,
+          message: [`${name} is not a query parameter of this operation${takesNone}`],
+        });
       }
     },
   );
@@ -115,7 +119,7 @@ describe('HTTP edge', () => {
     expect(res.body.message).toBe('The request body holds more than 1000 JSON values');
   });
 
-  it('sets helmet\'s security headers', async () => {
+  it("sets helmet's security headers", async () => {
     const res = await sut.http.get('/health/live').expect(200);
 
     expect(res.headers).toMatchObject({
@@ -216,7 +220,10 @@ describe('Rate limit of refused requests, per client address', () => {
     const valid = await signToken({ sub: 'alice' });
     // Refused before its body is read (requireBearerBeforeBody), counted all the same.
     await sut.http.post(url).send({ name: 'x' }).expect(401);
-    await sut.http.get(url).set(bearer(`${valid.slice(0, -4)}AAAA`)).expect(401);
+    await sut.http
+      .get(url)
+      .set(bearer(`${valid.slice(0, -4)}AAAA`))
+      .expect(401);
     await sut.http.get(url).set(bearer(outsider)).expect(403);
     const verify = jest.spyOn(sut.app.get(JwtVerifier), 'verify');
 
@@ -244,12 +251,16 @@ describe('Rate limit of refused requests behind a proxy (TRUST_PROXY_HOPS=1)', (
   beforeAll(async () => ({ sut, url } = await startBotAdminLimitedTo3(1)));
   afterAll(() => sut.close());
 
-  it('counts the address the proxy saw, so one prober does not block the proxy\'s other clients', async () => {
+  it("counts the address the proxy saw, so one prober does not block the proxy's other clients", async () => {
     const prober = { 'X-Forwarded-For': '198.51.100.66, 203.0.113.7' };
     for (let i = 0; i < 3; i++) await sut.http.get(url).set(prober).expect(401);
     await sut.http.get(url).set(prober).expect(429);
 
-    await sut.http.get(url).set(bearer(await signToken({ sub: 'alice' }))).set('X-Forwarded-For', '203.0.113.8').expect(200);
+    await sut.http
+      .get(url)
+      .set(bearer(await signToken({ sub: 'alice' })))
+      .set('X-Forwarded-For', '203.0.113.8')
+      .expect(200);
   });
 });
 

@@ -23,7 +23,13 @@ describe('Rate-limit stores: Redis counts as memory does', () => {
   let key: string;
 
   beforeAll(async () => {
-    redis = new RedisRateLimitStore(await connectRateLimitRedis(TEST_REDIS_URL), `rate-limit-test:${randomUUID()}`, WINDOW_MS, pino({ level: 'silent' }), new Registry());
+    redis = new RedisRateLimitStore(
+      await connectRateLimitRedis(TEST_REDIS_URL),
+      `rate-limit-test:${randomUUID()}`,
+      WINDOW_MS,
+      pino({ level: 'silent' }),
+      new Registry(),
+    );
     memory = new RateLimitCounters(WINDOW_MS);
     while ((await redis.health()) !== 'up') await sleep(20);
   });

@@ -134,7 +134,11 @@ describe('Rate limits across replicas: the connector test-run limit', () => {
   it('lets a caller run CONNECTOR_TEST_PER_MINUTE tests across all replicas, not that many on each', async () => {
     const [a, b] = replicas;
     const token = await signToken({ ...ALICE, sub: uniqueSub('alice') });
-    const run = (sut: TestApp) => sut.http.post(`${tenantPath(tenant)}/test`).set(bearer(token)).send({ connector: aConnectorBody({ url: `${side.url}/x` }) });
+    const run = (sut: TestApp) =>
+      sut.http
+        .post(`${tenantPath(tenant)}/test`)
+        .set(bearer(token))
+        .send({ connector: aConnectorBody({ url: `${side.url}/x` }) });
 
     await run(a).expect(200);
     await run(b).expect(200);
@@ -144,7 +148,10 @@ describe('Rate limits across replicas: the connector test-run limit', () => {
     expect(refused.body).toEqual(errorBody(429, 'Too Many Requests', 'Rate limit of 2 connector test runs per minute exceeded', `${tenantPath(tenant)}/test`));
     expect(side.received).toHaveLength(2);
     // The general limit counts apart: the same caller still reads.
-    await b.http.get(`${tenantPath(tenant)}/list`).set(bearer(token)).expect(200);
+    await b.http
+      .get(`${tenantPath(tenant)}/list`)
+      .set(bearer(token))
+      .expect(200);
   });
 });
 

@@ -18,7 +18,7 @@ describe('Write positions in Redis', () => {
   };
   afterAll(() => Promise.all(stores.map((positions) => positions.close())));
 
-  it('keeps the later position of each domain whatever order two replicas store a caller\'s writes in', async () => {
+  it("keeps the later position of each domain whatever order two replicas store a caller's writes in", async () => {
     const caller = `caller-${randomUUID()}`;
     const [first, second, reader] = [await store(), await store(), await store()];
 
@@ -39,7 +39,7 @@ describe('Write positions in Redis', () => {
     expect((await reader.lastWrite(caller))?.toString()).toBe('0-1-9007199254740993');
   });
 
-  it('forgets a caller\'s write once a replica can no longer lag behind it', async () => {
+  it("forgets a caller's write once a replica can no longer lag behind it", async () => {
     const caller = `caller-${randomUUID()}`;
     const [writer, reader] = [await store(300), await store(300)];
 

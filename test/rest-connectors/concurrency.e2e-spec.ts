@@ -35,7 +35,11 @@ describe.each([
     const etag = (await sut.http.get(`${base}/${uuid}`).set(bearer(token)).expect(200)).headers.etag;
 
     const responses = await times(10, (i) =>
-      sut.http.put(`${base}/${uuid}`).set(bearer(token)).set('If-Match', etag).send(aConnectorBody({ name: `Edit ${i}` })),
+      sut.http
+        .put(`${base}/${uuid}`)
+        .set(bearer(token))
+        .set('If-Match', etag)
+        .send(aConnectorBody({ name: `Edit ${i}` })),
     );
 
     expect(statuses(responses)).toEqual([200, ...Array(9).fill(412)]);
@@ -62,8 +66,16 @@ describe.each([
 
     const stored = await sut.http.get(`${base}/${res.body.uuid}`).set(bearer(token)).expect(200);
     expect(stored.body).toMatchObject({ name, tags });
-    await sut.http.post(base).set(bearer(token)).send(aConnectorBody({ name: 'İ'.repeat(50) })).expect(201);
-    await sut.http.post(base).set(bearer(token)).send(aConnectorBody({ name: 'İ'.repeat(50).toLowerCase() })).expect(409);
+    await sut.http
+      .post(base)
+      .set(bearer(token))
+      .send(aConnectorBody({ name: 'İ'.repeat(50) }))
+      .expect(201);
+    await sut.http
+      .post(base)
+      .set(bearer(token))
+      .send(aConnectorBody({ name: 'İ'.repeat(50).toLowerCase() }))
+      .expect(409);
   });
 
   describe('Idempotency-Key', () => {
@@ -100,7 +112,11 @@ describe.each([
 
       await sut.http.post(base).set(bearer(token)).set('Idempotency-Key', key).send(body).expect(409);
       await sut.http.post(base).set(bearer(token)).set('Idempotency-Key', key).send(body).expect(409);
-      const renamed = await sut.http.post(base).set(bearer(token)).set('Idempotency-Key', key).send({ ...body, name: `${body.name} 2` });
+      const renamed = await sut.http
+        .post(base)
+        .set(bearer(token))
+        .set('Idempotency-Key', key)
+        .send({ ...body, name: `${body.name} 2` });
 
       expect(renamed.status).toBe(201);
     });

@@ -75,8 +75,7 @@ export function aConnectorBody(overrides: ConnectorWriteBody = {}): ConnectorWri
 export const basicTokenOf = (userId: string, password: string) => Buffer.from(`${userId}:${password}`, 'utf8').toString('base64');
 
 /** A body authenticating with each auth type, every required field set. */
-export const withBasicAuth = (overrides: ConnectorWriteBody = {}) =>
-  aConnectorBody({ authType: 'AUTH_BASIC', basicToken: 'dXNlcjpwYXNz', ...overrides });
+export const withBasicAuth = (overrides: ConnectorWriteBody = {}) => aConnectorBody({ authType: 'AUTH_BASIC', basicToken: 'dXNlcjpwYXNz', ...overrides });
 export const withBearerAuth = (overrides: ConnectorWriteBody = {}) =>
   aConnectorBody({ authType: 'AUTH_BEARER', bearerToken: 'bearer-token-value', ...overrides });
 export const withClientCredentials = (overrides: ConnectorWriteBody = {}) =>
@@ -109,19 +108,12 @@ export const ALICE: TokenClaims = {
 export const aliceToken = () => signToken(ALICE);
 
 /** `/platform-transactional-service/org/{org}/env/{env}/bot/{bot}/rest-connectors` */
-export const connectorsPath = (org: string, env: string, bot: string) =>
-  `/platform-transactional-service/org/${org}/env/${env}/bot/${bot}/rest-connectors`;
+export const connectorsPath = (org: string, env: string, bot: string) => `/platform-transactional-service/org/${org}/env/${env}/bot/${bot}/rest-connectors`;
 
-export const tenantPath = (tenant: Tenant) =>
-  connectorsPath(tenant.organization.uuid, tenant.environment.uuid, tenant.bot.uuid);
+export const tenantPath = (tenant: Tenant) => connectorsPath(tenant.organization.uuid, tenant.environment.uuid, tenant.bot.uuid);
 
 /** Creates a connector through the API (expecting 201) and returns its uuid. */
-export async function createConnector(
-  sut: TestApp,
-  tenant: Tenant,
-  token: string,
-  overrides: ConnectorWriteBody = {},
-): Promise<string> {
+export async function createConnector(sut: TestApp, tenant: Tenant, token: string, overrides: ConnectorWriteBody = {}): Promise<string> {
   const res = await sut.http.post(tenantPath(tenant)).set(bearer(token)).send(aConnectorBody(overrides));
   if (res.status !== 201) throw new Error(`create answered ${res.status}: ${JSON.stringify(res.body)}`);
   return res.body.uuid;

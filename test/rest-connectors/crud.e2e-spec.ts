@@ -5,22 +5,22 @@ import { mysqlTestConfig } from '../support/test-config';
 import { startTestApp, TestApp } from '../support/test-app';
 import { bearer, signToken } from '../support/tokens';
 import {
- aConnectorBody,
- ALICE,
- basicTokenOf,
- connectorInTrash,
- connectorNotFound,
- createConnector,
- errorBody,
- ISO_UTC_MILLIS,
- RECORD_KEYS,
- tenantPath,
- UUID_REGEX,
- withBasicAuth,
- withBearerAuth,
- withClientCredentials,
- withPasswordGrant,
- readStoredSecrets,
+  aConnectorBody,
+  ALICE,
+  basicTokenOf,
+  connectorInTrash,
+  connectorNotFound,
+  createConnector,
+  errorBody,
+  ISO_UTC_MILLIS,
+  RECORD_KEYS,
+  tenantPath,
+  UUID_REGEX,
+  withBasicAuth,
+  withBearerAuth,
+  withClientCredentials,
+  withPasswordGrant,
+  readStoredSecrets,
 } from './connector-factories';
 
 describe('Rest connectors: create, get, update, delete (MariaDB)', () => {
@@ -69,7 +69,11 @@ describe('Rest connectors: create, get, update, delete (MariaDB)', () => {
     it('assigns a new uuid to every create, even when the body names one', async () => {
       const sent = '0f0e0d0c-0b0a-4908-8706-050403020100';
 
-      const first = await sut.http.post(base).set(bearer(token)).send(aConnectorBody({ uuid: sent })).expect(201);
+      const first = await sut.http
+        .post(base)
+        .set(bearer(token))
+        .send(aConnectorBody({ uuid: sent }))
+        .expect(201);
       const second = await sut.http.post(base).set(bearer(token)).send(aConnectorBody()).expect(201);
 
       expect(first.body.uuid).not.toBe(sent);
@@ -192,12 +196,7 @@ describe('Rest connectors: create, get, update, delete (MariaDB)', () => {
       const checkout = aFlow(tenant.bot.uuid, { name: 'Checkout', connectors: [uuid] });
       const billing = aFlow(tenant.bot.uuid, { name: 'billing', connectors: [uuid] });
       await importData(sut.dataSource, {
-        flows: [
-          checkout,
-          billing,
-          aFlow(tenant.bot.uuid, { name: 'Unrelated' }),
-          aFlow(other.bot.uuid, { name: 'Another bot', connectors: [uuid] }),
-        ],
+        flows: [checkout, billing, aFlow(tenant.bot.uuid, { name: 'Unrelated' }), aFlow(other.bot.uuid, { name: 'Another bot', connectors: [uuid] })],
       });
 
       const res = await get(uuid).expect(200);
@@ -404,7 +403,7 @@ describe('Rest connectors: create, get, update, delete (MariaDB)', () => {
   });
 
   describe('PUT /{serviceUUID} (update)', () => {
-    it("answers 200 { message, data: uuid } and replaces every field", async () => {
+    it('answers 200 { message, data: uuid } and replaces every field', async () => {
       const uuid = await createConnector(sut, tenant, token);
       const update = aConnectorBody({
         name: 'Renamed connector',
@@ -491,7 +490,11 @@ describe('Rest connectors: create, get, update, delete (MariaDB)', () => {
     it('is 412 when If-Match is not the current ETag, and 200 when it is', async () => {
       const uuid = await createConnector(sut, tenant, token);
       const stale = (await get(uuid).expect(200)).headers.etag;
-      await sut.http.put(`${base}/${uuid}`).set(bearer(token)).send(aConnectorBody({ name: 'First edit' })).expect(200);
+      await sut.http
+        .put(`${base}/${uuid}`)
+        .set(bearer(token))
+        .send(aConnectorBody({ name: 'First edit' }))
+        .expect(200);
 
       await sut.http
         .put(`${base}/${uuid}`)
@@ -514,9 +517,16 @@ describe('Rest connectors: create, get, update, delete (MariaDB)', () => {
       const uuid = await createConnector(sut, tenant, token);
 
       const stale = await sut.http.put(`${base}/${uuid}`).set(bearer(token)).set('If-Match', '"v0"').send(aConnectorBody()).expect(412);
-      const unquoted = await sut.http.put(`${base}/${uuid}`).set(bearer(token)).set('If-Match', 'v1').send(aConnectorBody({ name: 'Not written' })).expect(400);
+      const unquoted = await sut.http
+        .put(`${base}/${uuid}`)
+        .set(bearer(token))
+        .set('If-Match', 'v1')
+        .send(aConnectorBody({ name: 'Not written' }))
+        .expect(400);
 
-      expect(stale.body.message).toBe(`Rest connector ${uuid} has changed since the ETag given in If-Match: its current ETag is "v1"; read it again, then send If-Match: "v1"`);
+      expect(stale.body.message).toBe(
+        `Rest connector ${uuid} has changed since the ETag given in If-Match: its current ETag is "v1"; read it again, then send If-Match: "v1"`,
+      );
       expect(unquoted.body.message).toBe('If-Match must be * or quoted ETags as a read answers them, such as "v4" (with the quotes); got "v1"');
       await expect(get(uuid).then((r) => r.headers.etag)).resolves.toBe('"v1"');
     });
@@ -536,7 +546,11 @@ describe('Rest connectors: create, get, update, delete (MariaDB)', () => {
       const uuid = await createConnector(sut, tenant, token);
 
       const unchanged = await get(uuid).set('If-None-Match', '"v1"').expect(304);
-      await sut.http.put(`${base}/${uuid}`).set(bearer(token)).send(aConnectorBody({ name: 'Changed' })).expect(200);
+      await sut.http
+        .put(`${base}/${uuid}`)
+        .set(bearer(token))
+        .send(aConnectorBody({ name: 'Changed' }))
+        .expect(200);
       const changed = await get(uuid).set('If-None-Match', '"v1"').expect(200);
 
       expect(unchanged.text).toBe('');
@@ -578,7 +592,7 @@ describe('Rest connectors: create, get, update, delete (MariaDB)', () => {
       expect(got.body.message).toBe(connectorNotFound(uuid, tenant.bot.uuid));
     });
 
-    it('honours If-Match: a stale ETag is a 412 naming the current one and deletes nothing; the current one deletes and answers the trash version\'s ETag', async () => {
+    it("honours If-Match: a stale ETag is a 412 naming the current one and deletes nothing; the current one deletes and answers the trash version's ETag", async () => {
       const uuid = await createConnector(sut, tenant, token);
 
       const stale = await sut.http.delete(`${base}/${uuid}`).set(bearer(token)).set('If-Match', '"v99"').expect(412);
@@ -589,7 +603,9 @@ describe('Rest connectors: create, get, update, delete (MariaDB)', () => {
       const item = trash.body.content.find((c: { uuid: string }) => c.uuid === uuid);
       await sut.http.post(`${base}/${uuid}/restore`).set(bearer(token)).set('If-Match', item.etag).expect(200);
 
-      expect(stale.body.message).toBe(`Rest connector ${uuid} has changed since the ETag given in If-Match: its current ETag is "v1"; read it again, then send If-Match: "v1"`);
+      expect(stale.body.message).toBe(
+        `Rest connector ${uuid} has changed since the ETag given in If-Match: its current ETag is "v1"; read it again, then send If-Match: "v1"`,
+      );
       expect(malformed.body.message).toBe('If-Match must be * or quoted ETags as a read answers them, such as "v4" (with the quotes); got "v1"');
       expect(deleted.headers.etag).toBe('"v2"');
       expect(item).toMatchObject({ version: 2, etag: '"v2"' });
@@ -645,7 +661,14 @@ describe('Rest connectors: create, get, update, delete (MariaDB)', () => {
 
     it.each([
       ['POST', (t: string) => sut.http.post(base).set(bearer(t)).send(aConnectorBody())],
-      ['PUT', (t: string) => sut.http.put(`${base}/${uuid}`).set(bearer(t)).send(aConnectorBody({ name: 'Never written' }))],
+      [
+        'PUT',
+        (t: string) =>
+          sut.http
+            .put(`${base}/${uuid}`)
+            .set(bearer(t))
+            .send(aConnectorBody({ name: 'Never written' })),
+      ],
       ['DELETE', (t: string) => sut.http.delete(`${base}/${uuid}`).set(bearer(t))],
     ])('answers %s with a token lacking connectors:write 403 and writes nothing', async (_, send) => {
       const reader = await signToken({ username: 'reader', scope: 'connectors:read profile' });

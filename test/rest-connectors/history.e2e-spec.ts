@@ -4,11 +4,23 @@ import { aBot, aFlow, importData, seedTenant, Tenant } from '../support/fixtures
 import { mysqlTestConfig } from '../support/test-config';
 import { startTestApp, TestApp } from '../support/test-app';
 import { bearer, signToken } from '../support/tokens';
-import { aConnectorBody, ALICE, connectorsPath, createConnector, errorBody, ISO_UTC_MILLIS, readStoredSecrets, tenantPath, withBearerAuth } from './connector-factories';
+import {
+  aConnectorBody,
+  ALICE,
+  connectorsPath,
+  createConnector,
+  errorBody,
+  ISO_UTC_MILLIS,
+  readStoredSecrets,
+  tenantPath,
+  withBearerAuth,
+} from './connector-factories';
 
 /** Every row of every table of the database, as text: what a dump would hold. */
 async function dumpOf(sut: TestApp): Promise<string> {
-  const tables: Array<{ name: string }> = await sut.dataSource.query('SELECT table_name AS name FROM information_schema.tables WHERE table_schema = DATABASE()');
+  const tables: Array<{ name: string }> = await sut.dataSource.query(
+    'SELECT table_name AS name FROM information_schema.tables WHERE table_schema = DATABASE()',
+  );
   const rows = await Promise.all(tables.map(({ name }) => sut.dataSource.query(`SELECT * FROM \`${name}\``)));
   return JSON.stringify(rows);
 }
@@ -42,7 +54,7 @@ describe('History, trash and restore (MariaDB)', () => {
   afterAll(() => sut.close());
 
   describe('versions', () => {
-    it('records every write with the ETag\'s number, who and when, the changed fields, and the record a get showed after it', async () => {
+    it("records every write with the ETag's number, who and when, the changed fields, and the record a get showed after it", async () => {
       const secret = `bearer-${randomUUID()}`;
       const uuid = await createConnector(sut, tenant, token, withBearerAuth({ bearerToken: secret, description: 'first' }));
       const created = await get(uuid).expect(200);
@@ -55,8 +67,22 @@ describe('History, trash and restore (MariaDB)', () => {
 
       expect(page.body).toMatchObject({ totalElements: 3, totalPages: 1, size: 20, number: 0, first: true, last: true, numberOfElements: 3 });
       expect(page.body.content).toEqual([
-        { version: 3, operation: 'DELETED', updatedAt: expect.stringMatching(ISO_UTC_MILLIS), updatedBy: 'alice', user: { username: 'alice', image: ALICE.picture }, changedFields: [] },
-        { version: 2, operation: 'UPDATED', updatedAt: afterUpdate.body.updatedAt, updatedBy: 'alice', user: { username: 'alice', image: ALICE.picture }, changedFields: ['description', 'bearerToken'] },
+        {
+          version: 3,
+          operation: 'DELETED',
+          updatedAt: expect.stringMatching(ISO_UTC_MILLIS),
+          updatedBy: 'alice',
+          user: { username: 'alice', image: ALICE.picture },
+          changedFields: [],
+        },
+        {
+          version: 2,
+          operation: 'UPDATED',
+          updatedAt: afterUpdate.body.updatedAt,
+          updatedBy: 'alice',
+          user: { username: 'alice', image: ALICE.picture },
+          changedFields: ['description', 'bearerToken'],
+        },
         {
           version: 1,
           operation: 'CREATED',
@@ -83,7 +109,12 @@ describe('History, trash and restore (MariaDB)', () => {
       await put(uuid, { ...record, authType: 'AUTH_NONE', bearerToken: null, tags: [{ name: 'Alpha' }] }).expect(200);
 
       const page = await versions(uuid).expect(200);
-      expect(page.body.content.map((v: { changedFields: string[] }) => v.changedFields)).toEqual([['name', 'authType', 'bearerToken', 'tags'], ['name'], [], expect.any(Array)]);
+      expect(page.body.content.map((v: { changedFields: string[] }) => v.changedFields)).toEqual([
+        ['name', 'authType', 'bearerToken', 'tags'],
+        ['name'],
+        [],
+        expect.any(Array),
+      ]);
     });
 
     it('pages newest first, 20 by default and at most 100, with 400s for bad numbers and 404s for what does not exist', async () => {
@@ -129,7 +160,11 @@ describe('History, trash and restore (MariaDB)', () => {
 
       await put(uuid, { ...record, name: takenName }).expect(409);
       await sut.http.put(`${base}/${uuid}`).set(bearer(token)).set('If-Match', '"v9"').send(record).expect(412);
-      await sut.http.post(base).set(bearer(token)).send(aConnectorBody({ name: takenName })).expect(409);
+      await sut.http
+        .post(base)
+        .set(bearer(token))
+        .send(aConnectorBody({ name: takenName }))
+        .expect(409);
 
       expect((await versions(uuid).expect(200)).body.totalElements).toBe(1);
       const rows: Array<{ connector: string; latest: number; current: number }> = await sut.dataSource.query(
@@ -158,7 +193,7 @@ describe('History, trash and restore (MariaDB)', () => {
   });
 
   describe('trash', () => {
-    it('lists the bot\'s deleted connectors, newest deletion first, with tags and who deleted them; never active ones', async () => {
+    it("lists the bot's deleted connectors, newest deletion first, with tags and who deleted them; never active ones", async () => {
       const fresh = await seedTenant(sut.dataSource);
       const path = tenantPath(fresh);
       expect((await trash('', path).expect(200)).body).toMatchObject({ content: [], totalElements: 0, empty: true, size: 20 });
@@ -185,7 +220,11 @@ describe('History, trash and restore (MariaDB)', () => {
       );
       const deletedAts = page.body.content.map((item: { deletedAt: string }) => item.deletedAt);
       expect([...deletedAts].sort().reverse()).toEqual(deletedAts);
-      expect((await trash('?linesPerPage=2&page=2', path).expect(200)).body).toMatchObject({ totalElements: 3, numberOfElements: 1, content: [{ name: 'One' }] });
+      expect((await trash('?linesPerPage=2&page=2', path).expect(200)).body).toMatchObject({
+        totalElements: 3,
+        numberOfElements: 1,
+        content: [{ name: 'One' }],
+      });
       await trash('?linesPerPage=101', path).expect(400);
       await trash('', connectorsPath(fresh.organization.uuid, fresh.environment.uuid, randomUUID())).expect(404);
     });
@@ -213,16 +252,21 @@ describe('History, trash and restore (MariaDB)', () => {
       expect((await trash().expect(200)).body.content.map((item: { uuid: string }) => item.uuid)).not.toContain(uuid);
     });
 
-    it('is a 409 for an active connector, a 404 for none or another bot\'s, a 412 for a stale If-Match, a 403 without write scope', async () => {
+    it("is a 409 for an active connector, a 404 for none or another bot's, a 412 for a stale If-Match, a 403 without write scope", async () => {
       const uuid = await createConnector(sut, tenant, token, aConnectorBody());
       const notDeleted = await restore(uuid).expect(409);
-      expect(notDeleted.body).toEqual(errorBody(409, 'Conflict', `Rest connector ${uuid} is not deleted: only a deleted connector can be restored`, `${base}/${uuid}/restore`));
+      expect(notDeleted.body).toEqual(
+        errorBody(409, 'Conflict', `Rest connector ${uuid} is not deleted: only a deleted connector can be restored`, `${base}/${uuid}/restore`),
+      );
       await remove(uuid).expect(204);
 
       await restore(randomUUID()).expect(404);
       const otherBot = aBot(tenant.environment.uuid);
       await importData(sut.dataSource, { bots: [otherBot] });
-      await sut.http.post(`${connectorsPath(tenant.organization.uuid, tenant.environment.uuid, otherBot.uuid)}/${uuid}/restore`).set(bearer(token)).expect(404);
+      await sut.http
+        .post(`${connectorsPath(tenant.organization.uuid, tenant.environment.uuid, otherBot.uuid)}/${uuid}/restore`)
+        .set(bearer(token))
+        .expect(404);
       await restore(uuid, reader).expect(403);
       await sut.http.post(`${base}/${uuid}/restore`).set(bearer(token)).set('If-Match', '"v1"').expect(412);
       const res = await sut.http.post(`${base}/${uuid}/restore`).set(bearer(token)).set('If-Match', '"v2"').expect(200);
@@ -255,8 +299,14 @@ describe('History, trash and restore (MariaDB)', () => {
         await remove(uuid).expect(204);
         const [restored, created] = await Promise.all([restore(uuid), sut.http.post(base).set(bearer(token)).send(aConnectorBody({ name }))]);
         // Exactly one wins (the restore 200 or the create 201); the other is the unique key's 409.
-        expect([[200, 409], [409, 201]]).toContainEqual([restored.status, created.status]);
-        const [{ active }] = await sut.dataSource.query('SELECT COUNT(*) AS active FROM rest_connectors WHERE bot_uuid = ? AND name = ? AND deleted_at IS NULL', [tenant.bot.uuid, name]);
+        expect([
+          [200, 409],
+          [409, 201],
+        ]).toContainEqual([restored.status, created.status]);
+        const [{ active }] = await sut.dataSource.query(
+          'SELECT COUNT(*) AS active FROM rest_connectors WHERE bot_uuid = ? AND name = ? AND deleted_at IS NULL',
+          [tenant.bot.uuid, name],
+        );
         expect(Number(active)).toBe(1);
       }
     });
@@ -265,7 +315,12 @@ describe('History, trash and restore (MariaDB)', () => {
   describe('rolling back an edit: read a version, PUT its snapshot', () => {
     it('restores the fields and tags, keeps the stored secret through its placeholder while the host stays', async () => {
       const secret = `bearer-${randomUUID()}`;
-      const uuid = await createConnector(sut, tenant, token, withBearerAuth({ bearerToken: secret, url: 'https://api.example.com/v1/{{id}}', tags: [{ name: 'v1' }] }));
+      const uuid = await createConnector(
+        sut,
+        tenant,
+        token,
+        withBearerAuth({ bearerToken: secret, url: 'https://api.example.com/v1/{{id}}', tags: [{ name: 'v1' }] }),
+      );
       const original = await get(uuid).expect(200);
       await put(uuid, { ...recordOf(original.body), url: 'https://api.example.com/v2/{{id}}', body: 'changed', tags: [{ name: 'v2' }] }).expect(200);
       const sealed = await readStoredSecrets(sut, uuid);
@@ -280,7 +335,7 @@ describe('History, trash and restore (MariaDB)', () => {
       expect((await versions(uuid).expect(200)).body.content[0].changedFields).toEqual(['url', 'body', 'tags']);
     });
 
-    it('asks for the secret again when the snapshot\'s URL points to another host than the stored one (host binding)', async () => {
+    it("asks for the secret again when the snapshot's URL points to another host than the stored one (host binding)", async () => {
       const uuid = await createConnector(sut, tenant, token, withBearerAuth({ url: 'https://old.example.com/x', bearerToken: `bearer-${randomUUID()}` }));
       const original = await get(uuid).expect(200);
       await put(uuid, { ...recordOf(original.body), url: 'https://new.example.com/x', bearerToken: 'another-secret' }).expect(200);

@@ -6,19 +6,7 @@ import { startTestApp, TestApp } from '../support/test-app';
 import { bearer, signToken } from '../support/tokens';
 import { ALICE, createConnector, errorBody, ISO_UTC_MILLIS, names, tenantPath } from './connector-factories';
 
-const PAGE_KEYS = [
-  'content',
-  'pageable',
-  'totalPages',
-  'totalElements',
-  'last',
-  'size',
-  'number',
-  'sort',
-  'numberOfElements',
-  'first',
-  'empty',
-].sort();
+const PAGE_KEYS = ['content', 'pageable', 'totalPages', 'totalElements', 'last', 'size', 'number', 'sort', 'numberOfElements', 'first', 'empty'].sort();
 const SORT = { sorted: true, unsorted: false, empty: false };
 
 interface PageItem {
@@ -31,8 +19,7 @@ describe('Rest connectors: pagination (MariaDB)', () => {
   let token: string;
 
   /** GET …/pagination with a raw query string, so repeated and comma-separated terms are sent as written. */
-  const page = (tenant: Tenant, query = '') =>
-    sut.http.get(`${tenantPath(tenant)}/pagination${query ? `?${query}` : ''}`).set(bearer(token));
+  const page = (tenant: Tenant, query = '') => sut.http.get(`${tenantPath(tenant)}/pagination${query ? `?${query}` : ''}`).set(bearer(token));
   const term = (value: string) => `searchTerms=${encodeURIComponent(value)}`;
 
   /** Creates connectors one after the other, a few milliseconds apart, so updatedAt orders them. */
@@ -181,7 +168,10 @@ describe('Rest connectors: pagination (MariaDB)', () => {
       const uuid = await createConnector(sut, tenant, writer);
 
       const res = await page(tenant).expect(200);
-      const record = await sut.http.get(`${tenantPath(tenant)}/${uuid}`).set(bearer(token)).expect(200);
+      const record = await sut.http
+        .get(`${tenantPath(tenant)}/${uuid}`)
+        .set(bearer(token))
+        .expect(200);
 
       expect(res.body.content[0]).toMatchObject({ updatedBy: 'pat', user: { username: 'pat', image: null } });
       expect(res.body.content[0].updatedAt).toBe(record.body.updatedAt);
@@ -194,9 +184,7 @@ describe('Rest connectors: pagination (MariaDB)', () => {
 
     beforeAll(async () => {
       tenant = await seedTenant(sut.dataSource);
-      const writers = await Promise.all(
-        ['carol', 'alice', 'bob'].map((username) => signToken({ scope: 'connectors:write', username })),
-      );
+      const writers = await Promise.all(['carol', 'alice', 'bob'].map((username) => signToken({ scope: 'connectors:write', username })));
       const specs = [
         ['bravo', 0],
         ['Alpha', 1],
@@ -398,21 +386,14 @@ describe('Rest connectors: pagination (MariaDB)', () => {
       const res = await page(tenant, query).expect(400);
 
       expect(res.body).toEqual(
-        errorBody(
-          400,
-          'Bad Request',
-          expect.arrayContaining([expect.stringContaining(parameter)]),
-          `${tenantPath(tenant)}/pagination?${query}`,
-        ),
+        errorBody(400, 'Bad Request', expect.arrayContaining([expect.stringContaining(parameter)]), `${tenantPath(tenant)}/pagination?${query}`),
       );
     });
 
     it('lists every invalid parameter at once', async () => {
       const res = await page(tenant, 'page=0&linesPerPage=101&orderBy=uuid&direction=sideways').expect(400);
 
-      expect(res.body.message).toEqual(
-        expect.arrayContaining(['page', 'linesPerPage', 'orderBy', 'direction'].map((p) => expect.stringContaining(p))),
-      );
+      expect(res.body.message).toEqual(expect.arrayContaining(['page', 'linesPerPage', 'orderBy', 'direction'].map((p) => expect.stringContaining(p))));
     });
 
     it('accepts the bounds: page 1 and linesPerPage 1 and 100', async () => {

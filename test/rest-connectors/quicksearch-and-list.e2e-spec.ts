@@ -10,8 +10,7 @@ describe('Rest connectors: quicksearch and list (MariaDB)', () => {
   let token: string;
 
   /** GET …/quicksearch with a raw query string. */
-  const quicksearch = (tenant: Tenant, query: string) =>
-    sut.http.get(`${tenantPath(tenant)}/quicksearch${query ? `?${query}` : ''}`).set(bearer(token));
+  const quicksearch = (tenant: Tenant, query: string) => sut.http.get(`${tenantPath(tenant)}/quicksearch${query ? `?${query}` : ''}`).set(bearer(token));
   const suggest = async (tenant: Tenant, term: string, extra = '') => {
     const res = await quicksearch(tenant, `searchTerm=${encodeURIComponent(term)}${extra}`).expect(200);
     return res.body as string[];
@@ -33,28 +32,19 @@ describe('Rest connectors: quicksearch and list (MariaDB)', () => {
         await createConnector(sut, tenant, token, { name, tags: [{ name: 'weather-tag' }] });
       }
       const deleted = await createConnector(sut, tenant, token, { name: 'weatherdeleted' });
-      await sut.http.delete(`${tenantPath(tenant)}/${deleted}`).set(bearer(token)).expect(204);
+      await sut.http
+        .delete(`${tenantPath(tenant)}/${deleted}`)
+        .set(bearer(token))
+        .expect(204);
       await createConnector(sut, other, token, { name: 'weather of another bot' });
     });
 
     it('answers an array of names: those starting with the term first, then the rest, each alphabetical', async () => {
-      await expect(suggest(tenant, 'weather')).resolves.toEqual([
-        'Weather',
-        'weatherman',
-        'WEATHERSTATION',
-        'aweather',
-        'Forecast weather',
-      ]);
+      await expect(suggest(tenant, 'weather')).resolves.toEqual(['Weather', 'weatherman', 'WEATHERSTATION', 'aweather', 'Forecast weather']);
     });
 
     it('matches case-insensitively', async () => {
-      await expect(suggest(tenant, 'WeAtHeR')).resolves.toEqual([
-        'Weather',
-        'weatherman',
-        'WEATHERSTATION',
-        'aweather',
-        'Forecast weather',
-      ]);
+      await expect(suggest(tenant, 'WeAtHeR')).resolves.toEqual(['Weather', 'weatherman', 'WEATHERSTATION', 'aweather', 'Forecast weather']);
     });
 
     it('matches names only, not tags', async () => {
@@ -103,7 +93,12 @@ describe('Rest connectors: quicksearch and list (MariaDB)', () => {
       const res = await quicksearch(tenant, query).expect(400);
 
       expect(res.body).toEqual(
-        errorBody(400, 'Bad Request', expect.arrayContaining([expect.stringContaining(parameter)]), `${tenantPath(tenant)}/quicksearch${query ? `?${query}` : ''}`),
+        errorBody(
+          400,
+          'Bad Request',
+          expect.arrayContaining([expect.stringContaining(parameter)]),
+          `${tenantPath(tenant)}/quicksearch${query ? `?${query}` : ''}`,
+        ),
       );
     });
   });
@@ -116,12 +111,18 @@ describe('Rest connectors: quicksearch and list (MariaDB)', () => {
       const alpha = await createConnector(sut, tenant, token, { name: 'Alpha', tags: [] });
       const charlie = await createConnector(sut, tenant, token, { name: 'Charlie' });
       const deleted = await createConnector(sut, tenant, token, { name: 'Deleted one' });
-      await sut.http.delete(`${tenantPath(tenant)}/${deleted}`).set(bearer(token)).expect(204);
+      await sut.http
+        .delete(`${tenantPath(tenant)}/${deleted}`)
+        .set(bearer(token))
+        .expect(204);
       await createConnector(sut, other, token, { name: 'Another bot' });
       const content = [aContentEntry(), aContentEntry({ urlRedirect: false, buttonUrl: undefined })];
       await importData(sut.dataSource, { connectorContent: { [alpha]: content, [charlie]: [] } });
 
-      const res = await sut.http.get(`${tenantPath(tenant)}/list`).set(bearer(token)).expect(200);
+      const res = await sut.http
+        .get(`${tenantPath(tenant)}/list`)
+        .set(bearer(token))
+        .expect(200);
 
       expect(Object.keys(res.body)).toEqual(['data']);
       expect(res.body.data.map((item: object) => Object.keys(item).sort())).toEqual([
@@ -143,8 +144,14 @@ describe('Rest connectors: quicksearch and list (MariaDB)', () => {
       // TAB sorts below the padding space; U+1D49C is above U+FB00 by code point, below it by UTF-16 code unit.
       for (const name of ['z', '\u{1D49C} script', 'a', '\uFB00 ligature', 'a\tb', 'É', 'A b']) await createConnector(sut, tenant, token, { name });
 
-      const list = await sut.http.get(`${tenantPath(tenant)}/list`).set(bearer(token)).expect(200);
-      const page = await sut.http.get(`${tenantPath(tenant)}/pagination?orderBy=name&direction=ASC&linesPerPage=100`).set(bearer(token)).expect(200);
+      const list = await sut.http
+        .get(`${tenantPath(tenant)}/list`)
+        .set(bearer(token))
+        .expect(200);
+      const page = await sut.http
+        .get(`${tenantPath(tenant)}/pagination?orderBy=name&direction=ASC&linesPerPage=100`)
+        .set(bearer(token))
+        .expect(200);
 
       const expected = ['a\tb', 'a', 'A b', 'z', 'É', '\uFB00 ligature', '\u{1D49C} script'];
       expect(list.body.data.map((item: { name: string }) => item.name)).toEqual(expected);
@@ -154,20 +161,29 @@ describe('Rest connectors: quicksearch and list (MariaDB)', () => {
     it('answers { data: [] } for a bot without connectors', async () => {
       const tenant = await seedTenant(sut.dataSource);
 
-      await sut.http.get(`${tenantPath(tenant)}/list`).set(bearer(token)).expect(200, { data: [] });
+      await sut.http
+        .get(`${tenantPath(tenant)}/list`)
+        .set(bearer(token))
+        .expect(200, { data: [] });
     });
 
     it('shows the new name and tags after an update', async () => {
       const tenant = await seedTenant(sut.dataSource);
       const uuid = await createConnector(sut, tenant, token, { name: 'Before' });
-      const record = await sut.http.get(`${tenantPath(tenant)}/${uuid}`).set(bearer(token)).expect(200);
+      const record = await sut.http
+        .get(`${tenantPath(tenant)}/${uuid}`)
+        .set(bearer(token))
+        .expect(200);
       await sut.http
         .put(`${tenantPath(tenant)}/${uuid}`)
         .set(bearer(token))
         .send({ ...record.body, name: 'After', tags: [{ name: 'updated' }] })
         .expect(200);
 
-      const res = await sut.http.get(`${tenantPath(tenant)}/list`).set(bearer(token)).expect(200);
+      const res = await sut.http
+        .get(`${tenantPath(tenant)}/list`)
+        .set(bearer(token))
+        .expect(200);
 
       expect(res.body.data).toEqual([{ uuid, name: 'After', tags: [{ name: 'updated' }], content: [] }]);
     });

@@ -4,16 +4,16 @@ import { sqliteTestConfig } from '../support/test-config';
 import { startTestApp, TestApp } from '../support/test-app';
 import { bearer, signToken } from '../support/tokens';
 import {
- aConnectorBody,
- ALICE,
- connectorInTrash,
- createConnector,
- errorBody,
- ISO_UTC_MILLIS,
- names,
- RECORD_KEYS,
- tenantPath,
- withBasicAuth,
+  aConnectorBody,
+  ALICE,
+  connectorInTrash,
+  createConnector,
+  errorBody,
+  ISO_UTC_MILLIS,
+  names,
+  RECORD_KEYS,
+  tenantPath,
+  withBasicAuth,
 } from './connector-factories';
 
 /** The embedded default: the same operations on a SQLite file, migrated on connect. */
@@ -78,13 +78,22 @@ describe('Rest connectors on SQLite', () => {
     const own = await seedTenant(sut.dataSource);
     for (const name of ['delta', 'Bravo', 'alpha', 'Charlie', 'echo']) await createConnector(sut, own, token, { name });
 
-    const first = await sut.http.get(`${tenantPath(own)}/pagination?orderBy=name&direction=asc&linesPerPage=2`).set(bearer(token)).expect(200);
+    const first = await sut.http
+      .get(`${tenantPath(own)}/pagination?orderBy=name&direction=asc&linesPerPage=2`)
+      .set(bearer(token))
+      .expect(200);
     const rest = await Promise.all(
       [2, 3].map((page) =>
-        sut.http.get(`${tenantPath(own)}/pagination?orderBy=name&direction=asc&linesPerPage=2&page=${page}`).set(bearer(token)).expect(200),
+        sut.http
+          .get(`${tenantPath(own)}/pagination?orderBy=name&direction=asc&linesPerPage=2&page=${page}`)
+          .set(bearer(token))
+          .expect(200),
       ),
     );
-    const past = await sut.http.get(`${tenantPath(own)}/pagination?page=4&linesPerPage=2`).set(bearer(token)).expect(200);
+    const past = await sut.http
+      .get(`${tenantPath(own)}/pagination?page=4&linesPerPage=2`)
+      .set(bearer(token))
+      .expect(200);
 
     expect(first.body).toMatchObject({
       totalElements: 5,
@@ -108,7 +117,14 @@ describe('Rest connectors on SQLite', () => {
     await createConnector(sut, own, token, { name: 'Plain', tags: [{ name: 'Finance' }] });
     await createConnector(sut, own, token, { name: 'Other', tags: [] });
     const search = async (query: string) =>
-      names((await sut.http.get(`${tenantPath(own)}/pagination?orderBy=name&direction=ASC&${query}`).set(bearer(token)).expect(200)).body.content);
+      names(
+        (
+          await sut.http
+            .get(`${tenantPath(own)}/pagination?orderBy=name&direction=ASC&${query}`)
+            .set(bearer(token))
+            .expect(200)
+        ).body.content,
+      );
 
     await expect(search('searchTerms=%25_')).resolves.toEqual(['100%_sure\\x']);
     await expect(search('searchTerms=%25')).resolves.toEqual(['100%_sure\\x']);
@@ -126,8 +142,14 @@ describe('Rest connectors on SQLite', () => {
     const content = [aContentEntry()];
     await importData(sut.dataSource, { connectorContent: { [uuids.Weather]: content } });
 
-    const suggestions = await sut.http.get(`${tenantPath(own)}/quicksearch?searchTerm=WEATHER`).set(bearer(token)).expect(200);
-    const list = await sut.http.get(`${tenantPath(own)}/list`).set(bearer(token)).expect(200);
+    const suggestions = await sut.http
+      .get(`${tenantPath(own)}/quicksearch?searchTerm=WEATHER`)
+      .set(bearer(token))
+      .expect(200);
+    const list = await sut.http
+      .get(`${tenantPath(own)}/list`)
+      .set(bearer(token))
+      .expect(200);
 
     expect(suggestions.body).toEqual(['Weather', 'weatherman', 'Forecast weather']);
     expect(list.body.data.map((item: { name: string; content: unknown[] }) => [item.name, item.content])).toEqual([
@@ -141,8 +163,14 @@ describe('Rest connectors on SQLite', () => {
     const own = await seedTenant(sut.dataSource);
     for (const name of ['z', '\u{1D49C} script', 'a', '\uFB00 ligature', 'a\tb', 'É', 'A b']) await createConnector(sut, own, token, { name });
 
-    const list = await sut.http.get(`${tenantPath(own)}/list`).set(bearer(token)).expect(200);
-    const page = await sut.http.get(`${tenantPath(own)}/pagination?orderBy=name&direction=ASC&linesPerPage=100`).set(bearer(token)).expect(200);
+    const list = await sut.http
+      .get(`${tenantPath(own)}/list`)
+      .set(bearer(token))
+      .expect(200);
+    const page = await sut.http
+      .get(`${tenantPath(own)}/pagination?orderBy=name&direction=ASC&linesPerPage=100`)
+      .set(bearer(token))
+      .expect(200);
 
     const expected = ['a', 'a\tb', 'A b', 'z', 'É', '\uFB00 ligature', '\u{1D49C} script'];
     expect(list.body.data.map((item: { name: string }) => item.name)).toEqual(expected);
@@ -152,10 +180,18 @@ describe('Rest connectors on SQLite', () => {
   it('is 409 for an active name in other case, and frees the name on delete', async () => {
     const uuid = await createConnector(sut, tenant, token, { name: 'Unique here' });
 
-    const conflict = await sut.http.post(base).set(bearer(token)).send(aConnectorBody({ name: 'unique here ' })).expect(409);
+    const conflict = await sut.http
+      .post(base)
+      .set(bearer(token))
+      .send(aConnectorBody({ name: 'unique here ' }))
+      .expect(409);
     await sut.http.delete(`${base}/${uuid}`).set(bearer(token)).expect(204);
     const got = await sut.http.get(`${base}/${uuid}`).set(bearer(token)).expect(404);
-    await sut.http.post(base).set(bearer(token)).send(aConnectorBody({ name: 'unique here ' })).expect(201);
+    await sut.http
+      .post(base)
+      .set(bearer(token))
+      .send(aConnectorBody({ name: 'unique here ' }))
+      .expect(201);
 
     expect(conflict.body).toEqual(errorBody(409, 'Conflict', 'A rest connector named "unique here" already exists in this bot', base));
     expect(got.body.message).toMatch(connectorInTrash(tenant, uuid, 2));

@@ -4,15 +4,7 @@ import { seedTenant, Tenant } from '../support/fixtures';
 import { mysqlTestConfig } from '../support/test-config';
 import { startTestApp, TestApp } from '../support/test-app';
 import { bearer, signToken } from '../support/tokens';
-import {
- aConnectorBody,
- ALICE,
- createConnector,
- tenantPath,
- withBasicAuth,
- withPasswordGrant,
- readStoredSecrets,
-} from './connector-factories';
+import { aConnectorBody, ALICE, createConnector, tenantPath, withBasicAuth, withPasswordGrant, readStoredSecrets } from './connector-factories';
 
 describe('Rest connectors: safe writes (MariaDB)', () => {
   let sut: TestApp;

@@ -5,15 +5,7 @@ import { aBot, anEnvironment, importData, seedTenant, Tenant } from '../support/
 import { mysqlTestConfig } from '../support/test-config';
 import { startTestApp, TestApp } from '../support/test-app';
 import { bearer, signToken } from '../support/tokens';
-import {
- aConnectorBody,
- ALICE,
- connectorNotFound,
- connectorsPath,
- createConnector,
- errorBody,
- tenantPath,
-} from './connector-factories';
+import { aConnectorBody, ALICE, connectorNotFound, connectorsPath, createConnector, errorBody, tenantPath } from './connector-factories';
 
 describe('Rest connectors: names and scope (MariaDB)', () => {
   let sut: TestApp;
@@ -38,7 +30,11 @@ describe('Rest connectors: names and scope (MariaDB)', () => {
       await createConnector(sut, tenant, token, { name: 'Weather' });
       const before = await sut.dataSource.getRepository(RestConnector).countBy({ botUuid: tenant.bot.uuid });
 
-      const res = await sut.http.post(base).set(bearer(token)).send(aConnectorBody({ name: 'weather ' })).expect(409);
+      const res = await sut.http
+        .post(base)
+        .set(bearer(token))
+        .send(aConnectorBody({ name: 'weather ' }))
+        .expect(409);
 
       expect(res.body).toEqual(errorBody(409, 'Conflict', 'A rest connector named "weather" already exists in this bot', base));
       await expect(sut.dataSource.getRepository(RestConnector).countBy({ botUuid: tenant.bot.uuid })).resolves.toBe(before);
@@ -48,31 +44,57 @@ describe('Rest connectors: names and scope (MariaDB)', () => {
       await createConnector(sut, tenant, token, { name: 'Taken name' });
       const uuid = await createConnector(sut, tenant, token, { name: 'Free name' });
 
-      const res = await sut.http.put(`${base}/${uuid}`).set(bearer(token)).send(aConnectorBody({ name: 'TAKEN NAME' })).expect(409);
+      const res = await sut.http
+        .put(`${base}/${uuid}`)
+        .set(bearer(token))
+        .send(aConnectorBody({ name: 'TAKEN NAME' }))
+        .expect(409);
 
       expect(res.body).toMatchObject({ statusCode: 409, error: 'Conflict', message: expect.stringContaining('already exists in this bot') });
-      await expect(sut.http.get(`${base}/${uuid}`).set(bearer(token)).then((r) => r.body.name)).resolves.toBe('Free name');
+      await expect(
+        sut.http
+          .get(`${base}/${uuid}`)
+          .set(bearer(token))
+          .then((r) => r.body.name),
+      ).resolves.toBe('Free name');
     });
 
     it('lets a connector be renamed to its own name in another case', async () => {
       const uuid = await createConnector(sut, tenant, token, { name: 'Casing' });
 
-      await sut.http.put(`${base}/${uuid}`).set(bearer(token)).send(aConnectorBody({ name: 'CASING' })).expect(200);
+      await sut.http
+        .put(`${base}/${uuid}`)
+        .set(bearer(token))
+        .send(aConnectorBody({ name: 'CASING' }))
+        .expect(200);
 
-      await expect(sut.http.get(`${base}/${uuid}`).set(bearer(token)).then((r) => r.body.name)).resolves.toBe('CASING');
+      await expect(
+        sut.http
+          .get(`${base}/${uuid}`)
+          .set(bearer(token))
+          .then((r) => r.body.name),
+      ).resolves.toBe('CASING');
     });
 
     it('lets a connector keep its name on update', async () => {
       const uuid = await createConnector(sut, tenant, token, { name: 'Steady' });
 
-      await sut.http.put(`${base}/${uuid}`).set(bearer(token)).send(aConnectorBody({ name: 'Steady' })).expect(200);
+      await sut.http
+        .put(`${base}/${uuid}`)
+        .set(bearer(token))
+        .send(aConnectorBody({ name: 'Steady' }))
+        .expect(200);
     });
 
     it('allows the same name in another bot', async () => {
       const other = await seedTenant(sut.dataSource);
       await createConnector(sut, tenant, token, { name: 'Shared name' });
 
-      await sut.http.post(tenantPath(other)).set(bearer(token)).send(aConnectorBody({ name: 'Shared name' })).expect(201);
+      await sut.http
+        .post(tenantPath(other))
+        .set(bearer(token))
+        .send(aConnectorBody({ name: 'Shared name' }))
+        .expect(201);
     });
 
     it('allows the same name in another bot of the same environment', async () => {
@@ -92,17 +114,23 @@ describe('Rest connectors: names and scope (MariaDB)', () => {
       const other = await createConnector(sut, tenant, token, { name: 'Recycled later' });
       await sut.http.delete(`${base}/${first}`).set(bearer(token)).expect(204);
 
-      const again = await sut.http.post(base).set(bearer(token)).send(aConnectorBody({ name: 'recycled' })).expect(201);
+      const again = await sut.http
+        .post(base)
+        .set(bearer(token))
+        .send(aConnectorBody({ name: 'recycled' }))
+        .expect(201);
       await sut.http.delete(`${base}/${again.body.uuid}`).set(bearer(token)).expect(204);
-      await sut.http.put(`${base}/${other}`).set(bearer(token)).send(aConnectorBody({ name: 'RECYCLED' })).expect(200);
+      await sut.http
+        .put(`${base}/${other}`)
+        .set(bearer(token))
+        .send(aConnectorBody({ name: 'RECYCLED' }))
+        .expect(200);
     });
 
     it('lets exactly one of several simultaneous creates of one name win, the others 409', async () => {
       const name = `Race ${randomUUID().slice(0, 8)}`;
 
-      const results = await Promise.all(
-        Array.from({ length: 6 }, () => sut.http.post(base).set(bearer(token)).send(aConnectorBody({ name }))),
-      );
+      const results = await Promise.all(Array.from({ length: 6 }, () => sut.http.post(base).set(bearer(token)).send(aConnectorBody({ name }))));
 
       expect(results.map((res) => res.status).sort()).toEqual([201, 409, 409, 409, 409, 409]);
       await expect(sut.dataSource.getRepository(RestConnector).countBy({ botUuid: tenant.bot.uuid, name })).resolves.toBe(1);
@@ -131,14 +159,14 @@ describe('Rest connectors: names and scope (MariaDB)', () => {
     ];
     const everyOperation: Array<[string, (path: string) => ReturnType<TestApp['http']['get']>]> = [
       ...botOperations,
-      ...connectorOperations.map(([label, send]): [string, (path: string) => ReturnType<TestApp['http']['get']>] => [
-        label,
-        (path) => send(path, uuid),
-      ]),
+      ...connectorOperations.map(([label, send]): [string, (path: string) => ReturnType<TestApp['http']['get']>] => [label, (path) => send(path, uuid)]),
     ];
 
     const expectUntouched = async () => {
-      const res = await sut.http.get(`${tenantPath(tenant)}/${uuid}`).set(bearer(token)).expect(200);
+      const res = await sut.http
+        .get(`${tenantPath(tenant)}/${uuid}`)
+        .set(bearer(token))
+        .expect(200);
       expect(res.body.name).toBe('Scoped connector');
     };
 
@@ -173,26 +201,23 @@ describe('Rest connectors: names and scope (MariaDB)', () => {
       await expectUntouched();
     });
 
-    it.each(connectorOperations)(
-      "%s of a connector of tenant A under tenant B's org/env/bot is 404, like a uuid that never existed",
-      async (_, send) => {
-        const path = tenantPath(stranger);
-        const unknown = randomUUID();
+    it.each(connectorOperations)("%s of a connector of tenant A under tenant B's org/env/bot is 404, like a uuid that never existed", async (_, send) => {
+      const path = tenantPath(stranger);
+      const unknown = randomUUID();
 
-        const foreign = await send(path, uuid).expect(404);
-        const never = await send(path, unknown).expect(404);
+      const foreign = await send(path, uuid).expect(404);
+      const never = await send(path, unknown).expect(404);
 
-        expect(foreign.body).toEqual(errorBody(404, 'Not Found', connectorNotFound(uuid, stranger.bot.uuid), `${path}/${uuid}`));
-        expect({ ...foreign.body, message: never.body.message, path: never.body.path }).toEqual({
-          ...never.body,
-          timestamp: foreign.body.timestamp,
-          requestId: foreign.body.requestId,
-        });
-        expect(never.body.message).toBe(connectorNotFound(unknown, stranger.bot.uuid));
-        expect(Object.keys(foreign.headers).sort()).toEqual(Object.keys(never.headers).sort());
-        await expectUntouched();
-      },
-    );
+      expect(foreign.body).toEqual(errorBody(404, 'Not Found', connectorNotFound(uuid, stranger.bot.uuid), `${path}/${uuid}`));
+      expect({ ...foreign.body, message: never.body.message, path: never.body.path }).toEqual({
+        ...never.body,
+        timestamp: foreign.body.timestamp,
+        requestId: foreign.body.requestId,
+      });
+      expect(never.body.message).toBe(connectorNotFound(unknown, stranger.bot.uuid));
+      expect(Object.keys(foreign.headers).sort()).toEqual(Object.keys(never.headers).sort());
+      await expectUntouched();
+    });
 
     it('keeps a connector out of the pages, lists and suggestions of other bots', async () => {
       const path = connectorsPath(tenant.organization.uuid, tenant.environment.uuid, sibling);
@@ -223,9 +248,7 @@ describe('Rest connectors: names and scope (MariaDB)', () => {
     it.each(everyOperation)('%s under an environment of another organization is 404 naming the environment', async (_, send) => {
       const res = await send(connectorsPath(tenant.organization.uuid, stranger.environment.uuid, stranger.bot.uuid)).expect(404);
 
-      expect(res.body.message).toBe(
-        `Environment ${stranger.environment.uuid} not found in organization ${tenant.organization.uuid}`,
-      );
+      expect(res.body.message).toBe(`Environment ${stranger.environment.uuid} not found in organization ${tenant.organization.uuid}`);
     });
 
     it.each(everyOperation)('%s under an unknown organization is 404 naming the organization', async (_, send) => {
@@ -259,17 +282,11 @@ describe('Rest connectors: names and scope (MariaDB)', () => {
     it.each(everyOperation)('%s with malformed org, env and bot ids is 400 naming each', async (_, send) => {
       const res = await send(connectorsPath('org-x', 'env-y', '12345')).expect(400);
 
-      expect(res.body.message).toEqual(
-        expect.arrayContaining(['orgUUID must be a UUID', 'envUUID must be a UUID', 'botUUID must be a UUID']),
-      );
+      expect(res.body.message).toEqual(expect.arrayContaining(['orgUUID must be a UUID', 'envUUID must be a UUID', 'botUUID must be a UUID']));
     });
 
     it('accepts every path id in upper case', async () => {
-      const path = connectorsPath(
-        tenant.organization.uuid.toUpperCase(),
-        tenant.environment.uuid.toUpperCase(),
-        tenant.bot.uuid.toUpperCase(),
-      );
+      const path = connectorsPath(tenant.organization.uuid.toUpperCase(), tenant.environment.uuid.toUpperCase(), tenant.bot.uuid.toUpperCase());
 
       const res = await sut.http.get(`${path}/${uuid.toUpperCase()}`).set(bearer(token)).expect(200);
 

@@ -9,14 +9,14 @@ import { createMigratedDatabase, dropDatabase, serverUrl, uniqueDatabaseName } f
 import { startTestApp, TestApp } from '../support/test-app';
 import { bearer, signToken } from '../support/tokens';
 import {
- basicTokenOf,
- createConnector,
- errorBody,
- tenantPath,
- withBasicAuth,
- withBearerAuth,
- withClientCredentials,
- withPasswordGrant,
+  basicTokenOf,
+  createConnector,
+  errorBody,
+  tenantPath,
+  withBasicAuth,
+  withBearerAuth,
+  withClientCredentials,
+  withPasswordGrant,
 } from './connector-factories';
 
 type SecretRow = Record<'uuid' | (typeof SECRET_FIELDS)[number], string | null> & { version: number };
@@ -47,7 +47,10 @@ describe('Secret rotation (a MariaDB database of its own)', () => {
     await createConnector(sut, tenant, token, withClientCredentials({ clientSecret: plaintexts[2] }));
     await createConnector(sut, tenant, token, withPasswordGrant({ authPassword: plaintexts[3] }));
     const deleted = await createConnector(sut, tenant, token, withBearerAuth({ bearerToken: plaintexts[4] }));
-    await sut.http.delete(`${tenantPath(tenant)}/${deleted}`).set(bearer(token)).expect(204);
+    await sut.http
+      .delete(`${tenantPath(tenant)}/${deleted}`)
+      .set(bearer(token))
+      .expect(204);
   });
   afterAll(async () => {
     await sut.close();
@@ -109,12 +112,37 @@ describe('Secrets never leak (MariaDB)', () => {
     };
 
     const uuid = await createConnector(sut, tenant, token, withBearerAuth({ bearerToken: onCreate }));
-    await send(sut.http.put(`${base}/${uuid}`).set(bearer(token)).send(withBearerAuth({ bearerToken: onUpdate, name: 'Renamed' })));
-    await send(sut.http.post(base).set(bearer(token)).send(withBearerAuth({ bearerToken: onConflict, name: 'Renamed' })));
-    await send(sut.http.post(base).set(bearer(token)).send({ ...withBasicAuth({ basicToken: onInvalid }), url: 'nope', colour: 1 }));
-    await send(sut.http.put(`${base}/${uuid}`).set(bearer(token)).send(withBearerAuth({ bearerToken: '<BEARER_TOKEN>', url: `https://${onMove}.example.com/` })));
+    await send(
+      sut.http
+        .put(`${base}/${uuid}`)
+        .set(bearer(token))
+        .send(withBearerAuth({ bearerToken: onUpdate, name: 'Renamed' })),
+    );
+    await send(
+      sut.http
+        .post(base)
+        .set(bearer(token))
+        .send(withBearerAuth({ bearerToken: onConflict, name: 'Renamed' })),
+    );
+    await send(
+      sut.http
+        .post(base)
+        .set(bearer(token))
+        .send({ ...withBasicAuth({ basicToken: onInvalid }), url: 'nope', colour: 1 }),
+    );
+    await send(
+      sut.http
+        .put(`${base}/${uuid}`)
+        .set(bearer(token))
+        .send(withBearerAuth({ bearerToken: '<BEARER_TOKEN>', url: `https://${onMove}.example.com/` })),
+    );
     await send(sut.http.post(base).set(bearer(token)).set('Content-Type', 'application/json').send(`{"bearerToken": "${inMalformed}", `));
-    await send(sut.http.post(base).set(bearer(token)).send(withClientCredentials({ clientSecret: onOauth, name: 'OAuth one' })));
+    await send(
+      sut.http
+        .post(base)
+        .set(bearer(token))
+        .send(withClientCredentials({ clientSecret: onOauth, name: 'OAuth one' })),
+    );
     await send(sut.http.get(`${base}/${uuid}`).set(bearer(token)));
     await send(sut.http.get(`${base}/pagination?linesPerPage=100`).set(bearer(token)));
     await send(sut.http.get(`${base}/list`).set(bearer(token)));
@@ -170,7 +198,12 @@ describe('A stored secret stays bound to where it goes (MariaDB)', () => {
 
   describe('URLs without `//`, which the parser reads as if they had it', () => {
     it('stores and answers them with a lower-case scheme and exactly two slashes, variables untouched', async () => {
-      const uuid = await createConnector(sut, tenant, token, withClientCredentials({ url: 'HTTPS:\\\\api.example.com/{{Path}}?q={{q}}', oauthUrl: 'https:///id.example.com/token' }));
+      const uuid = await createConnector(
+        sut,
+        tenant,
+        token,
+        withClientCredentials({ url: 'HTTPS:\\\\api.example.com/{{Path}}?q={{q}}', oauthUrl: 'https:///id.example.com/token' }),
+      );
 
       const read = await get(uuid);
 
@@ -210,13 +243,18 @@ describe('A stored secret stays bound to where it goes (MariaDB)', () => {
     it('binds the password of the PASSWORD grant to url too', async () => {
       const uuid = await createConnector(sut, tenant, token, withPasswordGrant());
 
-      await expectRefusedPut(uuid, withPasswordGrant({ authPassword: '<PASSWORD>', url: 'https://elsewhere.example.org/' }), [sentAgain('authPassword', 'url now points')]);
+      await expectRefusedPut(uuid, withPasswordGrant({ authPassword: '<PASSWORD>', url: 'https://elsewhere.example.org/' }), [
+        sentAgain('authPassword', 'url now points'),
+      ]);
     });
 
     it('keeps them while both URLs keep their destinations', async () => {
       const uuid = await createConnector(sut, tenant, token, withClientCredentials());
 
-      await put(uuid, withClientCredentials({ clientSecret: '<CLIENT_SECRET>', url: 'https://api.example.com/other', oauthUrl: 'https://auth.example.com/v2/token' })).expect(200);
+      await put(
+        uuid,
+        withClientCredentials({ clientSecret: '<CLIENT_SECRET>', url: 'https://api.example.com/other', oauthUrl: 'https://auth.example.com/v2/token' }),
+      ).expect(200);
     });
   });
 
@@ -227,7 +265,10 @@ describe('A stored secret stays bound to where it goes (MariaDB)', () => {
       [
         'AUTH_OAUTH2',
         withClientCredentials({ url: 'https://api.{{env}}.example.com/x', oauthUrl: 'https:{{idp}}/token' }),
-        [variableIn('url', 'authType is AUTH_OAUTH2', 'the access token'), variableIn('oauthUrl', 'authType is AUTH_OAUTH2 and grantType is CLIENT_CREDENTIALS', 'the client secret')],
+        [
+          variableIn('url', 'authType is AUTH_OAUTH2', 'the access token'),
+          variableIn('oauthUrl', 'authType is AUTH_OAUTH2 and grantType is CLIENT_CREDENTIALS', 'the client secret'),
+        ],
       ],
     ])('are refused with %s on a create, one message per URL, and nothing is stored', async (_authType, body, messages) => {
       const before = await storedCount();
@@ -268,7 +309,11 @@ describe('A stored secret stays bound to where it goes (MariaDB)', () => {
         { header: 'X-Forwarded-Host', value: '{{tenant}}.example.com' },
       ];
 
-      const res = await sut.http.post(base).set(bearer(token)).send(withBearerAuth({ url: 'https://api.example.com/x', headers })).expect(400);
+      const res = await sut.http
+        .post(base)
+        .set(bearer(token))
+        .send(withBearerAuth({ url: 'https://api.example.com/x', headers }))
+        .expect(400);
 
       expect(res.body.message).toEqual([
         hostMessage(1, 'host'),
@@ -281,7 +326,12 @@ describe('A stored secret stays bound to where it goes (MariaDB)', () => {
     });
 
     it('accepts one that names the host of url, in any case, with its default port; and any without a secret', async () => {
-      await createConnector(sut, tenant, token, withBearerAuth({ url: 'https://api.example.com/x', headers: [{ header: 'Host', value: 'API.example.com:443' }] }));
+      await createConnector(
+        sut,
+        tenant,
+        token,
+        withBearerAuth({ url: 'https://api.example.com/x', headers: [{ header: 'Host', value: 'API.example.com:443' }] }),
+      );
       await createConnector(sut, tenant, token, { url: 'https://192.0.2.10/x', headers: [{ header: 'Host', value: 'vhost.example.com' }] });
     });
   });
@@ -301,7 +351,11 @@ describe('A stored secret stays bound to where it goes (MariaDB)', () => {
     it('refuses an unsaved connector whose secret would go where a variable points, before anything is sent', async () => {
       const connector = withBearerAuth({ url: 'https://{{host}}/x' });
 
-      const res = await sut.http.post(`${base}/test`).set(bearer(token)).send({ connector, variables: { host: '127.0.0.3' } }).expect(400);
+      const res = await sut.http
+        .post(`${base}/test`)
+        .set(bearer(token))
+        .send({ connector, variables: { host: '127.0.0.3' } })
+        .expect(400);
 
       expect(res.body).toEqual(errorBody(400, 'Bad Request', [variableIn('url', 'authType is AUTH_BEARER', 'the bearer token')], `${base}/test`));
     });

@@ -5,17 +5,17 @@ import { mysqlTestConfig } from '../support/test-config';
 import { startTestApp, TestApp } from '../support/test-app';
 import { bearer, signToken } from '../support/tokens';
 import {
- aConnectorBody,
- ALICE,
- basicTokenOf,
- ConnectorWriteBody,
- createConnector,
- errorBody,
- tenantPath,
- withBasicAuth,
- withBearerAuth,
- withClientCredentials,
- withPasswordGrant,
+  aConnectorBody,
+  ALICE,
+  basicTokenOf,
+  ConnectorWriteBody,
+  createConnector,
+  errorBody,
+  tenantPath,
+  withBasicAuth,
+  withBearerAuth,
+  withClientCredentials,
+  withPasswordGrant,
 } from './connector-factories';
 
 const KIB_64 = 65536;
@@ -28,8 +28,7 @@ describe('Rest connectors: validation of the write body (MariaDB)', () => {
   let base: string;
 
   const create = (body: ConnectorWriteBody) => sut.http.post(base).set(bearer(token)).send(body);
-  const activeCount = () =>
-    sut.dataSource.getRepository(RestConnector).countBy({ botUuid: tenant.bot.uuid });
+  const activeCount = () => sut.dataSource.getRepository(RestConnector).countBy({ botUuid: tenant.bot.uuid });
 
   beforeAll(async () => {
     sut = await startTestApp(TRANSACTIONAL_SERVICE_APP, mysqlTestConfig());
@@ -43,20 +42,15 @@ describe('Rest connectors: validation of the write body (MariaDB)', () => {
     it('lists every missing required field at once, in the contract error body', async () => {
       const res = await create({}).expect(400);
 
-      expect(res.body).toEqual(
-        errorBody(400, 'Bad Request', naming('name', 'requestType', 'url', 'contentType', 'authType', 'body', 'output'), base),
-      );
+      expect(res.body).toEqual(errorBody(400, 'Bad Request', naming('name', 'requestType', 'url', 'contentType', 'authType', 'body', 'output'), base));
       expect(Array.isArray(res.body.message)).toBe(true);
     });
 
-    it.each(['name', 'requestType', 'url', 'contentType', 'authType', 'body', 'output'])(
-      'is 400 naming %s when it is missing',
-      async (field) => {
-        const res = await create(aConnectorBody({ [field]: undefined })).expect(400);
+    it.each(['name', 'requestType', 'url', 'contentType', 'authType', 'body', 'output'])('is 400 naming %s when it is missing', async (field) => {
+      const res = await create(aConnectorBody({ [field]: undefined })).expect(400);
 
-        expect(res.body.message).toEqual(naming(field));
-      },
-    );
+      expect(res.body.message).toEqual(naming(field));
+    });
 
     it('lists several failing fields of different kinds together', async () => {
       const res = await create(aConnectorBody({ name: '', requestType: 'FETCH', url: 'ftp://x', tags: 'not-an-array' })).expect(400);
@@ -106,11 +100,7 @@ describe('Rest connectors: validation of the write body (MariaDB)', () => {
   describe('enums', () => {
     it.each([
       ['requestType', 'FETCH', 'GET, POST, PUT, PATCH, DELETE, HEAD, OPTIONS'],
-      [
-        'contentType',
-        'application/json',
-        'NONE, APPLICATION_JSON, APPLICATION_XML, APPLICATION_FORM_URLENCODED, MULTIPART_FORM_DATA, TEXT_PLAIN',
-      ],
+      ['contentType', 'application/json', 'NONE, APPLICATION_JSON, APPLICATION_XML, APPLICATION_FORM_URLENCODED, MULTIPART_FORM_DATA, TEXT_PLAIN'],
       ['authType', 'AUTH_DIGEST', 'AUTH_NONE, AUTH_BASIC, AUTH_BEARER, AUTH_OAUTH2'],
     ])('rejects an unknown %s, listing the allowed values and quoting the one sent', async (field, value, allowed) => {
       const res = await create(aConnectorBody({ [field]: value })).expect(400);
@@ -135,7 +125,7 @@ describe('Rest connectors: validation of the write body (MariaDB)', () => {
       },
     );
 
-    it('rejects a body enum value in the wrong case (the API\'s case rule: body enums are exact)', async () => {
+    it("rejects a body enum value in the wrong case (the API's case rule: body enums are exact)", async () => {
       const res = await create(aConnectorBody({ requestType: 'get' })).expect(400);
 
       expect(res.body.message).toEqual(['requestType must be one of GET, POST, PUT, PATCH, DELETE, HEAD, OPTIONS; got "get"']);
@@ -161,7 +151,9 @@ describe('Rest connectors: validation of the write body (MariaDB)', () => {
       ['https:\\\\api.example.com\\{{Path}}', 'https://api.example.com\\{{Path}}'],
       ['https:///{{host}}/x?q={{Q}}', 'https://{{host}}/x?q={{Q}}'],
     ])('stores %j, which the parser reads as if it had them, with a lower-case scheme and exactly two slashes: %j', async (url, canonical) => {
-      const res = await create(withClientCredentials({ url: url.replace('{{host}}', 'api.example.com'), oauthUrl: url.replace('{{host}}', 'id.example.com') })).expect(201);
+      const res = await create(
+        withClientCredentials({ url: url.replace('{{host}}', 'api.example.com'), oauthUrl: url.replace('{{host}}', 'id.example.com') }),
+      ).expect(201);
       const anyAuth = await create(aConnectorBody({ url })).expect(201);
 
       const read = await sut.http.get(`${base}/${res.body.uuid}`).set(bearer(token)).expect(200);
@@ -321,7 +313,11 @@ describe('Rest connectors: validation of the write body (MariaDB)', () => {
       const uuid = await createConnector(sut, tenant, token, withBasicAuth({ basicToken: basicTokenOf('jürgen', 'pa:ss') }));
       await createConnector(sut, tenant, token, withBasicAuth({ basicToken: basicTokenOf('user', '') }));
 
-      await sut.http.put(`${base}/${uuid}`).set(bearer(token)).send(withBasicAuth({ basicToken: '<BASIC_TOKEN>' })).expect(200);
+      await sut.http
+        .put(`${base}/${uuid}`)
+        .set(bearer(token))
+        .send(withBasicAuth({ basicToken: '<BASIC_TOKEN>' }))
+        .expect(200);
     });
 
     it('does not check a basicToken the auth type discards', async () => {
@@ -456,7 +452,12 @@ describe('Rest connectors: validation of the write body (MariaDB)', () => {
       const res = await sut.http.put(`${base}/${uuid}`).set(bearer(token)).send(aConnectorBody(change)).expect(400);
 
       expect(res.body.message).toEqual(naming(field));
-      await expect(sut.http.get(`${base}/${uuid}`).set(bearer(token)).then((r) => r.body)).resolves.toEqual(before.body);
+      await expect(
+        sut.http
+          .get(`${base}/${uuid}`)
+          .set(bearer(token))
+          .then((r) => r.body),
+      ).resolves.toEqual(before.body);
     });
   });
 

@@ -10,17 +10,17 @@ import { mysqlTestConfig } from '../support/test-config';
 import { startTestApp, TestApp } from '../support/test-app';
 import { bearer, signToken } from '../support/tokens';
 import {
- aConnectorBody,
- ConnectorWriteBody,
- connectorsPath,
- createConnector,
- ISO_UTC_MILLIS,
- RECORD_KEYS,
- tenantPath,
- withBasicAuth,
- withBearerAuth,
- withClientCredentials,
- withPasswordGrant,
+  aConnectorBody,
+  ConnectorWriteBody,
+  connectorsPath,
+  createConnector,
+  ISO_UTC_MILLIS,
+  RECORD_KEYS,
+  tenantPath,
+  withBasicAuth,
+  withBearerAuth,
+  withClientCredentials,
+  withPasswordGrant,
 } from '../rest-connectors/connector-factories';
 
 type Request = ReturnType<TestApp['http']['get']>;
@@ -79,10 +79,32 @@ const ERROR_KEYS = ['error', 'message', 'path', 'requestId', 'statusCode', 'time
 const READ_ONLY_FIELDS = ['uuid', 'flows', 'updatedAt', 'updatedBy', 'user'];
 const WRITE_FIELDS = RECORD_KEYS.filter((key) => !READ_ONLY_FIELDS.includes(key));
 const ENUM_VALUES = [
-  'GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS', 'get', 'TRACE',
-  'NONE', 'APPLICATION_JSON', 'APPLICATION_XML', 'APPLICATION_FORM_URLENCODED', 'MULTIPART_FORM_DATA', 'TEXT_PLAIN',
-  'AUTH_NONE', 'AUTH_BASIC', 'AUTH_BEARER', 'AUTH_OAUTH2', 'auth_none',
-  'CLIENT_CREDENTIALS', 'PASSWORD', '<BASIC_TOKEN>', '<BEARER_TOKEN>', '<CLIENT_SECRET>', '<PASSWORD>',
+  'GET',
+  'POST',
+  'PUT',
+  'PATCH',
+  'DELETE',
+  'HEAD',
+  'OPTIONS',
+  'get',
+  'TRACE',
+  'NONE',
+  'APPLICATION_JSON',
+  'APPLICATION_XML',
+  'APPLICATION_FORM_URLENCODED',
+  'MULTIPART_FORM_DATA',
+  'TEXT_PLAIN',
+  'AUTH_NONE',
+  'AUTH_BASIC',
+  'AUTH_BEARER',
+  'AUTH_OAUTH2',
+  'auth_none',
+  'CLIENT_CREDENTIALS',
+  'PASSWORD',
+  '<BASIC_TOKEN>',
+  '<BEARER_TOKEN>',
+  '<CLIENT_SECRET>',
+  '<PASSWORD>',
 ];
 
 /**
@@ -96,9 +118,7 @@ function encodeLoose(value: string): string {
       out += encodeURIComponent(char);
     } catch {
       const code = char.charCodeAt(0);
-      out += [0xe0 | (code >> 12), 0x80 | ((code >> 6) & 0x3f), 0x80 | (code & 0x3f)]
-        .map((byte) => `%${byte.toString(16).toUpperCase()}`)
-        .join('');
+      out += [0xe0 | (code >> 12), 0x80 | ((code >> 6) & 0x3f), 0x80 | (code & 0x3f)].map((byte) => `%${byte.toString(16).toUpperCase()}`).join('');
     }
   }
   return out;
@@ -153,13 +173,9 @@ const nastyStrings = fc.constantFrom(
  */
 const caseFolding = (maxLength: number) =>
   fc.oneof(
-    fc
-      .tuple(fc.constantFrom('İ', 'İ', 'İ', 'ẞ', 'Σ', 'É', '😀', 'a'), fc.integer({ min: 1, max: maxLength }))
-      .map(([char, times]) => char.repeat(times)),
+    fc.tuple(fc.constantFrom('İ', 'İ', 'İ', 'ẞ', 'Σ', 'É', '😀', 'a'), fc.integer({ min: 1, max: maxLength })).map(([char, times]) => char.repeat(times)),
     // Not shrunk: removing one character at a time from a long string costs thousands of requests.
-    fc.noShrink(
-      fc.string({ unit: fc.constantFrom('İ', 'ẞ', 'ß', 'ss', 'Σ', 'ς', 'ǅ', 'É', 'é', 'e', 'a', 'A', '😀'), minLength: 1, maxLength, size: 'max' }),
-    ),
+    fc.noShrink(fc.string({ unit: fc.constantFrom('İ', 'ẞ', 'ß', 'ss', 'Σ', 'ς', 'ǅ', 'É', 'é', 'e', 'a', 'A', '😀'), minLength: 1, maxLength, size: 'max' })),
   );
 const wild: fc.Arbitrary<unknown> = fc.oneof(
   caseFolding(110),
@@ -202,14 +218,12 @@ const fieldName = fc.oneof(
 );
 
 /** Valid but for one field, replaced or removed. */
-const nearValidBody = fc
-  .tuple(validBody, fieldName, wild, fc.boolean())
-  .map(([body, field, value, remove]) => {
-    if (!remove) return withField(body, field, value);
-    const copy = { ...body };
-    delete copy[field];
-    return copy;
-  });
+const nearValidBody = fc.tuple(validBody, fieldName, wild, fc.boolean()).map(([body, field, value, remove]) => {
+  if (!remove) return withField(body, field, value);
+  const copy = { ...body };
+  delete copy[field];
+  return copy;
+});
 
 /** A value of the wrong shape for a string, an object or an array: nested arrays above all, at any depth. */
 const wrongShape = fc.letrec<{ shape: unknown }>((tie) => ({
@@ -313,10 +327,7 @@ const orderByText = fc.oneof(
   { arbitrary: fc.constantFrom('name', 'updatedAt', 'updatedBy'), weight: 6 },
   fc.constantFrom('NAME', 'uuid', 'name;', 'name DESC', 'updated_at', '(SELECT 1)'),
 );
-const directionText = fc.oneof(
-  { arbitrary: fc.constantFrom('ASC', 'DESC', 'asc', 'Desc'), weight: 6 },
-  fc.constantFrom('ASC,DESC', 'ascending', 'ASC; --'),
-);
+const directionText = fc.oneof({ arbitrary: fc.constantFrom('ASC', 'DESC', 'asc', 'Desc'), weight: 6 }, fc.constantFrom('ASC,DESC', 'ascending', 'ASC; --'));
 
 const paginationQuery = fc
   .tuple(
@@ -395,8 +406,7 @@ describe('Fuzz: no input makes the platform answer 5xx or break the error contra
     await Promise.all([connectors?.close(), environments?.close(), bots?.close()]);
   });
 
-  const writerOf = (tenant: Tenant) =>
-    signToken({ sub: 'fuzzer', username: 'fuzzer', orgs: [tenant.organization.uuid], scope: 'connectors:write' });
+  const writerOf = (tenant: Tenant) => signToken({ sub: 'fuzzer', username: 'fuzzer', orgs: [tenant.organization.uuid], scope: 'connectors:write' });
 
   describe('write bodies', () => {
     let tenant: Tenant;
@@ -409,46 +419,58 @@ describe('Fuzz: no input makes the platform answer 5xx or break the error contra
       target = await createConnector(connectors, tenant, token, { name: 'Fuzz target' });
     });
 
-    it('POST create answers 201 or a 4xx error body for any JSON body, and a rejected one writes nothing', async () => {
-      const url = tenantPath(tenant);
+    it(
+      'POST create answers 201 or a 4xx error body for any JSON body, and a rejected one writes nothing',
+      async () => {
+        const url = tenantPath(tenant);
 
-      await fc.assert(
-        fc.asyncProperty(writePayload, async (payload) => {
-          const res = await probe(connectors, tenant.bot.uuid, url, () =>
-            connectors.http.post(url).set(bearer(token)).set('Content-Type', 'application/json').send(payload),
-          );
-          if (res.status < 400) expect(res.status).toBe(201);
-        }),
-        { numRuns: RUNS },
-      );
-    }, PROPERTY_TIMEOUT_MS);
+        await fc.assert(
+          fc.asyncProperty(writePayload, async (payload) => {
+            const res = await probe(connectors, tenant.bot.uuid, url, () =>
+              connectors.http.post(url).set(bearer(token)).set('Content-Type', 'application/json').send(payload),
+            );
+            if (res.status < 400) expect(res.status).toBe(201);
+          }),
+          { numRuns: RUNS },
+        );
+      },
+      PROPERTY_TIMEOUT_MS,
+    );
 
-    it('a wrong shape at any depth of a valid body is a 400 naming its field, and writes nothing', async () => {
-      const url = tenantPath(tenant);
+    it(
+      'a wrong shape at any depth of a valid body is a 400 naming its field, and writes nothing',
+      async () => {
+        const url = tenantPath(tenant);
 
-      await fc.assert(
-        fc.asyncProperty(wrongShapeAtDepth, async ({ field, body }) => {
-          const res = await probe(connectors, tenant.bot.uuid, url, () => connectors.http.post(url).set(bearer(token)).send(body));
-          expect(res.status).toBe(400);
-          expect(JSON.stringify(res.body.message)).toContain(field);
-        }),
-        { numRuns: RUNS },
-      );
-    }, PROPERTY_TIMEOUT_MS);
+        await fc.assert(
+          fc.asyncProperty(wrongShapeAtDepth, async ({ field, body }) => {
+            const res = await probe(connectors, tenant.bot.uuid, url, () => connectors.http.post(url).set(bearer(token)).send(body));
+            expect(res.status).toBe(400);
+            expect(JSON.stringify(res.body.message)).toContain(field);
+          }),
+          { numRuns: RUNS },
+        );
+      },
+      PROPERTY_TIMEOUT_MS,
+    );
 
-    it('PUT update of an existing connector answers 200 or a 4xx error body for any JSON body, and a rejected one writes nothing', async () => {
-      const url = `${tenantPath(tenant)}/${target}`;
+    it(
+      'PUT update of an existing connector answers 200 or a 4xx error body for any JSON body, and a rejected one writes nothing',
+      async () => {
+        const url = `${tenantPath(tenant)}/${target}`;
 
-      await fc.assert(
-        fc.asyncProperty(writePayload, async (payload) => {
-          const res = await probe(connectors, tenant.bot.uuid, url, () =>
-            connectors.http.put(url).set(bearer(token)).set('Content-Type', 'application/json').send(payload),
-          );
-          if (res.status < 400) expect(res.status).toBe(200);
-        }),
-        { numRuns: RUNS },
-      );
-    }, PROPERTY_TIMEOUT_MS);
+        await fc.assert(
+          fc.asyncProperty(writePayload, async (payload) => {
+            const res = await probe(connectors, tenant.bot.uuid, url, () =>
+              connectors.http.put(url).set(bearer(token)).set('Content-Type', 'application/json').send(payload),
+            );
+            if (res.status < 400) expect(res.status).toBe(200);
+          }),
+          { numRuns: RUNS },
+        );
+      },
+      PROPERTY_TIMEOUT_MS,
+    );
   });
 
   describe('query strings', () => {
@@ -463,39 +485,45 @@ describe('Fuzz: no input makes the platform answer 5xx or break the error contra
       }
     });
 
-    it('pagination answers a page or a 4xx error body for any query string', async () => {
+    it(
+      'pagination answers a page or a 4xx error body for any query string',
+      async () => {
+        await fc.assert(
+          fc.asyncProperty(paginationQuery, async (query) => {
+            const url = `${tenantPath(tenant)}/pagination?${query}`;
+            const res = await probe(connectors, tenant.bot.uuid, url, () => raw.connectors.send('GET', url, bearer(token)));
+            if (res.status < 400) {
+              expect(res.status).toBe(200);
+              const page = res.body as { content: unknown[]; size: number };
+              expect(Array.isArray(page.content)).toBe(true);
+              expect(page.content.length).toBeLessThanOrEqual(page.size);
+            }
+          }),
+          { numRuns: RUNS },
+        );
+      },
+      PROPERTY_TIMEOUT_MS,
+    );
 
-      await fc.assert(
-        fc.asyncProperty(paginationQuery, async (query) => {
-          const url = `${tenantPath(tenant)}/pagination?${query}`;
-          const res = await probe(connectors, tenant.bot.uuid, url, () => raw.connectors.send('GET', url, bearer(token)));
-          if (res.status < 400) {
-            expect(res.status).toBe(200);
-            const page = res.body as { content: unknown[]; size: number };
-            expect(Array.isArray(page.content)).toBe(true);
-            expect(page.content.length).toBeLessThanOrEqual(page.size);
-          }
-        }),
-        { numRuns: RUNS },
-      );
-    }, PROPERTY_TIMEOUT_MS);
-
-    it('quicksearch answers suggestions or a 4xx error body for any query string', async () => {
-
-      await fc.assert(
-        fc.asyncProperty(quicksearchQuery, async (query) => {
-          const url = `${tenantPath(tenant)}/quicksearch?${query}`;
-          const res = await probe(connectors, tenant.bot.uuid, url, () => raw.connectors.send('GET', url, bearer(token)));
-          if (res.status < 400) {
-            expect(res.status).toBe(200);
-            const names = res.body as unknown[];
-            expect(Array.isArray(names) && names.every((name) => typeof name === 'string')).toBe(true);
-            expect(names.length).toBeLessThanOrEqual(50);
-          }
-        }),
-        { numRuns: RUNS },
-      );
-    }, PROPERTY_TIMEOUT_MS);
+    it(
+      'quicksearch answers suggestions or a 4xx error body for any query string',
+      async () => {
+        await fc.assert(
+          fc.asyncProperty(quicksearchQuery, async (query) => {
+            const url = `${tenantPath(tenant)}/quicksearch?${query}`;
+            const res = await probe(connectors, tenant.bot.uuid, url, () => raw.connectors.send('GET', url, bearer(token)));
+            if (res.status < 400) {
+              expect(res.status).toBe(200);
+              const names = res.body as unknown[];
+              expect(Array.isArray(names) && names.every((name) => typeof name === 'string')).toBe(true);
+              expect(names.length).toBeLessThanOrEqual(50);
+            }
+          }),
+          { numRuns: RUNS },
+        );
+      },
+      PROPERTY_TIMEOUT_MS,
+    );
   });
 
   describe('path values', () => {
@@ -578,23 +606,27 @@ describe('Fuzz: no input makes the platform answer 5xx or break the error contra
         ? raw[operation.app].send(operation.method, url, { ...bearer(token), 'Content-Type': 'application/json' }, JSON.stringify(aConnectorBody()))
         : raw[operation.app].send(operation.method, url, bearer(token));
 
-    it('every operation of the three apps answers a success or a 4xx error body for any path ids, and a rejected one writes nothing', async () => {
-      const segments = fc.record({
-        org: segment([tenant.organization.uuid]),
-        env: segment([tenant.environment.uuid]),
-        bot: segment([tenant.bot.uuid]),
-        connector: segment(connectorUuids),
-      });
+    it(
+      'every operation of the three apps answers a success or a 4xx error body for any path ids, and a rejected one writes nothing',
+      async () => {
+        const segments = fc.record({
+          org: segment([tenant.organization.uuid]),
+          env: segment([tenant.environment.uuid]),
+          bot: segment([tenant.bot.uuid]),
+          connector: segment(connectorUuids),
+        });
 
-      await fc.assert(
-        fc.asyncProperty(fc.constantFrom(...operations.map((operation) => operation.name)), segments, async (name, ids) => {
-          const operation = operations.find((candidate) => candidate.name === name) as PathOperation;
-          const url = operation.url(ids);
-          await probe(connectors, tenant.bot.uuid, url, () => sendTo(operation, url));
-        }),
-        { numRuns: RUNS * 2 },
-      );
-    }, PROPERTY_TIMEOUT_MS);
+        await fc.assert(
+          fc.asyncProperty(fc.constantFrom(...operations.map((operation) => operation.name)), segments, async (name, ids) => {
+            const operation = operations.find((candidate) => candidate.name === name) as PathOperation;
+            const url = operation.url(ids);
+            await probe(connectors, tenant.bot.uuid, url, () => sendTo(operation, url));
+          }),
+          { numRuns: RUNS * 2 },
+        );
+      },
+      PROPERTY_TIMEOUT_MS,
+    );
   });
 
   describe('token claims', () => {
@@ -612,7 +644,12 @@ describe('Fuzz: no input makes the platform answer 5xx or break the error contra
       longString(200, 3_000),
       fc.constantFrom('', ' ', '\u0000', "'; DROP TABLE rest_connectors; --", 'https://img.example.com/a.png'),
     );
-    const visibleAscii = fc.string({ unit: fc.integer({ min: 0x21, max: 0x7e }).map((code) => String.fromCharCode(code)), minLength: 1, maxLength: 300, size: 'max' });
+    const visibleAscii = fc.string({
+      unit: fc.integer({ min: 0x21, max: 0x7e }).map((code) => String.fromCharCode(code)),
+      minLength: 1,
+      maxLength: 300,
+      size: 'max',
+    });
 
     it.each([
       ['a sub of 256 characters', { sub: 'x'.repeat(256) }, {}],
@@ -627,29 +664,37 @@ describe('Fuzz: no input makes the platform answer 5xx or break the error contra
       await probe(connectors, tenant.bot.uuid, url, () => raw.connectors.send('POST', url, headers, JSON.stringify(aConnectorBody())));
     });
 
-    it('a create by any signed caller answers 201 or a 4xx error body, and a rejected one writes nothing', async () => {
-      const url = tenantPath(tenant);
+    it(
+      'a create by any signed caller answers 201 or a 4xx error body, and a rejected one writes nothing',
+      async () => {
+        const url = tenantPath(tenant);
 
-      await fc.assert(
-        fc.asyncProperty(
-          fc.record({ sub: claim, username: fc.option(claim), picture: fc.option(claim) }),
-          fc.option(visibleAscii),
-          async ({ sub, username, picture }, idempotencyKey) => {
-            const token = await signToken({
-              sub,
-              ...(username === null ? {} : { username }),
-              ...(picture === null ? {} : { picture }),
-              orgs: [tenant.organization.uuid],
-              scope: 'connectors:write',
-            });
-            const headers = { ...bearer(token), 'Content-Type': 'application/json', ...(idempotencyKey === null ? {} : { 'Idempotency-Key': idempotencyKey }) };
-            const body = JSON.stringify(aConnectorBody({ name: `Claims ${randomUUID().slice(0, 8)}` }));
-            await probe(connectors, tenant.bot.uuid, url, () => raw.connectors.send('POST', url, headers, body));
-          },
-        ),
-        { numRuns: Math.ceil(RUNS / 2) },
-      );
-    }, PROPERTY_TIMEOUT_MS);
+        await fc.assert(
+          fc.asyncProperty(
+            fc.record({ sub: claim, username: fc.option(claim), picture: fc.option(claim) }),
+            fc.option(visibleAscii),
+            async ({ sub, username, picture }, idempotencyKey) => {
+              const token = await signToken({
+                sub,
+                ...(username === null ? {} : { username }),
+                ...(picture === null ? {} : { picture }),
+                orgs: [tenant.organization.uuid],
+                scope: 'connectors:write',
+              });
+              const headers = {
+                ...bearer(token),
+                'Content-Type': 'application/json',
+                ...(idempotencyKey === null ? {} : { 'Idempotency-Key': idempotencyKey }),
+              };
+              const body = JSON.stringify(aConnectorBody({ name: `Claims ${randomUUID().slice(0, 8)}` }));
+              await probe(connectors, tenant.bot.uuid, url, () => raw.connectors.send('POST', url, headers, body));
+            },
+          ),
+          { numRuns: Math.ceil(RUNS / 2) },
+        );
+      },
+      PROPERTY_TIMEOUT_MS,
+    );
   });
 
   describe('pathological JSON', () => {
@@ -679,11 +724,20 @@ describe('Fuzz: no input makes the platform answer 5xx or break the error contra
       ['a valid body whose read-only flows are an object nested 5,000 deep', () => inValidBody('flows', deepObject)],
     ];
     const writes: Array<[string, () => { url: string; send: (payload: string) => Request }]> = [
-      ['create', () => ({ url: tenantPath(tenant), send: (p) => connectors.http.post(tenantPath(tenant)).set(bearer(token)).set('Content-Type', 'application/json').send(p) })],
-      ['update', () => {
-        const url = `${tenantPath(tenant)}/${target}`;
-        return { url, send: (p) => connectors.http.put(url).set(bearer(token)).set('Content-Type', 'application/json').send(p) };
-      }],
+      [
+        'create',
+        () => ({
+          url: tenantPath(tenant),
+          send: (p) => connectors.http.post(tenantPath(tenant)).set(bearer(token)).set('Content-Type', 'application/json').send(p),
+        }),
+      ],
+      [
+        'update',
+        () => {
+          const url = `${tenantPath(tenant)}/${target}`;
+          return { url, send: (p) => connectors.http.put(url).set(bearer(token)).set('Content-Type', 'application/json').send(p) };
+        },
+      ],
     ];
 
     it.each(writes.flatMap(([verb, write]) => payloads.map(([what, payload]) => [verb, what, write, payload] as const)))(

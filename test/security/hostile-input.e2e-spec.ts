@@ -3,15 +3,15 @@ import { BOT_ADMIN_APP } from '../../apps/bot-admin/src/bot-admin.app';
 import { ENVIRONMENT_APP } from '../../apps/environment/src/environment.app';
 import { TRANSACTIONAL_SERVICE_APP } from '../../apps/transactional-service/src/transactional-service.app';
 import {
- aConnectorBody,
- ALICE,
- ConnectorWriteBody,
- createConnector,
- tenantPath,
- withBasicAuth,
- withBearerAuth,
- withClientCredentials,
- withPasswordGrant,
+  aConnectorBody,
+  ALICE,
+  ConnectorWriteBody,
+  createConnector,
+  tenantPath,
+  withBasicAuth,
+  withBearerAuth,
+  withClientCredentials,
+  withPasswordGrant,
 } from '../rest-connectors/connector-factories';
 import { seedTenant, Tenant } from '../support/fixtures';
 import { mysqlTestConfig } from '../support/test-config';
@@ -39,7 +39,11 @@ describe('Hostile input to the write body, the query and the media type (MariaDB
   let token: string;
   let base: string;
 
-  const create = (body: unknown) => sut.http.post(base).set(bearer(token)).send(body as object);
+  const create = (body: unknown) =>
+    sut.http
+      .post(base)
+      .set(bearer(token))
+      .send(body as object);
   const storedCount = () => sut.dataSource.getRepository(RestConnector).countBy({ botUuid: tenant.bot.uuid });
   /** The 400's message names `field` (each message is one string of the array). */
   const naming = (field: string) => expect.arrayContaining([expect.stringContaining(field)]);
@@ -103,7 +107,11 @@ describe('Hostile input to the write body, the query and the media type (MariaDB
     it('a PUT with a wrong shape leaves the connector as it was', async () => {
       const uuid = await createConnector(sut, tenant, token, { tags: [{ name: 'kept' }] });
 
-      const res = await sut.http.put(`${base}/${uuid}`).set(bearer(token)).send(aConnectorBody({ tags: [[{ name: 'x' }]] })).expect(400);
+      const res = await sut.http
+        .put(`${base}/${uuid}`)
+        .set(bearer(token))
+        .send(aConnectorBody({ tags: [[{ name: 'x' }]] }))
+        .expect(400);
 
       expect(res.body.message).toEqual(naming('tags'));
       const after = await sut.http.get(`${base}/${uuid}`).set(bearer(token)).expect(200);
@@ -145,7 +153,7 @@ describe('Hostile input to the write body, the query and the media type (MariaDB
       await expect(storedCount()).resolves.toBe(before);
     });
 
-    it.each(CREDENTIALS)('%s, which goes into the connector\'s call, refuses CR and LF', async (field, withAuth) => {
+    it.each(CREDENTIALS)("%s, which goes into the connector's call, refuses CR and LF", async (field, withAuth) => {
       const res = await create(withAuth({ [field]: 'value\r\nX-Injected: 1' })).expect(400);
 
       expect(res.body.message).toEqual(naming(field));
@@ -224,7 +232,11 @@ describe('Hostile input to the write body, the query and the media type (MariaDB
       const uuid = await createConnector(sut, tenant, token, withBearerAuth({ url: stored }));
       const fetched = await sut.http.get(`${base}/${uuid}`).set(bearer(token)).expect(200);
 
-      const res = await sut.http.put(`${base}/${uuid}`).set(bearer(token)).send({ ...fetched.body, url: moved }).expect(400);
+      const res = await sut.http
+        .put(`${base}/${uuid}`)
+        .set(bearer(token))
+        .send({ ...fetched.body, url: moved })
+        .expect(400);
 
       expect(res.body.message).toEqual([expect.stringContaining('bearerToken must be sent again')]);
       const after = await sut.http.get(`${base}/${uuid}`).set(bearer(token)).expect(200);
@@ -248,7 +260,11 @@ describe('Hostile input to the write body, the query and the media type (MariaDB
       const uuid = await createConnector(sut, tenant, token, withBearerAuth({ url: 'https://api.example.com/v1' }));
       const fetched = await sut.http.get(`${base}/${uuid}`).set(bearer(token)).expect(200);
 
-      await sut.http.put(`${base}/${uuid}`).set(bearer(token)).send({ ...fetched.body, url: 'HTTPS://API.example.com/v2' }).expect(200);
+      await sut.http
+        .put(`${base}/${uuid}`)
+        .set(bearer(token))
+        .send({ ...fetched.body, url: 'HTTPS://API.example.com/v2' })
+        .expect(200);
     });
   });
 
@@ -287,7 +303,11 @@ describe('Hostile input to the write body, the query and the media type (MariaDB
       const uuid = await createConnector(sut, tenant, token);
 
       await sut.http.delete(`${base}/${uuid}?force=true`).set(bearer(token)).expect(400);
-      await sut.http.put(`${base}/${uuid}?dryRun=1`).set(bearer(token)).send(aConnectorBody({ name: 'Changed' })).expect(400);
+      await sut.http
+        .put(`${base}/${uuid}?dryRun=1`)
+        .set(bearer(token))
+        .send(aConnectorBody({ name: 'Changed' }))
+        .expect(400);
 
       const after = await sut.http.get(`${base}/${uuid}`).set(bearer(token)).expect(200);
       expect(after.body.name).not.toBe('Changed');
@@ -352,7 +372,10 @@ describe('Hostile input to the write body, the query and the media type (MariaDB
     });
 
     it('an unknown query parameter of 2,000 characters is quoted cut at 100', async () => {
-      const res = await sut.http.get(`${base}/list?${'p'.repeat(2_000)}=1`).set(bearer(token)).expect(400);
+      const res = await sut.http
+        .get(`${base}/list?${'p'.repeat(2_000)}=1`)
+        .set(bearer(token))
+        .expect(400);
 
       expect(res.body.message).toEqual([`${'p'.repeat(100)}… is not a query parameter of this operation (it takes none)`]);
     });

@@ -2,26 +2,18 @@ import { randomUUID } from 'node:crypto';
 import { BOT_ADMIN_APP } from '../../apps/bot-admin/src/bot-admin.app';
 import { ENVIRONMENT_APP } from '../../apps/environment/src/environment.app';
 import { TRANSACTIONAL_SERVICE_APP } from '../../apps/transactional-service/src/transactional-service.app';
-import {
- aBot,
- aContentEntry,
- aFlow,
- anEnvironment,
- importData,
- seedTenant,
- Tenant,
-} from '../support/fixtures';
+import { aBot, aContentEntry, aFlow, anEnvironment, importData, seedTenant, Tenant } from '../support/fixtures';
 import { mysqlTestConfig } from '../support/test-config';
 import { startTestApp, TestApp } from '../support/test-app';
 import { bearer, signToken } from '../support/tokens';
 import {
- aConnectorBody,
- connectorNotFound,
- connectorsPath,
- createConnector,
- errorBody,
- tenantPath,
- withBasicAuth,
+  aConnectorBody,
+  connectorNotFound,
+  connectorsPath,
+  createConnector,
+  errorBody,
+  tenantPath,
+  withBasicAuth,
 } from '../rest-connectors/connector-factories';
 
 type Request = ReturnType<TestApp['http']['get']>;
@@ -94,15 +86,11 @@ describe('Tenant isolation: a caller of organization A attacking tenant B (Maria
   async function snapshotOf(tenant: Tenant) {
     const query = (sql: string, params: unknown[]) => connectors.dataSource.query(sql, params);
     const org = tenant.organization.uuid;
-    const botsOfOrg =
-      'SELECT b.uuid FROM bots b JOIN environments e ON e.uuid = b.environment_uuid WHERE e.organization_uuid = ?';
+    const botsOfOrg = 'SELECT b.uuid FROM bots b JOIN environments e ON e.uuid = b.environment_uuid WHERE e.organization_uuid = ?';
     return {
       organization: await query('SELECT * FROM organizations WHERE uuid = ?', [org]),
       environments: await query('SELECT * FROM environments WHERE organization_uuid = ? ORDER BY uuid', [org]),
-      bots: await query(
-        'SELECT b.* FROM bots b JOIN environments e ON e.uuid = b.environment_uuid WHERE e.organization_uuid = ? ORDER BY b.uuid',
-        [org],
-      ),
+      bots: await query('SELECT b.* FROM bots b JOIN environments e ON e.uuid = b.environment_uuid WHERE e.organization_uuid = ? ORDER BY b.uuid', [org]),
       flows: await query(`SELECT * FROM flows WHERE bot_uuid IN (${botsOfOrg}) ORDER BY uuid`, [org]),
       flowConnectors: await query(
         `SELECT fc.* FROM flow_connectors fc JOIN flows f ON f.uuid = fc.flow_uuid WHERE f.bot_uuid IN (${botsOfOrg})
@@ -174,7 +162,11 @@ describe('Tenant isolation: a caller of organization A attacking tenant B (Maria
       level: 'bot',
       write: true,
       url: (i) => connectorsPath(i.org, i.env, i.bot),
-      send: (t, i) => connectors.http.post(connectorsPath(i.org, i.env, i.bot)).set(bearer(t)).send(attackBody()),
+      send: (t, i) =>
+        connectors.http
+          .post(connectorsPath(i.org, i.env, i.bot))
+          .set(bearer(t))
+          .send(attackBody()),
     },
     {
       name: 'connectors: update',
@@ -182,7 +174,10 @@ describe('Tenant isolation: a caller of organization A attacking tenant B (Maria
       write: true,
       url: (i) => `${connectorsPath(i.org, i.env, i.bot)}/${i.connector}`,
       send: (t, i) =>
-        connectors.http.put(`${connectorsPath(i.org, i.env, i.bot)}/${i.connector}`).set(bearer(t)).send(attackBody()),
+        connectors.http
+          .put(`${connectorsPath(i.org, i.env, i.bot)}/${i.connector}`)
+          .set(bearer(t))
+          .send(attackBody()),
     },
     {
       name: 'connectors: delete',
@@ -266,7 +261,10 @@ describe('Tenant isolation: a caller of organization A attacking tenant B (Maria
       bConnectors.push({ uuid: await createConnector(connectors, B, owner, body), name });
     }
     const deleted = await createConnector(connectors, B, owner, { name: `B deleted ${suffix}` });
-    await connectors.http.delete(`${tenantPath(B)}/${deleted}`).set(bearer(owner)).expect(204);
+    await connectors.http
+      .delete(`${tenantPath(B)}/${deleted}`)
+      .set(bearer(owner))
+      .expect(204);
 
     const secondEnvironment = anEnvironment(B.organization.uuid, { name: `B staging ${suffix}`, removed: true });
     const secondBot = aBot(B.environment.uuid, { name: `B helper ${suffix}` });
@@ -314,25 +312,20 @@ describe('Tenant isolation: a caller of organization A attacking tenant B (Maria
         const res = await op.send(attacker, ids);
 
         expect(res.status).toBe(403);
-        expect(res.body).toEqual(
-          errorBody(403, 'Forbidden', `Not allowed to access organization ${B.organization.uuid}`, op.url(ids)),
-        );
+        expect(res.body).toEqual(errorBody(403, 'Forbidden', `Not allowed to access organization ${B.organization.uuid}`, op.url(ids)));
         expect(leakedFromB(res, Object.values(ids))).toEqual([]);
       }
       await expectBUnchanged();
     });
 
-    it.each(operations.map((op) => [op.name, op] as const))(
-      '%s: the answer does not depend on whether the ids after the organization exist',
-      async (_, op) => {
-        const real = await op.send(attacker, bIds());
-        const random = await op.send(attacker, { org: B.organization.uuid, env: randomUUID(), bot: randomUUID(), connector: randomUUID() });
+    it.each(operations.map((op) => [op.name, op] as const))('%s: the answer does not depend on whether the ids after the organization exist', async (_, op) => {
+      const real = await op.send(attacker, bIds());
+      const random = await op.send(attacker, { org: B.organization.uuid, env: randomUUID(), bot: randomUUID(), connector: randomUUID() });
 
-        expect(real.status).toBe(403);
-        expect({ ...real.body, path: '', timestamp: '', requestId: '' }).toEqual({ ...random.body, path: '', timestamp: '', requestId: '' });
-        await expectBUnchanged();
-      },
-    );
+      expect(real.status).toBe(403);
+      expect({ ...real.body, path: '', timestamp: '', requestId: '' }).toEqual({ ...random.body, path: '', timestamp: '', requestId: '' });
+      await expectBUnchanged();
+    });
   });
 
   describe("(b, c) A's organization with B's real ids guessed is the same 404 as random ids, and nothing of B comes back", () => {
@@ -342,7 +335,7 @@ describe('Tenant isolation: a caller of organization A attacking tenant B (Maria
       ),
     );
 
-    it.each(cases)('%s guessing B\'s %s (%s)', async (_, __, letterCase, op, guess) => {
+    it.each(cases)("%s guessing B's %s (%s)", async (_, __, letterCase, op, guess) => {
       const shape = (id: string) => (letterCase === 'upper case' ? id.toUpperCase() : id);
       const guessedIds: Ids = { ...aIds() };
       const randomIds: Ids = { ...aIds() };
@@ -367,7 +360,12 @@ describe('Tenant isolation: a caller of organization A attacking tenant B (Maria
       expect(normalized(guessed, guessedIds)).toBe(normalized(random, randomIds));
       expect(Object.keys(guessed.headers).sort()).toEqual(Object.keys(random.headers).sort());
       expect(guessed.headers['content-length']).toBe(random.headers['content-length']);
-      expect(leakedFromB(guessed, guess.map((slot) => guessedIds[slot]))).toEqual([]);
+      expect(
+        leakedFromB(
+          guessed,
+          guess.map((slot) => guessedIds[slot]),
+        ),
+      ).toEqual([]);
       await expectBUnchanged();
     });
 
@@ -387,24 +385,19 @@ describe('Tenant isolation: a caller of organization A attacking tenant B (Maria
   });
 
   describe("(c) A's own valid path never reaches B's connectors", () => {
-    it.each(['get', 'update', 'delete'])(
-      "%s of B's connector under A's org, env and bot is 404 naming A's bot, in either case",
-      async (verb) => {
-        const op = byName(`connectors: ${verb}`);
-        for (const connector of [bConnectors[0].uuid, bConnectors[0].uuid.toUpperCase(), bConnectors[1].uuid]) {
-          const ids = { ...aIds(), connector };
+    it.each(['get', 'update', 'delete'])("%s of B's connector under A's org, env and bot is 404 naming A's bot, in either case", async (verb) => {
+      const op = byName(`connectors: ${verb}`);
+      for (const connector of [bConnectors[0].uuid, bConnectors[0].uuid.toUpperCase(), bConnectors[1].uuid]) {
+        const ids = { ...aIds(), connector };
 
-          const res = await op.send(attacker, ids);
+        const res = await op.send(attacker, ids);
 
-          expect(res.status).toBe(404);
-          expect(res.body).toEqual(
-            errorBody(404, 'Not Found', connectorNotFound(connector.toLowerCase(), A.bot.uuid), op.url(ids)),
-          );
-          expect(leakedFromB(res, [connector])).toEqual([]);
-        }
-        await expectBUnchanged();
-      },
-    );
+        expect(res.status).toBe(404);
+        expect(res.body).toEqual(errorBody(404, 'Not Found', connectorNotFound(connector.toLowerCase(), A.bot.uuid), op.url(ids)));
+        expect(leakedFromB(res, [connector])).toEqual([]);
+      }
+      await expectBUnchanged();
+    });
 
     it("creates in A only when the body names B's connector uuid", async () => {
       const name = `Impostor ${randomUUID().slice(0, 8)}`;
@@ -457,7 +450,10 @@ describe('Tenant isolation: a caller of organization A attacking tenant B (Maria
           for (const direction of ['ASC', 'desc']) {
             const query = `searchTerms=${encodeURIComponent(term)}&orderBy=${orderBy}&direction=${direction}&linesPerPage=100`;
 
-            const res = await connectors.http.get(`${tenantPath(A)}/pagination?${query}`).set(bearer(attacker)).expect(200);
+            const res = await connectors.http
+              .get(`${tenantPath(A)}/pagination?${query}`)
+              .set(bearer(attacker))
+              .expect(200);
 
             for (const item of res.body.content) expect(ownUuids).toContain(item.uuid);
             expect(leakedFromB(res, [])).toEqual([]);
@@ -477,7 +473,10 @@ describe('Tenant isolation: a caller of organization A attacking tenant B (Maria
     });
 
     it("lists of A never hold B's connectors, their content or their flows", async () => {
-      const res = await connectors.http.get(`${tenantPath(A)}/list`).set(bearer(attacker)).expect(200);
+      const res = await connectors.http
+        .get(`${tenantPath(A)}/list`)
+        .set(bearer(attacker))
+        .expect(200);
 
       const uuids = res.body.data.map((item: { uuid: string }) => item.uuid);
       expect(uuids).toEqual(expect.arrayContaining([aConnector, aShared]));
@@ -546,11 +545,12 @@ describe('Tenant isolation: a caller of organization A attacking tenant B (Maria
   });
 
   describe('a token for every organization but without connectors:write', () => {
-    const targets = () => [
-      ['B', bIds()],
-      ['A', aIds()],
-      ["B's second bot", { ...bIds(), bot: bSecondBot }],
-    ] as const;
+    const targets = () =>
+      [
+        ['B', bIds()],
+        ['A', aIds()],
+        ["B's second bot", { ...bIds(), bot: bSecondBot }],
+      ] as const;
 
     it.each(writeOperations.map((op) => [op.name, op] as const))('%s is 403 on every tenant and changes nothing', async (_, op) => {
       const aBefore = await snapshotOf(A);
@@ -571,7 +571,7 @@ describe('Tenant isolation: a caller of organization A attacking tenant B (Maria
     });
   });
 
-  it("leaves every row of tenant B byte-identical after all the attacks", async () => {
+  it('leaves every row of tenant B byte-identical after all the attacks', async () => {
     const after = await snapshotOf(B);
 
     expect(after).toStrictEqual(bBefore);

@@ -34,10 +34,7 @@ describe('The read-only apps on SQLite', () => {
   it('lists environments ordered by name case-insensitively, with every field', async () => {
     const token = await signToken({ orgs: [organization.uuid] });
 
-    const res = await environments.http
-      .get(`/platform-environment/org/${organization.uuid}/environments`)
-      .set(bearer(token))
-      .expect(200);
+    const res = await environments.http.get(`/platform-environment/org/${organization.uuid}/environments`).set(bearer(token)).expect(200);
 
     expect(res.body.map((e: { name: string }) => e.name)).toEqual(['Archive', 'production']);
     expect(res.body[0].removed).toBe(true);

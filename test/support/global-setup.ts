@@ -6,9 +6,7 @@ export default async function globalSetup(): Promise<void> {
   try {
     process.env.TEST_DATABASE_URL = await createMigratedDatabase(name);
   } catch (error) {
-    throw new Error(
-      `The end-to-end tests need MariaDB/MySQL at ${TEST_MYSQL_SERVER} (set TEST_MYSQL_SERVER to change it): ${String(error)}`,
-    );
+    throw new Error(`The end-to-end tests need MariaDB/MySQL at ${TEST_MYSQL_SERVER} (set TEST_MYSQL_SERVER to change it): ${String(error)}`, { cause: error });
   }
   process.env.TEST_DATABASE_NAME = name;
   if (!(await redisAnswers())) {

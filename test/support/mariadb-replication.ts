@@ -111,12 +111,7 @@ export async function startReplicationPair(options: { name?: string } = {}): Pro
   openDirs.add(root);
   await writeFile(join(root, 'owner.pid'), String(process.pid));
 
-  const primary = new Server(join(root, 'primary'), [
-    '--server-id=1',
-    '--log-bin=primary-bin',
-    '--binlog-format=ROW',
-    '--sync-binlog=0',
-  ]);
+  const primary = new Server(join(root, 'primary'), ['--server-id=1', '--log-bin=primary-bin', '--binlog-format=ROW', '--sync-binlog=0']);
   const replica = new Server(join(root, 'replica'), [
     '--server-id=2',
     '--relay-log=replica-relay-bin',
@@ -154,15 +149,10 @@ export async function startReplicationPair(options: { name?: string } = {}): Pro
   };
   const caughtUp = async (timeoutMs = 10_000) => {
     const [{ pos }] = await primary.query<{ pos: string }[]>('SELECT @@gtid_binlog_pos AS pos');
-    const [{ result }] = await replica.query<{ result: number }[]>('SELECT MASTER_GTID_WAIT(?, ?) AS result', [
-      pos,
-      timeoutMs / 1000,
-    ]);
+    const [{ result }] = await replica.query<{ result: number }[]>('SELECT MASTER_GTID_WAIT(?, ?) AS result', [pos, timeoutMs / 1000]);
     if (result !== 0) {
       const status = await replicaStatus().catch((error) => String(error));
-      throw new Error(
-        `The replica did not apply the primary's ${pos} within ${timeoutMs} ms: ${JSON.stringify(summary(status))}`,
-      );
+      throw new Error(`The replica did not apply the primary's ${pos} within ${timeoutMs} ms: ${JSON.stringify(summary(status))}`);
     }
   };
 
@@ -262,9 +252,7 @@ class Server implements MariadbServer {
     if (this.paused) this.resume();
     if (!(await within(this.waitForExit(), STOP_TIMEOUT_MS))) {
       await this.kill();
-      throw new Error(
-        `mariadbd on port ${this.port} did not shut down within ${STOP_TIMEOUT_MS} ms; killed it.\n${this.logTail()}`,
-      );
+      throw new Error(`mariadbd on port ${this.port} did not shut down within ${STOP_TIMEOUT_MS} ms; killed it.\n${this.logTail()}`);
     }
   }
 
@@ -281,12 +269,7 @@ class Server implements MariadbServer {
   }
 
   private async startOnce(): Promise<void> {
-    const { child, waitForExit } = spawnMariadbd([
-      ...serverOptions(this.dir),
-      `--port=${this.port}`,
-      '--bind-address=127.0.0.1',
-      ...this.roleOptions,
-    ]);
+    const { child, waitForExit } = spawnMariadbd([...serverOptions(this.dir), `--port=${this.port}`, '--bind-address=127.0.0.1', ...this.roleOptions]);
     this.child = child;
     this.waitForExit = waitForExit;
     this.paused = false;
@@ -294,7 +277,7 @@ class Server implements MariadbServer {
       await waitUntilAnswers(() => createConnection(this.connectionOptions(1_000)), child, `port ${this.port}`);
     } catch (error) {
       await this.kill();
-      throw new Error(`${(error as Error).message}\n${this.logTail()}`);
+      throw new Error(`${(error as Error).message}\n${this.logTail()}`, { cause: error });
     }
   }
 
@@ -339,9 +322,7 @@ function serverOptions(dir: string): string[] {
  * loop (jest and scripts can exit) except while `waitForExit()` is pending: a script awaiting it must not end there.
  */
 function spawnMariadbd(args: string[]): { child: ChildProcess; waitForExit: () => Promise<void> } {
-  const [command, commandArgs] = existsSync(SETPRIV)
-    ? [SETPRIV, ['--pdeathsig', 'KILL', '--', MARIADBD, ...args]]
-    : [MARIADBD, args];
+  const [command, commandArgs] = existsSync(SETPRIV) ? [SETPRIV, ['--pdeathsig', 'KILL', '--', MARIADBD, ...args]] : [MARIADBD, args];
   const child = spawn(command, commandArgs, { detached: false, stdio: 'ignore' });
   running.add(child);
   const exited = new Promise<void>((done) => {
@@ -441,8 +422,7 @@ async function createUsers(dir: string): Promise<void> {
     try {
       // install-db also made root@<this host's name>, which --skip-name-resolve ignores with a warning at every start.
       const [others] = await connection.query<any[]>(
-        'SELECT User AS user, Host AS host FROM mysql.user ' +
-          "WHERE User = 'root' AND Host NOT IN ('localhost', '127.0.0.1', '::1')",
+        'SELECT User AS user, Host AS host FROM mysql.user ' + "WHERE User = 'root' AND Host NOT IN ('localhost', '127.0.0.1', '::1')",
       );
       for (const { user, host } of others) await connection.query('DROP USER ?@?', [user, host]);
       await connection.query("CREATE USER IF NOT EXISTS 'root'@'127.0.0.1'");
@@ -458,7 +438,7 @@ async function createUsers(dir: string): Promise<void> {
     if (isAlive(child)) child.kill('SIGKILL');
     await waitForExit();
     const log = errorLogTail(join(dir, 'error.log'));
-    throw new Error(`Could not prepare the MariaDB template in ${dir}: ${(error as Error).message}\n${log}`);
+    throw new Error(`Could not prepare the MariaDB template in ${dir}: ${(error as Error).message}\n${log}`, { cause: error });
   }
 }
 
@@ -505,9 +485,7 @@ function run(command: string, args: string[]): Promise<void> {
     child.stdout!.on('data', (chunk) => (output += chunk));
     child.stderr!.on('data', (chunk) => (output += chunk));
     child.once('error', fail);
-    child.once('exit', (code) =>
-      code === 0 ? done() : fail(new Error(`${command} exited with ${code}:\n${output.slice(-4_000)}`)),
-    );
+    child.once('exit', (code) => (code === 0 ? done() : fail(new Error(`${command} exited with ${code}:\n${output.slice(-4_000)}`))));
   });
 }
 

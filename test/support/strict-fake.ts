@@ -12,7 +12,9 @@ export function strictFake<T extends object>(type: abstract new (...args: never[
     for (const name of Object.getOwnPropertyNames(proto)) {
       if (name === 'constructor' || name in fake || typeof Object.getOwnPropertyDescriptor(proto, name)?.value !== 'function') continue;
       fake[name] = jest.fn((...args: unknown[]) => {
-        throw new Error(`${type.name}.${name}(${args.map((arg) => inspect(arg, { depth: 1 })).join(', ')}) was called, but the spec did not say what it answers`);
+        throw new Error(
+          `${type.name}.${name}(${args.map((arg) => inspect(arg, { depth: 1 })).join(', ')}) was called, but the spec did not say what it answers`,
+        );
       });
     }
   }

@@ -15,7 +15,11 @@ export interface TestApp {
 }
 
 /** One app of the platform, on the real module and the real database, served in-process. */
-export async function startTestApp(definition: PlatformAppDefinition, config: AppConfig, options: Pick<PlatformAppOptions, 'providers'> = {}): Promise<TestApp> {
+export async function startTestApp(
+  definition: PlatformAppDefinition,
+  config: AppConfig,
+  options: Pick<PlatformAppOptions, 'providers'> = {},
+): Promise<TestApp> {
   const logs: Array<Record<string, unknown>> = [];
   const logDestination = new Writable({
     write(chunk: Buffer, _encoding, done) {

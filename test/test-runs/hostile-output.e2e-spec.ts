@@ -33,7 +33,9 @@ describe('Hostile output expressions and answers, against the built app under th
   beforeAll(async () => {
     const main = join(ROOT, 'dist', 'apps', 'transactional-service', 'main.js');
     if (!existsSync(main)) throw new Error(`${main} is missing: npm test builds before running jest`);
-    const dataSource = await new PlatformDataSource(buildDataSourceOptions(parseServerUrl(process.env.TEST_DATABASE_URL!), { migrationsRun: false })).initialize();
+    const dataSource = await new PlatformDataSource(
+      buildDataSourceOptions(parseServerUrl(process.env.TEST_DATABASE_URL!), { migrationsRun: false }),
+    ).initialize();
     tenant = await seedTenant(dataSource);
     await dataSource.destroy();
     side = await farSide((received, res) => {
@@ -78,7 +80,10 @@ describe('Hostile output expressions and answers, against the built app under th
       headers: { ...bearer(token), 'content-type': 'application/json' },
       body: JSON.stringify({ connector: aConnectorBody({ url: `${side.url}/${name}`, output }) }),
     });
-    return { status: res.status, body: (await res.json()) as { outcome: string; durationMs: number; output: { values: unknown[] | null; valuesTruncated: boolean; error: string | null } } };
+    return {
+      status: res.status,
+      body: (await res.json()) as { outcome: string; durationMs: number; output: { values: unknown[] | null; valuesTruncated: boolean; error: string | null } },
+    };
   }
 
   /** The app still answers, and has not exited. */
@@ -98,7 +103,9 @@ describe('Hostile output expressions and answers, against the built app under th
   it('a descendant query that multiplies and selects nothing: stopped at its time budget', async () => {
     const { status, body } = await run('endless', '$..*..*..*..*..*..*..*..nothing', `${'['.repeat(28)}1${']'.repeat(28)}`);
     expect(status).toBe(200);
-    expect(body.output).toEqual(expect.objectContaining({ values: null, error: 'output was not evaluated: the answer took longer than 500 ms to read, and was stopped' }));
+    expect(body.output).toEqual(
+      expect.objectContaining({ values: null, error: 'output was not evaluated: the answer took longer than 500 ms to read, and was stopped' }),
+    );
     await stillServing();
   });
 

@@ -25,7 +25,10 @@ function loopbackOnlySockets(): () => void {
   Socket.prototype.connect = function (this: Socket, ...args: unknown[]) {
     // net.connect and tls.connect hand on [options, callback] (normalized) or options; socket.connect(port, host) too.
     const first = args[0];
-    const options = (Array.isArray(first) ? first[0] : typeof first === 'object' && first !== null ? first : { port: first, host: args[1] }) as { host?: unknown; path?: unknown };
+    const options = (Array.isArray(first) ? first[0] : typeof first === 'object' && first !== null ? first : { port: first, host: args[1] }) as {
+      host?: unknown;
+      path?: unknown;
+    };
     if (options.path === undefined || options.path === null) {
       const host = typeof options.host === 'string' ? options.host : 'localhost';
       if (!loopback(host)) {
@@ -104,7 +107,11 @@ describe('Connector test runs: where a call may go (MariaDB, loopback only)', ()
     return table[hostname] ?? loopbackResolver()(hostname);
   };
   const test = (url: string, connector: object = {}) =>
-    sut.http.post(`${tenantPath(tenant)}/test`).set(bearer(token)).send({ connector: aConnectorBody({ url, ...connector }) }).expect(200);
+    sut.http
+      .post(`${tenantPath(tenant)}/test`)
+      .set(bearer(token))
+      .send({ connector: aConnectorBody({ url, ...connector }) })
+      .expect(200);
 
   beforeAll(async () => {
     ({ sut, tenant } = await startApp({ timeoutMs: 2_000, perMinute: 10_000 }, resolve));
@@ -229,11 +236,18 @@ describe("Connector test runs: never the app's own listening socket, whatever OU
   let port: number;
   let admitted: FarSide;
   const test = (url: string, connector: object = {}) =>
-    sut.http.post(`${tenantPath(tenant)}/test`).set(bearer(token)).send({ connector: aConnectorBody({ url, ...connector }) }).expect(200);
+    sut.http
+      .post(`${tenantPath(tenant)}/test`)
+      .set(bearer(token))
+      .send({ connector: aConnectorBody({ url, ...connector }) })
+      .expect(200);
 
   beforeAll(async () => {
     // All of loopback admitted: the app's own port is refused for being the app's, not for being loopback.
-    ({ sut, tenant } = await startApp({ allowedCidrs: ['127.0.0.0/8'], timeoutMs: 2_000, perMinute: 10_000 }, loopbackResolver({ 'self.test': ['127.0.0.1'] })));
+    ({ sut, tenant } = await startApp(
+      { allowedCidrs: ['127.0.0.0/8'], timeoutMs: 2_000, perMinute: 10_000 },
+      loopbackResolver({ 'self.test': ['127.0.0.1'] }),
+    ));
     token = await signToken(ALICE);
     // Listening before the runs (supertest would otherwise listen only while each of its requests lasts).
     await sut.app.listen(0, '127.0.0.1');
@@ -282,9 +296,16 @@ describe('Connector test runs: in production, the refusal names no variable (Mar
     const { sut, tenant } = await startApp({}, loopbackResolver({ 'wireserver.test': ['168.63.129.16'] }), { nodeEnv: 'production' });
     try {
       const token = await signToken(ALICE);
-      const res = await sut.http.post(`${tenantPath(tenant)}/test`).set(bearer(token)).send({ connector: aConnectorBody({ url: 'http://wireserver.test/machine' }) }).expect(200);
+      const res = await sut.http
+        .post(`${tenantPath(tenant)}/test`)
+        .set(bearer(token))
+        .send({ connector: aConnectorBody({ url: 'http://wireserver.test/machine' }) })
+        .expect(200);
 
-      expect(res.body).toMatchObject({ outcome: 'BLOCKED_DESTINATION', message: 'wireserver.test is not a public destination: connector test runs only reach public addresses' });
+      expect(res.body).toMatchObject({
+        outcome: 'BLOCKED_DESTINATION',
+        message: 'wireserver.test is not a public destination: connector test runs only reach public addresses',
+      });
     } finally {
       await sut.close();
     }
@@ -300,18 +321,27 @@ describe('Connector test runs: limits (MariaDB)', () => {
     try {
       side = await farSide();
       const [alice, bob] = await Promise.all([signToken({ ...ALICE, sub: 'alice' }), signToken({ ...ALICE, sub: 'bob' })]);
-      const run = (as: string) => sut.http.post(`${tenantPath(tenant)}/test`).set(bearer(as)).send({ connector: aConnectorBody({ url: `${side.url}/x` }) });
+      const run = (as: string) =>
+        sut.http
+          .post(`${tenantPath(tenant)}/test`)
+          .set(bearer(as))
+          .send({ connector: aConnectorBody({ url: `${side.url}/x` }) });
 
       for (let i = 0; i < 3; i++) await run(alice).expect(200);
       const refused = await run(alice).expect(429);
 
-      expect(refused.body).toEqual(errorBody(429, 'Too Many Requests', 'Rate limit of 3 connector test runs per minute exceeded', `${tenantPath(tenant)}/test`));
+      expect(refused.body).toEqual(
+        errorBody(429, 'Too Many Requests', 'Rate limit of 3 connector test runs per minute exceeded', `${tenantPath(tenant)}/test`),
+      );
       expect(Number(refused.headers['retry-after'])).toBeGreaterThanOrEqual(1);
       expect(Number(refused.headers['retry-after'])).toBeLessThanOrEqual(66);
       expect(side.received).toHaveLength(3);
       await run(bob).expect(200);
       // Other operations count against RATE_LIMIT_PER_MINUTE only.
-      await sut.http.get(`${tenantPath(tenant)}/list`).set(bearer(alice)).expect(200);
+      await sut.http
+        .get(`${tenantPath(tenant)}/list`)
+        .set(bearer(alice))
+        .expect(200);
       const metrics = await sut.http.get('/metrics').expect(200);
       expect(metrics.text).toMatch(/connector_test_runs_refused_total\{reason="rate_limit",app="[^"]+"\} 1\n/);
     } finally {
@@ -330,7 +360,11 @@ describe('Connector test runs: limits (MariaDB)', () => {
         else answer();
       });
       const token = await signToken(ALICE);
-      const run = () => sut.http.post(`${tenantPath(tenant)}/test`).set(bearer(token)).send({ connector: aConnectorBody({ url: `${side.url}/slow` }) });
+      const run = () =>
+        sut.http
+          .post(`${tenantPath(tenant)}/test`)
+          .set(bearer(token))
+          .send({ connector: aConnectorBody({ url: `${side.url}/slow` }) });
 
       const waiting = Array.from({ length: MAX_TEST_RUNS_IN_FLIGHT }, () => run().then((res) => res));
       while (side.received.length < MAX_TEST_RUNS_IN_FLIGHT) await new Promise((done) => setTimeout(done, 20));

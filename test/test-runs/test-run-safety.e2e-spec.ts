@@ -25,10 +25,15 @@ describe('Connector test runs that a hostile caller or far side cannot turn agai
 
   const testUnsaved = (body: object, as = token) => sut.http.post(`${base}/test`).set(bearer(as)).send(body);
   const testSaved = (uuid: string, body: object = {}) => sut.http.post(`${base}/${uuid}/test`).set(bearer(token)).send(body);
-  const metric = async (name: string, label = '') => Number(new RegExp(`^${name}\\{[^}]*${label}[^}]*\\} (\\d+)$`, 'm').exec((await sut.http.get('/metrics')).text)?.[1]);
+  const metric = async (name: string, label = '') =>
+    Number(new RegExp(`^${name}\\{[^}]*${label}[^}]*\\} (\\d+)$`, 'm').exec((await sut.http.get('/metrics')).text)?.[1]);
 
   beforeAll(async () => {
-    sut = await startTestApp(TRANSACTIONAL_SERVICE_APP, mysqlTestConfig({ logLevel: 'info', connectorTests: loopbackTestRuns({ timeoutMs: 10_000, perMinute: 3 }) }), withResolver());
+    sut = await startTestApp(
+      TRANSACTIONAL_SERVICE_APP,
+      mysqlTestConfig({ logLevel: 'info', connectorTests: loopbackTestRuns({ timeoutMs: 10_000, perMinute: 3 }) }),
+      withResolver(),
+    );
     tenant = await seedTenant(sut.dataSource);
     base = tenantPath(tenant);
   });
@@ -51,12 +56,20 @@ describe('Connector test runs that a hostile caller or far side cannot turn agai
 
   it(`counts no run this replica had no room for: a 503 past ${MAX_TEST_RUNS_IN_FLIGHT} in flight costs nothing`, async () => {
     // An app of its own: its limit one more than its slots.
-    const own = await startTestApp(TRANSACTIONAL_SERVICE_APP, mysqlTestConfig({ connectorTests: loopbackTestRuns({ timeoutMs: 10_000, perMinute: MAX_TEST_RUNS_IN_FLIGHT + 1 }) }), withResolver());
+    const own = await startTestApp(
+      TRANSACTIONAL_SERVICE_APP,
+      mysqlTestConfig({ connectorTests: loopbackTestRuns({ timeoutMs: 10_000, perMinute: MAX_TEST_RUNS_IN_FLIGHT + 1 }) }),
+      withResolver(),
+    );
     const held: Array<() => void> = [];
     side = await farSide((_received, res) => held.push(() => res.end('{}')));
     try {
       const ownTenant = await seedTenant(own.dataSource);
-      const run = () => own.http.post(`${tenantPath(ownTenant)}/test`).set(bearer(token)).send({ connector: aConnectorBody({ url: `${side.url}/slow` }) });
+      const run = () =>
+        own.http
+          .post(`${tenantPath(ownTenant)}/test`)
+          .set(bearer(token))
+          .send({ connector: aConnectorBody({ url: `${side.url}/slow` }) });
       const waiting = Array.from({ length: MAX_TEST_RUNS_IN_FLIGHT }, () => run().then((res) => res.status));
       while (side.received.length < MAX_TEST_RUNS_IN_FLIGHT) await new Promise((wait) => setTimeout(wait, 20));
 
@@ -86,7 +99,13 @@ describe('Connector test runs that a hostile caller or far side cannot turn agai
     const { port } = server.address() as AddressInfo;
 
     const body = JSON.stringify({ connector: aConnectorBody({ url: `${side.url}/held` }) });
-    const client = httpRequest({ host: '127.0.0.1', port, path: `${base}/test`, method: 'POST', headers: { ...bearer(token), 'content-type': 'application/json' } });
+    const client = httpRequest({
+      host: '127.0.0.1',
+      port,
+      path: `${base}/test`,
+      method: 'POST',
+      headers: { ...bearer(token), 'content-type': 'application/json' },
+    });
     client.on('error', () => undefined);
     client.end(body);
     while (side.received.length === 0) await new Promise((wait) => setTimeout(wait, 10));
@@ -111,7 +130,9 @@ describe('Connector test runs that a hostile caller or far side cannot turn agai
 
         const res = await testSaved(uuid, { variables: { port: String(attacker.port) } }).expect(400);
 
-        expect(res.body.message).toEqual(["url must keep its scheme, host, port and user info once its variables are filled in: the connector's bearerToken is bound to them"]);
+        expect(res.body.message).toEqual([
+          "url must keep its scheme, host, port and user info once its variables are filled in: the connector's bearerToken is bound to them",
+        ]);
         expect(attacker.connections()).toBe(0);
       } finally {
         await attacker.close();
@@ -126,9 +147,13 @@ describe('Connector test runs that a hostile caller or far side cannot turn agai
 
     const res = await testSaved(uuid, { variables: { p: 'password|123456|Hunter2024!|letmein' } }).expect(400);
 
-    expect(res.body.message).toEqual(["The request would carry a secret stored for this connector outside its Authorization: a test run sends a stored secret only where the connector's authType puts it"]);
+    expect(res.body.message).toEqual([
+      "The request would carry a secret stored for this connector outside its Authorization: a test run sends a stored secret only where the connector's authType puts it",
+    ]);
     expect(side.connections()).toBe(0);
-    expect(sut.logs).toContainEqual(expect.objectContaining({ level: 'warn', msg: 'connector test run refused: the request held a stored secret of the connector', connectorUuid: uuid }));
+    expect(sut.logs).toContainEqual(
+      expect.objectContaining({ level: 'warn', msg: 'connector test run refused: the request held a stored secret of the connector', connectorUuid: uuid }),
+    );
     expect(await metric('connector_test_runs_refused_total', 'reason="stored_secret"')).toBeGreaterThanOrEqual(1);
     // Counted: two more runs (the limit is 3), then 429.
     await testSaved(uuid, { variables: { p: 'x' } }).expect(200);
@@ -154,7 +179,11 @@ describe('Connector test runs that a hostile caller or far side cannot turn agai
       side = await farSide((_received, res) => {
         res.setHeader('content-type', 'application/json');
         res.setHeader('x-echo', encodeURIComponent(secret));
-        res.end(`{"echoes": [${echoes(secret).map((echo) => `"${echo.replace(/"/g, '\\"')}"`).join(', ')}]}`);
+        res.end(
+          `{"echoes": [${echoes(secret)
+            .map((echo) => `"${echo.replace(/"/g, '\\"')}"`)
+            .join(', ')}]}`,
+        );
       });
       const uuid = await createConnector(sut, tenant, token, withBearerAuth({ url: `${side.url}/me`, bearerToken: secret, output: '$.echoes[*]' }));
 
@@ -212,7 +241,12 @@ describe('Connector test runs that a hostile caller or far side cannot turn agai
     expect(JSON.parse(side.received[0].body)).toEqual({ sku: 'A"1\\', qty: 3 });
     expect(side.received[0].headers['user-agent']).toBe('bot-platform-connector-test/1.0');
     expect(res.body).toMatchObject({
-      request: { headers: [{ header: 'Content-Type', value: 'application/json' }, { header: 'User-Agent', value: 'bot-platform-connector-test/1.0' }] },
+      request: {
+        headers: [
+          { header: 'Content-Type', value: 'application/json' },
+          { header: 'User-Agent', value: 'bot-platform-connector-test/1.0' },
+        ],
+      },
       response: { sizeBytes: 36, json: { data: { level: 7, unit: 'kg' } } },
       output: { values: [], hint: 'output selects nothing: $.data selects an object with the members "level", "unit", and .levl selects nothing from it' },
       warnings: [
@@ -228,7 +262,11 @@ describe('Connector test runs that a hostile caller or far side cannot turn agai
 
     const res = await testUnsaved({ connector, variables: { qty: 'three' } }).expect(400);
 
-    expect(res.body.message).toEqual([expect.stringMatching(/^body is not valid JSON once its variables are filled in \(.+\): fix the body, or choose another contentType than APPLICATION_JSON$/)]);
+    expect(res.body.message).toEqual([
+      expect.stringMatching(
+        /^body is not valid JSON once its variables are filled in \(.+\): fix the body, or choose another contentType than APPLICATION_JSON$/,
+      ),
+    ]);
     expect(side.connections()).toBe(0);
   });
 });

@@ -6,7 +6,16 @@ import { aBot, importData, seedTenant, Tenant } from '../support/fixtures';
 import { mysqlTestConfig } from '../support/test-config';
 import { startTestApp, TestApp } from '../support/test-app';
 import { bearer, signToken } from '../support/tokens';
-import { aConnectorBody, ALICE, connectorsPath, createConnector, errorBody, tenantPath, withBasicAuth, withBearerAuth } from '../rest-connectors/connector-factories';
+import {
+  aConnectorBody,
+  ALICE,
+  connectorsPath,
+  createConnector,
+  errorBody,
+  tenantPath,
+  withBasicAuth,
+  withBearerAuth,
+} from '../rest-connectors/connector-factories';
 import { FAR_SIDE_HOST, loopbackTestRuns, withResolver } from './loopback-resolver';
 
 const TIMEOUT_MS = 1_500;
@@ -40,7 +49,10 @@ describe('Connector test runs (MariaDB, far sides on 127.0.0.2)', () => {
       side = await farSide();
       const connector = aConnectorBody({
         url: `${side.url}/cities/{{city}}?lang={{lang}}`,
-        headers: [{ header: 'Accept', value: 'application/json' }, { header: 'X-Tenant', value: 'acme-{{tenant}}' }],
+        headers: [
+          { header: 'Accept', value: 'application/json' },
+          { header: 'X-Tenant', value: 'acme-{{tenant}}' },
+        ],
         output: '$.data.level',
       });
 
@@ -53,7 +65,11 @@ describe('Connector test runs (MariaDB, far sides on 127.0.0.2)', () => {
         request: {
           method: 'GET',
           url: `${side.url}/cities/S%C3%A3o%20Paulo%2FCentro?lang=pt%26br`,
-          headers: [{ header: 'Accept', value: 'application/json' }, { header: 'X-Tenant', value: 'acme-42' }, { header: 'User-Agent', value: 'bot-platform-connector-test/1.0' }],
+          headers: [
+            { header: 'Accept', value: 'application/json' },
+            { header: 'X-Tenant', value: 'acme-42' },
+            { header: 'User-Agent', value: 'bot-platform-connector-test/1.0' },
+          ],
           body: '',
           bodyTruncated: false,
         },
@@ -69,13 +85,23 @@ describe('Connector test runs (MariaDB, far sides on 127.0.0.2)', () => {
         warnings: [],
       });
       expect(side.received).toEqual([
-        expect.objectContaining({ method: 'GET', url: '/cities/S%C3%A3o%20Paulo%2FCentro?lang=pt%26br', headers: expect.objectContaining({ accept: 'application/json', 'x-tenant': 'acme-42' }) }),
+        expect.objectContaining({
+          method: 'GET',
+          url: '/cities/S%C3%A3o%20Paulo%2FCentro?lang=pt%26br',
+          headers: expect.objectContaining({ accept: 'application/json', 'x-tenant': 'acme-42' }),
+        }),
       ]);
     });
 
     it('sends the body with the content type of contentType; NONE sends neither, GET no body', async () => {
       side = await farSide();
-      const post = aConnectorBody({ requestType: 'POST', url: `${side.url}/contacts`, contentType: 'APPLICATION_JSON', headers: [{ header: 'Content-Type', value: 'text/plain' }], body: '{"name":"{{name}}"}' });
+      const post = aConnectorBody({
+        requestType: 'POST',
+        url: `${side.url}/contacts`,
+        contentType: 'APPLICATION_JSON',
+        headers: [{ header: 'Content-Type', value: 'text/plain' }],
+        body: '{"name":"{{name}}"}',
+      });
       await testUnsaved({ connector: post, variables: { name: 'Ana "A" Lima' } }).expect(200);
       await testUnsaved({ connector: { ...post, contentType: 'NONE' }, variables: { name: 'x' } }).expect(200);
       await testUnsaved({ connector: { ...post, requestType: 'GET', contentType: 'APPLICATION_JSON', headers: [] }, variables: { name: 'x' } }).expect(200);
@@ -99,7 +125,9 @@ describe('Connector test runs (MariaDB, far sides on 127.0.0.2)', () => {
 
       expect(res.body.message).toEqual([expect.stringMatching(/^bearerToken must be the secret itself/)]);
       const invalid = await testUnsaved({ connector: { ...connector, bearerToken: 'b', requestType: 'FETCH', name: '' } }).expect(400);
-      expect(invalid.body.message).toEqual(expect.arrayContaining([expect.stringMatching(/^connector\.requestType/), expect.stringMatching(/^connector\.name/)]));
+      expect(invalid.body.message).toEqual(
+        expect.arrayContaining([expect.stringMatching(/^connector\.requestType/), expect.stringMatching(/^connector\.name/)]),
+      );
       await testUnsaved({ variables: {} }).expect(400);
       expect(side.connections()).toBe(0);
       const list = await sut.http.get(`${base}/list`).set(bearer(token)).expect(200);
@@ -123,7 +151,12 @@ describe('Connector test runs (MariaDB, far sides on 127.0.0.2)', () => {
 
       expect(side.received[0].headers.authorization).toBe(`Bearer ${secret}`);
       expect(res.body.request.headers).toContainEqual({ header: 'Authorization', value: 'Bearer <BEARER_TOKEN>' });
-      expect(res.body.response.headers).toEqual(expect.arrayContaining([{ header: 'x-echo', value: 'Bearer <BEARER_TOKEN>' }, { header: 'x-echo-b64', value: '<BEARER_TOKEN>' }]));
+      expect(res.body.response.headers).toEqual(
+        expect.arrayContaining([
+          { header: 'x-echo', value: 'Bearer <BEARER_TOKEN>' },
+          { header: 'x-echo-b64', value: '<BEARER_TOKEN>' },
+        ]),
+      );
       expect(JSON.parse(res.body.response.body)).toEqual({ authorization: 'Bearer <BEARER_TOKEN>', again: 'Bearer <BEARER_TOKEN> Bearer <BEARER_TOKEN>' });
       expect(res.body.output.values).toEqual(['Bearer <BEARER_TOKEN>']);
       expect(JSON.stringify(res.body)).not.toContain(secret);
@@ -169,12 +202,20 @@ describe('Connector test runs (MariaDB, far sides on 127.0.0.2)', () => {
       await importData(sut.dataSource, { bots: [otherBot] });
       const otherBase = connectorsPath(tenant.organization.uuid, tenant.environment.uuid, otherBot.uuid);
 
-      const res = await sut.http.post(`${otherBase}/${uuid}/test`).set(bearer(token)).send({ variables: { id: '1' } }).expect(404);
+      const res = await sut.http
+        .post(`${otherBase}/${uuid}/test`)
+        .set(bearer(token))
+        .send({ variables: { id: '1' } })
+        .expect(404);
       expect(res.body).toEqual(errorBody(404, 'Not Found', `Rest connector ${uuid} not found in bot ${otherBot.uuid}`, `${otherBase}/${uuid}/test`));
       await testSaved(randomUUID(), {}).expect(404);
       await sut.http.delete(`${base}/${uuid}`).set(bearer(token)).expect(204);
       await testSaved(uuid, { variables: { id: '1' } }).expect(404);
-      await sut.http.post(`${connectorsPath(tenant.organization.uuid, tenant.environment.uuid, randomUUID())}/test`).set(bearer(token)).send({ connector: aConnectorBody() }).expect(404);
+      await sut.http
+        .post(`${connectorsPath(tenant.organization.uuid, tenant.environment.uuid, randomUUID())}/test`)
+        .set(bearer(token))
+        .send({ connector: aConnectorBody() })
+        .expect(404);
       expect(side.connections()).toBe(0);
     });
 
@@ -198,7 +239,15 @@ describe('Connector test runs (MariaDB, far sides on 127.0.0.2)', () => {
     afterEach(() => endpoint.close());
 
     const clientCredentials = (url: string) =>
-      aConnectorBody({ url, authType: 'AUTH_OAUTH2', grantType: 'CLIENT_CREDENTIALS', oauthUrl: endpoint.url, clientId: CLIENT.id, clientSecret: CLIENT.secret, output: '$.seen' });
+      aConnectorBody({
+        url,
+        authType: 'AUTH_OAUTH2',
+        grantType: 'CLIENT_CREDENTIALS',
+        oauthUrl: endpoint.url,
+        clientId: CLIENT.id,
+        clientSecret: CLIENT.secret,
+        output: '$.seen',
+      });
     const echoAuthorization = () =>
       farSide((received, res) => {
         res.setHeader('content-type', 'application/json');
@@ -245,13 +294,24 @@ describe('Connector test runs (MariaDB, far sides on 127.0.0.2)', () => {
       expect(side.received[2].headers.authorization).not.toBe(side.received[1].headers.authorization);
 
       const stored = await sut.http.get(`${base}/${uuid}`).set(bearer(token)).expect(200);
-      await testSaved(uuid, { connector: { ...stored.body, clientId: CLIENT.id, oauthUrl: `${endpoint.url}?audience=b`, clientSecret: CLIENT.secret } }).expect(200);
+      await testSaved(uuid, { connector: { ...stored.body, clientId: CLIENT.id, oauthUrl: `${endpoint.url}?audience=b`, clientSecret: CLIENT.secret } }).expect(
+        200,
+      );
       expect(endpoint.issued()).toBe(3);
     });
 
     it('uses the password grant', async () => {
       side = await echoAuthorization();
-      const connector = aConnectorBody({ url: `${side.url}/me`, authType: 'AUTH_OAUTH2', grantType: 'PASSWORD', oauthUrl: endpoint.url, clientId: CLIENT.id, authUsername: USER.username, authPassword: USER.password, output: '$.seen' });
+      const connector = aConnectorBody({
+        url: `${side.url}/me`,
+        authType: 'AUTH_OAUTH2',
+        grantType: 'PASSWORD',
+        oauthUrl: endpoint.url,
+        clientId: CLIENT.id,
+        authUsername: USER.username,
+        authPassword: USER.password,
+        output: '$.seen',
+      });
 
       const res = await testUnsaved({ connector }).expect(200);
 
@@ -259,7 +319,7 @@ describe('Connector test runs (MariaDB, far sides on 127.0.0.2)', () => {
       expect(JSON.stringify(res.body)).not.toContain(USER.password);
     });
 
-    it('is AUTH_FAILED with the endpoint\'s status, error and error_description; the connector\'s URL is never called', async () => {
+    it("is AUTH_FAILED with the endpoint's status, error and error_description; the connector's URL is never called", async () => {
       side = await farSide();
       const res = await testUnsaved({ connector: { ...clientCredentials(`${side.url}/me`), clientSecret: 'wrong-secret' } }).expect(200);
 
@@ -267,7 +327,12 @@ describe('Connector test runs (MariaDB, far sides on 127.0.0.2)', () => {
       expect(res.body).toMatchObject({
         outcome: 'AUTH_FAILED',
         message: expect.stringMatching(/^Token endpoint: The token endpoint answered 401: invalid_client \(.+\)$/),
-        request: { method: 'POST', url: endpoint.url, headers: expect.arrayContaining([{ header: 'Authorization', value: 'Basic <CLIENT_CREDENTIALS>' }]), body: 'grant_type=client_credentials' },
+        request: {
+          method: 'POST',
+          url: endpoint.url,
+          headers: expect.arrayContaining([{ header: 'Authorization', value: 'Basic <CLIENT_CREDENTIALS>' }]),
+          body: 'grant_type=client_credentials',
+        },
         response: { status: 401, json: { error: 'invalid_client', error_description: expect.any(String) } },
         output: null,
       });
@@ -278,7 +343,7 @@ describe('Connector test runs (MariaDB, far sides on 127.0.0.2)', () => {
   });
 
   describe('what the far side answers', () => {
-    it('reports another status as HTTP_ERROR with the answer, and a non-JSON answer with output\'s error', async () => {
+    it("reports another status as HTTP_ERROR with the answer, and a non-JSON answer with output's error", async () => {
       side = await farSide((_received, res) => {
         res.statusCode = 503;
         res.setHeader('content-type', 'text/html');
@@ -303,7 +368,11 @@ describe('Connector test runs (MariaDB, far sides on 127.0.0.2)', () => {
       });
       try {
         const res = await testUnsaved({ connector: aConnectorBody({ url: `${side.url}/x` }) }).expect(200);
-        expect(res.body).toMatchObject({ outcome: 'HTTP_ERROR', message: `The far side answered 302, redirecting to ${target.url}/elsewhere (not followed)`, response: { status: 302 } });
+        expect(res.body).toMatchObject({
+          outcome: 'HTTP_ERROR',
+          message: `The far side answered 302, redirecting to ${target.url}/elsewhere (not followed)`,
+          response: { status: 302 },
+        });
         expect(target.connections()).toBe(0);
       } finally {
         await target.close();
@@ -344,9 +413,16 @@ describe('Connector test runs (MariaDB, far sides on 127.0.0.2)', () => {
       const closed = side.url;
       await side.close();
       const refused = await testUnsaved({ connector: aConnectorBody({ url: `${closed}/x` }) }).expect(200);
-      expect(refused.body).toMatchObject({ outcome: 'CONNECTION_FAILED', message: `Could not reach 127.0.0.2 port ${side.port}: the connection was refused (ECONNREFUSED)`, response: null });
+      expect(refused.body).toMatchObject({
+        outcome: 'CONNECTION_FAILED',
+        message: `Could not reach 127.0.0.2 port ${side.port}: the connection was refused (ECONNREFUSED)`,
+        response: null,
+      });
       const unknown = await testUnsaved({ connector: aConnectorBody({ url: 'https://no-such-host.test/x' }) }).expect(200);
-      expect(unknown.body).toMatchObject({ outcome: 'CONNECTION_FAILED', message: 'Could not reach no-such-host.test port 443: the name has no address (ENOTFOUND)' });
+      expect(unknown.body).toMatchObject({
+        outcome: 'CONNECTION_FAILED',
+        message: 'Could not reach no-such-host.test port 443: the name has no address (ENOTFOUND)',
+      });
     });
 
     it('reaches the far side by a name that resolves to an admitted address', async () => {
@@ -383,7 +459,13 @@ describe('Connector test runs (MariaDB, far sides on 127.0.0.2)', () => {
 
     it('refuses, before sending, a header the HTTP client sets itself or a value a header cannot carry', async () => {
       side = await farSide();
-      const connector = aConnectorBody({ url: `${side.url}/x`, headers: [{ header: 'Transfer-Encoding', value: 'chunked' }, { header: 'X-Price', value: '{{price}}' }] });
+      const connector = aConnectorBody({
+        url: `${side.url}/x`,
+        headers: [
+          { header: 'Transfer-Encoding', value: 'chunked' },
+          { header: 'X-Price', value: '{{price}}' },
+        ],
+      });
 
       const res = await testUnsaved({ connector, variables: { price: '5 €' } }).expect(400);
 
@@ -427,11 +509,20 @@ describe('Connector test runs (MariaDB, far sides on 127.0.0.2)', () => {
       const metricsBefore = await sut.http.get('/metrics').expect(200);
       const successesBefore = Number(/connector_test_runs_total\{outcome="SUCCESS",app="[^"]+"\} (\d+)/.exec(metricsBefore.text)?.[1] ?? 0);
 
-      const res = await testSaved(uuid, { variables: { key: 'query-secret' } }).set('X-Request-Id', 'test-run-log-1').expect(200);
+      const res = await testSaved(uuid, { variables: { key: 'query-secret' } })
+        .set('X-Request-Id', 'test-run-log-1')
+        .expect(200);
 
       const lines = sut.logs.filter((line) => line.msg === 'connector test run' && line.requestId === 'test-run-log-1');
       expect(lines).toEqual([
-        expect.objectContaining({ callerSub: 'user-1', connectorUuid: uuid, destinationHost: `127.0.0.2:${side.port}`, outcome: 'SUCCESS', status: 200, durationMs: res.body.durationMs }),
+        expect.objectContaining({
+          callerSub: 'user-1',
+          connectorUuid: uuid,
+          destinationHost: `127.0.0.2:${side.port}`,
+          outcome: 'SUCCESS',
+          status: 200,
+          durationMs: res.body.durationMs,
+        }),
       ]);
       expect(JSON.stringify(sut.logs)).not.toContain(secret);
       expect(JSON.stringify(lines)).not.toContain('query-secret');

@@ -34,7 +34,10 @@ export const SPECTRAL_RULESET: RulesetDefinition = {
     'owasp:api4:2023-integer-limit-legacy': onInputsOnly('owasp:api4:2023-integer-limit-legacy', '@ && @.type=="integer"'),
     // A map by design (a test run's `variables`: names to values) is bounded by its own maxProperties and value
     // schema, which constrained-additionalProperties still requires; every other input object must be closed.
-    'owasp:api3:2023-no-additionalProperties': onInputsOnly('owasp:api3:2023-no-additionalProperties', '@ && @.type=="object" && @.additionalProperties && !@.maxProperties'),
+    'owasp:api3:2023-no-additionalProperties': onInputsOnly(
+      'owasp:api3:2023-no-additionalProperties',
+      '@ && @.type=="object" && @.additionalProperties && !@.maxProperties',
+    ),
     'owasp:api3:2023-constrained-additionalProperties': onInputsOnly(
       'owasp:api3:2023-constrained-additionalProperties',
       '@ && @.type=="object" && @.additionalProperties && @.additionalProperties!=true && @.additionalProperties!=false',

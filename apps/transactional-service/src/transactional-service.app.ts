@@ -8,20 +8,28 @@ export const TRANSACTIONAL_SERVICE_APP: PlatformAppDefinition = {
   title: 'Bot Platform Management API: rest connectors',
   description:
     'Rest connectors of a bot. A rest connector is a configured outbound REST call that flows of the bot use.\n\n' +
-    '- **Connectors**: list, page through, autocomplete, create, read, update and delete (to the trash) a bot\'s connectors.\n' +
-    '- **Test runs**: make a connector\'s call now, saved or not yet saved, and see what came back.\n' +
-    '- **History and trash**: every version of a connector, the bot\'s deleted connectors, and their restore.\n\n' +
+    "- **Connectors**: list, page through, autocomplete, create, read, update and delete (to the trash) a bot's connectors.\n" +
+    "- **Test runs**: make a connector's call now, saved or not yet saved, and see what came back.\n" +
+    "- **History and trash**: every version of a connector, the bot's deleted connectors, and their restore.\n\n" +
     'Writes take `If-Match` (the `ETag` of a read) to apply only to the version you read; creates take an ' +
     '`Idempotency-Key` to make retries safe.',
   groups: [
     {
       name: 'Connectors',
-      description: 'The bot\'s rest connectors, as a flow editor uses them: find one, then create, read, change or delete it.',
-      operations: ['listRestConnectors', 'pageRestConnectors', 'quicksearchRestConnectors', 'createRestConnector', 'getRestConnector', 'updateRestConnector', 'deleteRestConnector'],
+      description: "The bot's rest connectors, as a flow editor uses them: find one, then create, read, change or delete it.",
+      operations: [
+        'listRestConnectors',
+        'pageRestConnectors',
+        'quicksearchRestConnectors',
+        'createRestConnector',
+        'getRestConnector',
+        'updateRestConnector',
+        'deleteRestConnector',
+      ],
     },
     {
       name: 'Test runs',
-      description: 'Try a connector\'s call before a flow uses it: the request as sent (secrets hidden), the answer, and what `output` selects.',
+      description: "Try a connector's call before a flow uses it: the request as sent (secrets hidden), the answer, and what `output` selects.",
       operations: ['testUnsavedRestConnector', 'testSavedRestConnector'],
     },
     {

@@ -12,7 +12,7 @@ export class BotsController {
 
   @Get()
   @ApiOperation({ summary: 'Bots of an environment', description: 'Ordered by name.' })
-  @ApiOkResponse({ type: BotListDto, description: 'The environment\'s bots, ordered by name' })
+  @ApiOkResponse({ type: BotListDto, description: "The environment's bots, ordered by name" })
   listBots(@Param() path: EnvironmentPath, @RequestConsistency() consistency?: ConsistencyScope): Promise<BotListDto> {
     return this.bots.list(path, consistency);
   }

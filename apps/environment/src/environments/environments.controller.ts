@@ -15,7 +15,7 @@ export class EnvironmentsController {
     summary: 'Environments of an organization',
     description: 'Every environment of the organization, ordered by name; removed ones are included with `removed: true`.',
   })
-  @ApiOkResponse({ type: [EnvironmentDto], description: 'The organization\'s environments, ordered by name' })
+  @ApiOkResponse({ type: [EnvironmentDto], description: "The organization's environments, ordered by name" })
   listEnvironments(@Param() path: OrganizationPath, @RequestConsistency() consistency?: ConsistencyScope): Promise<EnvironmentDto[]> {
     return this.environments.list(path, consistency);
   }

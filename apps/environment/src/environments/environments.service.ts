@@ -1,4 +1,12 @@
-import { ConsistencyScope, EnvironmentDto, EnvironmentNotFoundException, EnvironmentPath, EnvironmentRepository, OrganizationPath, ScopeService } from '@app/domain';
+import {
+  ConsistencyScope,
+  EnvironmentDto,
+  EnvironmentNotFoundException,
+  EnvironmentPath,
+  EnvironmentRepository,
+  OrganizationPath,
+  ScopeService,
+} from '@app/domain';
 import { Injectable } from '@nestjs/common';
 
 @Injectable()

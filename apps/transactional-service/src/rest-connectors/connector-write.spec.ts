@@ -47,7 +47,9 @@ describe(toConnectorWrite.name, () => {
   ])('asks for the secret again when the URL moves to %s', (_what, url) => {
     const stored = aStoredConnector({ authType: AuthType.AUTH_BEARER, bearerToken: 'sealed:bearer' });
 
-    const problems = problemsOf(() => toConnectorWrite(aWriteDto({ authType: AuthType.AUTH_BEARER, bearerToken: '<BEARER_TOKEN>', url }), WRITER, NOW, seal, stored));
+    const problems = problemsOf(() =>
+      toConnectorWrite(aWriteDto({ authType: AuthType.AUTH_BEARER, bearerToken: '<BEARER_TOKEN>', url }), WRITER, NOW, seal, stored),
+    );
 
     expect(problems).toEqual([expect.stringMatching(/^bearerToken must be sent again: url now points elsewhere/)]);
   });
@@ -59,7 +61,9 @@ describe(toConnectorWrite.name, () => {
   ])('asks for the secret again when %s moves: an unreadable destination is never the same', (_what, storedUrl, url) => {
     const stored = aStoredConnector({ authType: AuthType.AUTH_BEARER, bearerToken: 'sealed:bearer', url: storedUrl });
 
-    const problems = problemsOf(() => toConnectorWrite(aWriteDto({ authType: AuthType.AUTH_BEARER, bearerToken: '<BEARER_TOKEN>', url }), WRITER, NOW, seal, stored));
+    const problems = problemsOf(() =>
+      toConnectorWrite(aWriteDto({ authType: AuthType.AUTH_BEARER, bearerToken: '<BEARER_TOKEN>', url }), WRITER, NOW, seal, stored),
+    );
 
     expect(problems).toContain('bearerToken must be sent again: url now points elsewhere (another scheme, host, port or user info) than when it was stored');
   });
@@ -67,7 +71,13 @@ describe(toConnectorWrite.name, () => {
   it('keeps a secret across spellings of one destination', () => {
     const stored = aStoredConnector({ authType: AuthType.AUTH_BEARER, bearerToken: 'sealed:bearer', url: 'HTTPS:\\\\API.example.com:443/a' });
 
-    const { values } = toConnectorWrite(aWriteDto({ authType: AuthType.AUTH_BEARER, bearerToken: '<BEARER_TOKEN>', url: 'https://api.example.com/b' }), WRITER, NOW, seal, stored);
+    const { values } = toConnectorWrite(
+      aWriteDto({ authType: AuthType.AUTH_BEARER, bearerToken: '<BEARER_TOKEN>', url: 'https://api.example.com/b' }),
+      WRITER,
+      NOW,
+      seal,
+      stored,
+    );
 
     expect(values.bearerToken).toBe('sealed:bearer');
   });
@@ -83,7 +93,13 @@ describe(toConnectorWrite.name, () => {
     });
     const oauth = { authType: AuthType.AUTH_OAUTH2, grantType: GrantType.CLIENT_CREDENTIALS, clientId: 'c', clientSecret: '<CLIENT_SECRET>' };
     const write = (urls: { url?: string; oauthUrl?: string }) =>
-      toConnectorWrite(aWriteDto({ ...oauth, url: 'https://api.example.com/other', oauthUrl: 'https://id.example.com/other', ...urls }), WRITER, NOW, seal, stored);
+      toConnectorWrite(
+        aWriteDto({ ...oauth, url: 'https://api.example.com/other', oauthUrl: 'https://id.example.com/other', ...urls }),
+        WRITER,
+        NOW,
+        seal,
+        stored,
+      );
 
     it('keeps the stored secret while both keep their destinations', () => {
       expect(write({}).values.clientSecret).toBe('sealed:client');
@@ -94,14 +110,26 @@ describe(toConnectorWrite.name, () => {
       ['url', { url: 'https://elsewhere.example.org/' }, 'url now points'],
       ['both', { oauthUrl: 'http://id.example.com/token', url: 'https://api.example.com:8443/' }, 'oauthUrl and url now point'],
     ])('names %s when it moved', (_what, urls, moved) => {
-      expect(problemsOf(() => write(urls))).toEqual([`clientSecret must be sent again: ${moved} elsewhere (another scheme, host, port or user info) than when it was stored`]);
+      expect(problemsOf(() => write(urls))).toEqual([
+        `clientSecret must be sent again: ${moved} elsewhere (another scheme, host, port or user info) than when it was stored`,
+      ]);
     });
 
     it('binds the password of the PASSWORD grant the same way', () => {
       const password = aStoredConnector({ ...stored, grantType: GrantType.PASSWORD, clientSecret: null, authUsername: 'u', authPassword: 'sealed:password' });
-      const dto = aWriteDto({ ...oauth, grantType: GrantType.PASSWORD, clientSecret: undefined, authUsername: 'u', authPassword: '<PASSWORD>', oauthUrl: stored.oauthUrl, url: 'https://elsewhere.example.org/' });
+      const dto = aWriteDto({
+        ...oauth,
+        grantType: GrantType.PASSWORD,
+        clientSecret: undefined,
+        authUsername: 'u',
+        authPassword: '<PASSWORD>',
+        oauthUrl: stored.oauthUrl,
+        url: 'https://elsewhere.example.org/',
+      });
 
-      expect(problemsOf(() => toConnectorWrite(dto, WRITER, NOW, seal, password))).toEqual([expect.stringMatching(/^authPassword must be sent again: url now points elsewhere/)]);
+      expect(problemsOf(() => toConnectorWrite(dto, WRITER, NOW, seal, password))).toEqual([
+        expect.stringMatching(/^authPassword must be sent again: url now points elsewhere/),
+      ]);
     });
   });
 
@@ -121,7 +149,11 @@ describe(toConnectorWrite.name, () => {
     it.each([
       [AuthType.AUTH_BASIC, { basicToken: 'dXNlcjpwYXNzd29yZA==' }, 'the basic token'],
       [AuthType.AUTH_BEARER, { bearerToken: 'b' }, 'the bearer token'],
-      [AuthType.AUTH_OAUTH2, { grantType: GrantType.CLIENT_CREDENTIALS, clientId: 'c', clientSecret: 's', oauthUrl: 'https://id.example.com/token' }, 'the access token'],
+      [
+        AuthType.AUTH_OAUTH2,
+        { grantType: GrantType.CLIENT_CREDENTIALS, clientId: 'c', clientSecret: 's', oauthUrl: 'https://id.example.com/token' },
+        'the access token',
+      ],
     ])('refuses a variable in the destination of url while authType is %s', (authType, auth, carried) => {
       for (const url of ['https://{{host}}/x', 'https://{{user}}@api.example.com/x', 'https:{{host}}', 'https://api.{{env}}.example.com/']) {
         expect(problemsOf(() => toConnectorWrite(aWriteDto({ authType, ...auth, url }), WRITER, NOW, seal))).toEqual([
@@ -132,7 +164,14 @@ describe(toConnectorWrite.name, () => {
     });
 
     it('refuses a variable in the destination of oauthUrl, naming the credential sent there', () => {
-      const dto = aWriteDto({ authType: AuthType.AUTH_OAUTH2, grantType: GrantType.PASSWORD, clientId: 'c', authUsername: 'u', authPassword: 'p', oauthUrl: 'https://{{idp}}/token' });
+      const dto = aWriteDto({
+        authType: AuthType.AUTH_OAUTH2,
+        grantType: GrantType.PASSWORD,
+        clientId: 'c',
+        authUsername: 'u',
+        authPassword: 'p',
+        oauthUrl: 'https://{{idp}}/token',
+      });
 
       expect(problemsOf(() => toConnectorWrite(dto, WRITER, NOW, seal))).toEqual([
         'oauthUrl must not have a {{variable}} in its scheme, user info, host or port while authType is AUTH_OAUTH2 and grantType is PASSWORD: the password would go ' +
@@ -142,21 +181,37 @@ describe(toConnectorWrite.name, () => {
 
     it('lets variables stand anywhere in a URL that carries no secret, and in the path, query and fragment of one that does', () => {
       expect(toConnectorWrite(aWriteDto({ url: 'https://{{host}}:8080/x' }), WRITER, NOW, seal).values.url).toBe('https://{{host}}:8080/x');
-      expect(toConnectorWrite(aWriteDto({ authType: AuthType.AUTH_BEARER, bearerToken: 'b', url: 'https://api.example.com/{{p}}?q={{q}}#{{f}}' }), WRITER, NOW, seal).values.url).toBe(
-        'https://api.example.com/{{p}}?q={{q}}#{{f}}',
-      );
+      expect(
+        toConnectorWrite(aWriteDto({ authType: AuthType.AUTH_BEARER, bearerToken: 'b', url: 'https://api.example.com/{{p}}?q={{q}}#{{f}}' }), WRITER, NOW, seal)
+          .values.url,
+      ).toBe('https://api.example.com/{{p}}?q={{q}}#{{f}}');
     });
   });
 
   it('refuses a routing header that names another host than url while a secret goes with the call, and only then', () => {
-    const dto = aWriteDto({ authType: AuthType.AUTH_BEARER, bearerToken: 'b', headers: [{ header: 'Accept', value: '*/*' }, { header: 'X-Forwarded-Host', value: 'evil.example.net' }] });
+    const dto = aWriteDto({
+      authType: AuthType.AUTH_BEARER,
+      bearerToken: 'b',
+      headers: [
+        { header: 'Accept', value: '*/*' },
+        { header: 'X-Forwarded-Host', value: 'evil.example.net' },
+      ],
+    });
 
-    expect(problemsOf(() => toConnectorWrite(dto, WRITER, NOW, seal))).toEqual([expect.stringMatching(/^headers\.1\.value must name the host \(and port\) of url in X-Forwarded-Host/)]);
+    expect(problemsOf(() => toConnectorWrite(dto, WRITER, NOW, seal))).toEqual([
+      expect.stringMatching(/^headers\.1\.value must name the host \(and port\) of url in X-Forwarded-Host/),
+    ]);
     expect(toConnectorWrite({ ...dto, authType: AuthType.AUTH_NONE }, WRITER, NOW, seal).values.headers).toEqual(dto.headers);
   });
 
   it('lists every problem at once', () => {
-    const stored = aStoredConnector({ authType: AuthType.AUTH_OAUTH2, grantType: GrantType.CLIENT_CREDENTIALS, clientId: 'c', oauthUrl: 'https://id.example.com/token', clientSecret: 'sealed:client' });
+    const stored = aStoredConnector({
+      authType: AuthType.AUTH_OAUTH2,
+      grantType: GrantType.CLIENT_CREDENTIALS,
+      clientId: 'c',
+      oauthUrl: 'https://id.example.com/token',
+      clientSecret: 'sealed:client',
+    });
     const dto = aWriteDto({
       authType: AuthType.AUTH_OAUTH2,
       grantType: GrantType.CLIENT_CREDENTIALS,

@@ -54,7 +54,9 @@ export function toConnectorWrite(
         problems.push(`${field} must be the secret itself: ${sent} only stands for a stored one, and none is stored`);
       } else if (moved.length > 0) {
         const verb = moved.length > 1 ? 'point' : 'points';
-        problems.push(`${field} must be sent again: ${moved.join(' and ')} now ${verb} elsewhere (another scheme, host, port or user info) than when it was stored`);
+        problems.push(
+          `${field} must be sent again: ${moved.join(' and ')} now ${verb} elsewhere (another scheme, host, port or user info) than when it was stored`,
+        );
       }
       return [field, kept];
     }),

@@ -8,10 +8,11 @@ const partsOf = (url: string) => {
 };
 
 /** Any case of `text`, picked by `upper`. */
-const anyCase = (text: string) => fc.array(fc.boolean(), { minLength: text.length, maxLength: text.length }).map((upper) => [...text].map((c, i) => (upper[i] ? c.toUpperCase() : c)).join(''));
+const anyCase = (text: string) =>
+  fc.array(fc.boolean(), { minLength: text.length, maxLength: text.length }).map((upper) => [...text].map((c, i) => (upper[i] ? c.toUpperCase() : c)).join(''));
 
 const LABEL = fc.stringMatching(/^[a-z0-9]([a-z0-9-]{0,6}[a-z0-9])?$/);
-const USERINFO_TEXT = fc.string({ unit: fc.constantFrom(...'aZ09-._~!$&\'()*+,;=%é @'), maxLength: 6 });
+const USERINFO_TEXT = fc.string({ unit: fc.constantFrom(..."aZ09-._~!$&'()*+,;=%é @"), maxLength: 6 });
 
 /** A destination: scheme, user info, host and port, spelled in no particular way yet. */
 const destinationParts = fc.record({
@@ -70,10 +71,13 @@ describe(destinationOf.name, () => {
   it('tells two spellings the same destination exactly when the parser reads the same scheme, user info, host and port', () => {
     const pair = fc.tuple(destinationParts, destinationParts, fc.boolean()).chain(([a, b, same]) => fc.tuple(spelling(a), spelling(same ? a : b)));
     fc.assert(
-      fc.property(pair.filter(([a, b]) => parsesAsHttp(a) && parsesAsHttp(b)), ([a, b]) => {
-        const fill = (url: string) => url.replaceAll(/\{\{\w+\}\}/g, 'x');
-        expect(sameDestination(a, b)).toBe(JSON.stringify(partsOf(fill(a))) === JSON.stringify(partsOf(fill(b))));
-      }),
+      fc.property(
+        pair.filter(([a, b]) => parsesAsHttp(a) && parsesAsHttp(b)),
+        ([a, b]) => {
+          const fill = (url: string) => url.replaceAll(/\{\{\w+\}\}/g, 'x');
+          expect(sameDestination(a, b)).toBe(JSON.stringify(partsOf(fill(a))) === JSON.stringify(partsOf(fill(b))));
+        },
+      ),
       { numRuns: 2000 },
     );
   });

@@ -2,7 +2,11 @@ import { hostHeaderProblems } from './host-header';
 
 describe(hostHeaderProblems.name, () => {
   const url = 'https://api.example.com/v1';
-  const problemsWith = (header: string, value: string) => hostHeaderProblems(url, [{ header: 'Accept', value: '*/*' }, { header, value }]);
+  const problemsWith = (header: string, value: string) =>
+    hostHeaderProblems(url, [
+      { header: 'Accept', value: '*/*' },
+      { header, value },
+    ]);
   const elsewhere = (header: string) =>
     `headers.1.value must name the host (and port) of url in ${header}: a front end may route the call by it, and the secret sent with it, to another site`;
 
@@ -47,11 +51,17 @@ describe(hostHeaderProblems.name, () => {
   });
 
   it('compares with url as the parser reads it, and lists every header at once', () => {
-    const headers = [{ header: 'Host', value: 'evil.example.net' }, { header: 'X-Forwarded-Host', value: 'evil.example.net' }];
+    const headers = [
+      { header: 'Host', value: 'evil.example.net' },
+      { header: 'X-Forwarded-Host', value: 'evil.example.net' },
+    ];
 
     expect(hostHeaderProblems('HTTPS:\\\\API.example.com:443/x', [{ header: 'Host', value: 'api.example.com' }])).toEqual([]);
     expect(hostHeaderProblems('http://[::1]:8080/x', [{ header: 'Host', value: '[0:0::1]:8080' }])).toEqual([]);
-    expect(hostHeaderProblems(url, headers)).toEqual([expect.stringMatching(/^headers\.0\.value .* in Host:/), expect.stringMatching(/^headers\.1\.value .* in X-Forwarded-Host:/)]);
+    expect(hostHeaderProblems(url, headers)).toEqual([
+      expect.stringMatching(/^headers\.0\.value .* in Host:/),
+      expect.stringMatching(/^headers\.1\.value .* in X-Forwarded-Host:/),
+    ]);
   });
 
   it('has nothing to compare with when url has no readable destination (its own 400 says why)', () => {

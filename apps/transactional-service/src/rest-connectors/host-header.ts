@@ -38,9 +38,15 @@ export function hostHeaderProblems(url: string, headers: ReadonlyArray<{ header:
     const hosts = ROUTING_HEADERS[header.toLowerCase()]?.(value);
     if (hosts === undefined) return [];
     if (holdsPlaceholder(value)) {
-      return [`headers.${index}.value must not hold a {{variable}} in ${header}: it could name another host than url's, and a front end may route the call, and the secret sent with it, there`];
+      return [
+        `headers.${index}.value must not hold a {{variable}} in ${header}: it could name another host than url's, and a front end may route the call, and the secret sent with it, there`,
+      ];
     }
     const elsewhere = hosts.some((host) => !AUTHORITY.test(host.trim()) || hostOf(host.trim()) !== target);
-    return elsewhere ? [`headers.${index}.value must name the host (and port) of url in ${header}: a front end may route the call by it, and the secret sent with it, to another site`] : [];
+    return elsewhere
+      ? [
+          `headers.${index}.value must name the host (and port) of url in ${header}: a front end may route the call by it, and the secret sent with it, to another site`,
+        ]
+      : [];
   });
 }

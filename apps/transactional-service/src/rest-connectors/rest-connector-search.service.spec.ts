@@ -1,4 +1,13 @@
-import { BotNotFoundException, ConnectorRelationsRepository, found, NOTHING_AT_PATH, PaginationQueryDto, RestConnectorSearchRepository, ScopeRepository, ScopeService } from '@app/domain';
+import {
+  BotNotFoundException,
+  ConnectorRelationsRepository,
+  found,
+  NOTHING_AT_PATH,
+  PaginationQueryDto,
+  RestConnectorSearchRepository,
+  ScopeRepository,
+  ScopeService,
+} from '@app/domain';
 import { Test } from '@nestjs/testing';
 import { RestConnectorSearchService } from './rest-connector-search.service';
 import { A_BOT_PATH } from './testing/connector-factories';

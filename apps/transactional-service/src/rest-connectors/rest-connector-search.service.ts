@@ -1,4 +1,15 @@
-import { BotPath, ConnectorRelationsRepository, ConsistencyScope, PageCriteria, PaginationQueryDto, QuicksearchQueryDto, RestConnectorListDto, RestConnectorPageDto, RestConnectorSearchRepository, ScopeService } from '@app/domain';
+import {
+  BotPath,
+  ConnectorRelationsRepository,
+  ConsistencyScope,
+  PageCriteria,
+  PaginationQueryDto,
+  QuicksearchQueryDto,
+  RestConnectorListDto,
+  RestConnectorPageDto,
+  RestConnectorSearchRepository,
+  ScopeService,
+} from '@app/domain';
 import { Injectable } from '@nestjs/common';
 import { toPage, toPageItem } from './connector-views';
 
@@ -24,7 +35,11 @@ export class RestConnectorSearchService {
       limit: query.linesPerPage,
     };
     const found = (await this.scope.inPath(path, await this.search.page(path, criteria, consistency), consistency)) ?? { total: 0, rows: [] };
-    const { tags, flows } = await this.relations.of(path.botUUID, found.rows.map((row) => row.uuid), consistency);
+    const { tags, flows } = await this.relations.of(
+      path.botUUID,
+      found.rows.map((row) => row.uuid),
+      consistency,
+    );
     const items = found.rows.map((row) => toPageItem(row, tags.get(row.uuid) ?? [], flows.get(row.uuid) ?? []));
     return toPage(items, found.total, query.page, query.linesPerPage);
   }

@@ -13,7 +13,10 @@ export class ConnectorInTrashException extends DomainError {
     const restore = `/${PLATFORM_APPS.transactionalService.label}/org/${path.orgUUID}/env/${path.envUUID}/bot/${path.botUUID}/rest-connectors/${path.serviceUUID}/restore`;
     const when = deleted.deletedAt ? ` on ${deleted.deletedAt.toISOString()}` : '';
     const who = deleted.deletedBy ? ` by ${deleted.deletedBy}` : '';
-    super('CONNECTOR_IN_TRASH', `Rest connector ${path.serviceUUID} is in the trash (deleted${when}${who}): restore it with POST ${restore} (If-Match: "v${deleted.version}" to restore exactly this version), then retry`);
+    super(
+      'CONNECTOR_IN_TRASH',
+      `Rest connector ${path.serviceUUID} is in the trash (deleted${when}${who}): restore it with POST ${restore} (If-Match: "v${deleted.version}" to restore exactly this version), then retry`,
+    );
   }
 }
 
@@ -25,7 +28,10 @@ export class ConnectorNameConflictException extends DomainError {
 
 export class ConnectorChangedException extends DomainError {
   constructor(uuid: string, currentEtag: string) {
-    super('CONNECTOR_CHANGED', `Rest connector ${uuid} has changed since the ETag given in If-Match: its current ETag is ${currentEtag}; read it again, then send If-Match: ${currentEtag}`);
+    super(
+      'CONNECTOR_CHANGED',
+      `Rest connector ${uuid} has changed since the ETag given in If-Match: its current ETag is ${currentEtag}; read it again, then send If-Match: ${currentEtag}`,
+    );
   }
 }
 

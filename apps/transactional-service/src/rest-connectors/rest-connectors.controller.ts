@@ -1,16 +1,32 @@
-import { BotPath, ConsistencyScope, PaginationQueryDto, QuicksearchQueryDto, RestConnectorCreatedDto, RestConnectorDto, RestConnectorListDto, RestConnectorPageDto, RestConnectorPath, RestConnectorUpdatedDto, REST_CONNECTOR_CREATE_EXAMPLES, REST_CONNECTOR_UPDATE_EXAMPLES, RestConnectorWriteDto } from '@app/domain';
-import { ACCEPTABLE_IDEMPOTENCY_KEY, ApiErrorResponses, Caller, CONNECTORS_WRITE_SCOPE, CurrentCaller, IdempotencyKeyHeader, PLATFORM_APPS, RequestConsistency, RequireScope, SentBody } from '@app/platform';
-import { Body, Controller, Delete, Get, Headers, HttpCode, Param, Post, Put, Query, Res } from '@nestjs/common';
 import {
-  ApiBearerAuth,
-  ApiBody,
-  ApiCreatedResponse,
-  ApiHeader,
-  ApiNoContentResponse,
-  ApiOkResponse,
-  ApiOperation,
-  ApiResponse,
-} from '@nestjs/swagger';
+  BotPath,
+  ConsistencyScope,
+  PaginationQueryDto,
+  QuicksearchQueryDto,
+  RestConnectorCreatedDto,
+  RestConnectorDto,
+  RestConnectorListDto,
+  RestConnectorPageDto,
+  RestConnectorPath,
+  RestConnectorUpdatedDto,
+  REST_CONNECTOR_CREATE_EXAMPLES,
+  REST_CONNECTOR_UPDATE_EXAMPLES,
+  RestConnectorWriteDto,
+} from '@app/domain';
+import {
+  ACCEPTABLE_IDEMPOTENCY_KEY,
+  ApiErrorResponses,
+  Caller,
+  CONNECTORS_WRITE_SCOPE,
+  CurrentCaller,
+  IdempotencyKeyHeader,
+  PLATFORM_APPS,
+  RequestConsistency,
+  RequireScope,
+  SentBody,
+} from '@app/platform';
+import { Body, Controller, Delete, Get, Headers, HttpCode, Param, Post, Put, Query, Res } from '@nestjs/common';
+import { ApiBearerAuth, ApiBody, ApiCreatedResponse, ApiHeader, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiResponse } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { maxHeaderSize } from 'node:http';
 import { ApiIfMatchHeader } from './etag';
@@ -30,21 +46,32 @@ export class RestConnectorsController {
 
   // The fixed sub-paths come before `:serviceUUID`, which would otherwise capture them.
   @Get('pagination')
-  @ApiOperation({ summary: 'Page of the bot\'s connectors', description: 'searchTerms match connector names or tags.' })
-  @ApiOkResponse({ type: RestConnectorPageDto, description: 'A page of the bot\'s active connectors (Spring Data `Page`)' })
-  pageRestConnectors(@Param() path: BotPath, @Query() query: PaginationQueryDto, @RequestConsistency() consistency?: ConsistencyScope): Promise<RestConnectorPageDto> {
+  @ApiOperation({ summary: "Page of the bot's connectors", description: 'searchTerms match connector names or tags.' })
+  @ApiOkResponse({ type: RestConnectorPageDto, description: "A page of the bot's active connectors (Spring Data `Page`)" })
+  pageRestConnectors(
+    @Param() path: BotPath,
+    @Query() query: PaginationQueryDto,
+    @RequestConsistency() consistency?: ConsistencyScope,
+  ): Promise<RestConnectorPageDto> {
     return this.search.page(path, query, consistency);
   }
 
   @Get('quicksearch')
-  @ApiOperation({ summary: 'Autocomplete suggestions', description: 'Suggested names of the bot\'s connectors.' })
+  @ApiOperation({ summary: 'Autocomplete suggestions', description: "Suggested names of the bot's connectors." })
   @ApiOkResponse({ type: [String], description: 'Suggested names: those starting with the term first, each group alphabetical' })
-  quicksearchRestConnectors(@Param() path: BotPath, @Query() query: QuicksearchQueryDto, @RequestConsistency() consistency?: ConsistencyScope): Promise<string[]> {
+  quicksearchRestConnectors(
+    @Param() path: BotPath,
+    @Query() query: QuicksearchQueryDto,
+    @RequestConsistency() consistency?: ConsistencyScope,
+  ): Promise<string[]> {
     return this.search.suggest(path, query, consistency);
   }
 
   @Get('list')
-  @ApiOperation({ summary: 'List all connectors of the bot', description: 'Every active connector of the bot with its content entries, ordered by name; not paged.' })
+  @ApiOperation({
+    summary: 'List all connectors of the bot',
+    description: 'Every active connector of the bot with its content entries, ordered by name; not paged.',
+  })
   @ApiOkResponse({ type: RestConnectorListDto, description: 'Every active connector of the bot, ordered by name' })
   listRestConnectors(@Param() path: BotPath, @RequestConsistency() consistency?: ConsistencyScope): Promise<RestConnectorListDto> {
     return this.search.list(path, consistency);
@@ -53,7 +80,8 @@ export class RestConnectorsController {
   @Get(':serviceUUID')
   @ApiOperation({
     summary: 'Get one connector',
-    description: 'The connector with the flows that use it; secrets read as their placeholders. With If-None-Match naming its current ETag, a 304 without a body.',
+    description:
+      'The connector with the flows that use it; secrets read as their placeholders. With If-None-Match naming its current ETag, a 304 without a body.',
   })
   @ApiHeader({
     name: 'If-None-Match',
@@ -61,13 +89,21 @@ export class RestConnectorsController {
     description: 'An ETag this client holds (`"v3"`): 304 Not Modified while it is still the current one.',
     schema: { type: 'string', maxLength: maxHeaderSize },
   })
-  @ApiResponse({ status: 304, description: 'Not modified: the ETag sent in If-None-Match is still the current one; no body.', headers: { ETag: { description: 'The current ETag', schema: { type: 'string' } } } })
+  @ApiResponse({
+    status: 304,
+    description: 'Not modified: the ETag sent in If-None-Match is still the current one; no body.',
+    headers: { ETag: { description: 'The current ETag', schema: { type: 'string' } } },
+  })
   @ApiOkResponse({
     type: RestConnectorDto,
     description: 'The connector; secrets appear as their placeholders',
     headers: { ETag: { description: 'Strong; changes with every write', schema: { type: 'string' } } },
   })
-  async getRestConnector(@Param() path: RestConnectorPath, @Res({ passthrough: true }) res: Response, @RequestConsistency() consistency?: ConsistencyScope): Promise<RestConnectorDto> {
+  async getRestConnector(
+    @Param() path: RestConnectorPath,
+    @Res({ passthrough: true }) res: Response,
+    @RequestConsistency() consistency?: ConsistencyScope,
+  ): Promise<RestConnectorDto> {
     const { body, etag } = await this.connectors.get(path, consistency);
     res.setHeader('ETag', etag);
     return body;
@@ -79,7 +115,8 @@ export class RestConnectorsController {
   @ApiHeader({
     name: 'Idempotency-Key',
     required: false,
-    description: 'Makes retries safe for 24 h: the same key and body return the first answer and create nothing; the same key with another body is a 422; a retry while the first request runs is a 409.',
+    description:
+      'Makes retries safe for 24 h: the same key and body return the first answer and create nothing; the same key with another body is a 422; a retry while the first request runs is a 409.',
     // What IdempotencyKeyHeader enforces (400 otherwise): 1 to 255 visible ASCII characters.
     schema: { type: 'string', minLength: 1, maxLength: 255, pattern: ACCEPTABLE_IDEMPOTENCY_KEY.source },
   })
@@ -106,7 +143,7 @@ export class RestConnectorsController {
 
   @Put(':serviceUUID')
   @RequireScope(CONNECTORS_WRITE_SCOPE)
-  @ApiOperation({ summary: 'Update a connector', description: 'Replaces the connector; a secret\'s placeholder sent back keeps the stored secret.' })
+  @ApiOperation({ summary: 'Update a connector', description: "Replaces the connector; a secret's placeholder sent back keeps the stored secret." })
   @ApiIfMatchHeader('ETag of the version this write replaces; 412 when it is no longer current.')
   @ApiBody({ type: RestConnectorWriteDto, examples: REST_CONNECTOR_UPDATE_EXAMPLES })
   @ApiOkResponse({
@@ -133,9 +170,12 @@ export class RestConnectorsController {
   @RequireScope(CONNECTORS_WRITE_SCOPE)
   @ApiOperation({
     summary: 'Delete a connector (soft)',
-    description: 'The connector moves to the trash: it disappears from every read and its name is free again; restore it from the trash. With If-Match, only from that version.',
+    description:
+      'The connector moves to the trash: it disappears from every read and its name is free again; restore it from the trash. With If-Match, only from that version.',
   })
-  @ApiIfMatchHeader('ETag of the version this delete applies to (`"v3"`, with the quotes); 412 naming the current ETag when it is no longer current, 400 when it is not an ETag.')
+  @ApiIfMatchHeader(
+    'ETag of the version this delete applies to (`"v3"`, with the quotes); 412 naming the current ETag when it is no longer current, 400 when it is not an ETag.',
+  )
   @ApiNoContentResponse({
     description: 'In the trash; the connector is gone from every read, its name is free again.',
     headers: { ETag: { description: 'Its version in the trash: the If-Match of a restore of exactly this version', schema: { type: 'string' } } },

@@ -1,4 +1,12 @@
-import { ConnectorHistoryRepository, ConnectorRelationsRepository, DomainModule, IdempotencyRepository, IdempotencyService, RestConnectorRepository, RestConnectorSearchRepository } from '@app/domain';
+import {
+  ConnectorHistoryRepository,
+  ConnectorRelationsRepository,
+  DomainModule,
+  IdempotencyRepository,
+  IdempotencyService,
+  RestConnectorRepository,
+  RestConnectorSearchRepository,
+} from '@app/domain';
 import { Module } from '@nestjs/common';
 import { ConnectorHistoryController } from './history/connector-history.controller';
 import { ConnectorHistoryService } from './history/connector-history.service';
@@ -13,9 +21,27 @@ import { TestRunsService } from './test-runs/test-runs.service';
 
 /** Rest connectors of a bot: the operations of the platform-transactional-service group, their test runs, history, trash and restore. */
 @Module({
-  imports: [DomainModule.with(RestConnectorRepository, RestConnectorSearchRepository, ConnectorRelationsRepository, ConnectorHistoryRepository, IdempotencyRepository, IdempotencyService)],
+  imports: [
+    DomainModule.with(
+      RestConnectorRepository,
+      RestConnectorSearchRepository,
+      ConnectorRelationsRepository,
+      ConnectorHistoryRepository,
+      IdempotencyRepository,
+      IdempotencyService,
+    ),
+  ],
   // The fixed sub-paths (`test`, `deleted`) before the connectors' `:serviceUUID`.
   controllers: [TestRunsController, ConnectorHistoryController, RestConnectorsController],
-  providers: [RestConnectorsService, RestConnectorSearchService, ConnectorHistoryService, TestRunsService, Outbound, TestRunSlots, TestRunRateLimit, TestRunMetrics],
+  providers: [
+    RestConnectorsService,
+    RestConnectorSearchService,
+    ConnectorHistoryService,
+    TestRunsService,
+    Outbound,
+    TestRunSlots,
+    TestRunRateLimit,
+    TestRunMetrics,
+  ],
 })
 export class RestConnectorsModule {}

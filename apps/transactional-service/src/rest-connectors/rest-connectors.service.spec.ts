@@ -1,10 +1,32 @@
-import { AuthType, BotNotFoundException, ConsistencyScope, ConnectorHistoryRepository, connectorSnapshot, Database, IdempotencyService, found, NOTHING_AT_PATH, RestConnectorRepository, ScopeRepository, ScopeService, SecretCipher, Transaction } from '@app/domain';
+import {
+  AuthType,
+  BotNotFoundException,
+  ConsistencyScope,
+  ConnectorHistoryRepository,
+  connectorSnapshot,
+  Database,
+  IdempotencyService,
+  found,
+  NOTHING_AT_PATH,
+  RestConnectorRepository,
+  ScopeRepository,
+  ScopeService,
+  SecretCipher,
+  Transaction,
+} from '@app/domain';
 import { Caller } from '@app/platform';
 import { Test } from '@nestjs/testing';
 import { RestConnectorsService } from './rest-connectors.service';
 import { A_CONNECTOR_PATH, aStoredConnector, aWriteDto } from './testing/connector-factories';
 import { MalformedIfMatchException } from './etag';
-import { ConnectorBusyException, ConnectorChangedException, ConnectorInTrashException, ConnectorNameConflictException, ConnectorNotDeletedException, ConnectorNotFoundException } from './rest-connector.exceptions';
+import {
+  ConnectorBusyException,
+  ConnectorChangedException,
+  ConnectorInTrashException,
+  ConnectorNameConflictException,
+  ConnectorNotDeletedException,
+  ConnectorNotFoundException,
+} from './rest-connector.exceptions';
 import { strictFake } from '../../../../test/support/strict-fake';
 
 const PATH = A_CONNECTOR_PATH;
@@ -81,7 +103,9 @@ describe(RestConnectorsService.name, () => {
       connectors.findAny.mockResolvedValue(found(aStoredConnector({ version: 7, deletedAt: new Date('2026-11-26T05:00:00.000Z'), deletedBy: 'bob' })));
 
       await expect(sut.get(PATH)).rejects.toBeInstanceOf(ConnectorInTrashException);
-      await expect(sut.get(PATH)).rejects.toThrow(/is in the trash \(deleted on 2026-11-26T05:00:00.000Z by bob\): restore it with POST \/platform-transactional-service\/org\/.*\/restore \(If-Match: "v7"/);
+      await expect(sut.get(PATH)).rejects.toThrow(
+        /is in the trash \(deleted on 2026-11-26T05:00:00.000Z by bob\): restore it with POST \/platform-transactional-service\/org\/.*\/restore \(If-Match: "v7"/,
+      );
     });
 
     it("is the scope's 404 when a link of the path is missing", async () => {
@@ -240,26 +264,45 @@ describe(RestConnectorsService.name, () => {
 
     it('records version N+1, UPDATED, in the same transaction, naming the changed fields and a secret sent anew with another value', async () => {
       const { sut, connectors, history } = await newTestService();
-      const stored = aStoredConnector({ version: 2, headers: [{ header: 'Accept', value: 'application/json' }], authType: AuthType.AUTH_BEARER, bearerToken: 'sealed:old' });
+      const stored = aStoredConnector({
+        version: 2,
+        headers: [{ header: 'Accept', value: 'application/json' }],
+        authType: AuthType.AUTH_BEARER,
+        bearerToken: 'sealed:old',
+      });
       connectors.findForWrite.mockResolvedValue(found(forWrite(stored)));
       connectors.update.mockResolvedValue(true);
 
-      await sut.update(PATH, aWriteDto({ url: 'https://api.example.com/v2', authType: AuthType.AUTH_BEARER, bearerToken: 'new', tags: [{ name: 'Weather' }] }), CALLER);
+      await sut.update(
+        PATH,
+        aWriteDto({ url: 'https://api.example.com/v2', authType: AuthType.AUTH_BEARER, bearerToken: 'new', tags: [{ name: 'Weather' }] }),
+        CALLER,
+      );
 
-      expect(history.record).toHaveBeenCalledWith(TX, expect.objectContaining({ version: 3, operation: 'UPDATED', changedFields: ['url', 'bearerToken', 'tags'] }));
+      expect(history.record).toHaveBeenCalledWith(
+        TX,
+        expect.objectContaining({ version: 3, operation: 'UPDATED', changedFields: ['url', 'bearerToken', 'tags'] }),
+      );
       expect(connectors.update.mock.calls[0][5]).toEqual([{ name: 'Weather', nameKey: 'weather', position: 0 }]);
     });
 
     it('does not name a secret sent again unchanged, nor one kept by its placeholder, and records no version for a lost write', async () => {
       const { sut, connectors, history } = await newTestService();
-      const stored = aStoredConnector({ version: 2, headers: [{ header: 'Accept', value: 'application/json' }], authType: AuthType.AUTH_BEARER, bearerToken: 'sealed:same' });
+      const stored = aStoredConnector({
+        version: 2,
+        headers: [{ header: 'Accept', value: 'application/json' }],
+        authType: AuthType.AUTH_BEARER,
+        bearerToken: 'sealed:same',
+      });
       connectors.findForWrite.mockResolvedValue(found(forWrite(stored)));
       connectors.update.mockResolvedValueOnce(true).mockResolvedValueOnce(true).mockResolvedValue(false);
       connectors.findAny.mockResolvedValue(found(aStoredConnector({ version: 3 })));
 
       await sut.update(PATH, aWriteDto({ authType: AuthType.AUTH_BEARER, bearerToken: 'same' }), CALLER);
       await sut.update(PATH, aWriteDto({ authType: AuthType.AUTH_BEARER, bearerToken: '<BEARER_TOKEN>' }), CALLER);
-      await expect(sut.update(PATH, aWriteDto({ authType: AuthType.AUTH_BEARER, bearerToken: 'x' }), CALLER, '"v2"')).rejects.toBeInstanceOf(ConnectorChangedException);
+      await expect(sut.update(PATH, aWriteDto({ authType: AuthType.AUTH_BEARER, bearerToken: 'x' }), CALLER, '"v2"')).rejects.toBeInstanceOf(
+        ConnectorChangedException,
+      );
 
       expect(history.record.mock.calls.map(([, version]) => version.changedFields)).toEqual([[], []]);
     });
@@ -276,7 +319,7 @@ describe(RestConnectorsService.name, () => {
   });
 
   describe('remove', () => {
-    it('soft-deletes the version it read on the primary, recording who and when and freeing the name, and answers the trash version\'s ETag', async () => {
+    it("soft-deletes the version it read on the primary, recording who and when and freeing the name, and answers the trash version's ETag", async () => {
       const { sut, connectors } = await newTestService();
       connectors.findActive.mockResolvedValue(found(aStoredConnector({ version: 3 })));
       connectors.softDelete.mockResolvedValue(true);
@@ -284,7 +327,12 @@ describe(RestConnectorsService.name, () => {
       const etag = await sut.remove(PATH, CALLER);
 
       expect(connectors.findActive).toHaveBeenCalledWith(PATH, 'primary');
-      expect(connectors.softDelete).toHaveBeenCalledWith(TX, PATH, { from: 3, to: 4 }, { deletedAt: expect.any(Date), deletedBy: 'alice', activeNameKey: null });
+      expect(connectors.softDelete).toHaveBeenCalledWith(
+        TX,
+        PATH,
+        { from: 3, to: 4 },
+        { deletedAt: expect.any(Date), deletedBy: 'alice', activeNameKey: null },
+      );
       expect(etag).toBe('"v4"');
     });
 
@@ -298,7 +346,11 @@ describe(RestConnectorsService.name, () => {
       await expect(sut.remove(PATH, CALLER)).rejects.toBeInstanceOf(ConnectorNotFoundException);
 
       expect(history.recordUnchanged).toHaveBeenCalledTimes(1);
-      expect(history.recordUnchanged).toHaveBeenCalledWith(TX, PATH.serviceUUID, expect.objectContaining({ to: expect.any(Number) }), 'DELETED', { updatedAt: expect.any(Date), updatedBy: 'alice', updatedByImage: null });
+      expect(history.recordUnchanged).toHaveBeenCalledWith(TX, PATH.serviceUUID, expect.objectContaining({ to: expect.any(Number) }), 'DELETED', {
+        updatedAt: expect.any(Date),
+        updatedBy: 'alice',
+        updatedByImage: null,
+      });
     });
 
     it('honours If-Match: a 412 naming the current ETag for another version, deleting nothing', async () => {
@@ -342,7 +394,13 @@ describe(RestConnectorsService.name, () => {
 
       expect(connectors.findAny).toHaveBeenCalledWith(PATH, 'primary');
       expect(connectors.restore).toHaveBeenCalledWith(TX, PATH, { from: 4, to: 5 }, { deletedAt: null, deletedBy: null, activeNameKey: 'weather forecast' });
-      expect(history.recordUnchanged).toHaveBeenCalledWith(TX, PATH.serviceUUID, { from: 4, to: 5 }, 'RESTORED', expect.objectContaining({ updatedBy: 'alice' }));
+      expect(history.recordUnchanged).toHaveBeenCalledWith(
+        TX,
+        PATH.serviceUUID,
+        { from: 4, to: 5 },
+        'RESTORED',
+        expect.objectContaining({ updatedBy: 'alice' }),
+      );
       expect(body).toEqual({ message: 'Rest connector restored', data: PATH.serviceUUID });
       expect(etag).toBe('"v5"');
     });
@@ -359,7 +417,10 @@ describe(RestConnectorsService.name, () => {
 
     it('loses a race to another restore: re-reads and finds it active (409); the name taken since is a 409 naming it', async () => {
       const { sut, connectors, history } = await newTestService();
-      connectors.findAny.mockResolvedValueOnce(found(deleted())).mockResolvedValueOnce(found(aStoredConnector({ version: 5 }))).mockResolvedValue(found(deleted()));
+      connectors.findAny
+        .mockResolvedValueOnce(found(deleted()))
+        .mockResolvedValueOnce(found(aStoredConnector({ version: 5 })))
+        .mockResolvedValue(found(deleted()));
       connectors.restore.mockResolvedValueOnce(false).mockRejectedValue(duplicateKey());
 
       await expect(sut.restore(PATH, CALLER)).rejects.toBeInstanceOf(ConnectorNotDeletedException);

@@ -1,4 +1,34 @@
-import { BotNotFoundException, BotPath, ConnectorHistoryRepository, ConsistencyScope, connectorSnapshot, creationOf, Database, fingerprintOf, FIRST_VERSION, IdempotencyService, IdempotentRequest, isDuplicateKey, newUuid, nextVersionOf, RestConnector, RestConnectorCreatedDto, RestConnectorDto, RestConnectorPath, RestConnectorRepository, RestConnectorRestoredDto, RestConnectorUpdatedDto, RestConnectorWriteDto, ReadFrom, ScopeService, SecretField, secretContext, SecretCipher, VersionAuthor, VersionOperation } from '@app/domain';
+import {
+  BotNotFoundException,
+  BotPath,
+  ConnectorHistoryRepository,
+  ConsistencyScope,
+  connectorSnapshot,
+  creationOf,
+  Database,
+  fingerprintOf,
+  FIRST_VERSION,
+  IdempotencyService,
+  IdempotentRequest,
+  isDuplicateKey,
+  newUuid,
+  nextVersionOf,
+  RestConnector,
+  RestConnectorCreatedDto,
+  RestConnectorDto,
+  RestConnectorPath,
+  RestConnectorRepository,
+  RestConnectorRestoredDto,
+  RestConnectorUpdatedDto,
+  RestConnectorWriteDto,
+  ReadFrom,
+  ScopeService,
+  SecretField,
+  secretContext,
+  SecretCipher,
+  VersionAuthor,
+  VersionOperation,
+} from '@app/domain';
 import { Caller } from '@app/platform';
 import { Injectable } from '@nestjs/common';
 import { Seal, toConnectorWrite } from './connector-write';
@@ -6,7 +36,14 @@ import { deletionBy, restorationOf } from './connector-lifecycle';
 import { toRecord } from './connector-views';
 import { etagOf, IfMatch } from './etag';
 import { changedSecrets, fieldsChanged, sameTags } from './history/version-changes';
-import { ConnectorBusyException, ConnectorChangedException, ConnectorInTrashException, ConnectorNameConflictException, ConnectorNotDeletedException, ConnectorNotFoundException } from './rest-connector.exceptions';
+import {
+  ConnectorBusyException,
+  ConnectorChangedException,
+  ConnectorInTrashException,
+  ConnectorNameConflictException,
+  ConnectorNotDeletedException,
+  ConnectorNotFoundException,
+} from './rest-connector.exceptions';
 
 /** Without If-Match a write retries against the newest version this many times before a 409. */
 const WRITE_ATTEMPTS = 3;
@@ -59,7 +96,13 @@ export class RestConnectorsService {
   }
 
   /** One unit of work: the connector, its tags, its first version and, with an Idempotency-Key, the stored answer. */
-  private async insert(path: BotPath, dto: RestConnectorWriteDto, caller: Caller, consistency?: ConsistencyScope, idempotent?: IdempotentRequest): Promise<RestConnectorCreatedDto> {
+  private async insert(
+    path: BotPath,
+    dto: RestConnectorWriteDto,
+    caller: Caller,
+    consistency?: ConsistencyScope,
+    idempotent?: IdempotentRequest,
+  ): Promise<RestConnectorCreatedDto> {
     const now = new Date();
     const uuid = newUuid();
     const { values, tags } = toConnectorWrite(dto, caller, now, this.sealFor(uuid));
@@ -89,7 +132,8 @@ export class RestConnectorsService {
   }
 
   async get(path: RestConnectorPath, consistency?: ConsistencyScope): Promise<WithEtag<RestConnectorDto>> {
-    const { connector, tags, flows } = (await this.scope.inPath(path, await this.connectors.findActiveWithRelations(path, consistency), consistency)) ?? (await this.missing(path, consistency));
+    const { connector, tags, flows } =
+      (await this.scope.inPath(path, await this.connectors.findActiveWithRelations(path, consistency), consistency)) ?? (await this.missing(path, consistency));
     return { body: toRecord(connector, tags, flows), etag: etagOf(connector) };
   }
 
@@ -106,7 +150,8 @@ export class RestConnectorsService {
   ): Promise<WithEtag<RestConnectorUpdatedDto>> {
     const condition = IfMatch.from(ifMatch);
     for (let attempt = 1; ; attempt++) {
-      const { connector: current, snapshot: before } = (await this.scope.inPath(path, await this.connectors.findForWrite(path), 'primary')) ?? (await this.missing(path, 'primary'));
+      const { connector: current, snapshot: before } =
+        (await this.scope.inPath(path, await this.connectors.findForWrite(path), 'primary')) ?? (await this.missing(path, 'primary'));
       this.requireMatch(condition, current);
       const now = new Date();
       const { values, tags } = toConnectorWrite(dto, caller, now, this.sealFor(current.uuid), current);
@@ -116,7 +161,14 @@ export class RestConnectorsService {
       const written = await this.unlessNameTaken(values.name, () =>
         this.db.transaction(async (tx) => {
           if (!(await this.connectors.update(tx, path.botUUID, current.uuid, step, values, sameTags(before, tags) ? null : tags))) return false;
-          await this.history.record(tx, { connectorUuid: current.uuid, version: step.to, operation: VersionOperation.UPDATED, ...authorOf(caller, now), changedFields, snapshot: after });
+          await this.history.record(tx, {
+            connectorUuid: current.uuid,
+            version: step.to,
+            operation: VersionOperation.UPDATED,
+            ...authorOf(caller, now),
+            changedFields,
+            snapshot: after,
+          });
           return true;
         }, consistency),
       );

@@ -23,12 +23,10 @@ const markLarge = onMysql({ type: 'mediumtext' });
 /** UUIDs are stored as their canonical lower-case 36-character text on every engine. */
 export const UuidPrimaryColumn = () => PrimaryColumn({ type: 'varchar', length: 36 });
 
-export const UuidColumn = (options: ColumnOptions = {}) =>
-  Column({ type: 'varchar', length: 36, ...options });
+export const UuidColumn = (options: ColumnOptions = {}) => Column({ type: 'varchar', length: 36, ...options });
 
 /** Text that may exceed 64 KiB bytes: `text` on SQLite, MEDIUMTEXT on MySQL (see PlatformDataSource). */
-export const LargeTextColumn = (options: ColumnOptions = {}) =>
-  applyDecorators(Column({ type: 'text', ...options }), markLarge);
+export const LargeTextColumn = (options: ColumnOptions = {}) => applyDecorators(Column({ type: 'text', ...options }), markLarge);
 
 /**
  * JSON documents stored as text on every engine. An explicit transformer rather than `simple-json`:
@@ -39,12 +37,10 @@ const JSON_TEXT: ValueTransformer = {
   from: (value: unknown) => (typeof value === 'string' ? JSON.parse(value) : value),
 };
 
-export const LargeJsonColumn = (options: ColumnOptions = {}) =>
-  applyDecorators(Column({ type: 'text', transformer: JSON_TEXT, ...options }), markLarge);
+export const LargeJsonColumn = (options: ColumnOptions = {}) => applyDecorators(Column({ type: 'text', transformer: JSON_TEXT, ...options }), markLarge);
 
 /** Millisecond-precision UTC timestamps. */
-export const TimestampColumn = (options: ColumnOptions = {}) =>
-  Column({ type: 'datetime', precision: 3, ...options });
+export const TimestampColumn = (options: ColumnOptions = {}) => Column({ type: 'datetime', precision: 3, ...options });
 
 /**
  * A key compared byte for byte on every engine (SQLite's default): case- and accent-folding collations
@@ -54,5 +50,4 @@ export const TimestampColumn = (options: ColumnOptions = {}) =>
 export const BinaryKeyColumn = (length: number, options: ColumnOptions = {}) =>
   applyDecorators(Column({ type: 'varchar', length, ...options }), onMysql({ collation: 'utf8mb4_bin' }));
 
-export const BinaryKeyPrimaryColumn = (length: number) =>
-  applyDecorators(PrimaryColumn({ type: 'varchar', length }), onMysql({ collation: 'utf8mb4_bin' }));
+export const BinaryKeyPrimaryColumn = (length: number) => applyDecorators(PrimaryColumn({ type: 'varchar', length }), onMysql({ collation: 'utf8mb4_bin' }));

@@ -212,10 +212,7 @@ export class Database implements Statements {
   }
 
   /** A transaction's Statements over its connection's `query` (rows) and `execute` (affected rows), parameters bound. */
-  private statementsOf(
-    query: (sql: string, params: unknown[]) => Promise<unknown>,
-    execute: (sql: string, params: unknown[]) => Promise<number>,
-  ): Transaction {
+  private statementsOf(query: (sql: string, params: unknown[]) => Promise<unknown>, execute: (sql: string, params: unknown[]) => Promise<number>): Transaction {
     const run = (sql: string, params: readonly unknown[] = []) => execute(sql, this.bindable(params));
     return {
       rows: async <R>(sql: string, params: readonly unknown[] = []) => (await query(sql, this.bindable(params))) as R[],
@@ -242,7 +239,10 @@ export class Database implements Statements {
   ): Promise<void> {
     if (rows.length === 0) return;
     const insert = table.insertSql(rows.length);
-    await run(key ? this.upsertSql(insert, table, key) : insert, rows.flatMap((row) => table.values(row)));
+    await run(
+      key ? this.upsertSql(insert, table, key) : insert,
+      rows.flatMap((row) => table.values(row)),
+    );
   }
 
   private upsertSql<T, K extends keyof T & string>(insert: string, table: TableRows<T, K>, key: readonly K[]): string {
@@ -250,7 +250,9 @@ export class Database implements Statements {
     const others = table.layout.map(({ column }) => column).filter((column) => !keyColumns.includes(column));
     if (others.length === 0) {
       // Nothing to overwrite: an existing row stays as it is.
-      return this.sqlite ? `${insert} ON CONFLICT (${keyColumns.join(', ')}) DO NOTHING` : `${insert} ON DUPLICATE KEY UPDATE ${keyColumns[0]} = ${keyColumns[0]}`;
+      return this.sqlite
+        ? `${insert} ON CONFLICT (${keyColumns.join(', ')}) DO NOTHING`
+        : `${insert} ON DUPLICATE KEY UPDATE ${keyColumns[0]} = ${keyColumns[0]}`;
     }
     return this.sqlite
       ? `${insert} ON CONFLICT (${keyColumns.join(', ')}) DO UPDATE SET ${others.map((column) => `${column} = excluded.${column}`).join(', ')}`

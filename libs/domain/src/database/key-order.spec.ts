@@ -9,10 +9,13 @@ const padSpaceOrder = (a: string, b: string) => {
   return utf8Order(a.padEnd(length, ' '), b.padEnd(length, ' '));
 };
 /** Keys as names can be: any well-formed text, control characters and characters above U+FFFF included. */
-const key = fc.string({ unit: fc.oneof(fc.constantFrom(' ', '\t', 'a', 'b', '\uE000', '\uFB00', '\u{1D49C}'), fc.string({ unit: 'binary', minLength: 1, maxLength: 1 })), maxLength: 8 });
+const key = fc.string({
+  unit: fc.oneof(fc.constantFrom(' ', '\t', 'a', 'b', '\uE000', '\uFB00', '\u{1D49C}'), fc.string({ unit: 'binary', minLength: 1, maxLength: 1 })),
+  maxLength: 8,
+});
 
 describe('compareKeys', () => {
-  it('orders by code point, where JavaScript\'s < orders by UTF-16 code unit', () => {
+  it("orders by code point, where JavaScript's < orders by UTF-16 code unit", () => {
     // U+1D49C is stored as the surrogates D835 DC9C, which < puts before U+FB00.
     expect('\u{1D49C}' < '\uFB00').toBe(true);
     expect(compareKeys('\u{1D49C}', '\uFB00', false)).toBeGreaterThan(0);
@@ -35,10 +38,16 @@ describe('compareKeys', () => {
   });
 
   it('agrees with the UTF-8 byte order SQLite compares by', () => {
-    fc.assert(fc.property(key, key, (a, b) => sign(compareKeys(a, b, false)) === sign(utf8Order(a, b))), { numRuns: 5000 });
+    fc.assert(
+      fc.property(key, key, (a, b) => sign(compareKeys(a, b, false)) === sign(utf8Order(a, b))),
+      { numRuns: 5000 },
+    );
   });
 
-  it('agrees with utf8mb4_bin\'s order: code points after padding with spaces', () => {
-    fc.assert(fc.property(key, key, (a, b) => sign(compareKeys(a, b, true)) === sign(padSpaceOrder(a, b))), { numRuns: 5000 });
+  it("agrees with utf8mb4_bin's order: code points after padding with spaces", () => {
+    fc.assert(
+      fc.property(key, key, (a, b) => sign(compareKeys(a, b, true)) === sign(padSpaceOrder(a, b))),
+      { numRuns: 5000 },
+    );
   });
 });

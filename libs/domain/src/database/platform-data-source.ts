@@ -13,9 +13,7 @@ export class PlatformDataSource extends DataSource {
     if (this.options.type !== 'mysql' && this.options.type !== 'mariadb') return;
     for (const metadata of this.entityMetadatas) {
       for (const column of metadata.columns) {
-        const override = MYSQL_COLUMN_OVERRIDES.find(
-          (mark) => mark.target === metadata.target && mark.propertyName === column.propertyName,
-        );
+        const override = MYSQL_COLUMN_OVERRIDES.find((mark) => mark.target === metadata.target && mark.propertyName === column.propertyName);
         if (override?.type) column.type = override.type;
         if (override?.collation) column.collation = override.collation;
       }

@@ -37,7 +37,13 @@ describe('TableRows', () => {
     ['2026-11-23T08:09:10.123Z', '2026-11-23T08:09:10.123Z'],
     ['2026-11-23T10:09:10.123+02:00', '2026-11-23T08:09:10.123Z'],
   ])('reads the SQLite date text %s as %s, as TypeORM does', (stored, iso) => {
-    expect(ROWS.from({ id: 'x', at_time: stored, is_on: 1, n: '7', doc: '{"a":[2]}' })).toEqual({ id: 'x', at: new Date(iso), on: true, n: 7, doc: { a: [2] } });
+    expect(ROWS.from({ id: 'x', at_time: stored, is_on: 1, n: '7', doc: '{"a":[2]}' })).toEqual({
+      id: 'x',
+      at: new Date(iso),
+      on: true,
+      n: 7,
+      doc: { a: [2] },
+    });
   });
 
   it('reads MySQL Dates, 0/1 and NULLs', () => {

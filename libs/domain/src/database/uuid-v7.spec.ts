@@ -40,9 +40,16 @@ describe('newUuid', () => {
 
   it('draws its last 62 bits at random', () => {
     const now = Date.now() + 40_000;
-    const tails = Array.from({ length: 2_000 }, (_, i) => newUuid(now + i).replace(/-/g, '').slice(17));
+    const tails = Array.from({ length: 2_000 }, (_, i) =>
+      newUuid(now + i)
+        .replace(/-/g, '')
+        .slice(17),
+    );
     // 15 hex digits after the variant's: 60 random bits each, about half of them set.
-    const setBits = tails.join('').split('').reduce((sum, digit) => sum + parseInt(digit, 16).toString(2).replace(/0/g, '').length, 0);
+    const setBits = tails
+      .join('')
+      .split('')
+      .reduce((sum, digit) => sum + parseInt(digit, 16).toString(2).replace(/0/g, '').length, 0);
 
     expect(new Set(tails).size).toBe(tails.length);
     expect(setBits / (tails.length * 60)).toBeGreaterThan(0.48);

@@ -30,7 +30,11 @@ export class EnvironmentRepository {
 
   /** The environment of the path, in its organization. */
   async findInScope(path: EnvironmentPath, from: ReadFrom = 'replica'): Promise<Lookup<EnvironmentRow>> {
-    const [row] = await this.db.rows(`SELECT ${ENVIRONMENT_ROWS.select('e')} FROM environments e WHERE ${ENVIRONMENT_IN_SCOPE}`, environmentInScope(path), from);
+    const [row] = await this.db.rows(
+      `SELECT ${ENVIRONMENT_ROWS.select('e')} FROM environments e WHERE ${ENVIRONMENT_IN_SCOPE}`,
+      environmentInScope(path),
+      from,
+    );
     return row ? found(ENVIRONMENT_ROWS.from(row)) : NOTHING_AT_PATH;
   }
 }

@@ -12,5 +12,7 @@ function canonical(value: unknown): string {
 
 /** SHA-256 of what a request asks: method, path and body. */
 export function fingerprintOf(method: string, path: string, body: unknown): string {
-  return createHash('sha256').update(`${method} ${path}\n${canonical(body)}`).digest('hex');
+  return createHash('sha256')
+    .update(`${method} ${path}\n${canonical(body)}`)
+    .digest('hex');
 }

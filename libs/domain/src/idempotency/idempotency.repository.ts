@@ -32,10 +32,11 @@ export class IdempotencyRepository {
 
   /** Takes over a request that never finished; false if another retry took it first. */
   async takeOver(row: IdempotencyKey, lockedAt: Date): Promise<boolean> {
-    const taken = await this.db.run(
-      `UPDATE idempotency_keys SET locked_at = ? WHERE ${BY_ID} AND state = 'in_progress' AND locked_at = ?`,
-      [lockedAt, ...idOf(row), row.lockedAt],
-    );
+    const taken = await this.db.run(`UPDATE idempotency_keys SET locked_at = ? WHERE ${BY_ID} AND state = 'in_progress' AND locked_at = ?`, [
+      lockedAt,
+      ...idOf(row),
+      row.lockedAt,
+    ]);
     return taken > 0;
   }
 

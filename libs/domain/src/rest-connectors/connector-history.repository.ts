@@ -69,8 +69,22 @@ export class ConnectorHistoryRepository {
   }
 
   /** Records a delete or a restore of the connector, just written in `tx`, with the snapshot of its version before. */
-  async recordUnchanged(tx: Transaction, connectorUuid: string, step: VersionStep, operation: VersionOperation.DELETED | VersionOperation.RESTORED, author: VersionAuthor): Promise<void> {
-    const recorded = await tx.run(this.recordUnchangedSql, [step.to, operation, author.updatedAt, author.updatedBy, author.updatedByImage, connectorUuid, step.from]);
+  async recordUnchanged(
+    tx: Transaction,
+    connectorUuid: string,
+    step: VersionStep,
+    operation: VersionOperation.DELETED | VersionOperation.RESTORED,
+    author: VersionAuthor,
+  ): Promise<void> {
+    const recorded = await tx.run(this.recordUnchangedSql, [
+      step.to,
+      operation,
+      author.updatedAt,
+      author.updatedBy,
+      author.updatedByImage,
+      connectorUuid,
+      step.from,
+    ]);
     // Every write records a version, and the migration recorded every connector before: a missing one is a bug.
     if (recorded !== 1) throw new Error(`Rest connector ${connectorUuid} has no recorded version before its current one`);
   }
@@ -78,7 +92,11 @@ export class ConnectorHistoryRepository {
   /** A page of the connector's versions, newest first, without snapshots. */
   async page(path: RestConnectorPath, offset: number, limit: number, from: ReadFrom = 'replica'): Promise<Lookup<Paged<VersionSummary>>> {
     const [rows, [{ total }]] = await Promise.all([
-      this.db.rows(`SELECT ${SUMMARY_ROWS.select('v')} FROM rest_connector_versions v ${CONNECTOR_IN_SCOPE} ORDER BY v.version DESC LIMIT ? OFFSET ?`, [...connectorInScope(path), limit, offset], from),
+      this.db.rows(
+        `SELECT ${SUMMARY_ROWS.select('v')} FROM rest_connector_versions v ${CONNECTOR_IN_SCOPE} ORDER BY v.version DESC LIMIT ? OFFSET ?`,
+        [...connectorInScope(path), limit, offset],
+        from,
+      ),
       this.db.rows<{ total: number | string }>(`SELECT COUNT(*) AS total FROM rest_connector_versions v ${CONNECTOR_IN_SCOPE}`, connectorInScope(path), from),
     ]);
     // A connector always has a version: none means no such connector in the path's scope.
@@ -88,10 +106,11 @@ export class ConnectorHistoryRepository {
 
   /** One version with its snapshot; found null when the connector is there without such a version. */
   async one(path: RestConnectorPath, version: number, from: ReadFrom = 'replica'): Promise<Lookup<VersionRow | null>> {
-    const [row] = await this.db.rows(`SELECT ${REST_CONNECTOR_VERSION_ROWS.select('v')} FROM rest_connector_versions v ${CONNECTOR_IN_SCOPE} AND v.version = ?`, [
-      ...connectorInScope(path),
-      version,
-    ], from);
+    const [row] = await this.db.rows(
+      `SELECT ${REST_CONNECTOR_VERSION_ROWS.select('v')} FROM rest_connector_versions v ${CONNECTOR_IN_SCOPE} AND v.version = ?`,
+      [...connectorInScope(path), version],
+      from,
+    );
     if (row) return found(REST_CONNECTOR_VERSION_ROWS.from(row));
     // Only for a 404: is it the version that is missing, or the connector?
     const [connector] = await this.db.rows(`SELECT 1 AS found FROM rest_connector_versions v ${CONNECTOR_IN_SCOPE} LIMIT 1`, connectorInScope(path), from);

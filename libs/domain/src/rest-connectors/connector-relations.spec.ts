@@ -1,8 +1,14 @@
 import { flowsInOrder, tagsInOrder } from './connector-relations.repository';
 
-describe('the order of a connector\'s relations', () => {
+describe("the order of a connector's relations", () => {
   it('puts tags back in the order they were written', () => {
-    expect(tagsInOrder([{ position: 2, name: 'c' }, { position: 0, name: 'a' }, { position: 1, name: 'B' }])).toEqual([{ name: 'a' }, { name: 'B' }, { name: 'c' }]);
+    expect(
+      tagsInOrder([
+        { position: 2, name: 'c' },
+        { position: 0, name: 'a' },
+        { position: 1, name: 'B' },
+      ]),
+    ).toEqual([{ name: 'a' }, { name: 'B' }, { name: 'c' }]);
   });
 
   it('orders flows by name case-insensitively, then by id', () => {
@@ -17,7 +23,11 @@ describe('the order of a connector\'s relations', () => {
   });
 
   it('compares lowercased names by code point, whatever a database collation would say', () => {
-    const flows = [{ uuid: '1', name: 'Éclair' }, { uuid: '2', name: 'zeta' }, { uuid: '3', name: 'Eclair' }];
+    const flows = [
+      { uuid: '1', name: 'Éclair' },
+      { uuid: '2', name: 'zeta' },
+      { uuid: '3', name: 'Eclair' },
+    ];
 
     expect(flowsInOrder(flows).map((flow) => flow.name)).toEqual(['Eclair', 'zeta', 'Éclair']);
   });

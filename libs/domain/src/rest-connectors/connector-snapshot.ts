@@ -5,7 +5,10 @@ import type { RestConnectorSnapshotDto } from './dto/rest-connector-history.dto'
 import { RestConnector } from './rest-connector.entity';
 
 /** The columns a snapshot shows. */
-export type SnapshotSource = Omit<RestConnector, 'botUuid' | 'bot' | 'nameKey' | 'activeNameKey' | 'createdAt' | 'createdBy' | 'updatedByImage' | 'deletedAt' | 'deletedBy' | 'version'>;
+export type SnapshotSource = Omit<
+  RestConnector,
+  'botUuid' | 'bot' | 'nameKey' | 'activeNameKey' | 'createdAt' | 'createdBy' | 'updatedByImage' | 'deletedAt' | 'deletedBy' | 'version'
+>;
 
 /**
  * The record of a connector as a get shows it, without its flows (which belong to other parts of the
@@ -57,8 +60,24 @@ const secretShown = (connector: SnapshotSource, field: SecretField): string | nu
 
 /** The record fields a version's `changedFields` may name, in the record's order: all but the id and who wrote it when. */
 export const RECORDED_FIELDS = [
-  'name', 'description', 'requestType', 'url', 'headers', 'contentType', 'authType', 'grantType', 'basicToken', 'bearerToken',
-  'clientId', 'clientSecret', 'oauthUrl', 'authUsername', 'authPassword', 'body', 'output', 'tags',
+  'name',
+  'description',
+  'requestType',
+  'url',
+  'headers',
+  'contentType',
+  'authType',
+  'grantType',
+  'basicToken',
+  'bearerToken',
+  'clientId',
+  'clientSecret',
+  'oauthUrl',
+  'authUsername',
+  'authPassword',
+  'body',
+  'output',
+  'tags',
 ] as const satisfies ReadonlyArray<keyof RestConnectorSnapshotDto>;
 
 const hasValue = (value: unknown) => value !== null && value !== '' && !(Array.isArray(value) && value.length === 0);

@@ -98,7 +98,14 @@ export class RestConnectorSearchRepository {
     const tags = new Map<string, PlacedTag[]>();
     for (const row of rows) {
       if (Number(row.kind) === ListRowKind.Tag) push(tags, row.uuid, { position: Number(row.position), name: row.name });
-      else connectors.push({ uuid: row.uuid, name: row.name, nameKey: String(row.name_key), tags: [], content: row.content === null ? [] : CONTENT_ROWS.from(row).content });
+      else
+        connectors.push({
+          uuid: row.uuid,
+          name: row.name,
+          nameKey: String(row.name_key),
+          tags: [],
+          content: row.content === null ? [] : CONTENT_ROWS.from(row).content,
+        });
     }
     if (connectors.length === 0) return NOTHING_AT_PATH;
     connectors.sort((a, b) => this.db.compareKeys(a.nameKey, b.nameKey) || this.db.compareKeys(a.uuid, b.uuid));

@@ -41,4 +41,3 @@ export class RestConnectorVersion {
   @LargeJsonColumn()
   snapshot: RestConnectorSnapshotDto;
 }
-

@@ -1,13 +1,6 @@
 import { Column, Entity, Index, JoinColumn, ManyToOne, VersionColumn } from 'typeorm';
 import { Bot } from '../bots/bot.entity';
-import {
- BinaryKeyColumn,
- LargeJsonColumn,
- LargeTextColumn,
- TimestampColumn,
- UuidColumn,
- UuidPrimaryColumn,
-} from '../database/columns';
+import { BinaryKeyColumn, LargeJsonColumn, LargeTextColumn, TimestampColumn, UuidColumn, UuidPrimaryColumn } from '../database/columns';
 import { AuthType, ContentType, GrantType, RequestType } from './rest-connector.enums';
 
 export interface ConnectorHeader {

@@ -19,9 +19,28 @@ export type ConnectorWrite = Omit<RestConnector, 'uuid' | 'botUuid' | 'bot' | 'c
 export type ConnectorTrashState = Pick<RestConnector, 'deletedAt' | 'deletedBy' | 'activeNameKey'>;
 
 const WRITE_ROWS = REST_CONNECTOR_ROWS.pick(
-  'name', 'nameKey', 'activeNameKey', 'description', 'requestType', 'url', 'headers', 'contentType', 'authType', 'grantType',
-  'basicToken', 'bearerToken', 'clientId', 'clientSecret', 'oauthUrl', 'authUsername', 'authPassword', 'body', 'output',
-  'updatedAt', 'updatedBy', 'updatedByImage',
+  'name',
+  'nameKey',
+  'activeNameKey',
+  'description',
+  'requestType',
+  'url',
+  'headers',
+  'contentType',
+  'authType',
+  'grantType',
+  'basicToken',
+  'bearerToken',
+  'clientId',
+  'clientSecret',
+  'oauthUrl',
+  'authUsername',
+  'authPassword',
+  'body',
+  'output',
+  'updatedAt',
+  'updatedBy',
+  'updatedByImage',
 );
 const TRASH_STATE_ROWS = REST_CONNECTOR_ROWS.pick('deletedAt', 'deletedBy', 'activeNameKey');
 /**
@@ -29,8 +48,27 @@ const TRASH_STATE_ROWS = REST_CONNECTOR_ROWS.pick('deletedAt', 'deletedBy', 'act
  * MariaDB, mysql2's column definitions and the conversion, on every get).
  */
 const VIEW_ROWS = REST_CONNECTOR_ROWS.pick(
-  'uuid', 'name', 'description', 'requestType', 'url', 'headers', 'contentType', 'authType', 'grantType', 'basicToken', 'bearerToken',
-  'clientId', 'clientSecret', 'oauthUrl', 'authUsername', 'authPassword', 'body', 'output', 'updatedAt', 'updatedBy', 'version',
+  'uuid',
+  'name',
+  'description',
+  'requestType',
+  'url',
+  'headers',
+  'contentType',
+  'authType',
+  'grantType',
+  'basicToken',
+  'bearerToken',
+  'clientId',
+  'clientSecret',
+  'oauthUrl',
+  'authUsername',
+  'authPassword',
+  'body',
+  'output',
+  'updatedAt',
+  'updatedBy',
+  'version',
 );
 /** An active connector as a get reads it: the columns it shows and its version. */
 export type ConnectorView = SnapshotSource & Pick<RestConnector, 'version'>;
@@ -91,8 +129,7 @@ export class RestConnectorRepository {
     `INSERT INTO rest_connectors (${REST_CONNECTOR_ROWS.names}) SELECT ${REST_CONNECTOR_ROWS.placeholders} ` +
     `FROM bots b JOIN environments e ON e.uuid = b.environment_uuid WHERE ${BOT_IN_SCOPE}`;
   /** The version in the WHERE makes the check and the write one atomic statement (optimistic locking). */
-  private readonly updateSql =
-    `UPDATE rest_connectors SET ${WRITE_ROWS.assignments}, version = ? WHERE uuid = ? AND bot_uuid = ? AND deleted_at IS NULL AND version = ?`;
+  private readonly updateSql = `UPDATE rest_connectors SET ${WRITE_ROWS.assignments}, version = ? WHERE uuid = ? AND bot_uuid = ? AND deleted_at IS NULL AND version = ?`;
   /** The same, with the snapshot of the connector's current version: what an update compares its write with. */
   private readonly findForWriteSql =
     `SELECT ${REST_CONNECTOR_ROWS.select('c')}, v.snapshot AS snapshot FROM rest_connectors c JOIN bots b ON b.uuid = c.bot_uuid JOIN environments e ON e.uuid = b.environment_uuid ` +
@@ -103,8 +140,7 @@ export class RestConnectorRepository {
     `SELECT ${REST_CONNECTOR_ROWS.select('c')} FROM rest_connectors c JOIN bots b ON b.uuid = c.bot_uuid JOIN environments e ON e.uuid = b.environment_uuid ` +
     `WHERE c.uuid = ? AND c.bot_uuid = ? AND ${BOT_IN_SCOPE}`;
   /** Active again as it was: its name takes the unique key back (a duplicate-key error when another has it now). */
-  private readonly restoreSql =
-    `UPDATE rest_connectors SET ${TRASH_STATE_ROWS.assignments}, version = ? WHERE uuid = ? AND bot_uuid = ? AND deleted_at IS NOT NULL AND version = ?`;
+  private readonly restoreSql = `UPDATE rest_connectors SET ${TRASH_STATE_ROWS.assignments}, version = ? WHERE uuid = ? AND bot_uuid = ? AND deleted_at IS NOT NULL AND version = ?`;
   private readonly softDeleteSql =
     `UPDATE rest_connectors SET ${TRASH_STATE_ROWS.assignments}, version = ? ` +
     `WHERE uuid = ? AND bot_uuid = ? AND version = ? AND deleted_at IS NULL AND EXISTS (${BOT_OF_PATH})`;
@@ -181,11 +217,16 @@ export class RestConnectorRepository {
 
   /** Moves the connector to the trash (`deleted`) if it is still active at `step.from`; false when another write came first. */
   async softDelete(tx: Transaction, path: RestConnectorPath, step: VersionStep, deleted: ConnectorTrashState): Promise<boolean> {
-    return (await tx.run(this.softDeleteSql, [...TRASH_STATE_ROWS.values(deleted), step.to, path.serviceUUID, path.botUUID, step.from, ...botInScope(path)])) === 1;
+    return (
+      (await tx.run(this.softDeleteSql, [...TRASH_STATE_ROWS.values(deleted), step.to, path.serviceUUID, path.botUUID, step.from, ...botInScope(path)])) === 1
+    );
   }
 
   /** One multi-row INSERT. */
   private insertTags(tx: Transaction, connectorUuid: string, tags: TagRow[]): Promise<void> {
-    return tx.insert(REST_CONNECTOR_TAG_ROWS, tags.map((tag) => ({ ...tag, connectorUuid })));
+    return tx.insert(
+      REST_CONNECTOR_TAG_ROWS,
+      tags.map((tag) => ({ ...tag, connectorUuid })),
+    );
   }
 }

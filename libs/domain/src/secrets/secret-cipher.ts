@@ -36,9 +36,7 @@ export class SecretCipher {
     const cipher = createCipheriv(ALGORITHM, this.keys.get(this.keyId)!, nonce);
     cipher.setAAD(Buffer.from(context, 'utf8'));
     const ciphertext = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
-    return [PREFIX, this.keyId, nonce, ciphertext, cipher.getAuthTag()]
-      .map((part) => (Buffer.isBuffer(part) ? part.toString('base64url') : part))
-      .join(':');
+    return [PREFIX, this.keyId, nonce, ciphertext, cipher.getAuthTag()].map((part) => (Buffer.isBuffer(part) ? part.toString('base64url') : part)).join(':');
   }
 
   decrypt(stored: string, context: string): string {

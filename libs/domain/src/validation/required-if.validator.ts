@@ -9,18 +9,14 @@ type Condition = (object: Record<string, unknown>) => boolean;
 export function RequiredIf(condition: Condition, when: string, options?: ValidationOptions): PropertyDecorator {
   return (target, propertyName) => {
     const property = String(propertyName);
-    ValidateIf((o: Record<string, unknown>) => condition(o) || (o[property] !== undefined && o[property] !== null))(
-      target,
-      propertyName,
-    );
+    ValidateIf((o: Record<string, unknown>) => condition(o) || (o[property] !== undefined && o[property] !== null))(target, propertyName);
     registerDecorator({
       name: 'requiredIf',
       target: target.constructor,
       propertyName: property,
       options: { message: `$property is required when ${when}`, ...options },
       validator: {
-        validate: (value: unknown, args) =>
-          !condition(args!.object as Record<string, unknown>) || (typeof value === 'string' && value.trim() !== ''),
+        validate: (value: unknown, args) => !condition(args!.object as Record<string, unknown>) || (typeof value === 'string' && value.trim() !== ''),
       },
     });
   };

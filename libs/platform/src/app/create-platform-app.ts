@@ -29,7 +29,17 @@ import { consistencyScopes } from '../database/read-your-writes';
 const ROOT_ROUTES = ['health/live', 'health/ready', 'metrics'];
 
 /** Response headers a browser client may read: every header the API documents on its answers. */
-export const EXPOSED_HEADERS = ['X-Request-Id', 'ETag', 'Location', 'Retry-After', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'Allow', CONSISTENCY_TOKEN_HEADER];
+export const EXPOSED_HEADERS = [
+  'X-Request-Id',
+  'ETag',
+  'Location',
+  'Retry-After',
+  'X-RateLimit-Limit',
+  'X-RateLimit-Remaining',
+  'X-RateLimit-Reset',
+  'Allow',
+  CONSISTENCY_TOKEN_HEADER,
+];
 /** helmet's CSP, loosened only as far as Swagger UI's inline bootstrap needs. */
 const SWAGGER_UI_CSP = {
   defaultSrc: ["'self'"],

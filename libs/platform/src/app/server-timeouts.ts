@@ -15,8 +15,5 @@ export function applyServerTimeouts(server: Server, timeouts: HttpTimeouts): voi
   server.headersTimeout = timeouts.headersTimeoutMs;
   server.requestTimeout = timeouts.requestTimeoutMs;
   server.keepAliveTimeout = timeouts.keepAliveTimeoutMs;
-  (server as Server & { connectionsCheckingInterval: number }).connectionsCheckingInterval = Math.min(
-    MAX_CHECK_INTERVAL_MS,
-    timeouts.headersTimeoutMs,
-  );
+  (server as Server & { connectionsCheckingInterval: number }).connectionsCheckingInterval = Math.min(MAX_CHECK_INTERVAL_MS, timeouts.headersTimeoutMs);
 }

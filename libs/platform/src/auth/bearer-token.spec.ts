@@ -19,7 +19,9 @@ describe(bearerToken.name, () => {
 describe('a token pasted with its scheme into a client that adds it', () => {
   it('is a 401 that says "Bearer" came twice and what to paste', () => {
     expect(() => bearerToken('Bearer Bearer aGVhZA.cGF5bG9hZA.c2ln')).toThrow(
-      expect.objectContaining({ message: 'The Authorization header says "Bearer" twice: paste the token alone (Swagger UI\'s Authorize adds "Bearer " for you)' }),
+      expect.objectContaining({
+        message: 'The Authorization header says "Bearer" twice: paste the token alone (Swagger UI\'s Authorize adds "Bearer " for you)',
+      }),
     );
     expect(() => bearerToken('bearer  BEARER aGVhZA.cGF5bG9hZA.c2ln')).toThrow(/says "Bearer" twice/);
   });

@@ -16,7 +16,10 @@ export function bearerToken(header: string | undefined): string {
   if (!header) throw new InvalidTokenException('Authorization: Bearer <token> is required', 'Bearer');
   // Swagger UI's Authorize dialog adds "Bearer " itself: a token pasted with it arrives twice prefixed.
   if (/^Bearer\s+Bearer\s/i.test(header)) {
-    throw new InvalidTokenException('The Authorization header says "Bearer" twice: paste the token alone (Swagger UI\'s Authorize adds "Bearer " for you)', 'Bearer');
+    throw new InvalidTokenException(
+      'The Authorization header says "Bearer" twice: paste the token alone (Swagger UI\'s Authorize adds "Bearer " for you)',
+      'Bearer',
+    );
   }
   const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
   if (!match) throw new InvalidTokenException('The Authorization header must be "Bearer <token>"', 'Bearer');

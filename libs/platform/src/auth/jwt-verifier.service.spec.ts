@@ -27,7 +27,7 @@ describe(JwtVerifier.name, () => {
   });
   afterEach(() => jest.useRealTimers());
 
-  it('checks a token\'s signature once and answers later requests from memory', async () => {
+  it("checks a token's signature once and answers later requests from memory", async () => {
     const token = await sign(Math.floor(Date.now() / 1000) + 600);
 
     const first = await sut.verify(token);
@@ -38,7 +38,7 @@ describe(JwtVerifier.name, () => {
     expect(Object.isFrozen(first)).toBe(true);
   });
 
-  it('never answers from memory past the token\'s exp', async () => {
+  it("never answers from memory past the token's exp", async () => {
     const now = Date.now();
     const token = await sign(Math.floor(now / 1000) + 60);
     await sut.verify(token);
@@ -64,7 +64,7 @@ describe(JwtVerifier.name, () => {
     await expect(sut.verify(token)).rejects.toThrow(`The token's ${claim} claim is not accepted`);
   });
 
-  it.each(['iat', 'nbf'])('accepts a token whose %s is less than 60 s ahead (the issuer\'s clock may run ahead)', async (claim) => {
+  it.each(['iat', 'nbf'])("accepts a token whose %s is less than 60 s ahead (the issuer's clock may run ahead)", async (claim) => {
     // The clock stands still between signing and verifying: a second ticking by must not move the boundary.
     jest.useFakeTimers({ now: Date.now() });
     const token = await sign(nowSeconds() + 3_600, { [claim]: nowSeconds() + 50 });

@@ -56,10 +56,7 @@ export class JwtVerifier implements OnModuleInit {
         // jose applies the tolerance to `nbf` (and to `exp`, which checkTimes then holds to the second).
         clockTolerance: CLOCK_SKEW_SECONDS,
       };
-      ({ payload } =
-        typeof this.key === 'function'
-          ? await jwtVerify(token, this.key, options)
-          : await jwtVerify(token, this.key, options));
+      ({ payload } = typeof this.key === 'function' ? await jwtVerify(token, this.key, options) : await jwtVerify(token, this.key, options));
     } catch (error) {
       throw new InvalidTokenException(describeJoseError(error));
     }
@@ -100,7 +97,11 @@ function toCaller(payload: JWTPayload): Caller {
   const text = (value: unknown) => (typeof value === 'string' && value.trim() !== '' ? value : undefined);
   const username = text(payload.username) ?? text(payload.preferred_username) ?? sub;
   const picture = text(payload.picture) ?? null;
-  for (const [claim, value] of [['sub', sub], ['username', username], ['picture', picture]] as const) {
+  for (const [claim, value] of [
+    ['sub', sub],
+    ['username', username],
+    ['picture', picture],
+  ] as const) {
     if (value !== null && value.length > CLAIM_LIMITS[claim]) {
       throw new InvalidTokenException(`The token's ${claim} claim is longer than ${CLAIM_LIMITS[claim]} characters`);
     }

@@ -66,12 +66,14 @@ describe(loadAppConfig.name, () => {
 
   it('bounds slow clients by default, and takes the HTTP timeouts from the environment', () => {
     expect(loadAppConfig({}).httpTimeouts).toEqual({ headersTimeoutMs: 10_000, requestTimeoutMs: 30_000, keepAliveTimeoutMs: 65_000 });
-    expect(
-      loadAppConfig({ HTTP_HEADERS_TIMEOUT_MS: '5000', HTTP_REQUEST_TIMEOUT_MS: '20000', HTTP_KEEP_ALIVE_TIMEOUT_MS: '75000' }).httpTimeouts,
-    ).toEqual({ headersTimeoutMs: 5_000, requestTimeoutMs: 20_000, keepAliveTimeoutMs: 75_000 });
+    expect(loadAppConfig({ HTTP_HEADERS_TIMEOUT_MS: '5000', HTTP_REQUEST_TIMEOUT_MS: '20000', HTTP_KEEP_ALIVE_TIMEOUT_MS: '75000' }).httpTimeouts).toEqual({
+      headersTimeoutMs: 5_000,
+      requestTimeoutMs: 20_000,
+      keepAliveTimeoutMs: 75_000,
+    });
   });
 
-  it('runs connector tests with the contract\'s defaults, or as the environment says', () => {
+  it("runs connector tests with the contract's defaults, or as the environment says", () => {
     expect(loadAppConfig({}).connectorTests).toEqual({ allowedCidrs: [], timeoutMs: 10_000, perMinute: 30 });
     expect(
       loadAppConfig({ OUTBOUND_ALLOWED_CIDRS: '10.20.0.0/16, fd00::/8', CONNECTOR_TEST_TIMEOUT_MS: '2500', CONNECTOR_TEST_PER_MINUTE: '5' }).connectorTests,

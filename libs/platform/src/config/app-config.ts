@@ -160,7 +160,9 @@ function connectorTestsOf(vars: EnvironmentVariables, problems: string[]): Conne
   const allowedCidrs = splitList(vars.OUTBOUND_ALLOWED_CIDRS);
   const badCidrs = allowedCidrs.filter((cidr) => !isCidr(cidr));
   if (badCidrs.length > 0) {
-    problems.push(`OUTBOUND_ALLOWED_CIDRS must be comma-separated CIDRs such as 10.20.0.0/16 or fd00::/8 (not: ${badCidrs.map((cidr) => JSON.stringify(cidr.slice(0, 50))).join(', ')})`);
+    problems.push(
+      `OUTBOUND_ALLOWED_CIDRS must be comma-separated CIDRs such as 10.20.0.0/16 or fd00::/8 (not: ${badCidrs.map((cidr) => JSON.stringify(cidr.slice(0, 50))).join(', ')})`,
+    );
   }
   return {
     allowedCidrs,
@@ -182,11 +184,7 @@ function dataDirOf(database: DatabaseConfig): string {
 }
 
 /** `mysql://…` or `mariadb://…`; mysql2 is given the URL with the mysql scheme either way. */
-export function parseServerUrl(
-  url: string,
-  readUrls: string[] = [],
-  tuning: { replicaMaxLagMs?: number; statementTimeoutMs?: number } = {},
-): DatabaseConfig {
+export function parseServerUrl(url: string, readUrls: string[] = [], tuning: { replicaMaxLagMs?: number; statementTimeoutMs?: number } = {}): DatabaseConfig {
   const type = url.startsWith('mariadb:') ? 'mariadb' : 'mysql';
   const toMysql = (u: string) => u.replace(/^mariadb:/, 'mysql:');
   return { type, url: toMysql(url), readUrls: readUrls.map(toMysql), ...definedOnly(tuning) };
@@ -237,7 +235,5 @@ function pickKnown(env: NodeJS.ProcessEnv): Record<string, string | undefined> {
 }
 
 function describe(error: ValidationError): string[] {
-  return Object.values(error.constraints ?? {}).map((message) =>
-    message.startsWith(error.property) ? message : `${error.property} ${message}`,
-  );
+  return Object.values(error.constraints ?? {}).map((message) => (message.startsWith(error.property) ? message : `${error.property} ${message}`));
 }

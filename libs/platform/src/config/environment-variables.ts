@@ -1,17 +1,5 @@
 import { Transform } from 'class-transformer';
-import {
-  IsBase64,
-  IsIn,
-  IsInt,
-  IsIP,
-  IsOptional,
-  IsString,
-  IsUrl,
-  Matches,
-  Max,
-  MinLength,
-  Min,
-} from 'class-validator';
+import { IsBase64, IsIn, IsInt, IsIP, IsOptional, IsString, IsUrl, Matches, Max, MinLength, Min } from 'class-validator';
 
 export const NODE_ENVS = ['development', 'production', 'test'] as const;
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -21,8 +9,7 @@ const DATABASE_URL_PATTERN = /^((mysql|mariadb):\/\/[^\s/]+\/[A-Za-z0-9_$-]+(\?\
 const MYSQL_URL_LIST_PATTERN = /^mysql:\/\/[^\s/,]+\/[A-Za-z0-9_$-]+(\?[^\s,]*)?(,\s*mysql:\/\/[^\s/,]+\/[A-Za-z0-9_$-]+(\?[^\s,]*)?)*$/;
 
 /** Blank variables count as unset, the way shells and Kubernetes often leave them. */
-const emptyToUndefined = ({ value }: { value: unknown }) =>
-  typeof value === 'string' && value.trim() === '' ? undefined : value;
+const emptyToUndefined = ({ value }: { value: unknown }) => (typeof value === 'string' && value.trim() === '' ? undefined : value);
 const toInt = ({ value }: { value: unknown }) => {
   const v = emptyToUndefined({ value });
   return typeof v === 'string' && /^-?\d+$/.test(v.trim()) ? Number(v) : v;

@@ -1,6 +1,15 @@
 import { DynamicModule, Global, Inject, Module, OnApplicationShutdown, Optional } from '@nestjs/common';
 import { getDataSourceToken, TypeOrmModule } from '@nestjs/typeorm';
-import { buildDataSourceOptions, createReadReplicas, Database, DatabaseConfig, DEFAULT_REPLICA_MAX_LAG_MS, PlatformDataSource, ReadReplicas, readsReplicas } from '@app/domain';
+import {
+  buildDataSourceOptions,
+  createReadReplicas,
+  Database,
+  DatabaseConfig,
+  DEFAULT_REPLICA_MAX_LAG_MS,
+  PlatformDataSource,
+  ReadReplicas,
+  readsReplicas,
+} from '@app/domain';
 import { Logger } from 'pino';
 import { DataSource } from 'typeorm';
 import { PlatformMetrics } from '../metrics/metrics';

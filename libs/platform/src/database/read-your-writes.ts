@@ -28,7 +28,9 @@ export function consistencyScopes(req: Request, _res: Response, next: NextFuncti
  * The request's ConsistencyScope (undefined without replicas), for the controller to hand to its service: reads
  * pass it as their `ReadFrom`, a unit of work to `Database.transaction`.
  */
-export const RequestConsistency = createParamDecorator((_: unknown, ctx: ExecutionContext): ConsistencyScope | undefined => ctx.switchToHttp().getRequest<Request>().consistency);
+export const RequestConsistency = createParamDecorator(
+  (_: unknown, ctx: ExecutionContext): ConsistencyScope | undefined => ctx.switchToHttp().getRequest<Request>().consistency,
+);
 
 /**
  * Global guard, after JwtAuthGuard: what the request's reads must see. A Consistency-Token header (a 400 when

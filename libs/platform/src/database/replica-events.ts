@@ -9,7 +9,8 @@ export function replicaEvents(logger: Logger, metrics: PlatformMetrics): Replica
     stateChanged(status: ReplicaStatus, previous: ReplicaState, address: string, reason: string): void {
       const line = { replica: status.name, address, state: status.state, previous, lagMs: status.lagMs, reason };
       if (status.state === 'up') logger.info(line, `read replica ${status.name} serves reads`);
-      else if (previous === 'starting' && status.state === 'lagging') logger.info(line, `read replica ${status.name} serves no reads until it is within the lag bound`);
+      else if (previous === 'starting' && status.state === 'lagging')
+        logger.info(line, `read replica ${status.name} serves no reads until it is within the lag bound`);
       else logger.warn(line, `read replica ${status.name} is ${status.state}: its reads go to the other replicas or the primary`);
     },
     usability(reason: string | undefined): void {

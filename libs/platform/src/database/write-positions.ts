@@ -117,7 +117,11 @@ export class WritePositions {
     if (this.reachable === reachable) return;
     const before = this.reachable;
     this.reachable = reachable;
-    if (!reachable) this.logger.warn({ err: { message: error?.message } }, 'read-your-writes: Redis is unreachable; a caller\'s writes are known to the replica of the app that took them only, until it answers');
+    if (!reachable)
+      this.logger.warn(
+        { err: { message: error?.message } },
+        "read-your-writes: Redis is unreachable; a caller's writes are known to the replica of the app that took them only, until it answers",
+      );
     else if (before === false) this.logger.info('read-your-writes: Redis is reachable again');
   }
 

@@ -27,7 +27,11 @@ describe(AllExceptionsFilter.name, () => {
   it('answers a failed query 500 without detail and logs it without its SQL parameters', () => {
     const sut = new AllExceptionsFilter();
     const res = response();
-    const error = new QueryFailedError('UPDATE rest_connectors SET bearer_token = ?', ['enc-or-clear-canary-123'], Object.assign(new Error('Data too long'), { code: 'ER_DATA_TOO_LONG' }));
+    const error = new QueryFailedError(
+      'UPDATE rest_connectors SET bearer_token = ?',
+      ['enc-or-clear-canary-123'],
+      Object.assign(new Error('Data too long'), { code: 'ER_DATA_TOO_LONG' }),
+    );
 
     sut.catch(error, hostFor(res));
 

@@ -80,9 +80,7 @@ export class AllExceptionsFilter implements ExceptionFilter {
       const status = exception.getStatus();
       const response = exception.getResponse();
       const message =
-        typeof response === 'object' && response !== null && 'message' in response
-          ? (response as { message: string | string[] }).message
-          : exception.message;
+        typeof response === 'object' && response !== null && 'message' in response ? (response as { message: string | string[] }).message : exception.message;
       return { status, message: status >= 500 && status !== 503 ? 'Internal server error' : message };
     }
     if (isDatabaseUnavailable(exception)) {

@@ -42,7 +42,7 @@ export class PlatformMetrics {
   primaryFallbacks(): Counter<'reason'> {
     return new Counter({
       name: 'db_replica_fallback_reads_total',
-      help: 'Plain reads served by the primary instead of a replica: no healthy replica, the caller\'s own write not yet on one (read_your_writes), a replica failing mid-read, or replicas unusable',
+      help: "Plain reads served by the primary instead of a replica: no healthy replica, the caller's own write not yet on one (read_your_writes), a replica failing mid-read, or replicas unusable",
       labelNames: ['reason'],
       registers: [this.registry],
     });

@@ -90,7 +90,8 @@ describe('PlatformExpressAdapter.reply', () => {
   });
 
   const answer = async (url: string, c: ReplyCase) => {
-    const res = await request(url)[c.method ?? 'get']('/reply').set(c.headers ?? {});
+    const agent = request(url);
+    const res = await agent[c.method ?? 'get']('/reply').set(c.headers ?? {});
     return { status: res.status, type: res.headers['content-type'], length: res.headers['content-length'], etag: res.headers.etag, text: res.text };
   };
 

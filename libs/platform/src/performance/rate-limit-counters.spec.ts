@@ -65,7 +65,6 @@ describe('RateLimitCounters', () => {
     let last = storage.hit('busy', 10_000_000);
     for (let i = 1; i < hits; i++) last = storage.hit('busy', 10_000_000);
     expect(last).toMatchObject({ totalHits: hits, isBlocked: false });
-
   });
 
   it('forgets callers whose hits have all expired', () => {

@@ -49,4 +49,3 @@ export class RememberingValidationPipe extends PlatformValidationPipe {
     return valid;
   }
 }
-

@@ -21,7 +21,7 @@ const OPTIONS = {
 /** A small seeded generator: every run checks the same cases, and a failure names its seed. */
 function random(seed: number) {
   let state = seed >>> 0 || 1;
-  const next = () => ((state = (Math.imul(state, 1_103_515_245) + 12_345) >>> 0) / 2 ** 32);
+  const next = () => (state = (Math.imul(state, 1_103_515_245) + 12_345) >>> 0) / 2 ** 32;
   return {
     next,
     int: (n: number) => Math.floor(next() * n),
@@ -30,13 +30,24 @@ function random(seed: number) {
 }
 
 const VALID_BODIES: Array<Record<string, unknown>> = [
-  { name: 'Weather', requestType: 'GET', url: 'https://api.example.com/w?city={{city}}', contentType: 'APPLICATION_JSON', authType: 'AUTH_NONE', body: '', output: '$.data' },
+  {
+    name: 'Weather',
+    requestType: 'GET',
+    url: 'https://api.example.com/w?city={{city}}',
+    contentType: 'APPLICATION_JSON',
+    authType: 'AUTH_NONE',
+    body: '',
+    output: '$.data',
+  },
   {
     name: ' Spaced ',
     description: 'd',
     requestType: 'POST',
     url: 'http://10.0.0.1:8080/x',
-    headers: [{ header: 'Accept', value: 'application/json' }, { header: 'X-Id', value: '' }],
+    headers: [
+      { header: 'Accept', value: 'application/json' },
+      { header: 'X-Id', value: '' },
+    ],
     contentType: 'APPLICATION_JSON',
     authType: 'AUTH_BASIC',
     basicToken: 'dXNlcjpwYXNz',
@@ -44,7 +55,17 @@ const VALID_BODIES: Array<Record<string, unknown>> = [
     output: '',
     tags: [{ name: 'one' }, { name: ' two ' }],
   },
-  { name: 'B', requestType: 'DELETE', url: 'https://b.example.com', contentType: 'APPLICATION_JSON', authType: 'AUTH_BEARER', bearerToken: 't', body: '', output: '', tags: [] },
+  {
+    name: 'B',
+    requestType: 'DELETE',
+    url: 'https://b.example.com',
+    contentType: 'APPLICATION_JSON',
+    authType: 'AUTH_BEARER',
+    bearerToken: 't',
+    body: '',
+    output: '',
+    tags: [],
+  },
   {
     name: 'O',
     requestType: 'PUT',
@@ -79,19 +100,85 @@ const VALID_BODIES: Array<Record<string, unknown>> = [
 
 /** Values that break one rule or another, or none: strings of every edge, wrong types, nesting. */
 const VALUES: unknown[] = [
-  undefined, null, '', ' ', 'x', 'AUTH_NONE', 'AUTH_OAUTH2', 'PASSWORD', 'CLIENT_CREDENTIALS', 'GET', 'APPLICATION_JSON',
-  '<BASIC_TOKEN>', 'https://ok.example.com', 'ftp://x', 'https://{{host}}/x', 'not a url', 'a'.repeat(51), 'a'.repeat(101),
-  'é'.repeat(40_000), 0, 1, -1, 1.5, true, false, [], [1], ['a'], [null], [undefined], [{}], [[]], {}, { header: 'A' },
-  { header: 'A', value: 'v' }, { header: 'Bad Header', value: 'v' }, { name: 't' }, { name: '' }, { name: 'a'.repeat(51) },
-  [{ header: 'A', value: 'v' }], [{ header: 'A', value: 'v', extra: 1 }], [{ header: 'A', value: 1 }], [{ name: 't' }],
-  [{ name: 't' }, { name: ' ' }], [{ name: 't', other: 1 }], Array.from({ length: 21 }, (_, i) => ({ name: `t${i}` })),
+  undefined,
+  null,
+  '',
+  ' ',
+  'x',
+  'AUTH_NONE',
+  'AUTH_OAUTH2',
+  'PASSWORD',
+  'CLIENT_CREDENTIALS',
+  'GET',
+  'APPLICATION_JSON',
+  '<BASIC_TOKEN>',
+  'https://ok.example.com',
+  'ftp://x',
+  'https://{{host}}/x',
+  'not a url',
+  'a'.repeat(51),
+  'a'.repeat(101),
+  'é'.repeat(40_000),
+  0,
+  1,
+  -1,
+  1.5,
+  true,
+  false,
+  [],
+  [1],
+  ['a'],
+  [null],
+  [undefined],
+  [{}],
+  [[]],
+  {},
+  { header: 'A' },
+  { header: 'A', value: 'v' },
+  { header: 'Bad Header', value: 'v' },
+  { name: 't' },
+  { name: '' },
+  { name: 'a'.repeat(51) },
+  [{ header: 'A', value: 'v' }],
+  [{ header: 'A', value: 'v', extra: 1 }],
+  [{ header: 'A', value: 1 }],
+  [{ name: 't' }],
+  [{ name: 't' }, { name: ' ' }],
+  [{ name: 't', other: 1 }],
+  Array.from({ length: 21 }, (_, i) => ({ name: `t${i}` })),
   Array.from({ length: 51 }, () => ({ header: 'A', value: 'v' })),
-  [[{ header: 'A', value: 'v' }]], [[{ name: 't' }]], [{ name: 't' }, []], 'a\r\nb', 'a\nb', [{ header: 'A', value: 'v\r\nX: 1' }],
-  [{ name: 'a\nb' }], [{ header: 'X'.repeat(256), value: 'v' }], [{ header: 'X'.repeat(257), value: 'v' }],
+  [[{ header: 'A', value: 'v' }]],
+  [[{ name: 't' }]],
+  [{ name: 't' }, []],
+  'a\r\nb',
+  'a\nb',
+  [{ header: 'A', value: 'v\r\nX: 1' }],
+  [{ name: 'a\nb' }],
+  [{ header: 'X'.repeat(256), value: 'v' }],
+  [{ header: 'X'.repeat(257), value: 'v' }],
 ];
 const FIELDS = [
-  'name', 'description', 'requestType', 'url', 'headers', 'contentType', 'authType', 'grantType', 'basicToken', 'bearerToken',
-  'clientId', 'clientSecret', 'oauthUrl', 'authUsername', 'authPassword', 'body', 'output', 'tags', 'uuid', 'unknownField', 'constructor',
+  'name',
+  'description',
+  'requestType',
+  'url',
+  'headers',
+  'contentType',
+  'authType',
+  'grantType',
+  'basicToken',
+  'bearerToken',
+  'clientId',
+  'clientSecret',
+  'oauthUrl',
+  'authUsername',
+  'authPassword',
+  'body',
+  'output',
+  'tags',
+  'uuid',
+  'unknownField',
+  'constructor',
 ];
 
 function mutate(body: Record<string, unknown>, rng: ReturnType<typeof random>): Record<string, unknown> {
@@ -108,7 +195,8 @@ async function classValidatorFindsNoError(object: object): Promise<boolean> {
   return (await classValidator.validate(object, OPTIONS)).length === 0;
 }
 
-// class-validator exports no constructor for a rule's metadata; its decorators use this one.
+// class-validator exports no constructor for a rule's metadata; its decorators use this one, from its CommonJS build.
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- a file of the package its types do not describe as a module
 const { ValidationMetadata } = require('class-validator/cjs/metadata/ValidationMetadata') as typeof import('class-validator/types/metadata/ValidationMetadata');
 
 describe('ValidityCheck', () => {
@@ -211,9 +299,9 @@ describe('ValidityCheck', () => {
       a: unknown;
     }
     // A rule of a kind a later class-validator might add, registered as its decorators register theirs.
-    classValidator.getMetadataStorage().addValidationMetadata(
-      new ValidationMetadata({ type: 'someFutureKind', target: Future, propertyName: 'a', constraints: [], validationOptions: {} }),
-    );
+    classValidator
+      .getMetadataStorage()
+      .addValidationMetadata(new ValidationMetadata({ type: 'someFutureKind', target: Future, propertyName: 'a', constraints: [], validationOptions: {} }));
 
     expect(new ValidityCheck().isValid(Object.assign(new Future(), { a: 'x' }))).toBe(false);
   });
@@ -237,7 +325,14 @@ describe('ValidityCheck', () => {
 
   it('models only the options it checks: groups and the skip options go to class-validator alone', () => {
     expect(ValidityCheck.models(OPTIONS)).toBe(true);
-    for (const other of [{ groups: ['admin'] }, { strictGroups: true }, { always: true }, { whitelist: false }, { forbidNonWhitelisted: false }, { skipMissingProperties: true }]) {
+    for (const other of [
+      { groups: ['admin'] },
+      { strictGroups: true },
+      { always: true },
+      { whitelist: false },
+      { forbidNonWhitelisted: false },
+      { skipMissingProperties: true },
+    ]) {
       expect(ValidityCheck.models({ ...OPTIONS, ...other })).toBe(false);
     }
     expect(ValidityCheck.models(undefined)).toBe(false);

@@ -63,13 +63,13 @@ export class ValidityCheck {
   static models(options: ValidatorOptions | undefined): boolean {
     return Boolean(
       options?.whitelist &&
-        options.forbidNonWhitelisted &&
-        !options.groups?.length &&
-        !options.strictGroups &&
-        !options.always &&
-        !options.skipMissingProperties &&
-        !options.skipNullProperties &&
-        !options.skipUndefinedProperties,
+      options.forbidNonWhitelisted &&
+      !options.groups?.length &&
+      !options.strictGroups &&
+      !options.always &&
+      !options.skipMissingProperties &&
+      !options.skipNullProperties &&
+      !options.skipUndefinedProperties,
     );
   }
 

@@ -113,7 +113,11 @@ export class RedisRateLimitStore extends RateLimitStore implements OnApplication
     redis.defineCommand('rateLimitHit', { numberOfKeys: 1, lua: HIT_SCRIPT });
     this.redis = redis as RateLimitRedis;
     this.width = bucketWidth(windowMs);
-    this.up = new Gauge({ name: 'rate_limit_redis_up', help: 'Whether Redis, where the rate limits are counted, answers (1) or not (0)', registers: [registry] });
+    this.up = new Gauge({
+      name: 'rate_limit_redis_up',
+      help: 'Whether Redis, where the rate limits are counted, answers (1) or not (0)',
+      registers: [registry],
+    });
     this.unenforced = new Counter({
       name: 'rate_limit_unenforced_total',
       help: 'Counts skipped because Redis did not answer: requests let through without a limit (a test run is counted by two limits)',
@@ -192,6 +196,9 @@ export class RedisRateLimitStore extends RateLimitStore implements OnApplication
     if (this.reachable === false || this.closing) return;
     this.reachable = false;
     this.up.set(0);
-    this.logger.warn({ store: 'redis', err: { message: error.message } }, 'rate limits: Redis is unreachable, requests are served without the limits until it returns');
+    this.logger.warn(
+      { store: 'redis', err: { message: error.message } },
+      'rate limits: Redis is unreachable, requests are served without the limits until it returns',
+    );
   }
 }

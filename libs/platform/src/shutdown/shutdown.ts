@@ -88,10 +88,7 @@ export function exitGracefullyOnSignals(app: INestApplication, state: ShutdownSt
     server.close();
     server.closeAllConnections();
     await app.close();
-    const cut = [
-      inFlight > 0 ? `${inFlight} request(s) in flight` : '',
-      silent > 0 ? `${silent} connection(s) that had sent no request` : '',
-    ].filter(Boolean);
+    const cut = [inFlight > 0 ? `${inFlight} request(s) in flight` : '', silent > 0 ? `${silent} connection(s) that had sent no request` : ''].filter(Boolean);
     logger.log(cut.length > 0 ? `Stopped, cutting ${cut.join(' and ')}` : 'Stopped cleanly');
     process.exit(0);
   };

@@ -4,7 +4,12 @@ import { BUCKETS, SLOTS } from '../performance/rate-limit-counters';
 import { CONSISTENCY_TOKEN_EXAMPLE, CONSISTENCY_TOKEN_HEADER } from '../database/consistency-token';
 
 /** What a Consistency-Token looks like: a MariaDB GTID position (up to 16 `domain-server-sequence`). */
-const CONSISTENCY_TOKEN_SCHEMA = { type: 'string', maxLength: 512, pattern: '^\\d{1,10}-\\d{1,10}-\\d{1,20}(,\\d{1,10}-\\d{1,10}-\\d{1,20}){0,15}$', example: CONSISTENCY_TOKEN_EXAMPLE };
+const CONSISTENCY_TOKEN_SCHEMA = {
+  type: 'string',
+  maxLength: 512,
+  pattern: '^\\d{1,10}-\\d{1,10}-\\d{1,20}(,\\d{1,10}-\\d{1,10}-\\d{1,20}){0,15}$',
+  example: CONSISTENCY_TOKEN_EXAMPLE,
+};
 
 const INT32_MAX = 2_147_483_647;
 const integer = (maximum: number) => ({ type: 'integer', format: 'int32', minimum: 0, maximum });
@@ -17,17 +22,21 @@ const seconds = integer(Math.ceil((60 * SLOTS) / BUCKETS));
 /** The headers the platform's edge adds to answers (middleware, rate limit guard, exception filter). */
 const HEADERS = {
   [REQUEST_ID_HEADER]: {
-    description: 'The request id, also in the error body and the logs: the caller\'s `X-Request-Id` when acceptable, a new UUID otherwise.',
+    description: "The request id, also in the error body and the logs: the caller's `X-Request-Id` when acceptable, a new UUID otherwise.",
     required: true,
     schema: { type: 'string', maxLength: 128, pattern: ACCEPTABLE_REQUEST_ID.source },
   },
-  'X-RateLimit-Limit': { description: 'Requests a caller may make in any rolling minute, across all replicas (with REDIS_URL; each replica alone without). The X-RateLimit headers are absent while the limit cannot be counted (Redis unreachable).', schema: integer(INT32_MAX) },
+  'X-RateLimit-Limit': {
+    description:
+      'Requests a caller may make in any rolling minute, across all replicas (with REDIS_URL; each replica alone without). The X-RateLimit headers are absent while the limit cannot be counted (Redis unreachable).',
+    schema: integer(INT32_MAX),
+  },
   'X-RateLimit-Remaining': { description: 'Requests left to the caller in the current window.', schema: integer(INT32_MAX) },
   'X-RateLimit-Reset': { description: 'Seconds until the oldest counted request leaves the window.', schema: seconds },
   'Retry-After': { description: 'Seconds to wait before retrying.', required: true, schema: seconds },
   [CONSISTENCY_TOKEN_HEADER]: {
     description:
-      'Where this write committed, when the deployment reads from replicas (absent otherwise). Send it back as the `Consistency-Token` request header and the reads of that request see this write, whoever sends it; the writer\'s own reads see it without the header.',
+      "Where this write committed, when the deployment reads from replicas (absent otherwise). Send it back as the `Consistency-Token` request header and the reads of that request see this write, whoever sends it; the writer's own reads see it without the header.",
     schema: CONSISTENCY_TOKEN_SCHEMA,
   },
   'WWW-Authenticate': { description: 'The bearer challenge (RFC 6750), with `error` when a token was given.', required: true, schema: { type: 'string' } },
@@ -56,7 +65,7 @@ const REQUEST_ID_PARAMETER = {
   name: REQUEST_ID_HEADER,
   in: 'header',
   required: false,
-  description: 'An id of the caller\'s choice, echoed in the answer and logged; any other value is replaced by a new UUID, not refused.',
+  description: "An id of the caller's choice, echoed in the answer and logged; any other value is replaced by a new UUID, not refused.",
   schema: { type: 'string', maxLength: 128, pattern: ACCEPTABLE_REQUEST_ID.source },
 };
 

@@ -11,23 +11,25 @@ const defaultMetadataStorage = storage as { findTypeMetadata(target: Function, p
  * What a person sends instead of a name this API uses, and the name it means: Spring clients page with
  * `size` and `sort`, HTTP clients say `method` (docs/api-contract.md, "Errors a person can act on").
  */
-const MEANT = new Map<string, string[]>(Object.entries({
-  size: ['linesPerPage'],
-  pageSize: ['linesPerPage'],
-  limit: ['linesPerPage'],
-  sort: ['orderBy', 'direction'],
-  order: ['direction'],
-  q: ['searchTerms', 'searchTerm'],
-  query: ['searchTerms', 'searchTerm'],
-  search: ['searchTerms', 'searchTerm'],
-  method: ['requestType'],
-  verb: ['requestType'],
-  endpoint: ['url'],
-  uri: ['url'],
-  auth: ['authType'],
-  mediaType: ['contentType'],
-  'content-type': ['contentType'],
-}));
+const MEANT = new Map<string, string[]>(
+  Object.entries({
+    size: ['linesPerPage'],
+    pageSize: ['linesPerPage'],
+    limit: ['linesPerPage'],
+    sort: ['orderBy', 'direction'],
+    order: ['direction'],
+    q: ['searchTerms', 'searchTerm'],
+    query: ['searchTerms', 'searchTerm'],
+    search: ['searchTerms', 'searchTerm'],
+    method: ['requestType'],
+    verb: ['requestType'],
+    endpoint: ['url'],
+    uri: ['url'],
+    auth: ['authType'],
+    mediaType: ['contentType'],
+    'content-type': ['contentType'],
+  }),
+);
 
 /** Which constraint speaks for a field that fails several: presence, then its type, then the rest. */
 const FIRST = ['isDefined', 'isString', 'isInt', 'isNumber', 'isBoolean', 'isArray', 'isObject', 'isIn', 'isEnum', 'isNotEmpty'];
@@ -53,7 +55,13 @@ export function suggestionFor(name: string, known: readonly string[]): string | 
 /** The names a validated class takes (its class-validator properties). */
 export function validatedProperties(type: unknown): string[] {
   if (typeof type !== 'function') return [];
-  return [...new Set(getMetadataStorage().getTargetValidationMetadatas(type, '', true, false).map((metadata) => metadata.propertyName))];
+  return [
+    ...new Set(
+      getMetadataStorage()
+        .getTargetValidationMetadatas(type, '', true, false)
+        .map((metadata) => metadata.propertyName),
+    ),
+  ];
 }
 
 /**

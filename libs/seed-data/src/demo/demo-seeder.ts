@@ -1,4 +1,14 @@
-import { AuthType, BotPath, ConnectorHistoryRepository, ContentType, creationOf, Database, FIRST_VERSION, RequestType, RestConnectorRepository } from '@app/domain';
+import {
+  AuthType,
+  BotPath,
+  ConnectorHistoryRepository,
+  ContentType,
+  creationOf,
+  Database,
+  FIRST_VERSION,
+  RequestType,
+  RestConnectorRepository,
+} from '@app/domain';
 import { DataSource } from 'typeorm';
 import { Importer } from '../import/importer';
 import { DEMO_DATA, DEMO_IDS } from './demo-data';

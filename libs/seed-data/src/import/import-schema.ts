@@ -1,22 +1,7 @@
 import { getMetadataArgsStorage } from 'typeorm';
 import { Bot, ConnectorContentEntry, Environment, EnvironmentApplication, Flow, isUuid, Organization } from '@app/domain';
 import { ImportBot, ImportEnvironment, ImportFile, ImportFlow, ImportOrganization } from './import-file';
-import {
- arrayOf,
- boolean,
- childPath,
- Field,
- INVALID,
- isRecord,
- jsonDocument,
- name,
- objectOf,
- optional,
- recordOf,
- reject,
- text,
- uuid,
-} from './json-fields';
+import { arrayOf, boolean, childPath, Field, INVALID, isRecord, jsonDocument, name, objectOf, optional, recordOf, reject, text, uuid } from './json-fields';
 
 /** Lengths are read from the entities' own columns, so a value the import accepts always fits. */
 function columnLength<E>(entity: new () => E, property: keyof E & string): number {

@@ -45,9 +45,7 @@ export function validateImport(input: unknown): ValidatedImport {
 function rawItems(input: unknown, section: keyof ImportFile): Array<[string, Record<string, unknown>]> {
   const items = isRecord(input) && Object.hasOwn(input, section) ? input[section] : undefined;
   if (!Array.isArray(items)) return [];
-  return items.flatMap((item, index) =>
-    isRecord(item) ? [[childPath(childPath('$', section), index), item] as [string, Record<string, unknown>]] : [],
-  );
+  return items.flatMap((item, index) => (isRecord(item) ? [[childPath(childPath('$', section), index), item] as [string, Record<string, unknown>]] : []));
 }
 
 function declaredUuids(input: unknown, section: keyof ImportFile, reasons: string[]): Set<string> {
@@ -62,12 +60,7 @@ function declaredUuids(input: unknown, section: keyof ImportFile, reasons: strin
   return new Set(firstPath.keys());
 }
 
-function referencesOf(
-  input: unknown,
-  section: keyof ImportFile,
-  field: string,
-  target: ReferenceTarget,
-): Reference[] {
+function referencesOf(input: unknown, section: keyof ImportFile, field: string, target: ReferenceTarget): Reference[] {
   return rawItems(input, section).flatMap(([path, item]) => {
     const value = Object.hasOwn(item, field) ? item[field] : undefined;
     return isUuid(value) ? [{ path: childPath(path, field), target, uuid: value.toLowerCase() }] : [];

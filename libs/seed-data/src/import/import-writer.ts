@@ -37,10 +37,11 @@ async function writeFlows(tx: Transaction, flows: ImportFlow[]): Promise<void> {
     flows.map(({ uuid, botUuid, name }) => ({ uuid, botUuid, name })),
     ['uuid'],
   );
-  await tx.run(`DELETE FROM flow_connectors WHERE flow_uuid IN (${flows.map(() => '?').join(', ')})`, flows.map((flow) => flow.uuid));
-  const links = flows.flatMap((flow) =>
-    [...new Set(flow.connectors ?? [])].map((connectorUuid) => ({ flowUuid: flow.uuid, connectorUuid })),
+  await tx.run(
+    `DELETE FROM flow_connectors WHERE flow_uuid IN (${flows.map(() => '?').join(', ')})`,
+    flows.map((flow) => flow.uuid),
   );
+  const links = flows.flatMap((flow) => [...new Set(flow.connectors ?? [])].map((connectorUuid) => ({ flowUuid: flow.uuid, connectorUuid })));
   for (const batch of chunks(links)) await tx.insert(FLOW_CONNECTOR_ROWS, batch);
 }
 

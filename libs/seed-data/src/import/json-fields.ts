@@ -48,9 +48,7 @@ function required<T>(check: (value: unknown, path: string, reasons: string[]) =>
   return (value, path, reasons) => (value === undefined ? reject(reasons, path, 'is required') : check(value, path, reasons));
 }
 
-export const uuid: Field<string> = required((value, path, reasons) =>
-  isUuid(value) ? value.toLowerCase() : reject(reasons, path, 'must be a UUID'),
-);
+export const uuid: Field<string> = required((value, path, reasons) => (isUuid(value) ? value.toLowerCase() : reject(reasons, path, 'must be a UUID')));
 
 export const name = (max: number): Field<string> =>
   required((value, path, reasons) => {
@@ -70,9 +68,7 @@ export const text = (max?: number): Field<string> =>
     return problem ? reject(reasons, path, problem) : value;
   });
 
-export const boolean: Field<boolean> = required((value, path, reasons) =>
-  typeof value === 'boolean' ? value : reject(reasons, path, 'must be a boolean'),
-);
+export const boolean: Field<boolean> = required((value, path, reasons) => (typeof value === 'boolean' ? value : reject(reasons, path, 'must be a boolean')));
 
 export const arrayOf = <T>(item: Field<T>): Field<T[]> =>
   required((value, path, reasons) => {
@@ -93,11 +89,13 @@ export const recordOf = <T>(entry: Field<T>): Field<Record<string, T>> =>
   });
 
 /** Stored in a MEDIUMTEXT column, so its JSON must fit there. */
-export const jsonDocument = <T>(field: Field<T>): Field<T> => (value, path, reasons) => {
-  const read = field(value, path, reasons);
-  if (read === INVALID || Buffer.byteLength(JSON.stringify(read), 'utf8') <= MEDIUMTEXT_BYTES) return read;
-  return reject(reasons, path, `must be at most ${MEDIUMTEXT_BYTES} bytes as JSON`);
-};
+export const jsonDocument =
+  <T>(field: Field<T>): Field<T> =>
+  (value, path, reasons) => {
+    const read = field(value, path, reasons);
+    if (read === INVALID || Buffer.byteLength(JSON.stringify(read), 'utf8') <= MEDIUMTEXT_BYTES) return read;
+    return reject(reasons, path, `must be at most ${MEDIUMTEXT_BYTES} bytes as JSON`);
+  };
 
 type UnknownKeyReporter = (reasons: string[], path: string, key: string) => void;
 

@@ -9,19 +9,14 @@ const TABLE_OF: Record<ReferenceTarget, string> = {
 };
 
 /** One reason per reference that names neither an item of the file nor a row of the database. */
-export async function checkReferences(
-  tx: Transaction,
-  { declared, references }: Pick<ValidatedImport, 'declared' | 'references'>,
-): Promise<string[]> {
+export async function checkReferences(tx: Transaction, { declared, references }: Pick<ValidatedImport, 'declared' | 'references'>): Promise<string[]> {
   const outside = references.filter((reference) => !declared[reference.target].has(reference.uuid));
   const stored = new Set<string>();
   for (const target of Object.keys(TABLE_OF) as ReferenceTarget[]) {
     const uuids = [...new Set(outside.filter((r) => r.target === target).map((r) => r.uuid))];
     for (const found of await findStored(tx, target, uuids)) stored.add(`${target}:${found}`);
   }
-  return outside
-    .filter((reference) => !stored.has(`${reference.target}:${reference.uuid}`))
-    .map(describe);
+  return outside.filter((reference) => !stored.has(`${reference.target}:${reference.uuid}`)).map(describe);
 }
 
 async function findStored(tx: Transaction, target: ReferenceTarget, uuids: string[]): Promise<string[]> {

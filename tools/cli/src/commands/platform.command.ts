@@ -47,7 +47,9 @@ export async function startPlatform(config: AppConfig): Promise<number> {
   process.on('SIGTERM', stopOnSignal);
 
   const exited = Promise.race(
-    children.map((child, i) => new Promise<number>((done) => child.on('exit', (code) => done(code ?? 0)).on('error', () => done(1))).then((code) => ({ i, code }))),
+    children.map((child, i) =>
+      new Promise<number>((done) => child.on('exit', (code) => done(code ?? 0)).on('error', () => done(1))).then((code) => ({ i, code })),
+    ),
   );
   const ready = Promise.all(apps.map((app) => waitUntilReady(app.defaultPort)));
   const first = await Promise.race([ready.then(() => undefined), exited]);
@@ -61,7 +63,9 @@ export async function startPlatform(config: AppConfig): Promise<number> {
   console.log(banner(config, token));
   const { code } = await exited;
   stopAll('SIGTERM');
-  await Promise.all(children.map((child) => (child.exitCode === null && child.signalCode === null ? new Promise((done) => child.once('exit', done)) : undefined)));
+  await Promise.all(
+    children.map((child) => (child.exitCode === null && child.signalCode === null ? new Promise((done) => child.once('exit', done)) : undefined)),
+  );
   if (stopping) console.log('Stopped.');
   return stopping ? 0 : code;
 }
@@ -98,7 +102,8 @@ function launchedLogLevel(): string {
 }
 
 function banner(config: AppConfig, token: string | undefined): string {
-  const where = config.host === undefined ? 'every interface' : config.host === '127.0.0.1' ? '127.0.0.1 only (HOST=0.0.0.0 to open it to your network)' : config.host;
+  const where =
+    config.host === undefined ? 'every interface' : config.host === '127.0.0.1' ? '127.0.0.1 only (HOST=0.0.0.0 to open it to your network)' : config.host;
   const lines = [
     '',
     'Bot Platform Management API is running',
@@ -106,9 +111,7 @@ function banner(config: AppConfig, token: string | undefined): string {
     `  listening on: ${where}`,
     `  request logs: ${launchedLogLevel() === 'warn' && process.env.LOG_LEVEL === undefined ? 'off (LOG_LEVEL=info npm start shows one line per request)' : `LOG_LEVEL=${launchedLogLevel()}`}`,
     '',
-    ...Object.values(PLATFORM_APPS).map(
-      (app) => `  ${app.label.padEnd(32)} http://localhost:${app.defaultPort}/${app.label}/docs`,
-    ),
+    ...Object.values(PLATFORM_APPS).map((app) => `  ${app.label.padEnd(32)} http://localhost:${app.defaultPort}/${app.label}/docs`),
     '',
     token
       ? `Development token (demo user, every organization, connectors:write; valid 30 days):\n\n${token}\n\n` +

@@ -53,8 +53,15 @@ export class ConnectorHistoryService {
   }
 
   async trash(path: BotPath, { page, linesPerPage }: HistoryPageQueryDto, consistency?: ConsistencyScope): Promise<DeletedRestConnectorPageDto> {
-    const found = (await this.scope.inPath(path, await this.history.trash(path, (page - 1) * linesPerPage, linesPerPage, consistency), consistency)) ?? { rows: [], total: 0 };
-    const { tags } = await this.relations.of(path.botUUID, found.rows.map((row) => row.uuid), consistency);
+    const found = (await this.scope.inPath(path, await this.history.trash(path, (page - 1) * linesPerPage, linesPerPage, consistency), consistency)) ?? {
+      rows: [],
+      total: 0,
+    };
+    const { tags } = await this.relations.of(
+      path.botUUID,
+      found.rows.map((row) => row.uuid),
+      consistency,
+    );
     const content = found.rows.map((row) => ({
       uuid: row.uuid,
       name: row.name,

@@ -7,7 +7,15 @@ const snapshot = (overrides: Parameters<typeof aStoredConnector>[0] = {}, tags =
 describe('fieldsSetBy', () => {
   it('names every field a creation gave a value, in the record order, never the id or who wrote it when', () => {
     expect(fieldsSetBy(snapshot({ description: 'd', authType: AuthType.AUTH_BASIC, basicToken: 'sealed' }))).toEqual([
-      'name', 'description', 'requestType', 'url', 'contentType', 'authType', 'basicToken', 'output', 'tags',
+      'name',
+      'description',
+      'requestType',
+      'url',
+      'contentType',
+      'authType',
+      'basicToken',
+      'output',
+      'tags',
     ]);
     expect(RECORDED_FIELDS).not.toContain('uuid');
     expect(RECORDED_FIELDS).not.toContain('updatedAt');
@@ -18,7 +26,9 @@ describe('fieldsChanged', () => {
   it('compares every field by value (headers and tags deeply) and secrets only as changedSecrets says', () => {
     const before = snapshot({ headers: [{ header: 'A', value: '1' }], authType: AuthType.AUTH_BEARER, bearerToken: 'sealed' });
     const same = snapshot({ headers: [{ header: 'A', value: '1' }], authType: AuthType.AUTH_BEARER, bearerToken: 'sealed' });
-    const after = snapshot({ headers: [{ header: 'A', value: '2' }], name: 'Other', authType: AuthType.AUTH_BEARER, bearerToken: 'sealed' }, [{ name: 'Weather' }]);
+    const after = snapshot({ headers: [{ header: 'A', value: '2' }], name: 'Other', authType: AuthType.AUTH_BEARER, bearerToken: 'sealed' }, [
+      { name: 'Weather' },
+    ]);
 
     expect(fieldsChanged(before, same, [])).toEqual([]);
     expect(fieldsChanged(before, same, ['bearerToken'])).toEqual(['bearerToken']);
@@ -39,19 +49,38 @@ describe('changedSecrets', () => {
     expect(changedSecrets(dto, stored, { ...stored, bearerToken: 'sealed-new' }, decryptsTo('old'))).toEqual(['bearerToken']);
     expect(changedSecrets(dto, stored, { ...stored, bearerToken: 'sealed-new' }, decryptsTo('new'))).toEqual([]);
     expect(changedSecrets(aWriteDto({ authType: AuthType.AUTH_BEARER, bearerToken: '<BEARER_TOKEN>' }), stored, stored, decryptsTo('never asked'))).toEqual([]);
-    expect(changedSecrets(aWriteDto({ authType: AuthType.AUTH_BASIC, basicToken: 'b' }), stored, { ...stored, bearerToken: null, basicToken: 'sealed-b' }, decryptsTo('x'))).toEqual([
-      'basicToken',
-      'bearerToken',
-    ]);
+    expect(
+      changedSecrets(
+        aWriteDto({ authType: AuthType.AUTH_BASIC, basicToken: 'b' }),
+        stored,
+        { ...stored, bearerToken: null, basicToken: 'sealed-b' },
+        decryptsTo('x'),
+      ),
+    ).toEqual(['basicToken', 'bearerToken']);
   });
 });
 
 describe('sameTags', () => {
   it('holds for the same names in the same order and spelling only', () => {
     const before = snapshot({}, [{ name: 'a' }, { name: 'b' }]);
-    expect(sameTags(before, [{ name: 'a', nameKey: 'a', position: 0 }, { name: 'b', nameKey: 'b', position: 1 }])).toBe(true);
-    expect(sameTags(before, [{ name: 'b', nameKey: 'b', position: 0 }, { name: 'a', nameKey: 'a', position: 1 }])).toBe(false);
-    expect(sameTags(before, [{ name: 'A', nameKey: 'a', position: 0 }, { name: 'b', nameKey: 'b', position: 1 }])).toBe(false);
+    expect(
+      sameTags(before, [
+        { name: 'a', nameKey: 'a', position: 0 },
+        { name: 'b', nameKey: 'b', position: 1 },
+      ]),
+    ).toBe(true);
+    expect(
+      sameTags(before, [
+        { name: 'b', nameKey: 'b', position: 0 },
+        { name: 'a', nameKey: 'a', position: 1 },
+      ]),
+    ).toBe(false);
+    expect(
+      sameTags(before, [
+        { name: 'A', nameKey: 'a', position: 0 },
+        { name: 'b', nameKey: 'b', position: 1 },
+      ]),
+    ).toBe(false);
     expect(sameTags(null, [])).toBe(false);
   });
 });

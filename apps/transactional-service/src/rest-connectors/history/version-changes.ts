@@ -1,4 +1,14 @@
-import { ConnectorWrite, fieldsSetBy, RECORDED_FIELDS, RestConnector, RestConnectorSnapshotDto, RestConnectorWriteDto, SECRET_FIELDS, SecretField, TagRow } from '@app/domain';
+import {
+  ConnectorWrite,
+  fieldsSetBy,
+  RECORDED_FIELDS,
+  RestConnector,
+  RestConnectorSnapshotDto,
+  RestConnectorWriteDto,
+  SECRET_FIELDS,
+  SecretField,
+  TagRow,
+} from '@app/domain';
 
 const isSecret = (field: string): field is SecretField => (SECRET_FIELDS as readonly string[]).includes(field);
 import { isDeepStrictEqual } from 'node:util';
@@ -34,5 +44,11 @@ export function changedSecrets(
 
 /** Whether a write's tags are the recorded ones, spelling and order included: then they need no rewrite. */
 export function sameTags(before: RestConnectorSnapshotDto | null, tags: readonly TagRow[]): boolean {
-  return before !== null && isDeepStrictEqual(before.tags.map(({ name }) => name), tags.map(({ name }) => name));
+  return (
+    before !== null &&
+    isDeepStrictEqual(
+      before.tags.map(({ name }) => name),
+      tags.map(({ name }) => name),
+    )
+  );
 }

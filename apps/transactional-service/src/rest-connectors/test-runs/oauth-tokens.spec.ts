@@ -99,9 +99,16 @@ describe(OAuthTokens.name, () => {
   });
 
   it('refuses an access token longer than a stored secret may be: AUTH_FAILED, the token never used', async () => {
-    const generous = await farSide((_received, res) => res.setHeader('content-type', 'application/json').end(JSON.stringify({ access_token: 'x'.repeat(MAX_ACCESS_TOKEN_LENGTH + 1), token_type: 'Bearer' })));
+    const generous = await farSide((_received, res) =>
+      res.setHeader('content-type', 'application/json').end(JSON.stringify({ access_token: 'x'.repeat(MAX_ACCESS_TOKEN_LENGTH + 1), token_type: 'Bearer' })),
+    );
     const result = await tokens.tokenFor({ ...clientCredentials(), oauthUrl: `${generous.url}/token` }, deadline(), 'c1');
-    expect(result).toMatchObject({ failed: { outcome: 'AUTH_FAILED', message: `The token endpoint answered an access_token of ${MAX_ACCESS_TOKEN_LENGTH + 1} characters: a test run takes at most ${MAX_ACCESS_TOKEN_LENGTH}` } });
+    expect(result).toMatchObject({
+      failed: {
+        outcome: 'AUTH_FAILED',
+        message: `The token endpoint answered an access_token of ${MAX_ACCESS_TOKEN_LENGTH + 1} characters: a test run takes at most ${MAX_ACCESS_TOKEN_LENGTH}`,
+      },
+    });
     await generous.close();
   });
 
@@ -117,7 +124,9 @@ describe(OAuthTokens.name, () => {
       const drip = setInterval(() => (res.destroyed ? clearInterval(drip) : res.write(' ')), 50);
     });
     const result = await tokens.tokenFor({ ...clientCredentials(), oauthUrl: `${trickling.url}/token` }, new RunDeadline(400), 'c1');
-    expect(result).toMatchObject({ failed: { outcome: 'TIMEOUT', message: `127.0.0.2 port ${trickling.port} gave no whole answer within 400 ms, the run's limit`, answer: null } });
+    expect(result).toMatchObject({
+      failed: { outcome: 'TIMEOUT', message: `127.0.0.2 port ${trickling.port} gave no whole answer within 400 ms, the run's limit`, answer: null },
+    });
     await trickling.close();
   });
 });

@@ -70,7 +70,12 @@ export function tokenRequest(settings: OAuthSettings, shown = false): OutboundRe
   } else if (settings.clientId !== null) form.set('client_id', settings.clientId);
   const body = form.toString();
   // The placeholder as written, not form-encoded (`%3CPASSWORD%3E`): it is there to be read.
-  return { method: 'POST', url: settings.oauthUrl, headers, body: shown ? body.replace(new URLSearchParams({ p: SECRETS.authPassword.placeholder }).toString().slice(2), SECRETS.authPassword.placeholder) : body };
+  return {
+    method: 'POST',
+    url: settings.oauthUrl,
+    headers,
+    body: shown ? body.replace(new URLSearchParams({ p: SECRETS.authPassword.placeholder }).toString().slice(2), SECRETS.authPassword.placeholder) : body,
+  };
 }
 
 /**

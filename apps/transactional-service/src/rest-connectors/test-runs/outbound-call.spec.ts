@@ -16,7 +16,15 @@ describe('callOnce', () => {
       res.setHeader('content-type', 'application/json');
       res.end(JSON.stringify({ method, tenant: headers['x-tenant'], type: headers['content-type'], body }));
     });
-    const call = { method: 'POST', url: `${side.url}/items`, headers: [{ header: 'X-Tenant', value: 'acme' }, { header: 'Content-Type', value: 'application/json' }], body: '{"a":1}' };
+    const call = {
+      method: 'POST',
+      url: `${side.url}/items`,
+      headers: [
+        { header: 'X-Tenant', value: 'acme' },
+        { header: 'Content-Type', value: 'application/json' },
+      ],
+      body: '{"a":1}',
+    };
     const result = await callOnce(dispatcher, call, within(2_000));
     expect(result).toMatchObject({ outcome: 'SUCCESS', message: null, answer: { status: 200, truncated: false } });
     expect(JSON.parse(result.answer!.bytes.toString())).toEqual({ method: 'POST', tenant: 'acme', type: 'application/json', body: '{"a":1}' });
@@ -68,12 +76,20 @@ describe('callOnce', () => {
       message: `Could not reach 127.0.0.2 port ${side.port}: the connection was refused (ECONNREFUSED)`,
       answer: null,
     });
-    expect(await callOnce(dispatcher, get('http://127.0.0.1:9/'), within(2_000))).toMatchObject({ outcome: 'BLOCKED_DESTINATION', answer: null, blocked: { address: '127.0.0.1' } });
+    expect(await callOnce(dispatcher, get('http://127.0.0.1:9/'), within(2_000))).toMatchObject({
+      outcome: 'BLOCKED_DESTINATION',
+      answer: null,
+      blocked: { address: '127.0.0.1' },
+    });
   });
 
   it.each([
     ['a header line without a colon', 'HTTP/1.1 200 OK\r\nBad Header\r\n\r\n', /^answered, but not in valid HTTP\/1\.1 \(Invalid header token\)$/],
-    ['a Content-Length twice', 'HTTP/1.1 200 OK\r\nContent-Length: 5\r\nContent-Length: 6\r\n\r\nhello!', /^answered, but its body does not match its Content-Length \(UND_ERR_RES_CONTENT_LENGTH_MISMATCH\)$/],
+    [
+      'a Content-Length twice',
+      'HTTP/1.1 200 OK\r\nContent-Length: 5\r\nContent-Length: 6\r\n\r\nhello!',
+      /^answered, but its body does not match its Content-Length \(UND_ERR_RES_CONTENT_LENGTH_MISMATCH\)$/,
+    ],
   ])('says the far side answered, and what is wrong with it, for %s', async (_, answer, message) => {
     const raw = createServer((socket) => socket.once('data', () => socket.end(answer)));
     await new Promise<void>((done) => raw.listen(0, '127.0.0.2', done));

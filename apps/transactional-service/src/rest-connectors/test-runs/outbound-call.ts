@@ -55,8 +55,8 @@ const CONNECTION_ERRORS: Record<string, string> = {
 const TLS_ERRORS: Record<string, string> = {
   DEPTH_ZERO_SELF_SIGNED_CERT: 'its certificate is self-signed',
   SELF_SIGNED_CERT_IN_CHAIN: 'its certificate chain ends in a self-signed certificate',
-  UNABLE_TO_VERIFY_LEAF_SIGNATURE: 'its certificate\'s issuer is not trusted',
-  UNABLE_TO_GET_ISSUER_CERT_LOCALLY: 'its certificate\'s issuer is not trusted',
+  UNABLE_TO_VERIFY_LEAF_SIGNATURE: "its certificate's issuer is not trusted",
+  UNABLE_TO_GET_ISSUER_CERT_LOCALLY: "its certificate's issuer is not trusted",
   CERT_HAS_EXPIRED: 'its certificate has expired',
   CERT_NOT_YET_VALID: 'its certificate is not valid yet',
   ERR_TLS_CERT_ALTNAME_INVALID: 'its certificate is not for this host name',
@@ -90,7 +90,8 @@ export function failureOf(error: unknown, url: string, deadline: RunDeadline): O
     const reason = /\(([^()]+)\)$/.exec(error.message)?.[1] ?? 'unreadable';
     return { outcome: 'CONNECTION_FAILED', message: `${where} answered, but not in valid HTTP/1.1 (${reason})` };
   }
-  if (typeof code === 'string' && code in MALFORMED_ANSWERS) return { outcome: 'CONNECTION_FAILED', message: `${where} answered, but ${MALFORMED_ANSWERS[code]} (${code})` };
+  if (typeof code === 'string' && code in MALFORMED_ANSWERS)
+    return { outcome: 'CONNECTION_FAILED', message: `${where} answered, but ${MALFORMED_ANSWERS[code]} (${code})` };
   if (typeof code === 'string' && isTls(code)) {
     return { outcome: 'TLS_ERROR', message: `TLS with ${where} failed: ${TLS_ERRORS[code] ?? 'the secure connection could not be made'} (${code})` };
   }
@@ -145,7 +146,9 @@ export async function callOnce(dispatcher: Dispatcher, call: OutboundRequest, de
     const location = typeof answer.headers.location === 'string' ? answer.headers.location : null;
     return {
       outcome: success ? 'SUCCESS' : 'HTTP_ERROR',
-      message: success ? null : `The far side answered ${status}${location && status >= 300 && status < 400 ? `, redirecting to ${location} (not followed)` : ''}`,
+      message: success
+        ? null
+        : `The far side answered ${status}${location && status >= 300 && status < 400 ? `, redirecting to ${location} (not followed)` : ''}`,
       answer: { status, headers: headerList(answer.headers), bytes, truncated },
     };
   } catch (error) {

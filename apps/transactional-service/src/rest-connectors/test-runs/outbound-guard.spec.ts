@@ -136,12 +136,22 @@ describe(OutboundGuard.name, () => {
       for (const { name, cidr } of PLATFORM_RANGES) expect(guard.refusalOf(cidr.split('/')[0])).toBe(name);
     });
 
-    it.each(['93.184.216.34', '168.63.129.15', '168.63.129.17', '161.25.255.255', '161.27.0.1', '166.7.255.255', '166.12.0.1', '2606:2800:220:1:248:1893:25c8:1946', '2a00:1450:4001::1', '2001:200::1', '3ffe::1', '::ffff:93.184.216.34'])(
-      'admits %s',
-      (address) => {
-        expect(guard.refusalOf(address)).toBeNull();
-      },
-    );
+    it.each([
+      '93.184.216.34',
+      '168.63.129.15',
+      '168.63.129.17',
+      '161.25.255.255',
+      '161.27.0.1',
+      '166.7.255.255',
+      '166.12.0.1',
+      '2606:2800:220:1:248:1893:25c8:1946',
+      '2a00:1450:4001::1',
+      '2001:200::1',
+      '3ffe::1',
+      '::ffff:93.184.216.34',
+    ])('admits %s', (address) => {
+      expect(guard.refusalOf(address)).toBeNull();
+    });
 
     it('reads `::a.b.c.d` as a socket does, IPv4-compatible (ipaddr.js alone reads it as IPv4-mapped)', () => {
       const admittingLoopback = new OutboundGuard(['127.0.0.0/8'], NOBODY_RESOLVES);
@@ -195,10 +205,16 @@ describe(OutboundGuard.name, () => {
   });
 
   describe("this process's own listening sockets, whatever OUTBOUND_ALLOWED_CIDRS admits", () => {
-    const on = (...sockets: Listening[]) => () => sockets;
+    const on =
+      (...sockets: Listening[]) =>
+      () =>
+        sockets;
 
     it('refuses the port it listens on at that address, in every spelling of it', () => {
-      const guard = new OutboundGuard(['127.0.0.0/8', '10.0.0.0/8'], NOBODY_RESOLVES, { listening: on({ address: '10.1.2.3', port: 3001 }), ownAddresses: () => [] });
+      const guard = new OutboundGuard(['127.0.0.0/8', '10.0.0.0/8'], NOBODY_RESOLVES, {
+        listening: on({ address: '10.1.2.3', port: 3001 }),
+        ownAddresses: () => [],
+      });
       expect(guard.refusalOf('10.1.2.3', 3001)).toBe(OWN_LISTENER);
       expect(guard.refusalOf('::ffff:10.1.2.3', 3001)).toBe(OWN_LISTENER);
       expect(guard.refusalOf('::ffff:a01:203', 3001)).toBe(OWN_LISTENER);
@@ -238,7 +254,11 @@ describe(OutboundGuard.name, () => {
     });
 
     it('says no more than for any other refusal', async () => {
-      const guard = new OutboundGuard(['10.0.0.0/8'], async () => ['10.1.2.3'], { listening: on({ address: '0.0.0.0', port: 443 }), ownAddresses: () => ['10.1.2.3'], nameTheVariable: true });
+      const guard = new OutboundGuard(['10.0.0.0/8'], async () => ['10.1.2.3'], {
+        listening: on({ address: '0.0.0.0', port: 443 }),
+        ownAddresses: () => ['10.1.2.3'],
+        nameTheVariable: true,
+      });
       const error: BlockedDestinationError = await guard.addressesOf('platform.example', 443).catch((caught) => caught);
       expect(error).toMatchObject({ address: '10.1.2.3', range: OWN_LISTENER });
       expect(error.message).toBe(`${NOT_PUBLIC('platform.example')} (OUTBOUND_ALLOWED_CIDRS admits named ranges)`);
@@ -293,20 +313,33 @@ describe(OutboundGuard.name, () => {
       await dispatcher.close();
     });
 
-    it("refuses, at connect time, the port this process listens on, though the address is admitted: nothing arrives", async () => {
+    it('refuses, at connect time, the port this process listens on, though the address is admitted: nothing arrives', async () => {
       const own = await farSide((_received, res) => res.end('own'), '127.0.0.3');
       const listening: Listening[] = [];
-      const dispatcher = new OutboundGuard(['127.0.0.0/8'], NOBODY_RESOLVES, { listening: () => listening, ownAddresses: () => [] }).dispatcher({ connectTimeoutMs: 2_000 });
+      const dispatcher = new OutboundGuard(['127.0.0.0/8'], NOBODY_RESOLVES, { listening: () => listening, ownAddresses: () => [] }).dispatcher({
+        connectTimeoutMs: 2_000,
+      });
       try {
         // Not listening yet: admitted.
         expect(await (await request(`http://127.0.0.3:${own.port}/`, { dispatcher, reset: true })).body.text()).toBe('own');
         expect(own.connections()).toBe(1);
 
-        for (const socket of [{ address: '127.0.0.3', port: own.port }, { address: '0.0.0.0', port: own.port }, { address: '::', port: own.port }]) {
+        for (const socket of [
+          { address: '127.0.0.3', port: own.port },
+          { address: '0.0.0.0', port: own.port },
+          { address: '::', port: own.port },
+        ]) {
           listening.splice(0, listening.length, socket);
           // The URL parser hands on `[::ffff:127.0.0.3]` as `::ffff:7f00:3`: the same address.
-          for (const [host, address] of [['127.0.0.3', '127.0.0.3'], ['[::ffff:127.0.0.3]', '::ffff:7f00:3']]) {
-            await expect(request(`http://${host}:${own.port}/`, { dispatcher, reset: true })).rejects.toMatchObject({ code: 'BLOCKED_DESTINATION', address, range: OWN_LISTENER });
+          for (const [host, address] of [
+            ['127.0.0.3', '127.0.0.3'],
+            ['[::ffff:127.0.0.3]', '::ffff:7f00:3'],
+          ]) {
+            await expect(request(`http://${host}:${own.port}/`, { dispatcher, reset: true })).rejects.toMatchObject({
+              code: 'BLOCKED_DESTINATION',
+              address,
+              range: OWN_LISTENER,
+            });
           }
         }
         expect(own.connections()).toBe(1);
@@ -322,8 +355,15 @@ describe(OutboundGuard.name, () => {
       ['http', 80],
       ['https', 443],
     ])('%s without a port in the URL: checks the default port, %s', async (scheme, port) => {
-      const dispatcher = new OutboundGuard(['127.0.0.0/8'], NOBODY_RESOLVES, { listening: () => [{ address: '0.0.0.0', port }], ownAddresses: () => [] }).dispatcher({ connectTimeoutMs: 2_000 });
-      await expect(request(`${scheme}://127.0.0.3/`, { dispatcher })).rejects.toMatchObject({ code: 'BLOCKED_DESTINATION', address: '127.0.0.3', range: OWN_LISTENER });
+      const dispatcher = new OutboundGuard(['127.0.0.0/8'], NOBODY_RESOLVES, {
+        listening: () => [{ address: '0.0.0.0', port }],
+        ownAddresses: () => [],
+      }).dispatcher({ connectTimeoutMs: 2_000 });
+      await expect(request(`${scheme}://127.0.0.3/`, { dispatcher })).rejects.toMatchObject({
+        code: 'BLOCKED_DESTINATION',
+        address: '127.0.0.3',
+        range: OWN_LISTENER,
+      });
       await dispatcher.close();
     });
 

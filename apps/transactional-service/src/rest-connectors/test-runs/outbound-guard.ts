@@ -18,8 +18,7 @@ export interface Listening {
 }
 
 /** The addresses of this machine's interfaces (os.networkInterfaces()), loopback included. */
-export const systemAddresses = (): string[] =>
-  Object.values(networkInterfaces()).flatMap((entries) => (entries ?? []).map((entry) => entry.address));
+export const systemAddresses = (): string[] => Object.values(networkInterfaces()).flatMap((entries) => (entries ?? []).map((entry) => entry.address));
 
 /** The range name of a refused connection to one of this process's own listening sockets. */
 export const OWN_LISTENER = 'ownListener';

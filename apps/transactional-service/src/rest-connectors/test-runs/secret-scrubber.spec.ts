@@ -40,7 +40,8 @@ const jsonUnicode = (value: string, upper = false) =>
     .map((unit) => `\\u${unit.toString(16).padStart(4, '0')[upper ? 'toUpperCase' : 'toLowerCase']()}`)
     .join('');
 /** Every byte of `value`'s UTF-8 as `%XX`. */
-const percentAll = (value: string, upper = true) => [...Buffer.from(value, 'utf8')].map((byte) => `%${byte.toString(16).padStart(2, '0')[upper ? 'toUpperCase' : 'toLowerCase']()}`).join('');
+const percentAll = (value: string, upper = true) =>
+  [...Buffer.from(value, 'utf8')].map((byte) => `%${byte.toString(16).padStart(2, '0')[upper ? 'toUpperCase' : 'toLowerCase']()}`).join('');
 const formEncoded = (value: string) => new URLSearchParams({ v: value }).toString().slice(2);
 
 describe(SecretScrubber.name, () => {
@@ -68,7 +69,13 @@ describe(SecretScrubber.name, () => {
       expect(stringified).toContain('\\"');
       expect(stringified).toContain('\\\\');
       expect(stringified).toContain('\\b');
-      for (const echo of [stringified, stringified.replace('/', '\\/'), jsonUnicode(value), jsonUnicode(value, true), stringified.replace('😀', '\\ud83d\\uDE00')]) {
+      for (const echo of [
+        stringified,
+        stringified.replace('/', '\\/'),
+        jsonUnicode(value),
+        jsonUnicode(value, true),
+        stringified.replace('😀', '\\ud83d\\uDE00'),
+      ]) {
         expect(secret.text(`[${echo}]`)).toBe('[<J>]');
       }
     });
@@ -92,7 +99,15 @@ describe(SecretScrubber.name, () => {
       const url = Buffer.from(value).toString('base64url');
       expect(standard).toBe('Pz8/Pj4+fn4=');
       const secret = new SecretScrubber([{ value, placeholder: '<B64>' }]);
-      for (const echo of [standard.replace('/', '\\/'), encodeURIComponent(standard), 'Pz8%2fPj4%2bfn4%3d', `${url}=`, url, standard.slice(0, -1), JSON.stringify(standard).slice(1, -1)]) {
+      for (const echo of [
+        standard.replace('/', '\\/'),
+        encodeURIComponent(standard),
+        'Pz8%2fPj4%2bfn4%3d',
+        `${url}=`,
+        url,
+        standard.slice(0, -1),
+        JSON.stringify(standard).slice(1, -1),
+      ]) {
         expect(secret.text(`"${echo}"`)).toBe('"<B64>"');
       }
     });
@@ -132,7 +147,14 @@ describe(SecretScrubber.name, () => {
       const value = `${'k'.repeat(63)}😀${Array.from({ length: 300 }, (_, i) => String.fromCharCode(97 + ((i * 7) % 26))).join('')}/é`;
       const secret = new SecretScrubber([{ value, placeholder: '<L>' }]);
       const base64 = Buffer.from(value).toString('base64');
-      for (const echo of [value, encodeURIComponent(value), jsonUnicode(value, true), base64, base64.replace(/\//g, '\\/'), Buffer.from(value).toString('base64url')]) {
+      for (const echo of [
+        value,
+        encodeURIComponent(value),
+        jsonUnicode(value, true),
+        base64,
+        base64.replace(/\//g, '\\/'),
+        Buffer.from(value).toString('base64url'),
+      ]) {
         expect(secret.text(`[${echo}][${echo}]`)).toBe('[<L>][<L>]');
       }
     });
@@ -195,7 +217,9 @@ describe(SecretScrubber.name, () => {
         { value: 'p@ss:word', placeholder: '<BASIC_TOKEN>' },
       ]);
       const scrubber = new SecretScrubber(basicTokenSecrets(token, '<BASIC_TOKEN>'));
-      expect(scrubber.text('{"user":"user","password":"p@ss:word","pair":"user%3Ap%40ss%3Aword"}')).toBe('{"user":"user","password":"<BASIC_TOKEN>","pair":"<BASIC_TOKEN>"}');
+      expect(scrubber.text('{"user":"user","password":"p@ss:word","pair":"user%3Ap%40ss%3Aword"}')).toBe(
+        '{"user":"user","password":"<BASIC_TOKEN>","pair":"<BASIC_TOKEN>"}',
+      );
     });
 
     it(`leaves out a password shorter than ${4} characters, and the Base64 of such a value: they would replace ordinary text`, () => {
@@ -235,9 +259,51 @@ describe(SecretScrubber.name, () => {
 
   describe('properties', () => {
     /** Characters that make readings ambiguous: escape starts, hex digits, `u`, `+`, space, and non-ASCII. */
-    const CHARS = ['a', 'B', 'z', '0', '9', '2', '5', 'F', 'u', 'D', '/', '\\', '%', '+', ' ', '"', '.', '*', '(', '[', '$', 'é', '€', '😀', '\n', '-', '_', '=', '~'];
+    const CHARS = [
+      'a',
+      'B',
+      'z',
+      '0',
+      '9',
+      '2',
+      '5',
+      'F',
+      'u',
+      'D',
+      '/',
+      '\\',
+      '%',
+      '+',
+      ' ',
+      '"',
+      '.',
+      '*',
+      '(',
+      '[',
+      '$',
+      'é',
+      '€',
+      '😀',
+      '\n',
+      '-',
+      '_',
+      '=',
+      '~',
+    ];
     const ENCODINGS = ['as-is', 'upper', 'lower', 'json-u', 'json-U', 'json-short', 'percent', 'percent-lower', 'form'] as const;
-    const FORMS = ['value', 'base64', 'base64-unpadded', 'base64url', 'base64url-padded', 'core0', 'core1', 'core2', 'core0url', 'core1url', 'core2url'] as const;
+    const FORMS = [
+      'value',
+      'base64',
+      'base64-unpadded',
+      'base64url',
+      'base64url-padded',
+      'core0',
+      'core1',
+      'core2',
+      'core0url',
+      'core1url',
+      'core2url',
+    ] as const;
     const SHORT: Record<string, string> = { '"': '\\"', '\\': '\\\\', '/': '\\/', '\b': '\\b', '\f': '\\f', '\n': '\\n', '\r': '\\r', '\t': '\\t' };
 
     /** A form of the value; a value shorter than MIN_DERIVED_LENGTH has no Base64 form that is scrubbed: the value itself stands for it. */
@@ -258,7 +324,13 @@ describe(SecretScrubber.name, () => {
         if (found.length < MIN_CORE_LENGTH) return value;
         return form.endsWith('url') ? found.replaceAll('+', '-').replaceAll('/', '_') : found;
       }
-      const whole: Record<string, string> = { value, base64, 'base64-unpadded': base64.replace(/=+$/, ''), base64url: url, 'base64url-padded': url + base64.slice(base64.replace(/=+$/, '').length) };
+      const whole: Record<string, string> = {
+        value,
+        base64,
+        'base64-unpadded': base64.replace(/=+$/, ''),
+        base64url: url,
+        'base64url-padded': url + base64.slice(base64.replace(/=+$/, '').length),
+      };
       return whole[form];
     };
     const encodeChar = (char: string, encoding: (typeof ENCODINGS)[number]): string => {
@@ -319,8 +391,20 @@ describe(SecretScrubber.name, () => {
       if (json) readings.push([json[1] !== undefined ? JSON.parse(`"\\${json[1]}"`) : String.fromCharCode(parseInt(json[2], 16)), json[0].length]);
       const percent = /^(?:%[0-9a-fA-F]{2}){1,4}/.exec(text.slice(at, at + 12));
       if (percent) {
-        const bytes = percent[0].split('%').slice(1).map((hex) => parseInt(hex, 16));
-        const more = bytes[0] < 0x80 ? 0 : bytes[0] >= 0xc0 && bytes[0] <= 0xdf ? 1 : bytes[0] >= 0xe0 && bytes[0] <= 0xef ? 2 : bytes[0] >= 0xf0 && bytes[0] <= 0xf4 ? 3 : -1;
+        const bytes = percent[0]
+          .split('%')
+          .slice(1)
+          .map((hex) => parseInt(hex, 16));
+        const more =
+          bytes[0] < 0x80
+            ? 0
+            : bytes[0] >= 0xc0 && bytes[0] <= 0xdf
+              ? 1
+              : bytes[0] >= 0xe0 && bytes[0] <= 0xef
+                ? 2
+                : bytes[0] >= 0xf0 && bytes[0] <= 0xf4
+                  ? 3
+                  : -1;
         if (more >= 0 && bytes.length > more && bytes.slice(1, more + 1).every((byte) => byte >= 0x80 && byte <= 0xbf)) {
           const point = bytes.slice(1, more + 1).reduce((sum, byte) => sum * 64 + (byte & 0x3f), more === 0 ? bytes[0] : bytes[0] & (0x3f >> more));
           if (point <= 0x10ffff) readings.push([point >= 0xd800 && point <= 0xdfff ? String.fromCharCode(point) : String.fromCodePoint(point), 3 * (more + 1)]);
@@ -345,7 +429,9 @@ describe(SecretScrubber.name, () => {
           if (at >= text.length) return [];
           const key = at * 1000 + i;
           if (!memo.has(key)) {
-            const found = readingsAt(text, at).flatMap(([units, length]) => (folded(units) === form.slice(i, i + units.length) ? ends(at + length, i + units.length) : []));
+            const found = readingsAt(text, at).flatMap(([units, length]) =>
+              folded(units) === form.slice(i, i + units.length) ? ends(at + length, i + units.length) : [],
+            );
             memo.set(key, found);
           }
           return memo.get(key)!;
@@ -356,7 +442,10 @@ describe(SecretScrubber.name, () => {
     };
 
     it('gives the same answer when its DFA fills up and is flushed, pending escapes and starts carried over', () => {
-      const parts = fc.array(fc.tuple(noiseOf(12), fc.option(fc.tuple(fc.nat({ max: 2 }), fc.constantFrom(...FORMS), encodings))), { minLength: 1, maxLength: 12 });
+      const parts = fc.array(fc.tuple(noiseOf(12), fc.option(fc.tuple(fc.nat({ max: 2 }), fc.constantFrom(...FORMS), encodings))), {
+        minLength: 1,
+        maxLength: 12,
+      });
       fc.assert(
         fc.property(fc.array(secret, { minLength: 3, maxLength: 3 }), fc.array(parts, { minLength: 1, maxLength: 4 }), (values, texts) => {
           const secrets = values.map((value, i) => ({ value, placeholder: `<${i}>` }));
@@ -376,16 +465,20 @@ describe(SecretScrubber.name, () => {
       // Short secrets: every form fits one piece, as in the reference.
       const shortSecret = fc.array(fc.constantFrom(...CHARS), { minLength: 1, maxLength: 8 }).map((chars) => chars.join(''));
       fc.assert(
-        fc.property(shortSecret, fc.array(fc.tuple(fc.constantFrom(...FORMS), encodings, noiseOf(6), fc.nat({ max: 3 })), { minLength: 1, maxLength: 4 }), (value, parts) => {
-          // Each part: noise, then the echo, whole or broken (cut short) so that partial readings meet the noise.
-          const text = parts
-            .map(([form, mix, junk, cut]) => {
-              const echo = echoOf(value, form, mix);
-              return junk + echo.slice(0, Math.max(1, echo.length - cut * 2));
-            })
-            .join('');
-          expect(new SecretScrubber([{ value, placeholder: '<S>' }]).text(text)).toBe(reference(text, value, '<S>'));
-        }),
+        fc.property(
+          shortSecret,
+          fc.array(fc.tuple(fc.constantFrom(...FORMS), encodings, noiseOf(6), fc.nat({ max: 3 })), { minLength: 1, maxLength: 4 }),
+          (value, parts) => {
+            // Each part: noise, then the echo, whole or broken (cut short) so that partial readings meet the noise.
+            const text = parts
+              .map(([form, mix, junk, cut]) => {
+                const echo = echoOf(value, form, mix);
+                return junk + echo.slice(0, Math.max(1, echo.length - cut * 2));
+              })
+              .join('');
+            expect(new SecretScrubber([{ value, placeholder: '<S>' }]).text(text)).toBe(reference(text, value, '<S>'));
+          },
+        ),
         { numRuns: 2000 },
       );
     });

@@ -135,7 +135,17 @@ function hexByte(text: string, at: number): number {
 
 /** JSON's short escapes: the character after `\` to what it stands for (-1: none). */
 const SHORT_ESCAPES = new Int32Array(128).fill(-1);
-for (const [after, unit] of [[0x22, 0x22], [0x5c, 0x5c], [0x2f, 0x2f], [0x62, 0x08], [0x66, 0x0c], [0x6e, 0x0a], [0x72, 0x0d], [0x74, 0x09]]) SHORT_ESCAPES[after] = unit;
+for (const [after, unit] of [
+  [0x22, 0x22],
+  [0x5c, 0x5c],
+  [0x2f, 0x2f],
+  [0x62, 0x08],
+  [0x66, 0x0c],
+  [0x6e, 0x0a],
+  [0x72, 0x0d],
+  [0x74, 0x09],
+])
+  SHORT_ESCAPES[after] = unit;
 
 /** The escape last decoded by `escapeAt`: its unit, the second unit of a surrogate pair (or -1), its length. */
 let escapeUnit = 0;
@@ -147,6 +157,7 @@ let escapeLength = 0;
  * escapeUnit/escapeSecond/escapeLength. UTF-8 is read leniently (overlong forms, encoded surrogates): a far side
  * writing those gets more scrubbed, never less.
  */
+// eslint-disable-next-line complexity -- a scanner: one branch per escape form and UTF-8 length, read in one pass.
 function escapeAt(text: string, at: number): boolean {
   const code = text.charCodeAt(at);
   escapeSecond = -1;
@@ -429,6 +440,7 @@ export class SecretScrubber {
    * The spans of the readings that start at or after `from` and end up to `end` and then on, until no reading is
    * alive past `end`: the DFA again, each node with its earliest start. Where it stopped.
    */
+  // eslint-disable-next-line complexity -- the DFA's inner loop: one branch per character class, kept in one function for speed.
   private locate(text: string, from: number, end: number, spans: Spans): number {
     const n = text.length;
     const { fold, rawAsciiClass, hasOther, pendingStates } = this;
@@ -529,7 +541,8 @@ export class SecretScrubber {
         const scrubbedKey = this.text(key);
         const scrubbedItem = shallow(item);
         // `__proto__` is an own key in parsed JSON; assigning it would set the copy's prototype instead.
-        if (scrubbedKey === '__proto__') Object.defineProperty(copy, scrubbedKey, { value: scrubbedItem, writable: true, enumerable: true, configurable: true });
+        if (scrubbedKey === '__proto__')
+          Object.defineProperty(copy, scrubbedKey, { value: scrubbedItem, writable: true, enumerable: true, configurable: true });
         else (copy as Record<string, unknown>)[scrubbedKey] = scrubbedItem;
       }
     }
@@ -712,7 +725,7 @@ export class SecretScrubber {
       const nodes: number[] = [];
       const fromLeft: number[] = [];
       const fromRight: number[] = [];
-      for (let i = 0, j = 0; i < a.length || j < b.length; ) {
+      for (let i = 0, j = 0; i < a.length || j < b.length;) {
         const node = j >= b.length || (i < a.length && a[i] <= b[j]) ? a[i] : b[j];
         nodes.push(node);
         fromLeft.push(i < a.length && a[i] === node ? i++ : -1);
@@ -804,7 +817,7 @@ class Spans {
     if (starts.length === 0) return text;
     const parts: string[] = [];
     let done = 0;
-    for (let i = 0; i < starts.length; ) {
+    for (let i = 0; i < starts.length;) {
       parts.push(text.slice(done, starts[i]), placeholders[labels[i]]);
       let end = ends[i];
       for (i++; i < starts.length && starts[i] < end; i++) {

@@ -11,7 +11,9 @@ describe(TestRunSlots.name, () => {
   it(`runs ${MAX_TEST_RUNS_IN_FLIGHT} at once, refuses one more without running it, and frees a slot when a run ends, failed or not`, async () => {
     const releases: Array<(fail: boolean) => void> = [];
     const running = Array.from({ length: MAX_TEST_RUNS_IN_FLIGHT }, () =>
-      slots.run(() => new Promise<string>((resolve, reject) => releases.push((fail) => (fail ? reject(new Error('far side')) : resolve('done'))))).catch((error: Error) => error.message),
+      slots
+        .run(() => new Promise<string>((resolve, reject) => releases.push((fail) => (fail ? reject(new Error('far side')) : resolve('done')))))
+        .catch((error: Error) => error.message),
     );
     expect((await gauge('connector_test_runs_in_flight'))[0].value).toBe(MAX_TEST_RUNS_IN_FLIGHT);
 

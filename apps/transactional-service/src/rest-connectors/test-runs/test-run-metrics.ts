@@ -25,9 +25,18 @@ export class TestRunMetrics {
       buckets: [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
       registers,
     });
-    this.refusals = new Counter({ name: 'connector_test_runs_refused_total', help: 'Connector test runs refused before they started, by reason', labelNames: ['reason'], registers });
+    this.refusals = new Counter({
+      name: 'connector_test_runs_refused_total',
+      help: 'Connector test runs refused before they started, by reason',
+      labelNames: ['reason'],
+      registers,
+    });
     this.running = new Gauge({ name: 'connector_test_runs_in_flight', help: 'Connector test runs in flight in this process', registers });
-    this.cancellations = new Counter({ name: 'connector_test_runs_cancelled_total', help: 'Connector test runs stopped because their caller disconnected', registers });
+    this.cancellations = new Counter({
+      name: 'connector_test_runs_cancelled_total',
+      help: 'Connector test runs stopped because their caller disconnected',
+      registers,
+    });
     // Every outcome from the start, at 0: a rate() over a series that appears late misses its first increase.
     for (const outcome of Object.values(TestRunOutcome)) this.runs.inc({ outcome }, 0);
     for (const reason of ['rate_limit', 'in_flight', 'stored_secret'] satisfies TestRunRefusal[]) this.refusals.inc({ reason }, 0);

@@ -39,12 +39,15 @@ function aConnector(overrides: Partial<RunnableConnector>): RunnableConnector {
 describe(TestRunner.name, () => {
   let side: FarSide;
   const runner = (timeoutMs = 2_000) => new TestRunner(dispatcher, new OAuthTokens(dispatcher), reader, timeoutMs);
-  const run = async (connector: RunnableConnector, variables: Record<string, string> = {}, sut = runner()) => (await sut.execute(sut.prepare(connector, variables))).answer;
+  const run = async (connector: RunnableConnector, variables: Record<string, string> = {}, sut = runner()) =>
+    (await sut.execute(sut.prepare(connector, variables))).answer;
   afterEach(() => side?.close());
 
   it('sends the bearer token, echoes the request with its placeholder, and scrubs the token the far side sends back', async () => {
     side = await farSide(echoAuthorization);
-    const answer = await run(aConnector({ url: `${side.url}/items/{{id}}`, authType: AuthType.AUTH_BEARER, secrets: { bearerToken: 'tok-123' } }), { id: '42' });
+    const answer = await run(aConnector({ url: `${side.url}/items/{{id}}`, authType: AuthType.AUTH_BEARER, secrets: { bearerToken: 'tok-123' } }), {
+      id: '42',
+    });
 
     expect(side.received[0]).toMatchObject({ method: 'GET', url: '/items/42', headers: { authorization: 'Bearer tok-123' } });
     expect(answer).toMatchObject({
@@ -52,7 +55,10 @@ describe(TestRunner.name, () => {
       request: {
         method: 'GET',
         url: `${side.url}/items/42`,
-        headers: [{ header: 'User-Agent', value: DEFAULT_USER_AGENT }, { header: 'Authorization', value: 'Bearer <BEARER_TOKEN>' }],
+        headers: [
+          { header: 'User-Agent', value: DEFAULT_USER_AGENT },
+          { header: 'Authorization', value: 'Bearer <BEARER_TOKEN>' },
+        ],
         body: '',
         bodyTruncated: false,
       },
@@ -102,7 +108,17 @@ describe(TestRunner.name, () => {
   it('sends the body with its Content-Type except for GET, HEAD and NONE, and warns of the connector header it replaced', async () => {
     side = await farSide(echoAuthorization);
     const sut = runner();
-    const post = await run(aConnector({ url: side.url, requestType: RequestType.POST, contentType: ContentType.APPLICATION_JSON, body: '{"n": "{{n}}"}', headers: [{ header: 'content-type', value: 'text/html' }] }), { n: 'x"y' }, sut);
+    const post = await run(
+      aConnector({
+        url: side.url,
+        requestType: RequestType.POST,
+        contentType: ContentType.APPLICATION_JSON,
+        body: '{"n": "{{n}}"}',
+        headers: [{ header: 'content-type', value: 'text/html' }],
+      }),
+      { n: 'x"y' },
+      sut,
+    );
     await run(aConnector({ url: side.url, requestType: RequestType.GET, contentType: ContentType.APPLICATION_JSON, body: '{"n": 1}' }), {}, sut);
     await run(aConnector({ url: side.url, requestType: RequestType.POST, contentType: ContentType.NONE, body: 'ignored' }), {}, sut);
     expect(side.received.map(({ method, headers, body }) => ({ method, type: headers['content-type'] ?? null, body }))).toEqual([
@@ -115,7 +131,9 @@ describe(TestRunner.name, () => {
 
   it('shows at most 64 KiB of the body it sent, and says it was longer', async () => {
     side = await farSide(echoAuthorization);
-    const answer = await run(aConnector({ url: side.url, requestType: RequestType.POST, contentType: ContentType.TEXT_PLAIN, body: '{{a}}'.repeat(10) }), { a: '\u0001'.repeat(8000) });
+    const answer = await run(aConnector({ url: side.url, requestType: RequestType.POST, contentType: ContentType.TEXT_PLAIN, body: '{{a}}'.repeat(10) }), {
+      a: '\u0001'.repeat(8000),
+    });
     expect(side.received[0].body).toHaveLength(80_000);
     expect(answer.request).toMatchObject({ body: '\u0001'.repeat(MAX_RETURNED_BYTES), bodyTruncated: true });
   });
@@ -123,7 +141,7 @@ describe(TestRunner.name, () => {
   it('warns that an encoded answer is shown as it came', async () => {
     side = await farSide((_received, res) => res.setHeader('content-encoding', 'gzip').end('\x1f\x8b not really'));
     const answer = await run(aConnector({ url: side.url }));
-    expect(answer.warnings).toEqual(['The answer\'s body is encoded (Content-Encoding: gzip): it is shown and read as it came, not decoded']);
+    expect(answer.warnings).toEqual(["The answer's body is encoded (Content-Encoding: gzip): it is shown and read as it came, not decoded"]);
   });
 
   it('sends a User-Agent of its own unless the connector sets one', async () => {
@@ -148,7 +166,13 @@ describe(TestRunner.name, () => {
 
   describe('a stored secret the caller did not send', () => {
     const saved = (overrides: Partial<RunnableConnector>) =>
-      aConnector({ uuid: 'c1', authType: AuthType.AUTH_BASIC, secrets: { basicToken: Buffer.from('api:Hunter2024!').toString('base64') }, kept: ['basicToken'], ...overrides });
+      aConnector({
+        uuid: 'c1',
+        authType: AuthType.AUTH_BASIC,
+        secrets: { basicToken: Buffer.from('api:Hunter2024!').toString('base64') },
+        kept: ['basicToken'],
+        ...overrides,
+      });
 
     it('may not be sent anywhere but in the Authorization: a guess of it in the URL, a header or the body is refused, without saying where', async () => {
       side = await farSide(echoAuthorization);
@@ -161,7 +185,9 @@ describe(TestRunner.name, () => {
       for (const [overrides, variables] of cases) {
         const prepared = sut.prepare(saved(overrides), variables);
         await expect(sut.screen(prepared)).rejects.toMatchObject({
-          problems: ["The request would carry a secret stored for this connector outside its Authorization: a test run sends a stored secret only where the connector's authType puts it"],
+          problems: [
+            "The request would carry a secret stored for this connector outside its Authorization: a test run sends a stored secret only where the connector's authType puts it",
+          ],
         });
       }
       expect(side.connections()).toBe(0);
@@ -175,7 +201,7 @@ describe(TestRunner.name, () => {
   });
 
   describe('a stored secret goes only where it is bound', () => {
-    it('refuses before sending a URL whose filled destination is not the connector\'s', () => {
+    it("refuses before sending a URL whose filled destination is not the connector's", () => {
       const connector = aConnector({ url: 'http://{{host}}/me', authType: AuthType.AUTH_BEARER, secrets: { bearerToken: 'tok' } });
       expect(problemsOf(() => runner().prepare(connector, { host: '127.0.0.2' }))).toEqual([
         "url must keep its scheme, host, port and user info once its variables are filled in: the connector's bearerToken is bound to them",
@@ -183,7 +209,12 @@ describe(TestRunner.name, () => {
     });
 
     it('refuses a Host header that names another authority than the URL', () => {
-      const connector = aConnector({ url: 'http://127.0.0.2/me', headers: [{ header: 'Host', value: '{{host}}' }], authType: AuthType.AUTH_BEARER, secrets: { bearerToken: 'tok' } });
+      const connector = aConnector({
+        url: 'http://127.0.0.2/me',
+        headers: [{ header: 'Host', value: '{{host}}' }],
+        authType: AuthType.AUTH_BEARER,
+        secrets: { bearerToken: 'tok' },
+      });
       expect(problemsOf(() => runner().prepare(connector, { host: 'elsewhere.example' })).length).toBeGreaterThan(0);
     });
   });
@@ -201,7 +232,11 @@ describe(TestRunner.name, () => {
         secrets: { clientSecret: CLIENT.secret },
       });
       const answer = await run(connector, {}, runner(600));
-      expect(answer).toMatchObject({ outcome: 'TIMEOUT', message: `127.0.0.2 port ${side.port} gave no whole answer within 600 ms, the run's limit`, response: null });
+      expect(answer).toMatchObject({
+        outcome: 'TIMEOUT',
+        message: `127.0.0.2 port ${side.port} gave no whole answer within 600 ms, the run's limit`,
+        response: null,
+      });
       expect(slowEndpoint.issued()).toBe(1);
     } finally {
       await slowEndpoint.close();
@@ -229,7 +264,10 @@ describe(TestRunner.name, () => {
     const running = sut.execute(sut.prepare(aConnector({ url: side.url }), {}), gone.signal);
     while (side.connections() === 0) await new Promise((wait) => setTimeout(wait, 10));
     gone.abort();
-    await expect(running).resolves.toMatchObject({ cancelled: true, answer: { outcome: 'TIMEOUT', message: 'The caller left before the run ended: it was cancelled' } });
+    await expect(running).resolves.toMatchObject({
+      cancelled: true,
+      answer: { outcome: 'TIMEOUT', message: 'The caller left before the run ended: it was cancelled' },
+    });
   });
 
   describe('AUTH_OAUTH2', () => {
@@ -292,12 +330,17 @@ describe(TestRunner.name, () => {
         const credentials = String(received.headers.authorization).slice('Basic '.length);
         res.statusCode = 401;
         res.setHeader('content-type', 'application/json');
-        res.end(JSON.stringify({ error: 'invalid_client', error_description: `bad credentials ${credentials} (${Buffer.from(credentials, 'base64').toString()})` }));
+        res.end(
+          JSON.stringify({ error: 'invalid_client', error_description: `bad credentials ${credentials} (${Buffer.from(credentials, 'base64').toString()})` }),
+        );
       });
       side = await farSide(echoAuthorization);
       try {
         const answer = await run(oauth(side.url, { oauthUrl: `${echoing.url}/token`, secrets: { clientSecret: 'a-client-secret' } }));
-        expect(answer).toMatchObject({ outcome: 'AUTH_FAILED', message: 'Token endpoint: The token endpoint answered 401: invalid_client (bad credentials <CLIENT_CREDENTIALS> (<CLIENT_CREDENTIALS>))' });
+        expect(answer).toMatchObject({
+          outcome: 'AUTH_FAILED',
+          message: 'Token endpoint: The token endpoint answered 401: invalid_client (bad credentials <CLIENT_CREDENTIALS> (<CLIENT_CREDENTIALS>))',
+        });
         expect(JSON.stringify(answer)).not.toContain('a-client-secret');
         expect(JSON.stringify(answer)).not.toContain(Buffer.from('bot+platform:a-client-secret').toString('base64'));
       } finally {
@@ -307,7 +350,12 @@ describe(TestRunner.name, () => {
 
     it('never shows an access token too long to take: its answer is left out', async () => {
       const token = `tok-${'x'.repeat(MAX_ACCESS_TOKEN_LENGTH)}`;
-      const generous = await farSide((_received, res) => res.setHeader('content-type', 'application/json').setHeader('x-token', token).end(JSON.stringify({ access_token: token })));
+      const generous = await farSide((_received, res) =>
+        res
+          .setHeader('content-type', 'application/json')
+          .setHeader('x-token', token)
+          .end(JSON.stringify({ access_token: token })),
+      );
       side = await farSide(echoAuthorization);
       try {
         const answer = await run(oauth(side.url, { oauthUrl: `${generous.url}/token` }));

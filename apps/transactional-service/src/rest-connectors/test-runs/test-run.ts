@@ -128,14 +128,20 @@ export class TestRunner {
         return false;
       }
       if (sendsBody && /^content-type$/i.test(header)) {
-        warnings.push(`headers.${index} ${header} is not sent: contentType ${connector.contentType} sends Content-Type: ${MEDIA_TYPES[connector.contentType as Exclude<ContentType, ContentType.NONE>]}`);
+        warnings.push(
+          `headers.${index} ${header} is not sent: contentType ${connector.contentType} sends Content-Type: ${MEDIA_TYPES[connector.contentType as Exclude<ContentType, ContentType.NONE>]}`,
+        );
         return false;
       }
       return true;
     });
     if (sendsBody) headers.push({ header: 'Content-Type', value: MEDIA_TYPES[connector.contentType as Exclude<ContentType, ContentType.NONE>] });
     if (!headers.some(({ header }) => /^user-agent$/i.test(header))) headers.push({ header: 'User-Agent', value: DEFAULT_USER_AGENT });
-    return { connector: { ...connector, oauthUrl: filled.oauthUrl }, warnings, call: { method: connector.requestType, url: filled.url, headers, body: sendsBody ? filled.body : null } };
+    return {
+      connector: { ...connector, oauthUrl: filled.oauthUrl },
+      warnings,
+      call: { method: connector.requestType, url: filled.url, headers, body: sendsBody ? filled.body : null },
+    };
   }
 
   /**
@@ -153,7 +159,9 @@ export class TestRunner {
     if ('result' in found && !found.result) return;
     throw new InvalidInputError(
       'result' in found
-        ? ['The request would carry a secret stored for this connector outside its Authorization: a test run sends a stored secret only where the connector\'s authType puts it']
+        ? [
+            "The request would carry a secret stored for this connector outside its Authorization: a test run sends a stored secret only where the connector's authType puts it",
+          ]
         : [`The request could not be checked for the connector's stored secrets: it ${found.stopped}`],
     );
   }
@@ -213,7 +221,13 @@ export class TestRunner {
    * left out. Nothing of the answer is scrubbed, parsed or queried on this thread. An error of the reader itself
    * (not the answer's doing) is handed back for the log.
    */
-  private async read(answer: TestRunAnswer, result: OutboundResult, secrets: SecretValue[], expression: string | null, callerGone?: AbortSignal): Promise<Error | undefined> {
+  private async read(
+    answer: TestRunAnswer,
+    result: OutboundResult,
+    secrets: SecretValue[],
+    expression: string | null,
+    callerGone?: AbortSignal,
+  ): Promise<Error | undefined> {
     const received = result.answer!;
     const header = (name: string) => received.headers.find(({ header }) => header === name)?.value;
     const declared = Number(header('content-length'));

@@ -15,14 +15,18 @@ import type { Request } from 'express';
 import { TestRunsService } from './test-runs.service';
 
 const RUN_DESCRIPTION =
-  'Makes the connector\'s outbound call once and reports what happened: 200 whenever the call was attempted, whatever the far side ' +
+  "Makes the connector's outbound call once and reports what happened: 200 whenever the call was attempted, whatever the far side " +
   'answered (`outcome` says). The call goes only to public addresses (OUTBOUND_ALLOWED_CIDRS admits named private ranges), follows no ' +
   'redirect, ends when CONNECTOR_TEST_TIMEOUT_MS have passed since it started (the token request included) or when the caller ' +
   'disconnects, and reads at most 1 MiB. `output` is evaluated within bounds of time, memory and size (`output.error` says when it ' +
   'was stopped). Secrets and the OAuth access token appear only as their placeholders. At most CONNECTOR_TEST_PER_MINUTE runs per ' +
   'caller a minute (429; a 400 is not counted); 503 while this replica runs its maximum at once.';
 
-const ANSWER = { type: TestRunAnswerDto, description: 'The call was attempted: what was sent, what came back, and what `output` selects', examples: TEST_RUN_ANSWER_EXAMPLES };
+const ANSWER = {
+  type: TestRunAnswerDto,
+  description: 'The call was attempted: what was sent, what came back, and what `output` selects',
+  examples: TEST_RUN_ANSWER_EXAMPLES,
+};
 
 @ApiBearerAuth('bearer')
 @ApiErrorResponses(400, 401, 403, 404, 413, 415, 429, 500, 503)

@@ -80,7 +80,10 @@ export class TestRunsService {
       // Counted: a caller who puts a stored secret in what is sent is probing it, not fixing a typo.
       await runner.screen(prepared, who.gone).catch((refusal: unknown) => {
         this.metrics.refused('stored_secret');
-        this.logger.warn({ requestId: who.requestId, callerSub: who.caller.sub, connectorUuid: connector.uuid ?? null }, 'connector test run refused: the request held a stored secret of the connector');
+        this.logger.warn(
+          { requestId: who.requestId, callerSub: who.caller.sub, connectorUuid: connector.uuid ?? null },
+          'connector test run refused: the request held a stored secret of the connector',
+        );
         throw refusal;
       });
       return runner.execute(prepared, who.gone);

@@ -25,7 +25,10 @@ export function undici(): UndiciParts {
 function load(): UndiciParts {
   /* eslint-disable @typescript-eslint/no-require-imports */
   const util = require('undici/lib/core/util') as { parseURL(url: unknown): URL };
-  const requestApi = require('undici/lib/api/api-request') as (this: Undici.Dispatcher, options: Undici.Dispatcher.RequestOptions) => Promise<Undici.Dispatcher.ResponseData>;
+  const requestApi = require('undici/lib/api/api-request') as (
+    this: Undici.Dispatcher,
+    options: Undici.Dispatcher.RequestOptions,
+  ) => Promise<Undici.Dispatcher.ResponseData>;
   const parts = {
     Agent: require('undici/lib/dispatcher/agent') as typeof Undici.Agent,
     buildConnector: require('undici/lib/core/connect') as typeof Undici.buildConnector,

@@ -20,7 +20,14 @@ describe('fillTemplate', () => {
 
   it('refuses, before building it, a part that its variables would make larger than a test run sends', () => {
     const repeated = '{{a}}'.repeat(13_000);
-    expect(problemsOf(() => fillTemplate({ url: `https://api.example.com/${'{{a}}'.repeat(3)}`, headers: [{ header: 'X-A', value: '{{a}}{{a}}x' }], body: repeated }, { a: 'é'.repeat(4096) }))).toEqual([
+    expect(
+      problemsOf(() =>
+        fillTemplate(
+          { url: `https://api.example.com/${'{{a}}'.repeat(3)}`, headers: [{ header: 'X-A', value: '{{a}}{{a}}x' }], body: repeated },
+          { a: 'é'.repeat(4096) },
+        ),
+      ),
+    ).toEqual([
       `url would be ${24 + 3 * 4096 * 6} characters once its variables are filled in: a test run sends at most ${FILLED_LIMITS.url}`,
       `headers.0.value would be ${2 * 4096 + 1} characters once its variables are filled in: a test run sends at most ${FILLED_LIMITS.headerValue}`,
       `body would be ${13_000 * 4096} characters once its variables are filled in: a test run sends at most ${FILLED_LIMITS.body}`,
@@ -32,7 +39,8 @@ describe('fillTemplate', () => {
   });
 
   describe('a JSON body', () => {
-    const json = (body: string, variables: Record<string, string>) => fillTemplate({ url: 'https://api.example.com/', headers: [], body }, variables, true).body;
+    const json = (body: string, variables: Record<string, string>) =>
+      fillTemplate({ url: 'https://api.example.com/', headers: [], body }, variables, true).body;
 
     it('JSON-escapes a value where it stands inside a string, so that it stays one string', () => {
       const body = json('{"name": "{{name}}", "note": "said: {{name}}!"}', { name: 'Ada "the" \\ Countess\n' });
@@ -40,17 +48,21 @@ describe('fillTemplate', () => {
     });
 
     it('fills a value as written where it stands outside a string: a number, a literal, a whole value', () => {
-      expect(JSON.parse(json('{"n": {{count}}, "ok": {{ok}}, "tags": {{tags}}, "s": "\\"{{q}}\\""}', { count: '42', ok: 'true', tags: '["a","b"]', q: 'x"y' }))).toEqual({
+      expect(
+        JSON.parse(json('{"n": {{count}}, "ok": {{ok}}, "tags": {{tags}}, "s": "\\"{{q}}\\""}', { count: '42', ok: 'true', tags: '["a","b"]', q: 'x"y' })),
+      ).toEqual({
         n: 42,
         ok: true,
         tags: ['a', 'b'],
-        s: '"x\"y"',
+        s: '"x"y"',
       });
     });
 
     it('is refused before sending when it is not JSON once filled, saying what to fix', () => {
       expect(problemsOf(() => json('{"n": {{count}}}', { count: 'forty-two' }))).toEqual([
-        expect.stringMatching(/^body is not valid JSON once its variables are filled in \(.+\): fix the body, or choose another contentType than APPLICATION_JSON$/),
+        expect.stringMatching(
+          /^body is not valid JSON once its variables are filled in \(.+\): fix the body, or choose another contentType than APPLICATION_JSON$/,
+        ),
       ]);
     });
 
@@ -75,9 +87,19 @@ describe('fillTemplate', () => {
     }
   });
 
-  it('refuses what the HTTP client cannot send: headers it sets itself, a second Host, characters outside a header\'s', () => {
-    const headers = ['Transfer-Encoding', 'connection', 'Keep-Alive', 'Upgrade', 'Expect', 'Content-Length', 'TE', 'Host', 'host'].map((header) => ({ header, value: 'x' }));
-    expect(problemsOf(() => fillTemplate({ url: 'https://api.example.com/', headers: [...headers, { header: 'X-Price', value: '{{price}}' }, { header: 'X-Name', value: 'José' }], body: '' }, { price: '5 €' }))).toEqual([
+  it("refuses what the HTTP client cannot send: headers it sets itself, a second Host, characters outside a header's", () => {
+    const headers = ['Transfer-Encoding', 'connection', 'Keep-Alive', 'Upgrade', 'Expect', 'Content-Length', 'TE', 'Host', 'host'].map((header) => ({
+      header,
+      value: 'x',
+    }));
+    expect(
+      problemsOf(() =>
+        fillTemplate(
+          { url: 'https://api.example.com/', headers: [...headers, { header: 'X-Price', value: '{{price}}' }, { header: 'X-Name', value: 'José' }], body: '' },
+          { price: '5 €' },
+        ),
+      ),
+    ).toEqual([
       'headers.0.header Transfer-Encoding is set by the HTTP client: a test run cannot send it',
       'headers.1.header connection is set by the HTTP client: a test run cannot send it',
       'headers.2.header Keep-Alive is set by the HTTP client: a test run cannot send it',

@@ -65,7 +65,7 @@ export function fillJson(text: string, variables: Variables): string {
   const placeholder = new RegExp(PLACEHOLDER.source, 'y');
   let filled = '';
   let inString = false;
-  for (let i = 0; i < text.length; ) {
+  for (let i = 0; i < text.length;) {
     placeholder.lastIndex = i;
     const found = placeholder.exec(text);
     if (found) {
@@ -130,12 +130,16 @@ export function fillTemplate(template: Template, variables: Variables, jsonBody 
     const filled = fill(value, variables);
     // CR, LF and NUL would end the header line early.
     if (!isSingleLine(filled)) problems.push(`headers.${index}.value would hold a line break or NUL once its variables are filled in`);
-    else if (!FIELD_VALUE.test(filled)) problems.push(`headers.${index}.value holds a character an HTTP header cannot carry (only printable ASCII, Latin-1, space and tab)`);
+    else if (!FIELD_VALUE.test(filled))
+      problems.push(`headers.${index}.value holds a character an HTTP header cannot carry (only printable ASCII, Latin-1, space and tab)`);
     return { header, value: filled };
   });
   const body = jsonBody ? fillJson(template.body, variables) : fill(template.body, variables);
   const jsonProblem = jsonBody && body.trim() !== '' ? notJson(body) : null;
-  if (jsonProblem) problems.push(`body is not valid JSON once its variables are filled in (${jsonProblem}): fix the body, or choose another contentType than APPLICATION_JSON`);
+  if (jsonProblem)
+    problems.push(
+      `body is not valid JSON once its variables are filled in (${jsonProblem}): fix the body, or choose another contentType than APPLICATION_JSON`,
+    );
   if (problems.length > 0) throw new InvalidInputError(problems);
   return { url, oauthUrl, headers, body, unused: Object.keys(variables).filter((name) => !used.has(name)) };
 }

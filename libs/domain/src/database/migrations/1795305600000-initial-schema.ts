@@ -72,12 +72,7 @@ export class InitialSchema1795305600000 implements MigrationInterface {
     await queryRunner.createTable(
       new Table({
         name: 'bots',
-        columns: [
-          uuid('uuid', { isPrimary: true }),
-          uuid('environment_uuid'),
-          text('name', 255),
-          text('image', 2048, true),
-        ],
+        columns: [uuid('uuid', { isPrimary: true }), uuid('environment_uuid'), text('name', 255), text('image', 2048, true)],
         indices: [{ name: 'idx_bots_env_name', columnNames: ['environment_uuid', 'name'] }],
         foreignKeys: [
           {
@@ -223,16 +218,7 @@ export class InitialSchema1795305600000 implements MigrationInterface {
   }
 
   public async down(queryRunner: QueryRunner): Promise<void> {
-    for (const table of [
-      'connector_content',
-      'rest_connector_tags',
-      'rest_connectors',
-      'flow_connectors',
-      'flows',
-      'bots',
-      'environments',
-      'organizations',
-    ]) {
+    for (const table of ['connector_content', 'rest_connector_tags', 'rest_connectors', 'flow_connectors', 'flows', 'bots', 'environments', 'organizations']) {
       await queryRunner.dropTable(table);
     }
   }

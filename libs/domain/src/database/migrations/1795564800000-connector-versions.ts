@@ -90,7 +90,13 @@ export class ConnectorVersions1795564800000 implements MigrationInterface {
           snapshot: connectorSnapshot(connector, tags.get(connector.uuid) ?? []),
         };
       });
-      await queryRunner.query(REST_CONNECTOR_VERSION_ROWS.insertSql(versions.length), bindable(versions.flatMap((version) => REST_CONNECTOR_VERSION_ROWS.values(version)), sqlite));
+      await queryRunner.query(
+        REST_CONNECTOR_VERSION_ROWS.insertSql(versions.length),
+        bindable(
+          versions.flatMap((version) => REST_CONNECTOR_VERSION_ROWS.values(version)),
+          sqlite,
+        ),
+      );
       after = connectors[connectors.length - 1].uuid;
     }
   }

@@ -5,4 +5,10 @@ import { ConnectorVersions1795564800000 } from './1795564800000-connector-versio
 import { CanonicalConnectorUrls1795651200000 } from './1795651200000-canonical-connector-urls';
 
 /** In order. Listed, not globbed: the apps are bundled by webpack. */
-export const MIGRATIONS = [InitialSchema1795305600000, IdempotencyKeys1795392000000, BinaryNameKeys1795478400000, ConnectorVersions1795564800000, CanonicalConnectorUrls1795651200000];
+export const MIGRATIONS = [
+  InitialSchema1795305600000,
+  IdempotencyKeys1795392000000,
+  BinaryNameKeys1795478400000,
+  ConnectorVersions1795564800000,
+  CanonicalConnectorUrls1795651200000,
+];

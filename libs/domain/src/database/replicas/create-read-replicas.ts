@@ -27,7 +27,10 @@ export async function createReadReplicas(
   const driver = dataSource.driver as unknown as MysqlDriverInternals;
   const deadlineMs = config.statementTimeoutMs ?? DEFAULT_STATEMENT_TIMEOUT_MS;
   const poolOf = (url: string, connectionLimit?: number) =>
-    new ServerPool(driver.mysql.createPool({ ...driver.createConnectionOptions(driver.options, { url }), ...(connectionLimit ? { connectionLimit } : {}) }), deadlineMs);
+    new ServerPool(
+      driver.mysql.createPool({ ...driver.createConnectionOptions(driver.options, { url }), ...(connectionLimit ? { connectionLimit } : {}) }),
+      deadlineMs,
+    );
   const replicas = config.readUrls.map((url, index) => new Replica(`replica-${index + 1}`, addressOf(url), poolOf(url)));
   const readReplicas = new ReadReplicas(replicas, poolOf(config.url, 1), events, { maxLagMs: config.replicaMaxLagMs, ...options });
   await readReplicas.start();

@@ -250,7 +250,14 @@ export class ReadReplicas {
     const previous = replica.told;
     replica.told = state;
     const lagMs = this.lagOf(replica, now);
-    const why = state === 'lagging' ? (lagMs === null ? 'the primary has not been reached yet, so its lag is unknown' : `${lagMs} ms behind the primary (DATABASE_REPLICA_MAX_LAG_MS=${this.maxLagMs})`) : state === 'up' ? `${lagMs ?? 0} ms behind the primary` : reason;
+    const why =
+      state === 'lagging'
+        ? lagMs === null
+          ? 'the primary has not been reached yet, so its lag is unknown'
+          : `${lagMs} ms behind the primary (DATABASE_REPLICA_MAX_LAG_MS=${this.maxLagMs})`
+        : state === 'up'
+          ? `${lagMs ?? 0} ms behind the primary`
+          : reason;
     this.events.stateChanged({ name: replica.name, state, lagMs }, previous, replica.address, why);
   }
 

@@ -28,7 +28,10 @@ export const toInteger = Transform(({ value }) => (typeof value === 'string' && 
 const toSearchTerms = Transform(({ value }) => {
   const values = typeof value === 'string' ? [value] : value;
   if (!Array.isArray(values) || !values.every((v) => typeof v === 'string')) return value;
-  return values.flatMap((v: string) => v.split(',')).map((v) => v.trim()).filter((v) => v.length > 0);
+  return values
+    .flatMap((v: string) => v.split(','))
+    .map((v) => v.trim())
+    .filter((v) => v.length > 0);
 });
 
 /** `page`, 1-based, of every paged operation. */
@@ -52,7 +55,11 @@ export class PaginationQueryDto {
   @IsInt()
   linesPerPage: number = 5;
 
-  @ApiPropertyOptional({ enum: ORDER_BY_FIELDS, default: 'updatedAt', description: 'Sort field; ties are broken by uuid. Taken in any case (`UPDATEDAT` is `updatedAt`).' })
+  @ApiPropertyOptional({
+    enum: ORDER_BY_FIELDS,
+    default: 'updatedAt',
+    description: 'Sort field; ties are broken by uuid. Taken in any case (`UPDATEDAT` is `updatedAt`).',
+  })
   @inAnyCase(ORDER_BY_FIELDS)
   @IsIn(ORDER_BY_FIELDS)
   orderBy: OrderByField = 'updatedAt';

@@ -14,7 +14,13 @@ export class RestConnectorSnapshotDto extends OmitType(RestConnectorDto, ['flows
 
 /** One recorded write of a connector, as a page of versions lists it. */
 export class RestConnectorVersionDto {
-  @ApiProperty({ type: 'integer', format: 'int32', minimum: 1, example: 3, description: 'The connector\'s version after this write: its ETag then was `"v3"`.' })
+  @ApiProperty({
+    type: 'integer',
+    format: 'int32',
+    minimum: 1,
+    example: 3,
+    description: 'The connector\'s version after this write: its ETag then was `"v3"`.',
+  })
   version: number;
 
   @ApiProperty({ enum: VersionOperation, enumName: 'VersionOperation', example: VersionOperation.UPDATED })
@@ -66,7 +72,7 @@ export class DeletedRestConnectorDto {
   @ApiProperty({ example: 'alice' })
   deletedBy: string;
 
-  @ApiProperty({ type: 'integer', format: 'int32', minimum: 1, example: 4, description: 'Its version in the trash (the delete\'s)' })
+  @ApiProperty({ type: 'integer', format: 'int32', minimum: 1, example: 4, description: "Its version in the trash (the delete's)" })
   version: number;
 
   @ApiProperty({ example: '"v4"', description: 'The If-Match of a restore of exactly this version (the ETag the delete answered)' })
@@ -83,7 +89,14 @@ export class HistoryPageQueryDto {
   @PageNumber()
   page: number = 1;
 
-  @ApiPropertyOptional({ type: 'integer', format: 'int32', minimum: 1, maximum: HISTORY_PAGE.maxSize, default: HISTORY_PAGE.defaultSize, description: 'Items per page.' })
+  @ApiPropertyOptional({
+    type: 'integer',
+    format: 'int32',
+    minimum: 1,
+    maximum: HISTORY_PAGE.maxSize,
+    default: HISTORY_PAGE.defaultSize,
+    description: 'Items per page.',
+  })
   @toInteger
   @Min(1)
   @Max(HISTORY_PAGE.maxSize)
@@ -107,7 +120,14 @@ export class RestConnectorVersionPath {
   @PathUuid('uuid of a rest connector')
   serviceUUID: string;
 
-  @ApiProperty({ type: 'integer', format: 'int32', minimum: 1, maximum: INT32_MAX, description: 'A version number of the connector (the number of its ETag)', example: 1 })
+  @ApiProperty({
+    type: 'integer',
+    format: 'int32',
+    minimum: 1,
+    maximum: INT32_MAX,
+    description: 'A version number of the connector (the number of its ETag)',
+    example: 1,
+  })
   @toInteger
   @Min(1, { message: VERSION_MESSAGE })
   @Max(INT32_MAX, { message: VERSION_MESSAGE })

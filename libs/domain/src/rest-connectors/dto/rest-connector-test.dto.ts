@@ -74,7 +74,8 @@ export class SavedRestConnectorTestDto {
 
   @ApiPropertyOptional({
     type: RestConnectorWriteDto,
-    description: 'Edits to test instead of the stored connector, as a PUT would store them (placeholders keep the stored secrets while the URL keeps its host); nothing is saved.',
+    description:
+      'Edits to test instead of the stored connector, as a PUT would store them (placeholders keep the stored secrets while the URL keeps its host); nothing is saved.',
   })
   @IsOptional()
   @IsObject()
@@ -125,19 +126,20 @@ export class TestRunResponseDto {
     type: Number,
     nullable: true,
     example: 22,
-    description: 'The size of the answer\'s body in bytes as received; when it was cut at 1 MiB, the Content-Length the far side declared (null without one).',
+    description: "The size of the answer's body in bytes as received; when it was cut at 1 MiB, the Content-Length the far side declared (null without one).",
   })
   sizeBytes: number | null;
 
   @ApiPropertyOptional({
-    description: 'The body parsed, when the answer says it is JSON (`application/json` or `…+json`), came whole within 64 KiB and parses; absent otherwise. Secrets replaced by their placeholders.',
+    description:
+      'The body parsed, when the answer says it is JSON (`application/json` or `…+json`), came whole within 64 KiB and parses; absent otherwise. Secrets replaced by their placeholders.',
     example: { data: { level: 7 } },
   })
   json?: unknown;
 }
 
 export class TestRunOutputDto {
-  @ApiProperty({ example: '$.data.level', description: 'The connector\'s `output`.' })
+  @ApiProperty({ example: '$.data.level', description: "The connector's `output`." })
   expression: string;
 
   @ApiProperty({
@@ -158,7 +160,8 @@ export class TestRunOutputDto {
     type: String,
     nullable: true,
     example: null,
-    description: 'Why the query could not be evaluated: not a query, the answer not JSON or nested deeper than 64 levels, the query too large, or the answer\'s reading stopped (longer than 500 ms, or more memory than a run may use).',
+    description:
+      "Why the query could not be evaluated: not a query, the answer not JSON or nested deeper than 64 levels, the query too large, or the answer's reading stopped (longer than 500 ms, or more memory than a run may use).",
   })
   error: string | null;
 
@@ -166,7 +169,8 @@ export class TestRunOutputDto {
     type: String,
     nullable: true,
     example: null,
-    description: 'When the query selects nothing: how far it got, e.g. `output selects nothing: $.data selects an object with the members "level", "unit", and .levl selects nothing from it`.',
+    description:
+      'When the query selects nothing: how far it got, e.g. `output selects nothing: $.data selects an object with the members "level", "unit", and .levl selects nothing from it`.',
   })
   hint: string | null;
 }
@@ -179,23 +183,32 @@ export class TestRunAnswerDto {
   @ApiProperty({ type: String, nullable: true, example: null, description: 'What happened, in words, for every outcome but SUCCESS.' })
   message: string | null;
 
-  @ApiProperty({ example: 184, description: 'From the start of the run to its answer, in milliseconds: the token request and the reading of the answer included.' })
+  @ApiProperty({
+    example: 184,
+    description: 'From the start of the run to its answer, in milliseconds: the token request and the reading of the answer included.',
+  })
   durationMs: number;
 
   @ApiProperty({
     type: TestRunRequestDto,
-    description: 'The request as it was sent, secrets as placeholders. When the run failed at the OAuth 2.0 token request (AUTH_FAILED, or BLOCKED_DESTINATION or TIMEOUT of the token endpoint), that token request.',
+    description:
+      'The request as it was sent, secrets as placeholders. When the run failed at the OAuth 2.0 token request (AUTH_FAILED, or BLOCKED_DESTINATION or TIMEOUT of the token endpoint), that token request.',
   })
   request: TestRunRequestDto;
 
   @ApiProperty({
     type: TestRunResponseDto,
     nullable: true,
-    description: 'What came back to `request`: the far side\'s answer, or the token endpoint\'s when the run failed at the token request. Null when no answer came.',
+    description:
+      "What came back to `request`: the far side's answer, or the token endpoint's when the run failed at the token request. Null when no answer came.",
   })
   response: TestRunResponseDto | null;
 
-  @ApiProperty({ type: TestRunOutputDto, nullable: true, description: 'The connector\'s `output` applied to the answer; null when no answer came, or the run failed at the token request.' })
+  @ApiProperty({
+    type: TestRunOutputDto,
+    nullable: true,
+    description: "The connector's `output` applied to the answer; null when no answer came, or the run failed at the token request.",
+  })
   output: TestRunOutputDto | null;
 
   @ApiProperty({
@@ -203,7 +216,7 @@ export class TestRunAnswerDto {
     example: ['variables.lang is not used: the connector has no {{lang}}'],
     description:
       'What the run did differently from what the connector or the variables say: a variable that stands nowhere, a connector header replaced by `authType` or `contentType`, ' +
-      'an answer whose headers and body are not shown because they could not be read within the run\'s bounds.',
+      "an answer whose headers and body are not shown because they could not be read within the run's bounds.",
   })
   warnings: string[];
 }

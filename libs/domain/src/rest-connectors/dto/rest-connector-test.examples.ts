@@ -31,7 +31,7 @@ export const SAVED_REST_CONNECTOR_TEST_EXAMPLES: ExamplesObject = {
   withEdits: {
     summary: 'Edits that are not saved',
     description:
-      'Runs the connector as this PUT body would store it: a secret\'s placeholder keeps the stored secret while the URL keeps its scheme, host and port. Nothing is saved.',
+      "Runs the connector as this PUT body would store it: a secret's placeholder keeps the stored secret while the URL keeps its scheme, host and port. Nothing is saved.",
     value: {
       variables: { city: 'Porto' },
       connector: { ...createBody('noAuth'), url: 'https://api.weather.example.com/v2/alerts?city={{city}}&lang=en' },
@@ -76,7 +76,13 @@ export const TEST_RUN_ANSWER_EXAMPLES: ExamplesObject = {
       outcome: TestRunOutcome.SUCCESS,
       message: null,
       durationMs: 95,
-      request: { method: 'GET', url: 'https://api.example.com/items/42', headers: [{ header: 'User-Agent', value: 'bot-platform-connector-test/1.0' }], body: '', bodyTruncated: false },
+      request: {
+        method: 'GET',
+        url: 'https://api.example.com/items/42',
+        headers: [{ header: 'User-Agent', value: 'bot-platform-connector-test/1.0' }],
+        body: '',
+        bodyTruncated: false,
+      },
       response: {
         status: 200,
         headers: [{ header: 'content-type', value: 'application/json' }],
@@ -112,7 +118,13 @@ export const TEST_RUN_ANSWER_EXAMPLES: ExamplesObject = {
         body: '{"email": "ana@example.com"}',
         bodyTruncated: false,
       },
-      response: { status: 503, headers: [{ header: 'content-type', value: 'text/html' }], body: '<h1>Down for maintenance</h1>', bodyTruncated: false, sizeBytes: 29 },
+      response: {
+        status: 503,
+        headers: [{ header: 'content-type', value: 'text/html' }],
+        body: '<h1>Down for maintenance</h1>',
+        bodyTruncated: false,
+        sizeBytes: 29,
+      },
       output: { expression: '$.id', values: null, valuesTruncated: false, error: 'the answer is not JSON', hint: null },
       warnings: ['headers.0 Content-Type is not sent: contentType APPLICATION_JSON sends Content-Type: application/json'],
     },
@@ -123,7 +135,13 @@ export const TEST_RUN_ANSWER_EXAMPLES: ExamplesObject = {
       outcome: TestRunOutcome.BLOCKED_DESTINATION,
       message: 'metadata.internal is not a public destination: connector test runs only reach public addresses',
       durationMs: 2,
-      request: { method: 'GET', url: 'http://metadata.internal/latest/meta-data/', headers: [{ header: 'User-Agent', value: 'bot-platform-connector-test/1.0' }], body: '', bodyTruncated: false },
+      request: {
+        method: 'GET',
+        url: 'http://metadata.internal/latest/meta-data/',
+        headers: [{ header: 'User-Agent', value: 'bot-platform-connector-test/1.0' }],
+        body: '',
+        bodyTruncated: false,
+      },
       response: null,
       output: null,
       warnings: [],

@@ -80,7 +80,12 @@ export class ConnectorTagDto {
 
 /** The body of create and update (both full writes). */
 export class RestConnectorWriteDto {
-  @ApiProperty({ example: 'Weather forecast', minLength: 1, maxLength: LIMITS.name, description: 'Unique among the bot\'s active connectors, case-insensitively; trimmed.' })
+  @ApiProperty({
+    example: 'Weather forecast',
+    minLength: 1,
+    maxLength: LIMITS.name,
+    description: "Unique among the bot's active connectors, case-insensitively; trimmed.",
+  })
   @IsDefined()
   @IsString()
   @trim
@@ -115,7 +120,7 @@ export class RestConnectorWriteDto {
     type: [ConnectorHeaderDto],
     maxItems: LIMITS.headers,
     description:
-      'When authType is not AUTH_NONE, `Host`, `X-Forwarded-Host`, `X-Host`, `X-Original-Host` and `Forwarded`\'s `host=` must name ' +
+      "When authType is not AUTH_NONE, `Host`, `X-Forwarded-Host`, `X-Host`, `X-Original-Host` and `Forwarded`'s `host=` must name " +
       'the host and port of `url`, without `{{variable}}` placeholders.',
   })
   @IsOptional()
@@ -180,13 +185,13 @@ export class RestConnectorWriteDto {
   authPassword?: string | null;
 
   // maxLength in characters: 64 KiB of UTF-8 is at most that many; MaxBytes is the exact limit.
-  @ApiProperty({ example: '', maxLength: LIMITS.payloadBytes, description: 'Body of the connector\'s request; may be empty; at most 64 KiB.' })
+  @ApiProperty({ example: '', maxLength: LIMITS.payloadBytes, description: "Body of the connector's request; may be empty; at most 64 KiB." })
   @IsDefined()
   @IsString()
   @MaxBytes(LIMITS.payloadBytes)
   body: string;
 
-  @ApiProperty({ example: '$.data', maxLength: LIMITS.payloadBytes, description: 'Expected parsing of the connector\'s output; may be empty; at most 64 KiB.' })
+  @ApiProperty({ example: '$.data', maxLength: LIMITS.payloadBytes, description: "Expected parsing of the connector's output; may be empty; at most 64 KiB." })
   @IsDefined()
   @IsString()
   @MaxBytes(LIMITS.payloadBytes)

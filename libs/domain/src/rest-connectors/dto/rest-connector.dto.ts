@@ -83,7 +83,8 @@ export class RestConnectorDto {
 export class RestConnectorCreatedDto {
   @ApiProperty({
     format: 'uuid',
-    description: 'The new connector\'s id, assigned by the server: a version-7 UUID, time-ordered to the millisecond (it shows when the connector was created). Treat it as opaque.',
+    description:
+      "The new connector's id, assigned by the server: a version-7 UUID, time-ordered to the millisecond (it shows when the connector was created). Treat it as opaque.",
     example: '019a8f3e-5c1b-7d2a-9f4e-3b6c8d0e1f2a',
   })
   uuid: string;

@@ -1,6 +1,6 @@
 import { ANSWER_BUDGET_MS, AnswerReader, WORKER_LIMITS } from './answer-reader';
 import type { AnswerTask } from './answer.worker';
-import { transpiledWorkerScript } from './testing/worker-script';
+import { transpiledWorkerScript } from './from-sources/worker-script';
 
 /** 57 bytes nested 28 deep: `$..*` eight times over it walks millions of paths, and a name no node has selects none of them. */
 const NESTED = `${'['.repeat(28)}1${']'.repeat(28)}`;
@@ -40,7 +40,10 @@ describe(AnswerReader.name, () => {
   it(`stops a read past its budget (${ANSWER_BUDGET_MS} ms by default) with its worker, keeping what was already scrubbed to be shown`, async () => {
     sut = new AnswerReader(300);
     const outcome = await sut.read(aTask({ body: NESTED, texts: [SECRET.value], expression: ENDLESS }));
-    expect(outcome).toEqual({ stopped: 'took longer than 300 ms to read, and was stopped', shown: { texts: ['<BEARER_TOKEN>'], body: NESTED, bodyTruncated: false } });
+    expect(outcome).toEqual({
+      stopped: 'took longer than 300 ms to read, and was stopped',
+      shown: { texts: ['<BEARER_TOKEN>'], body: NESTED, bodyTruncated: false },
+    });
     // The pool replaced the stopped worker: the next read runs.
     await expect(sut.read(aTask({ body: '[1]', expression: '$[0]' }))).resolves.toMatchObject({ result: { query: { values: [1] } } });
   });
@@ -73,7 +76,10 @@ describe(AnswerReader.name, () => {
     sut = new AnswerReader(ANSWER_BUDGET_MS, WORKER_LIMITS, () => script);
     const failed = await sut.read(aTask({}));
     // The detail is for the log; the answer says only that the reader failed.
-    expect(failed).toEqual({ stopped: 'could not be read: the answer reader failed to start', error: expect.objectContaining({ message: expect.stringContaining('/nowhere/answer.worker.js') }) });
+    expect(failed).toEqual({
+      stopped: 'could not be read: the answer reader failed to start',
+      error: expect.objectContaining({ message: expect.stringContaining('/nowhere/answer.worker.js') }),
+    });
     script = transpiledWorkerScript(require.resolve('./answer.worker'));
     await expect(sut.read(aTask({ body: '[1]', expression: '$[0]' }))).resolves.toMatchObject({ result: { query: { values: [1] } } });
   });

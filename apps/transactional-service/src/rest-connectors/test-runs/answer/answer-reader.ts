@@ -62,7 +62,12 @@ export class AnswerReader {
   }
 
   /** One task of the worker script's export `name`, within the bounds (see the class). */
-  private async run<T>(name: string, task: object, transfer: ArrayBufferLike[], callerGone?: AbortSignal): Promise<{ result: T } | { stopped: string; shown?: AnswerShown; error?: Error }> {
+  private async run<T>(
+    name: string,
+    task: object,
+    transfer: ArrayBufferLike[],
+    callerGone?: AbortSignal,
+  ): Promise<{ result: T } | { stopped: string; shown?: AnswerShown; error?: Error }> {
     let workers: Piscina;
     try {
       workers = await this.workers();
@@ -101,7 +106,8 @@ export class AnswerReader {
       return { result: (await workers.run({ ...task, progress }, { name, signal: stop.signal, transferList: transfer as never })) as T };
     } catch (error) {
       if (stop.signal.reason === 'budget') return { stopped: `took longer than ${this.budgetMs} ms to read, and was stopped`, shown };
-      if (stop.signal.reason === 'queued') return { stopped: `waited longer than ${ANSWER_QUEUE_MS} ms for a free reader: this replica is busy reading other answers` };
+      if (stop.signal.reason === 'queued')
+        return { stopped: `waited longer than ${ANSWER_QUEUE_MS} ms for a free reader: this replica is busy reading other answers` };
       if (stop.signal.reason === 'cancelled') return { stopped: 'was not read: the test run was cancelled', shown };
       if ((error as { code?: unknown }).code === 'ERR_WORKER_OUT_OF_MEMORY') {
         return { stopped: `needed more than the ${this.limits.maxOldGenerationSizeMb} MB of memory a test run may use to read it, and was stopped`, shown };
@@ -161,5 +167,5 @@ function workerScript(): string {
   return (script ??= existsSync(join(__dirname, 'answer.worker.js'))
     ? join(__dirname, 'answer.worker.js')
     : // eslint-disable-next-line @typescript-eslint/no-require-imports
-      (require('./testing/worker-script') as typeof import('./testing/worker-script')).transpiledWorkerScript(join(__dirname, 'answer.worker.ts')));
+      (require('./from-sources/worker-script') as typeof import('./from-sources/worker-script')).transpiledWorkerScript(join(__dirname, 'answer.worker.ts')));
 }

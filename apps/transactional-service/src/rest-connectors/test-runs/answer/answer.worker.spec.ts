@@ -29,7 +29,10 @@ describe('readAnswer', () => {
 
   it('parses the body as it came, then scrubs what the parsed body holds: a JSON escape hides nothing, and the answer stays JSON', () => {
     const body = `{"echo": "${SECRET.value.replace('/', '\\/').replace('s', '\\u0073')}", "n": 1}`;
-    expect(readAnswer(aTask({ body, isJson: true, shownBytes: 1024 }))).toMatchObject({ body: '{"echo": "<BEARER_TOKEN>", "n": 1}', json: { echo: '<BEARER_TOKEN>', n: 1 } });
+    expect(readAnswer(aTask({ body, isJson: true, shownBytes: 1024 }))).toMatchObject({
+      body: '{"echo": "<BEARER_TOKEN>", "n": 1}',
+      json: { echo: '<BEARER_TOKEN>', n: 1 },
+    });
     // A secret that is also ordinary text of the answer: the text shows its placeholder, the JSON is still read.
     const short = { value: '1234', placeholder: '<P>' };
     expect(readAnswer(aTask({ body: '{"count": 1234}', secrets: [short], isJson: true, shownBytes: 1024, expression: '$.count' }))).toMatchObject({
@@ -45,7 +48,9 @@ describe('readAnswer', () => {
     const body = JSON.stringify({ token: encodeURIComponent(SECRET.value), n: 1, [SECRET.value]: 2 });
     const task = aTask({ body, shownBytes: 1024 });
     expect(readAnswer({ ...task, expression: '$.token' }).query).toEqual({ values: ['<BEARER_TOKEN>'], valuesTruncated: false, error: null, hint: null });
-    expect(readAnswer({ ...task, expression: '$.missing' }).query?.hint).toBe('output selects nothing: $ selects an object with the members "token", "n", "<BEARER_TOKEN>", and .missing selects nothing from it');
+    expect(readAnswer({ ...task, expression: '$.missing' }).query?.hint).toBe(
+      'output selects nothing: $ selects an object with the members "token", "n", "<BEARER_TOKEN>", and .missing selects nothing from it',
+    );
   });
 
   it('decodes the bytes, leaving out a character cut in two at the end of a body read only in part', () => {

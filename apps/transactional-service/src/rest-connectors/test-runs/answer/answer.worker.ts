@@ -6,7 +6,7 @@
  * its bytes: a hostile answer, query or secret can only stop its own worker.
  *
  * It imports packages and files that import only packages or each other (never Nest, never config): built, it is
- * one webpack entry beside the app's bundle; from the TypeScript sources (tests) see testing/worker-script.ts.
+ * one webpack entry beside the app's bundle; from the TypeScript sources (tests) see from-sources/worker-script.ts.
  */
 import { BroadcastChannel } from 'node:worker_threads';
 import { SecretScrubber, SecretValue } from '../secret-scrubber';

@@ -3,7 +3,16 @@ import { jsonDepthExceeds, OUTPUT_LIMITS, parseAnswer, queryText } from './outpu
 const query = queryText;
 
 describe('queryText', () => {
-  const body = JSON.stringify({ data: { level: 7, unit: 'kg', items: [{ id: 1, ok: true, name: 'Apple' }, { id: 2, ok: false, name: 'banana' }] } });
+  const body = JSON.stringify({
+    data: {
+      level: 7,
+      unit: 'kg',
+      items: [
+        { id: 1, ok: true, name: 'Apple' },
+        { id: 2, ok: false, name: 'banana' },
+      ],
+    },
+  });
 
   it.each([
     ['$.data.level', [7]],
@@ -22,7 +31,10 @@ describe('queryText', () => {
   });
 
   it('never evaluates script: an eval-style filter is a syntax error, not code', () => {
-    expect(query('$..[?(@.constructor.constructor("return process")().exit())]', body)).toMatchObject({ values: null, error: expect.stringMatching(/not a valid JSONPath query/) });
+    expect(query('$..[?(@.constructor.constructor("return process")().exit())]', body)).toMatchObject({
+      values: null,
+      error: expect.stringMatching(/not a valid JSONPath query/),
+    });
   });
 
   it('says why when the answer is not JSON', () => {
@@ -45,7 +57,10 @@ describe('queryText', () => {
   describe('bounds what a hostile answer or query could make unbounded', () => {
     it(`does not read as JSON an answer nested deeper than ${OUTPUT_LIMITS.jsonDepth} levels (checked before parsing: no stack is spent)`, () => {
       const deep = '['.repeat(5_000) + ']'.repeat(5_000);
-      expect(query('$[0]', deep)).toMatchObject({ values: null, error: `the answer nests arrays and objects deeper than ${OUTPUT_LIMITS.jsonDepth} levels: a test run does not read it as JSON` });
+      expect(query('$[0]', deep)).toMatchObject({
+        values: null,
+        error: `the answer nests arrays and objects deeper than ${OUTPUT_LIMITS.jsonDepth} levels: a test run does not read it as JSON`,
+      });
       expect(parseAnswer(deep)).toEqual({ notJson: expect.stringMatching(/deeper than 64 levels/) });
       const limit = '['.repeat(OUTPUT_LIMITS.jsonDepth) + ']'.repeat(OUTPUT_LIMITS.jsonDepth);
       expect(query('$', limit)?.values).toEqual([JSON.parse(limit)]);
@@ -62,19 +77,30 @@ describe('queryText', () => {
       expect(query(path(OUTPUT_LIMITS.queryNodes / 2), '{}')).toMatchObject({ values: [], error: null });
       expect(query(path(OUTPUT_LIMITS.queryNodes / 2 + 1), '{}')).toMatchObject({ values: null, error: expect.stringMatching(/^output is too large a query/) });
       const union = `$[${Array(3000).fill('0').join(',')}]`;
-      expect(query(union, JSON.stringify(['x'.repeat(50_000)]))).toMatchObject({ values: null, error: expect.stringMatching(/^output is too large a query for a test run/) });
+      expect(query(union, JSON.stringify(['x'.repeat(50_000)]))).toMatchObject({
+        values: null,
+        error: expect.stringMatching(/^output is too large a query for a test run/),
+      });
     });
 
     it(`shows at most ${OUTPUT_LIMITS.values} values, and says the rest were cut`, () => {
       const many = JSON.stringify(Array.from({ length: 5_000 }, (_, i) => i));
-      expect(query('$[*]', many)).toEqual({ values: Array.from({ length: OUTPUT_LIMITS.values }, (_, i) => i), valuesTruncated: true, error: null, hint: null });
+      expect(query('$[*]', many)).toEqual({
+        values: Array.from({ length: OUTPUT_LIMITS.values }, (_, i) => i),
+        valuesTruncated: true,
+        error: null,
+        hint: null,
+      });
     });
 
     it(`shows at most ${OUTPUT_LIMITS.valuesBytes} bytes of values, and refuses a single value larger than that`, () => {
       const big = JSON.stringify(['x'.repeat(40_000), 'y'.repeat(40_000)]);
       const cut = query('$[*]', big);
       expect(cut).toMatchObject({ values: ['x'.repeat(40_000)], valuesTruncated: true, error: null });
-      expect(query('$', big)).toMatchObject({ values: null, error: expect.stringMatching(/^output selects a value of 80\d+ bytes as JSON: a test run shows at most 65536 bytes of values$/) });
+      expect(query('$', big)).toMatchObject({
+        values: null,
+        error: expect.stringMatching(/^output selects a value of 80\d+ bytes as JSON: a test run shows at most 65536 bytes of values$/),
+      });
     });
 
     it('stops a descendant query that would multiply without end once enough values are found (the values are generated lazily)', () => {

@@ -163,7 +163,9 @@ function describe(value: unknown): string {
   if (value !== null && typeof value === 'object') {
     const keys = Object.keys(value);
     const shown = keys.slice(0, OUTPUT_LIMITS.hintKeys).map((key) => JSON.stringify(key));
-    return keys.length === 0 ? 'an empty object' : `an object with the member${keys.length === 1 ? '' : 's'} ${shown.join(', ')}${keys.length > shown.length ? ', …' : ''}`;
+    return keys.length === 0
+      ? 'an empty object'
+      : `an object with the member${keys.length === 1 ? '' : 's'} ${shown.join(', ')}${keys.length > shown.length ? ', …' : ''}`;
   }
   return value === null ? 'null' : `the ${typeof value} ${JSON.stringify(value).slice(0, 80)}`;
 }

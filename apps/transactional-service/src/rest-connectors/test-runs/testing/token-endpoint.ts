@@ -41,7 +41,10 @@ export async function tokenEndpoint(lifetimeS: number, delayMs = 0) {
     } catch {
       // The library has written the RFC 6749 error into the response.
     }
-    res.status(response.status ?? 500).set(response.headers).json(response.body);
+    res
+      .status(response.status ?? 500)
+      .set(response.headers)
+      .json(response.body);
   });
   const server: Server = await new Promise((done) => {
     const listening = app.listen(0, '127.0.0.2', () => done(listening));
