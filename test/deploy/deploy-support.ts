@@ -4,6 +4,9 @@
  * uses: resources, namespace, images, strategic-merge and JSON 6902 patches; anything else fails
  * loudly), evaluating label selectors and NetworkPolicies, reading .env.example and the Dockerfile.
  */
+import dockerignore from '@balena/dockerignore';
+import { DockerfileParser, Flag } from 'dockerfile-ast';
+import { applyPatch as applyOperations, Operation } from 'fast-json-patch';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { parseAllDocuments } from 'yaml';
@@ -297,39 +300,13 @@ export function strategicMerge(target: Json, patch: Json, where: string, key = '
   return clone(patch);
 }
 
+/** RFC 6902, by fast-json-patch (operations validated; a failed test or a missing path throws). */
 export function applyJsonPatch(document: Json, operations: Json[], where: string): Json {
-  const result = clone(document);
-  for (const op of operations) {
-    const segments = String(op.path)
-      .split('/')
-      .slice(1)
-      .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
-    if (segments.length === 0) throw new Error(`${where}: cannot patch the document root`);
-    const last = segments.pop() as string;
-    let parent = result;
-    for (const segment of segments) {
-      parent = parent?.[Array.isArray(parent) ? Number(segment) : segment];
-      if (parent === undefined) throw new Error(`${where}: ${op.op} ${op.path}: the parent path does not exist`);
-    }
-    switch (op.op) {
-      case 'add':
-        if (Array.isArray(parent)) parent.splice(last === '-' ? parent.length : Number(last), 0, clone(op.value));
-        else parent[last] = clone(op.value);
-        break;
-      case 'replace':
-        if (!(last in parent)) throw new Error(`${where}: replace ${op.path}: nothing there`);
-        parent[Array.isArray(parent) ? Number(last) : last] = clone(op.value);
-        break;
-      case 'remove':
-        if (!(last in parent)) throw new Error(`${where}: remove ${op.path}: nothing there`);
-        if (Array.isArray(parent)) parent.splice(Number(last), 1);
-        else delete parent[last];
-        break;
-      default:
-        throw new Error(`${where}: JSON 6902 op ${op.op} is not understood by test/deploy's renderer`);
-    }
+  try {
+    return applyOperations(clone(document), operations as Operation[], true).newDocument;
+  } catch (error) {
+    throw new Error(`${where}: ${(error as Error).message.split('\n')[0]}`, { cause: error });
   }
-  return result;
 }
 
 function isPlainObject(value: unknown): value is Record<string, Json> {
@@ -524,24 +501,21 @@ export interface Dockerfile {
   stages: DockerStage[];
 }
 
-/** Parses a Dockerfile: comments and parser directives dropped, continuation lines joined. */
+/**
+ * Parses a Dockerfile with dockerfile-ast (the parser of VS Code's Docker language server): comments and parser
+ * directives dropped, continuation lines joined; each instruction's flags (`--from=…`) first, then its arguments.
+ */
 export function parseDockerfile(text: string): Dockerfile {
-  const instructions: DockerInstruction[] = [];
-  const lines = text.split('\n');
-  for (let i = 0; i < lines.length; i++) {
-    let line = lines[i];
-    if (/^\s*(#|$)/.test(line)) continue;
-    const start = i + 1;
-    while (/\\\s*$/.test(line) && i + 1 < lines.length) {
-      line = line.replace(/\\\s*$/, ' ');
-      i++;
-      while (i < lines.length && /^\s*#/.test(lines[i])) i++; // comments inside a continuation are dropped
-      line += lines[i] ?? '';
-    }
-    const match = /^\s*([A-Za-z]+)\s+([\s\S]*)$/.exec(line);
-    if (!match) throw new Error(`Dockerfile line ${start}: cannot parse ${JSON.stringify(line)}`);
-    instructions.push({ keyword: match[1].toUpperCase(), args: match[2].trim().replace(/\s+/g, ' '), line: start });
-  }
+  const instructions: DockerInstruction[] = DockerfileParser.parse(text)
+    .getInstructions()
+    .map((instruction) => {
+      const flags = (instruction as { getFlags?: () => Flag[] }).getFlags?.() ?? [];
+      const args = [
+        ...flags.map((flag) => (flag.getValue() === null ? `--${flag.getName()}` : `--${flag.getName()}=${flag.getValue()}`)),
+        ...instruction.getArguments().map((argument) => argument.getValue()),
+      ];
+      return { keyword: instruction.getKeyword().toUpperCase(), args: args.join(' '), line: instruction.getRange().start.line + 1 };
+    });
 
   const globalArgs: Record<string, string> = {};
   const stages: DockerStage[] = [];
@@ -614,26 +588,9 @@ export function readDockerfile(): Dockerfile {
   return parseDockerfile(readFileSync(join(ROOT, 'docker', 'Dockerfile'), 'utf8'));
 }
 
-/** `.dockerignore` semantics, enough for this repository: `**`, `*`, `!` exceptions, parents exclude children. */
+/** Whether docker build leaves `path` out of the context: @balena/dockerignore, a port of Docker's own matching. */
 export function dockerIgnored(path: string, patterns: string[]): boolean {
-  let ignored = false;
-  for (const raw of patterns) {
-    const negated = raw.startsWith('!');
-    const pattern = (negated ? raw.slice(1) : raw).replace(/^\/+/, '').replace(/\/+$/, '');
-    const regex = new RegExp(
-      `^${pattern
-        .split('**/')
-        .map((part) =>
-          part
-            .replace(/[.+^${}()|[\]\\]/g, '\\$&')
-            .replace(/\*/g, '[^/]*')
-            .replace(/\?/g, '[^/]'),
-        )
-        .join('(?:.*/)?')}(?:/.*)?$`,
-    );
-    if (regex.test(path)) ignored = !negated;
-  }
-  return ignored;
+  return dockerignore().add(patterns).ignores(path);
 }
 
 export function readDockerignore(): string[] {
