@@ -1,11 +1,12 @@
 import { AppConfig } from '@app/platform';
 import { IdempotencyKey, RestConnector } from '@app/domain';
 import { TRANSACTIONAL_SERVICE_APP } from '../../apps/transactional-service/src/transactional-service.app';
-import { seedTenant, Tenant } from '../support/fixtures';
+import { Tenant } from '../support/fixtures';
 import { mysqlTestConfig, sqliteTestConfig } from '../support/test-config';
-import { startTestApp, TestApp } from '../support/test-app';
+import { TestApp } from '../support/test-app';
 import { bearer, signToken } from '../support/tokens';
-import { aConnectorBody, createConnector, tenantPath } from './connector-factories';
+import { aConnectorBody, createConnector } from './connector-factories';
+import { startTenantApp } from '../support/tenant-app';
 
 const statuses = (responses: Array<{ status: number }>) => responses.map((r) => r.status).sort();
 const times = <T>(n: number, make: (i: number) => Promise<T>) => Promise.all(Array.from({ length: n }, (_, i) => make(i)));
@@ -19,12 +20,7 @@ describe.each([
   let token: string;
   let base: string;
 
-  beforeAll(async () => {
-    sut = await startTestApp(TRANSACTIONAL_SERVICE_APP, config());
-    tenant = await seedTenant(sut.dataSource);
-    token = await signToken({ scope: 'connectors:write' });
-    base = tenantPath(tenant);
-  });
+  beforeAll(async () => ({ sut, tenant, token, base } = await startTenantApp(TRANSACTIONAL_SERVICE_APP, config(), { scope: 'connectors:write' })));
   afterAll(() => sut.close());
 
   const countNamed = async (name: string) =>

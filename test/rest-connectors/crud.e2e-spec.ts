@@ -2,7 +2,7 @@ import { RestConnector } from '@app/domain';
 import { TRANSACTIONAL_SERVICE_APP } from '../../apps/transactional-service/src/transactional-service.app';
 import { aFlow, importData, seedTenant, Tenant } from '../support/fixtures';
 import { mysqlTestConfig } from '../support/test-config';
-import { startTestApp, TestApp } from '../support/test-app';
+import { TestApp } from '../support/test-app';
 import { bearer, signToken } from '../support/tokens';
 import {
   aConnectorBody,
@@ -14,7 +14,6 @@ import {
   errorBody,
   ISO_UTC_MILLIS,
   RECORD_KEYS,
-  tenantPath,
   UUID_REGEX,
   withBasicAuth,
   withBearerAuth,
@@ -22,6 +21,7 @@ import {
   withPasswordGrant,
   readStoredSecrets,
 } from './connector-factories';
+import { startTenantApp } from '../support/tenant-app';
 
 describe('Rest connectors: create, get, update, delete (MariaDB)', () => {
   let sut: TestApp;
@@ -33,12 +33,7 @@ describe('Rest connectors: create, get, update, delete (MariaDB)', () => {
   const get = (uuid: string) => sut.http.get(`${base}/${uuid}`).set(bearer(token));
   const storedSecrets = (uuid: string) => readStoredSecrets(sut, uuid);
 
-  beforeAll(async () => {
-    sut = await startTestApp(TRANSACTIONAL_SERVICE_APP, mysqlTestConfig());
-    tenant = await seedTenant(sut.dataSource);
-    token = await signToken(ALICE);
-    base = tenantPath(tenant);
-  });
+  beforeAll(async () => ({ sut, tenant, token, base } = await startTenantApp(TRANSACTIONAL_SERVICE_APP, mysqlTestConfig(), ALICE)));
   afterAll(() => sut.close());
 
   describe('POST (create)', () => {

@@ -1,8 +1,8 @@
 import { TRANSACTIONAL_SERVICE_APP } from '../../apps/transactional-service/src/transactional-service.app';
 import { aContentEntry, aFlow, importData, seedTenant, Tenant } from '../support/fixtures';
 import { sqliteTestConfig } from '../support/test-config';
-import { startTestApp, TestApp } from '../support/test-app';
-import { bearer, signToken } from '../support/tokens';
+import { TestApp } from '../support/test-app';
+import { bearer } from '../support/tokens';
 import {
   aConnectorBody,
   ALICE,
@@ -15,6 +15,7 @@ import {
   tenantPath,
   withBasicAuth,
 } from './connector-factories';
+import { startTenantApp } from '../support/tenant-app';
 
 /** The embedded default: the same operations on a SQLite file, migrated on connect. */
 describe('Rest connectors on SQLite', () => {
@@ -23,12 +24,7 @@ describe('Rest connectors on SQLite', () => {
   let token: string;
   let base: string;
 
-  beforeAll(async () => {
-    sut = await startTestApp(TRANSACTIONAL_SERVICE_APP, sqliteTestConfig());
-    tenant = await seedTenant(sut.dataSource);
-    token = await signToken(ALICE);
-    base = tenantPath(tenant);
-  });
+  beforeAll(async () => ({ sut, tenant, token, base } = await startTenantApp(TRANSACTIONAL_SERVICE_APP, sqliteTestConfig(), ALICE)));
   afterAll(() => sut.close());
 
   it('creates (201, Location) and gets the full record with placeholders for secrets', async () => {

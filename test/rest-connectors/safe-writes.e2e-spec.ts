@@ -1,10 +1,11 @@
 import { RestConnector } from '@app/domain';
 import { TRANSACTIONAL_SERVICE_APP } from '../../apps/transactional-service/src/transactional-service.app';
-import { seedTenant, Tenant } from '../support/fixtures';
+import { Tenant } from '../support/fixtures';
 import { mysqlTestConfig } from '../support/test-config';
-import { startTestApp, TestApp } from '../support/test-app';
-import { bearer, signToken } from '../support/tokens';
-import { aConnectorBody, ALICE, createConnector, tenantPath, withBasicAuth, withPasswordGrant, readStoredSecrets } from './connector-factories';
+import { TestApp } from '../support/test-app';
+import { bearer } from '../support/tokens';
+import { aConnectorBody, ALICE, createConnector, withBasicAuth, withPasswordGrant, readStoredSecrets } from './connector-factories';
+import { startTenantApp } from '../support/tenant-app';
 
 describe('Rest connectors: safe writes (MariaDB)', () => {
   let sut: TestApp;
@@ -14,12 +15,7 @@ describe('Rest connectors: safe writes (MariaDB)', () => {
 
   const storedSecrets = (uuid: string) => readStoredSecrets(sut, uuid);
 
-  beforeAll(async () => {
-    sut = await startTestApp(TRANSACTIONAL_SERVICE_APP, mysqlTestConfig());
-    tenant = await seedTenant(sut.dataSource);
-    token = await signToken(ALICE);
-    base = tenantPath(tenant);
-  });
+  beforeAll(async () => ({ sut, tenant, token, base } = await startTenantApp(TRANSACTIONAL_SERVICE_APP, mysqlTestConfig(), ALICE)));
   afterAll(() => sut.close());
 
   describe('HTTP edge', () => {

@@ -18,6 +18,7 @@ import {
   withClientCredentials,
   withPasswordGrant,
 } from './connector-factories';
+import { startTenantApp } from '../support/tenant-app';
 
 type SecretRow = Record<'uuid' | (typeof SECRET_FIELDS)[number], string | null> & { version: number };
 
@@ -188,12 +189,7 @@ describe('A stored secret stays bound to where it goes (MariaDB)', () => {
     expect(after.headers.etag).toBe(before.headers.etag);
   }
 
-  beforeAll(async () => {
-    sut = await startTestApp(TRANSACTIONAL_SERVICE_APP, mysqlTestConfig());
-    tenant = await seedTenant(sut.dataSource);
-    token = await signToken({ scope: 'connectors:write' });
-    base = tenantPath(tenant);
-  });
+  beforeAll(async () => ({ sut, tenant, token, base } = await startTenantApp(TRANSACTIONAL_SERVICE_APP, mysqlTestConfig(), { scope: 'connectors:write' })));
   afterAll(() => sut.close());
 
   describe('URLs without `//`, which the parser reads as if they had it', () => {

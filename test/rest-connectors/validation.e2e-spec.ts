@@ -1,9 +1,9 @@
 import { RestConnector } from '@app/domain';
 import { TRANSACTIONAL_SERVICE_APP } from '../../apps/transactional-service/src/transactional-service.app';
-import { seedTenant, Tenant } from '../support/fixtures';
+import { Tenant } from '../support/fixtures';
 import { mysqlTestConfig } from '../support/test-config';
-import { startTestApp, TestApp } from '../support/test-app';
-import { bearer, signToken } from '../support/tokens';
+import { TestApp } from '../support/test-app';
+import { bearer } from '../support/tokens';
 import {
   aConnectorBody,
   ALICE,
@@ -11,12 +11,12 @@ import {
   ConnectorWriteBody,
   createConnector,
   errorBody,
-  tenantPath,
   withBasicAuth,
   withBearerAuth,
   withClientCredentials,
   withPasswordGrant,
 } from './connector-factories';
+import { startTenantApp } from '../support/tenant-app';
 
 const KIB_64 = 65536;
 const naming = (...fields: string[]) => expect.arrayContaining(fields.map((field) => expect.stringContaining(field)));
@@ -30,12 +30,7 @@ describe('Rest connectors: validation of the write body (MariaDB)', () => {
   const create = (body: ConnectorWriteBody) => sut.http.post(base).set(bearer(token)).send(body);
   const activeCount = () => sut.dataSource.getRepository(RestConnector).countBy({ botUuid: tenant.bot.uuid });
 
-  beforeAll(async () => {
-    sut = await startTestApp(TRANSACTIONAL_SERVICE_APP, mysqlTestConfig());
-    tenant = await seedTenant(sut.dataSource);
-    token = await signToken(ALICE);
-    base = tenantPath(tenant);
-  });
+  beforeAll(async () => ({ sut, tenant, token, base } = await startTenantApp(TRANSACTIONAL_SERVICE_APP, mysqlTestConfig(), ALICE)));
   afterAll(() => sut.close());
 
   describe('required fields', () => {

@@ -7,7 +7,6 @@ import {
   ALICE,
   ConnectorWriteBody,
   createConnector,
-  tenantPath,
   withBasicAuth,
   withBearerAuth,
   withClientCredentials,
@@ -17,6 +16,7 @@ import { seedTenant, Tenant } from '../support/fixtures';
 import { mysqlTestConfig } from '../support/test-config';
 import { startTestApp, TestApp } from '../support/test-app';
 import { bearer, signToken } from '../support/tokens';
+import { startTenantApp } from '../support/tenant-app';
 
 /** Every secret and credential of the auth settings, with a body whose auth type requires it. */
 const CREDENTIALS = [
@@ -48,12 +48,7 @@ describe('Hostile input to the write body, the query and the media type (MariaDB
   /** The 400's message names `field` (each message is one string of the array). */
   const naming = (field: string) => expect.arrayContaining([expect.stringContaining(field)]);
 
-  beforeAll(async () => {
-    sut = await startTestApp(TRANSACTIONAL_SERVICE_APP, mysqlTestConfig());
-    tenant = await seedTenant(sut.dataSource);
-    token = await signToken(ALICE);
-    base = tenantPath(tenant);
-  });
+  beforeAll(async () => ({ sut, tenant, token, base } = await startTenantApp(TRANSACTIONAL_SERVICE_APP, mysqlTestConfig(), ALICE)));
   afterAll(() => sut.close());
 
   describe('wrong shapes at any depth', () => {
