@@ -11,6 +11,8 @@ const formDecoded = (value: string) => new URLSearchParams(`v=${value}`).get('v'
 /** A real OAuth 2.0 token endpoint (@node-oauth/oauth2-server) on 127.0.0.2, counting its token requests; `delayMs` before each answer. */
 export async function tokenEndpoint(lifetimeS: number, delayMs = 0) {
   let issued = 0;
+  // What the last answer said: the library floors (expiry − now) to seconds on the real clock, so 3600 s may read 3599.
+  let lastExpiresInS: number | undefined;
   const oauth = new OAuth2Server({
     accessTokenLifetime: lifetimeS,
     allowEmptyState: true,
@@ -41,6 +43,7 @@ export async function tokenEndpoint(lifetimeS: number, delayMs = 0) {
     } catch {
       // The library has written the RFC 6749 error into the response.
     }
+    lastExpiresInS = (response.body as { expires_in?: number } | undefined)?.expires_in;
     res
       .status(response.status ?? 500)
       .set(response.headers)
@@ -52,6 +55,8 @@ export async function tokenEndpoint(lifetimeS: number, delayMs = 0) {
   return {
     url: `http://127.0.0.2:${(server.address() as AddressInfo).port}/token`,
     issued: () => issued,
+    /** The `expires_in` of the last answer. */
+    lastExpiresInS: () => lastExpiresInS,
     authorizations,
     close: () => new Promise((done) => server.close(done)),
   };
