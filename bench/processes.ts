@@ -4,8 +4,8 @@ import { ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, readlinkSync, statSync } from 'node:fs';
 import { request } from 'node:http';
-import { AddressInfo, createServer } from 'node:net';
 import { resolve } from 'node:path';
+import { freePort } from '../test/support/free-port';
 
 export const ROOT = resolve(__dirname, '..');
 export type AppName = 'transactional-service' | 'environment' | 'bot-admin';
@@ -115,17 +115,6 @@ async function start(name: string, args: string[], readyPath: string, env: Recor
 }
 
 class PortTakenError extends Error {}
-
-/** A loopback TCP port nothing listens on right now. */
-function freePort(): Promise<number> {
-  return new Promise((done, fail) => {
-    const server = createServer().once('error', fail);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as AddressInfo;
-      server.close(() => done(port));
-    });
-  });
-}
 
 async function startOn(port: number, name: string, args: string[], readyPath: string, env: Record<string, string>): Promise<Server> {
   const child = spawn(process.execPath, args, {

@@ -30,11 +30,12 @@ export class AddressRateLimit {
    * answer is written, if that answer is a 401 or a 403.
    */
   readonly refuseBlocked = (req: Request, res: Response, next: NextFunction): void => {
-    const blockedFor = this.store.blockedFor(addressKey(req), this.limit);
+    const key = addressKey(req);
+    const blockedFor = this.store.blockedFor(key, this.limit);
     if (blockedFor > 0) return next(refusedUnread(req, res, tooManyRequests(res, this.limit, blockedFor)));
     res.once('finish', () => {
       // Nothing waits for the count (the answer is already written); the Redis store never rejects.
-      if (res.statusCode === 401 || res.statusCode === 403) void this.store.hit(addressKey(req), this.limit);
+      if (res.statusCode === 401 || res.statusCode === 403) void this.store.hit(key, this.limit);
     });
     next();
   };

@@ -75,9 +75,4 @@ export class ConsistencyScope {
   get primaryOnly(): boolean {
     return this.somewhere;
   }
-
-  /** Where the unit's writes committed; undefined when it wrote nothing (or without replicas). */
-  get writes(): GtidPosition | undefined {
-    return this.wrote;
-  }
 }
