@@ -21,6 +21,8 @@ import {
   Environment,
   IdempotencyKey,
   ColumnKind,
+  CONNECTOR_EVENT_ROWS,
+  CONNECTOR_EVENT_RELAY_ROWS,
 } from '@app/domain';
 import { parseServerUrl } from '@app/platform';
 import { EntitySchema, ObjectLiteral } from 'typeorm';
@@ -39,6 +41,8 @@ const EVERY_TABLE_ROWS: Array<TableRows<any, any>> = [
   REST_CONNECTOR_VERSION_ROWS,
   CONNECTOR_CONTENT_ROWS,
   IDEMPOTENCY_KEY_ROWS,
+  CONNECTOR_EVENT_ROWS,
+  CONNECTOR_EVENT_RELAY_ROWS,
 ];
 
 /** The kind a TableRows must declare for a TypeORM column. */
@@ -46,7 +50,7 @@ function kindOf(column: ColumnMetadata): ColumnKind {
   if (column.transformer) return 'json';
   if (column.type === 'datetime') return 'date';
   if (column.type === 'boolean') return 'bool';
-  if (column.type === 'int' || column.type === 'integer') return 'int';
+  if (column.type === 'int' || column.type === 'integer' || column.type === 'bigint') return 'int';
   return 'text';
 }
 

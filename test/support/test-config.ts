@@ -1,4 +1,4 @@
-import { AppConfig, DEFAULT_CONNECTOR_TESTS, DEFAULT_HTTP_TIMEOUTS, parseServerUrl } from '@app/platform';
+import { AppConfig, DEFAULT_CHANGE_EVENTS, DEFAULT_CONNECTOR_TESTS, DEFAULT_HTTP_TIMEOUTS, parseServerUrl } from '@app/platform';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -30,6 +30,7 @@ function baseConfig(overrides: Partial<AppConfig>): AppConfig {
     httpTimeouts: DEFAULT_HTTP_TIMEOUTS,
     corsOrigins: [],
     connectorTests: DEFAULT_CONNECTOR_TESTS,
+    changeEvents: DEFAULT_CHANGE_EVENTS,
     logLevel: 'silent',
     // The e2e-stock jest project (test/support/stock-path.ts) runs its suites on the stock library path.
     performanceOverrides: process.env.PERFORMANCE_OVERRIDES !== 'off',

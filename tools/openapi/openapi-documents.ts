@@ -1,4 +1,12 @@
-import { AppConfig, buildOpenApiDocument, createPlatformApp, DEFAULT_CONNECTOR_TESTS, DEFAULT_HTTP_TIMEOUTS, PlatformAppDefinition } from '@app/platform';
+import {
+  AppConfig,
+  buildOpenApiDocument,
+  createPlatformApp,
+  DEFAULT_CHANGE_EVENTS,
+  DEFAULT_CONNECTOR_TESTS,
+  DEFAULT_HTTP_TIMEOUTS,
+  PlatformAppDefinition,
+} from '@app/platform';
 import { OpenAPIObject } from '@nestjs/swagger';
 import { BOT_ADMIN_APP } from '../../apps/bot-admin/src/bot-admin.app';
 import { ENVIRONMENT_APP } from '../../apps/environment/src/environment.app';
@@ -18,6 +26,7 @@ const OFFLINE_CONFIG: AppConfig = {
   httpTimeouts: DEFAULT_HTTP_TIMEOUTS,
   corsOrigins: [],
   connectorTests: DEFAULT_CONNECTOR_TESTS,
+  changeEvents: DEFAULT_CHANGE_EVENTS,
   logLevel: 'silent',
   performanceOverrides: true,
   apiDocs: true,

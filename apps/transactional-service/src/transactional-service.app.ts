@@ -1,16 +1,17 @@
 import { PLATFORM_APPS, PlatformAppDefinition } from '@app/platform';
 import { DEMO_PATH_IDS } from '@app/seed-data';
-import { RestConnectorsModule } from './rest-connectors/rest-connectors.module';
+import { TransactionalServiceModule } from './transactional-service.module';
 
 export const TRANSACTIONAL_SERVICE_APP: PlatformAppDefinition = {
   ...PLATFORM_APPS.transactionalService,
-  module: RestConnectorsModule,
+  module: TransactionalServiceModule,
   title: 'Bot Platform Management API: rest connectors',
   description:
     'Rest connectors of a bot. A rest connector is a configured outbound REST call that flows of the bot use.\n\n' +
     "- **Connectors**: list, page through, autocomplete, create, read, update and delete (to the trash) a bot's connectors.\n" +
     "- **Test runs**: make a connector's call now, saved or not yet saved, and see what came back.\n" +
-    "- **History and trash**: every version of a connector, the bot's deleted connectors, and their restore.\n\n" +
+    "- **History and trash**: every version of a connector, the bot's deleted connectors, and their restore.\n" +
+    '- **Change events**: every write of a connector as a CloudEvent, in a feed any client can follow (and on NATS JetStream).\n\n' +
     'Writes take `If-Match` (the `ETag` of a read) to apply only to the version you read; creates take an ' +
     '`Idempotency-Key` to make retries safe.',
   groups: [
@@ -36,6 +37,12 @@ export const TRANSACTIONAL_SERVICE_APP: PlatformAppDefinition = {
       name: 'History and trash',
       description: 'What each write left (versions with the record they wrote), the connectors deleted from the bot, and how to bring one back.',
       operations: ['restConnectorVersions', 'restConnectorVersion', 'deletedRestConnectors', 'restoreRestConnector'],
+    },
+    {
+      name: 'Change events',
+      description:
+        "Every create, update, delete and restore of the environment's connectors as CloudEvents, in one order: follow the feed with its cursor (the same events go to NATS JetStream).",
+      operations: ['connectorEvents'],
     },
   ],
   pathExamples: DEMO_PATH_IDS,

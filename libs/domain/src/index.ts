@@ -83,3 +83,10 @@ export * from './secrets/rotate-secrets';
 export * from './validation/http-url.validator';
 export * from './validation/basic-credentials.validator';
 export * from './validation/text-rules';
+
+// Connector change events: the outbox written with every version, the feed's and the relay's statements
+export * from './connector-events/connector-event.entity';
+export * from './connector-events/connector-event-relay.entity';
+export * from './connector-events/connector-event.rows';
+export * from './connector-events/connector-event.repository';
+export * from './connector-events/dto/connector-event-feed.dto';

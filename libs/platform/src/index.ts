@@ -33,6 +33,9 @@ export { RequestConsistency } from './database/read-your-writes';
 export * from './rate-limit/rate-limit-store';
 export { RateLimitExceededException, tooManyRequests } from './rate-limit/rate-limit-keys';
 
+// Health: what a feature names in /health/ready
+export * from './health/readiness-details';
+
 // Metrics: the app's Prometheus registry, for a feature's own metrics
 export * from './metrics/metrics';
 

@@ -136,7 +136,7 @@ describe(RestConnectorsService.name, () => {
 
       const created = await sut.create(PATH, aWriteDto({ authType: AuthType.AUTH_BEARER, bearerToken: 's3cr3t' }), { ...CALLER, picture: 'https://img/a.png' });
 
-      expect(history.record).toHaveBeenCalledWith(TX, {
+      expect(history.record).toHaveBeenCalledWith(TX, PATH, {
         connectorUuid: created.uuid,
         version: 1,
         operation: 'CREATED',
@@ -281,6 +281,7 @@ describe(RestConnectorsService.name, () => {
 
       expect(history.record).toHaveBeenCalledWith(
         TX,
+        PATH,
         expect.objectContaining({ version: 3, operation: 'UPDATED', changedFields: ['url', 'bearerToken', 'tags'] }),
       );
       expect(connectors.update.mock.calls[0][5]).toEqual([{ name: 'Weather', nameKey: 'weather', position: 0 }]);
@@ -304,7 +305,7 @@ describe(RestConnectorsService.name, () => {
         ConnectorChangedException,
       );
 
-      expect(history.record.mock.calls.map(([, version]) => version.changedFields)).toEqual([[], []]);
+      expect(history.record.mock.calls.map(([, , version]) => version.changedFields)).toEqual([[], []]);
     });
 
     it('reads the connector from the primary', async () => {
@@ -346,7 +347,7 @@ describe(RestConnectorsService.name, () => {
       await expect(sut.remove(PATH, CALLER)).rejects.toBeInstanceOf(ConnectorNotFoundException);
 
       expect(history.recordUnchanged).toHaveBeenCalledTimes(1);
-      expect(history.recordUnchanged).toHaveBeenCalledWith(TX, PATH.serviceUUID, expect.objectContaining({ to: expect.any(Number) }), 'DELETED', {
+      expect(history.recordUnchanged).toHaveBeenCalledWith(TX, PATH, PATH.serviceUUID, expect.objectContaining({ to: expect.any(Number) }), 'DELETED', {
         updatedAt: expect.any(Date),
         updatedBy: 'alice',
         updatedByImage: null,
@@ -396,6 +397,7 @@ describe(RestConnectorsService.name, () => {
       expect(connectors.restore).toHaveBeenCalledWith(TX, PATH, { from: 4, to: 5 }, { deletedAt: null, deletedBy: null, activeNameKey: 'weather forecast' });
       expect(history.recordUnchanged).toHaveBeenCalledWith(
         TX,
+        PATH,
         PATH.serviceUUID,
         { from: 4, to: 5 },
         'RESTORED',

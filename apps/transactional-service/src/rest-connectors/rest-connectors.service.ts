@@ -121,7 +121,7 @@ export class RestConnectorsService {
       this.db.transaction(async (tx) => {
         const answer = await this.connectors.insert(tx, path, connector, tags);
         if (!answer.found) return answer;
-        await this.history.record(tx, creationOf(connector, tags));
+        await this.history.record(tx, path, creationOf(connector, tags));
         if (idempotent) await this.idempotency.complete(tx, idempotent, { status: 201, body: created });
         return answer;
       }, consistency),
@@ -161,7 +161,7 @@ export class RestConnectorsService {
       const written = await this.unlessNameTaken(values.name, () =>
         this.db.transaction(async (tx) => {
           if (!(await this.connectors.update(tx, path.botUUID, current.uuid, step, values, sameTags(before, tags) ? null : tags))) return false;
-          await this.history.record(tx, {
+          await this.history.record(tx, path, {
             connectorUuid: current.uuid,
             version: step.to,
             operation: VersionOperation.UPDATED,
@@ -192,7 +192,7 @@ export class RestConnectorsService {
       const step = nextVersionOf(current);
       const deleted = await this.db.transaction(async (tx) => {
         if (!(await this.connectors.softDelete(tx, path, step, deletionBy(caller, now)))) return false;
-        await this.history.recordUnchanged(tx, current.uuid, step, VersionOperation.DELETED, authorOf(caller, now));
+        await this.history.recordUnchanged(tx, path, current.uuid, step, VersionOperation.DELETED, authorOf(caller, now));
         return true;
       }, consistency);
       if (deleted) return etagOf({ version: step.to });
@@ -215,7 +215,7 @@ export class RestConnectorsService {
       const restored = await this.unlessNameTaken(current.name, () =>
         this.db.transaction(async (tx) => {
           if (!(await this.connectors.restore(tx, path, step, restorationOf(current)))) return false;
-          await this.history.recordUnchanged(tx, current.uuid, step, VersionOperation.RESTORED, authorOf(caller, new Date()));
+          await this.history.recordUnchanged(tx, path, current.uuid, step, VersionOperation.RESTORED, authorOf(caller, new Date()));
           return true;
         }, consistency),
       );

@@ -1,11 +1,11 @@
 import { applyDecorators } from '@nestjs/common';
-import { Column, ColumnOptions, PrimaryColumn, ValueTransformer } from 'typeorm';
+import { Column, ColumnOptions, PrimaryColumn, PrimaryGeneratedColumn, ValueTransformer } from 'typeorm';
 
-/** What a column becomes on MySQL only: SQLite knows neither MEDIUMTEXT nor MySQL's collations. */
+/** What a column becomes on MySQL only: SQLite knows neither MEDIUMTEXT nor MySQL's collations, and increments only an INTEGER key. */
 export interface MysqlColumnOverride {
   target: Function;
   propertyName: string;
-  type?: 'mediumtext';
+  type?: 'mediumtext' | 'bigint';
   collation?: 'utf8mb4_bin';
 }
 
@@ -19,6 +19,12 @@ const onMysql =
 
 /** MySQL's TEXT stops at 65,535 bytes. */
 const markLarge = onMysql({ type: 'mediumtext' });
+
+/**
+ * An AUTO_INCREMENT key of 64 bits: BIGINT on MySQL; on SQLite an INTEGER PRIMARY KEY, the only column it
+ * increments (already 64-bit).
+ */
+export const SequenceColumn = () => applyDecorators(PrimaryGeneratedColumn({ type: 'integer' }), onMysql({ type: 'bigint' }));
 
 /** UUIDs are stored as their canonical lower-case 36-character text on every engine. */
 export const UuidPrimaryColumn = () => PrimaryColumn({ type: 'varchar', length: 36 });

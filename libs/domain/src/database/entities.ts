@@ -1,4 +1,6 @@
 import { Bot } from '../bots/bot.entity';
+import { ConnectorEventRelayState } from '../connector-events/connector-event-relay.entity';
+import { ConnectorEvent } from '../connector-events/connector-event.entity';
 import { Environment } from '../environments/environment.entity';
 import { FlowConnector } from '../flows/flow-connector.entity';
 import { Flow } from '../flows/flow.entity';
@@ -21,4 +23,6 @@ export const ENTITIES = [
   RestConnectorVersion,
   ConnectorContent,
   IdempotencyKey,
+  ConnectorEvent,
+  ConnectorEventRelayState,
 ];

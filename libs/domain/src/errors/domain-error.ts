@@ -16,6 +16,7 @@ export type DomainErrorCode =
   | 'CONNECTOR_CHANGED'
   | 'IDEMPOTENCY_KEY_REUSED'
   | 'IDEMPOTENT_REQUEST_IN_PROGRESS'
+  | 'EVENT_CURSOR_EXPIRED'
   | 'INVALID_INPUT';
 
 export class DomainError extends Error {

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { appendConnectorEvent } from '../connector-events/connector-event.repository';
 import { Database, ReadFrom, Transaction } from '../database/database';
 import { BOT_IN_SCOPE, botInScope } from '../scope/bot-scope.sql';
 import { found, Lookup, NOTHING_AT_PATH } from '../scope/lookup';
@@ -48,7 +49,7 @@ const connectorInScope = (path: RestConnectorPath) => [path.serviceUUID, path.bo
 
 /**
  * The recorded versions of connectors (rest_connector_versions) and the bot's trash. A version is written
- * in the transaction of the write it records. Every read is index-ordered: versions by the primary key
+ * in the transaction of the write it records, with its change event (the outbox, connector_events). Every read is index-ordered: versions by the primary key
  * (connector, version), the trash by idx_rest_connectors_bot_deleted_at (docs/query-plans.md).
  */
 @Injectable()
@@ -63,14 +64,16 @@ export class ConnectorHistoryRepository {
 
   constructor(private readonly db: Database) {}
 
-  /** Records a create or an update, with the record it left. */
-  record(tx: Transaction, version: VersionRow): Promise<void> {
-    return tx.insert(REST_CONNECTOR_VERSION_ROWS, [version]);
+  /** Records a create or an update of the connector of `path`'s bot, with the record it left, and its change event. */
+  async record(tx: Transaction, path: BotPath, version: VersionRow): Promise<void> {
+    await tx.insert(REST_CONNECTOR_VERSION_ROWS, [version]);
+    await appendConnectorEvent(tx, path, version.connectorUuid, version.version, version.updatedAt);
   }
 
-  /** Records a delete or a restore of the connector, just written in `tx`, with the snapshot of its version before. */
+  /** Records a delete or a restore of the connector, just written in `tx`, with the snapshot of its version before, and its change event. */
   async recordUnchanged(
     tx: Transaction,
+    path: BotPath,
     connectorUuid: string,
     step: VersionStep,
     operation: VersionOperation.DELETED | VersionOperation.RESTORED,
@@ -87,6 +90,7 @@ export class ConnectorHistoryRepository {
     ]);
     // Every write records a version, and the migration recorded every connector before: a missing one is a bug.
     if (recorded !== 1) throw new Error(`Rest connector ${connectorUuid} has no recorded version before its current one`);
+    await appendConnectorEvent(tx, path, connectorUuid, step.to, author.updatedAt);
   }
 
   /** A page of the connector's versions, newest first, without snapshots. */

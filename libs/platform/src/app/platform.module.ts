@@ -9,6 +9,7 @@ import { AppConfigModule } from '../config/app-config.module';
 import { DatabaseModule } from '../database/database.module';
 import { ReadYourWritesGuard } from '../database/read-your-writes';
 import { HealthController } from '../health/health.controller';
+import { ReadinessDetails } from '../health/readiness-details';
 import { MetricsController } from '../metrics/metrics.controller';
 import { PlatformMetrics } from '../metrics/metrics';
 import { AllExceptionsFilter } from '../http/all-exceptions.filter';
@@ -46,6 +47,7 @@ export class PlatformModule {
         JwtVerifier,
         { provide: PlatformMetrics, useValue: metrics },
         { provide: ShutdownState, useValue: shutdown },
+        ReadinessDetails,
         SecretCipherProvider,
         // The limits are per rolling minute: in Redis with REDIS_URL (one limit for all replicas), else in this process.
         {
@@ -67,7 +69,7 @@ export class PlatformModule {
         // Where the pipe's 400s come too: after the token and the organization are checked.
         { provide: APP_GUARD, useClass: DeclaredQueryGuard },
       ],
-      exports: [JwtVerifier, SecretCipherProvider, PlatformMetrics, RateLimitStore],
+      exports: [JwtVerifier, SecretCipherProvider, PlatformMetrics, RateLimitStore, ShutdownState, ReadinessDetails],
     };
   }
 }

@@ -41,6 +41,18 @@ export interface ConnectorTestConfig {
 
 export const DEFAULT_CONNECTOR_TESTS: ConnectorTestConfig = { allowedCidrs: [], timeoutMs: 10_000, perMinute: 30 };
 
+/** Connector change events (docs/operations.md, "Change events"). */
+export interface ChangeEventsConfig {
+  /** NATS_URL: the JetStream the relay publishes to; unset, events go to the feed only. */
+  natsUrl?: string;
+  /** NATS_STREAM: the stream's name. */
+  stream: string;
+  /** EVENTS_RETENTION_DAYS: events older than this (and published, with NATS) are purged. */
+  retentionDays: number;
+}
+
+export const DEFAULT_CHANGE_EVENTS: ChangeEventsConfig = { stream: 'CONNECTOR_EVENTS', retentionDays: 7 };
+
 export type AuthConfig =
   | { mode: 'secret'; secret: string; issuer?: string; audience?: string }
   | { mode: 'jwks'; jwksUrl: string; issuer?: string; audience?: string }
@@ -71,6 +83,7 @@ export interface AppConfig {
   httpTimeouts: HttpTimeouts;
   corsOrigins: string[];
   connectorTests: ConnectorTestConfig;
+  changeEvents: ChangeEventsConfig;
   logLevel: (typeof LOG_LEVELS)[number];
   /**
    * API_DOCS (default on): Swagger UI and the OpenAPI documents at `/{label}/docs`, `docs-json`, `docs-yaml`; off,
@@ -115,6 +128,11 @@ export function loadAppConfig(env: NodeJS.ProcessEnv, defaultPort = 3000): AppCo
     httpTimeouts,
     corsOrigins: splitList(vars.CORS_ORIGINS),
     connectorTests,
+    changeEvents: {
+      natsUrl: vars.NATS_URL,
+      stream: vars.NATS_STREAM ?? DEFAULT_CHANGE_EVENTS.stream,
+      retentionDays: vars.EVENTS_RETENTION_DAYS ?? DEFAULT_CHANGE_EVENTS.retentionDays,
+    },
     logLevel: vars.LOG_LEVEL ?? (nodeEnv === 'test' ? 'silent' : 'info'),
     performanceOverrides: vars.PERFORMANCE_OVERRIDES !== 'off',
     apiDocs: vars.API_DOCS !== 'off',

@@ -167,4 +167,21 @@ export class EnvironmentVariables {
   @IsOptional()
   @IsIn(ON_OFF, { message: 'must be on or off' })
   API_DOCS?: (typeof ON_OFF)[number];
+
+  @Transform(emptyToUndefined)
+  @IsOptional()
+  @Matches(/^(nats|tls):\/\/[^\s,]+(,\s*(nats|tls):\/\/[^\s,]+)*$/, { message: 'must be nats://host:4222 (or tls://…), several comma-separated for a cluster' })
+  NATS_URL?: string;
+
+  @Transform(emptyToUndefined)
+  @IsOptional()
+  @Matches(/^[A-Za-z0-9_-]{1,64}$/, { message: 'must be a JetStream stream name: letters, digits, _ and -, at most 64' })
+  NATS_STREAM?: string;
+
+  @Transform(toInt)
+  @IsOptional()
+  @Min(1)
+  @Max(3650)
+  @IsInt()
+  EVENTS_RETENTION_DAYS?: number;
 }

@@ -6,6 +6,7 @@ import { READ_REPLICAS } from '../database/database.module';
 import { SkipRateLimit } from '../rate-limit/caller-rate-limit.guard';
 import { RateLimitStore } from '../rate-limit/rate-limit-store';
 import { ShutdownState } from '../shutdown/shutdown';
+import { ReadinessDetails } from './readiness-details';
 
 const READINESS_TIMEOUT_MS = 2_000;
 
@@ -19,6 +20,7 @@ export class HealthController {
     private readonly database: Database,
     private readonly shutdown: ShutdownState,
     private readonly rateLimits: RateLimitStore,
+    private readonly details: ReadinessDetails,
     @Optional() @Inject(READ_REPLICAS) private readonly replicas: ReadReplicas | null,
   ) {}
 
@@ -31,7 +33,8 @@ export class HealthController {
    * Ready while the database answers: the primary, or while it is down, a replica that serves reads (plain
    * reads go on; writes answer 503 with Retry-After). Each replica's state is in the details but never makes
    * the app unready. With REDIS_URL, Redis has its line too, and never makes the app unready either: without it
-   * the app serves without the rate limits (docs/decisions.md, "Limits across replicas").
+   * the app serves without the rate limits (docs/decisions.md, "Limits across replicas"). A feature's dependencies
+   * (ReadinessDetails: NATS) are named the same way.
    */
   @Get('ready')
   async ready(): Promise<{ status: 'ok'; checks: ReadinessChecks }> {
@@ -48,6 +51,7 @@ export class HealthController {
     const checks: ReadinessChecks = { database: primary };
     if (replicas) checks.replicas = Object.fromEntries(replicas.map(({ name, state, lagMs }) => [name, { state, lagMs }]));
     if (redis) checks.redis = await redis;
+    Object.assign(checks, this.details.statuses());
     return { status: 'ok', checks };
   }
 }
@@ -58,6 +62,8 @@ interface ReadinessChecks {
   /** DATABASE_READ_URLS, by name (replica-1, …): never an address. */
   replicas?: Record<string, { state: ReplicaState; lagMs: number | null }>;
   redis?: 'up' | 'down';
+  /** What features registered (ReadinessDetails): NATS with NATS_URL. */
+  [dependency: string]: unknown;
 }
 
 function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {

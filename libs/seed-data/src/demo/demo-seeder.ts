@@ -98,7 +98,7 @@ export async function seedDemoData(dataSource: DataSource): Promise<boolean> {
       if (!(await connectors.insert(tx, SUPPORT_BOT, connector, tags)).found) {
         throw new Error(`The demo connector ${demo.name} names a bot outside its environment and organization (demo-data.ts)`);
       }
-      await history.record(tx, creationOf(connector, tags));
+      await history.record(tx, SUPPORT_BOT, creationOf(connector, tags));
     }
   });
   return true;

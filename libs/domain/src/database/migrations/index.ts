@@ -3,6 +3,7 @@ import { IdempotencyKeys1795392000000 } from './1795392000000-idempotency-keys';
 import { BinaryNameKeys1795478400000 } from './1795478400000-binary-name-keys';
 import { ConnectorVersions1795564800000 } from './1795564800000-connector-versions';
 import { CanonicalConnectorUrls1795651200000 } from './1795651200000-canonical-connector-urls';
+import { ConnectorEvents1795737600000 } from './1795737600000-connector-events';
 
 /** In order. Listed, not globbed: the apps are bundled by webpack. */
 export const MIGRATIONS = [
@@ -11,4 +12,5 @@ export const MIGRATIONS = [
   BinaryNameKeys1795478400000,
   ConnectorVersions1795564800000,
   CanonicalConnectorUrls1795651200000,
+  ConnectorEvents1795737600000,
 ];

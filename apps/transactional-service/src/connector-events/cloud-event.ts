@@ -1,0 +1,37 @@
+import { CONNECTOR_EVENT_TYPES, ConnectorCloudEventDto, DomainError, RecordedEvent } from '@app/domain';
+import { etagOf } from '../rest-connectors/etag';
+
+/**
+ * The event of a recorded version as a CloudEvents 1.0 structured JSON object: the same in the feed and on
+ * JetStream, built from the outbox row and its version (neither ever changes), so a consumer reading it twice
+ * reads it the same.
+ */
+export function cloudEventOf({ event, recorded }: RecordedEvent): ConnectorCloudEventDto {
+  return {
+    specversion: '1.0',
+    id: event.eventUuid,
+    source: `/org/${event.organizationUuid}/env/${event.environmentUuid}/bot/${event.botUuid}/rest-connectors`,
+    type: CONNECTOR_EVENT_TYPES[recorded.operation],
+    subject: event.connectorUuid,
+    time: recorded.updatedAt.toISOString(),
+    datacontenttype: 'application/json',
+    data: {
+      version: event.version,
+      etag: etagOf(event),
+      operation: recorded.operation,
+      changedFields: recorded.changedFields,
+      updatedBy: recorded.updatedBy,
+      snapshot: recorded.snapshot,
+    },
+  };
+}
+
+/** A feed cursor older than what retention kept: the events between may be gone. */
+export class EventCursorExpiredException extends DomainError {
+  constructor(after: number, purgedThrough: number) {
+    super(
+      'EVENT_CURSOR_EXPIRED',
+      `Cursor ${after} is older than the events kept (events up to ${purgedThrough} were purged): list the connectors again, then follow the feed without after (from the oldest event kept), skipping the versions your list already has`,
+    );
+  }
+}

@@ -1,0 +1,20 @@
+import { ConnectorEventRepository, DomainModule } from '@app/domain';
+import { Module } from '@nestjs/common';
+import { ConnectorEventFeedController } from './feed/connector-event-feed.controller';
+import { ConnectorEventFeedService } from './feed/connector-event-feed.service';
+import { EventFeedWatcher } from './feed/event-feed-watcher';
+import { ConnectorEventMetrics } from './relay/connector-event-metrics';
+import { ConnectorEventRelay } from './relay/connector-event-relay';
+import { EventPublisherProvider } from './relay/event-publisher.provider';
+
+/**
+ * Connector change events: the feed (`…/connector-events`), and the relay that numbers the outbox, publishes it
+ * to NATS JetStream (NATS_URL) and purges it. The events themselves are written with each version
+ * (ConnectorHistoryRepository), in the write's transaction.
+ */
+@Module({
+  imports: [DomainModule.with(ConnectorEventRepository)],
+  controllers: [ConnectorEventFeedController],
+  providers: [ConnectorEventFeedService, EventFeedWatcher, ConnectorEventMetrics, ConnectorEventRelay, EventPublisherProvider],
+})
+export class ConnectorEventsModule {}

@@ -1,0 +1,31 @@
+import { Column, Entity, PrimaryColumn } from 'typeorm';
+import { TimestampColumn } from '../database/columns';
+
+/**
+ * The relay's one row (id 1): who holds the lease (one relay at a time across all pods, taken over when it
+ * expires), and how far the outbox has been numbered, published to JetStream and purged.
+ */
+@Entity('connector_event_relay')
+export class ConnectorEventRelayState {
+  @PrimaryColumn({ type: 'int' })
+  id: number;
+
+  /** The holder's id (pod name and a random part), null when none holds it. */
+  @Column({ type: 'varchar', length: 255, nullable: true })
+  holder: string | null;
+
+  @TimestampColumn({ nullable: true })
+  leaseUntil: Date | null;
+
+  /** The highest position numbered: the next batch is numbered above it. */
+  @Column({ type: 'bigint' })
+  sequencedThrough: number;
+
+  /** Every event up to this position was acknowledged by JetStream. */
+  @Column({ type: 'bigint' })
+  publishedThrough: number;
+
+  /** Every event up to this position may have been deleted: a feed cursor below it answers 410. */
+  @Column({ type: 'bigint' })
+  purgedThrough: number;
+}

@@ -1,0 +1,48 @@
+import { Column, Entity, Index } from 'typeorm';
+import { SequenceColumn, TimestampColumn, UuidColumn } from '../database/columns';
+
+/**
+ * The outbox: one row per recorded version of a connector (rest_connector_versions), written in the transaction of
+ * the write, so an event exists if and only if its change committed. The event's content is read from that version
+ * (operation, author, changed fields, snapshot), which is never changed once written.
+ *
+ * `seq` is the insert's AUTO_INCREMENT: on MySQL a later seq can commit before an earlier one, so it is no cursor.
+ * `position` is the cursor: the relay (one at a time, docs/operations.md "Change events") numbers the rows it can
+ * see, in seq order, each batch above everything numbered before, so a reader that has passed a position never
+ * misses a row that commits later (docs/decisions.md, "Change events").
+ */
+@Entity('connector_events')
+@Index('idx_connector_events_position', ['position', 'seq'])
+@Index('idx_connector_events_environment', ['environmentUuid', 'position'])
+@Index('idx_connector_events_bot', ['environmentUuid', 'botUuid', 'position'])
+export class ConnectorEvent {
+  @SequenceColumn()
+  seq: number;
+
+  /** The CloudEvent's `id`: stable for ever, the consumers' dedup key (and JetStream's Nats-Msg-Id). */
+  @UuidColumn()
+  eventUuid: string;
+
+  /** Null until the relay numbers the row; then unique and increasing in the order readers may see rows. */
+  @Column({ type: 'bigint', nullable: true })
+  position: number | null;
+
+  @UuidColumn()
+  organizationUuid: string;
+
+  @UuidColumn()
+  environmentUuid: string;
+
+  @UuidColumn()
+  botUuid: string;
+
+  @UuidColumn()
+  connectorUuid: string;
+
+  /** The connector's version this event announces (rest_connector_versions' key with connectorUuid). */
+  @Column({ type: 'int' })
+  version: number;
+
+  @TimestampColumn()
+  createdAt: Date;
+}

@@ -1,0 +1,147 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Transform } from 'class-transformer';
+import { IsInt, IsOptional, Matches, Max, Min } from 'class-validator';
+import { toInteger } from '../../rest-connectors/dto/pagination-query.dto';
+import { RestConnectorSnapshotDto } from '../../rest-connectors/dto/rest-connector-history.dto';
+import { VersionOperation } from '../../rest-connectors/rest-connector.enums';
+import { UUID_PATTERN } from '../../scope/uuid';
+
+export const EVENT_FEED = { defaultLimit: 100, maxLimit: 1000, maxWaitS: 30 } as const;
+
+/**
+ * A feed cursor as the feed writes it: the position of an event, in decimal (at most 2^53, JavaScript's exact
+ * integers); or `now`: what the feed has numbered when the request is read (to follow only what comes next).
+ */
+export const CURSOR_PATTERN = /^(0|[1-9]\d{0,15}|now)$/;
+export const CURSOR_NOW = 'now';
+
+/** The CloudEvents `type` of each operation (`.v1`: the version of `data`'s shape). */
+export const CONNECTOR_EVENT_TYPES = {
+  [VersionOperation.CREATED]: 'connector.created.v1',
+  [VersionOperation.UPDATED]: 'connector.updated.v1',
+  [VersionOperation.DELETED]: 'connector.deleted.v1',
+  [VersionOperation.RESTORED]: 'connector.restored.v1',
+} as const;
+export type ConnectorEventType = (typeof CONNECTOR_EVENT_TYPES)[VersionOperation];
+
+export class ConnectorEventFeedQueryDto {
+  @ApiPropertyOptional({
+    type: 'string',
+    pattern: CURSOR_PATTERN.source,
+    example: '0',
+    description:
+      'Answer the events after this cursor: the `cursor` of the last answer (or of one of its events). Without it, from the oldest event kept; ' +
+      '`now`: only the events to come (with `wait`, the next one). A cursor older than the retention (EVENTS_RETENTION_DAYS) is 410: list the ' +
+      'connectors again, then follow the feed from its oldest event, skipping the versions the list already has.',
+  })
+  @IsOptional()
+  @Matches(CURSOR_PATTERN, { message: 'after must be a cursor a previous answer of this feed gave, such as "1042" (digits only), or now' })
+  after?: string;
+
+  @ApiPropertyOptional({
+    type: 'integer',
+    minimum: 1,
+    maximum: EVENT_FEED.maxLimit,
+    default: EVENT_FEED.defaultLimit,
+    description: 'Events per answer, at most 1000.',
+  })
+  @toInteger
+  @Min(1)
+  @Max(EVENT_FEED.maxLimit)
+  @IsInt()
+  limit: number = EVENT_FEED.defaultLimit;
+
+  @ApiPropertyOptional({ format: 'uuid', maxLength: 36, description: 'Only the events of this bot of the environment.' })
+  @IsOptional()
+  @Matches(UUID_PATTERN, { message: 'botUUID must be a UUID' })
+  @Transform(({ value }) => (typeof value === 'string' && UUID_PATTERN.test(value) ? value.toLowerCase() : value))
+  botUUID?: string;
+
+  @ApiPropertyOptional({
+    type: 'integer',
+    minimum: 0,
+    maximum: EVENT_FEED.maxWaitS,
+    default: 0,
+    description:
+      'When no event is after the cursor: wait up to this many seconds for one (a long poll, as a Kubernetes watch), then answer what came, or none.',
+  })
+  @toInteger
+  @Min(0)
+  @Max(EVENT_FEED.maxWaitS)
+  @IsInt()
+  wait: number = 0;
+}
+
+/** What a write changed, as the event carries it. */
+export class ConnectorEventDataDto {
+  @ApiProperty({ type: 'integer', minimum: 1, example: 3, description: "The connector's version after this write." })
+  version: number;
+
+  @ApiProperty({ example: '"v3"', description: 'The ETag a read answered right after this write (an If-Match for the next write).' })
+  etag: string;
+
+  @ApiProperty({ enum: VersionOperation, enumName: 'VersionOperation', example: VersionOperation.UPDATED })
+  operation: VersionOperation;
+
+  @ApiProperty({
+    type: [String],
+    example: ['url', 'bearerToken'],
+    description: 'The record fields whose value the write changed, secrets by name only; every field set for a creation, none for a delete or a restore.',
+  })
+  changedFields: string[];
+
+  @ApiProperty({ example: 'alice', description: 'Who made the write.' })
+  updatedBy: string;
+
+  @ApiProperty({ type: RestConnectorSnapshotDto, description: 'The record as a get showed it right after the write, without flows; secrets as placeholders.' })
+  snapshot: RestConnectorSnapshotDto;
+}
+
+/** A CloudEvents 1.0 event in structured JSON mode (https://github.com/cloudevents/spec). */
+export class ConnectorCloudEventDto {
+  @ApiProperty({ enum: ['1.0'], example: '1.0' })
+  specversion: '1.0';
+
+  @ApiProperty({ format: 'uuid', description: "The event's id: the same in the feed and on JetStream, for ever. Deduplicate by it." })
+  id: string;
+
+  @ApiProperty({
+    example: '/org/3fa85f64-5717-4562-b3fc-2c963f66afa6/env/…/bot/…/rest-connectors',
+    description: "The bot's connectors: `/org/{orgUUID}/env/{envUUID}/bot/{botUUID}/rest-connectors`.",
+  })
+  source: string;
+
+  @ApiProperty({ enum: Object.values(CONNECTOR_EVENT_TYPES), enumName: 'ConnectorEventType', example: CONNECTOR_EVENT_TYPES[VersionOperation.UPDATED] })
+  type: ConnectorEventType;
+
+  @ApiProperty({ format: 'uuid', description: "The connector's uuid." })
+  subject: string;
+
+  @ApiProperty({ format: 'date-time', description: 'When the write was made.' })
+  time: string;
+
+  @ApiProperty({ enum: ['application/json'], example: 'application/json' })
+  datacontenttype: 'application/json';
+
+  @ApiProperty({ type: ConnectorEventDataDto })
+  data: ConnectorEventDataDto;
+}
+
+export class ConnectorEventItemDto {
+  @ApiProperty({ example: '1042', description: 'Where this event is in the feed: `after` this cursor answers the events that follow it.' })
+  cursor: string;
+
+  @ApiProperty({ type: ConnectorCloudEventDto })
+  event: ConnectorCloudEventDto;
+}
+
+export class ConnectorEventFeedDto {
+  @ApiProperty({ type: [ConnectorEventItemDto], description: "The environment's events after the cursor, oldest first, in the one order every reader sees." })
+  events: ConnectorEventItemDto[];
+
+  @ApiProperty({
+    example: '1042',
+    description: "Where to go on from: the last event's cursor, or, when none came, a cursor at least as far as the one sent. Send it as `after` next time.",
+  })
+  cursor: string;
+}
