@@ -20,6 +20,12 @@ const CASES: Array<{ app: AppName; definition: PlatformAppDefinition; operationI
     operationId: 'getRestConnector',
     expectedText: [DEMO_IDS.weatherConnector, 'Weather forecast'],
   },
+  {
+    app: 'transactional-service',
+    definition: TRANSACTIONAL_SERVICE_APP,
+    operationId: 'connectorEvents',
+    expectedText: [DEMO_IDS.weatherConnector, 'connector.created.v1', `/org/${DEMO_IDS.acme}/env/${DEMO_IDS.acmeProduction}/bot/${DEMO_IDS.supportBot}`],
+  },
   { app: 'environment', definition: ENVIRONMENT_APP, operationId: 'getEnvironment', expectedText: [DEMO_IDS.acmeProduction, 'Production'] },
   { app: 'bot-admin', definition: BOT_ADMIN_APP, operationId: 'getBot', expectedText: [DEMO_IDS.supportBot, 'Support assistant'] },
 ];
