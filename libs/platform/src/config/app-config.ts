@@ -49,6 +49,8 @@ export interface ChangeEventsConfig {
   stream: string;
   /** EVENTS_RETENTION_DAYS: events older than this (and published, with NATS) are purged. */
   retentionDays: number;
+  /** The subjects' first tokens (default `connectors.events`); not a variable: tests set their own on a shared NATS server. */
+  subjectPrefix?: string;
 }
 
 export const DEFAULT_CHANGE_EVENTS: ChangeEventsConfig = { stream: 'CONNECTOR_EVENTS', retentionDays: 7 };

@@ -6,9 +6,9 @@ import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { cloudEventOf } from '../cloud-event';
 import { EventFeedWatcher } from '../feed/event-feed-watcher';
-import { connectorEventSubject } from './event-subject';
 import { ConnectorEventMetrics } from './connector-event-metrics';
-import { CONNECTOR_EVENT_PUBLISHER, ConnectorEventPublisher } from './event-publisher';
+import { ConnectorEventPublisher, connectorEventSubject } from '../jetstream/connector-event-publisher';
+import { CONNECTOR_EVENT_PUBLISHER } from './event-publisher.provider';
 
 /** The relay's pace (docs/operations.md, "Change events"). */
 export interface RelayTiming {
@@ -75,6 +75,7 @@ export class ConnectorEventRelay implements OnApplicationBootstrap, BeforeApplic
     await this.loop;
     if (this.leader) await this.events.release(this.holder).catch(() => undefined);
     this.leader = false;
+    await this.publisher?.close();
     this.metrics.relayState(false, this.publisher !== null);
   }
 
@@ -139,7 +140,7 @@ export class ConnectorEventRelay implements OnApplicationBootstrap, BeforeApplic
     let failure: unknown;
     for (const recorded of batch) {
       try {
-        await publisher.publish(subjectOf(recorded), cloudEventOf(recorded), recorded.event.eventUuid);
+        await publisher.publish(subjectOf(recorded, this.config.changeEvents.subjectPrefix), cloudEventOf(recorded), recorded.event.eventUuid);
       } catch (error) {
         failure = error;
         this.metrics.publishFailures.inc();
@@ -211,6 +212,6 @@ export class ConnectorEventRelay implements OnApplicationBootstrap, BeforeApplic
   }
 }
 
-function subjectOf({ event }: RecordedEvent): string {
-  return connectorEventSubject(event.organizationUuid, event.environmentUuid, event.botUuid, event.connectorUuid);
+function subjectOf({ event }: RecordedEvent, prefix?: string): string {
+  return connectorEventSubject(event.organizationUuid, event.environmentUuid, event.botUuid, event.connectorUuid, prefix);
 }

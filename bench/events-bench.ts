@@ -1,0 +1,176 @@
+/**
+ * `npm run bench:events -- --scale 1m --duration 30`: creates with change events on, published to NATS JetStream (a
+ * private nats-server of the bench's own, test/support/nats-server.ts), the built transactional service as production
+ * runs it. Reports creates per second, the app's CPU and RSS, the latency from each write to its event's arrival at a
+ * JetStream consumer (p50, p99), and the change feed's throughput reading those events back. Results go to
+ * bench/<out>.md (default results-events).
+ */
+import { jetstream } from '@nats-io/jetstream';
+import { connect } from '@nats-io/transport-node';
+import { writeFileSync } from 'node:fs';
+import { request } from 'node:http';
+import { resolve } from 'node:path';
+import { startNatsServer } from '../test/support/nats-server';
+import { parseArgs } from './args';
+import { databaseUrlOf, prepareDatabase } from './database';
+import { benchToken, cpuMs, ensureBuilt, machineBusyMs, RssSampler, sleep, startApp } from './processes';
+import { machine, TARGETS } from './report';
+import { drive, scenarios } from './scenarios';
+
+const TX = '/platform-transactional-service';
+/** The stream the app creates (NATS_STREAM's default). */
+const STREAM = 'CONNECTOR_EVENTS';
+
+const log = (line: string) => process.stdout.write(`${line}\n`);
+
+async function main(): Promise<void> {
+  const args = parseArgs(['--scale', '1m', '--out', 'results-events', ...process.argv.slice(2), '--ops', 'create']);
+  const [scale] = args.scales;
+  ensureBuilt(['transactional-service'], args.build, log);
+  const { fixtures, mariadbVersion } = await prepareDatabase(scale, args.skipSeed, log);
+  const nats = await startNatsServer({ name: 'bench-events' });
+  const app = await startApp('transactional-service', databaseUrlOf(scale), { NATS_URL: nats.url });
+  const consumerConnection = await connect({ servers: nats.url });
+  try {
+    const tokens = await Promise.all(Array.from({ length: args.callers }, (_, n) => benchToken(fixtures.organization, n)));
+    await until(async () => (await getJson(app.port, '/health/ready')).checks?.nats === 'up', 'the app connected to NATS');
+    const feedPath = `${TX}/org/${fixtures.organization}/env/${fixtures.environment}/connector-events`;
+    const start = (await getJson(app.port, `${feedPath}?after=now`, tokens[0])).cursor as string;
+
+    // Every event the stream delivers: its write's time and when it arrived here.
+    const arrivals: Array<{ writtenAt: number; arrivedAt: number }> = [];
+    const js = jetstream(consumerConnection);
+    await until(async () => (await js.streams.info(STREAM).then(() => true, () => false)), 'the stream exists');
+    const messages = await (await js.consumers.get(STREAM)).consume();
+    const receiving = (async () => {
+      for await (const message of messages) arrivals.push({ writtenAt: Date.parse((message.json() as { time: string }).time), arrivedAt: Date.now() });
+    })();
+
+    const [create] = scenarios(fixtures, args);
+    if (args.warmup > 0) await drive(create, app.port, tokens, args.warmup);
+    const runStart = Date.now();
+    const rss = new RssSampler(app.child.pid!);
+    rss.start();
+    const [cpuBefore, busyBefore] = [cpuMs(app.child.pid!), machineBusyMs()];
+    const run = await drive(create, app.port, tokens, args.duration);
+    const [appCpu, busy] = [cpuMs(app.child.pid!) - cpuBefore, machineBusyMs() - busyBefore];
+    const created = run.statusCodes['201'] ?? 0;
+    const warmCreated = await countSince(app.port, feedPath, start, tokens[0]);
+    await until(async () => arrivals.length >= warmCreated, `JetStream delivered the ${warmCreated} events`, 120);
+    const peakRssMb = rss.stop() / 1024;
+    const measured = arrivals
+      .filter(({ writtenAt }) => writtenAt >= runStart)
+      .map(({ writtenAt, arrivedAt }) => arrivedAt - writtenAt)
+      .sort((a, b) => a - b);
+
+    // The feed, read back from before the run: every event of the environment, 1,000 per answer.
+    const feedStarted = process.hrtime.bigint();
+    const feedEvents = await countSince(app.port, feedPath, start, tokens[0]);
+    const feedSeconds = Number(process.hrtime.bigint() - feedStarted) / 1e9;
+    messages.stop();
+    await receiving;
+
+    const result = {
+      date: new Date().toISOString(),
+      machine: machine(mariadbVersion),
+      scale,
+      settings: { duration: args.duration, warmup: args.warmup, connections: args.writeConnections, callers: args.callers },
+      creates: {
+        perSecond: Math.round(run.requestsPerSecond),
+        created,
+        errors: run.errors + run.timeouts + run.non2xx,
+        p50: run.latency.p50,
+        p99: run.latency.p99,
+        appCpuMsPerCreate: round(appCpu / Math.max(1, created), 3),
+        otherCoresBusy: round(Math.max(0, busy / (args.duration * 1000) - appCpu / (args.duration * 1000)), 2),
+      },
+      jetstream: {
+        delivered: measured.length,
+        latencyMs: { p50: percentile(measured, 0.5), p99: percentile(measured, 0.99), max: measured[measured.length - 1] ?? 0 },
+      },
+      feed: { events: feedEvents, seconds: round(feedSeconds, 2), eventsPerSecond: Math.round(feedEvents / feedSeconds) },
+      peakRssMb: round(peakRssMb, 1),
+    };
+    writeFileSync(resolve(__dirname, `${args.out}.json`), `${JSON.stringify(result, null, 2)}\n`);
+    writeFileSync(resolve(__dirname, `${args.out}.md`), report(result));
+    log(report(result));
+  } finally {
+    await consumerConnection.close().catch(() => undefined);
+    await app.stop();
+    await nats.close();
+  }
+}
+
+/** Events of the feed after `cursor`, read to the end, 1,000 per answer. */
+async function countSince(port: number, feedPath: string, cursor: string, token: string): Promise<number> {
+  let count = 0;
+  for (let after = cursor; ; ) {
+    const page = await getJson(port, `${feedPath}?after=${after}&limit=1000`, token);
+    count += page.events.length;
+    if (page.events.length < 1000) return count;
+    after = page.cursor;
+  }
+}
+
+function report(r: {
+  date: string;
+  machine: { cpuModel: string; cores: number; node: string; mariadb: string };
+  scale: string;
+  settings: { duration: number; warmup: number; connections: number; callers: number };
+  creates: { perSecond: number; created: number; errors: number; p50: number; p99: number; appCpuMsPerCreate: number; otherCoresBusy: number };
+  jetstream: { delivered: number; latencyMs: { p50: number; p99: number; max: number } };
+  feed: { events: number; seconds: number; eventsPerSecond: number };
+  peakRssMb: number;
+}): string {
+  const pass = (ok: boolean) => (ok ? 'PASS' : '**FAIL**');
+  return `# Benchmark: creates with change events on NATS JetStream
+
+Written by \`npm run bench:events\` on ${r.date}: ${r.machine.cpuModel}, ${r.machine.cores} cores, Node ${r.machine.node}, MariaDB ${r.machine.mariadb}.
+Scale ${r.scale}; ${r.settings.duration} s of creates after ${r.settings.warmup} s of warm-up, ${r.settings.connections} connections, ${r.settings.callers} callers;
+the built transactional service (production flags) with NATS_URL set to a private nats-server with JetStream on 127.0.0.1.
+Latency to JetStream: from the write's time (the event's \`time\`, taken just before the commit) to the arrival of the
+event at a JetStream consumer in the bench process (publish, acknowledgement and delivery included), every event of the
+measured run. Feed: the same events read back from the change feed, 1,000 per answer, one client.
+
+| creates/s | created | errors | p50 ms | p99 ms | app CPU ms/create | other load | JetStream p50 ms | p99 ms | max ms | feed events/s | app RSS MB | ≥ ${TARGETS.createsPerSecond}/s | RSS ≤ ${TARGETS.rssMb} |
+| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |
+| ${r.creates.perSecond} | ${r.creates.created} | ${r.creates.errors} | ${r.creates.p50} | ${r.creates.p99} | ${r.creates.appCpuMsPerCreate} | ${r.creates.otherCoresBusy} | ${r.jetstream.latencyMs.p50} | ${r.jetstream.latencyMs.p99} | ${r.jetstream.latencyMs.max} | ${r.feed.eventsPerSecond} | ${r.peakRssMb} | ${pass(r.creates.perSecond >= TARGETS.createsPerSecond)} | ${pass(r.peakRssMb <= TARGETS.rssMb)} |
+
+JetStream delivered ${r.jetstream.delivered} events of the measured run; the feed read ${r.feed.events} events in ${r.feed.seconds} s.
+`;
+}
+
+function percentile(sorted: number[], p: number): number {
+  return sorted.length === 0 ? 0 : sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))];
+}
+
+const round = (value: number, digits: number) => Math.round(value * 10 ** digits) / 10 ** digits;
+
+async function until(check: () => Promise<boolean>, what: string, seconds = 30): Promise<void> {
+  for (const deadline = Date.now() + seconds * 1000; Date.now() < deadline; await sleep(100)) if (await check()) return;
+  throw new Error(`timed out waiting until ${what}`);
+}
+
+function getJson(port: number, path: string, token?: string): Promise<any> {
+  return new Promise((done, fail) => {
+    const req = request({ host: '127.0.0.1', port, path, headers: token ? { authorization: `Bearer ${token}` } : {} }, (res) => {
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk) => (body += chunk));
+      res.on('end', () => {
+        try {
+          done(JSON.parse(body));
+        } catch (error) {
+          fail(error);
+        }
+      });
+    });
+    req.on('error', fail);
+    req.end();
+  });
+}
+
+main().catch((error) => {
+  process.stderr.write(`${error instanceof Error ? error.stack : String(error)}\n`);
+  process.exit(1);
+});
