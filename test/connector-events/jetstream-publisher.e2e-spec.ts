@@ -136,6 +136,20 @@ describe('The JetStream publisher of connector events (shared NATS server)', () 
     );
   });
 
+  it('creates the stream again when it was deleted while connected, turning down until then', async () => {
+    const { publisher, stream, subjectPrefix, lines } = start();
+    await upOf(publisher);
+    await admin.jsm.streams.delete(stream);
+
+    const event = aConnectorEvent();
+    const subject = connectorEventSubject(randomUUID(), randomUUID(), randomUUID(), event.subject, subjectPrefix);
+    await expect(publisher.publish(subject, event, event.id)).rejects.toThrow(`connector events: publishing on ${subject} failed: jetstream is not enabled`);
+    await until('the stream to be created again', () => lines.filter(({ msg }) => msg === `connector events: stream ${stream} created`).length === 2);
+    await upOf(publisher);
+    await expect(publisher.publish(subject, event, event.id)).resolves.toEqual({ duplicate: false, seq: 1 });
+    expect(lines.map(({ msg }) => msg)).toContain(`connector events: no stream took ${subject}; checking stream ${stream} again`);
+  });
+
   it('refuses a subject outside its stream before sending it', async () => {
     const { publisher } = start();
     await upOf(publisher);

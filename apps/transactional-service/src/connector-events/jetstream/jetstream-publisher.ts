@@ -29,6 +29,11 @@ const CONNECT_TIMEOUT_MS = 5_000;
  */
 const PING_INTERVAL_MS = 10_000;
 const MAX_PINGS_OUT = 2;
+/**
+ * What the JetStream client names a publish nobody answered: no stream takes its subject. (The client says "jetstream is
+ * not enabled", and does not export that error's class.)
+ */
+const NO_STREAM = 'JetStreamNotEnabled';
 
 /**
  * Connects in the background and returns at once: the app starts and serves while NATS is down, and the publisher
@@ -44,7 +49,7 @@ export function startJetStreamPublisher(options: JetStreamPublisherOptions, logg
  * Publishes connector events to JetStream with @nats-io/transport-node and @nats-io/jetstream, which reconnect for ever
  * by themselves once connected (`maxReconnectAttempts: -1`).
  *
- * Two things the client does not do, done here:
+ * What the client does not do, done here:
  * - The first connection. The client's `waitOnFirstConnect` keeps dialling, but its `connect()` hands out no
  *   connection until one succeeds, so nothing could stop it at shutdown; this class dials again itself (every
  *   `reconnectWaitMs`) until the first connection, and `close()` stops it.
@@ -52,6 +57,8 @@ export function startJetStreamPublisher(options: JetStreamPublisherOptions, logg
  *   its next dial, so the publish fails only at its timeout, after the connection is back. Here a publish fails at
  *   once while the status is 'down', and one in flight fails when the connection drops: the relay sees the first
  *   failure and stops. (JetStream's dedup makes a publish that failed but was stored harmless to repeat.)
+ * - Finding the stream again. A publish that no stream answers (the stream was deleted while connected) turns the
+ *   publisher 'down' until the stream is found or created again, as after a reconnect.
  */
 export class JetStreamConnectorEventPublisher implements ConnectorEventPublisher {
   private readonly wanted: ConnectorEventStreamConfig;
@@ -230,11 +237,21 @@ export class JetStreamConnectorEventPublisher implements ConnectorEventPublisher
     return new Promise((resolve, reject) => {
       this.inFlight.add(reject);
       ack
-        .then(resolve, (error: Error) =>
-          reject(new ConnectorEventPublishError(`connector events: publishing on ${subject} failed: ${error.message}`, { cause: error })),
-        )
+        .then(resolve, (error: Error) => {
+          reject(new ConnectorEventPublishError(`connector events: publishing on ${subject} failed: ${error.message}`, { cause: error }));
+          if (error.name === NO_STREAM) this.streamGone(subject);
+        })
         .finally(() => this.inFlight.delete(reject));
     });
+  }
+
+  /** No stream took the subject (deleted by hand, a server with an empty store): 'down' until it is found or created again. */
+  private streamGone(subject: string): void {
+    const nc = this.nc;
+    if (this.closing || this.state !== 'up' || !nc) return;
+    this.lost(new ConnectorEventPublishError(`connector events: no stream took ${subject}`));
+    this.logger.warn({ stream: this.wanted.name }, `connector events: no stream took ${subject}; checking stream ${this.wanted.name} again`);
+    void this.prepare(nc);
   }
 
   private pause(): Promise<void> {
