@@ -63,12 +63,19 @@ function toJsonSchema(schema: unknown): object {
   return closeObjects(converted);
 }
 
-function closeObjects<T>(schema: T): T {
+/**
+ * Closes every object schema that lists its properties (`additionalProperties: false` unless the schema says otherwise).
+ * Conditions (`if`, `then`, `else`, `not`) are left as they are: they constrain a few properties of an object described
+ * elsewhere, and closed they would refuse the rest of it (or, under `not`, admit what they should refuse).
+ */
+export function closeObjects<T>(schema: T): T {
   if (Array.isArray(schema)) return schema.map(closeObjects) as T;
   if (schema === null || typeof schema !== 'object') return schema;
   const result: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(schema)) result[key] = closeObjects(value);
+  for (const [key, value] of Object.entries(schema)) result[key] = CONDITIONS.has(key) ? value : closeObjects(value);
   const types = ([] as unknown[]).concat(result.type);
   if (types.includes('object') && result.properties && result.additionalProperties === undefined) result.additionalProperties = false;
   return result as T;
 }
+
+const CONDITIONS = new Set(['if', 'then', 'else', 'not']);

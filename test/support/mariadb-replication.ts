@@ -17,12 +17,12 @@
  * sandboxed copy that never sees the worker's exit. Directories left by a dead process are swept by the next pair.
  */
 import { ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { mkdir, mkdtemp, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { existsSync, readdirSync, rmSync } from 'node:fs';
+import { mkdir, mkdtemp, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Connection, ConnectionOptions, createConnection } from 'mysql2/promise';
-import { freePort } from './free-port';
+import { isAlive, logTail, removeIfOwnerGone, startOnFreePort } from './server-process';
 import { createMigratedDatabase as createMigratedDatabaseOn } from './test-database';
 
 /** One mariadbd with a private data directory and port; its faults are real signals to the real process. */
@@ -222,19 +222,12 @@ class Server implements MariadbServer {
 
   async start(): Promise<void> {
     if (this.pid !== undefined) throw new Error(`mariadbd on port ${this.port} is already running (pid ${this.pid})`);
-    // The first start picks the port: another process may take a free port before mariadbd binds it, so a
-    // first start that finds its port taken tries another. Later starts keep the port the tests know.
-    for (let attempt = 1; ; attempt++) {
-      if (!this.started) this.port = await freePort();
-      try {
-        await this.startOnce();
-        this.started = true;
-        return;
-      } catch (error) {
-        const portTaken = /Address already in use/.test(String(error));
-        if (this.started || !portTaken || attempt === 3) throw error;
-      }
-    }
+    if (this.started) return this.startOnce();
+    this.port = await startOnFreePort((port) => {
+      this.port = port;
+      return this.startOnce();
+    }, /Address already in use/);
+    this.started = true;
   }
 
   async kill(): Promise<void> {
@@ -286,7 +279,7 @@ class Server implements MariadbServer {
   }
 
   logTail(lines = 25): string {
-    return errorLogTail(join(this.dir, 'error.log'), lines);
+    return logTail(join(this.dir, 'error.log'), lines);
   }
 }
 
@@ -335,10 +328,6 @@ function spawnMariadbd(args: string[]): { child: ChildProcess; waitForExit: () =
     return exited;
   };
   return { child, waitForExit };
-}
-
-function isAlive(child: ChildProcess): boolean {
-  return child.pid !== undefined && child.exitCode === null && child.signalCode === null;
 }
 
 /** Polls a connection until the server answers a query; throws if the process exits or after 30 s. */
@@ -437,7 +426,7 @@ async function createUsers(dir: string): Promise<void> {
   } catch (error) {
     if (isAlive(child)) child.kill('SIGKILL');
     await waitForExit();
-    const log = errorLogTail(join(dir, 'error.log'));
+    const log = logTail(join(dir, 'error.log'));
     throw new Error(`Could not prepare the MariaDB template in ${dir}: ${(error as Error).message}\n${log}`, { cause: error });
   }
 }
@@ -450,21 +439,11 @@ async function sweepAbandoned(): Promise<void> {
   for (const entry of readdirSync(tmpdir())) {
     const dir = join(tmpdir(), entry);
     if (entry.startsWith(PAIR_DIR_PREFIX)) {
-      const owner = Number(await readFile(join(dir, 'owner.pid'), 'utf8').catch(() => 'NaN'));
-      if (Number.isInteger(owner) && !processExists(owner)) await rm(dir, { recursive: true, force: true }).catch(() => {});
+      await removeIfOwnerGone(dir);
     } else if (entry.startsWith('mariadb-template-') && entry.includes('.building-')) {
       const age = Date.now() - (await stat(dir).catch(() => ({ mtimeMs: Date.now() }))).mtimeMs;
       if (age > 10 * 60_000) await rm(dir, { recursive: true, force: true }).catch(() => {});
     }
-  }
-}
-
-function processExists(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
 
@@ -494,14 +473,6 @@ async function waitFor(what: string, timeoutMs: number, check: () => Promise<boo
   while (!(await check())) {
     if (Date.now() > deadline) throw new Error(`Timed out after ${timeoutMs} ms waiting for ${what}`);
     await sleep(50);
-  }
-}
-
-function errorLogTail(file: string, lines = 25): string {
-  try {
-    return `--- last lines of ${file} ---\n${readFileSync(file, 'utf8').trimEnd().split('\n').slice(-lines).join('\n')}`;
-  } catch {
-    return `(no error log at ${file})`;
   }
 }
 

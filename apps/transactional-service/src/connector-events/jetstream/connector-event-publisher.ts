@@ -1,0 +1,39 @@
+/** What the outbox relay publishes through: one connector change event, acknowledged by JetStream or refused. */
+export interface ConnectorEventPublisher {
+  /**
+   * Publishes one structured CloudEvent (JSON) on `subject` with header Nats-Msg-Id = msgId (JetStream's dedup) and
+   * content-type application/cloudevents+json; resolves after JetStream's publish acknowledgement, rejects on any
+   * failure or after a timeout (never hangs).
+   */
+  publish(subject: string, event: object, msgId: string): Promise<{ duplicate: boolean; seq: number }>;
+  /** 'up' when connected and the stream was found or created; 'down' otherwise. Synchronous. */
+  status(): 'up' | 'down';
+  close(): Promise<void>;
+}
+
+/** The subjects' first tokens; the stream takes `<prefix>.>`. */
+export const CONNECTOR_EVENTS_SUBJECT_PREFIX = 'connectors.events';
+
+/** The media type of a structured-mode CloudEvent in JSON (CloudEvents 1.0, JSON event format). */
+export const CLOUDEVENTS_JSON = 'application/cloudevents+json';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * `connectors.events.<org>.<env>.<bot>.<connector>`: a consumer filters per tenant with a wildcard after any token
+ * (`connectors.events.<org>.>`). The ids are lower-cased, as the API stores and answers them, so that a filter written
+ * from an API answer matches. `prefix` is for tests that need subjects of their own on a shared server.
+ */
+export function connectorEventSubject(
+  orgUuid: string,
+  envUuid: string,
+  botUuid: string,
+  connectorUuid: string,
+  prefix = CONNECTOR_EVENTS_SUBJECT_PREFIX,
+): string {
+  const ids = [orgUuid, envUuid, botUuid, connectorUuid];
+  const wrong = ids.find((id) => !UUID.test(id));
+  // A '.', '*', '>' or a space in an id would change which subscribers get the event.
+  if (wrong !== undefined) throw new TypeError(`connector events: a subject is made of UUIDs, got ${JSON.stringify(wrong)}`);
+  return [prefix, ...ids.map((id) => id.toLowerCase())].join('.');
+}
