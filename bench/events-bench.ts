@@ -5,7 +5,7 @@
  * JetStream consumer (p50, p99), and the change feed's throughput reading those events back. Results go to
  * bench/<out>.md (default results-events).
  */
-import { jetstream } from '@nats-io/jetstream';
+import { jetstream, jetstreamManager } from '@nats-io/jetstream';
 import { connect } from '@nats-io/transport-node';
 import { writeFileSync } from 'node:fs';
 import { request } from 'node:http';
@@ -40,7 +40,15 @@ async function main(): Promise<void> {
     // Every event the stream delivers: its write's time and when it arrived here.
     const arrivals: Array<{ writtenAt: number; arrivedAt: number }> = [];
     const js = jetstream(consumerConnection);
-    await until(async () => (await js.streams.info(STREAM).then(() => true, () => false)), 'the stream exists');
+    const jsm = await jetstreamManager(consumerConnection);
+    await until(
+      async () =>
+        jsm.streams.info(STREAM).then(
+          () => true,
+          () => false,
+        ),
+      'the stream exists',
+    );
     const messages = await (await js.consumers.get(STREAM)).consume();
     const receiving = (async () => {
       for await (const message of messages) arrivals.push({ writtenAt: Date.parse((message.json() as { time: string }).time), arrivedAt: Date.now() });
@@ -104,7 +112,7 @@ async function main(): Promise<void> {
 /** Events of the feed after `cursor`, read to the end, 1,000 per answer. */
 async function countSince(port: number, feedPath: string, cursor: string, token: string): Promise<number> {
   let count = 0;
-  for (let after = cursor; ; ) {
+  for (let after = cursor; ;) {
     const page = await getJson(port, `${feedPath}?after=${after}&limit=1000`, token);
     count += page.events.length;
     if (page.events.length < 1000) return count;

@@ -105,8 +105,15 @@ describe('Connector change events on NATS JetStream (MariaDB, NATS)', () => {
       const tenant = await seedTenant(sut.dataSource);
       const consumer = await new FeedConsumer(sut, token, feedPathOf(tenant)).fromNow();
       const uuid = await createConnector(sut, tenant, token);
-      await sut.http.put(`${tenantPath(tenant)}/${uuid}`).set(bearer(token)).send(aConnectorBody({ name: 'Renamed' })).expect(200);
-      await sut.http.delete(`${tenantPath(tenant)}/${uuid}`).set(bearer(token)).expect(204);
+      await sut.http
+        .put(`${tenantPath(tenant)}/${uuid}`)
+        .set(bearer(token))
+        .send(aConnectorBody({ name: 'Renamed' }))
+        .expect(200);
+      await sut.http
+        .delete(`${tenantPath(tenant)}/${uuid}`)
+        .set(bearer(token))
+        .expect(204);
       const fed = await consumer.until(3);
 
       await eventually(async () => (await streamMessages(nats, stream)).length >= 3, 'three messages on the stream');
