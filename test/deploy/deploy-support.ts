@@ -27,7 +27,7 @@ export const SUPPORT_TOOLING_LABEL = 'platform.example.com/support-tooling';
 export const INGRESS_NAMESPACE = 'ingress-nginx';
 export const MONITORING_NAMESPACE = 'monitoring';
 /** The variables that are secrets: always from the Secret `platform-secrets`, never a ConfigMap or a literal. */
-export const SECRET_VARIABLES = ['DATABASE_URL', 'DATABASE_READ_URLS', 'AUTH_JWT_SECRET', 'SECRETS_KEY', 'SECRETS_KEY_PREVIOUS', 'REDIS_URL'];
+export const SECRET_VARIABLES = ['DATABASE_URL', 'DATABASE_READ_URLS', 'AUTH_JWT_SECRET', 'SECRETS_KEY', 'SECRETS_KEY_PREVIOUS', 'REDIS_URL', 'NATS_URL'];
 /** Secrets an app cannot start without in production (the others are optional refs). */
 export const REQUIRED_SECRET_VARIABLES = ['DATABASE_URL', 'SECRETS_KEY'];
 

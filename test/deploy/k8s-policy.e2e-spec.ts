@@ -34,6 +34,7 @@ const VALID_SECRETS = {
   AUTH_JWT_SECRET: 'a-test-secret-of-at-least-32-characters!',
   SECRETS_KEY: Buffer.alloc(32, 1).toString('base64'),
   SECRETS_KEY_PREVIOUS: Buffer.alloc(32, 2).toString('base64'),
+  NATS_URL: 'nats://platform:pw@nats:4222',
 };
 
 /** Policy facts, on the base and on the rendered example overlay (an overlay must not weaken them). */
@@ -148,6 +149,7 @@ describe.each([
       expect(config.port).toBe(app.defaultPort);
       expect(config.auth.mode).toBe('secret');
       expect(config.database).toEqual(expect.objectContaining({ type: 'mysql', readUrls: [expect.stringContaining('replica-1')] }));
+      expect(config.changeEvents).toEqual({ natsUrl: VALID_SECRETS.NATS_URL, stream: 'CONNECTOR_EVENTS', retentionDays: 7 });
     });
 
     it('refuses to start with the example Secret’s placeholders', () => {
@@ -193,6 +195,35 @@ describe.each([
         .filter((n) => n !== 'PORT')
         .sort(),
     );
+  });
+
+  it('gives every Deployment and the Job NATS_URL as an optional key of the Secret (blank: no broker), the stream and retention from the ConfigMap', () => {
+    const config = configMapData(resources, 'platform-config');
+    expect({ NATS_STREAM: config.NATS_STREAM, EVENTS_RETENTION_DAYS: config.EVENTS_RETENTION_DAYS }).toEqual({
+      NATS_STREAM: 'CONNECTOR_EVENTS',
+      EVENTS_RETENTION_DAYS: '7',
+    });
+    expect(secretExampleData().NATS_URL).toBe('');
+    for (const workload of workloads) {
+      const id = `${workload.kind}/${workload.metadata.name}`;
+      for (const c of podSpec(workload).containers as Json[]) {
+        const refs = Object.fromEntries((c.env as Json[]).filter((e) => /^(NATS_|EVENTS_)/.test(e.name)).map((e) => [e.name, e.valueFrom]));
+        expect({ id, refs }).toEqual({
+          id,
+          refs: {
+            NATS_URL: { secretKeyRef: { name: 'platform-secrets', key: 'NATS_URL', optional: true } },
+            NATS_STREAM: { configMapKeyRef: { name: 'platform-config', key: 'NATS_STREAM' } },
+            EVENTS_RETENTION_DAYS: { configMapKeyRef: { name: 'platform-config', key: 'EVENTS_RETENTION_DAYS' } },
+          },
+        });
+        // The Secret without the key, or with the example's blank value: no broker, the feed only.
+        const { NATS_URL: _natsUrl, ...withoutNats } = VALID_SECRETS;
+        for (const secrets of [withoutNats, { ...VALID_SECRETS, NATS_URL: '' }]) {
+          const env = resolveContainerEnv(c, { 'platform-config': config }, { 'platform-secrets': secrets });
+          expect({ id, natsUrl: loadAppConfig(env, 3001).changeEvents.natsUrl }).toEqual({ id, natsUrl: undefined });
+        }
+      }
+    }
   });
 
   it('refers only to ConfigMap and Secret keys that the base defines', () => {
