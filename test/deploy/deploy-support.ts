@@ -7,6 +7,7 @@
 import dockerignore from '@balena/dockerignore';
 import { DockerfileParser, Flag } from 'dockerfile-ast';
 import { applyPatch as applyOperations, Operation } from 'fast-json-patch';
+import ipaddr from 'ipaddr.js';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { parseAllDocuments } from 'yaml';
@@ -27,7 +28,7 @@ export const SUPPORT_TOOLING_LABEL = 'platform.example.com/support-tooling';
 export const INGRESS_NAMESPACE = 'ingress-nginx';
 export const MONITORING_NAMESPACE = 'monitoring';
 /** The variables that are secrets: always from the Secret `platform-secrets`, never a ConfigMap or a literal. */
-export const SECRET_VARIABLES = ['DATABASE_URL', 'DATABASE_READ_URLS', 'AUTH_JWT_SECRET', 'SECRETS_KEY', 'SECRETS_KEY_PREVIOUS', 'REDIS_URL'];
+export const SECRET_VARIABLES = ['DATABASE_URL', 'DATABASE_READ_URLS', 'AUTH_JWT_SECRET', 'SECRETS_KEY', 'SECRETS_KEY_PREVIOUS', 'REDIS_URL', 'NATS_URL'];
 /** Secrets an app cannot start without in production (the others are optional refs). */
 export const REQUIRED_SECRET_VARIABLES = ['DATABASE_URL', 'SECRETS_KEY'];
 
@@ -394,6 +395,35 @@ function portMatches(rulePorts: Json[] | undefined, port: number, containerPorts
 }
 
 /**
+ * Kubernetes semantics for one direction of a pod labelled `labels` in `namespace`: not isolated when no policy
+ * selects it for that direction, else allowed when one rule of one selecting policy admits the connection. Without
+ * policyTypes a policy is an Ingress policy, and an Egress one too when it has egress rules (the API server's
+ * defaulting).
+ */
+function policiesAllow(
+  policies: Resource[],
+  namespace: string,
+  labels: Record<string, string>,
+  direction: 'Ingress' | 'Egress',
+  ruleAdmits: (rule: Json) => boolean,
+): boolean {
+  const selecting = policies.filter(
+    (p) =>
+      p.kind === 'NetworkPolicy' &&
+      (p.metadata.namespace ?? namespace) === namespace &&
+      selects(p.spec.podSelector, labels) &&
+      (p.spec.policyTypes ?? (p.spec.egress ? ['Ingress', 'Egress'] : ['Ingress'])).includes(direction),
+  );
+  if (selecting.length === 0) return true;
+  return selecting.some((policy) => ((direction === 'Ingress' ? policy.spec.ingress : policy.spec.egress) ?? []).some(ruleAdmits));
+}
+
+/** A rule's peers admit anything when it lists none. */
+function anyPeer(peers: Json[] | undefined, admits: (peer: Json) => boolean): boolean {
+  return !peers || peers.length === 0 || peers.some(admits);
+}
+
+/**
  * May `source` open a TCP connection to `port` of a pod labelled `targetLabels` in `namespace`?
  * Kubernetes semantics: isolated when any Ingress policy selects the pod; then allowed when one rule
  * of one selecting policy admits the peer and the port.
@@ -406,20 +436,60 @@ export function networkAllows(
   source: PeerPod,
   port: number,
 ): boolean {
-  const selecting = policies.filter(
-    (p) =>
-      p.kind === 'NetworkPolicy' &&
-      (p.metadata.namespace ?? namespace) === namespace &&
-      selects(p.spec.podSelector, targetLabels) &&
-      (p.spec.policyTypes ?? ['Ingress']).includes('Ingress'),
+  return policiesAllow(
+    policies,
+    namespace,
+    targetLabels,
+    'Ingress',
+    (rule) => portMatches(rule.ports, port, containerPorts) && anyPeer(rule.from, (peer) => peerAdmits(peer, namespace, source)),
   );
-  if (selecting.length === 0) return true;
-  return selecting.some((policy) =>
-    (policy.spec.ingress ?? []).some(
-      (rule: Json) =>
-        portMatches(rule.ports, port, containerPorts) &&
-        (!rule.from || rule.from.length === 0 || rule.from.some((peer: Json) => peerAdmits(peer, namespace, source))),
-    ),
+}
+
+/** A pod a policy's egress rule may admit: its labels and namespace's, and its address (classified, never dialled). */
+export interface DestinationPod extends PeerPod {
+  address: string;
+}
+
+/** Is `address` in the ipBlock's CIDR and in none of its exceptions? Pure classification: nothing connects. */
+export function ipBlockHolds(block: { cidr: string; except?: string[] }, address: string): boolean {
+  const ip = ipaddr.parse(address);
+  const inRange = (cidr: string) => {
+    const [range, bits] = ipaddr.parseCIDR(cidr);
+    return range.kind() === ip.kind() && ip.match(range, bits);
+  };
+  return inRange(block.cidr) && !(block.except ?? []).some(inRange);
+}
+
+function egressPortMatches(rulePorts: Json[] | undefined, port: number, protocol: 'TCP' | 'UDP'): boolean {
+  if (!rulePorts || rulePorts.length === 0) return true;
+  return rulePorts.some((p) => {
+    if ((p.protocol ?? 'TCP') !== protocol) return false;
+    if (p.port === undefined) return true;
+    if (typeof p.port === 'string') throw new Error(`egress to a named port (${p.port}) is not understood by test/deploy`);
+    return p.endPort ? port >= p.port && port <= p.endPort : p.port === port;
+  });
+}
+
+/**
+ * May a pod labelled `sourceLabels` in `namespace` open a connection to `destination` on `port`? A rule admits the
+ * destination by its labels and its namespace's, or by its address for an ipBlock.
+ */
+export function egressAllows(
+  policies: Resource[],
+  namespace: string,
+  sourceLabels: Record<string, string>,
+  destination: DestinationPod,
+  port: number,
+  protocol: 'TCP' | 'UDP' = 'TCP',
+): boolean {
+  return policiesAllow(
+    policies,
+    namespace,
+    sourceLabels,
+    'Egress',
+    (rule) =>
+      egressPortMatches(rule.ports, port, protocol) &&
+      anyPeer(rule.to, (peer) => (peer.ipBlock ? ipBlockHolds(peer.ipBlock, destination.address) : peerAdmits(peer, namespace, destination))),
   );
 }
 

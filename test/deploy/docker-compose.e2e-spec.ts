@@ -101,6 +101,36 @@ describe('docker/docker-compose.yml', () => {
     }
     expect(services.mariadb.ports).toBeUndefined();
     expect(services.redis.ports).toBeUndefined();
+    expect(services.nats.ports).toBeUndefined();
+  });
+
+  it('has NATS with JetStream on, its store in a named volume and a healthcheck on its monitoring port', () => {
+    const nats = services.nats;
+    expect(nats.image).toMatch(/^nats:2\.\d+-alpine$/);
+    const command = nats.command as string[];
+    const option = (name: string) => {
+      expect(command).toContain(name);
+      return command[command.indexOf(name) + 1];
+    };
+    expect(command).toContain('-js');
+    const storeDir = option('-sd');
+    const mounts = (nats.volumes as Json[]).map((v) => (typeof v === 'string' ? { source: v.split(':')[0], target: v.split(':')[1] } : v));
+    const store = mounts.find((m) => m.target === storeDir);
+    expect(store).toBeDefined();
+    expect(Object.keys(compose.volumes ?? {})).toContain(store?.source); // a named volume: the stream outlives the container
+    const monitoringPort = option('-m');
+    expect(nats.healthcheck?.test).toEqual(['CMD', 'wget', '-q', '--spider', `http://127.0.0.1:${monitoringPort}/healthz`]);
+    expect(nats.healthcheck?.disable).not.toBe(true);
+  });
+
+  it.each(APPS.map((a) => [a.name, a] as const))('points %s at the NATS service for change events, without waiting for it', (_, app) => {
+    const config = loadAppConfig(services[app.name].environment, app.defaultPort);
+    expect(config.changeEvents).toEqual({ natsUrl: 'nats://nats:4222', stream: 'CONNECTOR_EVENTS', retentionDays: 7 });
+    const url = new URL(config.changeEvents.natsUrl as string);
+    expect(services[url.hostname]?.command).toContain('-js');
+    expect(url.port).toBe('4222');
+    // Writes are never refused while NATS is down: the app starts without it and its outbox drains later.
+    expect(Object.keys(dependsOn(services[app.name]))).not.toContain('nats');
   });
 
   it.each(APPS.map((a) => [a.name, a] as const))('configures %s through every variable of .env.example, valid for production', (_, app) => {

@@ -1,10 +1,12 @@
-import ipaddr from 'ipaddr.js';
 import { loadAppConfig, PLATFORM_APPS } from '@app/platform';
 import {
   BASE_DIR,
   configMapData,
+  DestinationPod,
+  egressAllows,
   envExampleVariables,
   INGRESS_NAMESPACE,
+  ipBlockHolds,
   Json,
   MONITORING_NAMESPACE,
   networkAllows,
@@ -34,6 +36,7 @@ const VALID_SECRETS = {
   AUTH_JWT_SECRET: 'a-test-secret-of-at-least-32-characters!',
   SECRETS_KEY: Buffer.alloc(32, 1).toString('base64'),
   SECRETS_KEY_PREVIOUS: Buffer.alloc(32, 2).toString('base64'),
+  NATS_URL: 'nats://platform:pw@nats:4222',
 };
 
 /** Policy facts, on the base and on the rendered example overlay (an overlay must not weaken them). */
@@ -148,6 +151,7 @@ describe.each([
       expect(config.port).toBe(app.defaultPort);
       expect(config.auth.mode).toBe('secret');
       expect(config.database).toEqual(expect.objectContaining({ type: 'mysql', readUrls: [expect.stringContaining('replica-1')] }));
+      expect(config.changeEvents).toEqual({ natsUrl: VALID_SECRETS.NATS_URL, stream: 'CONNECTOR_EVENTS', retentionDays: 7 });
     });
 
     it('refuses to start with the example Secret’s placeholders', () => {
@@ -193,6 +197,35 @@ describe.each([
         .filter((n) => n !== 'PORT')
         .sort(),
     );
+  });
+
+  it('gives every Deployment and the Job NATS_URL as an optional key of the Secret (blank: no broker), the stream and retention from the ConfigMap', () => {
+    const config = configMapData(resources, 'platform-config');
+    expect({ NATS_STREAM: config.NATS_STREAM, EVENTS_RETENTION_DAYS: config.EVENTS_RETENTION_DAYS }).toEqual({
+      NATS_STREAM: 'CONNECTOR_EVENTS',
+      EVENTS_RETENTION_DAYS: '7',
+    });
+    expect(secretExampleData().NATS_URL).toBe('');
+    for (const workload of workloads) {
+      const id = `${workload.kind}/${workload.metadata.name}`;
+      for (const c of podSpec(workload).containers as Json[]) {
+        const refs = Object.fromEntries((c.env as Json[]).filter((e) => /^(NATS_|EVENTS_)/.test(e.name)).map((e) => [e.name, e.valueFrom]));
+        expect({ id, refs }).toEqual({
+          id,
+          refs: {
+            NATS_URL: { secretKeyRef: { name: 'platform-secrets', key: 'NATS_URL', optional: true } },
+            NATS_STREAM: { configMapKeyRef: { name: 'platform-config', key: 'NATS_STREAM' } },
+            EVENTS_RETENTION_DAYS: { configMapKeyRef: { name: 'platform-config', key: 'EVENTS_RETENTION_DAYS' } },
+          },
+        });
+        // The Secret without the key, or with the example's blank value: no broker, the feed only.
+        const { NATS_URL: _natsUrl, ...withoutNats } = VALID_SECRETS;
+        for (const secrets of [withoutNats, { ...VALID_SECRETS, NATS_URL: '' }]) {
+          const env = resolveContainerEnv(c, { 'platform-config': config }, { 'platform-secrets': secrets });
+          expect({ id, natsUrl: loadAppConfig(env, 3001).changeEvents.natsUrl }).toEqual({ id, natsUrl: undefined });
+        }
+      }
+    }
   });
 
   it('refers only to ConfigMap and Secret keys that the base defines', () => {
@@ -329,14 +362,7 @@ describe.each([
         (rule.to ?? []).map((peer: Json) => peer.ipBlock).filter(Boolean),
       );
       // Classified only: nothing connects to these addresses.
-      const admitted = (address: string) => {
-        const ip = ipaddr.parse(address);
-        const inRange = (cidr: string) => {
-          const [range, bits] = ipaddr.parseCIDR(cidr);
-          return range.kind() === ip.kind() && ip.match(range, bits);
-        };
-        return blocks.some((block) => inRange(block.cidr) && !(block.except ?? []).some(inRange));
-      };
+      const admitted = (address: string) => blocks.some((block) => ipBlockHolds(block, address));
       expect(['8.8.8.8', '1.1.1.1', '2606:4700:4700::1111'].filter(admitted)).toEqual(['8.8.8.8', '1.1.1.1', '2606:4700:4700::1111']);
       expect(
         ['10.1.2.3', '172.16.0.1', '192.168.1.1', '169.254.169.254', '100.64.0.1', '127.0.0.1', 'fd00::1', 'fe80::1', '::1', '::ffff:10.0.0.1'].filter(
@@ -344,7 +370,31 @@ describe.each([
         ),
       ).toEqual([]);
       const ports = policy.spec.egress.flatMap((rule: Json) => (rule.ports ?? []).map((p: Json) => `${p.protocol}/${p.port}`));
-      expect(ports).toEqual(expect.arrayContaining(['UDP/53', 'TCP/53', 'TCP/3306', 'TCP/6379']));
+      expect(ports).toEqual(expect.arrayContaining(['UDP/53', 'TCP/53', 'TCP/3306', 'TCP/6379', 'TCP/4222']));
+    });
+
+    it('let the transactional service reach NATS (TCP 4222) and the other platform dependencies by their label, on their client ports only', () => {
+      const source = podLabels(deploymentOf(PLATFORM_APPS.transactionalService.name));
+      const dependency = { 'platform.example.com/platform-dependency': 'true' };
+      const natsLabels = { 'app.kubernetes.io/name': 'nats', ...dependency };
+      // A pod address in a private range, as the cluster gives them: classified only, never dialled.
+      const pod = (ns: string, labels: Record<string, string>, nsLabels: Record<string, string> = {}): DestinationPod => ({
+        ...peerPod(ns, labels, nsLabels),
+        address: '10.42.0.7',
+      });
+      const reaches = (destination: DestinationPod, port: number, protocol: 'TCP' | 'UDP' = 'TCP') =>
+        egressAllows(policies, namespace, source, destination, port, protocol);
+
+      expect(reaches(pod(namespace, natsLabels), 4222)).toBe(true);
+      expect(reaches(pod('messaging', natsLabels, dependency), 4222)).toBe(true);
+      for (const port of [3306, 6379]) expect(reaches(pod(namespace, dependency), port)).toBe(true); // the database, Redis
+
+      expect(reaches(pod(namespace, natsLabels), 4222, 'UDP')).toBe(false);
+      expect(reaches(pod(namespace, natsLabels), 8222)).toBe(false); // NATS monitoring
+      expect(reaches(pod(namespace, natsLabels), 6222)).toBe(false); // NATS cluster routes
+      expect(reaches(pod(namespace, { 'app.kubernetes.io/name': 'nats' }), 4222)).toBe(false); // without the label
+      expect(reaches(pod('messaging', natsLabels), 4222)).toBe(false); // in a namespace without the label
+      expect(reaches(pod(namespace, podLabels(deploymentOf(PLATFORM_APPS.botAdmin.name))), 4222)).toBe(false);
     });
 
     it('let Prometheus scrape /metrics as the pods announce it', () => {
