@@ -267,8 +267,11 @@ describe('Connector change events: the feed (MariaDB)', () => {
       expect(bot.body.message).toContain(elsewhere.bot.uuid);
     });
 
-    it('is a 401 without a token', async () => {
+    it('is a 401 without a token, and a 403 for a token of another organization', async () => {
       await sut.http.get(feedPath).expect(401);
+      const stranger = await signToken({ orgs: [randomUUID()], username: 'mallory' });
+      const res = await feed({}, feedPath, stranger).expect(403);
+      expect(res.body.message).toContain(tenant.organization.uuid);
     });
   });
 

@@ -3,6 +3,9 @@ import { PlatformMetrics } from '@app/platform';
 import { Injectable } from '@nestjs/common';
 import { Counter, Gauge } from 'prom-client';
 
+/** How long a scrape waits for the age of the oldest unpublished event. */
+const SCRAPE_READ_MS = 1_000;
+
 /** The `/metrics` of change events (docs/operations.md, "Change events"). Counted by the relay that holds the lease. */
 @Injectable()
 export class ConnectorEventMetrics {
@@ -42,13 +45,13 @@ export class ConnectorEventMetrics {
       registers,
       async collect() {
         if (!state.leader) return this.set(0);
-        try {
+        const read = async () => {
           const progress = await events.progress();
           const oldest = await events.oldestUnpublishedAt(state.publishing ? progress.publishedThrough : progress.sequencedThrough);
           this.set(oldest === null ? 0 : Math.max(0, (Date.now() - oldest.getTime()) / 1000));
-        } catch {
-          // The database is down: the last value stays, the database's own alerts say why.
-        }
+        };
+        // A scrape does not wait on a database that does not answer: the last value stays, the database's own alerts say why.
+        await Promise.race([read().catch(() => undefined), new Promise((resolve) => setTimeout(resolve, SCRAPE_READ_MS).unref())]);
       },
     });
   }
