@@ -27,7 +27,7 @@ describe('Connector change events: the feed (MariaDB)', () => {
     await importData(sut.dataSource, { bots: [bot] });
     return { bot: { ...tenant, bot }, consumer: await new FeedConsumer(sut, token, feedPath, { botUUID: bot.uuid }).fromNow() };
   };
-  const feed = (query: Record<string, string | number> = {}, path = feedPath, as = token) => sut.http.get(path).query(query).set(bearer(as));
+  const feed = (query: Record<string, string | number | string[]> = {}, path = feedPath, as = token) => sut.http.get(path).query(query).set(bearer(as));
 
   beforeAll(async () => {
     database = uniqueDatabaseName('platform_events');
@@ -251,6 +251,9 @@ describe('Connector change events: the feed (MariaDB)', () => {
       [{ wait: 31 }, 'wait must not be greater than 30'],
       [{ wait: 'soon' }, 'wait must be an integer number'],
       [{ botUUID: 'nope' }, 'botUUID must be a UUID'],
+      [{ after: ['1', '2'] }, 'after must be a cursor'],
+      [{ wait: '1.5' }, 'wait must be an integer number'],
+      [{ since: '1' }, 'since'],
     ])('is a 400 naming what is wrong: %j', async (query, message) => {
       const res = await feed(query).expect(400);
       expect(JSON.stringify(res.body.message)).toContain(message);
