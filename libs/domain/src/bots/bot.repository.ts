@@ -3,8 +3,7 @@ import { Database, ReadFrom } from '../database/database';
 import { BOT_IN_SCOPE, botInScope, ENVIRONMENT_IN_SCOPE, environmentInScope } from '../scope/bot-scope.sql';
 import { found, Lookup, NOTHING_AT_PATH } from '../scope/lookup';
 import { BotPath, EnvironmentPath } from '../scope/scope-params.dto';
-import { Bot } from './bot.entity';
-import { BOT_ROWS } from './bot.rows';
+import { Bot, BOT_ROWS } from './bot.entity';
 
 export type BotRow = Pick<Bot, 'uuid' | 'environmentUuid' | 'name' | 'image'>;
 

@@ -1,22 +1,43 @@
-import { tableRows } from './table-rows';
+import { Column, Entity, ManyToOne, PrimaryColumn } from 'typeorm';
+import { LargeJsonColumn, TimestampColumn } from './columns';
+import { entityRows } from './table-rows';
 
-interface Sample {
+@Entity('samples')
+class Sample {
+  @PrimaryColumn({ type: 'varchar', length: 36 })
   id: string;
+
+  @TimestampColumn({ name: 'at_time', nullable: true })
   at: Date | null;
+
+  @Column({ type: 'boolean', name: 'is_on' })
   on: boolean;
+
+  @Column({ type: 'int' })
   n: number;
+
+  @LargeJsonColumn({ nullable: true })
   doc: { a: number[] } | null;
+
+  /** A relation: no column of its own, and optional, so not a property of the rows. */
+  @ManyToOne(() => Sample)
+  parent?: Sample;
 }
 
-const ROWS = tableRows<Sample>()('samples', {
-  id: ['id', 'text'],
-  at: ['at_time', 'date'],
-  on: ['is_on', 'bool'],
-  n: ['n', 'int'],
-  doc: ['doc', 'json'],
-});
+const ROWS = entityRows(Sample);
 
 describe('TableRows', () => {
+  it('reads the table, the columns and their kinds from the entity, named as the snake naming strategy names them', () => {
+    expect(ROWS.table).toBe('samples');
+    expect(ROWS.layout).toEqual([
+      { property: 'id', column: 'id', kind: 'text' },
+      { property: 'at', column: 'at_time', kind: 'date' },
+      { property: 'on', column: 'is_on', kind: 'bool' },
+      { property: 'n', column: 'n', kind: 'int' },
+      { property: 'doc', column: 'doc', kind: 'json' },
+    ]);
+  });
+
   it('writes the column lists of its SQL', () => {
     expect(ROWS.names).toBe('id, at_time, is_on, n, doc');
     expect(ROWS.placeholders).toBe('?, ?, ?, ?, ?');

@@ -3,8 +3,7 @@ import { Database, ReadFrom } from '../database/database';
 import { ENVIRONMENT_IN_SCOPE, environmentInScope } from '../scope/bot-scope.sql';
 import { found, Lookup, NOTHING_AT_PATH } from '../scope/lookup';
 import { EnvironmentPath, OrganizationPath } from '../scope/scope-params.dto';
-import { Environment } from './environment.entity';
-import { ENVIRONMENT_ROWS } from './environment.rows';
+import { Environment, ENVIRONMENT_ROWS } from './environment.entity';
 
 export type EnvironmentRow = Omit<Environment, 'organization'>;
 

@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Database, Transaction } from '../database/database';
-import { IdempotencyKey, StoredAnswer } from './idempotency-key.entity';
-import { IDEMPOTENCY_KEY_ROWS } from './idempotency-key.rows';
+import { IDEMPOTENCY_KEY_ROWS, IdempotencyKey, StoredAnswer } from './idempotency-key.entity';
 
 type KeyId = Pick<IdempotencyKey, 'callerSub' | 'idempotencyKey'>;
 

@@ -6,11 +6,9 @@ import { VersionStep } from './connector-version';
 import { BotPath, RestConnectorPath } from '../scope/scope-params.dto';
 import { connectorSnapshot, fieldsSetBy } from './connector-snapshot';
 import type { TagRef } from './connector-relations.repository';
-import { RestConnectorVersion } from './rest-connector-version.entity';
-import { REST_CONNECTOR_VERSION_ROWS } from './rest-connector-version.rows';
-import { RestConnector } from './rest-connector.entity';
+import { REST_CONNECTOR_VERSION_ROWS, RestConnectorVersion } from './rest-connector-version.entity';
+import { REST_CONNECTOR_ROWS, RestConnector } from './rest-connector.entity';
 import { VersionOperation } from './rest-connector.enums';
-import { REST_CONNECTOR_ROWS } from './rest-connector.rows';
 
 export type VersionRow = Omit<RestConnectorVersion, 'connector'>;
 export type VersionSummary = Omit<VersionRow, 'snapshot'>;

@@ -6,8 +6,8 @@ import { BotPath } from '../scope/scope-params.dto';
 import { ConnectorContentEntry } from './connector-content.entity';
 import { PlacedTag, push, TagRef, tagsInOrder } from './connector-relations.repository';
 import { Direction, OrderByField } from './dto/pagination-query.dto';
-import { RestConnector } from './rest-connector.entity';
-import { CONNECTOR_CONTENT_ROWS, REST_CONNECTOR_ROWS } from './rest-connector.rows';
+import { CONNECTOR_CONTENT_ROWS } from './connector-content.entity';
+import { REST_CONNECTOR_ROWS, RestConnector } from './rest-connector.entity';
 
 export interface PageCriteria {
   searchTerms: string[];

@@ -5,9 +5,8 @@ import { found, Lookup, NOTHING_AT_PATH } from '../scope/lookup';
 import { VersionStep } from './connector-version';
 import { BotPath, RestConnectorPath } from '../scope/scope-params.dto';
 import { FlowRef, flowsInOrder, PlacedTag, TagRef, tagsInOrder } from './connector-relations.repository';
-import { RestConnectorTag } from './rest-connector-tag.entity';
-import { RestConnector } from './rest-connector.entity';
-import { REST_CONNECTOR_ROWS, REST_CONNECTOR_TAG_ROWS } from './rest-connector.rows';
+import { REST_CONNECTOR_TAG_ROWS, RestConnectorTag } from './rest-connector-tag.entity';
+import { REST_CONNECTOR_ROWS, RestConnector } from './rest-connector.entity';
 import type { RestConnectorSnapshotDto } from './dto/rest-connector-history.dto';
 import type { SnapshotSource } from './connector-snapshot';
 
