@@ -42,7 +42,8 @@ describe('TableRows', () => {
     expect(ROWS.names).toBe('id, at_time, is_on, n, doc');
     expect(ROWS.placeholders).toBe('?, ?, ?, ?, ?');
     expect(ROWS.pick('id', 'n').insertSql(2)).toBe('INSERT INTO samples (id, n) VALUES (?, ?), (?, ?)');
-    expect(ROWS.pick('n', 'doc').assignments).toBe('n = ?, doc = ?');
+    expect(ROWS.pick('n', 'doc').assignments).toBe('n = :n, doc = :doc');
+    expect(ROWS.pick('id', 'at').parameters).toBe(':id, :at');
     expect(ROWS.select('s')).toBe('s.id AS id, s.at_time AS at_time, s.is_on AS is_on, s.n AS n, s.doc AS doc');
   });
 

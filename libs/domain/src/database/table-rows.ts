@@ -56,7 +56,9 @@ export class TableRows<T, K extends keyof T & string = keyof T & string> {
   readonly names: string;
   /** `?, ?, ...`: one placeholder per column. */
   readonly placeholders: string;
-  /** `column = ?, ...`: the SET list of an UPDATE of these columns. */
+  /** `:property, ...`: the named placeholders of its values, in `names` order (a Statement binds them by property). */
+  readonly parameters: string;
+  /** `column = :property, ...`: the SET list of an UPDATE of these columns (a Statement binds them by property). */
   readonly assignments: string;
   private readonly selects = new Map<string, string>();
 
@@ -67,7 +69,8 @@ export class TableRows<T, K extends keyof T & string = keyof T & string> {
     this.entries = (Object.keys(columns) as K[]).map((property) => [property, columns[property][0], columns[property][1]]);
     this.names = this.entries.map(([, column]) => column).join(', ');
     this.placeholders = this.entries.map(() => '?').join(', ');
-    this.assignments = this.entries.map(([, column]) => `${column} = ?`).join(', ');
+    this.parameters = this.entries.map(([property]) => `:${property}`).join(', ');
+    this.assignments = this.entries.map(([property, column]) => `${column} = :${property}`).join(', ');
   }
 
   /** `INSERT INTO table (columns) VALUES (?, …), …`: `count` rows. */
