@@ -13,6 +13,8 @@ export * from './database/replicas/read-consistency';
 export * from './database/replicas/read-replicas';
 export * from './database/replicas/create-read-replicas';
 export * from './database/table-rows';
+export * from './database/statement';
+export * from './database/generate-sql';
 export * from './database/uuid-v7';
 export * from './domain.module';
 

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { DummyValue, GenerateSql } from '../database/generate-sql';
 import { Database, ReadFrom } from '../database/database';
 import { statement } from '../database/statement';
 import { BOT_IN_SCOPE, ENVIRONMENT_IN_SCOPE } from '../scope/bot-scope.sql';
@@ -24,6 +25,7 @@ export class BotRepository {
    * binary), uuid breaking ties; an empty list when the environment has none, nothing at the path when the
    * environment is not in the organization (the scope check is joined in: one query).
    */
+  @GenerateSql({ params: [DummyValue.ENVIRONMENT_PATH] })
   async listInScope(path: EnvironmentPath, from: ReadFrom = 'replica'): Promise<Lookup<BotRow[]>> {
     const rows = await this.db.rows(LIST_IN_SCOPE, path, from);
     if (rows.length === 0) return NOTHING_AT_PATH;
@@ -31,6 +33,7 @@ export class BotRepository {
   }
 
   /** The bot of the path, in its environment and organization. */
+  @GenerateSql({ params: [DummyValue.BOT_PATH] })
   async findInScope(path: BotPath, from: ReadFrom = 'replica'): Promise<Lookup<BotRow>> {
     const [row] = await this.db.rows(FIND_IN_SCOPE, path, from);
     return row ? found(BOT_ROWS.from(row)) : NOTHING_AT_PATH;

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { DummyValue, GenerateSql } from '../database/generate-sql';
 import { Database, ReadFrom } from '../database/database';
 import { statement } from '../database/statement';
 import { ENVIRONMENT_IN_SCOPE } from '../scope/bot-scope.sql';
@@ -23,6 +24,7 @@ export class EnvironmentRepository {
    * an organization without environments and no organization look alike here. (Joining the organization in
    * would make MariaDB sort through an on-disk temporary table, because of the JSON text columns.)
    */
+  @GenerateSql({ params: [DummyValue.ORGANIZATION_PATH] })
   async listByOrganization(path: OrganizationPath, from: ReadFrom = 'replica'): Promise<Lookup<EnvironmentRow[]>> {
     const rows = await this.db.rows(LIST_BY_ORGANIZATION, path, from);
     if (rows.length === 0) return NOTHING_AT_PATH;
@@ -30,6 +32,7 @@ export class EnvironmentRepository {
   }
 
   /** The environment of the path, in its organization. */
+  @GenerateSql({ params: [DummyValue.ENVIRONMENT_PATH] })
   async findInScope(path: EnvironmentPath, from: ReadFrom = 'replica'): Promise<Lookup<EnvironmentRow>> {
     const [row] = await this.db.rows(FIND_IN_SCOPE, path, from);
     return row ? found(ENVIRONMENT_ROWS.from(row)) : NOTHING_AT_PATH;

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { DummyValue, GenerateSql } from '../database/generate-sql';
 import { Database, ReadFrom, Transaction } from '../database/database';
 import { statement } from '../database/statement';
 import { BOT_IN_SCOPE } from '../scope/bot-scope.sql';
@@ -70,11 +71,13 @@ export class ConnectorHistoryRepository {
   constructor(private readonly db: Database) {}
 
   /** Records a create or an update, with the record it left. */
+  @GenerateSql({ params: [DummyValue.TX, {}] })
   record(tx: Transaction, version: VersionRow): Promise<void> {
     return tx.insert(REST_CONNECTOR_VERSION_ROWS, [version]);
   }
 
   /** Records a delete or a restore of the connector, just written in `tx`, with the snapshot of its version before. */
+  @GenerateSql({ params: [DummyValue.TX, DummyValue.UUID, DummyValue.VERSION_STEP, 'DELETED', DummyValue.AUTHOR] })
   async recordUnchanged(
     tx: Transaction,
     connectorUuid: string,
@@ -88,6 +91,7 @@ export class ConnectorHistoryRepository {
   }
 
   /** A page of the connector's versions, newest first, without snapshots. */
+  @GenerateSql({ params: [DummyValue.CONNECTOR_PATH, 0, 20] })
   async page(path: RestConnectorPath, offset: number, limit: number, from: ReadFrom = 'replica'): Promise<Lookup<Paged<VersionSummary>>> {
     const [rows, [{ total }]] = await Promise.all([this.db.rows(PAGE, { ...path, limit, offset }, from), this.db.rows(COUNT, path, from)]);
     // A connector always has a version: none means no such connector in the path's scope.
@@ -96,6 +100,7 @@ export class ConnectorHistoryRepository {
   }
 
   /** One version with its snapshot; found null when the connector is there without such a version. */
+  @GenerateSql({ params: [DummyValue.CONNECTOR_PATH, 2] })
   async one(path: RestConnectorPath, version: number, from: ReadFrom = 'replica'): Promise<Lookup<VersionRow | null>> {
     const [row] = await this.db.rows(ONE, { ...path, version }, from);
     if (row) return found(REST_CONNECTOR_VERSION_ROWS.from(row));
@@ -105,6 +110,7 @@ export class ConnectorHistoryRepository {
   }
 
   /** A page of the bot's deleted connectors, newest deletion first, uuid breaking ties; nothing at the path when there is none. */
+  @GenerateSql({ params: [DummyValue.BOT_PATH, 0, 20] })
   async trash(path: BotPath, offset: number, limit: number, read: ReadFrom = 'replica'): Promise<Lookup<Paged<TrashRow>>> {
     const [rows, [{ total }]] = await Promise.all([this.db.rows(TRASH, { ...path, limit, offset }, read), this.db.rows(TRASH_COUNT, path, read)]);
     if (Number(total) === 0) return NOTHING_AT_PATH;

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { DummyValue, GenerateSql } from '../database/generate-sql';
 import { Database, ReadFrom } from '../database/database';
 import { compareKeys } from '../database/key-order';
 import { listed, placeholderList, statement, statementsBy } from '../database/statement';
@@ -67,6 +68,7 @@ export class ConnectorRelationsRepository {
    * Tags in the writer's order, and the flows of the same bot that use each connector, by name (flowsInOrder):
    * one UNION, its rows told apart by `kind` (0 a tag, 1 a flow), put in order here.
    */
+  @GenerateSql({ name: 'two connectors', params: [DummyValue.UUID, [DummyValue.UUID, DummyValue.UUID]] })
   async of(botUuid: string, connectorUuids: string[], from: ReadFrom = 'replica'): Promise<ConnectorRelations> {
     const relations: ConnectorRelations = { tags: new Map(), flows: new Map() };
     if (connectorUuids.length === 0) return relations;

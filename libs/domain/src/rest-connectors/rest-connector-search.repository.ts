@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { DummyValue, GenerateSql } from '../database/generate-sql';
 import { Database, ReadFrom } from '../database/database';
 import { listed, statement, statementsBy } from '../database/statement';
 import { BOT_IN_SCOPE } from '../scope/bot-scope.sql';
@@ -125,6 +126,7 @@ export class RestConnectorSearchRepository {
    * Sorting the union in SQL sent the content through a temporary table; the floor's JSON aggregation created an
    * on-disk one per request (docs/performance.md, "The list in one statement").
    */
+  @GenerateSql({ params: [DummyValue.BOT_PATH] })
   async listActive(path: BotPath, from: ReadFrom = 'replica'): Promise<Lookup<ListRow[]>> {
     const rows = await this.db.rows(LIST, path, from);
     const connectors: Array<ListRow & { nameKey: string }> = [];
@@ -146,6 +148,13 @@ export class RestConnectorSearchRepository {
   }
 
   /** Nothing at the path only when the bot is not in the path's scope (the count tells); an empty page otherwise. */
+  @GenerateSql(
+    { name: 'defaults', params: [DummyValue.BOT_PATH, { searchTerms: [], orderBy: 'updatedAt', direction: 'DESC', offset: 0, limit: 5 }] },
+    {
+      name: 'by name, two search terms',
+      params: [DummyValue.BOT_PATH, { searchTerms: ['shop', 'stock'], orderBy: 'name', direction: 'ASC', offset: 5, limit: 5 }],
+    },
+  )
   async page(path: BotPath, criteria: PageCriteria, from: ReadFrom = 'replica'): Promise<Lookup<{ total: number; rows: PageRow[] }>> {
     const terms = criteria.searchTerms.length;
     const direction = criteria.direction === 'ASC' ? 'ASC' : 'DESC';
@@ -160,6 +169,7 @@ export class RestConnectorSearchRepository {
   }
 
   /** Names containing the term: those starting with it first, then the rest, each alphabetical. Nothing at the path only when the bot is not in the path's scope. */
+  @GenerateSql({ params: [DummyValue.BOT_PATH, 'sto', 6] })
   async suggestNames(path: BotPath, term: string, limit: number, from: ReadFrom = 'replica'): Promise<Lookup<string[]>> {
     // Active names are unique per bot (case-insensitively), so the names need no DISTINCT.
     const contains = containsPattern(term);

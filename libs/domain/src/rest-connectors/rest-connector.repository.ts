@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { DummyValue, GenerateSql } from '../database/generate-sql';
 import { Database, ReadFrom, Transaction } from '../database/database';
 import { statement, writeStatement } from '../database/statement';
 import { BOT_IN_SCOPE } from '../scope/bot-scope.sql';
@@ -159,12 +160,14 @@ export class RestConnectorRepository {
   constructor(private readonly db: Database) {}
 
   /** The active connector, if its bot is in the path's environment and organization: one query, the scope joined in. */
+  @GenerateSql({ params: [DummyValue.CONNECTOR_PATH] })
   async findActive(path: RestConnectorPath, from: ReadFrom = 'replica'): Promise<Lookup<RestConnector>> {
     const [row] = await this.db.rows(FIND_ACTIVE, path, from);
     return row ? found(REST_CONNECTOR_ROWS.from(row)) : NOTHING_AT_PATH;
   }
 
   /** findActive with its tags and flows: the read of one connector, in one statement. */
+  @GenerateSql({ params: [DummyValue.CONNECTOR_PATH] })
   async findActiveWithRelations(path: RestConnectorPath, from: ReadFrom = 'replica'): Promise<Lookup<ConnectorWithRelations>> {
     const rows = await this.db.rows(FIND_WITH_RELATIONS, path, from);
     let connector: ConnectorView | undefined;
@@ -180,6 +183,7 @@ export class RestConnectorRepository {
   }
 
   /** findActive, with the snapshot of the current version (on the primary: a write follows). */
+  @GenerateSql({ params: [DummyValue.CONNECTOR_PATH] })
   async findForWrite(path: RestConnectorPath): Promise<Lookup<ConnectorForWrite>> {
     const [row] = await this.db.rows(FIND_FOR_WRITE, path, 'primary');
     if (!row) return NOTHING_AT_PATH;
@@ -187,6 +191,7 @@ export class RestConnectorRepository {
   }
 
   /** The connector, active or deleted, if its bot is in the path's scope. */
+  @GenerateSql({ params: [DummyValue.CONNECTOR_PATH] })
   async findAny(path: RestConnectorPath, from: ReadFrom = 'replica'): Promise<Lookup<RestConnector>> {
     const [row] = await this.db.rows(FIND_ANY, path, from);
     return row ? found(REST_CONNECTOR_ROWS.from(row)) : NOTHING_AT_PATH;
@@ -197,6 +202,7 @@ export class RestConnectorRepository {
    * path, and nothing written, when the bot is not in the path's environment and organization. Throws the driver's
    * duplicate-key error when the name is taken (see the unique index).
    */
+  @GenerateSql({ params: [DummyValue.TX, DummyValue.BOT_PATH, { uuid: DummyValue.UUID }, DummyValue.TAGS] })
   async insert(tx: Transaction, path: BotPath, connector: RestConnector, tags: TagRow[]): Promise<Lookup<string>> {
     const inserted = await tx.run(INSERT, { ...connector, ...path });
     if (inserted === 0) return NOTHING_AT_PATH;
@@ -208,6 +214,7 @@ export class RestConnectorRepository {
    * A full write, applied only if the row is still active at `step.from`; false otherwise. `tags` null: they are
    * unchanged, and not rewritten.
    */
+  @GenerateSql({ params: [DummyValue.TX, DummyValue.UUID, DummyValue.UUID, DummyValue.VERSION_STEP, {}, DummyValue.TAGS] })
   async update(tx: Transaction, botUuid: string, uuid: string, step: VersionStep, values: ConnectorWrite, tags: TagRow[] | null): Promise<boolean> {
     const written = await tx.run(UPDATE, { ...values, ...step, uuid, botUuid });
     if (written === 0) return false;
@@ -218,11 +225,13 @@ export class RestConnectorRepository {
   }
 
   /** Takes the deleted connector out of the trash (`restored`), only if it is still deleted at `step.from`; false otherwise. */
+  @GenerateSql({ params: [DummyValue.TX, DummyValue.CONNECTOR_PATH, DummyValue.VERSION_STEP, DummyValue.TRASH_STATE] })
   async restore(tx: Transaction, path: RestConnectorPath, step: VersionStep, restored: ConnectorTrashState): Promise<boolean> {
     return (await tx.run(RESTORE, { ...restored, ...step, ...path })) === 1;
   }
 
   /** Moves the connector to the trash (`deleted`) if it is still active at `step.from`; false when another write came first. */
+  @GenerateSql({ params: [DummyValue.TX, DummyValue.CONNECTOR_PATH, DummyValue.VERSION_STEP, DummyValue.TRASH_STATE] })
   async softDelete(tx: Transaction, path: RestConnectorPath, step: VersionStep, deleted: ConnectorTrashState): Promise<boolean> {
     return (await tx.run(SOFT_DELETE, { ...deleted, ...step, ...path })) === 1;
   }

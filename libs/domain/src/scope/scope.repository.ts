@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { DummyValue, GenerateSql } from '../database/generate-sql';
 import { Database, ReadFrom } from '../database/database';
 import { statement } from '../database/statement';
 import { ScopeIds } from './lookup';
@@ -21,6 +22,7 @@ const LOOKUP = statement(
 export class ScopeRepository {
   constructor(private readonly db: Database) {}
 
+  @GenerateSql({ params: [DummyValue.BOT_PATH] })
   async lookup(path: ScopeIds, from: ReadFrom = 'replica'): Promise<ScopeLookup> {
     const [row] = await this.db.rows(LOOKUP, { orgUUID: path.orgUUID, envUUID: path.envUUID ?? '', botUUID: path.botUUID ?? '' }, from);
     return { organization: row !== undefined, environment: row?.env != null, bot: row?.bot != null };
