@@ -13,16 +13,25 @@ import { DataSource } from 'typeorm';
 const ROUNDS = 15;
 const CALLS = 200_000;
 
-/** The Statement findActiveWithRelations sends, taken from a Database that records instead of running it. */
-async function getStatement(): Promise<Statement<unknown, unknown>> {
-  let sent: Statement<unknown, unknown> | undefined;
-  const db = new Database({ options: { type: 'mysql' } } as DataSource);
-  db.rows = (async (statement: Statement<unknown, unknown>) => {
-    sent = statement;
+/** A Database that keeps the Statement it is sent instead of running it. */
+class CapturingDatabase extends Database {
+  sent: Statement<unknown, unknown> | undefined;
+
+  constructor() {
+    super({ options: { type: 'mysql' } } as DataSource);
+  }
+
+  override async rows<R>(sql: string | Statement<unknown, unknown>): Promise<R[]> {
+    if (typeof sql !== 'string') this.sent = sql;
     return [];
-  }) as Database['rows'];
+  }
+}
+
+/** The Statement findActiveWithRelations sends. */
+async function getStatement(): Promise<Statement<unknown, unknown>> {
+  const db = new CapturingDatabase();
   await new RestConnectorRepository(db).findActiveWithRelations({ orgUUID: 'o', envUUID: 'e', botUUID: 'b', serviceUUID: 's' });
-  return sent!;
+  return db.sent!;
 }
 
 function nsPerCall(name: string, call: (i: number) => unknown[]): void {

@@ -112,7 +112,8 @@ export function writeStatement<T, K extends keyof T & string, const S extends re
 
 /**
  * Statements whose text depends on a few settings (an order, how many search terms): each compiled once, the first
- * time its key is asked for.
+ * time its key is asked for, and kept. The keys must be few: a page has at most MAX_SEARCH_TERMS terms and 100
+ * connectors, so the page's and the relations' statements are a few hundred at most.
  */
 export function statementsBy<K extends string | number, P, R>(build: (key: K) => Statement<P, R>): (key: K) => Statement<P, R> {
   const built = new Map<K, Statement<P, R>>();
