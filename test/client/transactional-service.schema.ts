@@ -863,6 +863,7 @@ export interface components {
         ConnectorEventType: "connector.created.v1" | "connector.updated.v1" | "connector.deleted.v1" | "connector.restored.v1";
         ConnectorEventData: {
             /**
+             * Format: int32
              * @description The connector's version after this write.
              * @example 3
              */

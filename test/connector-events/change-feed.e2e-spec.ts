@@ -9,6 +9,7 @@ import { startTestApp, TestApp } from '../support/test-app';
 import { createMigratedDatabase, dropDatabase, uniqueDatabaseName } from '../support/test-database';
 import { bearer, signToken } from '../support/tokens';
 import { aConnectorBody, ALICE, createConnector, ISO_UTC_MILLIS, tenantPath, withBearerAuth } from '../rest-connectors/connector-factories';
+import { connectorEventValidator } from '../support/asyncapi';
 import { FeedConsumer } from './feed-consumer';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
@@ -89,6 +90,9 @@ describe('Connector change events: the feed (MariaDB)', () => {
     expect(updated.event.data.snapshot).toEqual(version2.body.snapshot);
     expect(updated.event.time).toBe(version2.body.updatedAt);
     expect(JSON.stringify(events)).not.toContain(secret);
+    // The feed's events are the stream's: each one valid against the AsyncAPI document's event.
+    const validate = await connectorEventValidator();
+    for (const { event } of events) expect(validate(event) ? [] : validate.errors).toEqual([]);
     expect(new Set(events.map(({ event }) => event.id)).size).toBe(4);
     expect(consumer.problems()).toEqual([]);
   });

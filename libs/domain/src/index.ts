@@ -13,6 +13,8 @@ export * from './database/replicas/read-consistency';
 export * from './database/replicas/read-replicas';
 export * from './database/replicas/create-read-replicas';
 export * from './database/table-rows';
+export * from './database/statement';
+export * from './database/generate-sql';
 export * from './database/uuid-v7';
 export * from './domain.module';
 
@@ -29,26 +31,20 @@ export * from './errors/domain-error';
 
 // Organizations, environments, bots, flows
 export * from './organizations/organization.entity';
-export * from './organizations/organization.rows';
 export * from './environments/environment.entity';
-export * from './environments/environment.rows';
 export * from './environments/environment.repository';
 export * from './environments/dto/environment.dto';
 export * from './bots/bot.entity';
-export * from './bots/bot.rows';
 export * from './bots/bot.repository';
 export * from './bots/dto/bot.dto';
 export * from './flows/flow.entity';
 export * from './flows/flow-connector.entity';
-export * from './flows/flow.rows';
 
 // Rest connectors: entities, enums, which secret each auth type uses, DTOs, repositories, exceptions
 export * from './rest-connectors/rest-connector.entity';
 export * from './rest-connectors/rest-connector-tag.entity';
 export * from './rest-connectors/connector-content.entity';
-export * from './rest-connectors/rest-connector.rows';
 export * from './rest-connectors/rest-connector-version.entity';
-export * from './rest-connectors/rest-connector-version.rows';
 export * from './rest-connectors/connector-snapshot';
 export * from './rest-connectors/connector-version';
 export * from './rest-connectors/rest-connector.enums';
@@ -70,7 +66,6 @@ export * from './rest-connectors/connector-history.repository';
 
 // Idempotency keys: the stored responses of keyed writes
 export * from './idempotency/idempotency-key.entity';
-export * from './idempotency/idempotency-key.rows';
 export * from './idempotency/idempotency.repository';
 export * from './idempotency/idempotency.service';
 export * from './idempotency/fingerprint';
@@ -87,6 +82,5 @@ export * from './validation/text-rules';
 // Connector change events: the outbox written with every version, the feed's and the relay's statements
 export * from './connector-events/connector-event.entity';
 export * from './connector-events/connector-event-relay.entity';
-export * from './connector-events/connector-event.rows';
 export * from './connector-events/connector-event.repository';
 export * from './connector-events/dto/connector-event-feed.dto';

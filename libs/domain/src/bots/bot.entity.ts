@@ -1,3 +1,4 @@
+import { entityRows } from '../database/table-rows';
 import { Column, Entity, Index, JoinColumn, ManyToOne } from 'typeorm';
 import { UuidColumn, UuidPrimaryColumn } from '../database/columns';
 import { Environment } from '../environments/environment.entity';
@@ -22,3 +23,6 @@ export class Bot {
   @Column({ type: 'varchar', length: 2048, nullable: true })
   image: string | null;
 }
+
+/** The rows of bots, read from the decorators above (see TableRows). */
+export const BOT_ROWS = entityRows(Bot);

@@ -1,5 +1,6 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
 import { TimestampColumn } from '../database/columns';
+import { entityRows } from '../database/table-rows';
 
 /**
  * The relay's one row (id 1): who holds the lease (one relay at a time across all pods, taken over when it
@@ -29,3 +30,6 @@ export class ConnectorEventRelayState {
   @Column({ type: 'bigint' })
   purgedThrough: number;
 }
+
+/** The row of connector_event_relay, read from the decorators above (see TableRows). */
+export const CONNECTOR_EVENT_RELAY_ROWS = entityRows(ConnectorEventRelayState);

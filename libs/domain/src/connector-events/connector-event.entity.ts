@@ -1,5 +1,6 @@
 import { Column, Entity, Index } from 'typeorm';
 import { SequenceColumn, TimestampColumn, UuidColumn } from '../database/columns';
+import { entityRows } from '../database/table-rows';
 
 /**
  * The outbox: one row per recorded version of a connector (rest_connector_versions), written in the transaction of
@@ -46,3 +47,6 @@ export class ConnectorEvent {
   @TimestampColumn()
   createdAt: Date;
 }
+
+/** The rows of connector_events, read from the decorators above (see TableRows). */
+export const CONNECTOR_EVENT_ROWS = entityRows(ConnectorEvent);

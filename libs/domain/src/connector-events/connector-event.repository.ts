@@ -1,13 +1,14 @@
 import { Injectable } from '@nestjs/common';
-import { Database, Statements, Transaction } from '../database/database';
+import { Database, Transaction } from '../database/database';
+import { DummyValue, GenerateSql } from '../database/generate-sql';
+import { listed, placeholderList, statement, statementsBy } from '../database/statement';
 import { newUuid } from '../database/uuid-v7';
 import { found, Lookup, NOTHING_AT_PATH } from '../scope/lookup';
 import { BotPath } from '../scope/scope-params.dto';
-import { REST_CONNECTOR_VERSION_ROWS } from '../rest-connectors/rest-connector-version.rows';
+import { REST_CONNECTOR_VERSION_ROWS } from '../rest-connectors/rest-connector-version.entity';
 import type { VersionRow } from '../rest-connectors/connector-history.repository';
-import { ConnectorEvent } from './connector-event.entity';
-import { ConnectorEventRelayState } from './connector-event-relay.entity';
-import { CONNECTOR_EVENT_RELAY_ROWS, CONNECTOR_EVENT_ROWS } from './connector-event.rows';
+import { CONNECTOR_EVENT_ROWS, ConnectorEvent } from './connector-event.entity';
+import { CONNECTOR_EVENT_RELAY_ROWS, ConnectorEventRelayState } from './connector-event-relay.entity';
 
 /** An event with its version's content: what the feed answers and the relay publishes (as a CloudEvent). */
 export interface RecordedEvent {
@@ -31,13 +32,63 @@ const EVENT_ROWS = CONNECTOR_EVENT_ROWS.pick('position', 'eventUuid', 'organizat
 const RECORDED_ROWS = REST_CONNECTOR_VERSION_ROWS.pick('operation', 'updatedAt', 'updatedBy', 'changedFields', 'snapshot');
 const PROGRESS_ROWS = CONNECTOR_EVENT_RELAY_ROWS.pick('sequencedThrough', 'publishedThrough', 'purgedThrough');
 const LEASE_ROWS = CONNECTOR_EVENT_RELAY_ROWS.pick('holder', 'leaseUntil');
-/** The relay's row. */
-const RELAY = 1;
+const EXPIRING_ROWS = CONNECTOR_EVENT_ROWS.pick('seq', 'position', 'createdAt');
+const CREATED_ROWS = CONNECTOR_EVENT_ROWS.pick('createdAt');
 
-/** Events with their versions' content (the version row is never changed once written), in position order. */
+/** Events with their versions' content (a version row is never changed once written), in position order. */
 const RECORDED_EVENTS =
   `SELECT ${EVENT_ROWS.select('ev')}, ${RECORDED_ROWS.select('v')} FROM connector_events ev ` +
   'JOIN rest_connector_versions v ON v.connector_uuid = ev.connector_uuid AND v.version = ev.version';
+const FEED = statement(`${RECORDED_EVENTS} WHERE ev.environment_uuid = :envUUID AND ev.position > :after ORDER BY ev.position LIMIT :limit`);
+const BOT_FEED = statement(
+  `${RECORDED_EVENTS} WHERE ev.environment_uuid = :envUUID AND ev.bot_uuid = :botUUID AND ev.position > :after ORDER BY ev.position LIMIT :limit`,
+);
+/** The events numbered after `after` up to `through`, in order: what the relay publishes next. */
+const NUMBERED = statement(`${RECORDED_EVENTS} WHERE ev.position > :after AND ev.position <= :through ORDER BY ev.position LIMIT :limit`);
+/** The scope of a feed: the environment in the organization and, when named, the bot in the environment. */
+const ENVIRONMENT_IN_SCOPE = statement('SELECT 1 AS found FROM environments e WHERE e.uuid = :envUUID AND e.organization_uuid = :orgUUID');
+const BOT_IN_SCOPE = statement(
+  'SELECT 1 AS found FROM bots b JOIN environments e ON e.uuid = b.environment_uuid WHERE b.uuid = :botUUID AND e.uuid = :envUUID AND e.organization_uuid = :orgUUID',
+);
+
+/** The relay's one row. */
+const RELAY = { id: 1 };
+const LEASE = statement(`SELECT ${LEASE_ROWS.select('r')} FROM connector_event_relay r WHERE r.id = :id`);
+const PROGRESS = statement(`SELECT ${PROGRESS_ROWS.select('r')} FROM connector_event_relay r WHERE r.id = :id`);
+const ACQUIRE = statement(
+  'UPDATE connector_event_relay SET holder = :holder, lease_until = :until WHERE id = :id AND (holder = :holder OR holder IS NULL OR lease_until < :now)',
+);
+const RELEASE = statement('UPDATE connector_event_relay SET holder = NULL, lease_until = NULL WHERE id = :id AND holder = :holder');
+/** Renews the lease for its holder: 0 rows when another holds it (the fence of every step that changes something). */
+const RENEW = statement('UPDATE connector_event_relay SET lease_until = :until WHERE id = :id AND holder = :holder');
+const UNNUMBERED = statement('SELECT seq FROM connector_events WHERE position IS NULL ORDER BY seq LIMIT :limit');
+const ANY_UNNUMBERED = statement('SELECT 1 AS waiting FROM connector_events WHERE position IS NULL LIMIT 1');
+/**
+ * Numbers the listed rows, by primary key: a range over the unnumbered rows would lock the gap concurrent writers
+ * insert into. The list is padded to a power of two (repeating its last seq), so a few statements serve every batch.
+ */
+const NUMBER = statementsBy((count: number) =>
+  statement(`UPDATE connector_events SET position = seq + :offset WHERE seq IN (${placeholderList('seq', count)}) AND position IS NULL`),
+);
+const SEQUENCED_THROUGH = statement('UPDATE connector_event_relay SET sequenced_through = :through WHERE id = :id');
+const MARK_PUBLISHED = statement(
+  'UPDATE connector_event_relay SET published_through = :through, lease_until = :until WHERE id = :id AND holder = :holder AND published_through < :through',
+);
+const OLDEST_NUMBERED = statement(
+  `SELECT ${EXPIRING_ROWS.select('ev')} FROM connector_events ev WHERE ev.position IS NOT NULL AND ev.position <= :bound ORDER BY ev.position LIMIT :limit`,
+);
+/** Deletes the listed rows by primary key (padded as NUMBER's). */
+const DELETE = statementsBy((count: number) => statement(`DELETE FROM connector_events WHERE seq IN (${placeholderList('seq', count)})`));
+const PURGED_THROUGH = statement('UPDATE connector_event_relay SET purged_through = :through WHERE id = :id AND purged_through < :through');
+const OLDEST_UNNUMBERED_AT = statement('SELECT created_at FROM connector_events WHERE position IS NULL ORDER BY seq LIMIT 1');
+const OLDEST_UNPUBLISHED_AT = statement('SELECT created_at FROM connector_events WHERE position > :after ORDER BY position LIMIT 1');
+
+/** `values` padded to the next power of two with its last value, and their names: the parameters of NUMBER and DELETE. */
+function paddedSeqs(values: readonly number[]): { count: number; params: Record<string, number> } {
+  const count = 2 ** Math.ceil(Math.log2(values.length));
+  const padded = [...values, ...Array<number>(count - values.length).fill(values[values.length - 1])];
+  return { count, params: listed('seq', padded) as Record<string, number> };
+}
 
 /**
  * Writes the change event of a connector's version in the write's transaction (the outbox). Only the history's
@@ -64,58 +115,48 @@ export function appendConnectorEvent(tx: Transaction, path: BotPath, connectorUu
  */
 @Injectable()
 export class ConnectorEventRepository {
-  private readonly feedSql = `${RECORDED_EVENTS} WHERE ev.environment_uuid = ? AND ev.position > ? ORDER BY ev.position LIMIT ?`;
-  private readonly botFeedSql = `${RECORDED_EVENTS} WHERE ev.environment_uuid = ? AND ev.bot_uuid = ? AND ev.position > ? ORDER BY ev.position LIMIT ?`;
-  /** The events numbered after `position`, in order: what the relay publishes next. */
-  private readonly numberedSql = `${RECORDED_EVENTS} WHERE ev.position > ? AND ev.position <= ? ORDER BY ev.position LIMIT ?`;
-  /** The scope of a feed: the environment in the organization and, when named, the bot in the environment. */
-  private readonly environmentInScopeSql = 'SELECT 1 AS found FROM environments e WHERE e.uuid = ? AND e.organization_uuid = ?';
-  private readonly botInScopeSql =
-    'SELECT 1 AS found FROM bots b JOIN environments e ON e.uuid = b.environment_uuid WHERE b.uuid = ? AND e.uuid = ? AND e.organization_uuid = ?';
-  private readonly renewSql = 'UPDATE connector_event_relay SET lease_until = ? WHERE id = ? AND holder = ?';
-  private readonly leaseSql = `SELECT ${LEASE_ROWS.select('r')} FROM connector_event_relay r WHERE r.id = ?`;
-  private readonly progressSql = `SELECT ${PROGRESS_ROWS.select('r')} FROM connector_event_relay r WHERE r.id = ?`;
-
   constructor(private readonly db: Database) {}
 
   /**
    * The scope's events numbered after `after`, oldest first, at most `limit`. Nothing at the path when the
    * environment (or the bot) is not in the path's scope; read on the primary, where numbers are given.
    */
+  @GenerateSql({ name: 'environment', params: [DummyValue.ENVIRONMENT_PATH, 0, 100] }, { name: 'bot', params: [DummyValue.BOT_PATH, 0, 100] })
   async feed(scope: FeedScope, after: number, limit: number): Promise<Lookup<RecordedEvent[]>> {
+    const { orgUUID, envUUID, botUUID } = scope;
     const rows =
-      scope.botUUID === undefined
-        ? await this.db.rows(this.feedSql, [scope.envUUID, after, limit], 'primary')
-        : await this.db.rows(this.botFeedSql, [scope.envUUID, scope.botUUID, after, limit], 'primary');
+      botUUID === undefined
+        ? await this.db.rows(FEED, { envUUID, after, limit }, 'primary')
+        : await this.db.rows(BOT_FEED, { envUUID, botUUID, after, limit }, 'primary');
     if (rows.length > 0) return found(rows.map(recordedEventOf));
     const [inScope] =
-      scope.botUUID === undefined
-        ? await this.db.rows(this.environmentInScopeSql, [scope.envUUID, scope.orgUUID], 'primary')
-        : await this.db.rows(this.botInScopeSql, [scope.botUUID, scope.envUUID, scope.orgUUID], 'primary');
+      botUUID === undefined
+        ? await this.db.rows(ENVIRONMENT_IN_SCOPE, { envUUID, orgUUID }, 'primary')
+        : await this.db.rows(BOT_IN_SCOPE, { botUUID, envUUID, orgUUID }, 'primary');
     return inScope ? found([]) : NOTHING_AT_PATH;
   }
 
   /** How far the outbox is numbered, published and purged. */
+  @GenerateSql({ params: [] })
   async progress(): Promise<RelayProgress> {
-    const [row] = await this.db.rows(this.progressSql, [RELAY], 'primary');
+    const [row] = await this.db.rows(PROGRESS, RELAY, 'primary');
     return PROGRESS_ROWS.from(row);
   }
 
   /** Takes the lease when it is free or expired at `now`, or renews it for its holder: whether `holder` holds it until `until`. */
+  @GenerateSql({ params: ['pod-1', DummyValue.DATE, DummyValue.DATE] })
   async acquire(holder: string, now: Date, until: Date): Promise<boolean> {
     // Read first: a follower asks every few seconds, and a write that changes nothing still costs the primary.
-    const [lease] = (await this.db.rows(this.leaseSql, [RELAY], 'primary')).map((row) => LEASE_ROWS.from(row));
+    const [row] = await this.db.rows(LEASE, RELAY, 'primary');
+    const lease = row ? LEASE_ROWS.from(row) : { holder: null, leaseUntil: null };
     if (lease.holder !== null && lease.holder !== holder && lease.leaseUntil !== null && lease.leaseUntil >= now) return false;
-    const taken = await this.db.run(
-      'UPDATE connector_event_relay SET holder = ?, lease_until = ? WHERE id = ? AND (holder = ? OR holder IS NULL OR lease_until < ?)',
-      [holder, until, RELAY, holder, now],
-    );
-    return taken === 1;
+    return (await this.db.run(ACQUIRE, { ...RELAY, holder, until, now })) === 1;
   }
 
   /** Gives the lease up (at shutdown), so another relay takes over at once rather than when it expires. */
+  @GenerateSql({ params: ['pod-1'] })
   async release(holder: string): Promise<void> {
-    await this.db.run('UPDATE connector_event_relay SET holder = NULL, lease_until = NULL WHERE id = ? AND holder = ?', [RELAY, holder]);
+    await this.db.run(RELEASE, { ...RELAY, holder });
   }
 
   /**
@@ -126,43 +167,38 @@ export class ConnectorEventRepository {
    * write waits for the previous one's commit, so its insert (its seq) comes after. Answers how many were
    * numbered and the relay's progress after it, or null when `holder` no longer holds the lease (nothing changed).
    */
+  @GenerateSql({ params: ['pod-1', DummyValue.DATE, 1000] })
   async sequence(holder: string, until: Date, batch: number): Promise<{ numbered: number; progress: RelayProgress } | null> {
     return this.db.transaction(async (tx) => {
-      if ((await tx.run(this.renewSql, [until, RELAY, holder])) !== 1) return null;
-      const [progress] = (await tx.rows(this.progressSql, [RELAY])).map((row) => PROGRESS_ROWS.from(row));
-      const seqs = (await tx.rows<{ seq: number | string }>('SELECT seq FROM connector_events WHERE position IS NULL ORDER BY seq LIMIT ?', [batch])).map(
-        (row) => Number(row.seq),
-      );
+      if ((await tx.run(RENEW, { ...RELAY, holder, until })) !== 1) return null;
+      const [progress] = (await tx.rows(PROGRESS, RELAY)).map((row) => PROGRESS_ROWS.from(row));
+      const seqs = (await tx.rows(UNNUMBERED, { limit: batch })).map((row) => Number(row.seq));
       if (seqs.length === 0) return { numbered: 0, progress };
       const offset = Math.max(0, progress.sequencedThrough + 1 - seqs[0]);
-      // By primary key: a range over the unnumbered rows would lock the gap concurrent writers insert into.
-      const numbered = await tx.run(`UPDATE connector_events SET position = seq + ? WHERE seq IN (${seqs.map(() => '?').join(', ')}) AND position IS NULL`, [
-        offset,
-        ...seqs,
-      ]);
+      const { count, params } = paddedSeqs(seqs);
+      const numbered = await tx.run(NUMBER(count), { offset, ...params });
       const sequencedThrough = seqs[seqs.length - 1] + offset;
-      await tx.run('UPDATE connector_event_relay SET sequenced_through = ? WHERE id = ?', [sequencedThrough, RELAY]);
+      await tx.run(SEQUENCED_THROUGH, { ...RELAY, through: sequencedThrough });
       return { numbered, progress: { ...progress, sequencedThrough } };
     });
   }
 
   /** Whether an event waits to be numbered: the relay's idle check, one index lookup, no write. */
+  @GenerateSql({ params: [] })
   async hasUnnumbered(): Promise<boolean> {
-    return (await this.db.rows('SELECT 1 AS waiting FROM connector_events WHERE position IS NULL LIMIT 1', [], 'primary')).length > 0;
+    return (await this.db.rows(ANY_UNNUMBERED, {}, 'primary')).length > 0;
   }
 
   /** The events numbered after `after` up to `through`, oldest first, at most `limit`: the relay's next to publish. */
-  async numberedAfter(after: number, through: number, limit: number, on: Statements = this.db): Promise<RecordedEvent[]> {
-    return (await on.rows(this.numberedSql, [after, through, limit], 'primary')).map(recordedEventOf);
+  @GenerateSql({ params: [0, 100, 200] })
+  async numberedAfter(after: number, through: number, limit: number): Promise<RecordedEvent[]> {
+    return (await this.db.rows(NUMBERED, { after, through, limit }, 'primary')).map(recordedEventOf);
   }
 
   /** Records that JetStream acknowledged every event up to `through`; false (nothing changed) when `holder` lost the lease. */
+  @GenerateSql({ params: ['pod-1', DummyValue.DATE, 100] })
   async markPublished(holder: string, until: Date, through: number): Promise<boolean> {
-    const marked = await this.db.run(
-      'UPDATE connector_event_relay SET published_through = ?, lease_until = ? WHERE id = ? AND holder = ? AND published_through < ?',
-      [through, until, RELAY, holder, through],
-    );
-    return marked === 1;
+    return (await this.db.run(MARK_PUBLISHED, { ...RELAY, holder, until, through })) === 1;
   }
 
   /**
@@ -170,38 +206,30 @@ export class ConnectorEventRepository {
    * may go: published, or numbered when nothing publishes), and raises purged_through over them. Answers how many
    * went, or null when `holder` lost the lease.
    */
+  @GenerateSql({ params: ['pod-1', DummyValue.DATE, DummyValue.DATE, 100, 500] })
   async purge(holder: string, until: Date, cutoff: Date, bound: number, batch: number): Promise<number | null> {
     return this.db.transaction(async (tx) => {
-      if ((await tx.run(this.renewSql, [until, RELAY, holder])) !== 1) return null;
-      const oldest = await tx.rows(
-        `SELECT ${CONNECTOR_EVENT_ROWS.pick('seq', 'position', 'createdAt').select('ev')} FROM connector_events ev WHERE ev.position IS NOT NULL AND ev.position <= ? ORDER BY ev.position LIMIT ?`,
-        [bound, batch],
-      );
-      const expired = oldest.map((row) => CONNECTOR_EVENT_ROWS.pick('seq', 'position', 'createdAt').from(row));
-      const end = expired.findIndex((event) => event.createdAt >= cutoff);
-      const going = end === -1 ? expired : expired.slice(0, end);
+      if ((await tx.run(RENEW, { ...RELAY, holder, until })) !== 1) return null;
+      const oldest = (await tx.rows(OLDEST_NUMBERED, { bound, limit: batch })).map((row) => EXPIRING_ROWS.from(row));
+      const end = oldest.findIndex((event) => event.createdAt >= cutoff);
+      const going = end === -1 ? oldest : oldest.slice(0, end);
       if (going.length === 0) return 0;
-      await tx.run(
-        `DELETE FROM connector_events WHERE seq IN (${going.map(() => '?').join(', ')})`,
-        going.map((event) => event.seq),
-      );
-      await tx.run('UPDATE connector_event_relay SET purged_through = ? WHERE id = ? AND purged_through < ?', [
-        going[going.length - 1].position,
-        RELAY,
-        going[going.length - 1].position,
-      ]);
+      const { count, params } = paddedSeqs(going.map((event) => event.seq));
+      await tx.run(DELETE(count), params);
+      await tx.run(PURGED_THROUGH, { ...RELAY, through: going[going.length - 1].position });
       return going.length;
     });
   }
 
   /** When the oldest event not yet acknowledged by JetStream was written (numbered or not); null when there is none. */
+  @GenerateSql({ params: [100] })
   async oldestUnpublishedAt(publishedThrough: number): Promise<Date | null> {
     const [[unnumbered], [numbered]] = await Promise.all([
-      this.db.rows('SELECT created_at FROM connector_events WHERE position IS NULL ORDER BY seq LIMIT 1', [], 'primary'),
-      this.db.rows('SELECT created_at FROM connector_events WHERE position > ? ORDER BY position LIMIT 1', [publishedThrough], 'primary'),
+      this.db.rows(OLDEST_UNNUMBERED_AT, {}, 'primary'),
+      this.db.rows(OLDEST_UNPUBLISHED_AT, { after: publishedThrough }, 'primary'),
     ]);
-    const times = [unnumbered, numbered].filter((row) => row !== undefined).map((row) => CONNECTOR_EVENT_ROWS.pick('createdAt').from(row).createdAt);
-    return times.length === 0 ? null : new Date(Math.min(...times.map((time) => time.getTime())));
+    const times = [unnumbered, numbered].filter((row) => row !== undefined).map((row) => CREATED_ROWS.from(row).createdAt.getTime());
+    return times.length === 0 ? null : new Date(Math.min(...times));
   }
 }
 

@@ -6,6 +6,7 @@ import { GtidPosition } from './replicas/gtid-position';
 import { ConsistencyScope } from './replicas/read-consistency';
 import { ReadReplicas } from './replicas/read-replicas';
 import { DEFAULT_STATEMENT_TIMEOUT_MS, ServerConnection, ServerPool } from './server-pool';
+import { bindableValue, Statement } from './statement';
 import { TableRows } from './table-rows';
 import { retryTransient } from './transient-retry';
 
@@ -22,13 +23,17 @@ export type Row = Record<string, unknown>;
 
 /**
  * What a repository runs statements on: the database, each statement on its own, or the transaction of a
- * unit of work (`Database.transaction`). `?` placeholders work on MySQL and SQLite; Dates and booleans are
- * bound as each engine stores them (see bindable).
+ * unit of work (`Database.transaction`). A repository's statements are `Statement`s, written with named
+ * placeholders and bound from one object; a text with `?` placeholders and an array serves the rest (a probe, the
+ * import's lists). Both engines get `?` and an array; Dates and booleans are bound as each engine stores them
+ * (see bindableValue).
  */
 export interface Statements {
   /** The rows of one statement. Outside a transaction, from a replica unless `from` says the primary. */
+  rows<P, R>(statement: Statement<P, R>, params: NoInfer<P>, from?: ReadFrom): Promise<R[]>;
   rows<R = Row>(sql: string, params?: readonly unknown[], from?: ReadFrom): Promise<R[]>;
   /** Runs one INSERT, UPDATE or DELETE on the primary and answers how many rows it affected. */
+  run<P>(statement: Statement<P>, params: NoInfer<P>): Promise<number>;
   run(sql: string, params?: readonly unknown[]): Promise<number>;
   /** Inserts the rows in one statement (nothing for none); throws the driver's duplicate-key error as `run` does. */
   insert<T, K extends keyof T & string>(table: TableRows<T, K>, rows: ReadonlyArray<Pick<T, K>>): Promise<void>;
@@ -92,16 +97,23 @@ export class Database implements Statements {
     return this.primaryPool;
   }
 
-  async rows<R = Row>(sql: string, params: readonly unknown[] = [], from: ReadFrom = 'replica'): Promise<R[]> {
-    if (this.sqlite) return this.onSqlite((runner) => runner.query(sql, this.bindable(params)) as Promise<R[]>);
-    const bound = this.bindable(params);
-    if (from !== 'primary' && this.replicas) return this.fromReplica<R>(this.replicas, sql, bound, from === 'replica' ? undefined : from);
-    return this.primary.query<R[]>(sql, bound);
+  rows<P, R>(statement: Statement<P, R>, params: NoInfer<P>, from?: ReadFrom): Promise<R[]>;
+  rows<R = Row>(sql: string, params?: readonly unknown[], from?: ReadFrom): Promise<R[]>;
+  async rows<R = Row>(sql: string | Statement<unknown>, params?: unknown, from: ReadFrom = 'replica'): Promise<R[]> {
+    const text = textOf(sql);
+    const bound = this.bound(sql, params);
+    if (this.sqlite) return this.onSqlite((runner) => runner.query(text, bound) as Promise<R[]>);
+    if (from !== 'primary' && this.replicas) return this.fromReplica<R>(this.replicas, text, bound, from === 'replica' ? undefined : from);
+    return this.primary.query<R[]>(text, bound);
   }
 
-  async run(sql: string, params: readonly unknown[] = []): Promise<number> {
-    if (this.sqlite) return this.onSqlite((runner) => this.affected(runner, sql, params));
-    return this.primary.session(async (connection) => (await connection.query<ResultHeader>(sql, this.bindable(params))).affectedRows ?? 0);
+  run<P>(statement: Statement<P>, params: NoInfer<P>): Promise<number>;
+  run(sql: string, params?: readonly unknown[]): Promise<number>;
+  async run(sql: string | Statement<unknown>, params?: unknown): Promise<number> {
+    const text = textOf(sql);
+    const bound = this.bound(sql, params);
+    if (this.sqlite) return this.onSqlite(async (runner) => (await runner.query(text, bound, true)).affected ?? 0);
+    return this.primary.session(async (connection) => (await connection.query<ResultHeader>(text, bound)).affectedRows ?? 0);
   }
 
   /**
@@ -213,21 +225,21 @@ export class Database implements Statements {
 
   /** A transaction's Statements over its connection's `query` (rows) and `execute` (affected rows), parameters bound. */
   private statementsOf(query: (sql: string, params: unknown[]) => Promise<unknown>, execute: (sql: string, params: unknown[]) => Promise<number>): Transaction {
-    const run = (sql: string, params: readonly unknown[] = []) => execute(sql, this.bindable(params));
+    const run = (sql: string | Statement<unknown>, params?: unknown) => execute(textOf(sql), this.bound(sql, params));
     return {
-      rows: async <R>(sql: string, params: readonly unknown[] = []) => (await query(sql, this.bindable(params))) as R[],
+      rows: async <R>(sql: string | Statement<unknown>, params?: unknown) => (await query(textOf(sql), this.bound(sql, params))) as R[],
       run,
       insert: (table, rows) => this.writeRows(run, table, rows),
       upsert: (table, rows, key) => this.writeRows(run, table, rows, key),
-    };
+    } as Transaction;
   }
 
   insert<T, K extends keyof T & string>(table: TableRows<T, K>, rows: ReadonlyArray<Pick<T, K>>): Promise<void> {
-    return this.writeRows((sql, params) => this.run(sql, params), table, rows);
+    return this.writeRows((sql: string, params: readonly unknown[]) => this.run(sql, params), table, rows);
   }
 
   upsert<T, K extends keyof T & string>(table: TableRows<T, K>, rows: ReadonlyArray<Pick<T, K>>, key: readonly K[]): Promise<void> {
-    return this.writeRows((sql, params) => this.run(sql, params), table, rows, key);
+    return this.writeRows((sql: string, params: readonly unknown[]) => this.run(sql, params), table, rows, key);
   }
 
   /** One multi-row INSERT of the rows through `run`; with `key`, an upsert on it. */
@@ -259,28 +271,17 @@ export class Database implements Statements {
       : `${insert} ON DUPLICATE KEY UPDATE ${others.map((column) => `${column} = VALUES(${column})`).join(', ')}`;
   }
 
-  private async affected(runner: QueryRunner, sql: string, params: readonly unknown[]): Promise<number> {
-    const result = await runner.query(sql, this.bindable(params), true);
-    return result.affected ?? 0;
-  }
-
-  private bindable(params: readonly unknown[]): unknown[] {
-    return bindable(params, this.sqlite);
+  /** The values the driver gets: a Statement's, bound from its parameter object, or an array's, in its order. */
+  private bound(sql: string | Statement<unknown>, params: unknown): unknown[] {
+    return typeof sql === 'string' ? bindable((params ?? []) as readonly unknown[], this.sqlite) : sql.bind(params, this.sqlite);
   }
 }
 
-/**
- * Parameters as the engine stores them, as TypeORM binds them: a Date is a DATETIME(3) in UTC (mysql2 writes
- * it in the connection's time zone, `Z`; SQLite keeps the text `YYYY-MM-DD HH:MM:SS.mmm`), a boolean 1 or 0.
- * Exported for the migrations, which write on their own query runner.
- */
+const textOf = (sql: string | Statement<unknown>): string => (typeof sql === 'string' ? sql : sql.text);
+
+/** Parameters as the engine stores them (bindableValue). Exported for the migrations, which write on their own query runner. */
 export function bindable(params: readonly unknown[], sqlite: boolean): unknown[] {
-  return params.map((value) => {
-    if (value === undefined) return null;
-    if (typeof value === 'boolean') return value ? 1 : 0;
-    if (sqlite && value instanceof Date) return value.toISOString().slice(0, 23).replace('T', ' ');
-    return value;
-  });
+  return params.map((value) => bindableValue(value, sqlite));
 }
 
 /** TypeORM's pool of the primary (MysqlDriver keeps it as `pool`), within the deadline. */

@@ -1,27 +1,49 @@
-import { tableRows } from './table-rows';
+import { Column, Entity, ManyToOne, PrimaryColumn } from 'typeorm';
+import { LargeJsonColumn, TimestampColumn } from './columns';
+import { entityRows } from './table-rows';
 
-interface Sample {
+@Entity('samples')
+class Sample {
+  @PrimaryColumn({ type: 'varchar', length: 36 })
   id: string;
+
+  @TimestampColumn({ name: 'at_time', nullable: true })
   at: Date | null;
+
+  @Column({ type: 'boolean', name: 'is_on' })
   on: boolean;
+
+  @Column({ type: 'int' })
   n: number;
+
+  @LargeJsonColumn({ nullable: true })
   doc: { a: number[] } | null;
+
+  /** A relation: no column of its own, and optional, so not a property of the rows. */
+  @ManyToOne(() => Sample)
+  parent?: Sample;
 }
 
-const ROWS = tableRows<Sample>()('samples', {
-  id: ['id', 'text'],
-  at: ['at_time', 'date'],
-  on: ['is_on', 'bool'],
-  n: ['n', 'int'],
-  doc: ['doc', 'json'],
-});
+const ROWS = entityRows(Sample);
 
 describe('TableRows', () => {
+  it('reads the table, the columns and their kinds from the entity, named as the snake naming strategy names them', () => {
+    expect(ROWS.table).toBe('samples');
+    expect(ROWS.layout).toEqual([
+      { property: 'id', column: 'id', kind: 'text' },
+      { property: 'at', column: 'at_time', kind: 'date' },
+      { property: 'on', column: 'is_on', kind: 'bool' },
+      { property: 'n', column: 'n', kind: 'int' },
+      { property: 'doc', column: 'doc', kind: 'json' },
+    ]);
+  });
+
   it('writes the column lists of its SQL', () => {
     expect(ROWS.names).toBe('id, at_time, is_on, n, doc');
     expect(ROWS.placeholders).toBe('?, ?, ?, ?, ?');
     expect(ROWS.pick('id', 'n').insertSql(2)).toBe('INSERT INTO samples (id, n) VALUES (?, ?), (?, ?)');
-    expect(ROWS.pick('n', 'doc').assignments).toBe('n = ?, doc = ?');
+    expect(ROWS.pick('n', 'doc').assignments).toBe('n = :n, doc = :doc');
+    expect(ROWS.pick('id', 'at').parameters).toBe(':id, :at');
     expect(ROWS.select('s')).toBe('s.id AS id, s.at_time AS at_time, s.is_on AS is_on, s.n AS n, s.doc AS doc');
   });
 

@@ -1,3 +1,6 @@
+import { getMetadataArgsStorage } from 'typeorm';
+import { SnakeNamingStrategy } from './snake-naming.strategy';
+
 /**
  * How a column's value is stored. `date`: DATETIME(3) in UTC (mysql2 reads a Date, SQLite text);
  * `json`: a JSON document in a text column; `bool`: 1 or 0; `int`: a number (MySQL's COUNT and BIGINT
@@ -40,11 +43,12 @@ function toStored(kind: ColumnKind, value: unknown): unknown {
 }
 
 /**
- * The row converter of one table: which property is which column, and how its value is stored. Each
- * entity declares one beside it (`*.rows.ts`), and test/database/table-rows.e2e-spec.ts holds it equal to
- * the entity's TypeORM columns. It writes the SQL fragments of column lists and converts in both directions,
- * so repositories never hydrate entities nor read TypeORM's metadata. Column names are written unquoted (one text
- * for both engines): a column may not be named like an SQL keyword (the e2e test checks the names).
+ * The row converter of one table: which property is which column, and how its value is stored. Each entity's is
+ * derived from its TypeORM decorators once, at module load (`entityRows`, beside the entity class), and
+ * test/database/table-rows.e2e-spec.ts holds it equal to what TypeORM's DataSource makes of the entity on both
+ * engines. It writes the SQL fragments of column lists and converts in both directions, so repositories never
+ * hydrate entities. Column names are written unquoted (one text for both engines): a column may not be named like an
+ * SQL keyword (the e2e test checks the names).
  */
 export class TableRows<T, K extends keyof T & string = keyof T & string> {
   private readonly entries: Array<[K, string, ColumnKind]>;
@@ -52,7 +56,9 @@ export class TableRows<T, K extends keyof T & string = keyof T & string> {
   readonly names: string;
   /** `?, ?, ...`: one placeholder per column. */
   readonly placeholders: string;
-  /** `column = ?, ...`: the SET list of an UPDATE of these columns. */
+  /** `:property, ...`: the named placeholders of its values, in `names` order (a Statement binds them by property). */
+  readonly parameters: string;
+  /** `column = :property, ...`: the SET list of an UPDATE of these columns (a Statement binds them by property). */
   readonly assignments: string;
   private readonly selects = new Map<string, string>();
 
@@ -63,7 +69,8 @@ export class TableRows<T, K extends keyof T & string = keyof T & string> {
     this.entries = (Object.keys(columns) as K[]).map((property) => [property, columns[property][0], columns[property][1]]);
     this.names = this.entries.map(([, column]) => column).join(', ');
     this.placeholders = this.entries.map(() => '?').join(', ');
-    this.assignments = this.entries.map(([, column]) => `${column} = ?`).join(', ');
+    this.parameters = this.entries.map(([property]) => `:${property}`).join(', ');
+    this.assignments = this.entries.map(([property, column]) => `${column} = :${property}`).join(', ');
   }
 
   /** `INSERT INTO table (columns) VALUES (?, …), …`: `count` rows. */
@@ -110,7 +117,41 @@ export class TableRows<T, K extends keyof T & string = keyof T & string> {
   }
 }
 
-/** `tableRows<Entity>()('table', { property: ['column', kind], ... })`: the entity's properties checked, its columns inferred. */
-export function tableRows<T>() {
-  return <K extends keyof T & string>(table: string, columns: ColumnsOf<T, K>): TableRows<T, K> => new TableRows<T, K>(table, columns);
+/**
+ * The properties of an entity that are columns: its required ones. A relation (`bot?: Bot`) is optional, a column
+ * never is (a nullable one is `| null`).
+ */
+export type ColumnProperties<T> = { [P in keyof T & string]-?: undefined extends T[P] ? never : P }[keyof T & string];
+
+const NAMING = new SnakeNamingStrategy();
+
+/** The kind of a column, from its decorator's options: a transformer is the JSON text one (columns.ts). */
+function kindOf(options: { type?: unknown; transformer?: unknown }): ColumnKind {
+  if (options.transformer) return 'json';
+  switch (options.type) {
+    case 'datetime':
+      return 'date';
+    case 'boolean':
+      return 'bool';
+    case 'int':
+    case 'integer':
+    case 'bigint':
+      return 'int';
+    default:
+      return 'text';
+  }
+}
+
+/**
+ * The row converter of an entity class, read from its TypeORM decorators (`getMetadataArgsStorage()`): its table,
+ * each column's name as the platform's naming strategy makes it, and each column's kind from its type.
+ */
+export function entityRows<T>(entity: new () => T): TableRows<T, ColumnProperties<T>> {
+  const storage = getMetadataArgsStorage();
+  const table = storage.tables.find((candidate) => candidate.target === entity)?.name;
+  if (table === undefined) throw new Error(`${entity.name} is not an @Entity with a table name`);
+  const columns: Record<string, readonly [string, ColumnKind]> = {};
+  for (const { propertyName, options } of storage.filterColumns(entity))
+    columns[propertyName] = [NAMING.columnName(propertyName, options.name, []), kindOf(options)];
+  return new TableRows(table, columns as ColumnsOf<T, ColumnProperties<T>>);
 }

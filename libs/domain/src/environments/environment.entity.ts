@@ -1,3 +1,4 @@
+import { entityRows } from '../database/table-rows';
 import { Column, Entity, Index, JoinColumn, ManyToOne } from 'typeorm';
 import { LargeJsonColumn, UuidColumn, UuidPrimaryColumn } from '../database/columns';
 import { Organization } from '../organizations/organization.entity';
@@ -65,3 +66,6 @@ export class Environment {
   @LargeJsonColumn()
   permissions: string[];
 }
+
+/** The rows of environments, read from the decorators above (see TableRows). */
+export const ENVIRONMENT_ROWS = entityRows(Environment);

@@ -1,3 +1,4 @@
+import { entityRows } from '../database/table-rows';
 import { Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
 import { Flow } from './flow.entity';
 
@@ -18,3 +19,6 @@ export class FlowConnector {
   @JoinColumn({ name: 'flow_uuid', foreignKeyConstraintName: 'fk_flow_connectors_flow' })
   flow?: Flow;
 }
+
+/** The rows of flow_connectors, read from the decorators above (see TableRows). */
+export const FLOW_CONNECTOR_ROWS = entityRows(FlowConnector);

@@ -1,3 +1,4 @@
+import { entityRows } from '../database/table-rows';
 import { Column, Entity, Index, JoinColumn, ManyToOne } from 'typeorm';
 import { Bot } from '../bots/bot.entity';
 import { UuidColumn, UuidPrimaryColumn } from '../database/columns';
@@ -19,3 +20,6 @@ export class Flow {
   @Column({ type: 'varchar', length: 255 })
   name: string;
 }
+
+/** The rows of flows, read from the decorators above (see TableRows). */
+export const FLOW_ROWS = entityRows(Flow);

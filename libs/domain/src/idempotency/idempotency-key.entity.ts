@@ -1,3 +1,4 @@
+import { entityRows } from '../database/table-rows';
 import { Column, Entity, Index } from 'typeorm';
 import { BinaryKeyPrimaryColumn, LargeJsonColumn, TimestampColumn } from '../database/columns';
 
@@ -40,3 +41,6 @@ export class IdempotencyKey {
   @TimestampColumn()
   expiresAt: Date;
 }
+
+/** The rows of idempotency_keys, read from the decorators above (see TableRows). */
+export const IDEMPOTENCY_KEY_ROWS = entityRows(IdempotencyKey);

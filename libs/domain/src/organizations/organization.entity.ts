@@ -1,3 +1,4 @@
+import { entityRows } from '../database/table-rows';
 import { Column, Entity } from 'typeorm';
 import { UuidPrimaryColumn } from '../database/columns';
 
@@ -10,3 +11,6 @@ export class Organization {
   @Column({ type: 'varchar', length: 255 })
   name: string;
 }
+
+/** The rows of organizations, read from the decorators above (see TableRows). */
+export const ORGANIZATION_ROWS = entityRows(Organization);

@@ -1,3 +1,4 @@
+import { entityRows } from '../database/table-rows';
 import { Entity } from 'typeorm';
 import { LargeJsonColumn, UuidPrimaryColumn } from '../database/columns';
 
@@ -26,3 +27,6 @@ export class ConnectorContent {
   @LargeJsonColumn()
   content: ConnectorContentEntry[];
 }
+
+/** The rows of connector_content, read from the decorators above (see TableRows). */
+export const CONNECTOR_CONTENT_ROWS = entityRows(ConnectorContent);

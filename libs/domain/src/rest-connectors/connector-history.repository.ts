@@ -1,17 +1,17 @@
 import { Injectable } from '@nestjs/common';
 import { appendConnectorEvent } from '../connector-events/connector-event.repository';
+import { DummyValue, GenerateSql } from '../database/generate-sql';
 import { Database, ReadFrom, Transaction } from '../database/database';
-import { BOT_IN_SCOPE, botInScope } from '../scope/bot-scope.sql';
+import { statement } from '../database/statement';
+import { BOT_IN_SCOPE } from '../scope/bot-scope.sql';
 import { found, Lookup, NOTHING_AT_PATH } from '../scope/lookup';
 import { VersionStep } from './connector-version';
 import { BotPath, RestConnectorPath } from '../scope/scope-params.dto';
 import { connectorSnapshot, fieldsSetBy } from './connector-snapshot';
 import type { TagRef } from './connector-relations.repository';
-import { RestConnectorVersion } from './rest-connector-version.entity';
-import { REST_CONNECTOR_VERSION_ROWS } from './rest-connector-version.rows';
-import { RestConnector } from './rest-connector.entity';
+import { REST_CONNECTOR_VERSION_ROWS, RestConnectorVersion } from './rest-connector-version.entity';
+import { REST_CONNECTOR_ROWS, RestConnector } from './rest-connector.entity';
 import { VersionOperation } from './rest-connector.enums';
-import { REST_CONNECTOR_ROWS } from './rest-connector.rows';
 
 export type VersionRow = Omit<RestConnectorVersion, 'connector'>;
 export type VersionSummary = Omit<VersionRow, 'snapshot'>;
@@ -42,10 +42,25 @@ export function creationOf(connector: RestConnector, tags: readonly TagRef[]): V
 const SUMMARY_ROWS = REST_CONNECTOR_VERSION_ROWS.pick('connectorUuid', 'version', 'operation', 'updatedAt', 'updatedBy', 'updatedByImage', 'changedFields');
 const TRASH_ROWS = REST_CONNECTOR_ROWS.pick('uuid', 'name', 'deletedAt', 'deletedBy', 'version');
 /** The connector of the path, in any state, its bot in the path's environment and organization. */
-const CONNECTOR_IN_SCOPE =
-  'JOIN rest_connectors c ON c.uuid = v.connector_uuid JOIN bots b ON b.uuid = c.bot_uuid JOIN environments e ON e.uuid = b.environment_uuid ' +
-  `WHERE v.connector_uuid = ? AND c.bot_uuid = ? AND ${BOT_IN_SCOPE}`;
-const connectorInScope = (path: RestConnectorPath) => [path.serviceUUID, path.botUUID, ...botInScope(path)];
+const CONNECTOR_IN_SCOPE = `JOIN rest_connectors c ON c.uuid = v.connector_uuid JOIN bots b ON b.uuid = c.bot_uuid JOIN environments e ON e.uuid = b.environment_uuid WHERE v.connector_uuid = :serviceUUID AND c.bot_uuid = :botUUID AND ${BOT_IN_SCOPE}`;
+
+/**
+ * A delete or a restore leaves the record as it was: its version (the step's `to`) copies the snapshot of the
+ * version it was applied to (`from`), in one statement.
+ */
+const RECORD_UNCHANGED = statement(
+  `INSERT INTO rest_connector_versions (${REST_CONNECTOR_VERSION_ROWS.names}) `,
+  "SELECT v.connector_uuid, :to, :operation, :updatedAt, :updatedBy, :updatedByImage, '[]', v.snapshot FROM rest_connector_versions v WHERE v.connector_uuid = :connectorUuid AND v.version = :from",
+);
+const PAGE = statement(
+  `SELECT ${SUMMARY_ROWS.select('v')} FROM rest_connector_versions v ${CONNECTOR_IN_SCOPE} ORDER BY v.version DESC LIMIT :limit OFFSET :offset`,
+);
+const COUNT = statement(`SELECT COUNT(*) AS total FROM rest_connector_versions v ${CONNECTOR_IN_SCOPE}`).returning<{ total: number | string }>();
+const ONE = statement(`SELECT ${REST_CONNECTOR_VERSION_ROWS.select('v')} FROM rest_connector_versions v ${CONNECTOR_IN_SCOPE} AND v.version = :version`);
+const ANY_VERSION = statement(`SELECT 1 AS found FROM rest_connector_versions v ${CONNECTOR_IN_SCOPE} LIMIT 1`);
+const TRASH_OF_BOT = `FROM rest_connectors c JOIN bots b ON b.uuid = c.bot_uuid JOIN environments e ON e.uuid = b.environment_uuid WHERE c.bot_uuid = :botUUID AND c.deleted_at IS NOT NULL AND ${BOT_IN_SCOPE}`;
+const TRASH = statement(`SELECT ${TRASH_ROWS.select('c')} ${TRASH_OF_BOT} ORDER BY c.deleted_at DESC, c.uuid DESC LIMIT :limit OFFSET :offset`);
+const TRASH_COUNT = statement(`SELECT COUNT(*) AS total ${TRASH_OF_BOT}`).returning<{ total: number | string }>();
 
 /**
  * The recorded versions of connectors (rest_connector_versions) and the bot's trash. A version is written
@@ -54,23 +69,17 @@ const connectorInScope = (path: RestConnectorPath) => [path.serviceUUID, path.bo
  */
 @Injectable()
 export class ConnectorHistoryRepository {
-  /**
-   * A delete or a restore leaves the record as it was: its version (the step's `to`) copies the snapshot of the
-   * version it was applied to (`from`), in one statement.
-   */
-  private readonly recordUnchangedSql =
-    `INSERT INTO rest_connector_versions (${REST_CONNECTOR_VERSION_ROWS.names}) ` +
-    `SELECT v.connector_uuid, ?, ?, ?, ?, ?, '[]', v.snapshot FROM rest_connector_versions v WHERE v.connector_uuid = ? AND v.version = ?`;
-
   constructor(private readonly db: Database) {}
 
   /** Records a create or an update of the connector of `path`'s bot, with the record it left, and its change event. */
+  @GenerateSql({ params: [DummyValue.TX, DummyValue.BOT_PATH, {}] })
   async record(tx: Transaction, path: BotPath, version: VersionRow): Promise<void> {
     await tx.insert(REST_CONNECTOR_VERSION_ROWS, [version]);
     await appendConnectorEvent(tx, path, version.connectorUuid, version.version, version.updatedAt);
   }
 
   /** Records a delete or a restore of the connector, just written in `tx`, with the snapshot of its version before, and its change event. */
+  @GenerateSql({ params: [DummyValue.TX, DummyValue.BOT_PATH, DummyValue.UUID, DummyValue.VERSION_STEP, 'DELETED', DummyValue.AUTHOR] })
   async recordUnchanged(
     tx: Transaction,
     path: BotPath,
@@ -79,58 +88,35 @@ export class ConnectorHistoryRepository {
     operation: VersionOperation.DELETED | VersionOperation.RESTORED,
     author: VersionAuthor,
   ): Promise<void> {
-    const recorded = await tx.run(this.recordUnchangedSql, [
-      step.to,
-      operation,
-      author.updatedAt,
-      author.updatedBy,
-      author.updatedByImage,
-      connectorUuid,
-      step.from,
-    ]);
+    const recorded = await tx.run(RECORD_UNCHANGED, { ...step, operation, ...author, connectorUuid });
     // Every write records a version, and the migration recorded every connector before: a missing one is a bug.
     if (recorded !== 1) throw new Error(`Rest connector ${connectorUuid} has no recorded version before its current one`);
     await appendConnectorEvent(tx, path, connectorUuid, step.to, author.updatedAt);
   }
 
   /** A page of the connector's versions, newest first, without snapshots. */
+  @GenerateSql({ params: [DummyValue.CONNECTOR_PATH, 0, 20] })
   async page(path: RestConnectorPath, offset: number, limit: number, from: ReadFrom = 'replica'): Promise<Lookup<Paged<VersionSummary>>> {
-    const [rows, [{ total }]] = await Promise.all([
-      this.db.rows(
-        `SELECT ${SUMMARY_ROWS.select('v')} FROM rest_connector_versions v ${CONNECTOR_IN_SCOPE} ORDER BY v.version DESC LIMIT ? OFFSET ?`,
-        [...connectorInScope(path), limit, offset],
-        from,
-      ),
-      this.db.rows<{ total: number | string }>(`SELECT COUNT(*) AS total FROM rest_connector_versions v ${CONNECTOR_IN_SCOPE}`, connectorInScope(path), from),
-    ]);
+    const [rows, [{ total }]] = await Promise.all([this.db.rows(PAGE, { ...path, limit, offset }, from), this.db.rows(COUNT, path, from)]);
     // A connector always has a version: none means no such connector in the path's scope.
     if (Number(total) === 0) return NOTHING_AT_PATH;
     return found({ rows: rows.map((row) => SUMMARY_ROWS.from(row)), total: Number(total) });
   }
 
   /** One version with its snapshot; found null when the connector is there without such a version. */
+  @GenerateSql({ params: [DummyValue.CONNECTOR_PATH, 2] })
   async one(path: RestConnectorPath, version: number, from: ReadFrom = 'replica'): Promise<Lookup<VersionRow | null>> {
-    const [row] = await this.db.rows(
-      `SELECT ${REST_CONNECTOR_VERSION_ROWS.select('v')} FROM rest_connector_versions v ${CONNECTOR_IN_SCOPE} AND v.version = ?`,
-      [...connectorInScope(path), version],
-      from,
-    );
+    const [row] = await this.db.rows(ONE, { ...path, version }, from);
     if (row) return found(REST_CONNECTOR_VERSION_ROWS.from(row));
     // Only for a 404: is it the version that is missing, or the connector?
-    const [connector] = await this.db.rows(`SELECT 1 AS found FROM rest_connector_versions v ${CONNECTOR_IN_SCOPE} LIMIT 1`, connectorInScope(path), from);
+    const [connector] = await this.db.rows(ANY_VERSION, path, from);
     return connector ? found(null) : NOTHING_AT_PATH;
   }
 
   /** A page of the bot's deleted connectors, newest deletion first, uuid breaking ties; nothing at the path when there is none. */
+  @GenerateSql({ params: [DummyValue.BOT_PATH, 0, 20] })
   async trash(path: BotPath, offset: number, limit: number, read: ReadFrom = 'replica'): Promise<Lookup<Paged<TrashRow>>> {
-    const from =
-      'FROM rest_connectors c JOIN bots b ON b.uuid = c.bot_uuid JOIN environments e ON e.uuid = b.environment_uuid ' +
-      `WHERE c.bot_uuid = ? AND c.deleted_at IS NOT NULL AND ${BOT_IN_SCOPE}`;
-    const params = [path.botUUID, ...botInScope(path)];
-    const [rows, [{ total }]] = await Promise.all([
-      this.db.rows(`SELECT ${TRASH_ROWS.select('c')} ${from} ORDER BY c.deleted_at DESC, c.uuid DESC LIMIT ? OFFSET ?`, [...params, limit, offset], read),
-      this.db.rows<{ total: number | string }>(`SELECT COUNT(*) AS total ${from}`, params, read),
-    ]);
+    const [rows, [{ total }]] = await Promise.all([this.db.rows(TRASH, { ...path, limit, offset }, read), this.db.rows(TRASH_COUNT, path, read)]);
     if (Number(total) === 0) return NOTHING_AT_PATH;
     return found({ rows: rows.map((row) => TRASH_ROWS.from(row)), total: Number(total) });
   }

@@ -1,6 +1,8 @@
 import { Injectable } from '@nestjs/common';
+import { DummyValue, GenerateSql } from '../database/generate-sql';
 import { Database, ReadFrom } from '../database/database';
 import { compareKeys } from '../database/key-order';
+import { listed, placeholderList, statement, statementsBy } from '../database/statement';
 
 export interface TagRef {
   name: string;
@@ -42,6 +44,18 @@ export function flowsInOrder(flows: FlowRef[]): FlowRef[] {
   return keyed.map(({ flow }) => flow);
 }
 
+type RelationRow = { kind: number | string; connector_uuid: string; position: number | string; name: string; uuid: string | null };
+
+/** RELATIONS for `count` connectors (`:connectorUuid0`, …). */
+const RELATIONS = statementsBy((count: number) =>
+  statement(
+    `SELECT 0 AS kind, t.connector_uuid AS connector_uuid, t.position AS position, t.name AS name, NULL AS uuid FROM rest_connector_tags t WHERE t.connector_uuid IN (${placeholderList('connectorUuid', count)}) `,
+    'UNION ALL ',
+    'SELECT 1 AS kind, fc.connector_uuid AS connector_uuid, 0 AS position, f.name AS name, f.uuid AS uuid ',
+    `FROM flow_connectors fc JOIN flows f ON f.uuid = fc.flow_uuid WHERE f.bot_uuid = :botUuid AND fc.connector_uuid IN (${placeholderList('connectorUuid', count)})`,
+  ).returning<RelationRow>(),
+);
+
 /**
  * What belongs to connectors besides their own row: their tags and the flows that use them. Each method
  * is one query for any number of connectors, so a page costs the same whatever its size.
@@ -54,19 +68,11 @@ export class ConnectorRelationsRepository {
    * Tags in the writer's order, and the flows of the same bot that use each connector, by name (flowsInOrder):
    * one UNION, its rows told apart by `kind` (0 a tag, 1 a flow), put in order here.
    */
+  @GenerateSql({ name: 'two connectors', params: [DummyValue.UUID, [DummyValue.UUID, DummyValue.UUID]] })
   async of(botUuid: string, connectorUuids: string[], from: ReadFrom = 'replica'): Promise<ConnectorRelations> {
     const relations: ConnectorRelations = { tags: new Map(), flows: new Map() };
     if (connectorUuids.length === 0) return relations;
-    const list = connectorUuids.map(() => '?').join(', ');
-    const rows = await this.db.rows<{ kind: number | string; connector_uuid: string; position: number | string; name: string; uuid: string | null }>(
-      `SELECT 0 AS kind, t.connector_uuid AS connector_uuid, t.position AS position, t.name AS name, NULL AS uuid ` +
-        `FROM rest_connector_tags t WHERE t.connector_uuid IN (${list}) ` +
-        'UNION ALL ' +
-        'SELECT 1 AS kind, fc.connector_uuid AS connector_uuid, 0 AS position, f.name AS name, f.uuid AS uuid ' +
-        `FROM flow_connectors fc JOIN flows f ON f.uuid = fc.flow_uuid WHERE f.bot_uuid = ? AND fc.connector_uuid IN (${list})`,
-      [...connectorUuids, botUuid, ...connectorUuids],
-      from,
-    );
+    const rows = await this.db.rows(RELATIONS(connectorUuids.length), { botUuid, ...listed('connectorUuid', connectorUuids) }, from);
     const tags = new Map<string, PlacedTag[]>();
     for (const row of rows) {
       if (Number(row.kind) === 0) push(tags, row.connector_uuid, { position: Number(row.position), name: row.name });

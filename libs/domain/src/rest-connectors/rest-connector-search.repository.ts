@@ -1,13 +1,15 @@
 import { Injectable } from '@nestjs/common';
+import { DummyValue, GenerateSql } from '../database/generate-sql';
 import { Database, ReadFrom } from '../database/database';
-import { BOT_IN_SCOPE, botInScope } from '../scope/bot-scope.sql';
+import { listed, statement, statementsBy } from '../database/statement';
+import { BOT_IN_SCOPE } from '../scope/bot-scope.sql';
 import { found, Lookup, NOTHING_AT_PATH } from '../scope/lookup';
 import { BotPath } from '../scope/scope-params.dto';
 import { ConnectorContentEntry } from './connector-content.entity';
 import { PlacedTag, push, TagRef, tagsInOrder } from './connector-relations.repository';
 import { Direction, OrderByField } from './dto/pagination-query.dto';
-import { RestConnector } from './rest-connector.entity';
-import { CONNECTOR_CONTENT_ROWS, REST_CONNECTOR_ROWS } from './rest-connector.rows';
+import { CONNECTOR_CONTENT_ROWS } from './connector-content.entity';
+import { REST_CONNECTOR_ROWS, RestConnector } from './rest-connector.entity';
 
 export interface PageCriteria {
   searchTerms: string[];
@@ -48,12 +50,56 @@ export function containsPattern(term: string): string {
   return `%${term.toLowerCase().replace(/[!%_]/g, '!$&')}%`;
 }
 
-/** Each term matches the name or a tag (an EXISTS on the tags); the terms are ANDed. */
-function searchFilter(terms: string[]): { sql: string; params: string[] } {
-  const clause =
-    " AND (c.name_key LIKE ? ESCAPE '!' OR EXISTS (SELECT 1 FROM rest_connector_tags t WHERE t.connector_uuid = c.uuid AND t.name_key LIKE ? ESCAPE '!'))";
-  return { sql: terms.map(() => clause).join(''), params: terms.flatMap((term) => [containsPattern(term), containsPattern(term)]) };
-}
+/** Each term (`:term0`, `:term1`, …: its containsPattern) matches the name or a tag (an EXISTS on the tags); the terms are ANDed. */
+const searchFilter = (count: number): string =>
+  Array.from(
+    { length: count },
+    (_, i) =>
+      ` AND (c.name_key LIKE :term${i} ESCAPE '!' OR EXISTS (SELECT 1 FROM rest_connector_tags t WHERE t.connector_uuid = c.uuid AND t.name_key LIKE :term${i} ESCAPE '!'))`,
+  ).join('');
+
+/** listActive's statement. */
+const LIST = statement(
+  `SELECT ${ListRowKind.Connector} AS kind, c.uuid AS uuid, c.name AS name, c.name_key AS name_key, cc.content AS content, 0 AS position `,
+  'FROM rest_connectors c JOIN bots b ON b.uuid = c.bot_uuid JOIN environments e ON e.uuid = b.environment_uuid ',
+  `LEFT JOIN connector_content cc ON cc.connector_uuid = c.uuid WHERE c.bot_uuid = :botUUID AND c.deleted_at IS NULL AND ${BOT_IN_SCOPE} `,
+  `UNION ALL SELECT ${ListRowKind.Tag}, t.connector_uuid, t.name, NULL, NULL, t.position `,
+  'FROM rest_connectors c JOIN rest_connector_tags t ON t.connector_uuid = c.uuid WHERE c.bot_uuid = :botUUID AND c.deleted_at IS NULL',
+).returning<ListUnionRow>();
+
+/** The page's count, by the number of search terms; it also says whether the bot is in scope. */
+const PAGE_COUNT = statementsBy((terms: number) =>
+  statement(
+    `SELECT (SELECT COUNT(*) FROM bots b JOIN environments e ON e.uuid = b.environment_uuid WHERE ${BOT_IN_SCOPE}) AS in_scope, `,
+    `(SELECT COUNT(*) FROM rest_connectors c WHERE c.bot_uuid = :botUUID AND c.deleted_at IS NULL${searchFilter(terms)}) AS total`,
+  ).returning<{ in_scope: number | string; total: number | string }>(),
+);
+
+/** The page's rows, by order, direction and number of search terms (`name ASC 2`). */
+const PAGE_ROWS_BY = statementsBy((key: `${OrderByField} ${Direction} ${number}`) => {
+  const [orderBy, direction, terms] = key.split(' ') as [OrderByField, Direction, string];
+  return statement(
+    `SELECT ${PAGE_ROWS.select('c')} FROM rest_connectors c WHERE c.bot_uuid = :botUUID AND c.deleted_at IS NULL${searchFilter(Number(terms))} `,
+    // uuid breaks ties, so walking the pages visits every connector exactly once.
+    `ORDER BY ${ORDER_COLUMNS[orderBy]} ${direction}, c.uuid ${direction} LIMIT :limit OFFSET :offset`,
+  );
+});
+
+/**
+ * Names containing the term: the bot joined first and the connectors left-joined, so a bot without matches is one
+ * row of NULLs. With MySQL's index hint or without (SQLite).
+ */
+const suggestNamesWith = (nameIndexHint: string) =>
+  statement(
+    `SELECT c.name AS name FROM bots b JOIN environments e ON e.uuid = b.environment_uuid LEFT JOIN rest_connectors c${nameIndexHint} `,
+    "ON c.bot_uuid = b.uuid AND c.deleted_at IS NULL AND c.name_key LIKE :contains ESCAPE '!' ",
+    `WHERE ${BOT_IN_SCOPE} ORDER BY CASE WHEN c.name_key LIKE :startsWith ESCAPE '!' THEN 0 ELSE 1 END ASC, c.name_key ASC LIMIT :limit`,
+  ).returning<{ name: string | null }>();
+/**
+ * MySQL picks the updated_at index for suggestions, reading every row of the bot and sorting; the name index
+ * filters in the index and is already in name order.
+ */
+const SUGGEST_NAMES = { mysql: suggestNamesWith(' FORCE INDEX (idx_rest_connectors_bot_name)'), sqlite: suggestNamesWith('') };
 
 /**
  * The searches over a bot's active connectors, in hand-written SQL (docs/performance.md: the query
@@ -64,22 +110,10 @@ function searchFilter(terms: string[]): { sql: string; params: string[] } {
  */
 @Injectable()
 export class RestConnectorSearchRepository {
-  /**
-   * MySQL picks the updated_at index for suggestions, reading every row of the bot and sorting; the name index
-   * filters in the index and is already in name order.
-   */
-  private readonly nameIndexHint: string;
-
-  /** listActive's statement (params: the bot, botInScope, the bot). */
-  private readonly listSql =
-    `SELECT ${ListRowKind.Connector} AS kind, c.uuid AS uuid, c.name AS name, c.name_key AS name_key, cc.content AS content, 0 AS position ` +
-    'FROM rest_connectors c JOIN bots b ON b.uuid = c.bot_uuid JOIN environments e ON e.uuid = b.environment_uuid ' +
-    `LEFT JOIN connector_content cc ON cc.connector_uuid = c.uuid WHERE c.bot_uuid = ? AND c.deleted_at IS NULL AND ${BOT_IN_SCOPE} ` +
-    `UNION ALL SELECT ${ListRowKind.Tag}, t.connector_uuid, t.name, NULL, NULL, t.position ` +
-    'FROM rest_connectors c JOIN rest_connector_tags t ON t.connector_uuid = c.uuid WHERE c.bot_uuid = ? AND c.deleted_at IS NULL';
+  private readonly suggestNamesStatement: (typeof SUGGEST_NAMES)['mysql'];
 
   constructor(private readonly db: Database) {
-    this.nameIndexHint = db.isSqlite ? '' : ' FORCE INDEX (idx_rest_connectors_bot_name)';
+    this.suggestNamesStatement = db.isSqlite ? SUGGEST_NAMES.sqlite : SUGGEST_NAMES.mysql;
   }
 
   /**
@@ -92,8 +126,9 @@ export class RestConnectorSearchRepository {
    * Sorting the union in SQL sent the content through a temporary table; the floor's JSON aggregation created an
    * on-disk one per request (docs/performance.md, "The list in one statement").
    */
+  @GenerateSql({ params: [DummyValue.BOT_PATH] })
   async listActive(path: BotPath, from: ReadFrom = 'replica'): Promise<Lookup<ListRow[]>> {
-    const rows = await this.db.rows<ListUnionRow>(this.listSql, [path.botUUID, ...botInScope(path), path.botUUID], from);
+    const rows = await this.db.rows(LIST, path, from);
     const connectors: Array<ListRow & { nameKey: string }> = [];
     const tags = new Map<string, PlacedTag[]>();
     for (const row of rows) {
@@ -113,40 +148,32 @@ export class RestConnectorSearchRepository {
   }
 
   /** Nothing at the path only when the bot is not in the path's scope (the count tells); an empty page otherwise. */
+  @GenerateSql(
+    { name: 'defaults', params: [DummyValue.BOT_PATH, { searchTerms: [], orderBy: 'updatedAt', direction: 'DESC', offset: 0, limit: 5 }] },
+    {
+      name: 'by name, two search terms',
+      params: [DummyValue.BOT_PATH, { searchTerms: ['shop', 'stock'], orderBy: 'name', direction: 'ASC', offset: 5, limit: 5 }],
+    },
+  )
   async page(path: BotPath, criteria: PageCriteria, from: ReadFrom = 'replica'): Promise<Lookup<{ total: number; rows: PageRow[] }>> {
-    const filter = searchFilter(criteria.searchTerms);
+    const terms = criteria.searchTerms.length;
     const direction = criteria.direction === 'ASC' ? 'ASC' : 'DESC';
+    const filter = listed('term', criteria.searchTerms.map(containsPattern));
     // The count and the rows in parallel; the count also says whether the bot is in scope.
     const [[counted], rows] = await Promise.all([
-      this.db.rows<{ in_scope: number | string; total: number | string }>(
-        `SELECT (SELECT COUNT(*) FROM bots b JOIN environments e ON e.uuid = b.environment_uuid WHERE ${BOT_IN_SCOPE}) AS in_scope, ` +
-          `(SELECT COUNT(*) FROM rest_connectors c WHERE c.bot_uuid = ? AND c.deleted_at IS NULL${filter.sql}) AS total`,
-        [...botInScope(path), path.botUUID, ...filter.params],
-        from,
-      ),
-      this.db.rows(
-        `SELECT ${PAGE_ROWS.select('c')} FROM rest_connectors c WHERE c.bot_uuid = ? AND c.deleted_at IS NULL${filter.sql} ` +
-          // uuid breaks ties, so walking the pages visits every connector exactly once.
-          `ORDER BY ${ORDER_COLUMNS[criteria.orderBy]} ${direction}, c.uuid ${direction} LIMIT ? OFFSET ?`,
-        [path.botUUID, ...filter.params, criteria.limit, criteria.offset],
-        from,
-      ),
+      this.db.rows(PAGE_COUNT(terms), { ...path, ...filter }, from),
+      this.db.rows(PAGE_ROWS_BY(`${criteria.orderBy} ${direction} ${terms}`), { ...path, ...filter, limit: criteria.limit, offset: criteria.offset }, from),
     ]);
     if (Number(counted.in_scope) === 0) return NOTHING_AT_PATH;
     return found({ total: Number(counted.total), rows: rows.map((row) => PAGE_ROWS.from(row)) });
   }
 
   /** Names containing the term: those starting with it first, then the rest, each alphabetical. Nothing at the path only when the bot is not in the path's scope. */
+  @GenerateSql({ params: [DummyValue.BOT_PATH, 'sto', 6] })
   async suggestNames(path: BotPath, term: string, limit: number, from: ReadFrom = 'replica'): Promise<Lookup<string[]>> {
     // Active names are unique per bot (case-insensitively), so the names need no DISTINCT.
-    // The bot joined first and the connectors left-joined: a bot without matches is one row of NULLs.
-    const rows = await this.db.rows<{ name: string | null }>(
-      `SELECT c.name AS name FROM bots b JOIN environments e ON e.uuid = b.environment_uuid LEFT JOIN rest_connectors c${this.nameIndexHint} ` +
-        "ON c.bot_uuid = b.uuid AND c.deleted_at IS NULL AND c.name_key LIKE ? ESCAPE '!' " +
-        `WHERE ${BOT_IN_SCOPE} ORDER BY CASE WHEN c.name_key LIKE ? ESCAPE '!' THEN 0 ELSE 1 END ASC, c.name_key ASC LIMIT ?`,
-      [containsPattern(term), ...botInScope(path), containsPattern(term).slice(1), limit],
-      from,
-    );
+    const contains = containsPattern(term);
+    const rows = await this.db.rows(this.suggestNamesStatement, { ...path, contains, startsWith: contains.slice(1), limit }, from);
     if (rows.length === 0) return NOTHING_AT_PATH;
     return found(rows.filter((row) => row.name !== null).map((row) => String(row.name)));
   }

@@ -1,3 +1,4 @@
+import { entityRows } from '../database/table-rows';
 import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
 import { BinaryKeyPrimaryColumn } from '../database/columns';
 import { RestConnector } from './rest-connector.entity';
@@ -24,3 +25,6 @@ export class RestConnectorTag {
   @JoinColumn({ name: 'connector_uuid', foreignKeyConstraintName: 'fk_rest_connector_tags_connector' })
   connector?: RestConnector;
 }
+
+/** The rows of rest_connector_tags, read from the decorators above (see TableRows). */
+export const REST_CONNECTOR_TAG_ROWS = entityRows(RestConnectorTag);

@@ -1,3 +1,4 @@
+import { entityRows } from '../database/table-rows';
 import { Column, Entity, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
 import { LargeJsonColumn, TimestampColumn } from '../database/columns';
 import type { RestConnectorSnapshotDto } from './dto/rest-connector-history.dto';
@@ -41,3 +42,6 @@ export class RestConnectorVersion {
   @LargeJsonColumn()
   snapshot: RestConnectorSnapshotDto;
 }
+
+/** The rows of rest_connector_versions, read from the decorators above (see TableRows). */
+export const REST_CONNECTOR_VERSION_ROWS = entityRows(RestConnectorVersion);

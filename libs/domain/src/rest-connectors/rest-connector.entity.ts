@@ -1,3 +1,4 @@
+import { entityRows } from '../database/table-rows';
 import { Column, Entity, Index, JoinColumn, ManyToOne, VersionColumn } from 'typeorm';
 import { Bot } from '../bots/bot.entity';
 import { BinaryKeyColumn, LargeJsonColumn, LargeTextColumn, TimestampColumn, UuidColumn, UuidPrimaryColumn } from '../database/columns';
@@ -120,3 +121,6 @@ export class RestConnector {
   @VersionColumn({ type: 'int' })
   version: number;
 }
+
+/** The rows of rest_connectors, read from the decorators above (see TableRows). */
+export const REST_CONNECTOR_ROWS = entityRows(RestConnector);

@@ -1,13 +1,14 @@
 import { Injectable } from '@nestjs/common';
+import { DummyValue, GenerateSql } from '../database/generate-sql';
 import { Database, ReadFrom, Transaction } from '../database/database';
-import { BOT_IN_SCOPE, botInScope } from '../scope/bot-scope.sql';
+import { statement, writeStatement } from '../database/statement';
+import { BOT_IN_SCOPE } from '../scope/bot-scope.sql';
 import { found, Lookup, NOTHING_AT_PATH } from '../scope/lookup';
 import { VersionStep } from './connector-version';
 import { BotPath, RestConnectorPath } from '../scope/scope-params.dto';
 import { FlowRef, flowsInOrder, PlacedTag, TagRef, tagsInOrder } from './connector-relations.repository';
-import { RestConnectorTag } from './rest-connector-tag.entity';
-import { RestConnector } from './rest-connector.entity';
-import { REST_CONNECTOR_ROWS, REST_CONNECTOR_TAG_ROWS } from './rest-connector.rows';
+import { REST_CONNECTOR_TAG_ROWS, RestConnectorTag } from './rest-connector-tag.entity';
+import { REST_CONNECTOR_ROWS, RestConnector } from './rest-connector.entity';
 import type { RestConnectorSnapshotDto } from './dto/rest-connector-history.dto';
 import type { SnapshotSource } from './connector-snapshot';
 
@@ -93,13 +94,62 @@ enum RelationKind {
   Flow = 2,
 }
 
-/** The connector of the path, active, its bot in the path's environment and organization (params: uuid, bot, then botInScope). */
-const ACTIVE_IN_SCOPE =
-  'FROM rest_connectors c JOIN bots b ON b.uuid = c.bot_uuid JOIN environments e ON e.uuid = b.environment_uuid ' +
-  `WHERE c.uuid = ? AND c.bot_uuid = ? AND c.deleted_at IS NULL AND ${BOT_IN_SCOPE}`;
+/** The connector of the path, active, its bot in the path's environment and organization. */
+const ACTIVE_IN_SCOPE = `FROM rest_connectors c JOIN bots b ON b.uuid = c.bot_uuid JOIN environments e ON e.uuid = b.environment_uuid WHERE c.uuid = :serviceUUID AND c.bot_uuid = :botUUID AND c.deleted_at IS NULL AND ${BOT_IN_SCOPE}`;
 
 /** The bot of the path, in its environment and organization: the scope a write is folded into. */
 const BOT_OF_PATH = `SELECT 1 FROM bots b JOIN environments e ON e.uuid = b.environment_uuid WHERE ${BOT_IN_SCOPE}`;
+
+/** The tag and flow rows of FIND_WITH_RELATIONS leave the connector's columns NULL. */
+const NO_VIEW = VIEW_ROWS.layout.map(({ column }) => `NULL AS ${column}`).join(', ');
+
+const FIND_ACTIVE = statement(`SELECT ${REST_CONNECTOR_ROWS.select('c')} ${ACTIVE_IN_SCOPE}`);
+/**
+ * FIND_ACTIVE, its tags and its flows in one statement on every engine: a UNION ALL whose tag and flow rows
+ * leave the connector's columns NULL, with no ORDER BY (sorting the union's wide rows cost MariaDB more than
+ * the three parts; the rows are put in order in code). JSON aggregation would need a dialect per engine, MySQL's
+ * JSON_ARRAYAGG keeps no order, and its correlated subqueries measured slower than this union
+ * (docs/performance.md, "Reads against a tighter floor"). The tag and flow rows are dropped when the connector is not found.
+ */
+const FIND_WITH_RELATIONS = statement(
+  `SELECT ${RelationKind.Connector} AS kind, 0 AS position, NULL AS relation_name, NULL AS relation_uuid, ${VIEW_ROWS.select('c')} ${ACTIVE_IN_SCOPE} `,
+  `UNION ALL SELECT ${RelationKind.Tag}, t.position, t.name, NULL, ${NO_VIEW} FROM rest_connector_tags t WHERE t.connector_uuid = :serviceUUID `,
+  `UNION ALL SELECT ${RelationKind.Flow}, 0, f.name, f.uuid, ${NO_VIEW} FROM flow_connectors fc JOIN flows f ON f.uuid = fc.flow_uuid `,
+  'WHERE fc.connector_uuid = :serviceUUID AND f.bot_uuid = :botUUID',
+);
+/** The row, selected from the bot in the path's scope: nothing when the bot is not in it. */
+const INSERT = writeStatement(
+  REST_CONNECTOR_ROWS,
+  `INSERT INTO rest_connectors (${REST_CONNECTOR_ROWS.names}) SELECT ${REST_CONNECTOR_ROWS.parameters} `,
+  `FROM bots b JOIN environments e ON e.uuid = b.environment_uuid WHERE ${BOT_IN_SCOPE}`,
+);
+/** The version in the WHERE makes the check and the write one atomic statement (optimistic locking). */
+const UPDATE = writeStatement(
+  WRITE_ROWS,
+  `UPDATE rest_connectors SET ${WRITE_ROWS.assignments}, version = :to WHERE uuid = :uuid AND bot_uuid = :botUuid AND deleted_at IS NULL AND version = :from`,
+);
+const DELETE_TAGS = statement('DELETE FROM rest_connector_tags WHERE connector_uuid = :uuid');
+/** FIND_ACTIVE, with the snapshot of the connector's current version: what an update compares its write with. */
+const FIND_FOR_WRITE = statement(
+  `SELECT ${REST_CONNECTOR_ROWS.select('c')}, v.snapshot AS snapshot FROM rest_connectors c JOIN bots b ON b.uuid = c.bot_uuid JOIN environments e ON e.uuid = b.environment_uuid `,
+  'LEFT JOIN rest_connector_versions v ON v.connector_uuid = c.uuid AND v.version = c.version ',
+  `WHERE c.uuid = :serviceUUID AND c.bot_uuid = :botUUID AND c.deleted_at IS NULL AND ${BOT_IN_SCOPE}`,
+);
+/** The connector in any state, deleted ones included. */
+const FIND_ANY = statement(
+  `SELECT ${REST_CONNECTOR_ROWS.select('c')} FROM rest_connectors c JOIN bots b ON b.uuid = c.bot_uuid JOIN environments e ON e.uuid = b.environment_uuid `,
+  `WHERE c.uuid = :serviceUUID AND c.bot_uuid = :botUUID AND ${BOT_IN_SCOPE}`,
+);
+/** Active again as it was: its name takes the unique key back (a duplicate-key error when another has it now). */
+const RESTORE = writeStatement(
+  TRASH_STATE_ROWS,
+  `UPDATE rest_connectors SET ${TRASH_STATE_ROWS.assignments}, version = :to WHERE uuid = :serviceUUID AND bot_uuid = :botUUID AND deleted_at IS NOT NULL AND version = :from`,
+);
+const SOFT_DELETE = writeStatement(
+  TRASH_STATE_ROWS,
+  `UPDATE rest_connectors SET ${TRASH_STATE_ROWS.assignments}, version = :to `,
+  `WHERE uuid = :serviceUUID AND bot_uuid = :botUUID AND version = :from AND deleted_at IS NULL AND EXISTS (${BOT_OF_PATH})`,
+);
 
 /**
  * Reads by id and the writes of rest connectors. Soft-deleted rows (`deleted_at` set) are invisible to every
@@ -107,59 +157,19 @@ const BOT_OF_PATH = `SELECT 1 FROM bots b JOIN environments e ON e.uuid = b.envi
  */
 @Injectable()
 export class RestConnectorRepository {
-  private readonly findActiveSql = `SELECT ${REST_CONNECTOR_ROWS.select('c')} ${ACTIVE_IN_SCOPE}`;
-  /**
-   * findActiveSql, its tags and its flows in one statement on every engine: a UNION ALL whose tag and flow rows
-   * leave the connector's columns NULL, with no ORDER BY (sorting the union's wide rows cost MariaDB more than
-   * the three parts; the rows are put in order in code). JSON aggregation would need a dialect per engine, MySQL's
-   * JSON_ARRAYAGG keeps no order, and its correlated subqueries measured slower than this union
-   * (docs/performance.md, "Reads against a tighter floor"). The tag and flow rows are dropped when the connector is not found.
-   */
-  private readonly findWithRelationsSql = (() => {
-    const none = VIEW_ROWS.layout.map(({ column }) => `NULL AS ${column}`).join(', ');
-    return (
-      `SELECT ${RelationKind.Connector} AS kind, 0 AS position, NULL AS relation_name, NULL AS relation_uuid, ${VIEW_ROWS.select('c')} ${ACTIVE_IN_SCOPE} ` +
-      `UNION ALL SELECT ${RelationKind.Tag}, t.position, t.name, NULL, ${none} FROM rest_connector_tags t WHERE t.connector_uuid = ? ` +
-      `UNION ALL SELECT ${RelationKind.Flow}, 0, f.name, f.uuid, ${none} FROM flow_connectors fc JOIN flows f ON f.uuid = fc.flow_uuid ` +
-      'WHERE fc.connector_uuid = ? AND f.bot_uuid = ?'
-    );
-  })();
-  /** The row, selected from the bot in the path's scope: nothing when the bot is not in it. */
-  private readonly insertSql =
-    `INSERT INTO rest_connectors (${REST_CONNECTOR_ROWS.names}) SELECT ${REST_CONNECTOR_ROWS.placeholders} ` +
-    `FROM bots b JOIN environments e ON e.uuid = b.environment_uuid WHERE ${BOT_IN_SCOPE}`;
-  /** The version in the WHERE makes the check and the write one atomic statement (optimistic locking). */
-  private readonly updateSql = `UPDATE rest_connectors SET ${WRITE_ROWS.assignments}, version = ? WHERE uuid = ? AND bot_uuid = ? AND deleted_at IS NULL AND version = ?`;
-  /** The same, with the snapshot of the connector's current version: what an update compares its write with. */
-  private readonly findForWriteSql =
-    `SELECT ${REST_CONNECTOR_ROWS.select('c')}, v.snapshot AS snapshot FROM rest_connectors c JOIN bots b ON b.uuid = c.bot_uuid JOIN environments e ON e.uuid = b.environment_uuid ` +
-    'LEFT JOIN rest_connector_versions v ON v.connector_uuid = c.uuid AND v.version = c.version ' +
-    `WHERE c.uuid = ? AND c.bot_uuid = ? AND c.deleted_at IS NULL AND ${BOT_IN_SCOPE}`;
-  /** The connector in any state, deleted ones included. */
-  private readonly findAnySql =
-    `SELECT ${REST_CONNECTOR_ROWS.select('c')} FROM rest_connectors c JOIN bots b ON b.uuid = c.bot_uuid JOIN environments e ON e.uuid = b.environment_uuid ` +
-    `WHERE c.uuid = ? AND c.bot_uuid = ? AND ${BOT_IN_SCOPE}`;
-  /** Active again as it was: its name takes the unique key back (a duplicate-key error when another has it now). */
-  private readonly restoreSql = `UPDATE rest_connectors SET ${TRASH_STATE_ROWS.assignments}, version = ? WHERE uuid = ? AND bot_uuid = ? AND deleted_at IS NOT NULL AND version = ?`;
-  private readonly softDeleteSql =
-    `UPDATE rest_connectors SET ${TRASH_STATE_ROWS.assignments}, version = ? ` +
-    `WHERE uuid = ? AND bot_uuid = ? AND version = ? AND deleted_at IS NULL AND EXISTS (${BOT_OF_PATH})`;
-
   constructor(private readonly db: Database) {}
 
   /** The active connector, if its bot is in the path's environment and organization: one query, the scope joined in. */
+  @GenerateSql({ params: [DummyValue.CONNECTOR_PATH] })
   async findActive(path: RestConnectorPath, from: ReadFrom = 'replica'): Promise<Lookup<RestConnector>> {
-    const [row] = await this.db.rows(this.findActiveSql, [path.serviceUUID, path.botUUID, ...botInScope(path)], from);
+    const [row] = await this.db.rows(FIND_ACTIVE, path, from);
     return row ? found(REST_CONNECTOR_ROWS.from(row)) : NOTHING_AT_PATH;
   }
 
   /** findActive with its tags and flows: the read of one connector, in one statement. */
+  @GenerateSql({ params: [DummyValue.CONNECTOR_PATH] })
   async findActiveWithRelations(path: RestConnectorPath, from: ReadFrom = 'replica'): Promise<Lookup<ConnectorWithRelations>> {
-    const rows = await this.db.rows(
-      this.findWithRelationsSql,
-      [path.serviceUUID, path.botUUID, ...botInScope(path), path.serviceUUID, path.serviceUUID, path.botUUID],
-      from,
-    );
+    const rows = await this.db.rows(FIND_WITH_RELATIONS, path, from);
     let connector: ConnectorView | undefined;
     const tags: PlacedTag[] = [];
     const flows: FlowRef[] = [];
@@ -173,15 +183,17 @@ export class RestConnectorRepository {
   }
 
   /** findActive, with the snapshot of the current version (on the primary: a write follows). */
+  @GenerateSql({ params: [DummyValue.CONNECTOR_PATH] })
   async findForWrite(path: RestConnectorPath): Promise<Lookup<ConnectorForWrite>> {
-    const [row] = await this.db.rows(this.findForWriteSql, [path.serviceUUID, path.botUUID, ...botInScope(path)], 'primary');
+    const [row] = await this.db.rows(FIND_FOR_WRITE, path, 'primary');
     if (!row) return NOTHING_AT_PATH;
     return found({ connector: REST_CONNECTOR_ROWS.from(row), snapshot: typeof row.snapshot === 'string' ? JSON.parse(row.snapshot) : null });
   }
 
   /** The connector, active or deleted, if its bot is in the path's scope. */
+  @GenerateSql({ params: [DummyValue.CONNECTOR_PATH] })
   async findAny(path: RestConnectorPath, from: ReadFrom = 'replica'): Promise<Lookup<RestConnector>> {
-    const [row] = await this.db.rows(this.findAnySql, [path.serviceUUID, path.botUUID, ...botInScope(path)], from);
+    const [row] = await this.db.rows(FIND_ANY, path, from);
     return row ? found(REST_CONNECTOR_ROWS.from(row)) : NOTHING_AT_PATH;
   }
 
@@ -190,8 +202,9 @@ export class RestConnectorRepository {
    * path, and nothing written, when the bot is not in the path's environment and organization. Throws the driver's
    * duplicate-key error when the name is taken (see the unique index).
    */
+  @GenerateSql({ params: [DummyValue.TX, DummyValue.BOT_PATH, { uuid: DummyValue.UUID }, DummyValue.TAGS] })
   async insert(tx: Transaction, path: BotPath, connector: RestConnector, tags: TagRow[]): Promise<Lookup<string>> {
-    const inserted = await tx.run(this.insertSql, [...REST_CONNECTOR_ROWS.values(connector), ...botInScope(path)]);
+    const inserted = await tx.run(INSERT, { ...connector, ...path });
     if (inserted === 0) return NOTHING_AT_PATH;
     await this.insertTags(tx, connector.uuid, tags);
     return found(connector.uuid);
@@ -201,25 +214,26 @@ export class RestConnectorRepository {
    * A full write, applied only if the row is still active at `step.from`; false otherwise. `tags` null: they are
    * unchanged, and not rewritten.
    */
+  @GenerateSql({ params: [DummyValue.TX, DummyValue.UUID, DummyValue.UUID, DummyValue.VERSION_STEP, {}, DummyValue.TAGS] })
   async update(tx: Transaction, botUuid: string, uuid: string, step: VersionStep, values: ConnectorWrite, tags: TagRow[] | null): Promise<boolean> {
-    const written = await tx.run(this.updateSql, [...WRITE_ROWS.values(values), step.to, uuid, botUuid, step.from]);
+    const written = await tx.run(UPDATE, { ...values, ...step, uuid, botUuid });
     if (written === 0) return false;
     if (tags === null) return true;
-    await tx.run(`DELETE FROM rest_connector_tags WHERE connector_uuid = ?`, [uuid]);
+    await tx.run(DELETE_TAGS, { uuid });
     await this.insertTags(tx, uuid, tags);
     return true;
   }
 
   /** Takes the deleted connector out of the trash (`restored`), only if it is still deleted at `step.from`; false otherwise. */
+  @GenerateSql({ params: [DummyValue.TX, DummyValue.CONNECTOR_PATH, DummyValue.VERSION_STEP, DummyValue.TRASH_STATE] })
   async restore(tx: Transaction, path: RestConnectorPath, step: VersionStep, restored: ConnectorTrashState): Promise<boolean> {
-    return (await tx.run(this.restoreSql, [...TRASH_STATE_ROWS.values(restored), step.to, path.serviceUUID, path.botUUID, step.from])) === 1;
+    return (await tx.run(RESTORE, { ...restored, ...step, ...path })) === 1;
   }
 
   /** Moves the connector to the trash (`deleted`) if it is still active at `step.from`; false when another write came first. */
+  @GenerateSql({ params: [DummyValue.TX, DummyValue.CONNECTOR_PATH, DummyValue.VERSION_STEP, DummyValue.TRASH_STATE] })
   async softDelete(tx: Transaction, path: RestConnectorPath, step: VersionStep, deleted: ConnectorTrashState): Promise<boolean> {
-    return (
-      (await tx.run(this.softDeleteSql, [...TRASH_STATE_ROWS.values(deleted), step.to, path.serviceUUID, path.botUUID, step.from, ...botInScope(path)])) === 1
-    );
+    return (await tx.run(SOFT_DELETE, { ...deleted, ...step, ...path })) === 1;
   }
 
   /** One multi-row INSERT. */

@@ -1,7 +1,7 @@
 import { DataSource } from 'typeorm';
 import { Database } from '../database/database';
 import { SECRET_FIELDS } from '../rest-connectors/connector-secrets';
-import { REST_CONNECTOR_ROWS } from '../rest-connectors/rest-connector.rows';
+import { REST_CONNECTOR_ROWS } from '../rest-connectors/rest-connector.entity';
 import { secretContext, SecretCipher } from './secret-cipher';
 
 const BATCH = 500;

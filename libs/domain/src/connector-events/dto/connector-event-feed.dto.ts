@@ -27,6 +27,7 @@ export type ConnectorEventType = (typeof CONNECTOR_EVENT_TYPES)[VersionOperation
 export class ConnectorEventFeedQueryDto {
   @ApiPropertyOptional({
     type: 'string',
+    maxLength: 16,
     pattern: CURSOR_PATTERN.source,
     example: '0',
     description:
@@ -40,6 +41,7 @@ export class ConnectorEventFeedQueryDto {
 
   @ApiPropertyOptional({
     type: 'integer',
+    format: 'int32',
     minimum: 1,
     maximum: EVENT_FEED.maxLimit,
     default: EVENT_FEED.defaultLimit,
@@ -59,6 +61,7 @@ export class ConnectorEventFeedQueryDto {
 
   @ApiPropertyOptional({
     type: 'integer',
+    format: 'int32',
     minimum: 0,
     maximum: EVENT_FEED.maxWaitS,
     default: 0,
@@ -74,7 +77,7 @@ export class ConnectorEventFeedQueryDto {
 
 /** What a write changed, as the event carries it. */
 export class ConnectorEventDataDto {
-  @ApiProperty({ type: 'integer', minimum: 1, example: 3, description: "The connector's version after this write." })
+  @ApiProperty({ type: 'integer', format: 'int32', minimum: 1, example: 3, description: "The connector's version after this write." })
   version: number;
 
   @ApiProperty({ example: '"v3"', description: 'The ETag a read answered right after this write (an If-Match for the next write).' })

@@ -1,8 +1,9 @@
 import { MigrationInterface, QueryRunner, Table, TableForeignKey, TableIndex } from 'typeorm';
 import { bindable } from '../database';
 import { connectorSnapshot } from '../../rest-connectors/connector-snapshot';
-import { REST_CONNECTOR_ROWS, REST_CONNECTOR_TAG_ROWS } from '../../rest-connectors/rest-connector.rows';
-import { REST_CONNECTOR_VERSION_ROWS } from '../../rest-connectors/rest-connector-version.rows';
+import { REST_CONNECTOR_ROWS } from '../../rest-connectors/rest-connector.entity';
+import { REST_CONNECTOR_TAG_ROWS } from '../../rest-connectors/rest-connector-tag.entity';
+import { REST_CONNECTOR_VERSION_ROWS } from '../../rest-connectors/rest-connector-version.entity';
 import { RestConnectorVersion } from '../../rest-connectors/rest-connector-version.entity';
 import { VersionOperation } from '../../rest-connectors/rest-connector.enums';
 

@@ -1,0 +1,224 @@
+-- The statements of ConnectorEventRepository, written by `npm run sql` (tools/sql) from its @GenerateSql methods.
+
+-- ConnectorEventRepository.feed (environment)
+SELECT
+  ev.position AS position,
+  ev.event_uuid AS event_uuid,
+  ev.organization_uuid AS organization_uuid,
+  ev.environment_uuid AS environment_uuid,
+  ev.bot_uuid AS bot_uuid,
+  ev.connector_uuid AS connector_uuid,
+  ev.version AS version,
+  v.operation AS operation,
+  v.updated_at AS updated_at,
+  v.updated_by AS updated_by,
+  v.changed_fields AS changed_fields,
+  v.snapshot AS snapshot
+FROM
+  connector_events ev
+  JOIN rest_connector_versions v ON v.connector_uuid = ev.connector_uuid
+  AND v.version = ev.version
+WHERE
+  ev.environment_uuid = :envUUID
+  AND ev.position > :after
+ORDER BY
+  ev.position
+LIMIT
+  :limit;
+SELECT
+  1 AS found
+FROM
+  environments e
+WHERE
+  e.uuid = :envUUID
+  AND e.organization_uuid = :orgUUID;
+
+-- ConnectorEventRepository.feed (bot)
+SELECT
+  ev.position AS position,
+  ev.event_uuid AS event_uuid,
+  ev.organization_uuid AS organization_uuid,
+  ev.environment_uuid AS environment_uuid,
+  ev.bot_uuid AS bot_uuid,
+  ev.connector_uuid AS connector_uuid,
+  ev.version AS version,
+  v.operation AS operation,
+  v.updated_at AS updated_at,
+  v.updated_by AS updated_by,
+  v.changed_fields AS changed_fields,
+  v.snapshot AS snapshot
+FROM
+  connector_events ev
+  JOIN rest_connector_versions v ON v.connector_uuid = ev.connector_uuid
+  AND v.version = ev.version
+WHERE
+  ev.environment_uuid = :envUUID
+  AND ev.bot_uuid = :botUUID
+  AND ev.position > :after
+ORDER BY
+  ev.position
+LIMIT
+  :limit;
+SELECT
+  1 AS found
+FROM
+  bots b
+  JOIN environments e ON e.uuid = b.environment_uuid
+WHERE
+  b.uuid = :botUUID
+  AND e.uuid = :envUUID
+  AND e.organization_uuid = :orgUUID;
+
+-- ConnectorEventRepository.progress
+SELECT
+  r.sequenced_through AS sequenced_through,
+  r.published_through AS published_through,
+  r.purged_through AS purged_through
+FROM
+  connector_event_relay r
+WHERE
+  r.id = :id;
+
+-- ConnectorEventRepository.acquire
+SELECT
+  r.holder AS holder,
+  r.lease_until AS lease_until
+FROM
+  connector_event_relay r
+WHERE
+  r.id = :id;
+UPDATE connector_event_relay
+SET
+  holder = :holder,
+  lease_until = :until
+WHERE
+  id = :id
+  AND (
+    holder = :holder
+    OR holder IS NULL
+    OR lease_until < :now
+  );
+
+-- ConnectorEventRepository.release
+UPDATE connector_event_relay
+SET
+  holder = NULL,
+  lease_until = NULL
+WHERE
+  id = :id
+  AND holder = :holder;
+
+-- ConnectorEventRepository.sequence
+UPDATE connector_event_relay
+SET
+  lease_until = :until
+WHERE
+  id = :id
+  AND holder = :holder;
+SELECT
+  r.sequenced_through AS sequenced_through,
+  r.published_through AS published_through,
+  r.purged_through AS purged_through
+FROM
+  connector_event_relay r
+WHERE
+  r.id = :id;
+SELECT
+  seq
+FROM
+  connector_events
+WHERE
+  position IS NULL
+ORDER BY
+  seq
+LIMIT
+  :limit;
+
+-- ConnectorEventRepository.hasUnnumbered
+SELECT
+  1 AS waiting
+FROM
+  connector_events
+WHERE
+  position IS NULL
+LIMIT
+  1;
+
+-- ConnectorEventRepository.numberedAfter
+SELECT
+  ev.position AS position,
+  ev.event_uuid AS event_uuid,
+  ev.organization_uuid AS organization_uuid,
+  ev.environment_uuid AS environment_uuid,
+  ev.bot_uuid AS bot_uuid,
+  ev.connector_uuid AS connector_uuid,
+  ev.version AS version,
+  v.operation AS operation,
+  v.updated_at AS updated_at,
+  v.updated_by AS updated_by,
+  v.changed_fields AS changed_fields,
+  v.snapshot AS snapshot
+FROM
+  connector_events ev
+  JOIN rest_connector_versions v ON v.connector_uuid = ev.connector_uuid
+  AND v.version = ev.version
+WHERE
+  ev.position > :after
+  AND ev.position <= :through
+ORDER BY
+  ev.position
+LIMIT
+  :limit;
+
+-- ConnectorEventRepository.markPublished
+UPDATE connector_event_relay
+SET
+  published_through = :through,
+  lease_until = :until
+WHERE
+  id = :id
+  AND holder = :holder
+  AND published_through < :through;
+
+-- ConnectorEventRepository.purge
+UPDATE connector_event_relay
+SET
+  lease_until = :until
+WHERE
+  id = :id
+  AND holder = :holder;
+SELECT
+  ev.seq AS seq,
+  ev.position AS position,
+  ev.created_at AS created_at
+FROM
+  connector_events ev
+WHERE
+  ev.position IS NOT NULL
+  AND ev.position <= :bound
+ORDER BY
+  ev.position
+LIMIT
+  :limit;
+
+-- ConnectorEventRepository.oldestUnpublishedAt
+SELECT
+  created_at
+FROM
+  connector_events
+WHERE
+  position IS NULL
+ORDER BY
+  seq
+LIMIT
+  1;
+SELECT
+  created_at
+FROM
+  connector_events
+WHERE
+  position > :after
+ORDER BY
+  position
+LIMIT
+  1;

@@ -1,0 +1,170 @@
+-- The statements of ConnectorHistoryRepository, written by `npm run sql` (tools/sql) from its @GenerateSql methods.
+
+-- ConnectorHistoryRepository.record
+INSERT INTO
+  rest_connector_versions (
+    connector_uuid,
+    version,
+    operation,
+    updated_at,
+    updated_by,
+    updated_by_image,
+    changed_fields,
+    snapshot
+  )
+VALUES
+  (?, ?, ?, ?, ?, ?, ?, ?);
+
+-- ConnectorHistoryRepository.recordUnchanged
+INSERT INTO
+  rest_connector_versions (
+    connector_uuid,
+    version,
+    operation,
+    updated_at,
+    updated_by,
+    updated_by_image,
+    changed_fields,
+    snapshot
+  )
+SELECT
+  v.connector_uuid,
+  :to,
+  :operation,
+  :updatedAt,
+  :updatedBy,
+  :updatedByImage,
+  '[]',
+  v.snapshot
+FROM
+  rest_connector_versions v
+WHERE
+  v.connector_uuid = :connectorUuid
+  AND v.version = :from;
+INSERT INTO
+  connector_events (
+    event_uuid,
+    organization_uuid,
+    environment_uuid,
+    bot_uuid,
+    connector_uuid,
+    version,
+    created_at
+  )
+VALUES
+  (?, ?, ?, ?, ?, ?, ?);
+
+-- ConnectorHistoryRepository.page
+SELECT
+  v.connector_uuid AS connector_uuid,
+  v.version AS version,
+  v.operation AS operation,
+  v.updated_at AS updated_at,
+  v.updated_by AS updated_by,
+  v.updated_by_image AS updated_by_image,
+  v.changed_fields AS changed_fields
+FROM
+  rest_connector_versions v
+  JOIN rest_connectors c ON c.uuid = v.connector_uuid
+  JOIN bots b ON b.uuid = c.bot_uuid
+  JOIN environments e ON e.uuid = b.environment_uuid
+WHERE
+  v.connector_uuid = :serviceUUID
+  AND c.bot_uuid = :botUUID
+  AND b.uuid = :botUUID
+  AND b.environment_uuid = :envUUID
+  AND e.organization_uuid = :orgUUID
+ORDER BY
+  v.version DESC
+LIMIT
+  :limit
+OFFSET
+  :offset;
+SELECT
+  COUNT(*) AS total
+FROM
+  rest_connector_versions v
+  JOIN rest_connectors c ON c.uuid = v.connector_uuid
+  JOIN bots b ON b.uuid = c.bot_uuid
+  JOIN environments e ON e.uuid = b.environment_uuid
+WHERE
+  v.connector_uuid = :serviceUUID
+  AND c.bot_uuid = :botUUID
+  AND b.uuid = :botUUID
+  AND b.environment_uuid = :envUUID
+  AND e.organization_uuid = :orgUUID;
+
+-- ConnectorHistoryRepository.one
+SELECT
+  v.connector_uuid AS connector_uuid,
+  v.version AS version,
+  v.operation AS operation,
+  v.updated_at AS updated_at,
+  v.updated_by AS updated_by,
+  v.updated_by_image AS updated_by_image,
+  v.changed_fields AS changed_fields,
+  v.snapshot AS snapshot
+FROM
+  rest_connector_versions v
+  JOIN rest_connectors c ON c.uuid = v.connector_uuid
+  JOIN bots b ON b.uuid = c.bot_uuid
+  JOIN environments e ON e.uuid = b.environment_uuid
+WHERE
+  v.connector_uuid = :serviceUUID
+  AND c.bot_uuid = :botUUID
+  AND b.uuid = :botUUID
+  AND b.environment_uuid = :envUUID
+  AND e.organization_uuid = :orgUUID
+  AND v.version = :version;
+SELECT
+  1 AS found
+FROM
+  rest_connector_versions v
+  JOIN rest_connectors c ON c.uuid = v.connector_uuid
+  JOIN bots b ON b.uuid = c.bot_uuid
+  JOIN environments e ON e.uuid = b.environment_uuid
+WHERE
+  v.connector_uuid = :serviceUUID
+  AND c.bot_uuid = :botUUID
+  AND b.uuid = :botUUID
+  AND b.environment_uuid = :envUUID
+  AND e.organization_uuid = :orgUUID
+LIMIT
+  1;
+
+-- ConnectorHistoryRepository.trash
+SELECT
+  c.uuid AS uuid,
+  c.name AS name,
+  c.deleted_at AS deleted_at,
+  c.deleted_by AS deleted_by,
+  c.version AS version
+FROM
+  rest_connectors c
+  JOIN bots b ON b.uuid = c.bot_uuid
+  JOIN environments e ON e.uuid = b.environment_uuid
+WHERE
+  c.bot_uuid = :botUUID
+  AND c.deleted_at IS NOT NULL
+  AND b.uuid = :botUUID
+  AND b.environment_uuid = :envUUID
+  AND e.organization_uuid = :orgUUID
+ORDER BY
+  c.deleted_at DESC,
+  c.uuid DESC
+LIMIT
+  :limit
+OFFSET
+  :offset;
+SELECT
+  COUNT(*) AS total
+FROM
+  rest_connectors c
+  JOIN bots b ON b.uuid = c.bot_uuid
+  JOIN environments e ON e.uuid = b.environment_uuid
+WHERE
+  c.bot_uuid = :botUUID
+  AND c.deleted_at IS NOT NULL
+  AND b.uuid = :botUUID
+  AND b.environment_uuid = :envUUID
+  AND e.organization_uuid = :orgUUID;

@@ -1,0 +1,115 @@
+import {
+  BotRepository,
+  ConnectorEventRepository,
+  ConnectorHistoryRepository,
+  ConnectorRelationsRepository,
+  Database,
+  DummyValue,
+  EnvironmentRepository,
+  GENERATE_SQL,
+  GenerateSqlCall,
+  IdempotencyRepository,
+  RestConnectorRepository,
+  RestConnectorSearchRepository,
+  ScopeRepository,
+  Statement,
+  Transaction,
+} from '@app/domain';
+import { format } from 'sql-formatter';
+import { DataSource } from 'typeorm';
+
+/** Every repository of libs/domain: the statements of their @GenerateSql methods are committed in docs/sql. */
+export const REPOSITORIES = [
+  ScopeRepository,
+  EnvironmentRepository,
+  BotRepository,
+  RestConnectorRepository,
+  RestConnectorSearchRepository,
+  ConnectorRelationsRepository,
+  ConnectorEventRepository,
+  ConnectorHistoryRepository,
+  IdempotencyRepository,
+] as const;
+
+type Engine = 'MySQL' | 'SQLite';
+
+/** A Database that runs nothing: it keeps each statement it is sent, answers no rows and one affected row (so a write goes on to its next statement). */
+class RecordingDatabase extends Database {
+  statements: string[] = [];
+
+  constructor(readonly engine: Engine) {
+    super({ options: { type: engine === 'SQLite' ? 'better-sqlite3' : 'mysql' } } as DataSource);
+  }
+
+  override async rows<R>(sql: string | Statement<unknown, unknown>, params?: unknown): Promise<R[]> {
+    this.record(sql, params);
+    return [];
+  }
+
+  override async run(sql: string | Statement<unknown, unknown>, params?: unknown): Promise<number> {
+    this.record(sql, params);
+    return 1;
+  }
+
+  override transaction<T>(work: (tx: Transaction) => Promise<T>): Promise<T> {
+    return work(this);
+  }
+
+  /** The text as written (named placeholders); a Statement is also bound, so a name the call does not give fails here. */
+  private record(sql: string | Statement<unknown, unknown>, params: unknown): void {
+    if (typeof sql !== 'string') sql.bind(params, this.engine === 'SQLite');
+    this.statements.push(format(typeof sql === 'string' ? sql : sql.source, { language: 'mysql', paramTypes: { named: [':'], positional: true } }));
+  }
+}
+
+/** docs/sql/<file>: `RestConnectorSearchRepository` is rest-connector-search.repository.sql. */
+export const sqlFileOf = (repository: string): string =>
+  `${repository
+    .replace(/Repository$/, '')
+    .replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`)
+    .slice(1)}.repository.sql`;
+
+type RepositoryMethod = (...params: unknown[]) => Promise<unknown>;
+
+/** The statements each call of each @GenerateSql method sends, on one engine. */
+async function statementsOn(engine: Engine, Repository: (typeof REPOSITORIES)[number]): Promise<Map<string, string[]>> {
+  const db = new RecordingDatabase(engine);
+  const repository = new Repository(db) as unknown as Record<string, RepositoryMethod>;
+  const byCall = new Map<string, string[]>();
+  for (const method of Object.getOwnPropertyNames(Repository.prototype)) {
+    const calls = Reflect.getMetadata(GENERATE_SQL, repository[method]) as GenerateSqlCall[] | undefined;
+    for (const { name, params } of calls ?? []) {
+      const label = `${Repository.name}.${method}${name ? ` (${name})` : ''}`;
+      db.statements = [];
+      // A call fails after its statements when the empty answers are not what it expects (a count's row): the statements are what counts.
+      const failure = await repository[method](...params.map((param) => (param === DummyValue.TX ? db : param))).then(
+        () => undefined,
+        (error: unknown) => error,
+      );
+      if (db.statements.length === 0) throw new Error(`${label} sent no statement${failure ? `: ${String(failure)}` : ''}`);
+      byCall.set(label, db.statements);
+    }
+  }
+  return byCall;
+}
+
+/** The text of each docs/sql file, by file name. */
+export async function sqlDocuments(): Promise<Map<string, string>> {
+  const documents = new Map<string, string>();
+  for (const Repository of REPOSITORIES) {
+    const mysql = await statementsOn('MySQL', Repository);
+    const sqlite = await statementsOn('SQLite', Repository);
+    const sections = [...mysql].flatMap(([label, statements]) => {
+      const onSqlite = sqlite.get(label)!;
+      const same = onSqlite.join('\n') === statements.join('\n');
+      return same ? [section(label, statements)] : [section(`${label}, MySQL`, statements), section(`${label}, SQLite`, onSqlite)];
+    });
+    documents.set(
+      sqlFileOf(Repository.name),
+      [`-- The statements of ${Repository.name}, written by \`npm run sql\` (tools/sql) from its @GenerateSql methods.`, '', ...sections].join('\n'),
+    );
+  }
+  return documents;
+}
+
+const section = (label: string, statements: string[]) => [`-- ${label}`, ...statements.map((statement) => `${statement};`), ''].join('\n');
