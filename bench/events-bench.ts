@@ -24,7 +24,9 @@ const STREAM = 'CONNECTOR_EVENTS';
 const log = (line: string) => process.stdout.write(`${line}\n`);
 
 async function main(): Promise<void> {
-  const args = parseArgs(['--scale', '1m', '--out', 'results-events', ...process.argv.slice(2), '--ops', 'create']);
+  const given = process.argv.slice(2);
+  const defaults = [...(given.includes('--scale') ? [] : ['--scale', '1m']), ...(given.includes('--out') ? [] : ['--out', 'results-events'])];
+  const args = parseArgs([...defaults, ...given, '--ops', 'create']);
   const [scale] = args.scales;
   ensureBuilt(['transactional-service'], args.build, log);
   const { fixtures, mariadbVersion } = await prepareDatabase(scale, args.skipSeed, log);
