@@ -1,18 +1,25 @@
 /**
- * `npm run bench:frameworks -- [--ops get,quicksearch,page] [--rounds n] [--duration s] [--warmup s] [--connections n]
- * [--callers n] [--skip-seed] [--build] [--out results-frameworks]`: issue 29's measurement of the HTTP framework's
- * share of the transactional service's reads. One database (the bench's 1k data set), three servers:
+ * `npm run bench:frameworks -- [--ops get,quicksearch,page] [--variants production,express,…] [--rounds n] [--duration s]
+ * [--warmup s] [--connections n] [--callers n] [--skip-seed] [--build] [--out results-frameworks]`: issue 29's
+ * measurement of the HTTP framework's share of the transactional service's reads. One database (the bench's 1k data
+ * set), one server per variant:
  *
  * - `production`: dist/apps/transactional-service/main.js, started as `npm run bench` starts it;
  * - `express`: the same application module on Nest's stock ExpressAdapter, without the platform's Express middleware
- *   and performance overrides (bench/framework-app.ts);
- * - `fastify`: the same on @nestjs/platform-fastify's FastifyAdapter.
+ *   and without the performance overrides (bench/framework-app.ts, PERFORMANCE_OVERRIDES=off);
+ * - `fastify`: the same on @nestjs/platform-fastify's FastifyAdapter;
+ * - `express-overrides`: `express` with the overrides production has on its adapter and pipe (PlatformExpressAdapter,
+ *   production's Express settings, the remembering pipe with ValidityCheck, the cached validation metadata):
+ *   production without its HTTP edge;
+ * - `fastify-overrides`: `fastify` with the overrides that know nothing of the framework (the pipe, the metadata cache):
+ *   what a port to Fastify would start from, before its HTTP edge.
  *
- * Before an operation is measured, one request of it goes to each server: every answer must be a 2xx with the same
- * body. Then `rounds` rounds; in each, every server gets its warm-up and its measured run, in an order rotated from
- * round to round (and from operation to operation), so that a drift of the machine falls on each server alike. The
- * measure that the shared two cores disturb least is the server's CPU time per request; each run also records the
- * cores busy outside the bench (`otherCores`). Writes bench/<out>.md and bench/<out>.json.
+ * Before an operation is measured, one request of it goes to each server: every answer must be a 2xx with
+ * production's body. Then `rounds` rounds; in each, every server gets its warm-up and its measured run, in an order
+ * rotated from round to round (and from operation to operation), so that a drift of the machine falls on each server
+ * alike. The measure that the shared two cores disturb least is the server's CPU time per request, compared with
+ * production's of the same round; each run also records the cores busy outside the bench (`otherCores`). Writes
+ * bench/<out>.md and bench/<out>.json.
  */
 import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -35,12 +42,31 @@ import {
 import { machine, median, range, Range, round } from './report';
 import { drive, RunResult, Scenario, scenarios } from './scenarios';
 
-const VARIANTS = ['production', 'express', 'fastify'] as const;
+const VARIANTS = ['production', 'express', 'fastify', 'express-overrides', 'fastify-overrides'] as const;
 type Variant = (typeof VARIANTS)[number];
-const DESCRIPTIONS: Record<Variant, string> = {
-  production: 'dist/apps/transactional-service/main.js as `npm run bench` runs it: PlatformExpressAdapter, the Express middleware, the performance overrides',
-  express: "the same module on Nest's stock ExpressAdapter (PERFORMANCE_OVERRIDES=off), no Express middleware: bench/framework-app.ts",
-  fastify: "the same module on @nestjs/platform-fastify's FastifyAdapter (PERFORMANCE_OVERRIDES=off), no middleware; the reply decorated with setHeader",
+const SERVERS: Record<Variant, { description: string; start(databaseUrl: string): Promise<Server> }> = {
+  production: {
+    description:
+      'dist/apps/transactional-service/main.js as `npm run bench` runs it: PlatformExpressAdapter, the Express middleware, the performance overrides',
+    start: (url) => startApp('transactional-service', url),
+  },
+  express: {
+    description: "the same module on Nest's stock ExpressAdapter, no Express middleware, PERFORMANCE_OVERRIDES=off (bench/framework-app.ts)",
+    start: (url) => startFrameworkApp('express', false, url),
+  },
+  fastify: {
+    description: "the same module on @nestjs/platform-fastify's FastifyAdapter, no middleware, PERFORMANCE_OVERRIDES=off; the reply decorated with setHeader",
+    start: (url) => startFrameworkApp('fastify', false, url),
+  },
+  'express-overrides': {
+    description:
+      "`express` with production's overrides of the adapter and the pipe (PlatformExpressAdapter, no ETag hashing, the remembering pipe): production without its HTTP edge",
+    start: (url) => startFrameworkApp('express', true, url),
+  },
+  'fastify-overrides': {
+    description: '`fastify` with the overrides that know nothing of the framework (the remembering pipe with ValidityCheck, the cached validation metadata)',
+    start: (url) => startFrameworkApp('fastify', true, url),
+  },
 };
 /** The transactional service's reads; the writes and the other apps are not part of this comparison. */
 const READS: readonly Operation[] = ['get', 'quicksearch', 'page', 'page-search', 'list'];
@@ -81,15 +107,27 @@ interface FrameworkResults {
   date: string;
   machine: ReturnType<typeof machine>;
   settings: { database: string; duration: number; warmup: number; connections: number; callers: number; rounds: number };
-  variants: Record<Variant, string>;
-  ops: Array<{ op: Operation; runs: FrameworkRun[]; summary: Record<Variant, VariantSummary> }>;
+  variants: Partial<Record<Variant, string>>;
+  ops: Array<{ op: Operation; runs: FrameworkRun[]; summary: Partial<Record<Variant, VariantSummary>> }>;
 }
 
 const log = (line: string) => console.log(line);
+
+/** `--variants a,b` (every variant unless told; production always, first: the others are compared with it), and the rest of the command line. */
+function variantsOf(argv: string[]): { variants: Variant[]; argv: string[] } {
+  const at = argv.findIndex((arg) => arg.split('=')[0] === '--variants');
+  if (at === -1) return { variants: [...VARIANTS], argv };
+  const inline = argv[at].split('=')[1];
+  const named = (inline ?? argv[at + 1] ?? '').split(',').filter(Boolean);
+  const unknown = named.filter((name) => !(VARIANTS as readonly string[]).includes(name));
+  if (unknown.length > 0) throw new Error(`unknown variants ${unknown.join(', ')}: ${VARIANTS.join(', ')}`);
+  const variants = VARIANTS.filter((variant) => variant === 'production' || named.includes(variant));
+  return { variants, argv: argv.filter((_, i) => i !== at && (inline !== undefined || i !== at + 1)) };
+}
 const running = new Set<Server>();
 
 async function main(): Promise<void> {
-  const argv = process.argv.slice(2);
+  const { variants, argv } = variantsOf(process.argv.slice(2));
   const given = new Set(argv.map((arg) => arg.split('=')[0]));
   const args = parseArgs([...Object.entries(DEFAULTS).flatMap(([name, value]) => (given.has(name) ? [] : [name, value])), ...argv]);
   const unsupported = args.ops.filter((op) => !READS.includes(op));
@@ -114,7 +152,7 @@ async function main(): Promise<void> {
       callers: args.callers,
       rounds: args.rounds,
     },
-    variants: DESCRIPTIONS,
+    variants: Object.fromEntries(variants.map((variant) => [variant, SERVERS[variant].description])),
     ops: [],
   };
   const statements = await statementCounter();
@@ -122,9 +160,7 @@ async function main(): Promise<void> {
   const servers = new Map<Variant, Server>();
   try {
     const url = databaseUrlOf(scale);
-    servers.set('production', track(await startApp('transactional-service', url)));
-    servers.set('express', track(await startFrameworkApp('express', url)));
-    servers.set('fastify', track(await startFrameworkApp('fastify', url)));
+    for (const variant of variants) servers.set(variant, track(await SERVERS[variant].start(url)));
     log(
       `started ${[...servers].map(([variant, s]) => `${variant} (pid ${s.child.pid}, port ${s.port})`).join(', ')}; mariadbd pid ${database ?? '(not found)'}`,
     );
@@ -132,19 +168,19 @@ async function main(): Promise<void> {
       await sameAnswers(scenario, servers, tokens[0]);
       const runs: FrameworkRun[] = [];
       for (let r = 0; r < args.rounds; r++) {
-        const order = VARIANTS.map((_, k) => VARIANTS[(k + i + r) % VARIANTS.length]);
+        const order = variants.map((_, k) => variants[(k + i + r) % variants.length]);
         for (const [k, variant] of order.entries()) {
           const server = servers.get(variant)!;
           const run = await measure(scenario, server, tokens, args.warmup, args.duration, statements.read, database);
           runs.push({ variant, round: r, position: k + 1, ...run });
           log(
-            `${scenario.op.padEnd(12)} round ${r + 1} ${variant.padEnd(10)} ${String(run.requestsPerSecond).padStart(7)} req/s  p50 ${run.p50} ms  p99 ${run.p99} ms  ` +
+            `${scenario.op.padEnd(12)} round ${r + 1} ${variant.padEnd(17)} ${String(run.requestsPerSecond).padStart(7)} req/s  p50 ${run.p50} ms  p99 ${run.p99} ms  ` +
               `cpu/req ${run.cpuMsPerRequest.server} ms + db ${run.cpuMsPerRequest.database} ms  ${run.statementsPerRequest} statements/req  ` +
               `rss ${run.peakRssMb} MB  other cores ${run.otherCores}${run.errors ? `  ERRORS ${run.errors}` : ''}`,
           );
         }
       }
-      results.ops.push({ op: scenario.op, runs, summary: summarize(runs) });
+      results.ops.push({ op: scenario.op, runs, summary: summarize(runs, variants) });
       writeResults(results, args.out);
     }
   } finally {
@@ -215,7 +251,7 @@ async function measure(
   };
 }
 
-function summarize(runs: FrameworkRun[]): Record<Variant, VariantSummary> {
+function summarize(runs: FrameworkRun[], variants: Variant[]): Partial<Record<Variant, VariantSummary>> {
   const production = new Map(runs.filter((run) => run.variant === 'production').map((run) => [run.round, run.cpuMsPerRequest.server]));
   const summary = (variant: Variant): VariantSummary => {
     const own = runs.filter((run) => run.variant === variant);
@@ -248,7 +284,7 @@ function summarize(runs: FrameworkRun[]): Record<Variant, VariantSummary> {
       maxOtherCores: Math.max(...own.map((run) => run.otherCores)),
     };
   };
-  return { production: summary('production'), express: summary('express'), fastify: summary('fastify') };
+  return Object.fromEntries(variants.map((variant) => [variant, summary(variant)]));
 }
 
 const spread = (r: Range) => (r.min === r.max ? `${r.median}` : `${r.median} (${r.min}–${r.max})`);
@@ -263,7 +299,7 @@ function writeResults(results: FrameworkResults, name: string): void {
       `${s.duration} s per run after ${s.warmup} s of warm-up, ${s.connections} connections, ${s.callers} callers, ${s.rounds} rounds, ` +
       'the servers in an order rotated from round to round. Medians of the rounds, lowest–highest in brackets.',
     '',
-    ...VARIANTS.map((variant) => `- **${variant}**: ${results.variants[variant]}`),
+    ...Object.entries(results.variants).map(([variant, description]) => `- **${variant}**: ${description}`),
     '',
   ];
   for (const { op, runs, summary } of results.ops) {
@@ -272,8 +308,7 @@ function writeResults(results: FrameworkResults, name: string): void {
       '',
       '| server | req/s | CPU ms/req | CPU ms/req minus production, same round | mariadbd CPU ms/req | p50 ms | p99 ms | statements/req | peak RSS MB | errors | most other cores |',
       '|---|---|---|---|---|---|---|---|---|---|---|',
-      ...VARIANTS.map((variant) => {
-        const v = summary[variant];
+      ...Object.entries(summary).map(([variant, v]) => {
         const cells = [
           variant,
           spread(v.requestsPerSecond),
@@ -300,10 +335,9 @@ function writeResults(results: FrameworkResults, name: string): void {
 function printSummary(results: FrameworkResults, out: string): void {
   log(`\n== summary (medians of ${results.settings.rounds} rounds, lowest–highest; CPU is the server process's, ms per request)`);
   for (const { op, summary } of results.ops) {
-    for (const variant of VARIANTS) {
-      const v = summary[variant];
+    for (const [variant, v] of Object.entries(summary)) {
       log(
-        `${op.padEnd(12)} ${variant.padEnd(10)} ${spread(v.requestsPerSecond).padEnd(22)} req/s  cpu ${spread(v.serverCpuMsPerRequest).padEnd(22)}` +
+        `${op.padEnd(12)} ${variant.padEnd(17)} ${spread(v.requestsPerSecond).padEnd(22)} req/s  cpu ${spread(v.serverCpuMsPerRequest).padEnd(22)}` +
           `${v.serverCpuMsMinusProduction ? `  vs production ${spread(v.serverCpuMsMinusProduction)}` : ''}${v.errors ? `  ERRORS ${v.errors}` : ''}`,
       );
     }

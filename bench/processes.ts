@@ -91,14 +91,14 @@ export function startApp(app: AppName, databaseUrl: string, env: Record<string, 
 }
 
 /**
- * The transactional service on Nest's stock Express adapter or on @nestjs/platform-fastify, without the platform's
- * Express middleware and performance overrides (bench/framework-app.ts, built into FRAMEWORK_APP_BUNDLE), started as
- * startApp starts the apps: the image's node flags, the same settings, and PERFORMANCE_OVERRIDES=off.
+ * The transactional service on Nest's Express adapter or on @nestjs/platform-fastify, without the platform's HTTP edge
+ * (bench/framework-app.ts, built into FRAMEWORK_APP_BUNDLE), with or without the performance overrides that apply to
+ * it; started as startApp starts the apps: the image's node flags and the same settings.
  */
-export function startFrameworkApp(framework: 'express' | 'fastify', databaseUrl: string): Promise<Server> {
-  return start(`${framework} (stock)`, [...appNodeArgs(), FRAMEWORK_APP_BUNDLE], '/health/ready', {
+export function startFrameworkApp(framework: 'express' | 'fastify', overrides: boolean, databaseUrl: string): Promise<Server> {
+  return start(`${framework}${overrides ? ' with overrides' : ''}`, [...appNodeArgs(), FRAMEWORK_APP_BUNDLE], '/health/ready', {
     ...appSettings(databaseUrl),
-    PERFORMANCE_OVERRIDES: 'off',
+    PERFORMANCE_OVERRIDES: overrides ? 'on' : 'off',
     BENCH_FRAMEWORK: framework,
   });
 }
