@@ -68,6 +68,14 @@ const SERVERS: Record<Variant, { description: string; start(databaseUrl: string)
     start: (url) => startFrameworkApp('fastify', true, url),
   },
 };
+/** What each pair of variants tells, by their difference in CPU per request within a round (the first minus the second). */
+const COMPARISONS: Array<{ of: Variant; minus: Variant; tells: string }> = [
+  { of: 'production', minus: 'express-overrides', tells: "the platform's HTTP edge (Express middleware) on today's path" },
+  { of: 'fastify', minus: 'express', tells: 'Fastify against Express, both stock' },
+  { of: 'fastify-overrides', minus: 'express-overrides', tells: 'Fastify against Express, each with the overrides that apply to it' },
+  { of: 'express', minus: 'express-overrides', tells: "the overrides' saving on Express" },
+];
+
 /** The transactional service's reads; the writes and the other apps are not part of this comparison. */
 const READS: readonly Operation[] = ['get', 'quicksearch', 'page', 'page-search', 'list'];
 /** What a run without `--ops` or `--out` takes. */
@@ -103,12 +111,20 @@ interface VariantSummary {
   maxOtherCores: number;
 }
 
+interface Comparison {
+  of: Variant;
+  minus: Variant;
+  tells: string;
+  /** `of`'s CPU per request minus `minus`'s, round by round. */
+  cpuMsPerRequest: Range;
+}
+
 interface FrameworkResults {
   date: string;
   machine: ReturnType<typeof machine>;
   settings: { database: string; duration: number; warmup: number; connections: number; callers: number; rounds: number };
   variants: Partial<Record<Variant, string>>;
-  ops: Array<{ op: Operation; runs: FrameworkRun[]; summary: Partial<Record<Variant, VariantSummary>> }>;
+  ops: Array<{ op: Operation; runs: FrameworkRun[]; summary: Partial<Record<Variant, VariantSummary>>; comparisons: Comparison[] }>;
 }
 
 const log = (line: string) => console.log(line);
@@ -180,7 +196,7 @@ async function main(): Promise<void> {
           );
         }
       }
-      results.ops.push({ op: scenario.op, runs, summary: summarize(runs, variants) });
+      results.ops.push({ op: scenario.op, runs, summary: summarize(runs, variants), comparisons: compare(runs) });
       writeResults(results, args.out);
     }
   } finally {
@@ -287,6 +303,16 @@ function summarize(runs: FrameworkRun[], variants: Variant[]): Partial<Record<Va
   return Object.fromEntries(variants.map((variant) => [variant, summary(variant)]));
 }
 
+/** The COMPARISONS whose two variants both ran, on the rounds that have both. */
+function compare(runs: FrameworkRun[]): Comparison[] {
+  const cpu = (variant: Variant) => new Map(runs.filter((run) => run.variant === variant).map((run) => [run.round, run.cpuMsPerRequest.server]));
+  return COMPARISONS.flatMap(({ of, minus, tells }) => {
+    const [a, b] = [cpu(of), cpu(minus)];
+    const differences = [...a].filter(([r]) => b.has(r)).map(([r, ms]) => ms - b.get(r)!);
+    return differences.length === 0 ? [] : [{ of, minus, tells, cpuMsPerRequest: range(differences, 3) }];
+  });
+}
+
 const spread = (r: Range) => (r.min === r.max ? `${r.median}` : `${r.median} (${r.min}–${r.max})`);
 
 function writeResults(results: FrameworkResults, name: string): void {
@@ -302,7 +328,7 @@ function writeResults(results: FrameworkResults, name: string): void {
     ...Object.entries(results.variants).map(([variant, description]) => `- **${variant}**: ${description}`),
     '',
   ];
-  for (const { op, runs, summary } of results.ops) {
+  for (const { op, runs, summary, comparisons } of results.ops) {
     lines.push(
       `## ${op}`,
       '',
@@ -325,6 +351,10 @@ function writeResults(results: FrameworkResults, name: string): void {
         return `| ${cells.join(' | ')} |`;
       }),
       '',
+      '| CPU ms/req, round by round | difference | what it tells |',
+      '|---|---|---|',
+      ...comparisons.map((c) => `| ${c.of} minus ${c.minus} | ${spread(c.cpuMsPerRequest)} | ${c.tells} |`),
+      '',
       `Runs in order: ${runs.map((run) => `${run.round + 1}.${run.position} ${run.variant} ${run.cpuMsPerRequest.server} ms`).join(', ')}.`,
       '',
     );
@@ -334,13 +364,14 @@ function writeResults(results: FrameworkResults, name: string): void {
 
 function printSummary(results: FrameworkResults, out: string): void {
   log(`\n== summary (medians of ${results.settings.rounds} rounds, lowest–highest; CPU is the server process's, ms per request)`);
-  for (const { op, summary } of results.ops) {
+  for (const { op, summary, comparisons } of results.ops) {
     for (const [variant, v] of Object.entries(summary)) {
       log(
         `${op.padEnd(12)} ${variant.padEnd(17)} ${spread(v.requestsPerSecond).padEnd(22)} req/s  cpu ${spread(v.serverCpuMsPerRequest).padEnd(22)}` +
           `${v.serverCpuMsMinusProduction ? `  vs production ${spread(v.serverCpuMsMinusProduction)}` : ''}${v.errors ? `  ERRORS ${v.errors}` : ''}`,
       );
     }
+    for (const c of comparisons) log(`${op.padEnd(12)} ${c.of} minus ${c.minus}: ${spread(c.cpuMsPerRequest)} ms/req (${c.tells})`);
   }
   log(`written bench/${out}.md and bench/${out}.json`);
 }
