@@ -4,7 +4,7 @@ import { ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, readlinkSync, statSync } from 'node:fs';
 import { request } from 'node:http';
-import { resolve } from 'node:path';
+import { relative, resolve } from 'node:path';
 import { freePort } from '../test/support/free-port';
 
 export const ROOT = resolve(__dirname, '..');
@@ -34,25 +34,42 @@ export interface Server {
 }
 
 export function ensureBuilt(apps: AppName[], force: boolean, log: (line: string) => void): void {
-  const bundles = apps.map((app) => resolve(ROOT, 'dist/apps', app, 'main.js'));
+  buildUnlessPresent(
+    apps.map((app) => resolve(ROOT, 'dist/apps', app, 'main.js')),
+    ['run', 'build'],
+    force,
+    log,
+  );
+}
+
+/** bench/framework-app.ts's bundle (nest-cli.json's framework-bench project), which `npm run build` does not make. */
+export const FRAMEWORK_APP_BUNDLE = resolve(ROOT, 'dist/bench/framework-app.js');
+
+export function ensureFrameworkAppBuilt(force: boolean, log: (line: string) => void): void {
+  buildUnlessPresent([FRAMEWORK_APP_BUNDLE], ['exec', '--', 'nest', 'build', 'framework-bench'], force, log, [resolve(ROOT, 'bench/framework-app.ts')]);
+}
+
+/** Runs `npm <npmArgs>` when a bundle is missing or `force`; else warns when apps/, libs/ or `sources` changed after the newest bundle. */
+function buildUnlessPresent(bundles: string[], npmArgs: string[], force: boolean, log: (line: string) => void, sources: string[] = []): void {
   if (!force && bundles.every((bundle) => existsSync(bundle))) {
     // The newest bundle: webpack leaves a bundle whose content did not change untouched, so older ones may be current.
     const built = Math.max(...bundles.map((bundle) => statSync(bundle).mtimeMs));
-    if (newestSource(resolve(ROOT, 'apps')) > built || newestSource(resolve(ROOT, 'libs')) > built) {
-      log('warning: dist/ is older than apps/ or libs/: this measures the old build (pass --build to rebuild)');
+    if ([resolve(ROOT, 'apps'), resolve(ROOT, 'libs'), ...sources].some((source) => newestSource(source) > built)) {
+      log(
+        `warning: ${bundles.map((bundle) => relative(ROOT, bundle)).join(', ')} older than the sources: this measures the old build (pass --build to rebuild)`,
+      );
     }
     return;
   }
-  log('building the apps (npm run build)');
-  const build = spawnSync('npm', ['run', 'build'], { cwd: ROOT, stdio: 'inherit' });
-  if (build.status !== 0) throw new Error('npm run build failed');
+  log(`building (npm ${npmArgs.join(' ')})`);
+  const build = spawnSync('npm', npmArgs, { cwd: ROOT, stdio: 'inherit' });
+  if (build.status !== 0) throw new Error(`npm ${npmArgs.join(' ')} failed`);
 }
 
-function newestSource(dir: string): number {
-  return readdirSync(dir, { withFileTypes: true }).reduce((newest, entry) => {
-    const path = resolve(dir, entry.name);
-    return Math.max(newest, entry.isDirectory() ? newestSource(path) : statSync(path).mtimeMs);
-  }, 0);
+/** The newest modification time of a file, or of the files below a directory. */
+function newestSource(path: string): number {
+  if (!statSync(path).isDirectory()) return statSync(path).mtimeMs;
+  return readdirSync(path).reduce((newest, entry) => Math.max(newest, newestSource(resolve(path, entry))), 0);
 }
 
 /** The node flags of the image's CMD (docker/Dockerfile: `["node", ...flags, "dist/app/main.js"]`). */
@@ -69,10 +86,27 @@ export function imageNodeFlags(): string[] {
  * (written at exit).
  */
 export function startApp(app: AppName, databaseUrl: string, env: Record<string, string> = {}): Promise<Server> {
-  const nodeArgs = [...imageNodeFlags(), ...(process.env.BENCH_APP_NODE_ARGS ?? '').split(' ').filter(Boolean)];
-  return start(app, [...nodeArgs, resolve(ROOT, 'dist/apps', app, 'main.js')], '/health/ready', {
-    // First, so that nothing below is overridden: `env` adds (with --replica: DATABASE_READ_URLS and its settings).
-    ...env,
+  // `env` first, so that nothing of the apps' settings is overridden: it adds (with --replica: DATABASE_READ_URLS and its settings).
+  return start(app, [...appNodeArgs(), resolve(ROOT, 'dist/apps', app, 'main.js')], '/health/ready', { ...env, ...appSettings(databaseUrl) });
+}
+
+/**
+ * The transactional service on Nest's Express adapter or on @nestjs/platform-fastify, without the platform's HTTP edge
+ * (bench/framework-app.ts, built into FRAMEWORK_APP_BUNDLE), with or without the performance overrides that apply to
+ * it; started as startApp starts the apps: the image's node flags and the same settings.
+ */
+export function startFrameworkApp(framework: 'express' | 'fastify', overrides: boolean, databaseUrl: string): Promise<Server> {
+  return start(`${framework}${overrides ? ' with overrides' : ''}`, [...appNodeArgs(), FRAMEWORK_APP_BUNDLE], '/health/ready', {
+    ...appSettings(databaseUrl),
+    PERFORMANCE_OVERRIDES: overrides ? 'on' : 'off',
+    BENCH_FRAMEWORK: framework,
+  });
+}
+
+const appNodeArgs = () => [...imageNodeFlags(), ...(process.env.BENCH_APP_NODE_ARGS ?? '').split(' ').filter(Boolean)];
+
+function appSettings(databaseUrl: string): Record<string, string> {
+  return {
     NODE_ENV: 'production',
     DATABASE_URL: databaseUrl,
     AUTH_JWT_SECRET: JWT_SECRET,
@@ -82,7 +116,7 @@ export function startApp(app: AppName, databaseUrl: string, env: Record<string, 
     OUTBOUND_ALLOWED_CIDRS: `${FAR_SIDE_HOST}/32`,
     CONNECTOR_TEST_PER_MINUTE: '100000000',
     LOG_LEVEL: 'info',
-  });
+  };
 }
 
 /** Where the test-run operation's far side listens: a loopback address of its own, the only one the apps may reach. */
@@ -209,6 +243,9 @@ export function cpuMs(pid: number): number {
   }
 }
 
+/** Cores busy outside the server, mariadbd and the bench beyond which a run is flagged (kernel work on the traffic stays below). */
+export const OTHER_LOAD_WARNING = 0.3;
+
 /** CPU time the whole machine has spent busy so far (all cores, user + system + irq + steal), in ms. */
 export function machineBusyMs(): number {
   const [, user, nice, system, , , irq, softirq, steal] = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).map(Number);
@@ -276,6 +313,20 @@ function ownsSocket(pid: number, inodes: Set<string>): boolean {
   } catch {
     return false; // not ours to read, or gone
   }
+}
+
+/** Runs a bench's `main`; on a failure, and on SIGINT or SIGTERM, `stopAll` first (the servers it started), then exits. */
+export function runBench(main: () => Promise<void>, stopAll: () => Promise<void>): void {
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.once(signal, () => {
+      void stopAll().finally(() => process.exit(130));
+    });
+  }
+  main().catch(async (error: unknown) => {
+    console.error(error);
+    await stopAll().catch((stopError: unknown) => console.error(stopError));
+    process.exit(1);
+  });
 }
 
 export const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));

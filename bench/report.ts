@@ -156,7 +156,7 @@ export function median(values: number[]): number {
   return sorted.length % 2 === 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
 }
 
-function range(values: number[], digits: number): Range {
+export function range(values: number[], digits: number): Range {
   return { min: round(Math.min(...values), digits), median: round(median(values), digits), max: round(Math.max(...values), digits) };
 }
 

@@ -9,7 +9,21 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { BenchArgs, parseArgs, Scale } from './args';
 import { benchServer, databaseOf, databaseUrlOf, prepareDatabase, setBenchServer, statementCounter } from './database';
-import { AppName, benchToken, cpuMs, databasePid, ensureBuilt, machineBusyMs, rssKb, RssSampler, Server, startApp, startBaseline } from './processes';
+import {
+  AppName,
+  benchToken,
+  cpuMs,
+  databasePid,
+  ensureBuilt,
+  machineBusyMs,
+  OTHER_LOAD_WARNING,
+  runBench,
+  rssKb,
+  RssSampler,
+  Server,
+  startApp,
+  startBaseline,
+} from './processes';
 import { BenchReplication, checkReadsPrimary, difference, fallbackReads, holdOwnWrite, OwnWrite, startBenchReplication, waitForReplicasUp } from './replica';
 import {
   BenchResults,
@@ -30,8 +44,6 @@ import { drive, probe, Scenario, scenarios } from './scenarios';
 import { benchTestRuns } from './test-run-bench';
 
 const log = (line: string) => console.log(line);
-/** Cores busy outside the server, mariadbd and the bench beyond which a run is flagged (kernel work on the traffic stays below). */
-const OTHER_LOAD_WARNING = 0.3;
 const running = new Set<Server>();
 /** With `--replica`: the pair, closed at the end, on a failure and on SIGINT/SIGTERM. */
 let replication: BenchReplication | undefined;
@@ -278,14 +290,4 @@ async function stopAll(): Promise<void> {
   await replication?.close();
 }
 
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.once(signal, () => {
-    void stopAll().finally(() => process.exit(130));
-  });
-}
-
-main().catch(async (error: unknown) => {
-  console.error(error);
-  await stopAll().catch((stopError: unknown) => console.error(stopError));
-  process.exit(1);
-});
+runBench(main, stopAll);
