@@ -169,7 +169,7 @@ export class ConnectorEventRepository {
    */
   @GenerateSql({ params: ['pod-1', DummyValue.DATE, 1000] })
   async sequence(holder: string, until: Date, batch: number): Promise<{ numbered: number; progress: RelayProgress } | null> {
-    return this.inTransaction(async (tx) => {
+    return this.db.transaction(async (tx) => {
       if ((await tx.run(RENEW, { ...RELAY, holder, until })) !== 1) return null;
       const [progress] = (await tx.rows(PROGRESS, RELAY)).map((row) => PROGRESS_ROWS.from(row));
       const seqs = (await tx.rows(UNNUMBERED, { limit: batch })).map((row) => Number(row.seq));
@@ -208,7 +208,7 @@ export class ConnectorEventRepository {
    */
   @GenerateSql({ params: ['pod-1', DummyValue.DATE, DummyValue.DATE, 100, 500] })
   async purge(holder: string, until: Date, cutoff: Date, bound: number, batch: number): Promise<number | null> {
-    return this.inTransaction(async (tx) => {
+    return this.db.transaction(async (tx) => {
       if ((await tx.run(RENEW, { ...RELAY, holder, until })) !== 1) return null;
       const oldest = (await tx.rows(OLDEST_NUMBERED, { bound, limit: batch })).map((row) => EXPIRING_ROWS.from(row));
       const end = oldest.findIndex((event) => event.createdAt >= cutoff);
@@ -219,15 +219,6 @@ export class ConnectorEventRepository {
       await tx.run(PURGED_THROUGH, { ...RELAY, through: going[going.length - 1].position });
       return going.length;
     });
-  }
-
-  /**
-   * A transaction on a MySQL server. On SQLite the statements run one by one: its one connection would otherwise
-   * mix this background work into a request's transaction (TypeORM's SQLite transactions share the connection), and
-   * one process is its only writer, so no other relay interleaves (a later batch still numbers above this one).
-   */
-  private inTransaction<T>(work: (tx: Transaction) => Promise<T>): Promise<T> {
-    return this.db.isSqlite ? work(this.db) : this.db.transaction(work);
   }
 
   /** When the oldest event not yet acknowledged by JetStream was written (numbered or not); null when there is none. */

@@ -21,6 +21,9 @@ export type ReadFrom = 'replica' | 'primary' | ConsistencyScope;
 
 export type Row = Record<string, unknown>;
 
+/** Per SQLite DataSource (one connection), the end of the last transaction queued on it (see sqliteTransaction). */
+const SQLITE_TURNS = new WeakMap<DataSource, Promise<unknown>>();
+
 /**
  * What a repository runs statements on: the database, each statement on its own, or the transaction of a
  * unit of work (`Database.transaction`). A repository's statements are `Statement`s, written with named
@@ -211,16 +214,29 @@ export class Database implements Statements {
     }
   }
 
+  /**
+   * SQLite's transactions run one after another. TypeORM's SQLite driver has one connection: a transaction begun while
+   * another is open would run inside it, and the first to commit would end both (a background job's and a request's,
+   * or two requests'). SQLite takes one writer at a time anyway. The queue is the DataSource's (its connection's), not
+   * this object's: the importer and the demo seeder make Databases of their own on the app's DataSource.
+   */
   private sqliteTransaction<T>(work: (tx: Transaction) => Promise<T>): Promise<T> {
-    return this.dataSource.transaction((manager) => {
-      const runner = manager.queryRunner!;
-      return work(
-        this.statementsOf(
-          (sql, params) => runner.query(sql, params),
-          async (sql, params) => (await runner.query(sql, params, true)).affected ?? 0,
-        ),
-      );
-    });
+    const run = (SQLITE_TURNS.get(this.dataSource) ?? Promise.resolve()).then(() =>
+      this.dataSource.transaction((manager) => {
+        const runner = manager.queryRunner!;
+        return work(
+          this.statementsOf(
+            (sql, params) => runner.query(sql, params),
+            async (sql, params) => (await runner.query(sql, params, true)).affected ?? 0,
+          ),
+        );
+      }),
+    );
+    SQLITE_TURNS.set(
+      this.dataSource,
+      run.catch(() => undefined),
+    );
+    return run;
   }
 
   /** A transaction's Statements over its connection's `query` (rows) and `execute` (affected rows), parameters bound. */
