@@ -26,13 +26,16 @@ export class ConnectorEventFeedService {
   async feed(path: EnvironmentPath, query: ConnectorEventFeedQueryDto, callerGone?: AbortSignal): Promise<ConnectorEventFeedDto> {
     const deadline = Date.now() + query.wait * 1000;
     const scope = { ...path, botUUID: query.botUUID };
-    let after: number | undefined = query.after === undefined || query.after === CURSOR_NOW ? undefined : Number(query.after);
+    const fromNow = query.after === CURSOR_NOW;
+    // A cursor a previous answer gave may be too old (410); without one, from the oldest event kept; `now`, from what is
+    // numbered at the first read.
+    const cursorGiven = query.after !== undefined && !fromNow;
+    let after: number | undefined = cursorGiven ? Number(query.after) : fromNow ? undefined : 0;
     for (;;) {
       // Read before the events: every event numbered up to sequencedThrough is then visible to the read below.
       const { sequencedThrough, purgedThrough } = await this.events.progress();
-      if (after === undefined && query.after === CURSOR_NOW) after = sequencedThrough;
-      if (after !== undefined && query.after !== CURSOR_NOW && after < purgedThrough) throw new EventCursorExpiredException(after, purgedThrough);
-      after ??= 0;
+      after ??= sequencedThrough;
+      if (cursorGiven && after < purgedThrough) throw new EventCursorExpiredException(after, purgedThrough);
       const events = (await this.scope.inPath(scope, await this.events.feed(scope, after, query.limit), 'primary')) ?? [];
       const rest = deadline - Date.now();
       if (events.length > 0 || rest <= 0 || callerGone?.aborted) return answer(events, query.limit, after, sequencedThrough);
