@@ -1,56 +1,27 @@
-import { jetstream, jetstreamManager } from '@nats-io/jetstream';
-import { connect, NatsConnection } from '@nats-io/transport-node';
 import { parseServerUrl } from '@app/platform';
 import { randomUUID } from 'node:crypto';
 import { TRANSACTIONAL_SERVICE_APP } from '../../apps/transactional-service/src/transactional-service.app';
 import { connectorEventValidator } from '../support/asyncapi';
+import { jetStreamAdmin, storedMessages, until } from '../support/connector-events';
 import { seedTenant, Tenant } from '../support/fixtures';
 import { NatsServer, startNatsServer, TEST_NATS_URL } from '../support/nats-server';
 import { mysqlTestConfig } from '../support/test-config';
-import { startTestApp, TestApp } from '../support/test-app';
+import { metricOf, startTestApp, TestApp } from '../support/test-app';
 import { createMigratedDatabase, dropDatabase, uniqueDatabaseName } from '../support/test-database';
 import { bearer, signToken } from '../support/tokens';
 import { aConnectorBody, ALICE, createConnector, tenantPath } from '../rest-connectors/connector-factories';
 import { FeedConsumer, FeedEvent } from './feed-consumer';
 import { relayTiming } from './relay-timing';
 
-interface StreamMessage {
-  subject: string;
-  msgId: string | undefined;
-  contentType: string | undefined;
-  event: FeedEvent['event'];
-}
+type Admin = Awaited<ReturnType<typeof jetStreamAdmin>>;
 
-/** Every message of the stream, in stream order (an ordered consumer from the first). */
-async function streamMessages(connection: NatsConnection, stream: string): Promise<StreamMessage[]> {
-  const js = jetstream(connection);
-  const { state } = await (await jetstreamManager(connection)).streams.info(stream);
-  if (state.messages === 0) return [];
-  const consumer = await js.consumers.get(stream);
-  const messages: StreamMessage[] = [];
-  for (let seq = state.first_seq; messages.length < state.messages; seq++) {
-    const message = await consumer.next({ expires: 5_000 });
-    if (!message) throw new Error(`the stream ${stream} gave ${messages.length} of ${state.messages} messages`);
-    messages.push({
-      subject: message.subject,
-      msgId: message.headers?.get('Nats-Msg-Id'),
-      contentType: message.headers?.get('content-type'),
-      event: message.json(),
-    });
-  }
-  return messages;
-}
-
-async function eventually(check: () => Promise<boolean>, what: string, rounds = 300): Promise<void> {
-  for (let round = 0; round < rounds; round++) {
-    if (await check()) return;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error(`never: ${what}`);
+/** Every message of the stream, oldest first, each with its event. */
+async function streamMessages(admin: Admin, stream: string) {
+  return (await storedMessages(admin.jsm, stream)).map((message) => ({ ...message, event: message.json as FeedEvent['event'] }));
 }
 
 /** Per connector: the versions in stream order, and whether any event came twice. */
-function orderProblems(messages: StreamMessage[]): string[] {
+function orderProblems(messages: Array<{ event: FeedEvent['event'] }>): string[] {
   const problems: string[] = [];
   const seen = new Set<string>();
   const last = new Map<string, number>();
@@ -89,15 +60,15 @@ describe('Connector change events on NATS JetStream (MariaDB, NATS)', () => {
     const stream = `TEST_EVENTS_${randomUUID().slice(0, 8)}`;
     const prefix = `test.${stream.toLowerCase()}`;
     let sut: TestApp;
-    let nats: NatsConnection;
+    let nats: Admin;
 
     beforeAll(async () => {
       sut = await startApp(TEST_NATS_URL, stream, prefix);
-      nats = await connect({ servers: TEST_NATS_URL });
+      nats = await jetStreamAdmin(TEST_NATS_URL);
     });
     afterAll(async () => {
       await sut.close();
-      await (await jetstreamManager(nats)).streams.delete(stream).catch(() => undefined);
+      await nats.jsm.streams.delete(stream).catch(() => undefined);
       await nats.close();
     });
 
@@ -116,7 +87,7 @@ describe('Connector change events on NATS JetStream (MariaDB, NATS)', () => {
         .expect(204);
       const fed = await consumer.until(3);
 
-      await eventually(async () => (await streamMessages(nats, stream)).length >= 3, 'three messages on the stream');
+      await until('three messages on the stream', async () => (await streamMessages(nats, stream)).length >= 3, 30_000);
       const messages = await streamMessages(nats, stream);
       expect(messages.map(({ event }) => event)).toEqual(fed.map(({ event }) => event));
       expect(messages.map(({ subject }) => subject)).toEqual(
@@ -129,8 +100,7 @@ describe('Connector change events on NATS JetStream (MariaDB, NATS)', () => {
 
       const ready = await sut.http.get('/health/ready').expect(200);
       expect(ready.body.checks.nats).toBe('up');
-      const metrics = (await sut.http.get('/metrics').expect(200)).text;
-      expect(Number(/^connector_events_published_total(?:\{[^}]*\})? (\d+)$/m.exec(metrics)?.[1])).toBeGreaterThanOrEqual(3);
+      expect(await metricOf(sut, 'connector_events_published_total')).toBeGreaterThanOrEqual(3);
     });
 
     it('publishes an event again after a relay that died between the publish and its mark, and JetStream keeps it once', async () => {
@@ -140,14 +110,15 @@ describe('Connector change events on NATS JetStream (MariaDB, NATS)', () => {
       await createConnector(sut, tenant, token);
       await createConnector(sut, tenant, token);
       const fed = await consumer.until(2);
-      await eventually(async () => (await streamMessages(nats, stream)).length === before + 2, 'both on the stream');
+      await until('both on the stream', async () => (await streamMessages(nats, stream)).length === before + 2, 30_000);
 
       // What a relay killed after its publishes and before its mark leaves: the mark behind what JetStream holds.
       const [{ published }] = await sut.dataSource.query('SELECT published_through AS published FROM connector_event_relay WHERE id = 1');
       await sut.dataSource.query('UPDATE connector_event_relay SET published_through = ? WHERE id = 1', [Number(fed[0].cursor) - 1]);
-      await eventually(
-        async () => Number((await sut.dataSource.query('SELECT published_through AS p FROM connector_event_relay WHERE id = 1'))[0].p) >= Number(published),
+      await until(
         'the relay published them again and marked them',
+        async () => Number((await sut.dataSource.query('SELECT published_through AS p FROM connector_event_relay WHERE id = 1'))[0].p) >= Number(published),
+        30_000,
       );
 
       const messages = await streamMessages(nats, stream);
@@ -159,7 +130,7 @@ describe('Connector change events on NATS JetStream (MariaDB, NATS)', () => {
   describe('when the broker is killed (a private nats-server)', () => {
     let server: NatsServer;
     let sut: TestApp;
-    let nats: NatsConnection | undefined;
+    let nats: Admin | undefined;
     const stream = 'CONNECTOR_EVENTS';
 
     beforeAll(async () => {
@@ -174,15 +145,15 @@ describe('Connector change events on NATS JetStream (MariaDB, NATS)', () => {
 
     it('keeps writing (never refused), grows the outbox, and drains it in order, each event once, when the broker returns, without a restart', async () => {
       const tenant = await seedTenant(sut.dataSource);
-      await eventually(async () => (await sut.http.get('/health/ready')).body.checks?.nats === 'up', 'the publisher connected');
+      await until('the publisher connected', async () => (await sut.http.get('/health/ready')).body.checks?.nats === 'up', 30_000);
       const shared = await createConnector(sut, tenant, token);
-      nats = await connect({ servers: server.url });
-      await eventually(async () => (await streamMessages(nats!, stream)).length >= 1, 'the first event on the stream');
+      nats = await jetStreamAdmin(server.url);
+      await until('the first event on the stream', async () => (await streamMessages(nats!, stream)).length >= 1, 30_000);
       await nats.close();
       nats = undefined;
 
       await server.kill();
-      await eventually(async () => (await sut.http.get('/health/ready').expect(200)).body.checks.nats === 'down', 'nats down in readiness');
+      await until('nats down in readiness', async () => (await sut.http.get('/health/ready').expect(200)).body.checks.nats === 'down', 30_000);
       // Writes while the broker is gone: every one succeeds.
       const during = await Promise.all([
         ...Array.from({ length: 10 }, (_, n) =>
@@ -199,12 +170,11 @@ describe('Connector change events on NATS JetStream (MariaDB, NATS)', () => {
         'SELECT COUNT(*) AS waiting FROM connector_events e JOIN connector_event_relay r ON r.id = 1 WHERE e.position IS NULL OR e.position > r.published_through',
       );
       expect(Number(waiting)).toBeGreaterThanOrEqual(written - 1);
-      const metrics = (await sut.http.get('/metrics').expect(200)).text;
-      expect(Number(/^connector_events_publish_failures_total(?:\{[^}]*\})? (\d+)$/m.exec(metrics)?.[1])).toBeGreaterThan(0);
+      expect(await metricOf(sut, 'connector_events_publish_failures_total')).toBeGreaterThan(0);
 
       await server.start();
-      nats = await connect({ servers: server.url });
-      await eventually(async () => (await streamMessages(nats!, stream)).length >= written, 'the outbox drained to the stream', 600);
+      nats = await jetStreamAdmin(server.url);
+      await until('the outbox drained to the stream', async () => (await streamMessages(nats!, stream)).length >= written, 60_000);
       const messages = await streamMessages(nats, stream);
       expect(messages).toHaveLength(written);
       expect(orderProblems(messages)).toEqual([]);

@@ -2,30 +2,14 @@ import { parseServerUrl } from '@app/platform';
 import { TRANSACTIONAL_SERVICE_APP } from '../../apps/transactional-service/src/transactional-service.app';
 import { seedTenant, Tenant } from '../support/fixtures';
 import { mysqlTestConfig, sqliteTestConfig } from '../support/test-config';
-import { startTestApp, TestApp } from '../support/test-app';
+import { metricOf, startTestApp, TestApp } from '../support/test-app';
+import { until } from '../support/connector-events';
 import { createMigratedDatabase, dropDatabase, uniqueDatabaseName } from '../support/test-database';
 import { signToken } from '../support/tokens';
 import { ALICE, createConnector, tenantPath } from '../rest-connectors/connector-factories';
 import { bearer } from '../support/tokens';
 import { FeedConsumer } from './feed-consumer';
 import { relayTiming } from './relay-timing';
-
-/** A metric's value in an app's /metrics (the first series of that name). */
-async function metric(sut: TestApp, name: string): Promise<number> {
-  const text = (await sut.http.get('/metrics').expect(200)).text;
-  const match = new RegExp(`^${name}(?:\\{[^}]*\\})? (\\S+)$`, 'm').exec(text);
-  if (!match) throw new Error(`no ${name} in /metrics`);
-  return Number(match[1]);
-}
-
-/** Polls `check` until it holds (every 100 ms, at most `rounds` times). */
-async function eventually(check: () => Promise<boolean>, what: string, rounds = 300): Promise<void> {
-  for (let round = 0; round < rounds; round++) {
-    if (await check()) return;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error(`never: ${what}`);
-}
 
 const feedPathOf = (tenant: Tenant) => `/${TRANSACTIONAL_SERVICE_APP.label}/org/${tenant.organization.uuid}/env/${tenant.environment.uuid}/connector-events`;
 
@@ -44,7 +28,7 @@ describe('Connector change events: the relay (MariaDB)', () => {
     return app;
   };
   const leaders = async (candidates: TestApp[]) =>
-    (await Promise.all(candidates.map((app) => metric(app, 'connector_event_relay_leader')))).filter((v) => v === 1).length;
+    (await Promise.all(candidates.map((app) => metricOf(app, 'connector_event_relay_leader')))).filter((v) => v === 1).length;
 
   beforeAll(async () => {
     database = uniqueDatabaseName('platform_relay');
@@ -58,8 +42,8 @@ describe('Connector change events: the relay (MariaDB)', () => {
 
   it('runs one relay at a time across app instances, and another takes over when the leader stops or its lease expires', async () => {
     const [a, b] = [await startApp(), await startApp()];
-    await eventually(async () => (await leaders([a, b])) === 1, 'one leader');
-    const [leader, follower] = (await metric(a, 'connector_event_relay_leader')) === 1 ? [a, b] : [b, a];
+    await until('one leader', async () => (await leaders([a, b])) === 1, 30_000);
+    const [leader, follower] = (await metricOf(a, 'connector_event_relay_leader')) === 1 ? [a, b] : [b, a];
     const tenant = await seedTenant(follower.dataSource);
     const consumer = await new FeedConsumer(follower, token, feedPathOf(tenant)).fromNow();
 
@@ -71,7 +55,7 @@ describe('Connector change events: the relay (MariaDB)', () => {
     // The leader stops: it gives the lease up, the other takes it.
     await leader.close();
     apps.splice(apps.indexOf(leader), 1);
-    await eventually(async () => (await metric(follower, 'connector_event_relay_leader')) === 1, 'the follower leads');
+    await until('the follower leads', async () => (await metricOf(follower, 'connector_event_relay_leader')) === 1, 30_000);
     const second = await createConnector(follower, tenant, token);
     expect((await consumer.until(2)).map(({ event }) => event.subject)).toEqual([first, second]);
 
@@ -82,7 +66,7 @@ describe('Connector change events: the relay (MariaDB)', () => {
       new Date(Date.now() + 1_500),
     ]);
     const third = await createConnector(follower, tenant, token);
-    await eventually(async () => (await leaders([follower, c])) === 1, 'a relay took the expired lease');
+    await until('a relay took the expired lease', async () => (await leaders([follower, c])) === 1, 30_000);
     expect((await consumer.until(3)).map(({ event }) => event.subject)).toEqual([first, second, third]);
     const [{ holder }] = await follower.dataSource.query('SELECT holder FROM connector_event_relay WHERE id = 1');
     expect(holder).not.toBe('a-pod-that-died');
@@ -97,19 +81,20 @@ describe('Connector change events: the relay (MariaDB)', () => {
     const consumer = await new FeedConsumer(sut, token, feedPathOf(tenant)).fromNow();
     const old = [await createConnector(sut, tenant, token), await createConnector(sut, tenant, token)];
     const oldEvents = await consumer.until(2);
-    const purgedBefore = await metric(sut, 'connector_events_purged_total');
+    const purgedBefore = await metricOf(sut, 'connector_events_purged_total');
     // Everything up to them written 8 days ago, as far as retention can tell (the default keeps 7).
     await sut.dataSource.query('UPDATE connector_events SET created_at = ? WHERE position <= ?', [new Date(Date.now() - 8 * 86_400_000), oldEvents[1].cursor]);
     const recent = await createConnector(sut, tenant, token);
     await consumer.until(3);
 
-    await eventually(
-      async () => Number((await sut.dataSource.query('SELECT COUNT(*) AS n FROM connector_events WHERE connector_uuid IN (?, ?)', old))[0].n) === 0,
+    await until(
       'the old events are purged',
+      async () => Number((await sut.dataSource.query('SELECT COUNT(*) AS n FROM connector_events WHERE connector_uuid IN (?, ?)', old))[0].n) === 0,
+      30_000,
     );
     const [{ purged_through: purgedThrough }] = await sut.dataSource.query('SELECT purged_through FROM connector_event_relay WHERE id = 1');
     expect(Number(purgedThrough)).toBeGreaterThanOrEqual(Number(oldEvents[1].cursor));
-    expect(await metric(sut, 'connector_events_purged_total')).toBeGreaterThanOrEqual(purgedBefore + 2);
+    expect(await metricOf(sut, 'connector_events_purged_total')).toBeGreaterThanOrEqual(purgedBefore + 2);
     const gone = await sut.http.get(feedPathOf(tenant)).query({ after: oldEvents[0].cursor }).set(bearer(token)).expect(410);
     expect(gone.body.message).toContain('list the connectors again');
     // The recent one is kept; from the oldest kept, the feed starts after what went.
@@ -123,16 +108,16 @@ describe('Connector change events: the relay (MariaDB)', () => {
 
   it('reports what it wrote, that it leads, and no unpublished backlog without NATS; /health/ready names no broker without NATS_URL', async () => {
     const sut = await startApp();
-    await eventually(async () => (await leaders(apps)) === 1, 'one leader');
-    const leader = (await Promise.all(apps.map((app) => metric(app, 'connector_event_relay_leader')))).indexOf(1);
+    await until('one leader', async () => (await leaders(apps)) === 1, 30_000);
+    const leader = (await Promise.all(apps.map((app) => metricOf(app, 'connector_event_relay_leader')))).indexOf(1);
     const tenant = await seedTenant(sut.dataSource);
-    const before = await metric(apps[leader], 'connector_events_written_total');
+    const before = await metricOf(apps[leader], 'connector_events_written_total');
     const consumer = await new FeedConsumer(sut, token, feedPathOf(tenant)).fromNow();
     await createConnector(sut, tenant, token);
     await consumer.until(1);
 
-    expect(await metric(apps[leader], 'connector_events_written_total')).toBeGreaterThanOrEqual(before + 1);
-    expect(await metric(apps[leader], 'connector_events_oldest_unpublished_age_seconds')).toBe(0);
+    expect(await metricOf(apps[leader], 'connector_events_written_total')).toBeGreaterThanOrEqual(before + 1);
+    expect(await metricOf(apps[leader], 'connector_events_oldest_unpublished_age_seconds')).toBe(0);
     const ready = await sut.http.get('/health/ready').expect(200);
     expect(ready.body.checks).not.toHaveProperty('nats');
   });

@@ -37,3 +37,11 @@ export async function startTestApp(
     close: () => app.close(),
   };
 }
+
+/** A metric's value in an app's /metrics: the first series of that name, whatever its labels. */
+export async function metricOf(sut: TestApp, name: string): Promise<number> {
+  const text = (await sut.http.get('/metrics').expect(200)).text;
+  const match = new RegExp(`^${name}(?:\\{[^}]*\\})? (\\S+)$`, 'm').exec(text);
+  if (!match) throw new Error(`no ${name} in /metrics`);
+  return Number(match[1]);
+}
