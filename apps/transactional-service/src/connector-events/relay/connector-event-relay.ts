@@ -74,14 +74,8 @@ export class ConnectorEventRelay implements OnApplicationBootstrap, BeforeApplic
     this.wake?.();
     await this.loop;
     if (this.leader) await this.events.release(this.holder).catch(() => undefined);
-    this.leader = false;
+    this.lead(false);
     await this.publisher?.close();
-    this.metrics.relayState(false, this.publisher !== null);
-  }
-
-  /** Whether this relay holds the lease now. */
-  get leading(): boolean {
-    return this.leader;
   }
 
   private async run(): Promise<void> {
@@ -103,8 +97,7 @@ export class ConnectorEventRelay implements OnApplicationBootstrap, BeforeApplic
   private async round(): Promise<boolean> {
     if (!this.leader) {
       if (!(await this.events.acquire(this.holder, new Date(), this.leaseEnd()))) return false;
-      this.leader = true;
-      this.metrics.relayState(true, this.publisher !== null);
+      this.lead(true);
       this.logger.info({ holder: this.holder }, 'Took the change events relay lease');
     }
     if (!(await this.workToDo())) return false;
@@ -177,11 +170,16 @@ export class ConnectorEventRelay implements OnApplicationBootstrap, BeforeApplic
   }
 
   private lost(): false {
-    this.leader = false;
+    this.lead(false);
     this.backlog = true;
-    this.metrics.relayState(false, this.publisher !== null);
     this.logger.warn({ holder: this.holder }, 'Lost the change events relay lease to another relay');
     return false;
+  }
+
+  /** Whether this relay holds the lease, as the metrics report it. */
+  private lead(leader: boolean): void {
+    this.leader = leader;
+    this.metrics.relayState(leader, this.publisher !== null);
   }
 
   private leaseEnd(): Date {
