@@ -23,6 +23,14 @@ export enum AuthType {
   AUTH_BASIC = 'AUTH_BASIC',
   AUTH_BEARER = 'AUTH_BEARER',
   AUTH_OAUTH2 = 'AUTH_OAUTH2',
+  /** A key sent as the header or query parameter `apiKeyName` (`apiKeyIn`). */
+  AUTH_API_KEY = 'AUTH_API_KEY',
+}
+
+/** Where an AUTH_API_KEY connector sends its key. */
+export enum ApiKeyIn {
+  HEADER = 'HEADER',
+  QUERY = 'QUERY',
 }
 
 export enum GrantType {

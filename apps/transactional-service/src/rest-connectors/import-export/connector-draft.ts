@@ -1,0 +1,104 @@
+import { ApiKeyIn, AuthType, ContentType, GrantType, InvalidInputError, RequestType } from '@app/domain';
+
+/**
+ * What an importer makes of a source (a cURL command, an OpenAPI document, a Postman collection), before the
+ * service turns it into create bodies: plain data, no secret value outside `credentials`. Importers are pure
+ * functions of their text: no network, no file system, no database.
+ */
+export interface ImportDraft {
+  connectors: ConnectorDraft[];
+  warnings: ImportWarning[];
+}
+
+/** One connector the source describes: the fields of a create body, without the secrets. */
+export interface ConnectorDraft {
+  /** 1-100 characters; the service makes names unique within one import. */
+  name: string;
+  description: string | null;
+  requestType: RequestType;
+  /** Absolute http(s) URL; `{{variable}}` placeholders allowed (not in scheme, user info, host or port with an auth type). */
+  url: string;
+  /** Plain headers only: never `Authorization` or an API-key header that became the auth settings. */
+  headers: Array<{ header: string; value: string }>;
+  contentType: ContentType;
+  authType: AuthType;
+  grantType: GrantType | null;
+  oauthUrl: string | null;
+  apiKeyName: string | null;
+  apiKeyIn: ApiKeyIn | null;
+  body: string;
+  output: string;
+  /**
+   * Every credential the auth settings need (`clientId` and `authUsername` included), each with its value when the
+   * source holds one, or the variable the source names instead (`$TOKEN`, `{{token}}`), or neither (an OpenAPI
+   * security scheme holds no value). The service takes a missing one from the request's `credentials`.
+   */
+  credentials: CredentialDraft[];
+  /** Where in the source this connector comes from: `line 1`, `operation GET /pets`, `item "Users / Create"`. */
+  where: string;
+}
+
+/** The secrets and the two non-secret credentials the auth settings need. */
+export type CredentialField = 'basicToken' | 'bearerToken' | 'clientSecret' | 'authPassword' | 'apiKey' | 'clientId' | 'authUsername';
+
+export interface CredentialDraft {
+  field: CredentialField;
+  /** The value the source holds; never logged, never answered. */
+  value?: string;
+  /** The variable the source names instead of a value (without `$` or braces). */
+  variable?: string;
+  /** Where the source declares it: `line 3, -H Authorization`, `security scheme bearerAuth`. */
+  where: string;
+}
+
+/** Something imported differently from the source, or left out: never dropped silently. */
+export interface ImportWarning {
+  /** UPPER_SNAKE_CASE, stable: clients branch on it (each importer documents its codes). */
+  code: string;
+  /** Where in the source, as in `ConnectorDraft.where`. */
+  where: string;
+  /** What happened and what to do, in words. */
+  message: string;
+}
+
+/** What a format's importer is given besides the source. */
+export interface ImportOptions {
+  /**
+   * Which parts to import, by the format's names: OpenAPI `operationId`s or `METHOD /path`s, Postman item paths
+   * (`Folder/Request`); undefined imports everything. A selection that matches nothing is an ImportSourceError.
+   */
+  select?: string[];
+}
+
+export type Importer = (source: string, options: ImportOptions) => Promise<ImportDraft>;
+
+/** A source that cannot be imported: a 400 that says what is wrong and where. */
+export class ImportSourceError extends InvalidInputError {
+  constructor(
+    readonly where: string,
+    reason: string,
+  ) {
+    super([`source ${where}: ${reason}`]);
+  }
+}
+
+/** A saved connector as an exporter sees it: its fields, secrets never (only whether the auth settings use one). */
+export interface ExportedConnector {
+  name: string;
+  description: string | null;
+  requestType: RequestType;
+  url: string;
+  headers: Array<{ header: string; value: string }>;
+  contentType: ContentType;
+  authType: AuthType;
+  grantType: GrantType | null;
+  clientId: string | null;
+  oauthUrl: string | null;
+  authUsername: string | null;
+  apiKeyName: string | null;
+  apiKeyIn: ApiKeyIn | null;
+  body: string;
+  output: string;
+}
+
+export type Exporter = (connector: ExportedConnector) => string;
