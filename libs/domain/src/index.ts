@@ -78,6 +78,8 @@ export * from './secrets/rotate-secrets';
 export * from './validation/http-url.validator';
 export * from './validation/basic-credentials.validator';
 export * from './validation/text-rules';
+export * from './validation/http-headers';
+export * from './validation/api-key-name.validator';
 
 // Connector change events: the outbox written with every version, the feed's and the relay's statements
 export * from './connector-events/connector-event.entity';
