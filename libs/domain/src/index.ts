@@ -52,6 +52,7 @@ export * from './rest-connectors/connector-secrets';
 export * from './rest-connectors/dto/rest-connector-write.dto';
 export * from './rest-connectors/dto/rest-connector-write.examples';
 export * from './rest-connectors/dto/rest-connector-test.dto';
+export * from './rest-connectors/dto/rest-connector-import.dto';
 export * from './rest-connectors/dto/rest-connector-test.examples';
 export * from './rest-connectors/dto/rest-connector.dto';
 export * from './rest-connectors/dto/rest-connector-list.dto';

@@ -26,7 +26,7 @@ export interface RelayTiming {
 }
 
 export const RELAY_TIMING: RelayTiming = { idleMs: 100, leaseMs: 15_000, followerMs: 2_000, backoffMs: 250, maxBackoffMs: 5_000, purgeEveryMs: 60_000 };
-export const RELAY_BATCHES = { sequence: 1000, publish: 200, purge: 500 } as const;
+export const RELAY_BATCHES = { sequence: 1000, publish: 1000, purge: 500 } as const;
 export const RELAY_TIMING_TOKEN = Symbol('RELAY_TIMING');
 
 const DAY_MS = 86_400_000;
