@@ -133,7 +133,7 @@ export function keepHeader(header: Header, sorted: SortedHeaders, where: string,
   const problem = headerProblem(header);
   if (problem !== undefined) warnings.add('HEADER_SKIPPED', where, `The header ${JSON.stringify(header.header.slice(0, 256))} is left out: ${problem}.`);
   else if (sorted.headers.length >= LIMITS.headers)
-    warnings.add('HEADER_SKIPPED', where, `The header ${header.header} is left out: a connector has at most ${LIMITS.headers} headers.`);
+    warnings.add('HEADER_SKIPPED', where, `The headers past the ${LIMITS.headers}th are left out: a connector has at most ${LIMITS.headers}.`);
   else sorted.headers.push(header);
 }
 

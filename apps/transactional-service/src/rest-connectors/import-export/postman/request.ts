@@ -170,7 +170,7 @@ function draftOf(context: ItemContext): ConnectorDraft {
  * why, instead of the warnings about the parts of it that were read.
  */
 export function connectorOf(context: ItemContext): ConnectorDraft | undefined {
-  const own = { ...context, warnings: new Warnings(), used: new Set<string>() };
+  const own = { ...context, warnings: new Warnings(Infinity), used: new Set<string>() };
   try {
     const draft = draftOf(own);
     context.warnings.addAll(own.warnings);

@@ -1,4 +1,4 @@
-import { Json, JsonNode } from './postman-json';
+import { isJsonObject, Json, JsonNode } from './postman-json';
 import { maskVariables, replaceVariables, variablesIn } from './variables';
 import { Warnings } from './warnings';
 
@@ -106,9 +106,11 @@ export function urlFromParts(url: JsonNode, warnings: Warnings): string {
  * without, from `raw`.
  */
 export function postmanUrl(request: JsonNode, warnings: Warnings): string | undefined {
-  if (typeof request.member('url') === 'string') return request.string('url')!.trim();
-  const url = request.object('url');
-  if (url === undefined) return undefined;
+  const member = request.member('url');
+  if (typeof member === 'string') return member.trim();
+  if (member === undefined) return undefined;
+  if (!isJsonObject(member)) throw request.wrongType('url', 'a string or an object');
+  const url = request.object('url')!;
   const raw = url.string('raw')?.trim();
   if (!url.has('host')) return raw;
   const fromParts = urlFromParts(url, warnings);

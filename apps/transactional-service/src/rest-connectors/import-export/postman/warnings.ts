@@ -56,7 +56,12 @@ export type PostmanWarningCode =
   /** A name over 100 characters, or over several lines: shortened to one line of 100. */
   | 'NAME_SHORTENED'
   /** A description over 1000 characters: cut. */
-  | 'DESCRIPTION_SHORTENED';
+  | 'DESCRIPTION_SHORTENED'
+  /** More warnings than an answer lists (MAX_WARNINGS): the rest are counted, not listed. */
+  | 'WARNINGS_CUT';
+
+/** How many warnings an import lists: a hostile collection could otherwise make one for each of 50,000 disabled headers. */
+export const MAX_WARNINGS = 500;
 
 export interface PostmanWarning extends ImportWarning {
   code: PostmanWarningCode;
@@ -67,11 +72,14 @@ export class Warnings {
   private readonly list: PostmanWarning[] = [];
   private readonly said = new Set<string>();
 
+  /** `limit`: how many are listed (an item's own warnings, merged into the import's later, are all kept until then). */
+  constructor(private readonly limit = MAX_WARNINGS) {}
+
   add(code: PostmanWarningCode, where: string, message: string): void {
     const key = `${code}\u0000${where}\u0000${message}`;
     if (this.said.has(key)) return;
     this.said.add(key);
-    this.list.push({ code, where, message });
+    if (this.list.length < this.limit) this.list.push({ code, where, message });
   }
 
   addAll(other: Warnings): void {
@@ -79,6 +87,7 @@ export class Warnings {
   }
 
   all(): PostmanWarning[] {
-    return [...this.list];
+    const cut = this.said.size - this.list.length;
+    return cut === 0 ? [...this.list] : [...this.list, { code: 'WARNINGS_CUT', where: 'collection', message: `${cut} more warnings are not listed.` }];
   }
 }
