@@ -76,11 +76,15 @@ function authOf(connector: ExportedConnector): object {
   }
 }
 
-/** The URL's parts as Postman writes them, or undefined when they would not give back the URL exactly (then `raw` alone says it). */
+/**
+ * The URL's parts as Postman writes them, or undefined when they would not give back the URL exactly, or when it
+ * has user info or an IPv6 host, which Postman's parts do not hold as such (then `raw` alone says it).
+ */
 function urlParts(url: string): object | undefined {
   const { origin, path, query, fragment } = splitUrl(url);
   const scheme = /^([A-Za-z][A-Za-z0-9+.-]*):\/\//.exec(origin);
   const authority = origin.slice(scheme?.[0].length ?? 0);
+  if (/[@[]/.test(maskVariables(authority))) return undefined;
   const portAt = maskVariables(authority).lastIndexOf(':');
   const host = portAt < 0 ? authority : authority.slice(0, portAt);
   const parts = {
