@@ -1,3 +1,4 @@
+import { IMPORT_BODY_LIMIT_BYTES } from '@app/domain';
 import { PLATFORM_APPS, PlatformAppDefinition } from '@app/platform';
 import { DEMO_PATH_IDS } from '@app/seed-data';
 import { TransactionalServiceModule } from './transactional-service.module';
@@ -10,6 +11,7 @@ export const TRANSACTIONAL_SERVICE_APP: PlatformAppDefinition = {
     'Rest connectors of a bot. A rest connector is a configured outbound REST call that flows of the bot use.\n\n' +
     "- **Connectors**: list, page through, autocomplete, create, read, update and delete (to the trash) a bot's connectors.\n" +
     "- **Test runs**: make a connector's call now, saved or not yet saved, and see what came back.\n" +
+    '- **Import and export**: connectors from a cURL command, an OpenAPI document or a Postman collection, and back.\n' +
     "- **History and trash**: every version of a connector, the bot's deleted connectors, and their restore.\n" +
     '- **Change events**: every write of a connector as a CloudEvent, in a feed any client can follow (and on NATS JetStream).\n\n' +
     'Writes take `If-Match` (the `ETag` of a read) to apply only to the version you read; creates take an ' +
@@ -34,6 +36,12 @@ export const TRANSACTIONAL_SERVICE_APP: PlatformAppDefinition = {
       operations: ['testUnsavedRestConnector', 'testSavedRestConnector'],
     },
     {
+      name: 'Import and export',
+      description:
+        'Bring connectors in from what you already have (a cURL command, an OpenAPI document, a Postman collection) and take one out again.',
+      operations: ['importRestConnectors', 'exportRestConnector'],
+    },
+    {
       name: 'History and trash',
       description: 'What each write left (versions with the record they wrote), the connectors deleted from the bot, and how to bring one back.',
       operations: ['restConnectorVersions', 'restConnectorVersion', 'deletedRestConnectors', 'restoreRestConnector'],
@@ -46,4 +54,6 @@ export const TRANSACTIONAL_SERVICE_APP: PlatformAppDefinition = {
     },
   ],
   pathExamples: DEMO_PATH_IDS,
+  // An import's source may be 1 MiB, which JSON escapes can make larger.
+  largeBodies: [{ path: /\/rest-connectors\/import$/, limitBytes: IMPORT_BODY_LIMIT_BYTES }],
 };

@@ -47,3 +47,4 @@ export * from './shutdown/shutdown';
 export * from './swagger/swagger';
 export * from './performance/platform-express.adapter';
 export * from './performance/validation-metadata-cache';
+export { PlatformValidationPipe, PLATFORM_VALIDATION_OPTIONS } from './validation/validation.pipe';

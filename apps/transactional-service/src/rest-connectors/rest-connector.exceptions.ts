@@ -21,8 +21,14 @@ export class ConnectorInTrashException extends DomainError {
 }
 
 export class ConnectorNameConflictException extends DomainError {
-  constructor(name: string) {
-    super('CONNECTOR_NAME_TAKEN', `A rest connector named "${name}" already exists in this bot`);
+  /** Without a name: several were written at once, and one of them is taken. */
+  constructor(name?: string) {
+    super(
+      'CONNECTOR_NAME_TAKEN',
+      name === undefined
+        ? 'One of the names already belongs to an active rest connector of this bot: rename it (or delete the other), then retry'
+        : `A rest connector named "${name}" already exists in this bot`,
+    );
   }
 }
 

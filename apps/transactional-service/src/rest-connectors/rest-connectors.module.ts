@@ -9,6 +9,9 @@ import {
 } from '@app/domain';
 import { Module } from '@nestjs/common';
 import { ConnectorHistoryController } from './history/connector-history.controller';
+import { ConnectorExportService } from './import-export/connector-export.service';
+import { ConnectorImportService } from './import-export/connector-import.service';
+import { ImportExportController } from './import-export/import-export.controller';
 import { ConnectorHistoryService } from './history/connector-history.service';
 import { RestConnectorSearchService } from './rest-connector-search.service';
 import { RestConnectorsController } from './rest-connectors.controller';
@@ -32,8 +35,10 @@ import { TestRunsService } from './test-runs/test-runs.service';
     ),
   ],
   // The fixed sub-paths (`test`, `deleted`) before the connectors' `:serviceUUID`.
-  controllers: [TestRunsController, ConnectorHistoryController, RestConnectorsController],
+  controllers: [TestRunsController, ImportExportController, ConnectorHistoryController, RestConnectorsController],
   providers: [
+    ConnectorImportService,
+    ConnectorExportService,
     RestConnectorsService,
     RestConnectorSearchService,
     ConnectorHistoryService,

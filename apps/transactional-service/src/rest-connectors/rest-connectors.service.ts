@@ -8,6 +8,7 @@ import {
   Database,
   fingerprintOf,
   FIRST_VERSION,
+  found,
   IdempotencyService,
   IdempotentRequest,
   isDuplicateKey,
@@ -95,6 +96,33 @@ export class RestConnectorsService {
     }
   }
 
+  /**
+   * Several creates as one (an import): every connector with its tags and first version in one transaction, all or
+   * none. With an Idempotency-Key, a retry of the same request gets the first one's uuids and creates nothing.
+   * `route` names the operation in the key's fingerprint. Answers the uuids in the order of `dtos`.
+   */
+  async createAll(
+    path: BotPath,
+    dtos: RestConnectorWriteDto[],
+    caller: Caller,
+    retry?: { key: string; sentBody: unknown; route: string },
+    consistency?: ConsistencyScope,
+  ): Promise<string[]> {
+    const request = retry && {
+      callerSub: caller.sub,
+      key: retry.key,
+      fingerprint: fingerprintOf('POST', `${path.orgUUID}/${path.envUUID}/${path.botUUID}/${retry.route}`, retry.sentBody),
+    };
+    const replay = request && (await this.idempotency.begin(request));
+    if (replay) return String(replay.body.uuids).split(',');
+    try {
+      return await this.insertAll(path, dtos, caller, consistency, request);
+    } catch (error) {
+      if (request) await this.idempotency.release(request);
+      throw error;
+    }
+  }
+
   /** One unit of work: the connector, its tags, its first version and, with an Idempotency-Key, the stored answer. */
   private async insert(
     path: BotPath,
@@ -129,6 +157,45 @@ export class RestConnectorsService {
     // Not inserted: the 404 names the path's missing link (on the primary, like the insert).
     if (!(await this.scope.inPath(path, inserted, 'primary'))) throw new BotNotFoundException(path.envUUID, path.botUUID);
     return created;
+  }
+
+  private async insertAll(
+    path: BotPath,
+    dtos: RestConnectorWriteDto[],
+    caller: Caller,
+    consistency?: ConsistencyScope,
+    idempotent?: IdempotentRequest,
+  ): Promise<string[]> {
+    const now = new Date();
+    const written = dtos.map((dto) => {
+      const uuid = newUuid();
+      const { values, tags } = toConnectorWrite(dto, caller, now, this.sealFor(uuid));
+      const connector: RestConnector = {
+        ...values,
+        uuid,
+        botUuid: path.botUUID,
+        createdAt: now,
+        createdBy: caller.username,
+        deletedAt: null,
+        deletedBy: null,
+        version: FIRST_VERSION,
+      };
+      return { connector, tags };
+    });
+    const uuids = written.map(({ connector }) => connector.uuid);
+    const inserted = await this.unlessNameTaken(written.length === 1 ? written[0].connector.name : undefined, () =>
+      this.db.transaction(async (tx) => {
+        for (const { connector, tags } of written) {
+          const answer = await this.connectors.insert(tx, path, connector, tags);
+          if (!answer.found) return answer;
+          await this.history.record(tx, path, creationOf(connector, tags));
+        }
+        if (idempotent) await this.idempotency.complete(tx, idempotent, { status: 201, body: { uuids: uuids.join(',') } });
+        return found(true);
+      }, consistency),
+    );
+    if (!(await this.scope.inPath(path, inserted, 'primary'))) throw new BotNotFoundException(path.envUUID, path.botUUID);
+    return uuids;
   }
 
   async get(path: RestConnectorPath, consistency?: ConsistencyScope): Promise<WithEtag<RestConnectorDto>> {
@@ -280,7 +347,8 @@ export class RestConnectorsService {
   }
 
   /** The database keeps active names unique per bot; its duplicate-key error becomes a 409. */
-  private async unlessNameTaken<T>(name: string, write: () => Promise<T>): Promise<T> {
+  /** `name`: the one name written, or undefined when several were (the 409 then says one of them is taken). */
+  private async unlessNameTaken<T>(name: string | undefined, write: () => Promise<T>): Promise<T> {
     try {
       return await write();
     } catch (error) {

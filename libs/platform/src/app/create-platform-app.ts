@@ -150,7 +150,7 @@ export async function createPlatformApp(
   app.enableCors({ origin: config.corsOrigins, exposedHeaders: EXPOSED_HEADERS });
   // Before the body is read: an address that has used up its refusals (401/403) is refused at once, and a
   // body without a plausible bearer token is never read. Only then is a body parsed.
-  app.use(exceptOpenReads(definition, app.get(AddressRateLimit).refuseBlocked, requireBearerBeforeBody, jsonBody()));
+  app.use(exceptOpenReads(definition, app.get(AddressRateLimit).refuseBlocked, requireBearerBeforeBody, jsonBody(definition.largeBodies)));
 
   app.setGlobalPrefix(definition.label, { exclude: ROOT_ROUTES });
   if (config.apiDocs) setupSwagger(app, definition, config);

@@ -21,6 +21,8 @@ export interface PlatformAppDefinition {
    * committed documents keep the generic example.
    */
   pathExamples?: Readonly<Record<string, string>>;
+  /** Routes (matched on the request path) that take a body larger than BODY_LIMIT_BYTES, and their limit. */
+  largeBodies?: ReadonlyArray<{ path: RegExp; limitBytes: number }>;
 }
 
 /** One section of the app's API documentation. */

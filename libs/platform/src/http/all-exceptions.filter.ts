@@ -7,7 +7,7 @@ import { RateLimitExceededException } from '../rate-limit/rate-limit-keys';
 import { allowedMethods, isUnroutedRequest } from './allowed-methods';
 import { describeDomainError } from './domain-error-status';
 import { ErrorBody } from './error-body';
-import { BODY_TOO_LARGE_MESSAGE } from './json-body.middleware';
+import { BODY_TOO_LARGE_MESSAGE, bodyTooLarge } from './json-body.middleware';
 
 /** Errors raised by body-parser and other express middleware carry their status this way. */
 interface HttpishError {
@@ -15,6 +15,8 @@ interface HttpishError {
   statusCode?: number;
   expose?: boolean;
   type?: string;
+  /** body-parser's limit of a body too large: the route's own. */
+  limit?: number;
 }
 
 const MIDDLEWARE_MESSAGES: Record<string, string> = {
@@ -93,6 +95,7 @@ export class AllExceptionsFilter implements ExceptionFilter {
     const httpish = exception as HttpishError | undefined;
     const status = httpish?.status ?? httpish?.statusCode;
     if (typeof status === 'number' && status >= 400 && status < 500) {
+      if (httpish?.type === 'entity.too.large' && typeof httpish.limit === 'number') return { status, message: bodyTooLarge(httpish.limit) };
       const message = (httpish?.type && MIDDLEWARE_MESSAGES[httpish.type]) ?? STATUS_CODES[status] ?? 'Bad request';
       return { status, message };
     }

@@ -51,15 +51,28 @@ function isUtf8Json(contentType: string | undefined): boolean {
   }
 }
 
-/** POST/PUT/PATCH bodies must be UTF-8 `application/json` (else 415), and announce at most BODY_LIMIT_BYTES (else 413), before any parsing. */
-export function requireJsonBody(req: Request, res: Response, next: NextFunction): void {
+/** A route that takes a larger body than BODY_LIMIT_BYTES (an import's source), matched on the request's path. */
+export interface LargeBodyRoute {
+  path: RegExp;
+  limitBytes: number;
+}
+
+/** The 413 of a body over `limitBytes`. */
+export const bodyTooLarge = (limitBytes: number) =>
+  limitBytes === BODY_LIMIT_BYTES ? BODY_TOO_LARGE_MESSAGE : `Request body is larger than the limit of ${limitBytes / 1024} KiB`;
+
+/**
+ * POST/PUT/PATCH bodies must be UTF-8 `application/json` (else 415), and announce at most `limitBytes` (else 413),
+ * before any parsing.
+ */
+export function requireJsonBody(req: Request, res: Response, next: NextFunction, limitBytes = BODY_LIMIT_BYTES): void {
   if (WRITE_METHODS.has(req.method) && carriesBody(req) && !isUtf8Json(req.headers['content-type'])) {
     next(refusedUnread(req, res, new UnsupportedMediaTypeException('The request body must be application/json in UTF-8')));
     return;
   }
-  if (Number(req.headers['content-length']) > BODY_LIMIT_BYTES) {
+  if (Number(req.headers['content-length']) > limitBytes) {
     // Announced too large: answered at once, not after reading the announced bytes off the connection.
-    next(refusedUnread(req, res, new PayloadTooLargeException(BODY_TOO_LARGE_MESSAGE)));
+    next(refusedUnread(req, res, new PayloadTooLargeException(bodyTooLarge(limitBytes))));
     return;
   }
   next();
@@ -142,17 +155,25 @@ function refuseInvalidUtf8(_req: unknown, _res: unknown, body: Buffer): void {
  * rejectMalformedJson, limitJsonShape. A request without a body (every read) skips it at once
  * instead of passing four router layers that each find nothing to do.
  */
-export function jsonBody(): RequestHandler {
+export function jsonBody(largeBodies: readonly LargeBodyRoute[] = []): RequestHandler {
   // body-parser decodes invalid UTF-8 leniently, into U+FFFD: refused instead, as lone surrogates are.
-  const parse = json({ limit: BODY_LIMIT_BYTES, verify: refuseInvalidUtf8 });
+  const parser = (limitBytes: number) => json({ limit: limitBytes, verify: refuseInvalidUtf8 });
+  const standard = { limitBytes: BODY_LIMIT_BYTES, parse: parser(BODY_LIMIT_BYTES) };
+  const large = largeBodies.map(({ path, limitBytes }) => ({ path, limitBytes, parse: parser(limitBytes) }));
   return (req, res, next) => {
     if (!carriesBody(req)) return next();
-    requireJsonBody(req, res, (error?: unknown) => {
-      if (error) return next(error);
-      parse(req, res, (parseError?: unknown) => {
-        if (parseError) return rejectMalformedJson(parseError, req, res, next);
-        limitJsonShape(req, res, next);
-      });
-    });
+    const { limitBytes, parse } = large.find(({ path }) => path.test(req.path)) ?? standard;
+    requireJsonBody(
+      req,
+      res,
+      (error?: unknown) => {
+        if (error) return next(error);
+        parse(req, res, (parseError?: unknown) => {
+          if (parseError) return rejectMalformedJson(parseError, req, res, next);
+          limitJsonShape(req, res, next);
+        });
+      },
+      limitBytes,
+    );
   };
 }

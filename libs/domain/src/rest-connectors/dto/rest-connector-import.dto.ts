@@ -13,7 +13,9 @@ export enum ImportFormat {
   POSTMAN = 'postman',
 }
 
-export const IMPORT_LIMITS = { sourceBytes: 1024 * 1024, connectors: 200, select: 200, selector: 500 } as const;
+export const IMPORT_LIMITS = { sourceBytes: 1024 * 1024, connectors: 200, select: 200 } as const;
+/** The request body of an import: the source's 1 MiB written as a JSON string (escapes can double it), and the rest. */
+export const IMPORT_BODY_LIMIT_BYTES = 3 * 1024 * 1024;
 
 /** The credentials an import may be given for what its source does not hold: each secret, and the two non-secret ones. */
 export const IMPORT_CREDENTIAL_FIELDS = ['basicToken', 'bearerToken', 'clientSecret', 'authPassword', 'apiKey', 'clientId', 'authUsername'] as const;
@@ -166,3 +168,38 @@ export class RestConnectorExportQueryDto {
   @MaxLength(20)
   format: ImportFormat;
 }
+
+/** Import bodies for Swagger UI, each working as shown against the demo bot of `npm start` (test/openapi sends them). */
+export const REST_CONNECTOR_IMPORT_EXAMPLES = {
+  curl: {
+    summary: 'A cURL command (dry run)',
+    value: {
+      format: ImportFormat.CURL,
+      source:
+        "curl -X POST 'https://api.example.com/v1/orders?source=bot' \\\n  -H 'Content-Type: application/json; charset=utf-8' \\\n" +
+        "  -H \"Authorization: Bearer $ORDERS_TOKEN\" \\\n  --data-raw '{\"sku\": 42, \"quantity\": 1}'",
+      dryRun: true,
+    },
+  },
+  openapi: {
+    summary: 'An OpenAPI document, one operation selected, created',
+    value: {
+      format: ImportFormat.OPENAPI,
+      source: JSON.stringify({
+        openapi: '3.0.3',
+        info: { title: 'Parcels', version: '1.0.0' },
+        servers: [{ url: 'https://parcels.example.com/v2' }],
+        components: { securitySchemes: { key: { type: 'apiKey', in: 'header', name: 'X-API-Key' } } },
+        security: [{ key: [] }],
+        paths: {
+          '/track/{trackingNumber}': {
+            get: { operationId: 'trackParcel', summary: 'Track a parcel', parameters: [{ name: 'trackingNumber', in: 'path', required: true, schema: { type: 'string' } }] },
+          },
+        },
+      }),
+      select: ['trackParcel'],
+      credentials: { apiKey: 'example-key-8d2f41c7b9e3' },
+      dryRun: false,
+    },
+  },
+} as const;

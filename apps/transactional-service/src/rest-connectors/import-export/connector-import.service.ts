@@ -1,0 +1,169 @@
+import {
+  BotPath,
+  ConsistencyScope,
+  IMPORT_LIMITS,
+  ImportedConnectorDto,
+  ImportedCredentialDto,
+  InvalidInputError,
+  RestConnectorImportDto,
+  RestConnectorImportResultDto,
+  RestConnectorWriteDto,
+  SECRETS,
+  SecretField,
+} from '@app/domain';
+import { Caller, PLATFORM_VALIDATION_OPTIONS, PlatformValidationPipe } from '@app/platform';
+import { BadRequestException, Injectable } from '@nestjs/common';
+import { toConnectorWrite } from '../connector-write';
+import { RestConnectorsService } from '../rest-connectors.service';
+import { ConnectorDraft, CredentialDraft, CredentialField, ImportDraft } from './connector-draft';
+import { IMPORTERS } from './formats';
+import { uniqueNames } from './unique-names';
+
+/** What a missing credential is checked as while nothing is created: a value every rule of its field accepts. */
+const STAND_IN: Record<CredentialField, string> = {
+  basicToken: Buffer.from('user:password').toString('base64'),
+  bearerToken: 'stand-in',
+  clientSecret: 'stand-in',
+  authPassword: 'stand-in',
+  apiKey: 'stand-in',
+  clientId: 'stand-in',
+  authUsername: 'stand-in',
+};
+
+const isSecret = (field: CredentialField): field is SecretField => field in SECRETS;
+
+/** One connector of an import, planned: its create body with and without its secrets, and where each credential comes from. */
+interface Planned {
+  draft: ConnectorDraft;
+  /** The create body as it would be stored (secrets in clear; a missing one as its stand-in). */
+  body: RestConnectorWriteDto;
+  /** The create body as the answer shows it: secrets as placeholders. */
+  shown: RestConnectorWriteDto;
+  credentials: ImportedCredentialDto[];
+}
+
+/**
+ * `POST …/rest-connectors/import` (docs/api-contract.md, "Import and export"): the format's importer reads the
+ * source (no network, no file), each connector it finds becomes a create body with the credentials the source or
+ * the request gives, every body is validated exactly as a create would be (the pipe's rules, then the write's),
+ * and a dry run answers the plan; otherwise all are created in one transaction, all or none.
+ */
+@Injectable()
+export class ConnectorImportService {
+  private readonly pipe = new PlatformValidationPipe(PLATFORM_VALIDATION_OPTIONS);
+
+  constructor(private readonly connectors: RestConnectorsService) {}
+
+  async import(
+    path: BotPath,
+    dto: RestConnectorImportDto,
+    caller: Caller,
+    retry?: { key: string; sentBody: unknown },
+    consistency?: ConsistencyScope,
+  ): Promise<RestConnectorImportResultDto> {
+    const draft = await IMPORTERS[dto.format](dto.source, { select: dto.select });
+    const planned = await this.plan(draft, dto, caller);
+    const dryRun = dto.dryRun !== false;
+    if (!dryRun) {
+      const missing = planned.flatMap(({ draft: { where }, credentials }, index) =>
+        credentials
+          .filter(({ from }) => from === 'MISSING')
+          .map(
+            ({ field, variable }) =>
+              `connectors.${index} (${where}): ${field} is not in the source${variable ? ` (it names the variable ${variable})` : ''}: send it in credentials.${field}`,
+          ),
+      );
+      if (missing.length > 0) throw new InvalidInputError(missing);
+      const uuids = await this.connectors.createAll(
+        path,
+        planned.map(({ body }) => body),
+        caller,
+        retry && { ...retry, route: 'rest-connectors/import' },
+        consistency,
+      );
+      return answer(false, planned, draft, uuids);
+    }
+    return answer(true, planned, draft);
+  }
+
+  /** Every connector of the draft as a create body, validated as a create is: all problems of all connectors in one 400. */
+  private async plan(draft: ImportDraft, dto: RestConnectorImportDto, caller: Caller): Promise<Planned[]> {
+    if (draft.connectors.length > IMPORT_LIMITS.connectors) {
+      throw new InvalidInputError([
+        `source holds ${draft.connectors.length} connectors; an import creates at most ${IMPORT_LIMITS.connectors}: choose some with select`,
+      ]);
+    }
+    const names = uniqueNames(draft.connectors.map(({ name }) => name));
+    const given = dto.credentials ?? {};
+    const problems: string[] = [];
+    const planned: Planned[] = [];
+    for (const [index, connector] of draft.connectors.entries()) {
+      const credentials = connector.credentials.map((credential) => credentialOf(credential, given));
+      const values = Object.fromEntries(
+        connector.credentials.map(({ field, value }) => [field, value ?? given[field] ?? STAND_IN[field]]),
+      ) as Partial<Record<CredentialField, string>>;
+      const shownValues = Object.fromEntries(
+        connector.credentials.map(({ field }) => [field, isSecret(field) ? SECRETS[field].placeholder : values[field]]),
+      );
+      const fields = createBody({ ...connector, name: names[index] });
+      const prefix = `connectors.${index} (${connector.where}):`;
+      try {
+        const body = (await this.pipe.transform({ ...fields, ...values }, { type: 'body', metatype: RestConnectorWriteDto, data: '' })) as RestConnectorWriteDto;
+        toConnectorWrite(body, caller, new Date(), (_field, plaintext) => plaintext);
+        planned.push({ draft: connector, body, shown: { ...fields, ...shownValues } as unknown as RestConnectorWriteDto, credentials });
+      } catch (error) {
+        problems.push(...problemsOf(error).map((problem) => `${prefix} ${problem}`));
+      }
+    }
+    if (problems.length > 0) throw new InvalidInputError(problems.slice(0, 50));
+    return planned;
+  }
+}
+
+/** The create body of a draft, without its credentials. */
+function createBody(draft: ConnectorDraft): Record<string, unknown> {
+  return {
+    name: draft.name,
+    description: draft.description,
+    requestType: draft.requestType,
+    url: draft.url,
+    headers: draft.headers,
+    contentType: draft.contentType,
+    authType: draft.authType,
+    ...(draft.grantType !== null && { grantType: draft.grantType }),
+    ...(draft.oauthUrl !== null && { oauthUrl: draft.oauthUrl }),
+    ...(draft.apiKeyName !== null && { apiKeyName: draft.apiKeyName }),
+    ...(draft.apiKeyIn !== null && { apiKeyIn: draft.apiKeyIn }),
+    body: draft.body,
+    output: draft.output,
+  };
+}
+
+function credentialOf({ field, value, variable, where }: CredentialDraft, given: Partial<Record<CredentialField, string>>): ImportedCredentialDto {
+  const from = value !== undefined ? 'SOURCE' : given[field] !== undefined ? 'CREDENTIALS' : 'MISSING';
+  return { field, from, ...(variable !== undefined && { variable }), where };
+}
+
+function problemsOf(error: unknown): string[] {
+  if (error instanceof InvalidInputError) return error.problems;
+  if (error instanceof BadRequestException) {
+    const { message } = error.getResponse() as { message?: unknown };
+    return Array.isArray(message) ? message.map(String) : [String(message)];
+  }
+  throw error;
+}
+
+function answer(dryRun: boolean, planned: Planned[], draft: ImportDraft, uuids?: string[]): RestConnectorImportResultDto {
+  return {
+    dryRun,
+    connectors: planned.map(
+      ({ draft: { where }, shown, credentials }, index): ImportedConnectorDto => ({
+        ...(uuids && { uuid: uuids[index] }),
+        where,
+        connector: shown,
+        credentials,
+      }),
+    ),
+    warnings: draft.warnings,
+  };
+}
