@@ -45,7 +45,10 @@ export function parametersOf(
   // The API key's own parameter, when the document declares it too, is the auth settings' to send.
   const parameters = mergedParameters(pathItem, operation).filter((parameter) => !isApiKey(parameter, apiKey));
   const variableOf = variableNamer(where, warnings);
-  const pathPart = path.replace(/\{([^{}]+)\}/g, (_whole, name: string) => `{{${variableOf(name)}}}`);
+  const pathPart = path
+    .split(/\{([^{}]+)\}/)
+    .map((part, index) => (index % 2 === 1 ? `{{${variableOf(part)}}}` : encodePathPart(part)))
+    .join('');
   const query: string[] = [];
   const headers: Array<{ header: string; value: string }> = [];
   const leftOut: string[] = [];
@@ -141,6 +144,11 @@ function variableNamer(where: string, warnings: ImportWarning[]): (name: string)
     }
     return variable;
   };
+}
+
+/** White space, `?` and `#` cannot stand in a URL's path as they are (the connector URL allows no white space). */
+function encodePathPart(text: string): string {
+  return text.replace(/[\s?#]/gu, (character) => encodeURIComponent(character));
 }
 
 /**

@@ -25,16 +25,18 @@ function parseJson(source: string): unknown {
   try {
     return JSON.parse(source);
   } catch (error) {
-    throw new ImportSourceError(jsonErrorLine(source, error), `is not valid JSON: ${messageOf(error)}`);
+    throw new ImportSourceError(jsonErrorLine(source), `is not valid JSON: ${messageOf(error)}`);
   }
 }
 
-/** V8 names the offset of a JSON syntax error (`at position 42`); the line is what a person can find. */
-function jsonErrorLine(source: string, error: unknown): string {
-  const position = /position (\d+)/.exec(messageOf(error));
-  if (!position) return 'document';
-  const before = source.slice(0, Number(position[1]));
-  return `line ${before.split('\n').length}`;
+/** V8's messages do not always say where: the YAML reader (JSON is YAML 1.2's flow style) finds the line. */
+function jsonErrorLine(source: string): string {
+  try {
+    parseYaml(source);
+  } catch (error) {
+    if (error instanceof ImportSourceError) return error.where;
+  }
+  return 'document';
 }
 
 function parseYaml(source: string): unknown {
@@ -43,7 +45,7 @@ function parseYaml(source: string): unknown {
     const document = parseDocument(source, { lineCounter, uniqueKeys: true, prettyErrors: false });
     const [first] = document.errors;
     if (first) {
-      const where = first.linePos ? `line ${first.linePos[0].line}` : 'document';
+      const where = `line ${lineCounter.linePos(first.pos[0]).line}`;
       throw new ImportSourceError(where, `is not valid YAML or JSON: ${messageOf(first)}`);
     }
     return document.toJS({ maxAliasCount: MAX_YAML_ALIASES });

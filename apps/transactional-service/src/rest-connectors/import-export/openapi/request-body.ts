@@ -2,7 +2,7 @@ import { ContentType } from '@app/domain';
 import { ImportWarning } from '../connector-draft';
 import { contentTypeOf } from './media-type';
 import { skeletonOf } from './schema-skeleton';
-import { JsonRecord, arrayOrEmpty, entriesOf, has, isRecord, recordOrEmpty, stringOrUndefined } from './values';
+import { JsonRecord, arrayOrEmpty, entriesOf, has, isRecord, recordOrEmpty, stringOrUndefined, unresolvedRef } from './values';
 import { warning } from './warnings';
 
 const MAX_BODY = 65_536;
@@ -44,7 +44,9 @@ function unsupported(mediaType: string, where: string, warnings: ImportWarning[]
 function bodyText(contentType: ContentType, content: JsonRecord, where: string, warnings: ImportWarning[]): string {
   const example = exampleOf(content, where, warnings);
   if (example.found) return rendered(contentType, example.value, where, warnings);
-  if (!isRecord(content.schema) || contentType === ContentType.APPLICATION_XML || contentType === ContentType.MULTIPART_FORM_DATA) {
+  // A schema left as an external `$ref` says nothing of the body's shape.
+  const schemaKnown = isRecord(content.schema) && unresolvedRef(content.schema) === undefined;
+  if (!schemaKnown || contentType === ContentType.APPLICATION_XML || contentType === ContentType.MULTIPART_FORM_DATA) {
     warnings.push(
       warning('BODY_LEFT_EMPTY', where, 'the document gives no example of the body, and no skeleton can be written in its media type: write the body'),
     );

@@ -2,8 +2,11 @@ import { ImportSourceError, ImportWarning } from '../connector-draft';
 import { JsonRecord, arrayOrEmpty, entriesOf, isRecord, recordOrEmpty, stringOrUndefined } from './values';
 import { warning } from './warnings';
 
-/** Where a relative server URL starts: the caller sets this variable at test time, or edits the URL. */
-export const BASE_URL_VARIABLE = '{{baseUrl}}';
+/**
+ * Where a relative server URL starts: https and a host the caller sets as a variable at test time (or writes into
+ * the URL). A connector URL must be absolute http(s), so `{{baseUrl}}/v1` alone would be refused.
+ */
+const RELATIVE_BASE = 'https://{{apiHost}}';
 
 export interface ServerBase {
   /** The server URL without a trailing slash, its variables filled in: the operation's path follows it. */
@@ -76,8 +79,8 @@ function absoluteBase(url: string, where: string, warnings: ImportWarning[]): Se
     warning(
       'RELATIVE_SERVER_URL',
       where,
-      `the server URL ${url === '' ? '(none)' : url} is relative: the URL starts with the variable ${BASE_URL_VARIABLE} (set it when testing, or write the host into the URL)`,
+      `the server URL ${url === '' ? '(none)' : url} is relative: the URL starts with ${RELATIVE_BASE} (set the variable when testing, or write the host into the URL)`,
     ),
   );
-  return { url: path ? `${BASE_URL_VARIABLE}/${path}` : BASE_URL_VARIABLE, hostIsFixed: false };
+  return { url: path ? `${RELATIVE_BASE}/${path}` : RELATIVE_BASE, hostIsFixed: false };
 }

@@ -50,7 +50,11 @@ function convertOperation(document: JsonRecord, item: JsonRecord, operation: Jso
   const consumes = arrayOrEmpty(operation.consumes ?? document.consumes).filter((type): type is string => typeof type === 'string');
   const converted: JsonRecord = { ...operation, parameters: withoutBodyParameters(operation.parameters) };
   if (Array.isArray(operation.schemes)) converted.servers = swaggerServers(document, operation.schemes, '', []);
-  if (body) converted.requestBody = requestBodyOf(consumes.length ? consumes : ['application/json'], { schema: body.schema, example: body['x-example'] });
+  if (body)
+    converted.requestBody = requestBodyOf(consumes.length ? consumes : ['application/json'], {
+      schema: body.schema,
+      ...(body['x-example'] !== undefined ? { example: body['x-example'] } : {}),
+    });
   else if (form.length) converted.requestBody = requestBodyOf(consumes.length ? consumes : ['application/x-www-form-urlencoded'], { schema: formSchema(form) });
   return converted;
 }

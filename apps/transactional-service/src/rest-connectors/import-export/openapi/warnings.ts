@@ -10,7 +10,7 @@ import { ImportWarning } from '../connector-draft';
  * - WEBHOOKS_NOT_IMPORTED, CALLBACKS_NOT_IMPORTED: calls the API makes to its clients are not connectors.
  * - UNSUPPORTED_METHOD: an operation whose method a connector cannot send (TRACE) was left out.
  * - OTHER_SERVERS: the document names several servers; the connector uses the first.
- * - RELATIVE_SERVER_URL: the server URL is relative (or missing), so the URL starts with the variable `{{baseUrl}}`.
+ * - RELATIVE_SERVER_URL: the server URL is relative (or missing), so the URL starts with `https://{{apiHost}}`.
  * - SERVER_SCHEME_ASSUMED: a Swagger 2.0 document without `schemes`: https assumed.
  * - AUTH_NEEDS_ABSOLUTE_SERVER: the operation needs auth but its host is a variable, which a connector with auth may
  *   not have: the connector is imported without auth.
