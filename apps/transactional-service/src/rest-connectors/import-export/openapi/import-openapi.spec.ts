@@ -635,5 +635,16 @@ describe(importOpenApi.name, () => {
       expect(draft.connectors).toHaveLength(1);
       expect(draft.warnings.map((found) => found.code)).toEqual(['DOCUMENT_WARNING']);
     });
+
+    it('reports at most 20 of them, and how many more there are', async () => {
+      const paths = Object.fromEntries(
+        Array.from({ length: 25 }, (_, index) => [`/pets${index}/{petId}`, { get: anOperation({ operationId: `get${index}`, parameters: [] }) }]),
+      );
+
+      const draft = await sut(JSON.stringify(aDocument({ paths })), {});
+
+      expect(draft.warnings).toHaveLength(21);
+      expect(draft.warnings[20]).toEqual({ code: 'DOCUMENT_WARNING', where: 'document', message: 'and 5 more findings of the same kind' });
+    });
   });
 });

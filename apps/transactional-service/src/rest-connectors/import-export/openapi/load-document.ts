@@ -33,6 +33,8 @@ const VALIDATION_OPTIONS = {
   validate: { rules: { openapi: TOLERATED_RULES, swagger: { ...TOLERATED_RULES, 'unknown-required-schema-property': 'warning' } } },
 } satisfies ParserOptions;
 
+const MAX_VALIDATOR_WARNINGS = 20;
+
 export interface LoadedDocument {
   /** The document with every internal `$ref` replaced by what it points at (recursive schemas are cycles). */
   document: JsonRecord;
@@ -50,8 +52,14 @@ export async function loadDocument(parsed: JsonRecord): Promise<LoadedDocument> 
   checkDocumentSize(document, 'the document with its $refs replaced');
   const result = await callParser(() => validate(forValidation as never, VALIDATION_OPTIONS));
   if (!result.valid) throw new ImportSourceError('document', invalidReason(result));
-  const warnings = result.warnings.map((found) => warning('DOCUMENT_WARNING', 'document', summarise(found.message)));
-  return { document, warnings };
+  return { document, warnings: validatorWarnings(result.warnings.map((found) => summarise(found.message))) };
+}
+
+/** The first findings the validator tolerates, each a warning; a document with hundreds gets a count of the rest. */
+function validatorWarnings(findings: string[]): ImportWarning[] {
+  const shown = findings.slice(0, MAX_VALIDATOR_WARNINGS).map((finding) => warning('DOCUMENT_WARNING', 'document', finding));
+  const more = findings.length - shown.length;
+  return more > 0 ? [...shown, warning('DOCUMENT_WARNING', 'document', `and ${more} more findings of the same kind`)] : shown;
 }
 
 function checkVersion(parsed: JsonRecord): void {
