@@ -71,6 +71,8 @@ export async function prepareDatabase(scale: Scale, reuse: boolean, log: (line: 
     await admin.changeUser({ database }).catch(() => {
       throw new Error(`database ${database} does not exist: run without --skip-seed`);
     });
+    // A reused database gets the migrations written since it was seeded, as a deployment's `migration:run` would.
+    if (reuse) await migrateReused(scale, log);
     let fixtures = await readFixtures(admin);
     // Creates of earlier runs are removed (their tags go with them: ON DELETE CASCADE; their versions first), then counted without them.
     await admin.query('DELETE v FROM rest_connector_versions v JOIN rest_connectors c ON c.uuid = v.connector_uuid WHERE c.bot_uuid = ?', [fixtures.writeBot]);
@@ -94,6 +96,17 @@ export async function prepareDatabase(scale: Scale, reuse: boolean, log: (line: 
     return { fixtures, seedSeconds, mariadbVersion: String(version) };
   } finally {
     await admin.end();
+  }
+}
+
+async function migrateReused(scale: Scale, log: (line: string) => void): Promise<void> {
+  const dataSource = new PlatformDataSource(buildDataSourceOptions(parseServerUrl(databaseUrlOf(scale))));
+  await dataSource.initialize();
+  try {
+    const ran = await dataSource.runMigrations();
+    if (ran.length > 0) log(`  ${databaseOf(scale)}: ran ${ran.map(({ name }) => name).join(', ')}`);
+  } finally {
+    await dataSource.destroy();
   }
 }
 

@@ -308,12 +308,17 @@ export interface components {
          * @description Whether the connector authenticates, and how.
          * @enum {string}
          */
-        AuthType: "AUTH_NONE" | "AUTH_BASIC" | "AUTH_BEARER" | "AUTH_OAUTH2";
+        AuthType: "AUTH_NONE" | "AUTH_BASIC" | "AUTH_BEARER" | "AUTH_OAUTH2" | "AUTH_API_KEY";
         /**
          * @description OAuth grant type; required with AUTH_OAUTH2.
          * @enum {string}
          */
         GrantType: "CLIENT_CREDENTIALS" | "PASSWORD";
+        /**
+         * @description Where the API key is sent; required with AUTH_API_KEY.
+         * @enum {string}
+         */
+        ApiKeyIn: "HEADER" | "QUERY";
         ConnectorTag: {
             /** @example weather */
             name: string;
@@ -369,6 +374,18 @@ export interface components {
              * @example <PASSWORD>
              */
             authPassword?: string | null;
+            /**
+             * @description The header (an HTTP token) or query parameter that carries the API key; required with AUTH_API_KEY, kept only with it. A header the HTTP client sets itself, or one that routes the call (Host, Forwarded, …), cannot carry it.
+             * @example X-API-Key
+             */
+            apiKeyName?: string | null;
+            /** @description Where the API key is sent; required with AUTH_API_KEY. */
+            apiKeyIn?: components["schemas"]["ApiKeyIn"] | (null);
+            /**
+             * @description Write-only. Sent as the header (printable ASCII) or query parameter (percent-encoded) `apiKeyName`. Required when authType is AUTH_API_KEY. Reads show `<API_KEY>`; sending `<API_KEY>` back keeps the stored value while the URLs it is sent to keep their scheme, host, port and user info.
+             * @example <API_KEY>
+             */
+            apiKey?: string | null;
             /**
              * @description Body of the connector's request; may be empty; at most 64 KiB.
              * @example
@@ -689,6 +706,15 @@ export interface components {
             authUsername: string | null;
             /** @example <PASSWORD> */
             authPassword: string | null;
+            /**
+             * @description With AUTH_API_KEY: the header or query parameter carrying the key.
+             * @example X-API-Key
+             */
+            apiKeyName: string | null;
+            /** @description With AUTH_API_KEY: where the key is sent. */
+            apiKeyIn: components["schemas"]["ApiKeyIn"] | (null);
+            /** @example <API_KEY> */
+            apiKey: string | null;
             body: string;
             output: string;
             tags: components["schemas"]["ConnectorTag"][];
@@ -829,6 +855,15 @@ export interface components {
             authUsername: string | null;
             /** @example <PASSWORD> */
             authPassword: string | null;
+            /**
+             * @description With AUTH_API_KEY: the header or query parameter carrying the key.
+             * @example X-API-Key
+             */
+            apiKeyName: string | null;
+            /** @description With AUTH_API_KEY: where the key is sent. */
+            apiKeyIn: components["schemas"]["ApiKeyIn"] | (null);
+            /** @example <API_KEY> */
+            apiKey: string | null;
             body: string;
             output: string;
             tags: components["schemas"]["ConnectorTag"][];

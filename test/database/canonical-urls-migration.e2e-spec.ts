@@ -1,5 +1,5 @@
-import { AuthType, GrantType, REST_CONNECTOR_ROWS, RestConnector } from '@app/domain';
-import { aConnectorRow, beforeMigration, insertBot, migrationTargets } from './migration-support';
+import { AuthType, GrantType, RestConnector } from '@app/domain';
+import { aConnectorRow, beforeMigration, CONNECTOR_ROWS_BEFORE_API_KEY, insertBot, migrationTargets } from './migration-support';
 
 const ORG = '0199cccc-0000-7000-8000-000000000001';
 const ENV = '0199cccc-0000-7000-8000-000000000002';
@@ -42,18 +42,20 @@ describe.each(migrationTargets('platform_url_migration'))('The URL migration (Ca
       );
       const all = [...spelled, oauth, ...plenty];
       // In chunks: SQLite binds at most 32,766 variables per statement.
-      for (let i = 0; i < all.length; i += 200) await db.insert(REST_CONNECTOR_ROWS, all.slice(i, i + 200));
-      const before = await db.rows(`SELECT ${REST_CONNECTOR_ROWS.names} FROM rest_connectors ORDER BY uuid`);
+      for (let i = 0; i < all.length; i += 200) await db.insert(CONNECTOR_ROWS_BEFORE_API_KEY, all.slice(i, i + 200));
+      const before = await db.rows(`SELECT ${CONNECTOR_ROWS_BEFORE_API_KEY.names} FROM rest_connectors ORDER BY uuid`);
 
       expect(await dataSource.runMigrations({ transaction: 'each' })).toHaveLength(undone);
 
-      const after = (await db.rows(`SELECT ${REST_CONNECTOR_ROWS.names} FROM rest_connectors ORDER BY uuid`)).map((row) => REST_CONNECTOR_ROWS.from(row));
+      const after = (await db.rows(`SELECT ${CONNECTOR_ROWS_BEFORE_API_KEY.names} FROM rest_connectors ORDER BY uuid`)).map((row) =>
+        CONNECTOR_ROWS_BEFORE_API_KEY.from(row),
+      );
       const of = (uuid: string) => after.find((row) => row.uuid === uuid)!;
       expect(spelled.map(({ uuid }) => of(uuid).url)).toEqual(SPELLINGS.map(([, canonical]) => canonical));
       expect(of(oauth.uuid)).toMatchObject({ url: 'https://api.example.com/x', oauthUrl: 'https://id.example.com/token', clientSecret: 'v1:sealed' });
       expect(plenty.map(({ uuid }) => of(uuid).url)).toEqual(plenty.map((_, i) => `https://api.example.com/${i}`));
       // Nothing but the URLs changed: not the version (the ETag), not who or when.
       const withoutUrls = (rows: Array<Record<string, unknown>>) => rows.map(({ url: _url, oauthUrl: _oauthUrl, ...rest }) => rest);
-      expect(withoutUrls(after)).toEqual(withoutUrls(before.map((row) => REST_CONNECTOR_ROWS.from(row))));
+      expect(withoutUrls(after)).toEqual(withoutUrls(before.map((row) => CONNECTOR_ROWS_BEFORE_API_KEY.from(row))));
     }));
 });

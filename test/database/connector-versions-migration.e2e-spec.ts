@@ -1,5 +1,5 @@
-import { AuthType, REST_CONNECTOR_ROWS, REST_CONNECTOR_TAG_ROWS, REST_CONNECTOR_VERSION_ROWS, RestConnector } from '@app/domain';
-import { aConnectorRow, beforeMigration, insertBot, migrationTargets } from './migration-support';
+import { AuthType, REST_CONNECTOR_TAG_ROWS, REST_CONNECTOR_VERSION_ROWS, RestConnector } from '@app/domain';
+import { aConnectorRow, beforeMigration, CONNECTOR_ROWS_BEFORE_API_KEY, insertBot, migrationTargets } from './migration-support';
 
 const ORG = '0199bbbb-0000-7000-8000-000000000001';
 const ENV = '0199bbbb-0000-7000-8000-000000000002';
@@ -32,7 +32,7 @@ describe.each(migrationTargets('platform_history_migration'))('The history migra
       const deleted = aConnector('0199bbbb-0000-7000-8000-0000000000c3', { version: 4, activeNameKey: null, deletedAt: at(5000), deletedBy: 'carol' });
       const all = [created, updated, deleted, ...plenty];
       // In chunks: SQLite binds at most 32,766 variables per statement.
-      for (let i = 0; i < all.length; i += 200) await db.insert(REST_CONNECTOR_ROWS, all.slice(i, i + 200));
+      for (let i = 0; i < all.length; i += 200) await db.insert(CONNECTOR_ROWS_BEFORE_API_KEY, all.slice(i, i + 200));
       await db.insert(REST_CONNECTOR_TAG_ROWS, [
         { connectorUuid: updated.uuid, nameKey: 'b', name: 'B', position: 0 },
         { connectorUuid: updated.uuid, nameKey: 'a', name: 'a', position: 1 },
@@ -71,6 +71,9 @@ describe.each(migrationTargets('platform_history_migration'))('The history migra
         oauthUrl: null,
         authUsername: null,
         authPassword: null,
+        apiKeyName: null,
+        apiKeyIn: null,
+        apiKey: null,
         body: '',
         output: '$.x',
         tags: [{ name: 'B' }, { name: 'a' }],

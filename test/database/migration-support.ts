@@ -8,6 +8,7 @@ import {
   ENVIRONMENT_ROWS,
   ORGANIZATION_ROWS,
   PlatformDataSource,
+  REST_CONNECTOR_ROWS,
   RequestType,
   RestConnector,
 } from '@app/domain';
@@ -82,6 +83,14 @@ export async function insertBot(db: Database, ids: { org: string; env: string; b
   await db.insert(BOT_ROWS, [{ uuid: ids.bot, environmentUuid: ids.env, name: 'Helper', image: null }]);
 }
 
+/**
+ * The columns of rest_connectors before the API key's migration (ApiKeyAuth1795824000000): what a test of an earlier
+ * migration inserts and reads.
+ */
+export const CONNECTOR_ROWS_BEFORE_API_KEY = REST_CONNECTOR_ROWS.pick(
+  ...REST_CONNECTOR_ROWS.layout.map(({ property }) => property).filter((property) => !['apiKeyName', 'apiKeyIn', 'apiKey'].includes(property)),
+);
+
 /** A connector row of `bot`, as stored: a GET without authentication unless `overrides` say otherwise. */
 export const aConnectorRow = (uuid: string, bot: string, at: Date, overrides: Partial<RestConnector>): Omit<RestConnector, 'bot'> => ({
   uuid,
@@ -103,6 +112,9 @@ export const aConnectorRow = (uuid: string, bot: string, at: Date, overrides: Pa
   oauthUrl: null,
   authUsername: null,
   authPassword: null,
+  apiKeyName: null,
+  apiKeyIn: null,
+  apiKey: null,
   body: '',
   output: '$.x',
   createdAt: at,

@@ -256,14 +256,15 @@ describe('What the documents say, field for field', () => {
     expect(body.properties.name).toMatchObject({ minLength: 1, maxLength: 100 });
     expect(body.properties.requestType).toMatchObject({ allOf: [{ $ref: '#/components/schemas/RequestType' }] });
     expect(connectors.components!.schemas!.RequestType).toMatchObject({ enum: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'] });
-    expect(connectors.components!.schemas!.AuthType).toMatchObject({ enum: ['AUTH_NONE', 'AUTH_BASIC', 'AUTH_BEARER', 'AUTH_OAUTH2'] });
+    expect(connectors.components!.schemas!.AuthType).toMatchObject({ enum: ['AUTH_NONE', 'AUTH_BASIC', 'AUTH_BEARER', 'AUTH_OAUTH2', 'AUTH_API_KEY'] });
+    expect(connectors.components!.schemas!.ApiKeyIn).toMatchObject({ enum: ['HEADER', 'QUERY'] });
     expect(connectors.components!.schemas!.GrantType).toMatchObject({ enum: ['CLIENT_CREDENTIALS', 'PASSWORD'] });
     expect(Object.keys(body.properties)).not.toEqual(expect.arrayContaining(['uuid']));
     // The placeholders are documented on the secret fields; the create examples carry sample secrets,
     // because a create refuses a placeholder (write-examples.e2e-spec.ts sends every example).
-    const secrets = JSON.stringify(['basicToken', 'bearerToken', 'clientSecret', 'authPassword'].map((field) => body.properties[field]));
-    for (const placeholder of ['<BASIC_TOKEN>', '<BEARER_TOKEN>', '<CLIENT_SECRET>', '<PASSWORD>']) expect(secrets).toContain(placeholder);
-    expect(JSON.stringify(create.examples)).not.toMatch(/<(BASIC_TOKEN|BEARER_TOKEN|CLIENT_SECRET|PASSWORD)>/);
+    const secrets = JSON.stringify(['basicToken', 'bearerToken', 'clientSecret', 'authPassword', 'apiKey'].map((field) => body.properties[field]));
+    for (const placeholder of ['<BASIC_TOKEN>', '<BEARER_TOKEN>', '<CLIENT_SECRET>', '<PASSWORD>', '<API_KEY>']) expect(secrets).toContain(placeholder);
+    expect(JSON.stringify(create.examples)).not.toMatch(/<(BASIC_TOKEN|BEARER_TOKEN|CLIENT_SECRET|PASSWORD|API_KEY)>/);
   });
 
   it('documents the record, the page, its items and the list items field for field', () => {
@@ -286,6 +287,9 @@ describe('What the documents say, field for field', () => {
       'oauthUrl',
       'authUsername',
       'authPassword',
+      'apiKeyName',
+      'apiKeyIn',
+      'apiKey',
       'body',
       'output',
       'tags',

@@ -20,6 +20,9 @@ export interface ConnectorWriteBody {
   oauthUrl?: unknown;
   authUsername?: unknown;
   authPassword?: unknown;
+  apiKeyName?: unknown;
+  apiKeyIn?: unknown;
+  apiKey?: unknown;
   body?: unknown;
   output?: unknown;
   tags?: unknown;
@@ -47,6 +50,9 @@ export const RECORD_KEYS = [
   'oauthUrl',
   'authUsername',
   'authPassword',
+  'apiKeyName',
+  'apiKeyIn',
+  'apiKey',
   'body',
   'output',
   'tags',
@@ -87,6 +93,8 @@ export const withClientCredentials = (overrides: ConnectorWriteBody = {}) =>
     clientSecret: 'client-secret-value',
     ...overrides,
   });
+export const withApiKey = (overrides: ConnectorWriteBody = {}) =>
+  aConnectorBody({ authType: 'AUTH_API_KEY', apiKeyName: 'X-API-Key', apiKeyIn: 'HEADER', apiKey: 'api-key-value', ...overrides });
 export const withPasswordGrant = (overrides: ConnectorWriteBody = {}) =>
   aConnectorBody({
     authType: 'AUTH_OAUTH2',

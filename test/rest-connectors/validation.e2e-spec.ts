@@ -96,7 +96,7 @@ describe('Rest connectors: validation of the write body (MariaDB)', () => {
     it.each([
       ['requestType', 'FETCH', 'GET, POST, PUT, PATCH, DELETE, HEAD, OPTIONS'],
       ['contentType', 'application/json', 'NONE, APPLICATION_JSON, APPLICATION_XML, APPLICATION_FORM_URLENCODED, MULTIPART_FORM_DATA, TEXT_PLAIN'],
-      ['authType', 'AUTH_DIGEST', 'AUTH_NONE, AUTH_BASIC, AUTH_BEARER, AUTH_OAUTH2'],
+      ['authType', 'AUTH_DIGEST', 'AUTH_NONE, AUTH_BASIC, AUTH_BEARER, AUTH_OAUTH2, AUTH_API_KEY'],
     ])('rejects an unknown %s, listing the allowed values and quoting the one sent', async (field, value, allowed) => {
       const res = await create(aConnectorBody({ [field]: value })).expect(400);
 

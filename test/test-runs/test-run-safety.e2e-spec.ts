@@ -148,7 +148,7 @@ describe('Connector test runs that a hostile caller or far side cannot turn agai
     const res = await testSaved(uuid, { variables: { p: 'password|123456|Hunter2024!|letmein' } }).expect(400);
 
     expect(res.body.message).toEqual([
-      "The request would carry a secret stored for this connector outside its Authorization: a test run sends a stored secret only where the connector's authType puts it",
+      "The request would carry a secret stored for this connector outside the Authorization or API key its authType sends: a test run sends a stored secret only where the connector's authType puts it",
     ]);
     expect(side.connections()).toBe(0);
     expect(sut.logs).toContainEqual(

@@ -52,6 +52,7 @@ export * from './rest-connectors/connector-secrets';
 export * from './rest-connectors/dto/rest-connector-write.dto';
 export * from './rest-connectors/dto/rest-connector-write.examples';
 export * from './rest-connectors/dto/rest-connector-test.dto';
+export * from './rest-connectors/dto/rest-connector-import.dto';
 export * from './rest-connectors/dto/rest-connector-test.examples';
 export * from './rest-connectors/dto/rest-connector.dto';
 export * from './rest-connectors/dto/rest-connector-list.dto';
@@ -78,6 +79,8 @@ export * from './secrets/rotate-secrets';
 export * from './validation/http-url.validator';
 export * from './validation/basic-credentials.validator';
 export * from './validation/text-rules';
+export * from './validation/http-headers';
+export * from './validation/api-key-name.validator';
 
 // Connector change events: the outbox written with every version, the feed's and the relay's statements
 export * from './connector-events/connector-event.entity';

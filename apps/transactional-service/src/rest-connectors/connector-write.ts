@@ -1,4 +1,5 @@
 import {
+  AuthType,
   canonicalHttpUrl,
   ConnectorWrite,
   InvalidInputError,
@@ -79,6 +80,9 @@ export function toConnectorWrite(
       clientId: dto.clientId ?? null,
       oauthUrl: urls.oauthUrl,
       authUsername: dto.authUsername ?? null,
+      // Where the key goes means nothing without one: kept only with AUTH_API_KEY.
+      apiKeyName: dto.authType === AuthType.AUTH_API_KEY ? (dto.apiKeyName ?? null) : null,
+      apiKeyIn: dto.authType === AuthType.AUTH_API_KEY ? (dto.apiKeyIn ?? null) : null,
       ...secrets,
       body: dto.body,
       output: dto.output,

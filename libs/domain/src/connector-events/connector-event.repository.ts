@@ -6,6 +6,7 @@ import { newUuid } from '../database/uuid-v7';
 import { found, Lookup, NOTHING_AT_PATH } from '../scope/lookup';
 import { BotPath } from '../scope/scope-params.dto';
 import { REST_CONNECTOR_VERSION_ROWS } from '../rest-connectors/rest-connector-version.entity';
+import { recordedSnapshot } from '../rest-connectors/connector-snapshot';
 import type { VersionRow } from '../rest-connectors/connector-history.repository';
 import { CONNECTOR_EVENT_ROWS, ConnectorEvent } from './connector-event.entity';
 import { CONNECTOR_EVENT_RELAY_ROWS, ConnectorEventRelayState } from './connector-event-relay.entity';
@@ -235,5 +236,6 @@ export class ConnectorEventRepository {
 
 function recordedEventOf(row: Record<string, unknown>): RecordedEvent {
   const { position, ...event } = EVENT_ROWS.from(row);
-  return { position: Number(position), event, recorded: RECORDED_ROWS.from(row) };
+  const recorded = RECORDED_ROWS.from(row);
+  return { position: Number(position), event, recorded: { ...recorded, snapshot: recordedSnapshot(recorded.snapshot) } };
 }

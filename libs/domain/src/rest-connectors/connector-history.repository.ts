@@ -7,7 +7,7 @@ import { BOT_IN_SCOPE } from '../scope/bot-scope.sql';
 import { found, Lookup, NOTHING_AT_PATH } from '../scope/lookup';
 import { VersionStep } from './connector-version';
 import { BotPath, RestConnectorPath } from '../scope/scope-params.dto';
-import { connectorSnapshot, fieldsSetBy } from './connector-snapshot';
+import { connectorSnapshot, fieldsSetBy, recordedSnapshot } from './connector-snapshot';
 import type { TagRef } from './connector-relations.repository';
 import { REST_CONNECTOR_VERSION_ROWS, RestConnectorVersion } from './rest-connector-version.entity';
 import { REST_CONNECTOR_ROWS, RestConnector } from './rest-connector.entity';
@@ -107,7 +107,10 @@ export class ConnectorHistoryRepository {
   @GenerateSql({ params: [DummyValue.CONNECTOR_PATH, 2] })
   async one(path: RestConnectorPath, version: number, from: ReadFrom = 'replica'): Promise<Lookup<VersionRow | null>> {
     const [row] = await this.db.rows(ONE, { ...path, version }, from);
-    if (row) return found(REST_CONNECTOR_VERSION_ROWS.from(row));
+    if (row) {
+      const version = REST_CONNECTOR_VERSION_ROWS.from(row);
+      return found({ ...version, snapshot: recordedSnapshot(version.snapshot) });
+    }
     // Only for a 404: is it the version that is missing, or the connector?
     const [connector] = await this.db.rows(ANY_VERSION, path, from);
     return connector ? found(null) : NOTHING_AT_PATH;

@@ -1,6 +1,6 @@
 import { AuthType, GrantType } from './rest-connector.enums';
 
-export type SecretField = 'basicToken' | 'bearerToken' | 'clientSecret' | 'authPassword';
+export type SecretField = 'basicToken' | 'bearerToken' | 'clientSecret' | 'authPassword' | 'apiKey';
 
 /** The URLs of a connector: where its call goes, and where an OAuth 2.0 token is got. */
 export type UrlField = 'url' | 'oauthUrl';
@@ -41,6 +41,7 @@ export const SECRETS: Record<SecretField, SecretRule> = {
     grantType: GrantType.PASSWORD,
     destinations: ['oauthUrl', 'url'],
   },
+  apiKey: { placeholder: '<API_KEY>', words: 'the API key', authType: AuthType.AUTH_API_KEY, destinations: ['url'] },
 };
 
 export const SECRET_FIELDS = Object.keys(SECRETS) as SecretField[];

@@ -45,6 +45,9 @@ function recordOf(connector: SnapshotSource, tags: readonly TagRef[], flows: Flo
     oauthUrl: connector.oauthUrl,
     authUsername: connector.authUsername,
     authPassword: secretShown(connector, 'authPassword'),
+    apiKeyName: connector.apiKeyName,
+    apiKeyIn: connector.apiKeyIn,
+    apiKey: secretShown(connector, 'apiKey'),
     body: connector.body,
     output: connector.output,
     tags: tags.map(({ name }) => ({ name })),
@@ -75,6 +78,9 @@ export const RECORDED_FIELDS = [
   'oauthUrl',
   'authUsername',
   'authPassword',
+  'apiKeyName',
+  'apiKeyIn',
+  'apiKey',
   'body',
   'output',
   'tags',
@@ -85,4 +91,16 @@ const hasValue = (value: unknown) => value !== null && value !== '' && !(Array.i
 /** A creation changes every field it sets: those with a value (not null, empty text or an empty list). */
 export function fieldsSetBy(created: RestConnectorSnapshotDto): string[] {
   return RECORDED_FIELDS.filter((field) => hasValue(created[field]));
+}
+
+/** A snapshot's members, in the record's order. */
+const SNAPSHOT_KEYS = ['uuid', ...RECORDED_FIELDS, 'updatedAt', 'updatedBy'] as const;
+
+/**
+ * A stored snapshot in today's shape: a field added to the record after it was recorded (the API key's) is null in
+ * it, as the connector had none then. Versions are never rewritten; they are read this way.
+ */
+export function recordedSnapshot(stored: RestConnectorSnapshotDto): RestConnectorSnapshotDto {
+  if (RECORDED_FIELDS.every((field) => field in stored)) return stored;
+  return Object.fromEntries(SNAPSHOT_KEYS.map((key) => [key, key in stored ? stored[key] : null])) as unknown as RestConnectorSnapshotDto;
 }

@@ -2,7 +2,7 @@ import { entityRows } from '../database/table-rows';
 import { Column, Entity, Index, JoinColumn, ManyToOne, VersionColumn } from 'typeorm';
 import { Bot } from '../bots/bot.entity';
 import { BinaryKeyColumn, LargeJsonColumn, LargeTextColumn, TimestampColumn, UuidColumn, UuidPrimaryColumn } from '../database/columns';
-import { AuthType, ContentType, GrantType, RequestType } from './rest-connector.enums';
+import { ApiKeyIn, AuthType, ContentType, GrantType, RequestType } from './rest-connector.enums';
 
 export interface ConnectorHeader {
   header: string;
@@ -88,6 +88,16 @@ export class RestConnector {
 
   @Column({ type: 'text', nullable: true })
   authPassword: string | null;
+
+  /** AUTH_API_KEY: the header or query parameter that carries the key (null with any other auth type). */
+  @Column({ type: 'varchar', length: 256, nullable: true })
+  apiKeyName: string | null;
+
+  @Column({ type: 'varchar', length: 10, nullable: true })
+  apiKeyIn: ApiKeyIn | null;
+
+  @Column({ type: 'text', nullable: true })
+  apiKey: string | null;
 
   @LargeTextColumn()
   body: string;

@@ -10,7 +10,7 @@ import { FlowRef, flowsInOrder, PlacedTag, TagRef, tagsInOrder } from './connect
 import { REST_CONNECTOR_TAG_ROWS, RestConnectorTag } from './rest-connector-tag.entity';
 import { REST_CONNECTOR_ROWS, RestConnector } from './rest-connector.entity';
 import type { RestConnectorSnapshotDto } from './dto/rest-connector-history.dto';
-import type { SnapshotSource } from './connector-snapshot';
+import { recordedSnapshot, type SnapshotSource } from './connector-snapshot';
 
 export type TagRow = Pick<RestConnectorTag, 'name' | 'nameKey' | 'position'>;
 /** The columns a full write sets. */
@@ -37,6 +37,9 @@ const WRITE_ROWS = REST_CONNECTOR_ROWS.pick(
   'oauthUrl',
   'authUsername',
   'authPassword',
+  'apiKeyName',
+  'apiKeyIn',
+  'apiKey',
   'body',
   'output',
   'updatedAt',
@@ -65,6 +68,9 @@ const VIEW_ROWS = REST_CONNECTOR_ROWS.pick(
   'oauthUrl',
   'authUsername',
   'authPassword',
+  'apiKeyName',
+  'apiKeyIn',
+  'apiKey',
   'body',
   'output',
   'updatedAt',
@@ -187,7 +193,7 @@ export class RestConnectorRepository {
   async findForWrite(path: RestConnectorPath): Promise<Lookup<ConnectorForWrite>> {
     const [row] = await this.db.rows(FIND_FOR_WRITE, path, 'primary');
     if (!row) return NOTHING_AT_PATH;
-    return found({ connector: REST_CONNECTOR_ROWS.from(row), snapshot: typeof row.snapshot === 'string' ? JSON.parse(row.snapshot) : null });
+    return found({ connector: REST_CONNECTOR_ROWS.from(row), snapshot: typeof row.snapshot === 'string' ? recordedSnapshot(JSON.parse(row.snapshot)) : null });
   }
 
   /** The connector, active or deleted, if its bot is in the path's scope. */

@@ -8,6 +8,7 @@ export const REDACTED_PATHS = [
   'res.headers["set-cookie"]',
   '*.basicToken',
   '*.bearerToken',
+  '*.apiKey',
   '*.clientSecret',
   '*.authPassword',
   '*.password',

@@ -26,7 +26,7 @@ export interface RelayTiming {
 }
 
 export const RELAY_TIMING: RelayTiming = { idleMs: 100, leaseMs: 15_000, followerMs: 2_000, backoffMs: 250, maxBackoffMs: 5_000, purgeEveryMs: 60_000 };
-export const RELAY_BATCHES = { sequence: 1000, publish: 200, purge: 500 } as const;
+export const RELAY_BATCHES = { sequence: 1000, publish: 1000, purge: 500 } as const;
 export const RELAY_TIMING_TOKEN = Symbol('RELAY_TIMING');
 
 const DAY_MS = 86_400_000;
@@ -34,10 +34,10 @@ const DAY_MS = 86_400_000;
 /**
  * Numbers the outbox into the feed, publishes it to JetStream (with NATS_URL) and purges it, one relay at a time
  * across all pods: the one holding the lease in connector_event_relay, renewed by every step it takes, taken over
- * by another when it expires (a dead pod), released at shutdown. Publishing goes in position order, one event
- * acknowledged before the next (Nats-Msg-Id = the event's id, so JetStream drops a re-publish within its
- * duplicate window); the relay marks what was acknowledged and stops at the first failure, so per-connector
- * order holds and nothing is skipped. No failure (database, broker) stops the loop or reaches a request.
+ * by another when it expires (a dead pod), released at shutdown. Publishing goes in position order per connector,
+ * one event acknowledged before that connector's next (Nats-Msg-Id = the event's id, so JetStream drops a
+ * re-publish within its duplicate window); the relay marks what was acknowledged and stops at the first failure,
+ * so per-connector order holds and nothing is skipped. No failure (database, broker) stops the loop or reaches a request.
  */
 @Injectable()
 export class ConnectorEventRelay implements OnApplicationBootstrap, BeforeApplicationShutdown {
@@ -121,32 +121,48 @@ export class ConnectorEventRelay implements OnApplicationBootstrap, BeforeApplic
   }
 
   /**
-   * Publishes the events numbered after `after`, in order, each acknowledged before the next, and marks how far it
-   * got. A failure marks what went before it, then throws (the loop backs off and starts again from there).
-   * Answers how many were published, or null when the lease was lost.
+   * Publishes the events numbered after `after`: each connector's in position order, one acknowledged before its
+   * next; different connectors' side by side (JetStream promises no order across subjects, and one round trip per
+   * event would cap the relay at the broker's latency). The first failure stops every chain; the relay marks the
+   * run of events from the start of the batch that were all acknowledged, then throws (the loop backs off and
+   * starts again from there: what was acknowledged beyond the mark is published again, and JetStream's dedup keeps
+   * it once). A connector's later event is never sent before its earlier one is acknowledged, so per-connector order
+   * holds. Answers how many were marked, or null when the lease was lost.
    */
   private async publish(publisher: ConnectorEventPublisher, after: number, through: number): Promise<number | null> {
     if (through <= after) return 0;
     const batch = await this.events.numberedAfter(after, through, RELAY_BATCHES.publish);
-    let acknowledged = after;
+    const acknowledged = new Array<boolean>(batch.length).fill(false);
+    let failure: { error: unknown } | undefined;
+    const chains = new Map<string, number[]>();
+    batch.forEach(({ event }, index) => {
+      const chain = chains.get(event.connectorUuid);
+      if (chain) chain.push(index);
+      else chains.set(event.connectorUuid, [index]);
+    });
+    await Promise.all(
+      [...chains.values()].map(async (chain) => {
+        for (const index of chain) {
+          if (failure !== undefined) return;
+          const recorded = batch[index];
+          try {
+            await publisher.publish(subjectOf(recorded, this.config.changeEvents.subjectPrefix), cloudEventOf(recorded), recorded.event.eventUuid);
+          } catch (error) {
+            failure ??= { error };
+            this.metrics.publishFailures.inc();
+            return;
+          }
+          acknowledged[index] = true;
+        }
+      }),
+    );
     let count = 0;
-    let failure: unknown;
-    for (const recorded of batch) {
-      try {
-        await publisher.publish(subjectOf(recorded, this.config.changeEvents.subjectPrefix), cloudEventOf(recorded), recorded.event.eventUuid);
-      } catch (error) {
-        failure = error;
-        this.metrics.publishFailures.inc();
-        break;
-      }
-      acknowledged = recorded.position;
-      count += 1;
-    }
+    while (count < batch.length && acknowledged[count]) count += 1;
     if (count > 0) {
-      if (!(await this.events.markPublished(this.holder, this.leaseEnd(), acknowledged))) return null;
+      if (!(await this.events.markPublished(this.holder, this.leaseEnd(), batch[count - 1].position))) return null;
       this.metrics.published.inc(count);
     }
-    if (failure !== undefined) throw failure;
+    if (failure !== undefined) throw failure.error;
     return count;
   }
 

@@ -1,4 +1,4 @@
-import { AuthType, ContentType, GrantType, RequestType } from '@app/domain';
+import { ApiKeyIn, AuthType, ContentType, GrantType, RequestType } from '@app/domain';
 import { MAX_ACCESS_TOKEN_LENGTH, OAuthTokens } from './oauth-tokens';
 import { OutboundGuard } from './outbound-guard';
 import { AnswerReader } from './answer/answer-reader';
@@ -29,6 +29,8 @@ function aConnector(overrides: Partial<RunnableConnector>): RunnableConnector {
     clientId: null,
     oauthUrl: null,
     authUsername: null,
+    apiKeyName: null,
+    apiKeyIn: null,
     secrets: {},
     body: '',
     output: '$.data.level',
@@ -164,6 +166,72 @@ describe(TestRunner.name, () => {
     });
   });
 
+  describe('AUTH_API_KEY', () => {
+    // Printable ASCII, as a header's key must be (the write refuses others); a query parameter's may be any text.
+    const key = 'k3y/with space&amp=!';
+    const apiKey = (apiKeyIn: ApiKeyIn, overrides: Partial<RunnableConnector> = {}) =>
+      aConnector({
+        authType: AuthType.AUTH_API_KEY,
+        apiKeyName: 'X-Api-Key',
+        apiKeyIn,
+        secrets: { apiKey: apiKeyIn === ApiKeyIn.HEADER ? key : `${key}é` },
+        ...overrides,
+      });
+
+    it('sends the key as its header, in place of a connector header of that name, shows <API_KEY> and scrubs the echo', async () => {
+      side = await farSide((received, res) => {
+        res.setHeader('x-echo', String(received.headers['x-api-key']));
+        res.end(`key=${received.headers['x-api-key']}`);
+      });
+      const answer = await run(apiKey(ApiKeyIn.HEADER, { url: side.url, headers: [{ header: 'x-api-key', value: 'the connector own' }], output: 'x' }));
+
+      expect(side.received[0].headers['x-api-key']).toBe(key);
+      expect(answer.request.headers).toEqual([
+        { header: 'User-Agent', value: DEFAULT_USER_AGENT },
+        { header: 'X-Api-Key', value: '<API_KEY>' },
+      ]);
+      expect(answer.warnings).toEqual(['headers.0 x-api-key is not sent: authType AUTH_API_KEY sets the X-Api-Key header']);
+      expect(answer.response!.body).toBe('key=<API_KEY>');
+      expect(answer.response!.headers).toContainEqual({ header: 'x-echo', value: '<API_KEY>' });
+      expect(JSON.stringify(answer)).not.toContain('k3y');
+    });
+
+    it('sends the key as the last query parameter, percent-encoded, in place of one of that name, and scrubs the URL the far side echoes', async () => {
+      side = await farSide((received, res) => res.end(`you asked for ${received.url}`));
+      const answer = await run(apiKey(ApiKeyIn.QUERY, { url: `${side.url}/items?X-Api-Key=old&q={{q}}#top`, output: 'x' }), { q: 'a b' });
+
+      expect(side.received[0].url).toBe(`/items?q=a%20b&X-Api-Key=${encodeURIComponent(`${key}é`)}`);
+      expect(answer.request.url).toBe(`${side.url}/items?q=a%20b&X-Api-Key=<API_KEY>#top`);
+      expect(answer.request.headers).toEqual([{ header: 'User-Agent', value: DEFAULT_USER_AGENT }]);
+      expect(answer.warnings).toEqual(['The query parameter X-Api-Key of url is not sent: authType AUTH_API_KEY sends the API key as X-Api-Key']);
+      expect(answer.response!.body).toBe('you asked for /items?q=a%20b&X-Api-Key=<API_KEY>');
+      expect(JSON.stringify(answer)).not.toContain('k3y');
+    });
+
+    it('starts the query when the URL has none, and leaves an Authorization header of the connector alone', async () => {
+      side = await farSide((_received, res) => res.end());
+      const answer = await run(
+        apiKey(ApiKeyIn.QUERY, { url: side.url, apiKeyName: 'api key', headers: [{ header: 'Authorization', value: 'Custom x' }], output: 'x' }),
+      );
+      expect(side.received[0].url).toBe(`/?api%20key=${encodeURIComponent(`${key}é`)}`);
+      expect(side.received[0].headers.authorization).toBe('Custom x');
+      expect(answer.warnings).toEqual([]);
+    });
+
+    it('may not carry a stored key anywhere else: a guess of it in the URL is refused', async () => {
+      const sut = runner();
+      const prepared = sut.prepare(apiKey(ApiKeyIn.HEADER, { uuid: 'c1', kept: ['apiKey'], url: 'http://127.0.0.2/echo/{{p}}' }), { p: key });
+      await expect(sut.screen(prepared)).rejects.toMatchObject({ code: 'INVALID_INPUT' });
+    });
+
+    it('is bound to the destination of url', () => {
+      const connector = apiKey(ApiKeyIn.QUERY, { url: 'http://{{host}}/me' });
+      expect(problemsOf(() => runner().prepare(connector, { host: '127.0.0.2' }))).toEqual([
+        "url must keep its scheme, host, port and user info once its variables are filled in: the connector's apiKey is bound to them",
+      ]);
+    });
+  });
+
   describe('a stored secret the caller did not send', () => {
     const saved = (overrides: Partial<RunnableConnector>) =>
       aConnector({
@@ -186,7 +254,7 @@ describe(TestRunner.name, () => {
         const prepared = sut.prepare(saved(overrides), variables);
         await expect(sut.screen(prepared)).rejects.toMatchObject({
           problems: [
-            "The request would carry a secret stored for this connector outside its Authorization: a test run sends a stored secret only where the connector's authType puts it",
+            "The request would carry a secret stored for this connector outside the Authorization or API key its authType sends: a test run sends a stored secret only where the connector's authType puts it",
           ],
         });
       }

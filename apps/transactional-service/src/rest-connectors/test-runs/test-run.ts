@@ -1,4 +1,4 @@
-import { AuthType, ContentType, GrantType, InvalidInputError, RequestType, SecretField, SECRETS, secretSentTo } from '@app/domain';
+import { ApiKeyIn, AuthType, ContentType, GrantType, InvalidInputError, RequestType, SecretField, SECRETS, secretSentTo } from '@app/domain';
 import type { Dispatcher } from 'undici';
 import { destinationOf, sameDestination } from '../destination';
 import { hostHeaderProblems } from '../host-header';
@@ -40,6 +40,9 @@ export interface RunnableConnector {
   clientId: string | null;
   oauthUrl: string | null;
   authUsername: string | null;
+  /** AUTH_API_KEY: the header or query parameter that carries `secrets.apiKey`. */
+  apiKeyName: string | null;
+  apiKeyIn: ApiKeyIn | null;
   secrets: Partial<Record<SecretField, string>>;
   /** The secrets that are stored ones the caller did not send: the run must not tell whether a text holds them. */
   kept?: SecretField[];
@@ -121,10 +124,11 @@ export class TestRunner {
     if (problems.length > 0) throw new InvalidInputError(problems);
 
     const warnings = filled.unused.map((name) => `variables.${name} is not used: the connector has no {{${name}}}`);
-    // The connector's own header gives way where the auth type sets Authorization or a sent body its Content-Type.
+    const authHeader = authHeaderOf(connector);
+    // The connector's own header gives way where the auth type sets it (Authorization, an API key's) or a sent body its Content-Type.
     const headers = filled.headers.filter(({ header }, index) => {
-      if (/^authorization$/i.test(header) && connector.authType !== AuthType.AUTH_NONE) {
-        warnings.push(`headers.${index} ${header} is not sent: authType ${connector.authType} sets the Authorization header`);
+      if (authHeader !== null && header.toLowerCase() === authHeader.toLowerCase()) {
+        warnings.push(`headers.${index} ${header} is not sent: authType ${connector.authType} sets the ${authHeader} header`);
         return false;
       }
       if (sendsBody && /^content-type$/i.test(header)) {
@@ -137,10 +141,14 @@ export class TestRunner {
     });
     if (sendsBody) headers.push({ header: 'Content-Type', value: MEDIA_TYPES[connector.contentType as Exclude<ContentType, ContentType.NONE>] });
     if (!headers.some(({ header }) => /^user-agent$/i.test(header))) headers.push({ header: 'User-Agent', value: DEFAULT_USER_AGENT });
+    const url =
+      connector.authType === AuthType.AUTH_API_KEY && connector.apiKeyIn === ApiKeyIn.QUERY
+        ? withoutParameter(filled.url, connector.apiKeyName!, warnings)
+        : filled.url;
     return {
       connector: { ...connector, oauthUrl: filled.oauthUrl },
       warnings,
-      call: { method: connector.requestType, url: filled.url, headers, body: sendsBody ? filled.body : null },
+      call: { method: connector.requestType, url, headers, body: sendsBody ? filled.body : null },
     };
   }
 
@@ -160,7 +168,7 @@ export class TestRunner {
     throw new InvalidInputError(
       'result' in found
         ? [
-            "The request would carry a secret stored for this connector outside its Authorization: a test run sends a stored secret only where the connector's authType puts it",
+            "The request would carry a secret stored for this connector outside the Authorization or API key its authType sends: a test run sends a stored secret only where the connector's authType puts it",
           ]
         : [`The request could not be checked for the connector's stored secrets: it ${found.stopped}`],
     );
@@ -173,12 +181,14 @@ export class TestRunner {
     try {
       const { connector, call } = run;
       const secrets = secretsOf(connector);
-      const withAuthorization = (authorization: string | null): OutboundRequest =>
-        authorization === null ? call : { ...call, headers: [...call.headers, { header: 'Authorization', value: authorization }] };
+      const withAuthorization = (authorization: string): OutboundRequest => ({
+        ...call,
+        headers: [...call.headers, { header: 'Authorization', value: authorization }],
+      });
 
       // The call is shown with its secrets as placeholders, and nothing of it needs scrubbing: its URL, headers and
       // body are the connector's, which a GET shows, and the caller's variables.
-      let shown = withAuthorization(this.authorization(connector, true));
+      let shown = withCredentials(call, connector, true);
       let result: OutboundResult;
       // Null when the run failed at the token request: the connector's output is not applied to a token endpoint's answer.
       let expression: string | null = connector.output;
@@ -193,7 +203,7 @@ export class TestRunner {
           expression = null;
         }
       } else {
-        result = await callOnce(this.dispatcher, withAuthorization(this.authorization(connector, false)), deadline);
+        result = await callOnce(this.dispatcher, withCredentials(call, connector, false), deadline);
       }
 
       const shownBody = cutAt(shown.body ?? '', MAX_RETURNED_BYTES);
@@ -291,20 +301,72 @@ export class TestRunner {
       this.tokens.drop(connector.uuid);
     }
   }
+}
 
-  /** The Authorization the auth type sends (`shown`: as the answer shows it, secrets as placeholders). OAuth 2.0's is sent per call. */
-  private authorization(connector: RunnableConnector, shown: boolean): string | null {
-    switch (connector.authType) {
-      case AuthType.AUTH_BASIC:
-        return `Basic ${shown ? SECRETS.basicToken.placeholder : (connector.secrets.basicToken ?? '')}`;
-      case AuthType.AUTH_BEARER:
-        return `Bearer ${shown ? SECRETS.bearerToken.placeholder : (connector.secrets.bearerToken ?? '')}`;
-      case AuthType.AUTH_OAUTH2:
-        return shown ? `Bearer ${ACCESS_TOKEN_PLACEHOLDER}` : null;
-      default:
-        return null;
+/** The header the auth type sets: Authorization, or an API key's; null when it sets none. */
+function authHeaderOf(connector: RunnableConnector): string | null {
+  if (connector.authType === AuthType.AUTH_NONE) return null;
+  if (connector.authType !== AuthType.AUTH_API_KEY) return 'Authorization';
+  return connector.apiKeyIn === ApiKeyIn.HEADER ? connector.apiKeyName : null;
+}
+
+/**
+ * The call with what the auth type adds (`shown`: as the answer shows it, secrets as placeholders): an Authorization
+ * header, or the API key as its header or as the last query parameter. OAuth 2.0's access token is added per call.
+ */
+function withCredentials(call: OutboundRequest, connector: RunnableConnector, shown: boolean): OutboundRequest {
+  const secret = (field: SecretField) => (shown ? SECRETS[field].placeholder : (connector.secrets[field] ?? ''));
+  const withHeader = (header: string, value: string) => ({ ...call, headers: [...call.headers, { header, value }] });
+  switch (connector.authType) {
+    case AuthType.AUTH_BASIC:
+      return withHeader('Authorization', `Basic ${secret('basicToken')}`);
+    case AuthType.AUTH_BEARER:
+      return withHeader('Authorization', `Bearer ${secret('bearerToken')}`);
+    case AuthType.AUTH_OAUTH2:
+      return shown ? withHeader('Authorization', `Bearer ${ACCESS_TOKEN_PLACEHOLDER}`) : call;
+    case AuthType.AUTH_API_KEY: {
+      const name = connector.apiKeyName!;
+      if (connector.apiKeyIn === ApiKeyIn.HEADER) return withHeader(name, secret('apiKey'));
+      // Shown as written, so the placeholder reads as one; sent percent-encoded.
+      const value = shown ? secret('apiKey') : encodeURIComponent(secret('apiKey'));
+      return { ...call, url: withParameter(call.url, `${encodeURIComponent(name)}=${value}`) };
     }
+    default:
+      return call;
   }
+}
+
+/** `url` with `parameter` (already encoded) appended to its query, before any fragment. */
+function withParameter(url: string, parameter: string): string {
+  const hash = url.indexOf('#');
+  const [head, fragment] = hash === -1 ? [url, ''] : [url.slice(0, hash), url.slice(hash)];
+  const separator = !head.includes('?') ? '?' : head.endsWith('?') || head.endsWith('&') ? '' : '&';
+  return `${head}${separator}${parameter}${fragment}`;
+}
+
+/**
+ * `url` without the query parameters named `name` (compared once decoded), each removal a warning: the API key's
+ * parameter is added by the auth type, and a far side reading the first of two would read the connector's.
+ */
+function withoutParameter(url: string, name: string, warnings: string[]): string {
+  const hash = url.indexOf('#');
+  const [head, fragment] = hash === -1 ? [url, ''] : [url.slice(0, hash), url.slice(hash)];
+  const question = head.indexOf('?');
+  if (question === -1) return url;
+  const decodedName = (part: string) => {
+    const raw = part.split('=', 1)[0].replace(/\+/g, ' ');
+    try {
+      return decodeURIComponent(raw);
+    } catch {
+      return raw;
+    }
+  };
+  const parts = head.slice(question + 1).split('&');
+  const kept = parts.filter((part) => decodedName(part) !== name);
+  if (kept.length === parts.length) return url;
+  warnings.push(`The query parameter ${name} of url is not sent: authType AUTH_API_KEY sends the API key as ${name}`);
+  const query = kept.join('&');
+  return `${head.slice(0, question)}${query === '' ? '' : `?${query}`}${fragment}`;
 }
 
 /** Every form of every secret of the connector that an answer must not show. */

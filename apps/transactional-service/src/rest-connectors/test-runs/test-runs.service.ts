@@ -143,6 +143,8 @@ function runnable(values: ConnectorWrite, uuid?: string): RunnableConnector {
     clientId: values.clientId,
     oauthUrl: values.oauthUrl,
     authUsername: values.authUsername,
+    apiKeyName: values.apiKeyName,
+    apiKeyIn: values.apiKeyIn,
     secrets,
     body: values.body,
     output: values.output,

@@ -1,4 +1,4 @@
-import { InvalidInputError, isHttpUrlWithPlaceholders, isSingleLine, PLACEHOLDER } from '@app/domain';
+import { CLIENT_MANAGED_HEADERS, InvalidInputError, isHttpUrlWithPlaceholders, isSingleLine, PLACEHOLDER } from '@app/domain';
 
 export type Variables = Readonly<Record<string, string>>;
 
@@ -27,11 +27,6 @@ export function placeholdersIn(text: string): string[] {
   return [...new Set([...text.matchAll(PLACEHOLDER)].map(([, name]) => name))];
 }
 
-/**
- * Headers the HTTP client (undici) frames the message with itself and refuses, or would send a second time,
- * from a caller: the connection's management, the body's length and encoding, and `Expect`.
- */
-const CLIENT_MANAGED = new Set(['connection', 'keep-alive', 'transfer-encoding', 'upgrade', 'expect', 'content-length', 'te', 'trailer', 'proxy-connection']);
 /** What a header value may hold on the wire (RFC 9110 field-value: visible ASCII, obs-text, space and tab). */
 const FIELD_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
 
@@ -125,7 +120,7 @@ export function fillTemplate(template: Template, variables: Variables, jsonBody 
   let hosts = 0;
   const headers = template.headers.map(({ header, value }, index) => {
     const name = header.toLowerCase();
-    if (CLIENT_MANAGED.has(name)) problems.push(`headers.${index}.header ${header} is set by the HTTP client: a test run cannot send it`);
+    if (CLIENT_MANAGED_HEADERS.has(name)) problems.push(`headers.${index}.header ${header} is set by the HTTP client: a test run cannot send it`);
     if (name === 'host' && ++hosts === 2) problems.push(`headers.${index}.header Host may be sent once only`);
     const filled = fill(value, variables);
     // CR, LF and NUL would end the header line early.

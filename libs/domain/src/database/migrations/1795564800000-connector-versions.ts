@@ -7,6 +7,15 @@ import { REST_CONNECTOR_VERSION_ROWS } from '../../rest-connectors/rest-connecto
 import { RestConnectorVersion } from '../../rest-connectors/rest-connector-version.entity';
 import { VersionOperation } from '../../rest-connectors/rest-connector.enums';
 
+/**
+ * The columns rest_connectors had when this migration was written: a later migration's columns (the API key's) do not
+ * exist yet when it runs on an older database.
+ */
+const LATER_COLUMNS = new Set(['apiKeyName', 'apiKeyIn', 'apiKey']);
+const CONNECTOR_ROWS = REST_CONNECTOR_ROWS.pick(
+  ...REST_CONNECTOR_ROWS.layout.map(({ property }) => property).filter((property) => !LATER_COLUMNS.has(property)),
+);
+
 /** Connectors recorded per batch: one SELECT of connectors, one of their tags, one multi-row INSERT. */
 const BATCH = 500;
 
@@ -65,11 +74,11 @@ export class ConnectorVersions1795564800000 implements MigrationInterface {
     let after = '';
     for (;;) {
       const rows: Array<Record<string, unknown>> = await queryRunner.query(
-        `SELECT ${REST_CONNECTOR_ROWS.names} FROM rest_connectors WHERE uuid > ? ORDER BY uuid LIMIT ${BATCH}`,
+        `SELECT ${CONNECTOR_ROWS.names} FROM rest_connectors WHERE uuid > ? ORDER BY uuid LIMIT ${BATCH}`,
         [after],
       );
       if (rows.length === 0) return;
-      const connectors = rows.map((row) => REST_CONNECTOR_ROWS.from(row));
+      const connectors = rows.map((row) => ({ ...CONNECTOR_ROWS.from(row), apiKeyName: null, apiKeyIn: null, apiKey: null }));
       const tagRows: Array<Record<string, unknown>> = await queryRunner.query(
         `SELECT ${REST_CONNECTOR_TAG_ROWS.names} FROM rest_connector_tags WHERE connector_uuid IN (${connectors.map(() => '?').join(', ')}) ORDER BY connector_uuid, position`,
         connectors.map((connector) => connector.uuid),

@@ -4,6 +4,7 @@ import { BinaryNameKeys1795478400000 } from './1795478400000-binary-name-keys';
 import { ConnectorVersions1795564800000 } from './1795564800000-connector-versions';
 import { CanonicalConnectorUrls1795651200000 } from './1795651200000-canonical-connector-urls';
 import { ConnectorEvents1795737600000 } from './1795737600000-connector-events';
+import { ApiKeyAuth1795824000000 } from './1795824000000-api-key-auth';
 
 /** In order. Listed, not globbed: the apps are bundled by webpack. */
 export const MIGRATIONS = [
@@ -13,4 +14,5 @@ export const MIGRATIONS = [
   ConnectorVersions1795564800000,
   CanonicalConnectorUrls1795651200000,
   ConnectorEvents1795737600000,
+  ApiKeyAuth1795824000000,
 ];

@@ -4,13 +4,14 @@ import { Transform } from 'class-transformer';
 import { Allow, IsDefined, IsEnum, IsOptional, IsString, Length, MaxLength } from 'class-validator';
 import { ArrayOf } from '../../validation/array-of.validator';
 import { IsBasicCredentials } from '../../validation/basic-credentials.validator';
+import { IsApiKeyName, IsApiKeyValue } from '../../validation/api-key-name.validator';
 import { HTTP_TOKEN, IsHttpToken } from '../../validation/http-token.validator';
 import { IsHttpUrlWithPlaceholders } from '../../validation/http-url.validator';
 import { MaxBytes } from '../../validation/max-bytes.validator';
 import { RequiredIf } from '../../validation/required-if.validator';
 import { SingleLine } from '../../validation/single-line.validator';
 import { SecretField, SECRETS, usesSecret, whenSecretIsUsed } from '../connector-secrets';
-import { AuthType, ContentType, GrantType, RequestType } from '../rest-connector.enums';
+import { ApiKeyIn, AuthType, ContentType, GrantType, RequestType } from '../rest-connector.enums';
 
 export const LIMITS = {
   name: 100,
@@ -29,6 +30,7 @@ export const LIMITS = {
 const trim = Transform(({ value }) => (typeof value === 'string' ? value.trim() : value));
 
 const isOAuth = (o: Record<string, unknown>) => o.authType === AuthType.AUTH_OAUTH2;
+const isApiKey = (o: Record<string, unknown>) => o.authType === AuthType.AUTH_API_KEY;
 
 /** A secret: write-only, required by the auth settings that use it (SECRETS), discarded by the others. */
 const Secret = (field: SecretField, what = '') => {
@@ -183,6 +185,31 @@ export class RestConnectorWriteDto {
 
   @Secret('authPassword')
   authPassword?: string | null;
+
+  @ApiPropertyOptional({
+    type: String,
+    nullable: true,
+    maxLength: LIMITS.headerName,
+    example: 'X-API-Key',
+    description:
+      'The header (an HTTP token) or query parameter that carries the API key; required with AUTH_API_KEY, kept only with it. ' +
+      'A header the HTTP client sets itself, or one that routes the call (Host, Forwarded, …), cannot carry it.',
+  })
+  @RequiredIf(isApiKey, 'authType is AUTH_API_KEY')
+  @IsString()
+  @MaxLength(LIMITS.headerName)
+  @SingleLine()
+  @IsApiKeyName()
+  apiKeyName?: string | null;
+
+  @ApiPropertyOptional({ enum: ApiKeyIn, enumName: 'ApiKeyIn', nullable: true, description: 'Where the API key is sent; required with AUTH_API_KEY.' })
+  @RequiredIf(isApiKey, 'authType is AUTH_API_KEY')
+  @IsEnum(ApiKeyIn)
+  apiKeyIn?: ApiKeyIn | null;
+
+  @Secret('apiKey', 'Sent as the header (printable ASCII) or query parameter (percent-encoded) `apiKeyName`. ')
+  @IsApiKeyValue()
+  apiKey?: string | null;
 
   // maxLength in characters: 64 KiB of UTF-8 is at most that many; MaxBytes is the exact limit.
   @ApiProperty({ example: '', maxLength: LIMITS.payloadBytes, description: "Body of the connector's request; may be empty; at most 64 KiB." })

@@ -91,6 +91,40 @@ export const REST_CONNECTOR_CREATE_EXAMPLES: ExamplesObject = {
       tags: [{ name: 'loyalty' }],
     },
   },
+  apiKeyHeader: {
+    summary: 'API key in a header',
+    value: {
+      name: 'Parcel tracking',
+      requestType: 'GET',
+      url: 'https://parcels.example.com/v2/track/{{trackingNumber}}',
+      headers: accept,
+      contentType: 'NONE',
+      authType: 'AUTH_API_KEY',
+      apiKeyName: 'X-API-Key',
+      apiKeyIn: 'HEADER',
+      apiKey: 'example-key-8d2f41c7b9e3',
+      body: '',
+      output: '$.status',
+      tags: [{ name: 'shipping' }],
+    },
+  },
+  apiKeyQuery: {
+    summary: 'API key in the query',
+    value: {
+      name: 'Currency rates',
+      requestType: 'GET',
+      url: 'https://rates.example.com/api/latest?base={{currency}}',
+      headers: accept,
+      contentType: 'NONE',
+      authType: 'AUTH_API_KEY',
+      apiKeyName: 'api_key',
+      apiKeyIn: 'QUERY',
+      apiKey: 'example-key-3b7e90a1d4c6',
+      body: '',
+      output: '$.rates',
+      tags: [{ name: 'finance' }],
+    },
+  },
 };
 
 /** The demo "Weather forecast" connector as a GET shows it (it stores no secret). */

@@ -1,6 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { SECRET_PLACEHOLDERS } from '../connector-secrets';
-import { AuthType, ContentType, GrantType, RequestType } from '../rest-connector.enums';
+import { ApiKeyIn, AuthType, ContentType, GrantType, RequestType } from '../rest-connector.enums';
 import { ConnectorHeaderDto, ConnectorTagDto } from './rest-connector-write.dto';
 
 export class FlowRefDto {
@@ -60,6 +60,15 @@ export class RestConnectorDto {
 
   @ApiProperty({ type: String, nullable: true, example: SECRET_PLACEHOLDERS.authPassword })
   authPassword: string | null;
+
+  @ApiProperty({ type: String, nullable: true, example: 'X-API-Key', description: 'With AUTH_API_KEY: the header or query parameter carrying the key.' })
+  apiKeyName: string | null;
+
+  @ApiProperty({ enum: ApiKeyIn, enumName: 'ApiKeyIn', nullable: true, description: 'With AUTH_API_KEY: where the key is sent.' })
+  apiKeyIn: ApiKeyIn | null;
+
+  @ApiProperty({ type: String, nullable: true, example: SECRET_PLACEHOLDERS.apiKey })
+  apiKey: string | null;
 
   @ApiProperty()
   body: string;

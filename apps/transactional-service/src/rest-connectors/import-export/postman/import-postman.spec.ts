@@ -1,0 +1,564 @@
+import { ApiKeyIn, AuthType, ContentType, GrantType, RequestType } from '@app/domain';
+import { ImportSourceError } from '../connector-draft';
+import { importPostman } from '.';
+import { aCollection, aDraft, aFolder, anAuth, aRequestItem, codesOf, imported, theConnector } from './testing/collections';
+
+const base64 = (text: string) => Buffer.from(text, 'utf8').toString('base64');
+
+async function refusal(source: string, select?: string[]): Promise<string> {
+  const error = await importPostman(source, { select }).then(
+    () => undefined,
+    (thrown: unknown) => thrown,
+  );
+  expect(error).toBeInstanceOf(ImportSourceError);
+  return (error as ImportSourceError).message;
+}
+
+describe('importPostman', () => {
+  describe('the collection', () => {
+    it('reads a v2.1 collection: one connector per request, in the order of the collection, folders walked', async () => {
+      const draft = await imported(
+        aCollection([aFolder('Orders', [aRequestItem('List'), aFolder('Admin', [aRequestItem('Purge', { method: 'DELETE' })])]), aRequestItem('Ping')]),
+      );
+      expect(draft.connectors.map(({ name, requestType, where }) => [name, requestType, where])).toEqual([
+        ['List', RequestType.GET, 'item "Orders / List"'],
+        ['Purge', RequestType.DELETE, 'item "Orders / Admin / Purge"'],
+        ['Ping', RequestType.GET, 'item "Ping"'],
+      ]);
+      expect(draft.warnings).toEqual([]);
+    });
+
+    it('reads a collection wrapped as the Postman API answers it, and a schema on schema.postman.com', async () => {
+      const collection = aCollection();
+      (collection.info as Record<string, unknown>).schema = 'https://schema.postman.com/json/collection/v2.1.0/collection.json';
+      expect((await imported({ collection })).connectors).toEqual([aDraft()]);
+    });
+
+    it('refuses a v1 collection, saying how to export a v2.1 one', async () => {
+      expect(await refusal(JSON.stringify({ id: 'x', name: 'Old', order: [], requests: [] }))).toBe(
+        'source collection: is a Postman Collection v1, which is not read here: export it again from Postman as Collection v2.1 (… menu → Export → Collection v2.1)',
+      );
+    });
+
+    it('refuses another format, text that is not JSON (saying where it stops, not what it read) and a collection without requests', async () => {
+      expect(await refusal(JSON.stringify({ openapi: '3.1.0', info: { schema: 'https://example.com/openapi.json' } }))).toBe(
+        'source collection: is not a Postman Collection v2.1: its info.schema names another format',
+      );
+      expect(await refusal('{\n  "info": {"name": "secret-token-1234",}\n}')).toBe(
+        'source collection: is not JSON at line 2, column 40: export the collection from Postman as Collection v2.1',
+      );
+      expect(await refusal(JSON.stringify(aCollection([aFolder('Empty', [])])))).toBe('source collection: has no requests');
+    });
+
+    it('refuses a collection none of whose requests can become a connector, with the reasons', async () => {
+      expect(await refusal(JSON.stringify(aCollection([aRequestItem('Copy', { method: 'COPY' })])))).toBe(
+        'source collection: has no request a connector can be made of: item "Copy": Left out: its method "COPY" is none a connector has (GET, POST, PUT, PATCH, DELETE, HEAD, OPTIONS).',
+      );
+    });
+  });
+
+  describe('select', () => {
+    const collection = aCollection([aFolder('Orders', [aRequestItem('List'), aFolder('Admin', [aRequestItem('Purge')])]), aRequestItem('Ping')]);
+    const names = async (select: string[]) => (await imported(collection, select)).connectors.map(({ where }) => where);
+
+    it('takes a request by its path, and everything under a folder by the folder path', async () => {
+      expect(await names(['Orders/Admin/Purge', 'Ping'])).toEqual(['item "Orders / Admin / Purge"', 'item "Ping"']);
+      expect(await names(['Orders'])).toEqual(['item "Orders / List"', 'item "Orders / Admin / Purge"']);
+    });
+
+    it('takes the paths as `where` writes them too', async () => {
+      expect(await names(['Orders / Admin'])).toEqual(['item "Orders / Admin / Purge"']);
+    });
+
+    it('refuses selectors that name nothing, naming them', async () => {
+      expect(await refusal(JSON.stringify(collection), ['Orders/List', 'orders/admin', 'Nope'])).toBe(
+        'source select "orders/admin", "Nope": names no folder or request of the collection: write item paths as Folder/Sub folder/Request name',
+      );
+    });
+  });
+
+  describe('auth', () => {
+    const bearer = anAuth('bearer', { token: 'collection-token' });
+
+    it('inherits the nearest auth: the request, else its folder, else the collection; noauth is none', async () => {
+      const draft = await imported(
+        aCollection(
+          [
+            aRequestItem('Own', { auth: anAuth('bearer', { token: 'own-token' }) }),
+            aFolder(
+              'Basic',
+              [aRequestItem('Inherits'), aRequestItem('Explicit inherit', { auth: { type: 'inherit' } }), aRequestItem('Null', { auth: null })],
+              {
+                auth: anAuth('basic', { username: 'ana', password: 'pässword' }),
+              },
+            ),
+            aFolder('Open', [aRequestItem('None')], { auth: { type: 'noauth' } }),
+            aRequestItem('Top'),
+          ],
+          { auth: bearer },
+        ),
+      );
+      expect(draft.connectors.map(({ authType, credentials }) => [authType, credentials])).toEqual([
+        [AuthType.AUTH_BEARER, [{ field: 'bearerToken', value: 'own-token', where: 'item "Own", auth bearer' }]],
+        ...Array(3).fill([AuthType.AUTH_BASIC, [{ field: 'basicToken', value: base64('ana:pässword'), where: 'folder "Basic", auth basic' }]]),
+        [AuthType.AUTH_NONE, []],
+        [AuthType.AUTH_BEARER, [{ field: 'bearerToken', value: 'collection-token', where: 'collection, auth bearer' }]],
+      ]);
+    });
+
+    it('reads v2.0 auth attributes, written as an object', async () => {
+      const collection = aCollection([aRequestItem('Old', { auth: { type: 'bearer', bearer: { token: '{{token}}' } } })]);
+      (collection.info as Record<string, unknown>).schema = 'https://schema.getpostman.com/json/collection/v2.0.0/collection.json';
+      expect((await theConnector(collection)).credentials).toEqual([{ field: 'bearerToken', variable: 'token', where: 'item "Old", auth bearer' }]);
+    });
+
+    it('names the variable a credential comes from, and warns when text and a variable are mixed', async () => {
+      const draft = await imported(
+        aCollection([
+          aRequestItem('Vars', { auth: anAuth('basic', { username: '{{user}}', password: '{{password}}' }) }),
+          aRequestItem('Mixed', { auth: anAuth('bearer', { token: 'tok-{{suffix}}' }) }),
+        ]),
+      );
+      expect(draft.connectors.map(({ credentials }) => credentials)).toEqual([
+        [{ field: 'basicToken', variable: 'password', where: 'item "Vars", auth basic' }],
+        [{ field: 'bearerToken', variable: 'suffix', where: 'item "Mixed", auth bearer' }],
+      ]);
+      expect(draft.warnings).toEqual([
+        {
+          code: 'CREDENTIAL_FROM_VARIABLES',
+          where: 'item "Vars"',
+          message: 'basicToken (item "Vars", auth basic) is the Base64 of username:password, which come from {{password}}, {{user}}: give it when importing.',
+        },
+        {
+          code: 'CREDENTIAL_FROM_VARIABLES',
+          where: 'item "Mixed"',
+          message: 'bearerToken (item "Mixed", auth bearer) mixes text and {{suffix}}: give its whole value when importing.',
+        },
+      ]);
+    });
+
+    it('maps API key auth, in a header or in the query', async () => {
+      const draft = await imported(
+        aCollection([
+          aRequestItem('Header', { auth: anAuth('apikey', { key: 'X-Api-Key', value: 'k-123', in: 'header' }) }),
+          aRequestItem('Query', { auth: anAuth('apikey', { key: 'api_key', value: '{{key}}', in: 'query' }) }),
+        ]),
+      );
+      expect(draft.connectors.map(({ authType, apiKeyName, apiKeyIn, credentials }) => ({ authType, apiKeyName, apiKeyIn, credentials }))).toEqual([
+        {
+          authType: AuthType.AUTH_API_KEY,
+          apiKeyName: 'X-Api-Key',
+          apiKeyIn: ApiKeyIn.HEADER,
+          credentials: [{ field: 'apiKey', value: 'k-123', where: 'item "Header", auth apikey' }],
+        },
+        {
+          authType: AuthType.AUTH_API_KEY,
+          apiKeyName: 'api_key',
+          apiKeyIn: ApiKeyIn.QUERY,
+          credentials: [{ field: 'apiKey', variable: 'key', where: 'item "Query", auth apikey' }],
+        },
+      ]);
+    });
+
+    it('maps OAuth 2.0 client credentials and password grants, and warns about what a connector cannot carry', async () => {
+      const oauth = (grant: string, extra: Record<string, unknown> = {}) =>
+        anAuth('oauth2', { grant_type: grant, accessTokenUrl: 'https://auth.example.com/token', clientId: 'shop', clientSecret: 'cs-1', ...extra });
+      const draft = await imported(
+        aCollection([
+          aRequestItem('Client', { auth: oauth('client_credentials', { scope: 'orders:read', client_authentication: 'body' }) }),
+          aRequestItem('Password', { auth: oauth('password_credentials', { username: 'ana', password: '{{password}}', clientSecret: '' }) }),
+          aRequestItem('Code', { auth: oauth('authorization_code') }),
+        ]),
+      );
+      expect(draft.connectors.map(({ authType, grantType, oauthUrl, credentials }) => ({ authType, grantType, oauthUrl, credentials }))).toEqual([
+        {
+          authType: AuthType.AUTH_OAUTH2,
+          grantType: GrantType.CLIENT_CREDENTIALS,
+          oauthUrl: 'https://auth.example.com/token',
+          credentials: [
+            { field: 'clientId', value: 'shop', where: 'item "Client", auth oauth2' },
+            { field: 'clientSecret', value: 'cs-1', where: 'item "Client", auth oauth2' },
+          ],
+        },
+        {
+          authType: AuthType.AUTH_OAUTH2,
+          grantType: GrantType.PASSWORD,
+          oauthUrl: 'https://auth.example.com/token',
+          credentials: [
+            { field: 'clientId', value: 'shop', where: 'item "Password", auth oauth2' },
+            { field: 'authUsername', value: 'ana', where: 'item "Password", auth oauth2' },
+            { field: 'authPassword', variable: 'password', where: 'item "Password", auth oauth2' },
+          ],
+        },
+        { authType: AuthType.AUTH_NONE, grantType: null, oauthUrl: null, credentials: [] },
+      ]);
+      expect(draft.warnings.map(({ code, message }) => [code, message])).toEqual([
+        [
+          'AUTH_SETTINGS_NOT_IMPORTED',
+          'OAuth 2.0 (item "Client", auth oauth2): not imported: scope, client_authentication (body: a connector sends the client credentials as Basic auth).',
+        ],
+        [
+          'OAUTH2_GRANT_UNSUPPORTED',
+          'OAuth 2.0 (item "Code", auth oauth2) with grant "authorization_code": a connector gets tokens by client credentials or password only. Imported without auth (AUTH_NONE).',
+        ],
+      ]);
+    });
+
+    it.each(['digest', 'hawk', 'awsv4', 'ntlm', 'akamai', 'edgegrid', 'jwt', 'asap', 'oauth1'])('imports %s auth as none, with a warning', async (type) => {
+      const draft = await imported(aCollection([aRequestItem('Signed')], { auth: anAuth(type, { secretKey: 'never-shown' }) }));
+      expect(draft.connectors[0].authType).toBe(AuthType.AUTH_NONE);
+      expect(draft.warnings).toEqual([
+        {
+          code: 'AUTH_UNSUPPORTED',
+          where: 'collection',
+          message: `"${type}" auth (collection): imported without auth (AUTH_NONE). A connector has basic, bearer, API key and OAuth 2.0 (client credentials, password) auth: set one after importing.`,
+        },
+      ]);
+    });
+
+    it('turns an Authorization header set by hand into the auth settings, never a plain header', async () => {
+      const header = (value: string) => ({ header: [{ key: 'authorization', value }] });
+      const draft = await imported(
+        aCollection([
+          aRequestItem('Basic', header(`Basic ${base64('ana:pw')}`)),
+          aRequestItem('Bearer', header('Bearer {{token}}')),
+          aRequestItem('Token', header('Token abc')),
+          aRequestItem('Broken', header('Basic not-base64')),
+        ]),
+      );
+      expect(draft.connectors.map(({ headers, authType, apiKeyName, credentials }) => ({ headers, authType, apiKeyName, credentials }))).toEqual([
+        {
+          headers: [],
+          authType: AuthType.AUTH_BASIC,
+          apiKeyName: null,
+          credentials: [{ field: 'basicToken', value: base64('ana:pw'), where: 'item "Basic", header Authorization' }],
+        },
+        {
+          headers: [],
+          authType: AuthType.AUTH_BEARER,
+          apiKeyName: null,
+          credentials: [{ field: 'bearerToken', variable: 'token', where: 'item "Bearer", header Authorization' }],
+        },
+        {
+          headers: [],
+          authType: AuthType.AUTH_API_KEY,
+          apiKeyName: 'Authorization',
+          credentials: [{ field: 'apiKey', value: 'Token abc', where: 'item "Token", header Authorization' }],
+        },
+        { headers: [], authType: AuthType.AUTH_NONE, apiKeyName: null, credentials: [] },
+      ]);
+      expect(codesOf(draft)).toEqual(['HEADER_AS_AUTH', 'HEADER_AS_AUTH', 'HEADER_AS_AUTH', 'HEADER_SKIPPED']);
+    });
+
+    it('leaves out an Authorization header when auth settings apply, as Postman replaces it', async () => {
+      const draft = await imported(aCollection([aRequestItem('Both', { header: [{ key: 'Authorization', value: 'Bearer old' }] })], { auth: bearer }));
+      expect(draft.connectors[0].headers).toEqual([]);
+      expect(draft.warnings).toEqual([
+        {
+          code: 'AUTHORIZATION_HEADER_REPLACED',
+          where: 'item "Both"',
+          message: 'The Authorization header set by hand is left out: the auth settings (AUTH_BEARER) send their own, as in Postman.',
+        },
+      ]);
+    });
+
+    it('turns an API-key header or query parameter into the auth settings, or into a variable when auth settings apply', async () => {
+      const draft = await imported(
+        aCollection([
+          aRequestItem('Header', { header: [{ key: 'X-API-Key', value: 'k1' }] }),
+          aRequestItem('Query', { url: 'https://api.example.com/orders?page=2&api_key=k2' }),
+          aFolder('Bearer', [aRequestItem('Both', { header: [{ key: 'x-api-key', value: 'k3' }], url: 'https://api.example.com/orders?apikey=k4&page=1' })], {
+            auth: bearer,
+          }),
+        ]),
+      );
+      expect(
+        draft.connectors.map(({ url, headers, authType, apiKeyName, apiKeyIn, credentials }) => ({
+          url,
+          headers,
+          authType,
+          apiKeyName,
+          apiKeyIn,
+          credentials,
+        })),
+      ).toEqual([
+        {
+          url: 'https://api.example.com/orders',
+          headers: [],
+          authType: AuthType.AUTH_API_KEY,
+          apiKeyName: 'X-API-Key',
+          apiKeyIn: ApiKeyIn.HEADER,
+          credentials: [{ field: 'apiKey', value: 'k1', where: 'item "Header", header X-API-Key' }],
+        },
+        {
+          url: 'https://api.example.com/orders?page=2',
+          headers: [],
+          authType: AuthType.AUTH_API_KEY,
+          apiKeyName: 'api_key',
+          apiKeyIn: ApiKeyIn.QUERY,
+          credentials: [{ field: 'apiKey', value: 'k2', where: 'item "Query", query api_key' }],
+        },
+        {
+          url: 'https://api.example.com/orders?apikey={{apikey}}&page=1',
+          headers: [{ header: 'x-api-key', value: '{{x-api-key}}' }],
+          authType: AuthType.AUTH_BEARER,
+          apiKeyName: null,
+          apiKeyIn: null,
+          credentials: [{ field: 'bearerToken', value: 'collection-token', where: 'folder "Bearer", auth bearer' }],
+        },
+      ]);
+      expect(codesOf(draft)).toEqual(['HEADER_AS_AUTH', 'QUERY_AS_AUTH', 'SECRET_REPLACED_BY_VARIABLE', 'SECRET_REPLACED_BY_VARIABLE']);
+    });
+
+    it('turns user info in the URL into basic auth settings', async () => {
+      const connector = await theConnector(aCollection([aRequestItem('Userinfo', { url: 'https://ana:p%40ss@api.example.com/orders' })]));
+      expect(connector).toMatchObject({
+        url: 'https://api.example.com/orders',
+        authType: AuthType.AUTH_BASIC,
+        credentials: [{ field: 'basicToken', value: base64('ana:p@ss'), where: 'item "Userinfo", URL user info' }],
+      });
+    });
+  });
+
+  describe('variables and the URL', () => {
+    const variable = (entries: Record<string, string>) => ({ variable: Object.entries(entries).map(([key, value]) => ({ key, value })) });
+
+    it('keeps {{variables}} and writes path variables as variables, warning that the values are not imported', async () => {
+      const draft = await imported(
+        aCollection(
+          [
+            aRequestItem('Get', {
+              url: {
+                raw: 'https://api.example.com/shops/{{shop}}/orders/:id.json?expand={{expand}}',
+                protocol: 'https',
+                host: ['api', 'example', 'com'],
+                path: ['shops', '{{shop}}', 'orders', ':id.json'],
+                query: [{ key: 'expand', value: '{{expand}}' }],
+                variable: [{ key: 'id', value: '42' }],
+              },
+              header: [{ key: 'X-Tenant', value: '{{tenant}}' }],
+            }),
+          ],
+          variable({ shop: 'main', tenant: 'acme' }),
+        ),
+      );
+      expect(draft.connectors[0]).toMatchObject({
+        url: 'https://api.example.com/shops/{{shop}}/orders/{{id}}.json?expand={{expand}}',
+        headers: [{ header: 'X-Tenant', value: '{{tenant}}' }],
+      });
+      expect(draft.warnings.map(({ code, where, message }) => [code, where, message])).toEqual([
+        ['VARIABLE_VALUES_NOT_IMPORTED', 'item "Get"', 'The path variables {{id}} keep their names: their values are not imported, the bot fills them in.'],
+        [
+          'VARIABLE_VALUES_NOT_IMPORTED',
+          'collection',
+          '{{shop}}, {{tenant}} keep their names: the values the collection gives them are not imported, the bot fills them in when the connector runs.',
+        ],
+      ]);
+    });
+
+    it('writes in the collection value of a variable that stands for the scheme and host, nested variables too', async () => {
+      const draft = await imported(
+        aCollection([aRequestItem('Get', { url: '{{baseUrl}}/orders/{{id}}' })], variable({ baseUrl: '{{scheme}}://api.example.com/v1', scheme: 'https' })),
+      );
+      expect(draft.connectors[0].url).toBe('https://api.example.com/v1/orders/{{id}}');
+      expect(codesOf(draft)).toEqual(['VARIABLE_INLINED']);
+      expect(draft.warnings[0].message).toBe(
+        "The URL's scheme, host or port came from {{baseUrl}}, {{scheme}}: the collection's values are written in, since a connector's URL starts with http:// or https://.",
+      );
+    });
+
+    it('keeps a variable host without auth, and writes it in with auth (the secret would go wherever it points)', async () => {
+      const values = variable({ host: 'api.example.com' });
+      expect((await theConnector(aCollection([aRequestItem('Open', { url: 'https://{{host}}/orders' })], values))).url).toBe('https://{{host}}/orders');
+      const secured = await imported(
+        aCollection([aRequestItem('Secured', { url: 'https://{{host}}:8443/orders', auth: anAuth('bearer', { token: 't' }) })], values),
+      );
+      expect(secured.connectors[0].url).toBe('https://api.example.com:8443/orders');
+      expect(secured.warnings[0].message).toBe(
+        "The URL's scheme, host or port came from {{host}}: the collection's values are written in, since a connector with auth has none there (the secret would go wherever the variable points).",
+      );
+    });
+
+    it('leaves out a request whose host variable has no value, saying how to fix it', async () => {
+      const draft = await imported(aCollection([aRequestItem('Env', { url: '{{baseUrl}}/orders' }), aRequestItem('Ok')]));
+      expect(draft.connectors.map(({ name }) => name)).toEqual(['Ok']);
+      expect(draft.warnings).toEqual([
+        {
+          code: 'ITEM_SKIPPED',
+          where: 'item "Env"',
+          message:
+            "Left out: its URL's scheme, host or port comes from {{baseUrl}}, which the collection does not define: give it a value in the collection's variables, or write the URL out.",
+        },
+      ]);
+    });
+
+    it('gives up on a variable that stands for itself', async () => {
+      const draft = await imported(aCollection([aRequestItem('Loop', { url: '{{a}}/x' }), aRequestItem('Ok')], variable({ a: '{{a}}' })));
+      expect(draft.warnings[0].message).toMatch(/^Left out: its URL's scheme, host or port comes from \{\{a\}\}/);
+    });
+
+    it('adds http:// to a URL without a scheme, as Postman does, and renames variables a connector cannot name', async () => {
+      const draft = await imported(aCollection([aRequestItem('Local', { url: 'localhost:5050/orders?id={{$guid}}&q={{my query}}' })]));
+      expect(draft.connectors[0].url).toBe('http://localhost:5050/orders?id={{guid}}&q={{my_query}}');
+      expect(draft.warnings.map(({ code, message }) => [code, message])).toEqual([
+        ['SCHEME_ADDED', 'The URL has no scheme: http:// is added, as Postman does.'],
+        [
+          'VARIABLE_RENAMED',
+          '{{$guid}} is {{guid}} in the connector: a variable name is [A-Za-z_][A-Za-z0-9_.-]{0,63} (Postman makes its value up on each send; the bot fills it in when the connector runs).',
+        ],
+        ['VARIABLE_RENAMED', '{{my query}} is {{my_query}} in the connector: a variable name is [A-Za-z_][A-Za-z0-9_.-]{0,63}.'],
+      ]);
+    });
+
+    it('reads a URL object from its parts, as Postman sends it, leaving out disabled parameters', async () => {
+      const draft = await imported(
+        aCollection([
+          aRequestItem('Parts', {
+            url: {
+              raw: 'https://api.example.com/old',
+              protocol: 'https',
+              host: 'api.example.com',
+              port: 8443,
+              path: '/orders',
+              query: [
+                { key: 'q', value: 'a&b#c' },
+                { key: 'flag', value: null },
+                { key: 'off', value: '1', disabled: true },
+              ],
+              hash: 'top',
+            },
+          }),
+        ]),
+      );
+      expect(draft.connectors[0].url).toBe('https://api.example.com:8443/orders?q=a%26b%23c&flag#top');
+      expect(codesOf(draft)).toEqual(['DISABLED_SKIPPED', 'URL_RAW_DIFFERS']);
+    });
+  });
+
+  describe('headers and body', () => {
+    const post = (body: unknown, header: unknown[] = []) => aCollection([aRequestItem('Create', { method: 'post', header, body })]);
+
+    it.each([
+      ['json', ContentType.APPLICATION_JSON],
+      ['xml', ContentType.APPLICATION_XML],
+      ['text', ContentType.TEXT_PLAIN],
+    ])('maps a raw body in %s to %s', async (language, contentType) => {
+      expect(await theConnector(post({ mode: 'raw', raw: '<x/>', options: { raw: { language } } }))).toMatchObject({
+        requestType: RequestType.POST,
+        contentType,
+        body: '<x/>',
+        headers: [],
+      });
+    });
+
+    it('lets the Content-Type header decide, keeping it when it says more than the content type', async () => {
+      const raw = { mode: 'raw', raw: '{"a": 1}', options: { raw: { language: 'text' } } };
+      expect(await theConnector(post(raw, [{ key: 'Content-Type', value: 'application/json' }]))).toMatchObject({
+        contentType: ContentType.APPLICATION_JSON,
+        headers: [],
+      });
+      expect(await theConnector(post(raw, [{ key: 'content-type', value: 'application/vnd.api+json; charset=utf-8' }]))).toMatchObject({
+        contentType: ContentType.APPLICATION_JSON,
+        headers: [{ header: 'Content-Type', value: 'application/vnd.api+json; charset=utf-8' }],
+      });
+    });
+
+    it('imports an unsupported media type as TEXT_PLAIN, keeping the header', async () => {
+      const draft = await imported(post({ mode: 'raw', raw: '<p>hi</p>', options: { raw: { language: 'html' } } }));
+      expect(draft.connectors[0]).toMatchObject({ contentType: ContentType.TEXT_PLAIN, headers: [{ header: 'Content-Type', value: 'text/html' }] });
+      expect(draft.warnings[0]).toEqual({
+        code: 'CONTENT_TYPE_UNSUPPORTED',
+        where: 'item "Create"',
+        message: 'The media type "text/html" is none a connector sends: imported as TEXT_PLAIN, the Content-Type header kept.',
+      });
+    });
+
+    it('removes comments from a JSON body, as Postman does before sending', async () => {
+      const draft = await imported(
+        post({ mode: 'raw', raw: '{\n  // who\n  "url": "http://x/*y*/", "n": {{n}} /* count */\n}', options: { raw: { language: 'json' } } }),
+      );
+      expect(draft.connectors[0].body).toBe('{\n  \n  "url": "http://x/*y*/", "n": {{n}} \n}');
+      expect(codesOf(draft)).toEqual(['JSON_COMMENTS_REMOVED']);
+    });
+
+    it('encodes urlencoded and form data fields, leaving out disabled and file fields', async () => {
+      const fields = [
+        { key: 'name', value: 'Ana María & co', type: 'text' },
+        { key: 'id', value: '{{id}}' },
+        { key: 'off', value: 'x', disabled: true },
+      ];
+      expect(await theConnector(post({ mode: 'urlencoded', urlencoded: fields }))).toMatchObject({
+        contentType: ContentType.APPLICATION_FORM_URLENCODED,
+        body: 'name=Ana%20Mar%C3%ADa%20%26%20co&id={{id}}',
+      });
+      const form = await imported(post({ mode: 'formdata', formdata: [...fields, { key: 'photo', type: 'file', src: '/home/ana/photo.png' }] }));
+      expect(form.connectors[0]).toMatchObject({ contentType: ContentType.MULTIPART_FORM_DATA, body: 'name=Ana%20Mar%C3%ADa%20%26%20co&id={{id}}' });
+      expect(codesOf(form)).toEqual(['DISABLED_SKIPPED', 'FILE_NOT_IMPORTED']);
+    });
+
+    it('writes a GraphQL body as Postman does: variables text as written, or an object as JSON', async () => {
+      expect((await theConnector(post({ mode: 'graphql', graphql: { query: 'query { me }', variables: '{"id": "{{id}}"}' } }))).body).toBe(
+        '{"query":"query { me }","variables":{"id": "{{id}}"}}',
+      );
+      expect(await theConnector(post({ mode: 'graphql', graphql: { query: 'query { me }', variables: { id: 1 } } }))).toMatchObject({
+        contentType: ContentType.APPLICATION_JSON,
+        body: '{"query":"query { me }","variables":{"id":1}}',
+      });
+    });
+
+    it('keeps a disabled body with NONE, leaves out a file body, and warns about a body a GET does not send', async () => {
+      const disabled = await imported(post({ mode: 'raw', raw: 'x', disabled: true }));
+      expect(disabled.connectors[0]).toMatchObject({ contentType: ContentType.NONE, body: 'x' });
+      const file = await imported(post({ mode: 'file', file: { src: '/etc/passwd' } }));
+      expect(file.connectors[0]).toMatchObject({ contentType: ContentType.NONE, body: '' });
+      const get = await imported(aCollection([aRequestItem('Get', { body: { mode: 'raw', raw: 'q' } })]));
+      expect([codesOf(disabled), codesOf(file), codesOf(get)]).toEqual([['DISABLED_SKIPPED'], ['FILE_NOT_IMPORTED'], ['BODY_NOT_SENT']]);
+    });
+
+    it('reads headers written as one string, and leaves out those a connector cannot hold', async () => {
+      const draft = await imported(aCollection([aRequestItem('Text', { header: 'Accept: application/json\nBad Name: x\nX-Long: ' + 'a'.repeat(9000) })]));
+      expect(draft.connectors[0].headers).toEqual([{ header: 'Accept', value: 'application/json' }]);
+      expect(draft.warnings.map(({ message }) => message)).toEqual([
+        'The header "Bad Name" is left out: its name is not an HTTP header name (RFC 9110 token, at most 256 characters).',
+        'The header "X-Long" is left out: its value is over 8 KiB.',
+      ]);
+    });
+  });
+
+  describe('items', () => {
+    it('names a connector after its item (one line of at most 100), describes it, and warns about scripts and settings', async () => {
+      const long = 'Create an order\nfor a customer ' + 'x'.repeat(120);
+      const event = [{ listen: 'test', script: { exec: ['pm.test("ok", () => {});'] } }];
+      const draft = await imported(
+        aCollection(
+          [
+            aFolder(
+              'Orders',
+              [aRequestItem(long, { description: { content: 'd'.repeat(1001) } }, { event, protocolProfileBehavior: { followRedirects: false } })],
+              {
+                event: [{ listen: 'prerequest', script: { exec: [''] } }],
+              },
+            ),
+          ],
+          { event },
+        ),
+      );
+      const [connector] = draft.connectors;
+      expect(connector.name).toBe(`Create an order for a customer ${'x'.repeat(120)}`.slice(0, 100));
+      expect(connector.description).toBe('d'.repeat(1000));
+      expect(draft.warnings.map(({ code, where }) => [code, where])).toEqual([
+        ['SETTINGS_NOT_IMPORTED', connector.where],
+        ['NAME_SHORTENED', connector.where],
+        ['DESCRIPTION_SHORTENED', connector.where],
+        ['SCRIPTS_NOT_IMPORTED', 'collection'],
+        ['SCRIPTS_NOT_IMPORTED', connector.where],
+      ]);
+    });
+
+    it('reads a request written as a URL alone, and leaves out an item that is neither request nor folder', async () => {
+      const draft = await imported(aCollection([{ name: 'Short', request: 'https://api.example.com/ping' }, { name: 'Nothing' }]));
+      expect(draft.connectors).toEqual([aDraft({ name: 'Short', url: 'https://api.example.com/ping', where: 'item "Short"' })]);
+      expect(codesOf(draft)).toEqual(['ITEM_SKIPPED']);
+    });
+  });
+});

@@ -1,0 +1,59 @@
+import { AuthType, ContentType, RequestType } from '@app/domain';
+import { ConnectorDraft, ImportDraft } from '../../connector-draft';
+import { importPostman } from '..';
+
+/** What a collection's JSON is built from in the specs. */
+export type Collection = Record<string, unknown>;
+
+export const SCHEMA_V21 = 'https://schema.getpostman.com/json/collection/v2.1.0/collection.json';
+
+/** A v2.1 collection of the given items (by default one GET request), with anything else it should hold. */
+export function aCollection(item: unknown[] = [aRequestItem()], extra: Collection = {}): Collection {
+  return { info: { name: 'Shop', schema: SCHEMA_V21 }, item, ...extra };
+}
+
+/** A request item: a GET of https://api.example.com/orders unless `request` says otherwise. */
+export function aRequestItem(name = 'List orders', request: Collection = {}, extra: Collection = {}): Collection {
+  return { name, request: { method: 'GET', header: [], url: 'https://api.example.com/orders', ...request }, ...extra };
+}
+
+export const aFolder = (name: string, item: unknown[], extra: Collection = {}): Collection => ({ name, item, ...extra });
+
+/** An `auth` object of v2.1: its attributes as a `[{ key, value, type }]` list. */
+export function anAuth(type: string, attributes: Record<string, unknown> = {}): Collection {
+  return { type, [type]: Object.entries(attributes).map(([key, value]) => ({ key, value, type: 'string' })) };
+}
+
+export const imported = (collection: Collection, select?: string[]): Promise<ImportDraft> => importPostman(JSON.stringify(collection), { select });
+
+/** The one connector an import of one request gives. */
+export async function theConnector(collection: Collection): Promise<ConnectorDraft> {
+  const { connectors } = await imported(collection);
+  expect(connectors).toHaveLength(1);
+  return connectors[0];
+}
+
+/** The warnings' codes, in order. */
+export const codesOf = (draft: ImportDraft) => draft.warnings.map((warning) => warning.code);
+
+/** A draft connector as the importer makes a plain one: the fields a spec does not name take these values. */
+export function aDraft(overrides: Partial<ConnectorDraft> = {}): ConnectorDraft {
+  return {
+    name: 'List orders',
+    description: null,
+    requestType: RequestType.GET,
+    url: 'https://api.example.com/orders',
+    headers: [],
+    contentType: ContentType.NONE,
+    authType: AuthType.AUTH_NONE,
+    grantType: null,
+    oauthUrl: null,
+    apiKeyName: null,
+    apiKeyIn: null,
+    body: '',
+    output: '',
+    credentials: [],
+    where: 'item "List orders"',
+    ...overrides,
+  };
+}

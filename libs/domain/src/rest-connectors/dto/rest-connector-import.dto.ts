@@ -1,0 +1,168 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Transform } from 'class-transformer';
+import { IsBoolean, IsDefined, IsEnum, IsOptional, IsString, MaxLength, registerDecorator } from 'class-validator';
+import { ArrayOf } from '../../validation/array-of.validator';
+import { MaxBytes } from '../../validation/max-bytes.validator';
+import { LIMITS } from './rest-connector-write.dto';
+import { RestConnectorWriteDto } from './rest-connector-write.dto';
+
+/** What an import reads (docs/api-contract.md, "Import and export"). */
+export enum ImportFormat {
+  CURL = 'curl',
+  OPENAPI = 'openapi',
+  POSTMAN = 'postman',
+}
+
+export const IMPORT_LIMITS = { sourceBytes: 1024 * 1024, connectors: 200, select: 200, selector: 500 } as const;
+
+/** The credentials an import may be given for what its source does not hold: each secret, and the two non-secret ones. */
+export const IMPORT_CREDENTIAL_FIELDS = ['basicToken', 'bearerToken', 'clientSecret', 'authPassword', 'apiKey', 'clientId', 'authUsername'] as const;
+export type ImportCredentialField = (typeof IMPORT_CREDENTIAL_FIELDS)[number];
+
+/** Why `credentials` is refused, or null. */
+function credentialsProblem(value: unknown): string | null {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return 'must be an object of string values';
+  const problems: string[] = [];
+  for (const [field, text] of Object.entries(value)) {
+    if (!(IMPORT_CREDENTIAL_FIELDS as readonly string[]).includes(field)) problems.push(`${JSON.stringify(field.slice(0, 40))} is not one of ${IMPORT_CREDENTIAL_FIELDS.join(', ')}`);
+    else if (typeof text !== 'string' || text.trim() === '') problems.push(`${field} must be a non-blank string`);
+    else if (Buffer.byteLength(text, 'utf8') > LIMITS.secret) problems.push(`${field} must be at most ${LIMITS.secret} bytes (UTF-8)`);
+  }
+  return problems.length === 0 ? null : problems.join('; ');
+}
+
+function IsImportCredentials(): PropertyDecorator {
+  return (target, propertyName) =>
+    registerDecorator({
+      name: 'isImportCredentials',
+      target: target.constructor,
+      propertyName: String(propertyName),
+      validator: {
+        validate: (value: unknown) => credentialsProblem(value) === null,
+        defaultMessage: (args) => `${args?.property} ${credentialsProblem(args?.value)}`,
+      },
+    });
+}
+
+/** Body of `POST …/rest-connectors/import`. */
+export class RestConnectorImportDto {
+  @ApiProperty({ enum: ImportFormat, enumName: 'ImportFormat', description: 'What `source` is: a cURL command, an OpenAPI 3.x (or Swagger 2.0) document, or a Postman collection v2.1.' })
+  @IsDefined()
+  @IsEnum(ImportFormat)
+  format: ImportFormat;
+
+  @ApiProperty({
+    type: String,
+    maxLength: IMPORT_LIMITS.sourceBytes,
+    example: "curl -X POST 'https://api.example.com/v1/orders' -H 'Content-Type: application/json' -H 'Authorization: Bearer $TOKEN' --data-raw '{\"sku\": 42}'",
+    description:
+      'The text to import, at most 1 MiB (UTF-8): a cURL command line (POSIX shell quoting), an OpenAPI document (JSON or YAML) or a ' +
+      'Postman collection (JSON). Nothing it names is fetched or read: no URL, no file.',
+  })
+  @IsDefined()
+  @IsString()
+  @MaxBytes(IMPORT_LIMITS.sourceBytes)
+  source: string;
+
+  @ApiPropertyOptional({
+    type: [String],
+    maxItems: IMPORT_LIMITS.select,
+    example: ['getPetById', 'POST /pets'],
+    description:
+      'Which parts to import: OpenAPI operationIds or `METHOD /path`s, Postman item paths (`Folder/Request`, or a folder for all under it). ' +
+      'Without it, everything (at most 200 connectors). A selector that matches nothing is a 400 naming it.',
+  })
+  @IsOptional()
+  @ArrayOf(() => String, IMPORT_LIMITS.select)
+  select?: string[];
+
+  @ApiPropertyOptional({
+    type: Boolean,
+    default: true,
+    description: 'true (the default): answer what would be created and create nothing. false: create every connector in one transaction, all or none.',
+  })
+  @IsOptional()
+  @Transform(({ value }) => (value === undefined || value === null ? true : value))
+  @IsBoolean()
+  dryRun?: boolean;
+
+  @ApiPropertyOptional({
+    type: 'object',
+    additionalProperties: { type: 'string', maxLength: LIMITS.secret },
+    example: { bearerToken: 'example-token-5f1c9e7a2b4d' },
+    description:
+      'Values for the credentials the source declares but does not hold (an OpenAPI security scheme, a `$TOKEN` or `{{token}}` variable), by ' +
+      `field: ${IMPORT_CREDENTIAL_FIELDS.join(', ')}. Each goes to every imported connector that needs it; a value the source holds wins. ` +
+      'Write-only: never answered or logged.',
+  })
+  @IsOptional()
+  @IsImportCredentials()
+  credentials?: Partial<Record<ImportCredentialField, string>>;
+}
+
+export class ImportWarningDto {
+  @ApiProperty({ example: 'IGNORED_OPTION', description: 'Stable, UPPER_SNAKE_CASE: clients may branch on it (docs/api-contract.md lists them).' })
+  code: string;
+
+  @ApiProperty({ example: 'line 2, --compressed', description: 'Where in the source: a line, an operation, an item.' })
+  where: string;
+
+  @ApiProperty({ example: '--compressed is ignored: a connector does not ask for a compressed answer' })
+  message: string;
+}
+
+export class ImportedCredentialDto {
+  @ApiProperty({ enum: IMPORT_CREDENTIAL_FIELDS, example: 'bearerToken' })
+  field: ImportCredentialField;
+
+  @ApiProperty({
+    enum: ['SOURCE', 'CREDENTIALS', 'MISSING'],
+    example: 'SOURCE',
+    description: 'Where its value comes from: the source itself, the request\'s `credentials`, or nowhere yet (a create then is a 400).',
+  })
+  from: 'SOURCE' | 'CREDENTIALS' | 'MISSING';
+
+  @ApiPropertyOptional({ type: String, example: 'TOKEN', description: 'The variable the source names instead of a value (`$TOKEN`, `{{token}}`).' })
+  variable?: string;
+
+  @ApiProperty({ example: 'line 1, -H Authorization' })
+  where: string;
+}
+
+export class ImportedConnectorDto {
+  @ApiPropertyOptional({ format: 'uuid', description: 'The created connector (not in a dry run).' })
+  uuid?: string;
+
+  @ApiProperty({ example: 'line 1', description: 'Where in the source it comes from.' })
+  where: string;
+
+  @ApiProperty({
+    type: RestConnectorWriteDto,
+    description: 'The create body, valid as POST …/rest-connectors takes it, except that secrets show as their placeholders (`<BEARER_TOKEN>`, …).',
+  })
+  connector: RestConnectorWriteDto;
+
+  @ApiProperty({ type: [ImportedCredentialDto], description: 'The credentials its auth settings need, by field, never by value.' })
+  credentials: ImportedCredentialDto[];
+}
+
+/** Answer of an import: a dry run's plan, or what was created. */
+export class RestConnectorImportResultDto {
+  @ApiProperty({ example: true })
+  dryRun: boolean;
+
+  @ApiProperty({ type: [ImportedConnectorDto] })
+  connectors: ImportedConnectorDto[];
+
+  @ApiProperty({ type: [ImportWarningDto], description: 'What was imported differently from the source, or left out; never dropped silently.' })
+  warnings: ImportWarningDto[];
+}
+
+/** `?format=` of `GET …/rest-connectors/{serviceUUID}/export`. */
+export class RestConnectorExportQueryDto {
+  @ApiProperty({ enum: ImportFormat, enumName: 'ImportFormat', description: 'curl (text/plain), openapi or postman (application/json).' })
+  @IsDefined()
+  @IsEnum(ImportFormat)
+  @MaxLength(20)
+  format: ImportFormat;
+}
