@@ -245,11 +245,13 @@ describe(importOpenApi.name, () => {
       expect(connector.headers).toEqual([{ header: 'X-Version', value: '2' }]);
     });
 
-    it('makes required header parameters headers with a {{variable}}, leaving Authorization and cookies out', async () => {
+    it('makes required header parameters headers with a {{variable}}, leaving out cookies and the headers the connector sets otherwise', async () => {
       const parameters = [
         PET_ID,
         { name: 'X-Request-Id', in: 'header', required: true, schema: { type: 'string' } },
         { name: 'Authorization', in: 'header', required: true, schema: { type: 'string' } },
+        { name: 'Content-Length', in: 'header', required: true, schema: { type: 'integer' } },
+        { name: 'X-Forwarded-Host', in: 'header', required: true, schema: { type: 'string' } },
         { name: 'session', in: 'cookie', required: true, schema: { type: 'string' } },
       ];
 
@@ -261,6 +263,12 @@ describe(importOpenApi.name, () => {
           code: 'HEADER_PARAMETER_IGNORED',
           where: WHERE,
           message: "the header parameter Authorization is left out: the connector's auth settings set Authorization",
+        },
+        { code: 'HEADER_PARAMETER_IGNORED', where: WHERE, message: 'the header parameter Content-Length is left out: the HTTP client sets it itself' },
+        {
+          code: 'HEADER_PARAMETER_IGNORED',
+          where: WHERE,
+          message: 'the header parameter X-Forwarded-Host is left out: it names the host the call goes to: write it into the connector if the API needs it',
         },
         { code: 'COOKIE_PARAMETER', where: WHERE, message: 'the cookie parameter session is left out: connectors send no cookies' },
       ]);
@@ -398,6 +406,7 @@ describe(importOpenApi.name, () => {
       headerKey: { type: 'apiKey', in: 'header', name: 'X-API-Key' },
       queryKey: { type: 'apiKey', in: 'query', name: 'api_key' },
       cookieKey: { type: 'apiKey', in: 'cookie', name: 'key' },
+      hostKey: { type: 'apiKey', in: 'header', name: 'Host' },
       machine: {
         type: 'oauth2',
         flows: {
@@ -469,12 +478,15 @@ describe(importOpenApi.name, () => {
     });
 
     it('imports schemes a connector cannot use as no auth, saying why', async () => {
-      const { connector, warnings } = await importOne(secured([{ digest: [] }, { cookieKey: [] }, { browser: [] }, { oidc: [] }, { nowhere: [] }]));
+      const { connector, warnings } = await importOne(
+        secured([{ digest: [] }, { cookieKey: [] }, { hostKey: [] }, { browser: [] }, { oidc: [] }, { nowhere: [] }]),
+      );
 
       expect(connector.authType).toBe(AuthType.AUTH_NONE);
       expect(warnings.map((found) => found.message)).toEqual([
         'digest: a connector cannot use HTTP digest authentication (basic and bearer only); the connector is imported without it',
         'cookieKey: a connector sends an API key in a header or the query, not in cookie; the connector is imported without it',
+        'hostKey: its name Host cannot be Host: that header names the host the call is meant for; the connector is imported without it',
         'browser: a connector gets OAuth 2.0 tokens by client credentials or password, not by authorizationCode; the connector is imported without it',
         'oidc: a connector cannot use openIdConnect security; the connector is imported without it',
         'nowhere: no such security scheme is declared; the connector is imported without it',

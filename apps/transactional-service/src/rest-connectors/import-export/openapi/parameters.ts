@@ -1,3 +1,4 @@
+import { CLIENT_MANAGED_HEADERS, ROUTING_HEADER_NAMES } from '@app/domain';
 import { ImportSourceError, ImportWarning } from '../connector-draft';
 import { JsonRecord, arrayOrEmpty, isRecord } from './values';
 import { warning } from './warnings';
@@ -110,8 +111,9 @@ function addHeader(
   const { name, fixed } = parameter;
   const lower = name.toLowerCase();
   // A fixed Accept or Content-Type is an explicit value (an exported connector's headers come back this way).
-  if (!HTTP_TOKEN.test(name) || lower === 'authorization' || (HEADERS_FROM_SETTINGS.has(lower) && fixed === undefined)) {
-    warnings.push(warning('HEADER_PARAMETER_IGNORED', where, `the header parameter ${name.slice(0, 100)} is left out: ${headerReason(name)}`));
+  const reason = headerProblem(name, lower === 'authorization' || (HEADERS_FROM_SETTINGS.has(lower) && fixed === undefined));
+  if (reason) {
+    warnings.push(warning('HEADER_PARAMETER_IGNORED', where, `the header parameter ${name.slice(0, 100)} is left out: ${reason}`));
     return;
   }
   const value = fixed ?? `{{${variableOf(name)}}}`;
@@ -124,10 +126,15 @@ function addHeader(
   headers.push({ header: name, value });
 }
 
-function headerReason(name: string): string {
+/** Why a header parameter cannot be a connector header (the service's rules), or undefined. */
+function headerProblem(name: string, setBySettings: boolean): string | undefined {
+  const lower = name.toLowerCase();
   if (!HTTP_TOKEN.test(name)) return 'its name is not an HTTP token';
-  if (name.toLowerCase() === 'authorization') return "the connector's auth settings set Authorization";
-  return "the connector's content type sets it";
+  if (CLIENT_MANAGED_HEADERS.has(lower)) return 'the HTTP client sets it itself';
+  // A routing header must name url's host when a secret goes with the call; a variable there is refused.
+  if (ROUTING_HEADER_NAMES.has(lower)) return 'it names the host the call goes to: write it into the connector if the API needs it';
+  if (!setBySettings) return undefined;
+  return lower === 'authorization' ? "the connector's auth settings set Authorization" : "the connector's content type sets it";
 }
 
 /** A parameter name as a variable name: invalid characters become `_` (and a warning says so). */

@@ -1,10 +1,8 @@
-import { ApiKeyIn, AuthType, GrantType } from '@app/domain';
+import { ApiKeyIn, AuthType, GrantType, apiKeyNameProblem } from '@app/domain';
 import { CredentialDraft, CredentialField, ImportWarning } from '../connector-draft';
 import { ServerBase } from './server-url';
 import { JsonRecord, arrayOrEmpty, entriesOf, has, isRecord, recordOrEmpty, stringOrUndefined } from './values';
 import { warning } from './warnings';
-
-const HTTP_TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,256}$/;
 
 export interface AuthPart {
   authType: AuthType;
@@ -93,7 +91,9 @@ function apiKeyScheme(scheme: JsonRecord, declared: string): Mapped {
   const name = stringOrUndefined(scheme.name);
   const placement = scheme.in === 'header' ? ApiKeyIn.HEADER : scheme.in === 'query' ? ApiKeyIn.QUERY : undefined;
   if (!name || !placement) return { unsupported: `a connector sends an API key in a header or the query, not in ${String(scheme.in).slice(0, 40)}` };
-  if (placement === ApiKeyIn.HEADER && !HTTP_TOKEN.test(name)) return { unsupported: 'its header name is not an HTTP token' };
+  // The service's own rule: a header the HTTP client or the connector's settings set cannot carry the key.
+  const problem = apiKeyNameProblem(name, placement);
+  if (problem) return { unsupported: `its name ${name.slice(0, 100)} ${problem}` };
   return { auth: { ...auth(AuthType.AUTH_API_KEY, declared, ['apiKey']), apiKeyName: name, apiKeyIn: placement }, scopes: [] };
 }
 

@@ -17,7 +17,8 @@ import { ImportWarning } from '../connector-draft';
  * - OPTIONAL_PARAMETERS_LEFT_OUT: optional query and header parameters are not in the connector.
  * - VARIABLE_RENAMED: a parameter name is not a valid variable name; the variable has another name.
  * - HEADER_PARAMETER_IGNORED: a header parameter the connector sets otherwise (Authorization, Accept, Content-Type
- *   without a fixed value) or whose name is not an HTTP token.
+ *   without a fixed value), that the HTTP client sets (Content-Length, Connection, …), that routes the call (Host,
+ *   X-Forwarded-Host, …), or whose name is not an HTTP token.
  * - COOKIE_PARAMETER: cookie parameters are not sent by connectors.
  * - UNKNOWN_PARAMETER_LOCATION: a parameter `in` a place this importer does not know.
  * - TOO_MANY_HEADERS: more than 50 headers; the rest are left out.
