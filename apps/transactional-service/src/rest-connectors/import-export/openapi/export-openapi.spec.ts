@@ -1,0 +1,169 @@
+import { ApiKeyIn, AuthType, ContentType, GrantType, RequestType } from '@app/domain';
+import { ExportedConnector } from '../connector-draft';
+import { exportOpenApi } from './export-openapi';
+import { importOpenApi } from './import-openapi';
+import { anExportedConnector } from './testing/openapi-factories';
+
+const sut = exportOpenApi;
+
+describe(exportOpenApi.name, () => {
+  it('writes the connector as the one operation of an OpenAPI 3.1 document, its auth as a security scheme without a secret', () => {
+    const connector = anExportedConnector({
+      name: 'Create order',
+      description: 'Orders a pizza.',
+      requestType: RequestType.POST,
+      url: 'https://shop.example.com:8443/orders/{{shop}}?lang=en&day={{day}}',
+      headers: [{ header: 'X-Trace', value: '{{X-Trace}}' }],
+      contentType: ContentType.APPLICATION_JSON,
+      authType: AuthType.AUTH_OAUTH2,
+      grantType: GrantType.CLIENT_CREDENTIALS,
+      clientId: 'client-1',
+      oauthUrl: 'https://auth.example.com/token',
+      body: '{\n  "size": "large"\n}',
+    });
+
+    expect(JSON.parse(sut(connector))).toEqual({
+      openapi: '3.1.0',
+      info: { title: 'Create order', version: '1.0.0' },
+      servers: [{ url: 'https://shop.example.com:8443' }],
+      paths: {
+        '/orders/{shop}': {
+          post: {
+            operationId: 'Create order',
+            summary: 'Create order',
+            description: 'Orders a pizza.',
+            parameters: [
+              { name: 'shop', in: 'path', required: true, schema: { type: 'string' } },
+              { name: 'lang', in: 'query', required: true, schema: { type: 'string', const: 'en' } },
+              { name: 'day', in: 'query', required: true, schema: { type: 'string' } },
+              { name: 'X-Trace', in: 'header', required: true, schema: { type: 'string' } },
+            ],
+            requestBody: { required: true, content: { 'application/json': { example: { size: 'large' } } } },
+            security: [{ oauth2: [] }],
+            responses: { default: { description: "The far side's answer" } },
+          },
+        },
+      },
+      components: {
+        securitySchemes: {
+          oauth2: {
+            type: 'oauth2',
+            flows: { clientCredentials: { tokenUrl: 'https://auth.example.com/token', scopes: {} } },
+            description: 'Give the client id and client secret again: credentials are not exported.',
+          },
+        },
+      },
+    });
+  });
+
+  it('makes a variable in the host a server variable, and leaves user info out of the server', () => {
+    const document = JSON.parse(sut(anExportedConnector({ url: 'https://user:secret@{{tenant}}.example.com/a' })));
+
+    expect(document.servers).toEqual([
+      { url: 'https://{tenant}.example.com', variables: { tenant: { default: '{{tenant}}', description: 'The connector variable tenant' } } },
+    ]);
+    expect(JSON.stringify(document)).not.toContain('secret');
+  });
+
+  describe('round trip: importOpenApi gives the same connector back', () => {
+    const connectors: Array<[string, ExportedConnector]> = [
+      [
+        'no auth, variables in path, query and host',
+        anExportedConnector({ url: 'https://{{tenant}}.example.com:8080/forecast/{{city}}/days?units=metric&q=a%20b&day={{day}}' }),
+      ],
+      [
+        'basic auth, a JSON body with unicode, quotes and newlines',
+        anExportedConnector({
+          requestType: RequestType.POST,
+          authType: AuthType.AUTH_BASIC,
+          contentType: ContentType.APPLICATION_JSON,
+          body: JSON.stringify({ name: 'Zoë "the" 🐕', note: 'line 1\nline 2', qty: 2 }, null, 2),
+          description: 'Adds a dog.\nTwo lines.',
+        }),
+      ],
+      [
+        'bearer auth, a JSON body with a variable outside a string',
+        anExportedConnector({
+          requestType: RequestType.PUT,
+          authType: AuthType.AUTH_BEARER,
+          contentType: ContentType.APPLICATION_JSON,
+          body: '{"qty": {{qty}}, "name": "{{name}}"}',
+        }),
+      ],
+      [
+        'OAuth 2.0 client credentials, a form body',
+        anExportedConnector({
+          requestType: RequestType.PATCH,
+          authType: AuthType.AUTH_OAUTH2,
+          grantType: GrantType.CLIENT_CREDENTIALS,
+          clientId: 'c',
+          oauthUrl: 'https://auth.example.com/oauth/token',
+          contentType: ContentType.APPLICATION_FORM_URLENCODED,
+          body: 'a=1&b={{b}}',
+        }),
+      ],
+      [
+        'OAuth 2.0 password, an XML body',
+        anExportedConnector({
+          requestType: RequestType.DELETE,
+          authType: AuthType.AUTH_OAUTH2,
+          grantType: GrantType.PASSWORD,
+          clientId: 'c',
+          authUsername: 'ana',
+          oauthUrl: 'https://auth.example.com/token',
+          contentType: ContentType.APPLICATION_XML,
+          body: '<pet name="Rex &amp; co">\n  <age>{{age}}</age>\n</pet>',
+        }),
+      ],
+      [
+        'an API key in a header, a text body',
+        anExportedConnector({
+          requestType: RequestType.POST,
+          authType: AuthType.AUTH_API_KEY,
+          apiKeyName: 'X-API-Key',
+          apiKeyIn: ApiKeyIn.HEADER,
+          contentType: ContentType.TEXT_PLAIN,
+          body: 'He said "hi"\r\nand left: {{who}} ✓',
+        }),
+      ],
+      [
+        'an API key in the query, a multipart body, headers with fixed values',
+        anExportedConnector({
+          requestType: RequestType.POST,
+          url: 'https://api.example.com/upload',
+          headers: [
+            { header: 'Accept', value: 'application/json' },
+            { header: 'X-Tenant', value: 'acme {{region}}' },
+          ],
+          authType: AuthType.AUTH_API_KEY,
+          apiKeyName: 'api_key',
+          apiKeyIn: ApiKeyIn.QUERY,
+          contentType: ContentType.MULTIPART_FORM_DATA,
+          body: '',
+        }),
+      ],
+      ['HEAD', anExportedConnector({ requestType: RequestType.HEAD, headers: [] })],
+      ['OPTIONS, a JSON body that is empty', anExportedConnector({ requestType: RequestType.OPTIONS, contentType: ContentType.APPLICATION_JSON, body: '' })],
+    ];
+
+    it.each(connectors)('%s', async (_case, connector) => {
+      const draft = await importOpenApi(sut(connector), {});
+
+      const { clientId: _clientId, authUsername: _authUsername, ...fields } = connector;
+      expect(draft.connectors).toEqual([{ ...fields, credentials: expect.any(Array), where: expect.any(String) }]);
+      expect(draft.warnings).toEqual([]);
+    });
+
+    it.each([
+      [AuthType.AUTH_BASIC, ['basicToken']],
+      [AuthType.AUTH_BEARER, ['bearerToken']],
+      [AuthType.AUTH_API_KEY, ['apiKey']],
+    ])('asks for the credentials of %s again, without value or variable', async (authType, fields) => {
+      const connector = anExportedConnector({ authType, apiKeyName: 'X-API-Key', apiKeyIn: ApiKeyIn.HEADER });
+
+      const draft = await importOpenApi(sut(connector), {});
+
+      expect(draft.connectors[0].credentials).toEqual(fields.map((field) => ({ field, where: expect.stringMatching(/^security scheme /) })));
+    });
+  });
+});

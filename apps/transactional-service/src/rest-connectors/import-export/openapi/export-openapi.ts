@@ -1,0 +1,153 @@
+import { ApiKeyIn, AuthType, ContentType, GrantType } from '@app/domain';
+import { ExportedConnector, Exporter } from '../connector-draft';
+import { MEDIA_TYPES } from './media-type';
+import { JsonRecord } from './values';
+
+/** A connector variable: `{{name}}`. */
+const VARIABLE = /\{\{([A-Za-z_][A-Za-z0-9_.-]{0,63})\}\}/g;
+
+/**
+ * One OpenAPI 3.1 document (JSON) holding the connector as its only operation: the server is the URL's scheme, host
+ * and port; `{{variables}}` in the path are path parameters; query parameters and headers are required parameters,
+ * a fixed value as `const`; the body is the request body's example; the auth settings a security scheme. Secrets are
+ * never known here and an OpenAPI document has no place for one: the scheme only says which credential to give.
+ * importOpenApi reads it back into the same connector (method, URL, headers, content type, body, auth, name).
+ */
+export const exportOpenApi: Exporter = (connector) => JSON.stringify(documentOf(connector), null, 2);
+
+function documentOf(connector: ExportedConnector): JsonRecord {
+  const { origin, path, query } = splitUrl(connector.url);
+  const security = securityOf(connector);
+  const operation: JsonRecord = {
+    operationId: connector.name,
+    summary: connector.name,
+    ...(connector.description ? { description: connector.description } : {}),
+    parameters: [...pathParameters(path), ...queryParameters(query), ...headerParameters(connector.headers)],
+    ...requestBodyOf(connector),
+    security: security ? [{ [security.name]: [] }] : [],
+    responses: { default: { description: "The far side's answer" } },
+  };
+  return {
+    openapi: '3.1.0',
+    info: { title: connector.name, version: '1.0.0' },
+    servers: [serverOf(origin)],
+    paths: { [pathTemplate(path)]: { [connector.requestType.toLowerCase()]: operation } },
+    ...(security ? { components: { securitySchemes: { [security.name]: security.scheme } } } : {}),
+  };
+}
+
+/** Scheme and authority (user info left out: it could hold a password), path, query; a fragment is not sent anyway. */
+function splitUrl(url: string): { origin: string; path: string; query: string | undefined } {
+  const parts = /^([a-z][a-z0-9+.-]*:\/\/)(?:[^/?#@]*@)?([^/?#]*)([^?#]*)(?:\?([^#]*))?/i.exec(url);
+  if (!parts) return { origin: url, path: '/', query: undefined };
+  return { origin: `${parts[1]}${parts[2]}`, path: parts[3] || '/', query: parts[4] };
+}
+
+/** A variable in the host is a server variable whose default is the connector variable: importOpenApi fills it back. */
+function serverOf(origin: string): JsonRecord {
+  const names = [...new Set([...origin.matchAll(VARIABLE)].map((match) => match[1]))];
+  const url = origin.replace(VARIABLE, '{$1}');
+  if (names.length === 0) return { url };
+  return { url, variables: Object.fromEntries(names.map((name) => [name, { default: `{{${name}}}`, description: `The connector variable ${name}` }])) };
+}
+
+/** `{{id}}` is the path parameter `{id}`; a brace that is not a variable's is percent-encoded, as OpenAPI reads braces. */
+function pathTemplate(path: string): string {
+  return path
+    .split(VARIABLE)
+    .map((part, index) => (index % 2 === 1 ? `{${part}}` : part.replace(/\{/g, '%7B').replace(/\}/g, '%7D')))
+    .join('');
+}
+
+function pathParameters(path: string): JsonRecord[] {
+  const names = new Set([...path.matchAll(VARIABLE)].map((match) => match[1]));
+  return [...names].map((name) => ({ name, in: 'path', required: true, schema: { type: 'string' } }));
+}
+
+/** `name={{name}}` is a plain required parameter; any other value is fixed (`const`), variables in it included. */
+function queryParameters(query: string | undefined): JsonRecord[] {
+  if (!query) return [];
+  const seen = new Set<string>();
+  const parameters: JsonRecord[] = [];
+  for (const pair of query.split('&').filter((part) => part !== '')) {
+    const [rawName, ...rest] = pair.split('=');
+    const name = decoded(rawName);
+    if (seen.has(name)) continue;
+    seen.add(name);
+    parameters.push(requiredParameter(name, 'query', decoded(rest.join('='))));
+  }
+  return parameters;
+}
+
+function headerParameters(headers: Array<{ header: string; value: string }>): JsonRecord[] {
+  const seen = new Set<string>();
+  return headers.flatMap(({ header, value }) => {
+    if (seen.has(header.toLowerCase())) return [];
+    seen.add(header.toLowerCase());
+    return [requiredParameter(header, 'header', value)];
+  });
+}
+
+function requiredParameter(name: string, place: 'query' | 'header', value: string): JsonRecord {
+  const schema = value === `{{${name}}}` ? { type: 'string' } : { type: 'string', const: value };
+  return { name, in: place, required: true, schema };
+}
+
+function decoded(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+}
+
+/** The body as the example of its media type: as JSON data when it reads back the same, else as the text it is. */
+function requestBodyOf(connector: ExportedConnector): JsonRecord {
+  if (connector.contentType === ContentType.NONE) return {};
+  const mediaType = MEDIA_TYPES[connector.contentType];
+  return { requestBody: { required: true, content: { [mediaType]: { example: exampleOf(connector) } } } };
+}
+
+function exampleOf(connector: ExportedConnector): unknown {
+  if (connector.contentType !== ContentType.APPLICATION_JSON) return connector.body;
+  try {
+    const data: unknown = JSON.parse(connector.body);
+    return JSON.stringify(data, null, 2) === connector.body ? data : connector.body;
+  } catch {
+    return connector.body;
+  }
+}
+
+function securityOf(connector: ExportedConnector): { name: string; scheme: JsonRecord } | undefined {
+  switch (connector.authType) {
+    case AuthType.AUTH_BASIC:
+      return {
+        name: 'basicAuth',
+        scheme: { type: 'http', scheme: 'basic', description: 'Give the user id and password (the basicToken) again: secrets are not exported.' },
+      };
+    case AuthType.AUTH_BEARER:
+      return { name: 'bearerAuth', scheme: { type: 'http', scheme: 'bearer', description: 'Give the bearer token again: secrets are not exported.' } };
+    case AuthType.AUTH_API_KEY:
+      return {
+        name: 'apiKey',
+        scheme: {
+          type: 'apiKey',
+          name: connector.apiKeyName ?? '',
+          in: connector.apiKeyIn === ApiKeyIn.QUERY ? 'query' : 'header',
+          description: 'Give the API key again: secrets are not exported.',
+        },
+      };
+    case AuthType.AUTH_OAUTH2:
+      return { name: 'oauth2', scheme: oauth2Scheme(connector) };
+    default:
+      return undefined;
+  }
+}
+
+function oauth2Scheme(connector: ExportedConnector): JsonRecord {
+  const flow = { tokenUrl: connector.oauthUrl ?? '', scopes: {} };
+  if (connector.grantType === GrantType.PASSWORD) {
+    return { type: 'oauth2', flows: { password: flow }, description: 'Give the client id, user name and password again: credentials are not exported.' };
+  }
+  return { type: 'oauth2', flows: { clientCredentials: flow }, description: 'Give the client id and client secret again: credentials are not exported.' };
+}

@@ -1,0 +1,100 @@
+import { ApiKeyIn, AuthType } from '@app/domain';
+import { ConnectorDraft, ImportSourceError, ImportWarning, Importer } from '../connector-draft';
+import { documentNotes } from './document-notes';
+import { loadDocument } from './load-document';
+import { namingOf } from './naming';
+import { OperationSource, listOperations, selectOperations } from './operations';
+import { ApiKeyPlace, parametersOf } from './parameters';
+import { bodyOf } from './request-body';
+import { AuthPart, NO_AUTH, authOf } from './security';
+import { documentServerWarnings, serverFor } from './server-url';
+import { asOpenApi3 } from './swagger2';
+import { parseSource } from './parse-source';
+import { JsonRecord, entriesOf } from './values';
+import { warning } from './warnings';
+
+const MAX_URL = 2048;
+const MAX_HEADERS = 50;
+
+/**
+ * OpenAPI 3.0, 3.1 or Swagger 2.0 (JSON or YAML) to one connector per selected operation. The document is parsed,
+ * validated and dereferenced by @readme/openapi-parser with external resolution off (load-document.ts): nothing is
+ * ever fetched. Warning codes: warnings.ts.
+ */
+export const importOpenApi: Importer = async (source, options) => {
+  const loaded = await loadDocument(parseSource(source));
+  const warnings = [...loaded.warnings];
+  const document = asOpenApi3(loaded.document, warnings);
+  warnings.push(...documentServerWarnings(document), ...documentNotes(document));
+  const connectors: ConnectorDraft[] = [];
+  for (const operation of selectOperations(listOperations(document), options?.select)) {
+    const draft = draftOf(document, operation, warnings);
+    if (draft) connectors.push(draft);
+  }
+  return { connectors, warnings: mergedWarnings(warnings) };
+};
+
+function draftOf(document: JsonRecord, source: OperationSource, warnings: ImportWarning[]): ConnectorDraft | undefined {
+  const { method, path, pathItem, operation, where } = source;
+  if (method === 'trace') {
+    warnings.push(warning('UNSUPPORTED_METHOD', where, 'a connector cannot send TRACE: the operation is left out'));
+    return undefined;
+  }
+  const server = serverFor(document, pathItem, operation, where, warnings);
+  let auth = authOf(document, operation, server, where, warnings);
+  if (auth.authType !== AuthType.AUTH_NONE && !server.hostIsFixed) {
+    warnings.push(
+      warning(
+        'AUTH_NEEDS_ABSOLUTE_SERVER',
+        where,
+        `the host is the variable in ${server.url}: a connector with auth needs it written out, so the auth settings are left out`,
+      ),
+    );
+    auth = NO_AUTH;
+  }
+  const parameters = parametersOf(path, pathItem, operation, apiKeyPlace(auth), where, warnings);
+  const url = `${server.url}${parameters.pathAndQuery}`;
+  if (url.length > MAX_URL) throw new ImportSourceError(where, `makes a URL of ${url.length} characters, over the ${MAX_URL} a connector holds`);
+  if (entriesOf(operation.callbacks).length)
+    warnings.push(warning('CALLBACKS_NOT_IMPORTED', where, 'the callbacks are calls the API makes, not connectors: left out'));
+  const { authType, grantType, oauthUrl, apiKeyName, apiKeyIn, credentials } = auth;
+  return {
+    ...namingOf(method.toUpperCase(), path, operation, where, warnings),
+    requestType: method.toUpperCase() as ConnectorDraft['requestType'],
+    url,
+    headers: cappedHeaders(parameters.headers, where, warnings),
+    ...bodyOf(operation, where, warnings),
+    authType,
+    grantType,
+    oauthUrl,
+    apiKeyName,
+    apiKeyIn,
+    output: '',
+    credentials,
+    where,
+  };
+}
+
+function apiKeyPlace(auth: AuthPart): ApiKeyPlace | undefined {
+  if (auth.authType !== AuthType.AUTH_API_KEY || auth.apiKeyName === null) return undefined;
+  return { in: auth.apiKeyIn === ApiKeyIn.QUERY ? 'query' : 'header', name: auth.apiKeyName };
+}
+
+function cappedHeaders(headers: Array<{ header: string; value: string }>, where: string, warnings: ImportWarning[]): Array<{ header: string; value: string }> {
+  if (headers.length <= MAX_HEADERS) return headers;
+  const left = headers.slice(MAX_HEADERS).map((header) => header.header);
+  warnings.push(warning('TOO_MANY_HEADERS', where, `a connector holds ${MAX_HEADERS} headers: left out ${left.slice(0, 10).join(', ')}`));
+  return headers.slice(0, MAX_HEADERS);
+}
+
+/** The same finding for many operations (a relative server, scopes of one scheme) is one warning naming the first. */
+function mergedWarnings(warnings: ImportWarning[]): ImportWarning[] {
+  const byFinding = new Map<string, { first: ImportWarning; more: number }>();
+  for (const found of warnings) {
+    const key = `${found.code}\n${found.message}`;
+    const seen = byFinding.get(key);
+    if (seen) seen.more += 1;
+    else byFinding.set(key, { first: found, more: 0 });
+  }
+  return [...byFinding.values()].map(({ first, more }) => (more ? { ...first, message: `${first.message} (and ${more} other operation(s))` } : first));
+}

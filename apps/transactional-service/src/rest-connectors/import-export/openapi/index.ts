@@ -1,0 +1,2 @@
+export { importOpenApi } from './import-openapi';
+export { exportOpenApi } from './export-openapi';

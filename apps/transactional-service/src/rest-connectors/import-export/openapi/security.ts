@@ -1,0 +1,134 @@
+import { ApiKeyIn, AuthType, GrantType, apiKeyNameProblem } from '@app/domain';
+import { CredentialDraft, CredentialField, ImportWarning } from '../connector-draft';
+import { ServerBase } from './server-url';
+import { JsonRecord, arrayOrEmpty, entriesOf, has, isRecord, recordOrEmpty, stringOrUndefined } from './values';
+import { warning } from './warnings';
+
+export interface AuthPart {
+  authType: AuthType;
+  grantType: GrantType | null;
+  oauthUrl: string | null;
+  apiKeyName: string | null;
+  apiKeyIn: ApiKeyIn | null;
+  credentials: CredentialDraft[];
+}
+
+export const NO_AUTH: AuthPart = { authType: AuthType.AUTH_NONE, grantType: null, oauthUrl: null, apiKeyName: null, apiKeyIn: null, credentials: [] };
+
+/** A scheme as a connector's auth settings, or why it cannot be one. */
+type Mapped = { auth: AuthPart; scopes: string[] } | { unsupported: string };
+
+/**
+ * The operation's `security` (else the document's): each requirement object is one alternative, each of its schemes
+ * required together. The connector carries one scheme: the first one it supports, in the document's order (an empty
+ * requirement, "no auth", is taken only when no scheme fits). What it cannot carry is a warning.
+ */
+export function authOf(document: JsonRecord, operation: JsonRecord, server: ServerBase, where: string, warnings: ImportWarning[]): AuthPart {
+  const requirements = arrayOrEmpty(Array.isArray(operation.security) ? operation.security : document.security).filter(isRecord);
+  const schemes = recordOrEmpty(recordOrEmpty(document.components).securitySchemes);
+  const alternatives = requirements.map((requirement) =>
+    entriesOf(requirement).map(([name, scopes]) => ({ name, scopes, mapped: mapScheme(name, schemes, server) })),
+  );
+  const chosen = alternatives.flat().find((candidate) => 'auth' in candidate.mapped);
+  reportChoice(alternatives, chosen?.name, where, warnings);
+  if (!chosen || !('auth' in chosen.mapped)) return NO_AUTH;
+  const scopes = arrayOrEmpty(chosen.scopes).filter((scope): scope is string => typeof scope === 'string');
+  if (chosen.mapped.auth.authType === AuthType.AUTH_OAUTH2 && scopes.length) {
+    warnings.push(
+      warning(
+        'OAUTH2_SCOPES_NOT_SENT',
+        where,
+        `the scopes ${scopes.slice(0, 10).join(', ')} of ${chosen.name} are not asked for: a connector's token request sends no scope`,
+      ),
+    );
+  }
+  return chosen.mapped.auth;
+}
+
+function reportChoice(
+  alternatives: Array<Array<{ name: string; mapped: Mapped }>>,
+  chosen: string | undefined,
+  where: string,
+  warnings: ImportWarning[],
+): void {
+  for (const candidate of alternatives.flat()) {
+    if ('unsupported' in candidate.mapped && !chosen) {
+      warnings.push(
+        warning('UNSUPPORTED_SECURITY_SCHEME', where, `${candidate.name.slice(0, 100)}: ${candidate.mapped.unsupported}; the connector is imported without it`),
+      );
+    }
+  }
+  const names = alternatives.map((requirement) => (requirement.length ? requirement.map((scheme) => scheme.name).join(' and ') : 'none'));
+  if (chosen && alternatives.length > 1) {
+    warnings.push(warning('SECURITY_ALTERNATIVES', where, `the API accepts ${names.join(' or ')}: the connector uses ${chosen}`));
+  }
+  const together = alternatives.find((requirement) => requirement.some((scheme) => scheme.name === chosen));
+  if (chosen && together && together.length > 1) {
+    warnings.push(
+      warning('SECURITY_SCHEMES_COMBINED', where, `the API wants ${names[alternatives.indexOf(together)]} together: the connector carries only ${chosen}`),
+    );
+  }
+}
+
+function mapScheme(name: string, schemes: JsonRecord, server: ServerBase): Mapped {
+  const scheme = has(schemes, name) ? recordOrEmpty(schemes[name]) : undefined;
+  if (!scheme) return { unsupported: 'no such security scheme is declared' };
+  const declared = `security scheme ${name}`;
+  if (scheme.type === 'http') return httpScheme(scheme, declared);
+  if (scheme.type === 'apiKey') return apiKeyScheme(scheme, declared);
+  if (scheme.type === 'oauth2') return oauth2Scheme(scheme, declared, server);
+  return { unsupported: `a connector cannot use ${String(scheme.type).slice(0, 40)} security` };
+}
+
+function httpScheme(scheme: JsonRecord, declared: string): Mapped {
+  const kind = String(scheme.scheme).toLowerCase();
+  if (kind === 'basic') return { auth: auth(AuthType.AUTH_BASIC, declared, ['basicToken']), scopes: [] };
+  if (kind === 'bearer') return { auth: auth(AuthType.AUTH_BEARER, declared, ['bearerToken']), scopes: [] };
+  return { unsupported: `a connector cannot use HTTP ${kind.slice(0, 40)} authentication (basic and bearer only)` };
+}
+
+function apiKeyScheme(scheme: JsonRecord, declared: string): Mapped {
+  const name = stringOrUndefined(scheme.name);
+  const placement = scheme.in === 'header' ? ApiKeyIn.HEADER : scheme.in === 'query' ? ApiKeyIn.QUERY : undefined;
+  if (!name || !placement) return { unsupported: `a connector sends an API key in a header or the query, not in ${String(scheme.in).slice(0, 40)}` };
+  // The service's own rule: a header the HTTP client or the connector's settings set cannot carry the key.
+  const problem = apiKeyNameProblem(name, placement);
+  if (problem) return { unsupported: `its name ${name.slice(0, 100)} ${problem}` };
+  return { auth: { ...auth(AuthType.AUTH_API_KEY, declared, ['apiKey']), apiKeyName: name, apiKeyIn: placement }, scopes: [] };
+}
+
+/** Client credentials first (no user involved), then password; the other flows need a browser. */
+function oauth2Scheme(scheme: JsonRecord, declared: string, server: ServerBase): Mapped {
+  const flows = recordOrEmpty(scheme.flows);
+  for (const [flow, grantType, fields] of [
+    ['clientCredentials', GrantType.CLIENT_CREDENTIALS, ['clientId', 'clientSecret']],
+    ['password', GrantType.PASSWORD, ['clientId', 'authUsername', 'authPassword']],
+  ] as const) {
+    if (!isRecord(flows[flow])) continue;
+    const tokenUrl = absoluteTokenUrl(flows[flow].tokenUrl, server);
+    if (!tokenUrl) return { unsupported: `its token URL ${String(flows[flow].tokenUrl).slice(0, 200)} is not an absolute http(s) URL` };
+    const scopes = Object.keys(recordOrEmpty(flows[flow].scopes));
+    return { auth: { ...auth(AuthType.AUTH_OAUTH2, declared, [...fields]), grantType, oauthUrl: tokenUrl }, scopes };
+  }
+  return {
+    unsupported: `a connector gets OAuth 2.0 tokens by client credentials or password, not by ${Object.keys(flows).join(', ').slice(0, 100) || 'no flow'}`,
+  };
+}
+
+/** OpenAPI allows a token URL relative to the server; resolved against an absolute server only. */
+function absoluteTokenUrl(tokenUrl: unknown, server: ServerBase): string | undefined {
+  if (typeof tokenUrl !== 'string') return undefined;
+  const authority = /^https?:\/\/([^/?#]+)/i.exec(tokenUrl);
+  if (authority) return authority[1].includes('{') ? undefined : tokenUrl;
+  if (!server.hostIsFixed || /^[a-z][a-z0-9+.-]*:/i.test(tokenUrl)) return undefined;
+  try {
+    return new URL(tokenUrl, `${server.url}/`).href;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The credentials an auth type needs: the document holds no values, so each is asked for (neither value nor variable). */
+function auth(authType: AuthType, declared: string, fields: CredentialField[]): AuthPart {
+  return { ...NO_AUTH, authType, credentials: fields.map((field) => ({ field, where: declared })) };
+}
