@@ -36,24 +36,45 @@ export const importCurl: Importer = (source, options) => Promise.resolve().then(
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 const METHODS = new Set<string>(Object.values(RequestType));
 const DESTINATION_PLACEHOLDER = /^[a-z]+:\/\/[^/?#]*\{\{/i;
+/** What textProblem refuses in any text: NUL, and a UTF-16 surrogate without its pair. */
+const UNTAKEABLE = /\0|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+/** The service's limit on the connectors of one import (issue 31). */
+const MAX_CONNECTORS = 200;
 
 function importSync(source: unknown, options: ImportOptions | undefined): ImportDraft {
-  if (typeof source !== 'string') throw new ImportSourceError('source', 'must be the text of a curl command');
+  if (typeof source !== 'string') throw new ImportSourceError('as a whole', 'must be the text of a curl command');
   const problem = textProblem(source);
-  if (problem !== undefined) throw new ImportSourceError('source', problem);
+  if (problem !== undefined) throw new ImportSourceError(`line ${lineOf(source, UNTAKEABLE.exec(source)?.index ?? 0)}`, `the text ${problem}`);
+  const select = selection(options?.select);
   const warnings: ImportWarning[] = [];
   const commands = curlCommands(tokenizeShell(source), warnings);
   if (commands.length === 0) throw new ImportSourceError('line 1', 'no curl command: paste a command that starts with curl');
-  const connectors = commands.flatMap((command) => connectorsOf(command, warnings));
-  return { connectors: selected(connectors, options?.select), warnings };
+  // Only the selected commands are read further, and never more than an import may create: a 1 MiB source of short
+  // commands must not cost a draft for each.
+  const chosen =
+    select === undefined ? commands : commands.filter(({ line }) => select.some((where) => where === `line ${line}` || where.startsWith(`line ${line},`)));
+  if (chosen.length > MAX_CONNECTORS) throw tooMany(chosen.length);
+  const connectors = chosen.flatMap((command) => connectorsOf(command, warnings)).filter(({ where }) => select === undefined || select.includes(where));
+  if (connectors.length > MAX_CONNECTORS) throw tooMany(connectors.length);
+  if (connectors.length === 0) {
+    const lines = commands.slice(0, 20).map(({ line }) => `line ${line}`);
+    throw new ImportSourceError('select', `matches no command: the commands are at ${lines.join(', ')}${commands.length > 20 ? ', …' : ''}`);
+  }
+  return { connectors, warnings };
 }
 
-function selected(connectors: ConnectorDraft[], select: unknown): ConnectorDraft[] {
-  if (select === undefined) return connectors;
+function lineOf(text: string, index: number): number {
+  return text.slice(0, index).split('\n').length;
+}
+
+function selection(select: unknown): string[] | undefined {
+  if (select === undefined) return undefined;
   if (!Array.isArray(select) || !select.every((item) => typeof item === 'string')) throw new ImportSourceError('select', 'must be a list of `line N` values');
-  const chosen = connectors.filter((connector) => select.includes(connector.where));
-  if (chosen.length === 0) throw new ImportSourceError('select', `matches no command: the commands are at ${connectors.map(({ where }) => where).join(', ')}`);
-  return chosen;
+  return select;
+}
+
+function tooMany(count: number): ImportSourceError {
+  return new ImportSourceError('as a whole', `holds ${count} requests: an import creates at most ${MAX_CONNECTORS} connectors; import it in parts with select`);
 }
 
 function connectorsOf(command: CurlCommand, warnings: ImportWarning[]): ConnectorDraft[] {
