@@ -26,6 +26,8 @@ const ESCAPED_GLOB_CHARACTER = /\\([{}[\]])/g;
  */
 export function resolveUrl(word: ShellWord, globoff: boolean, protoDefault: string | undefined, warnings: ImportWarning[]): ResolvedUrl {
   const where = `line ${word.line}`;
+  // Checked first: the glob patterns below are cheap on a URL of this length, and on nothing longer.
+  if (word.text.length > LIMITS.url) throw new ImportSourceError(where, `the URL is longer than ${LIMITS.url} characters`);
   let url = withScheme(word, protoDefault, warnings);
   if (!globoff) url = unglobbed(url, where, warnings);
   if (/[\u0000-\u001f\u007f]/.test(url)) throw new ImportSourceError(where, 'the URL holds a control character (a line break, a tab): remove it');

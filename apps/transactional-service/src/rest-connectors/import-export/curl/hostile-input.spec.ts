@@ -83,6 +83,8 @@ describe('importCurl on hostile input', () => {
     ['deep parentheses', `curl ${'('.repeat(10000)}`],
     ['a deep brace run', `curl https://x.test/${'{'.repeat(10000)}`],
     ['a heredoc', 'curl https://x.test -d @- <<EOF\na\nEOF'],
+    ['an unclosed brace before 500,000 commas', `curl -d {${','.repeat(500_000)}`],
+    ['a URL glob of 500,000 commas', `curl 'https://x.test/{${','.repeat(500_000)}'`],
   ])('refuses %s with an ImportSourceError', async (_, source) => {
     expect(await answer(source)).toBeInstanceOf(ImportSourceError);
   });

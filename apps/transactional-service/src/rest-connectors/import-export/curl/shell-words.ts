@@ -42,8 +42,6 @@ const BRACED_NAME = /\$\{([A-Za-z_][A-Za-z0-9_]*)\}/y;
 const SPECIAL_PARAMETER = /[0-9@*#?$!-]/;
 /** The longest name a connector variable may have (VARIABLE_NAME). */
 const MAX_VARIABLE_NAME = 64;
-/** `{a,b}` or `{1..3}` written with unquoted braces and separator: bash makes several words of it. */
-const BRACE_EXPANSION = /\{[^{}]*(?:,|\.\.)[^{}]*\}/;
 const ANSI_C_ESCAPES: Record<string, number> = { a: 7, b: 8, e: 27, E: 27, f: 12, n: 10, r: 13, t: 9, v: 11, '\\': 92, "'": 39, '"': 34, '?': 63 };
 const UTF8 = new TextDecoder('utf-8', { fatal: true });
 const ENCODER = new TextEncoder();
@@ -134,7 +132,7 @@ class ShellLexer {
         skeleton += '_';
       }
     }
-    if (BRACE_EXPANSION.test(skeleton)) this.fail('brace expansion ({a,b} or {1..3}) would make several arguments of one word: quote it');
+    if (hasBraceExpansion(skeleton)) this.fail('brace expansion ({a,b} or {1..3}) would make several arguments of one word: quote it');
     this.out.push(/^\d+$/.test(skeleton) && /[<>]/.test(this.text[this.at] ?? '') ? this.fileDescriptor(text, line) : { kind: 'word', word: { text, line } });
   }
 
@@ -312,6 +310,23 @@ class ShellLexer {
       this.fail(`\\u${codePoint.toString(16)} in an ANSI-C quote is not a Unicode character`);
     return [...ENCODER.encode(String.fromCodePoint(codePoint))];
   }
+}
+
+/**
+ * `{a,b}` or `{1..3}` written with unquoted braces and separator: bash makes several words of it. One pass (a regular
+ * expression for it backtracks in quadratic time on `{,,,,…`).
+ */
+function hasBraceExpansion(skeleton: string): boolean {
+  let open = false;
+  let separated = false;
+  for (let index = 0; index < skeleton.length; index++) {
+    const char = skeleton[index];
+    if (char === '{') [open, separated] = [true, false];
+    else if (char === '}' && open && separated) return true;
+    else if (char === '}') open = false;
+    else if (open && (char === ',' || (char === '.' && skeleton[index + 1] === '.'))) separated = true;
+  }
+  return false;
 }
 
 function countLines(text: string): number {
