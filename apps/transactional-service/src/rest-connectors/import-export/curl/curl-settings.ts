@@ -82,10 +82,11 @@ function headerOf(option: CurlOption, warnings: ImportWarning[]): WrittenHeader[
   const colon = text.indexOf(':');
   if (colon < 0) {
     if (/^[^;]+;\s*$/.test(text)) return [{ header: text.slice(0, text.indexOf(';')).trim(), value: '', line: option.line }];
+    // Not quoted back: a header written without its colon may well be a credential.
     warnings.push({
       code: 'HEADER_SKIPPED',
       where,
-      message: `${option.written} "${text.slice(0, 40)}" has no colon: curl sends no such header, and neither does the connector.`,
+      message: `${option.written} has no colon (Name: value): curl sends no such header, and neither does the connector.`,
     });
     return [];
   }

@@ -120,6 +120,7 @@ describe('importCurl on hostile input', () => {
       `curl https://x.test -H 'Authorization: Basic ${secret}'`,
       `curl https://x.test -u $'a\\x01:${secret}'`,
       `curl https://x.test -H 'Authorization: Token ${secret}' --oauth2-bearer ${secret}`,
+      `curl https://x.test -H 'Authorization Bearer ${secret}'`,
     ];
     for (const source of sources) {
       const result = await answer(source);
