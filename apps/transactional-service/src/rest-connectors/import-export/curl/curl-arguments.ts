@@ -1,0 +1,110 @@
+import { ImportSourceError, ImportWarning } from '../connector-draft';
+import { NEGATABLE_SWITCHES, OPTIONS_WITH_ARGUMENT, SHORT_OPTIONS, SWITCHES } from './curl-options';
+import { ShellWord } from './shell-words';
+
+/** An option as curl reads it: its long name, its argument if it takes one, and how and where it was written. */
+export interface CurlOption {
+  /** The long name without dashes (`header` for `-H`); a `--no-x` switch is `x` with `negated`. */
+  name: string;
+  value?: string;
+  negated?: boolean;
+  /** As written (`-H`, `--header`, `--compres`), for messages. */
+  written: string;
+  line: number;
+}
+
+/** The options and URLs of one request group (`--next` starts another, with options of its own). */
+export interface CurlArguments {
+  options: CurlOption[];
+  urls: ShellWord[];
+}
+
+const SHORT = new Map(Object.entries(SHORT_OPTIONS));
+const ALL_LONG = [...OPTIONS_WITH_ARGUMENT, ...SWITCHES];
+
+/**
+ * curl's own reading of its arguments (tool_getparam.c): `--long value` (never `--long=value`), a long name cut short
+ * where that is unambiguous, `--no-<switch>`, clusters of one-letter switches with the last one's argument attached
+ * or next (`-sSL`, `-XPOST`, `-d x`), `--` ending the options, and every other argument a URL.
+ */
+export function readCurlArguments(words: ShellWord[], warnings: ImportWarning[]): CurlArguments[] {
+  const groups: CurlArguments[] = [{ options: [], urls: [] }];
+  let optionsEnded = false;
+  for (let index = 0; index < words.length; index++) {
+    const word = words[index];
+    const group = groups[groups.length - 1];
+    if (!optionsEnded && word.text === '--') optionsEnded = true;
+    else if (optionsEnded || !word.text.startsWith('-') || word.text === '-') group.urls.push(word);
+    else {
+      const read = word.text.startsWith('--') ? readLong(words, index, warnings) : readShort(words, index, warnings);
+      for (const option of read.options) {
+        if (option.name === 'next') groups.push({ options: [], urls: [] });
+        else if (option.name === 'url') groups[groups.length - 1].urls.push({ text: option.value ?? '', line: option.line });
+        else groups[groups.length - 1].options.push(option);
+      }
+      index = read.next;
+    }
+  }
+  return groups.filter((group, index) => index === 0 || group.options.length > 0 || group.urls.length > 0);
+}
+
+interface Read {
+  options: CurlOption[];
+  /** The index of the last word used. */
+  next: number;
+}
+
+function readLong(words: ShellWord[], index: number, warnings: ImportWarning[]): Read {
+  const word = words[index];
+  const written = word.text;
+  const resolved = resolveLong(written.slice(2));
+  if (!resolved) {
+    warnings.push({
+      code: 'UNKNOWN_OPTION',
+      where: `line ${word.line}, ${written.slice(0, 60)}`,
+      message: `${written.slice(0, 60)} is not a curl option this importer knows (or an ambiguous abbreviation): read as a switch without argument, and not imported.`,
+    });
+    return { options: [], next: index };
+  }
+  if (!OPTIONS_WITH_ARGUMENT.has(resolved.name)) return { options: [{ ...resolved, written, line: word.line }], next: index };
+  const value = argumentOf(words, index, written);
+  return { options: [{ name: resolved.name, value, written, line: word.line }], next: index + 1 };
+}
+
+/** The option a long name stands for: exact, `no-` of a switch, or the only option it abbreviates. */
+function resolveLong(name: string): { name: string; negated?: boolean } | undefined {
+  if (OPTIONS_WITH_ARGUMENT.has(name) || SWITCHES.has(name)) return { name };
+  if (name.startsWith('no-') && NEGATABLE_SWITCHES.has(name.slice(3))) return { name: name.slice(3), negated: true };
+  const candidates = ALL_LONG.filter((option) => option.startsWith(name));
+  return name.length > 0 && candidates.length === 1 ? { name: candidates[0] } : undefined;
+}
+
+function readShort(words: ShellWord[], index: number, warnings: ImportWarning[]): Read {
+  const word = words[index];
+  const options: CurlOption[] = [];
+  for (let at = 1; at < word.text.length; at++) {
+    const letter = word.text[at];
+    const name = SHORT.get(letter);
+    if (name === undefined) {
+      warnings.push({
+        code: 'UNKNOWN_OPTION',
+        where: `line ${word.line}, -${letter}`,
+        message: `-${letter} is not a curl option: read as a switch without argument, and not imported.`,
+      });
+    } else if (!OPTIONS_WITH_ARGUMENT.has(name)) options.push({ name, written: `-${letter}`, line: word.line });
+    else {
+      // The rest of the word is the argument (-XPOST), or else the next word is (-X POST).
+      const attached = word.text.slice(at + 1);
+      if (attached.length > 0) return { options: [...options, { name, value: attached, written: `-${letter}`, line: word.line }], next: index };
+      options.push({ name, value: argumentOf(words, index, `-${letter}`), written: `-${letter}`, line: word.line });
+      return { options, next: index + 1 };
+    }
+  }
+  return { options, next: index };
+}
+
+function argumentOf(words: ShellWord[], index: number, written: string): string {
+  const next = words[index + 1];
+  if (next === undefined) throw new ImportSourceError(`line ${words[index].line}`, `${written.slice(0, 60)} needs a value after it`);
+  return next.text;
+}

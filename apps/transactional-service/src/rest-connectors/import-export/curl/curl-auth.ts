@@ -1,0 +1,218 @@
+import { ApiKeyIn, AuthType, GrantType, isBasicCredentials } from '@app/domain';
+import { CredentialDraft, CredentialField, ImportSourceError, ImportWarning } from '../connector-draft';
+import { CurlSettings, WrittenHeader } from './curl-settings';
+import { OAuth2Settings } from './oauth2-comment';
+import { percentDecoded, ResolvedUrl } from './curl-url';
+
+/** The auth settings of a draft, and the headers and URL left once the secrets are out of them. */
+export interface Auth {
+  authType: AuthType;
+  grantType: GrantType | null;
+  oauthUrl: string | null;
+  apiKeyName: string | null;
+  apiKeyIn: ApiKeyIn | null;
+  credentials: CredentialDraft[];
+  headers: WrittenHeader[];
+  url: string;
+}
+
+type AuthSettings = Omit<Auth, 'headers' | 'url'>;
+
+/** A place in the source that carries credentials; `rank` is curl's precedence (lower wins). */
+interface Candidate {
+  rank: number;
+  what: string;
+  where: string;
+  settings: () => AuthSettings;
+}
+
+const NO_AUTH: AuthSettings = { authType: AuthType.AUTH_NONE, grantType: null, oauthUrl: null, apiKeyName: null, apiKeyIn: null, credentials: [] };
+/** A whole value that is one variable: the credential is that variable, given when the connector runs. */
+const WHOLE_PLACEHOLDER = /^\{\{\s*([A-Za-z_][A-Za-z0-9_.-]{0,63})\s*\}\}$/;
+const PLACEHOLDER = /\{\{\s*[^{}\s]+\s*\}\}/;
+/** The variable the exporter writes for an API key: whatever the header or parameter is called, it is the API key. */
+const EXPORTED_API_KEY = '{{API_KEY}}';
+
+/**
+ * Credentials become the auth settings, never headers or query parameters (the secret would be stored in clear). The
+ * sources, in curl's precedence: an `Authorization` header (curl sends a custom header instead of its own), then
+ * --oauth2-bearer, then -u, then user info in the URL; then an API-key header, then an API-key query parameter. The
+ * first wins; each other one is left out with AUTH_CONFLICT (a connector has one auth setting, and a secret left in a
+ * header would be stored in clear). With the exporter's `# connector-oauth2:` line, that OAuth 2.0 setting wins and
+ * the Bearer header below it is the token the connector fetches itself.
+ *
+ * API-key headers: a name that, lower-cased without `-` and `_`, ends with `apikey` (X-API-Key, Api-Key, apikey,
+ * X-RapidAPI-Key, x-goog-api-key), and Ocp-Apim-Subscription-Key. API-key query parameters: `api_key`, `apikey`,
+ * `api-key`, `apiKey`, Google's `key` and `access_token` (RFC 6750's token in the query). Either, whatever its name, when its value is `$API_KEY` (the exporter's). A
+ * name taken for an API key by mistake costs nothing on the wire: the key is sent under the same name, where declared.
+ */
+export function readAuth(
+  settings: CurlSettings,
+  headers: WrittenHeader[],
+  url: ResolvedUrl,
+  urlLine: number,
+  oauth2: OAuth2Settings | undefined,
+  warnings: ImportWarning[],
+): Auth {
+  const candidates: Candidate[] = [];
+  if (oauth2) candidates.push(oauth2Candidate(oauth2));
+  const plainHeaders = headers.filter((header) => {
+    const candidate = headerCandidate(header, warnings);
+    if (candidate === undefined) return true;
+    // Below the OAuth 2.0 comment, the Bearer header stands for the token the connector gets itself.
+    if (!(oauth2 && candidate.rank === 1 && /^bearer\b/i.test(header.value))) candidates.push(candidate);
+    return false;
+  });
+  candidates.push(...optionCandidates(settings, url.userInfo, warnings));
+  const { rest, found } = queryCandidates(url.url, urlLine);
+  candidates.push(...found);
+  candidates.sort((a, b) => a.rank - b.rank);
+  const [winner, ...others] = candidates;
+  for (const other of others) {
+    warnings.push({
+      code: 'AUTH_CONFLICT',
+      where: other.where,
+      message: `${other.what} is left out, its secret not imported: the connector has one auth setting, and ${winner.what} comes first (as curl would send it).`,
+    });
+  }
+  const auth = winner ? winner.settings() : NO_AUTH;
+  for (const scheme of settings.otherAuthSchemes) {
+    warnings.push({
+      code: 'UNSUPPORTED_AUTH_SCHEME',
+      where: `line ${scheme.line}, ${scheme.written}`,
+      message: `${scheme.written} asks curl for another auth scheme: the connector sends its own (${auth.authType}) instead.`,
+    });
+  }
+  return { ...auth, headers: plainHeaders, url: rest };
+}
+
+export function credentialOf(field: CredentialField, text: string, where: string): CredentialDraft {
+  const variable = WHOLE_PLACEHOLDER.exec(text.trim());
+  return variable ? { field, variable: variable[1], where } : { field, value: text, where };
+}
+
+function oauth2Candidate(oauth2: OAuth2Settings): Candidate {
+  return {
+    rank: 0,
+    what: 'the # connector-oauth2 comment',
+    where: `line ${oauth2.line}`,
+    settings: () => ({ ...NO_AUTH, authType: AuthType.AUTH_OAUTH2, grantType: oauth2.grantType, oauthUrl: oauth2.oauthUrl, credentials: oauth2.credentials }),
+  };
+}
+
+function headerCandidate(header: WrittenHeader, warnings: ImportWarning[]): Candidate | undefined {
+  const where = `line ${header.line}, -H ${header.header}`;
+  if (/^authorization$/i.test(header.header))
+    return { rank: 1, what: `the Authorization header (line ${header.line})`, where, settings: () => authorizationSettings(header, where, warnings) };
+  if (!isApiKeyHeader(header)) return undefined;
+  return {
+    rank: 5,
+    what: `the ${header.header} header (line ${header.line})`,
+    where,
+    settings: () => apiKeySettings(header.header, ApiKeyIn.HEADER, header.value, where),
+  };
+}
+
+function isApiKeyHeader({ header, value }: WrittenHeader): boolean {
+  const name = header.toLowerCase();
+  return name.replace(/[-_]/g, '').endsWith('apikey') || name === 'ocp-apim-subscription-key' || value === EXPORTED_API_KEY;
+}
+
+/** `Basic <token>` and `Bearer <token>` are those auth types; another scheme is kept whole as an API key named Authorization. */
+function authorizationSettings(header: WrittenHeader, where: string, warnings: ImportWarning[]): AuthSettings {
+  const [, scheme, rest = ''] = /^(\S*)\s*(.*)$/s.exec(header.value)!;
+  const token = rest.trim();
+  if (/^basic$/i.test(scheme)) {
+    if (!WHOLE_PLACEHOLDER.test(token) && !isBasicCredentials(token)) {
+      throw new ImportSourceError(where, 'the Basic credentials are not the Base64 of user-id:password (RFC 7617)');
+    }
+    return { ...NO_AUTH, authType: AuthType.AUTH_BASIC, credentials: [credentialOf('basicToken', token, where)] };
+  }
+  if (/^bearer$/i.test(scheme)) return { ...NO_AUTH, authType: AuthType.AUTH_BEARER, credentials: [credentialOf('bearerToken', token, where)] };
+  warnings.push({
+    code: 'AUTHORIZATION_AS_API_KEY',
+    where,
+    message: `The Authorization header is neither Basic nor Bearer: it is kept whole as an API key sent in the Authorization header.`,
+  });
+  return apiKeySettings('Authorization', ApiKeyIn.HEADER, header.value, where);
+}
+
+function apiKeySettings(name: string, apiKeyIn: ApiKeyIn, value: string, where: string): AuthSettings {
+  return { ...NO_AUTH, authType: AuthType.AUTH_API_KEY, apiKeyName: name, apiKeyIn, credentials: [credentialOf('apiKey', value, where)] };
+}
+
+function optionCandidates(settings: CurlSettings, userInfo: ResolvedUrl['userInfo'], warnings: ImportWarning[]): Candidate[] {
+  const candidates: Candidate[] = [];
+  const { oauth2Bearer, user } = settings;
+  if (oauth2Bearer) {
+    const where = `line ${oauth2Bearer.line}, ${oauth2Bearer.written}`;
+    candidates.push({
+      rank: 2,
+      what: oauth2Bearer.written,
+      where,
+      settings: () => ({ ...NO_AUTH, authType: AuthType.AUTH_BEARER, credentials: [credentialOf('bearerToken', oauth2Bearer.value ?? '', where)] }),
+    });
+  }
+  if (user) {
+    const where = `line ${user.line}, ${user.written}`;
+    candidates.push({ rank: 3, what: user.written, where, settings: () => basicSettings(user.value ?? '', where, warnings) });
+  }
+  if (userInfo) {
+    const where = `line ${userInfo.line}, URL user info`;
+    candidates.push({ rank: 4, what: 'the user info in the URL', where, settings: () => basicSettings(userInfo.text, where, warnings) });
+  }
+  return candidates;
+}
+
+/**
+ * `-u user:password` (or `user:password@` in the URL): AUTH_BASIC with basicToken = Base64(UTF-8 `user:password`), as
+ * curl sends it. Without a password curl would prompt for one, and with a variable in it the token cannot be computed
+ * here: basicToken is then left to the import request (the service takes it from `credentials`), with a warning.
+ */
+function basicSettings(text: string, where: string, warnings: ImportWarning[]): AuthSettings {
+  const basic = { ...NO_AUTH, authType: AuthType.AUTH_BASIC };
+  if (PLACEHOLDER.test(text)) {
+    warnings.push({
+      code: 'BASIC_CREDENTIALS_VARIABLE',
+      where,
+      message:
+        'The user name or password is a variable: the Base64 token cannot be made from it here. Give basicToken (the Base64 of user:password) with the import.',
+    });
+    return { ...basic, credentials: [{ field: 'basicToken', where }] };
+  }
+  if (!text.includes(':')) {
+    warnings.push({
+      code: 'PASSWORD_PROMPT',
+      where,
+      message: 'No password is given (curl would prompt for it): give basicToken (the Base64 of user:password) with the import.',
+    });
+    return { ...basic, credentials: [{ field: 'basicToken', where }] };
+  }
+  const token = Buffer.from(text, 'utf8').toString('base64');
+  if (!isBasicCredentials(token))
+    throw new ImportSourceError(where, 'the user name or password holds a control character, which HTTP Basic cannot carry (RFC 7617)');
+  return { ...basic, credentials: [{ field: 'basicToken', value: token, where }] };
+}
+
+/** API-key query parameters, each a candidate; the URL without any of them (a loser's secret must not stay in it). */
+function queryCandidates(url: string, line: number): { rest: string; found: Candidate[] } {
+  const match = /^([^?#]*)\?([^#]*)(#.*)?$/s.exec(url);
+  if (!match) return { rest: url, found: [] };
+  const [, base, query, fragment = ''] = match;
+  const found: Candidate[] = [];
+  const kept = query.split('&').filter((parameter) => {
+    const equals = parameter.indexOf('=');
+    const name = percentDecoded(equals < 0 ? parameter : parameter.slice(0, equals));
+    const value = equals < 0 ? '' : percentDecoded(parameter.slice(equals + 1).replace(/\+/g, ' '));
+    if (!isApiKeyParameter(name, value)) return true;
+    const where = `line ${line}, URL query parameter ${name.slice(0, 40)}`;
+    found.push({ rank: 6, what: `the query parameter ${name.slice(0, 40)}`, where, settings: () => apiKeySettings(name, ApiKeyIn.QUERY, value, where) });
+    return false;
+  });
+  return { rest: base + (kept.length > 0 ? `?${kept.join('&')}` : '') + fragment, found };
+}
+
+function isApiKeyParameter(name: string, value: string): boolean {
+  const normalized = name.toLowerCase().replace(/[-_]/g, '');
+  return normalized === 'apikey' || name === 'key' || name === 'access_token' || value === EXPORTED_API_KEY;
+}

@@ -1,0 +1,189 @@
+import { ApiKeyIn, AuthType, ContentType, GrantType, RequestType } from '@app/domain';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ExportedConnector } from '../connector-draft';
+import { exportCurl } from './export-curl';
+import { importCurl } from './import-curl';
+
+function aConnector(overrides: Partial<ExportedConnector> = {}): ExportedConnector {
+  return {
+    name: 'Create user',
+    description: null,
+    requestType: RequestType.POST,
+    url: 'https://api.example.com/v1/users',
+    headers: [{ header: 'Accept', value: 'application/json' }],
+    contentType: ContentType.APPLICATION_JSON,
+    authType: AuthType.AUTH_NONE,
+    grantType: null,
+    clientId: null,
+    oauthUrl: null,
+    authUsername: null,
+    apiKeyName: null,
+    apiKeyIn: null,
+    body: '{"name": "Ana"}',
+    output: '',
+    ...overrides,
+  };
+}
+
+/** The secrets' shell variables, set for the shell that runs an exported command. */
+const SECRETS = { BASIC_TOKEN: 'dXNlcjpwYXNz', BEARER_TOKEN: 'bearer-1', API_KEY: 'key 1', ACCESS_TOKEN: 'access-1', CLIENT_SECRET: 'cs', AUTH_PASSWORD: 'pw' };
+
+/**
+ * The arguments a real POSIX shell hands curl for an exported command: `curl` is a shell function that prints them
+ * (NUL-separated), so nothing is sent anywhere; the secrets' variables are set as a user would set them.
+ */
+function argvOf(command: string): string[] {
+  const directory = mkdtempSync(join(tmpdir(), 'curl-export-'));
+  try {
+    const env = { PATH: process.env.PATH ?? '/usr/bin:/bin', LC_ALL: 'C.UTF-8', ...SECRETS };
+    const out = execFileSync('bash', ['--norc', '--noprofile', '-c', `curl() { printf '%s\\0' "$@"; }\n${command}`], { cwd: directory, env, encoding: 'utf8' });
+    return out.split('\0').slice(0, -1);
+  } finally {
+    rmSync(directory, { recursive: true, force: true });
+  }
+}
+
+describe('exportCurl', () => {
+  it('writes one option a line, every value in single quotes, the body in --data-raw', () => {
+    expect(exportCurl(aConnector({ authType: AuthType.AUTH_BEARER }))).toBe(
+      [
+        "curl -X POST 'https://api.example.com/v1/users' \\",
+        "  -H 'Accept: application/json' \\",
+        "  -H 'Content-Type: application/json' \\",
+        '  -H "Authorization: Bearer $BEARER_TOKEN" \\',
+        `  --data-raw '{"name": "Ana"}'`,
+        '',
+      ].join('\n'),
+    );
+  });
+
+  it('gives a real shell exactly the intended arguments, quotes, newlines, dollars and unicode included', () => {
+    const body = `{"say": "it's \\"$HOME\\" \`id\` $(id) ü 🙂",\n "n": 1}`;
+    const connector = aConnector({
+      authType: AuthType.AUTH_BASIC,
+      headers: [
+        { header: 'X-Note', value: "l'été $PATH" },
+        { header: 'X-Empty', value: '' },
+      ],
+      body,
+    });
+    expect(argvOf(exportCurl(connector))).toEqual([
+      '-X',
+      'POST',
+      'https://api.example.com/v1/users',
+      '-H',
+      "X-Note: l'été $PATH",
+      '-H',
+      'X-Empty;',
+      '-H',
+      'Content-Type: application/json',
+      '-H',
+      `Authorization: Basic ${SECRETS.BASIC_TOKEN}`,
+      '--data-raw',
+      body,
+    ]);
+  });
+
+  it('sends a body that starts with @ in --data-raw, which never reads a file', () => {
+    const command = exportCurl(aConnector({ body: '@/etc/passwd', contentType: ContentType.TEXT_PLAIN, headers: [] }));
+    expect(command).not.toMatch(/--data-binary|--data |-d /);
+    expect(argvOf(command).slice(-2)).toEqual(['--data-raw', '@/etc/passwd']);
+  });
+
+  it('writes --globoff for a URL with braces, --head for HEAD, and the API key in the query before the fragment', () => {
+    const argv = argvOf(
+      exportCurl(
+        aConnector({
+          requestType: RequestType.HEAD,
+          url: 'https://x.test/{{id}}?a=1#top',
+          headers: [],
+          body: '',
+          contentType: ContentType.NONE,
+          authType: AuthType.AUTH_API_KEY,
+          apiKeyName: 'api key',
+          apiKeyIn: ApiKeyIn.QUERY,
+        }),
+      ),
+    );
+    expect(argv).toEqual(['--head', `https://x.test/{{id}}?a=1&api%20key=${SECRETS.API_KEY}#top`, '--globoff']);
+  });
+
+  it('writes the OAuth 2.0 settings on a comment line above the command, which the shell ignores', () => {
+    const command = exportCurl(
+      aConnector({ authType: AuthType.AUTH_OAUTH2, grantType: GrantType.CLIENT_CREDENTIALS, oauthUrl: 'https://auth.test/token', clientId: "app'1" }),
+    );
+    expect(command.split('\n').slice(0, 2)).toEqual([
+      '# OAuth 2.0 (client credentials): set ACCESS_TOKEN to a token from https://auth.test/token first; the line below holds the settings.',
+      `# connector-oauth2: --grant-type CLIENT_CREDENTIALS --token-url 'https://auth.test/token' --client-id 'app'\\''1' --client-secret "$CLIENT_SECRET"`,
+    ]);
+    expect(argvOf(command)).toContain(`Authorization: Bearer ${SECRETS.ACCESS_TOKEN}`);
+  });
+
+  describe('round trip: importCurl(exportCurl(c)) is c', () => {
+    const connectors: Array<[string, ExportedConnector]> = [
+      [
+        'no auth, JSON with variables in URL, header and body',
+        aConnector({ url: 'https://{{host}}/v1/{{id}}?q={{q}}', headers: [{ header: 'X-Trace', value: '{{trace}}' }], body: '{"qty": {{qty}}}' }),
+      ],
+      ['Basic, form body', aConnector({ authType: AuthType.AUTH_BASIC, contentType: ContentType.APPLICATION_FORM_URLENCODED, body: 'a=1&b=%20x' })],
+      [
+        'Bearer, XML body with quotes and newlines',
+        aConnector({ authType: AuthType.AUTH_BEARER, contentType: ContentType.APPLICATION_XML, body: `<a x='1'>\n  "two"\n</a>` }),
+      ],
+      ['API key in a header of any name', aConnector({ authType: AuthType.AUTH_API_KEY, apiKeyName: 'X-Custom-Secret', apiKeyIn: ApiKeyIn.HEADER })],
+      ['API key in the query', aConnector({ url: 'https://x.test/a?b=1#c', authType: AuthType.AUTH_API_KEY, apiKeyName: 'token', apiKeyIn: ApiKeyIn.QUERY })],
+      [
+        'OAuth 2.0 client credentials',
+        aConnector({ authType: AuthType.AUTH_OAUTH2, grantType: GrantType.CLIENT_CREDENTIALS, oauthUrl: 'https://auth.test/t', clientId: 'app' }),
+      ],
+      [
+        'OAuth 2.0 password',
+        aConnector({ authType: AuthType.AUTH_OAUTH2, grantType: GrantType.PASSWORD, oauthUrl: 'https://auth.test/t', clientId: 'app', authUsername: 'ana' }),
+      ],
+      ['multipart, unicode', aConnector({ contentType: ContentType.MULTIPART_FORM_DATA, body: 'name=Zoë 🙂', requestType: RequestType.PUT })],
+      ['text, a body starting with @', aConnector({ contentType: ContentType.TEXT_PLAIN, body: "@file it's", requestType: RequestType.PATCH })],
+      [
+        'GET without body, empty header value',
+        aConnector({ requestType: RequestType.GET, contentType: ContentType.NONE, body: '', headers: [{ header: 'X-Empty', value: '' }] }),
+      ],
+      ['DELETE with a body', aConnector({ requestType: RequestType.DELETE, body: '{}' })],
+      ['HEAD', aConnector({ requestType: RequestType.HEAD, contentType: ContentType.NONE, body: '' })],
+      ['OPTIONS', aConnector({ requestType: RequestType.OPTIONS, contentType: ContentType.NONE, body: '' })],
+    ];
+
+    it.each(connectors)('%s', async (_, connector) => {
+      const {
+        connectors: [draft],
+      } = await importCurl(exportCurl(connector), {});
+      expect(draft).toMatchObject({
+        requestType: connector.requestType,
+        url: connector.url,
+        headers: connector.headers,
+        contentType: connector.contentType,
+        body: connector.body,
+        authType: connector.authType,
+        grantType: connector.grantType,
+        oauthUrl: connector.oauthUrl,
+        apiKeyName: connector.apiKeyName,
+        apiKeyIn: connector.apiKeyIn,
+      });
+      expect(draft.credentials.every((credential) => credential.value === undefined || ['clientId', 'authUsername'].includes(credential.field))).toBe(true);
+    });
+
+    it('gives each secret back as the variable the command names', async () => {
+      const variables = async (connector: ExportedConnector) =>
+        (await importCurl(exportCurl(connector), {})).connectors[0].credentials.map(({ field, variable, value }) => `${field}=${variable ?? value}`);
+      expect(await variables(aConnector({ authType: AuthType.AUTH_BASIC }))).toEqual(['basicToken=BASIC_TOKEN']);
+      expect(await variables(aConnector({ authType: AuthType.AUTH_BEARER }))).toEqual(['bearerToken=BEARER_TOKEN']);
+      expect(await variables(aConnector({ authType: AuthType.AUTH_API_KEY, apiKeyName: 'k', apiKeyIn: ApiKeyIn.QUERY }))).toEqual(['apiKey=API_KEY']);
+      expect(
+        await variables(
+          aConnector({ authType: AuthType.AUTH_OAUTH2, grantType: GrantType.PASSWORD, oauthUrl: 'https://a.test/t', clientId: null, authUsername: 'ana' }),
+        ),
+      ).toEqual(['clientId=CLIENT_ID', 'authUsername=ana', 'authPassword=AUTH_PASSWORD']);
+    });
+  });
+});

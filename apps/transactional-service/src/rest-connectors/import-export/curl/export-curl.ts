@@ -1,0 +1,71 @@
+import { ApiKeyIn, AuthType, ContentType, GrantType, RequestType } from '@app/domain';
+import { ExportedConnector, Exporter } from '../connector-draft';
+import { curlEscape } from './curl-payload';
+import { withQuery } from './curl-url';
+import { oauth2Comment } from './oauth2-comment';
+import { singleQuoted } from './posix-quote';
+
+const MEDIA_TYPES: Record<Exclude<ContentType, ContentType.NONE>, string> = {
+  [ContentType.APPLICATION_JSON]: 'application/json',
+  [ContentType.APPLICATION_XML]: 'application/xml',
+  [ContentType.APPLICATION_FORM_URLENCODED]: 'application/x-www-form-urlencoded',
+  [ContentType.MULTIPART_FORM_DATA]: 'multipart/form-data',
+  [ContentType.TEXT_PLAIN]: 'text/plain',
+};
+
+/**
+ * A connector as a POSIX shell command, one option a line with ` \` continuations, every value in single quotes
+ * (`'\''` for a quote), so that the shell expands nothing of it; importCurl reads it back as the same connector.
+ * The body goes in `--data-raw`, never `--data-binary` or `-d`, which read a file when the body starts with `@`.
+ * `--globoff` when the URL holds braces or brackets (the connector's `{{variables}}` are no curl globs).
+ *
+ * Secrets are never known here: they are shell variables in double quotes, so that the command runs once they are
+ * set, and importCurl reads each back as that variable: `$BASIC_TOKEN` (the Base64 of user:password, sent as
+ * `Authorization: Basic $BASIC_TOKEN`: a token, not a user and password, is what the connector keeps), `$BEARER_TOKEN`,
+ * `$API_KEY` (in the header or query parameter apiKeyName), and for OAuth 2.0 `$ACCESS_TOKEN` in the call with the
+ * settings on a `# connector-oauth2:` comment line above it (`$CLIENT_SECRET`, `$AUTH_PASSWORD`; oauth2-comment.ts).
+ */
+export const exportCurl: Exporter = (connector) => {
+  const options = [
+    ...(/[{}[\]]/.test(connector.url) ? ['--globoff'] : []),
+    ...connector.headers.map(({ header, value }) => `-H ${singleQuoted(value === '' ? `${header};` : `${header}: ${value}`)}`),
+    ...(connector.contentType === ContentType.NONE ? [] : [`-H ${singleQuoted(`Content-Type: ${MEDIA_TYPES[connector.contentType]}`)}`]),
+    ...authOptions(connector),
+    ...(connector.body === '' ? [] : [`--data-raw ${singleQuoted(connector.body)}`]),
+  ];
+  const method = connector.requestType === RequestType.HEAD ? '--head' : `-X ${connector.requestType}`;
+  const command = [`curl ${method} ${exportedUrl(connector)}`, ...options].join(' \\\n  ');
+  return [...commentLines(connector), command].join('\n') + '\n';
+};
+
+function commentLines(connector: ExportedConnector): string[] {
+  if (connector.authType !== AuthType.AUTH_OAUTH2 || connector.grantType === null || connector.oauthUrl === null) return [];
+  const grant = connector.grantType === GrantType.PASSWORD ? 'password' : 'client credentials';
+  return [
+    `# OAuth 2.0 (${grant}): set ACCESS_TOKEN to a token from ${connector.oauthUrl.replace(/[\r\n]/g, '')} first; the line below holds the settings.`,
+    oauth2Comment(connector.grantType, connector.oauthUrl, connector.clientId, connector.authUsername),
+  ];
+}
+
+function authOptions(connector: ExportedConnector): string[] {
+  switch (connector.authType) {
+    case AuthType.AUTH_BASIC:
+      return ['-H "Authorization: Basic $BASIC_TOKEN"'];
+    case AuthType.AUTH_BEARER:
+      return ['-H "Authorization: Bearer $BEARER_TOKEN"'];
+    case AuthType.AUTH_OAUTH2:
+      return ['-H "Authorization: Bearer $ACCESS_TOKEN"'];
+    case AuthType.AUTH_API_KEY:
+      return connector.apiKeyIn === ApiKeyIn.HEADER && connector.apiKeyName ? [`-H ${singleQuoted(`${connector.apiKeyName}: `)}"$API_KEY"`] : [];
+    default:
+      return [];
+  }
+}
+
+/** The URL in single quotes; with an API key in the query, `name=` then `"$API_KEY"` outside them (before any fragment). */
+function exportedUrl(connector: ExportedConnector): string {
+  if (connector.authType !== AuthType.AUTH_API_KEY || connector.apiKeyIn !== ApiKeyIn.QUERY || !connector.apiKeyName) return singleQuoted(connector.url);
+  const marker = '\u0000';
+  const [before, after] = withQuery(connector.url, `${curlEscape(connector.apiKeyName)}=${marker}`).split(marker);
+  return `${singleQuoted(before)}"$API_KEY"${after === '' ? '' : singleQuoted(after)}`;
+}

@@ -1,0 +1,398 @@
+import { ApiKeyIn, AuthType, ContentType, GrantType, RequestType } from '@app/domain';
+import { ConnectorDraft, ImportDraft, ImportSourceError } from '../connector-draft';
+import { importCurl } from './import-curl';
+
+async function imported(source: string): Promise<ImportDraft> {
+  return importCurl(source, {});
+}
+
+async function only(source: string): Promise<ConnectorDraft> {
+  const { connectors } = await imported(source);
+  expect(connectors).toHaveLength(1);
+  return connectors[0];
+}
+
+async function codes(source: string): Promise<string[]> {
+  return (await imported(source)).warnings.map(({ code, where }) => `${code} ${where}`);
+}
+
+async function refusal(source: string): Promise<string> {
+  const error = await importCurl(source, {}).then(
+    () => undefined,
+    (thrown: unknown) => thrown,
+  );
+  expect(error).toBeInstanceOf(ImportSourceError);
+  return (error as ImportSourceError).message;
+}
+
+describe('importCurl', () => {
+  describe('method', () => {
+    it.each([
+      ['curl https://x.test/a', RequestType.GET],
+      ['curl -d a=1 https://x.test/a', RequestType.POST],
+      ['curl -G -d a=1 https://x.test/a', RequestType.GET],
+      ['curl -I https://x.test/a', RequestType.HEAD],
+      ['curl --head -G -d a=1 https://x.test/a', RequestType.HEAD],
+      ['curl -F a=1 https://x.test/a', RequestType.POST],
+      ["curl --json '{}' https://x.test/a", RequestType.POST],
+      ['curl -T f.txt https://x.test/a', RequestType.PUT],
+      ['curl -XPATCH -d a=1 https://x.test/a', RequestType.PATCH],
+      ['curl -X DELETE -X OPTIONS https://x.test/a', RequestType.OPTIONS],
+    ])('%s sends %s', async (source, method) => {
+      expect((await only(source)).requestType).toBe(method);
+    });
+
+    it('upper-cases a lower-case -X with a warning, and refuses a method a connector does not send', async () => {
+      expect(await codes('curl -X post https://x.test')).toEqual(['METHOD_CASE line 1, -X']);
+      expect(await refusal('curl -X PROPFIND https://x.test')).toBe(
+        'source line 1, -X: PROPFIND is not a method a connector sends: GET, POST, PUT, PATCH, DELETE, HEAD, OPTIONS',
+      );
+    });
+
+    it('keeps data sent with -X GET, and says the connector will not send it', async () => {
+      const draft = await only('curl -X GET -d a=1 https://x.test');
+      expect(draft.body).toBe('a=1');
+      expect((await imported('curl -X GET -d a=1 https://x.test')).warnings.map(({ code }) => code)).toEqual(['BODY_NOT_SENT']);
+    });
+  });
+
+  describe('body and content type', () => {
+    it('joins several -d with & as curl does, and sends them form-urlencoded without a Content-Type', async () => {
+      const draft = await only("curl https://x.test -d a=1 --data 'b=2 3' --data-raw @c --data-ascii d --data-binary e");
+      expect(draft).toMatchObject({ body: 'a=1&b=2 3&@c&d&e', contentType: ContentType.APPLICATION_FORM_URLENCODED });
+    });
+
+    it('encodes --data-urlencode as curl does, in each of its forms', async () => {
+      const draft = await only(
+        "curl https://x.test --data-urlencode 'name=a b&c' --data-urlencode '=é/ü' --data-urlencode 'plain~*!' --data-urlencode 'a@b=c'",
+      );
+      expect(draft.body).toBe('name=a%20b%26c&%C3%A9%2F%C3%BC&plain~%2A%21&a@b=c');
+    });
+
+    it('never reads a file: @file, @-, name@file and -F x=@file are left out with FILE_NOT_READ', async () => {
+      const { connectors, warnings } = await imported('curl https://x.test -d @body.json --data-binary @- --data-urlencode name@f.txt -d kept=1');
+      expect(connectors[0].body).toBe('kept=1');
+      expect(warnings.map(({ code, where }) => `${code} ${where}`)).toEqual([
+        'FILE_NOT_READ line 1, -d',
+        'FILE_NOT_READ line 1, --data-binary',
+        'FILE_NOT_READ line 1, --data-urlencode',
+      ]);
+    });
+
+    it('sends --json as JSON with Accept: application/json, pieces concatenated', async () => {
+      const draft = await only(`curl --json '{ "drink":' --json ' "coffe" }' https://x.test`);
+      expect(draft).toMatchObject({
+        body: '{ "drink": "coffe" }',
+        contentType: ContentType.APPLICATION_JSON,
+        headers: [{ header: 'Accept', value: 'application/json' }],
+      });
+      expect((await only(`curl --json '{}' -H 'Accept: text/plain' https://x.test`)).headers).toEqual([{ header: 'Accept', value: 'text/plain' }]);
+    });
+
+    it.each([
+      ['application/json; charset=utf-8', ContentType.APPLICATION_JSON, []],
+      ['application/vnd.api+json', ContentType.APPLICATION_JSON, []],
+      ['Application/JSON;charset:utf-8;', ContentType.APPLICATION_JSON, []],
+      ['text/xml', ContentType.APPLICATION_XML, []],
+      ['application/atom+xml', ContentType.APPLICATION_XML, []],
+      ['application/x-www-form-urlencoded; charset=UTF-8', ContentType.APPLICATION_FORM_URLENCODED, []],
+      ['multipart/form-data; boundary=abc', ContentType.MULTIPART_FORM_DATA, ['CONTENT_TYPE_CHANGED']],
+      ['text/plain', ContentType.TEXT_PLAIN, []],
+      ['application/octet-stream', ContentType.TEXT_PLAIN, ['CONTENT_TYPE_CHANGED']],
+    ])('reads Content-Type %s by its media type', async (mediaType, contentType, warned) => {
+      const { connectors, warnings } = await imported(`curl https://x.test -H 'Content-Type: ${mediaType}' -d '{"n": 1, "ok": true}'`);
+      expect(connectors[0]).toMatchObject({ contentType, headers: [], body: '{"n": 1, "ok": true}' });
+      expect(warnings.map(({ code }) => code)).toEqual(warned);
+    });
+
+    it('lets the last Content-Type decide and says so of the earlier one', async () => {
+      expect(await codes("curl https://x.test -H 'Content-Type: text/plain' -H 'content-type: application/json' -d 1")).toEqual([
+        'HEADER_SKIPPED line 1, -H Content-Type',
+      ]);
+    });
+
+    it('moves -G data to the query, after the query the URL has', async () => {
+      const draft = await only("curl -G https://x.test/a?b=1#top -d c=2 --data-urlencode 'd=e f'");
+      expect(draft).toMatchObject({ url: 'https://x.test/a?b=1&c=2&d=e%20f#top', body: '', contentType: ContentType.NONE });
+    });
+
+    it('adds --url-query to the query, encoded unless it starts with +', async () => {
+      expect((await only("curl https://x.test/a --url-query 'q=a b' --url-query '+raw=%41'")).url).toBe('https://x.test/a?q=a%20b&raw=%41');
+    });
+
+    it('keeps -F text fields as name=value and leaves file fields out', async () => {
+      const { connectors, warnings } = await imported("curl https://x.test -F 'a=1 2' --form-string 'b=@not-a-file' -F 'c=@photo.jpg' -F 'd=<notes.txt'");
+      expect(connectors[0]).toMatchObject({ body: 'a=1%202&b=%40not-a-file', contentType: ContentType.MULTIPART_FORM_DATA });
+      expect(warnings.map(({ code }) => code)).toEqual(['MULTIPART_BODY', 'MULTIPART_BODY', 'FILE_NOT_READ', 'FILE_NOT_READ']);
+    });
+
+    it('refuses what curl refuses: data with a form or an upload', async () => {
+      expect(await refusal('curl https://x.test -d a=1 -F b=2')).toBe(
+        'source line 1: data (-d, --json) and a form (-F) together: curl refuses to send them in one request; keep one',
+      );
+    });
+
+    it('adds the uploaded file name to a URL without a file part, as curl does', async () => {
+      expect((await only('curl -T dir/report.pdf https://x.test')).url).toBe('https://x.test/report.pdf');
+      expect((await only('curl -T report.pdf https://x.test/up/')).url).toBe('https://x.test/up/report.pdf');
+      expect((await only('curl -T report.pdf https://x.test/up/name')).url).toBe('https://x.test/up/name');
+    });
+
+    it('keeps a JSON body exactly as written: numbers stay numbers, variables stand where they were', async () => {
+      const draft = await only(`curl https://x.test -H 'Content-Type: application/json' -d "{\\"qty\\": $QTY, \\"name\\": \\"$NAME\\", \\"n\\": 1.50}"`);
+      expect(draft.body).toBe('{"qty": {{QTY}}, "name": "{{NAME}}", "n": 1.50}');
+    });
+  });
+
+  describe('headers', () => {
+    it('reads -H, -A, -e, -b, and the attached form -Hvalue', async () => {
+      const draft = await only("curl https://x.test -H'X-A: 1' -H 'X-B;' -A agent -e 'https://from.test;auto' -b 'a=1; b=2'");
+      expect(draft.headers).toEqual([
+        { header: 'X-A', value: '1' },
+        { header: 'X-B', value: '' },
+        { header: 'User-Agent', value: 'agent' },
+        { header: 'Referer', value: 'https://from.test' },
+        { header: 'Cookie', value: 'a=1; b=2' },
+      ]);
+    });
+
+    it("skips -H 'X:' (it only stops curl sending its own) and a header without colon, with a warning", async () => {
+      expect(await codes("curl https://x.test -H 'Expect:' -H 'nonsense'")).toEqual(['HEADER_SKIPPED line 1, -H', 'HEADER_SKIPPED line 1, -H']);
+    });
+
+    it('refuses a header name that is no HTTP token, and a value with a line break', async () => {
+      expect(await refusal("curl https://x.test -H 'Bad Name: 1'")).toBe(
+        'source line 1, -H Bad Name: "Bad Name" is not an HTTP header name (RFC 9110 token, at most 256 characters)',
+      );
+      expect(await refusal("curl https://x.test -H $'X: a\\r\\nInjected: 1'")).toBe(
+        'source line 1, -H: the header value must not contain CR, LF or NUL characters: HTTP cannot carry it',
+      );
+    });
+  });
+
+  describe('auth', () => {
+    it('makes -u user:password the Base64 basicToken of its UTF-8 bytes', async () => {
+      const draft = await only("curl -u 'josé:pa:ss' https://x.test");
+      expect(draft).toMatchObject({ authType: AuthType.AUTH_BASIC, headers: [] });
+      expect(draft.credentials).toEqual([{ field: 'basicToken', value: Buffer.from('josé:pa:ss').toString('base64'), where: 'line 1, -u' }]);
+    });
+
+    it('leaves basicToken to the import request when -u has no password or a variable', async () => {
+      const prompt = await imported('curl -u alice https://x.test');
+      expect(prompt.connectors[0].credentials).toEqual([{ field: 'basicToken', where: 'line 1, -u' }]);
+      expect(prompt.warnings.map(({ code }) => code)).toEqual(['PASSWORD_PROMPT']);
+      const variable = await imported('curl -u "$USER:$PASS" https://x.test');
+      expect(variable.connectors[0].credentials).toEqual([{ field: 'basicToken', where: 'line 1, -u' }]);
+      expect(variable.warnings.map(({ code }) => code)).toEqual(['BASIC_CREDENTIALS_VARIABLE']);
+    });
+
+    it('moves user info out of the URL into the Basic credentials', async () => {
+      const draft = await only('curl https://al%40ice:s%3Aecret@x.test/a');
+      expect(draft).toMatchObject({ url: 'https://x.test/a', authType: AuthType.AUTH_BASIC });
+      expect(draft.credentials[0].value).toBe(Buffer.from('al@ice:s:ecret').toString('base64'));
+    });
+
+    it('makes Authorization: Basic and Bearer the auth settings, the header gone, a variable kept as the variable', async () => {
+      expect(await only("curl https://x.test -H 'authorization: basic dXNlcjpwYXNz'")).toMatchObject({
+        authType: AuthType.AUTH_BASIC,
+        headers: [],
+        credentials: [{ field: 'basicToken', value: 'dXNlcjpwYXNz', where: 'line 1, -H authorization' }],
+      });
+      expect(await only('curl https://x.test -H "Authorization: Bearer $TOKEN"')).toMatchObject({
+        authType: AuthType.AUTH_BEARER,
+        headers: [],
+        credentials: [{ field: 'bearerToken', variable: 'TOKEN', where: 'line 1, -H Authorization' }],
+      });
+      expect((await only('curl https://x.test --oauth2-bearer abc')).credentials).toEqual([
+        { field: 'bearerToken', value: 'abc', where: 'line 1, --oauth2-bearer' },
+      ]);
+    });
+
+    it('refuses a Basic token that is not Base64 of user:password, without showing it', async () => {
+      const message = await refusal("curl https://x.test -H 'Authorization: Basic not-base64!'");
+      expect(message).toBe('source line 1, -H Authorization: the Basic credentials are not the Base64 of user-id:password (RFC 7617)');
+    });
+
+    it('keeps another Authorization scheme whole as an API key named Authorization', async () => {
+      const { connectors, warnings } = await imported("curl https://x.test -H 'Authorization: Token abc'");
+      expect(connectors[0]).toMatchObject({ authType: AuthType.AUTH_API_KEY, apiKeyName: 'Authorization', apiKeyIn: ApiKeyIn.HEADER, headers: [] });
+      expect(connectors[0].credentials).toEqual([{ field: 'apiKey', value: 'Token abc', where: 'line 1, -H Authorization' }]);
+      expect(warnings.map(({ code }) => code)).toEqual(['AUTHORIZATION_AS_API_KEY']);
+    });
+
+    it.each(['X-API-Key', 'Api-Key', 'apikey', 'X-RapidAPI-Key', 'x-goog-api-key', 'Ocp-Apim-Subscription-Key', 'X-Custom-Secret'])(
+      'takes the header %s as an API key',
+      async (name) => {
+        const value = name === 'X-Custom-Secret' ? '"$API_KEY"' : 'k1';
+        const draft = await only(`curl https://x.test -H '${name}: '${value} -H 'X-Other: 1'`);
+        expect(draft).toMatchObject({
+          authType: AuthType.AUTH_API_KEY,
+          apiKeyName: name,
+          apiKeyIn: ApiKeyIn.HEADER,
+          headers: [{ header: 'X-Other', value: '1' }],
+        });
+      },
+    );
+
+    it.each(['api_key', 'apikey', 'api-key', 'apiKey', 'key', 'access_token'])(
+      'takes the query parameter %s as an API key, and takes it out of the URL',
+      async (name) => {
+        const draft = await only(`curl 'https://x.test/a?x=1&${name}=k%201&y=2#f'`);
+        expect(draft).toMatchObject({ url: 'https://x.test/a?x=1&y=2#f', authType: AuthType.AUTH_API_KEY, apiKeyName: name, apiKeyIn: ApiKeyIn.QUERY });
+        expect(draft.credentials).toEqual([{ field: 'apiKey', value: 'k 1', where: `line 1, URL query parameter ${name}` }]);
+      },
+    );
+
+    it("follows curl's precedence between sources and leaves the others out, their secrets with them", async () => {
+      const { connectors, warnings } = await imported("curl -u a:b https://c:d@x.test/?api_key=k -H 'X-API-Key: k2' -H 'Authorization: Bearer t'");
+      expect(connectors[0]).toMatchObject({ url: 'https://x.test/', authType: AuthType.AUTH_BEARER, headers: [] });
+      expect(warnings.map(({ code, where }) => `${code} ${where}`)).toEqual([
+        'AUTH_CONFLICT line 1, -u',
+        'AUTH_CONFLICT line 1, URL user info',
+        'AUTH_CONFLICT line 1, -H X-API-Key',
+        'AUTH_CONFLICT line 1, URL query parameter api_key',
+      ]);
+      expect(JSON.stringify(warnings)).not.toMatch(/k2|"t"|YTpi/);
+    });
+
+    it('says the connector sends its own scheme where curl was asked for another', async () => {
+      expect(await codes('curl --digest -u a:b https://x.test')).toEqual(['UNSUPPORTED_AUTH_SCHEME line 1, --digest']);
+    });
+
+    it('refuses a variable in the host of a URL that credentials go to', async () => {
+      expect(await refusal('curl -H "Authorization: Bearer t" "https://$HOST/a"')).toMatch(
+        /^source line 1: the URL has a variable in its host while the credentials go to it/,
+      );
+      expect((await only('curl "https://$HOST/a"')).url).toBe('https://{{HOST}}/a');
+    });
+
+    it('reads the OAuth 2.0 settings of the comment the exporter writes', async () => {
+      const source = [
+        "# connector-oauth2: --grant-type PASSWORD --token-url 'https://auth.test/token' --client-id 'app' --username 'ana' --password \"$AUTH_PASSWORD\"",
+        'curl -X GET \'https://x.test/a\' -H "Authorization: Bearer $ACCESS_TOKEN"',
+      ].join('\n');
+      const draft = await only(source);
+      expect(draft).toMatchObject({ authType: AuthType.AUTH_OAUTH2, grantType: GrantType.PASSWORD, oauthUrl: 'https://auth.test/token', headers: [] });
+      expect(draft.credentials).toEqual([
+        { field: 'clientId', value: 'app', where: 'line 1, --client-id' },
+        { field: 'authUsername', value: 'ana', where: 'line 1, --username' },
+        { field: 'authPassword', variable: 'AUTH_PASSWORD', where: 'line 1, --password' },
+      ]);
+    });
+  });
+
+  describe('URL', () => {
+    it('assumes http:// for a URL without scheme, as curl does, and names it', async () => {
+      const { connectors, warnings } = await imported('curl example.com/x');
+      expect(connectors[0].url).toBe('http://example.com/x');
+      expect(warnings.map(({ code }) => code)).toEqual(['SCHEME_ASSUMED']);
+      expect((await only('curl --proto-default https example.com/x')).url).toBe('https://example.com/x');
+    });
+
+    it('refuses other schemes, a URL that is a variable, and one that is no URL', async () => {
+      expect(await refusal('curl ftp://x.test/f')).toBe('source line 1: ftp: URLs make no connector: only http and https');
+      expect(await refusal('curl $BASE_URL/v1/x')).toMatch(/^source line 1: the URL starts with a variable/);
+      expect(await refusal("curl 'https://a b.test/'")).toBe(
+        'source line 1: the URL is not an absolute http or https URL of at most 2048 characters with a host',
+      );
+    });
+
+    it('refuses a curl glob unless -g, takes other brackets literally, and keeps {{variables}} whatever -g says', async () => {
+      expect(await refusal("curl 'https://x.test/{a,b}'")).toMatch(/^source line 1: the URL holds a curl glob/);
+      expect(await refusal("curl 'https://x.test/page[1-3]'")).toMatch(/^source line 1: the URL holds a curl glob/);
+      expect((await only("curl -g 'https://x.test/{a,b}'")).url).toBe('https://x.test/{a,b}');
+      expect((await only("curl 'https://x.test/{{id}}/\\[x\\]'")).url).toBe('https://x.test/{{id}}/[x]');
+      expect((await only("curl 'http://[::1]:8080/a'")).url).toBe('http://[::1]:8080/a');
+      const literal = await imported("curl 'https://x.test/?filter[name]=a'");
+      expect(literal.connectors[0].url).toBe('https://x.test/?filter[name]=a');
+      expect(literal.warnings.map(({ code }) => code)).toEqual(['URL_GLOB_LITERAL']);
+    });
+
+    it('sends a space in the path as %20, as curl does', async () => {
+      expect((await only("curl 'https://x.test/a b?c d'")).url).toBe('https://x.test/a%20b?c%20d');
+    });
+  });
+
+  describe('options', () => {
+    it('warns of each option it does not carry, and of unknown ones, without taking their argument for the URL', async () => {
+      expect(await codes('curl -sSL -o out.json --max-time 5 --compressed -k --frobnicate https://x.test')).toEqual([
+        'UNKNOWN_OPTION line 1, --frobnicate',
+        'IGNORED_OPTION line 1, -s',
+        'IGNORED_OPTION line 1, -S',
+        'IGNORED_OPTION line 1, -L',
+        'IGNORED_OPTION line 1, -o',
+        'IGNORED_OPTION line 1, --max-time',
+        'IGNORED_OPTION line 1, --compressed',
+        'IGNORED_OPTION line 1, -k',
+      ]);
+      expect((await only('curl -o out.json --max-time 5 https://x.test')).url).toBe('https://x.test');
+    });
+
+    it('reads unambiguous abbreviations and --no- switches as curl does', async () => {
+      expect((await only('curl --data-ra a=1 https://x.test')).body).toBe('a=1');
+      // --requ could be --request or --request-target: curl refuses it as ambiguous; here it is an unknown switch.
+      expect(await codes('curl --requ https://x.test')).toEqual(['UNKNOWN_OPTION line 1, --requ']);
+      expect((await only('curl -g --no-globoff https://x.test/p')).url).toBe('https://x.test/p');
+    });
+
+    it('reads -- as the end of the options', async () => {
+      expect((await only('curl -d a=1 -- https://x.test/-d')).url).toBe('https://x.test/-d');
+    });
+
+    it('refuses an option missing its value', async () => {
+      expect(await refusal('curl https://x.test -H')).toBe('source line 1: -H needs a value after it');
+    });
+  });
+
+  describe('commands', () => {
+    it('imports one connector per command and per URL, where = the line curl stands on', async () => {
+      const { connectors } = await imported(
+        '# list\ncurl https://x.test/a\n\n$ curl https://x.test/b \\\n  https://x.test/c --next -X POST https://x.test/d\n',
+      );
+      expect(connectors.map(({ where, url, requestType }) => `${where} ${requestType} ${url}`)).toEqual([
+        'line 2 GET https://x.test/a',
+        'line 4, URL 1 GET https://x.test/b',
+        'line 4, URL 2 GET https://x.test/c',
+        'line 4, URL 3 POST https://x.test/d',
+      ]);
+    });
+
+    it('selects commands by where, and refuses a selection that matches none', async () => {
+      const { connectors } = await importCurl('curl https://x.test/a\ncurl https://x.test/b', { select: ['line 2'] });
+      expect(connectors.map(({ url }) => url)).toEqual(['https://x.test/b']);
+      await expect(importCurl('curl https://x.test/a', { select: ['line 9'] })).rejects.toThrow(
+        'source select: matches no command: the commands are at line 1',
+      );
+    });
+
+    it('names a connector by method, host and path, cut at 100 characters with the URL as description', async () => {
+      expect(await only('curl -d a=1 https://api.example.com/v1/users?page=2')).toMatchObject({ name: 'POST api.example.com/v1/users', description: null });
+      const long = `https://x.test/${'a'.repeat(120)}`;
+      const draft = await only(`curl ${long}`);
+      expect(draft.name).toHaveLength(100);
+      expect(draft.name.endsWith('…')).toBe(true);
+      expect(draft.description).toBe(long);
+    });
+
+    it('skips a pipe and redirections with a warning, and refuses what joins commands', async () => {
+      expect(await codes('curl https://x.test > out.json 2>&1 | jq .')).toEqual([
+        'REDIRECT_IGNORED line 1, >',
+        'REDIRECT_IGNORED line 1, 2>&',
+        'PIPE_IGNORED line 1, |',
+      ]);
+      expect(await refusal('curl https://x.test && echo done')).toBe(
+        'source line 1: && joins commands or starts a subshell: an import reads one curl command per line, and runs nothing',
+      );
+      expect(await refusal('curl https://x.test; rm -rf /')).toMatch(/^source line 1: ; joins commands/);
+      expect(await refusal('TOKEN=abc curl https://x.test')).toMatch(/^source line 1: a variable assignment is not read/);
+      expect(await refusal('echo hi')).toBe('source line 1: "echo" is not curl: each line holds one curl command or a # comment');
+      expect(await refusal('# only a comment')).toBe('source line 1: no curl command: paste a command that starts with curl');
+    });
+
+    it('refuses Windows quoting and curl.exe with the way out', async () => {
+      expect(await refusal('curl.exe https://x.test')).toBe(
+        'source line 1: curl.exe is a Windows command line (cmd or PowerShell quoting): copy the command as "cURL (bash)" (POSIX quoting) instead',
+      );
+    });
+  });
+});

@@ -1,0 +1,227 @@
+import { AuthType, ContentType, LIMITS, RequestType, textProblem } from '@app/domain';
+import { ConnectorDraft, ImportDraft, Importer, ImportOptions, ImportSourceError, ImportWarning } from '../connector-draft';
+import { readCurlArguments } from './curl-arguments';
+import { credentialOf, readAuth } from './curl-auth';
+import { CurlCommand, curlCommands } from './curl-commands';
+import { CurlPayload, readPayload } from './curl-payload';
+import { CurlSettings, readSettings, WrittenHeader } from './curl-settings';
+import { resolveUrl, withQuery, withUploadName } from './curl-url';
+import { matchMediaType } from './media-type';
+import { OAuth2Settings, readOAuth2Comment } from './oauth2-comment';
+import { ShellWord, tokenizeShell } from './shell-words';
+
+/**
+ * cURL commands to connector drafts: one connector per URL of each `curl` line (a source may hold several lines;
+ * `--next` starts a group of its own). `where` is `line N`, the physical line `curl` stands on (`line N, URL 2` where
+ * a command has several URLs); `select` picks by it. Problems name the line of the word they are about.
+ *
+ * Warning codes (stable; each says where and what to do):
+ * - IGNORED_OPTION: an option with no connector setting (-s, -v, -i, -L, -k, --compressed, -o, timeouts, proxies, TLS…).
+ * - UNKNOWN_OPTION: not a curl option (or an ambiguous abbreviation): read as a switch without argument.
+ * - FILE_NOT_READ: `@file`, `@-`, `-F x=@file`, `-T file`, `-H @file`, `-b file`, `-K file`: an import reads no file.
+ * - PIPE_IGNORED: `| program` after the command. REDIRECT_IGNORED: `> file`, `< file`, `2>&1`.
+ * - SCHEME_ASSUMED: a URL without scheme, read as http:// as curl does.
+ * - URL_GLOB_LITERAL: braces or brackets curl would refuse as a glob, taken literally.
+ * - METHOD_CASE: `-X post` sent as POST. BODY_NOT_SENT: data with GET or HEAD, which the connector does not send.
+ * - CONTENT_TYPE_CHANGED: a media type the connector has no content type for (sent as text/plain), or parameters it drops.
+ * - HEADER_SKIPPED: `-H 'X:'`, a header without colon, or a Content-Type a later one replaces.
+ * - MULTIPART_BODY: -F text fields kept as name=value in the body.
+ * - AUTH_CONFLICT: a second credential source, left out. AUTHORIZATION_AS_API_KEY: `Authorization: <other scheme>`.
+ * - UNSUPPORTED_AUTH_SCHEME: --digest, --ntlm, --negotiate, --anyauth, --aws-sigv4…
+ * - PASSWORD_PROMPT: `-u user` without password. BASIC_CREDENTIALS_VARIABLE: `-u` with a variable in it.
+ */
+export const importCurl: Importer = (source, options) => Promise.resolve().then(() => importSync(source, options));
+
+/** An RFC 9110 token, as the write body's header rule has it. */
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+const METHODS = new Set<string>(Object.values(RequestType));
+const DESTINATION_PLACEHOLDER = /^[a-z]+:\/\/[^/?#]*\{\{/i;
+/** What textProblem refuses in any text: NUL, and a UTF-16 surrogate without its pair. */
+const UNTAKEABLE = /\0|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+/** The service's limit on the connectors of one import (issue 31). */
+const MAX_CONNECTORS = 200;
+
+function importSync(source: unknown, options: ImportOptions | undefined): ImportDraft {
+  if (typeof source !== 'string') throw new ImportSourceError('as a whole', 'must be the text of a curl command');
+  const problem = textProblem(source);
+  if (problem !== undefined) throw new ImportSourceError(`line ${lineOf(source, UNTAKEABLE.exec(source)?.index ?? 0)}`, `the text ${problem}`);
+  const select = selection(options?.select);
+  const warnings: ImportWarning[] = [];
+  const commands = curlCommands(tokenizeShell(source), warnings);
+  if (commands.length === 0) throw new ImportSourceError('line 1', 'no curl command: paste a command that starts with curl');
+  // Only the selected commands are read further, and never more than an import may create: a 1 MiB source of short
+  // commands must not cost a draft for each.
+  const chosen =
+    select === undefined ? commands : commands.filter(({ line }) => select.some((where) => where === `line ${line}` || where.startsWith(`line ${line},`)));
+  if (chosen.length > MAX_CONNECTORS) throw tooMany(chosen.length);
+  const connectors = chosen.flatMap((command) => connectorsOf(command, warnings)).filter(({ where }) => select === undefined || select.includes(where));
+  if (connectors.length > MAX_CONNECTORS) throw tooMany(connectors.length);
+  if (connectors.length === 0) {
+    const lines = commands.slice(0, 20).map(({ line }) => `line ${line}`);
+    throw new ImportSourceError('select', `matches no command: the commands are at ${lines.join(', ')}${commands.length > 20 ? ', …' : ''}`);
+  }
+  return { connectors, warnings };
+}
+
+function lineOf(text: string, index: number): number {
+  return text.slice(0, index).split('\n').length;
+}
+
+function selection(select: unknown): string[] | undefined {
+  if (select === undefined) return undefined;
+  if (!Array.isArray(select) || !select.every((item) => typeof item === 'string')) throw new ImportSourceError('select', 'must be a list of `line N` values');
+  return select;
+}
+
+function tooMany(count: number): ImportSourceError {
+  return new ImportSourceError('as a whole', `holds ${count} requests: an import creates at most ${MAX_CONNECTORS} connectors; import it in parts with select`);
+}
+
+function connectorsOf(command: CurlCommand, warnings: ImportWarning[]): ConnectorDraft[] {
+  const oauth2 = readOAuth2Comment(command.comments, credentialOf);
+  const groups = readCurlArguments(command.arguments, warnings);
+  const drafts = groups.flatMap((group) => {
+    if (group.urls.length === 0) throw new ImportSourceError(`line ${command.line}`, 'the command has no URL: give it after curl (or with --url)');
+    const settings = readSettings(group.options, warnings);
+    const payload = readPayload(settings.payload, warnings);
+    return group.urls.map((url, index) => draftOf(url, settings, payload, payload.uploads[index], oauth2, warnings));
+  });
+  // curl sends one request per URL: each is a connector, told apart by its place in the command.
+  return drafts.map((draft, index) => ({ ...draft, where: drafts.length === 1 ? `line ${command.line}` : `line ${command.line}, URL ${index + 1}` }));
+}
+
+/** One URL's connector; `upload` is the -T file paired with it, if any. */
+function draftOf(
+  word: ShellWord,
+  settings: CurlSettings,
+  payload: CurlPayload,
+  upload: string | undefined,
+  oauth2: OAuth2Settings | undefined,
+  warnings: ImportWarning[],
+): ConnectorDraft {
+  const where = `line ${word.line}`;
+  const resolved = resolveUrl(word, settings.globoff, settings.protoDefault, warnings);
+  if (upload !== undefined) resolved.url = withUploadName(resolved.url, upload);
+  // -G sends the data in the query, as --url-query does: neither is a body.
+  const queryParts = [...payload.urlQuery, ...(settings.get && payload.data !== null ? [payload.data] : [])];
+  const url = queryParts.reduce(withQuery, resolved.url);
+  const body = settings.get ? '' : (payload.data ?? payload.multipart ?? '');
+  const requestType = methodOf(settings, payload, upload !== undefined, warnings);
+  const { contentType, headers } = contentTypeOf(settings, payload, warnings);
+  const auth = readAuth(settings, headers, { ...resolved, url }, word.line, oauth2, warnings);
+  if (body !== '' && (requestType === RequestType.GET || requestType === RequestType.HEAD)) {
+    warnings.push({
+      code: 'BODY_NOT_SENT',
+      where,
+      message: `curl sends the data with ${requestType}; the connector keeps the body but sends none with ${requestType}.`,
+    });
+  }
+  checkDraft(where, auth.url, auth.authType, auth.headers, body);
+  return {
+    ...nameOf(requestType, auth.url),
+    requestType,
+    url: auth.url,
+    headers: auth.headers.map(({ header, value }) => ({ header, value })),
+    contentType,
+    authType: auth.authType,
+    grantType: auth.grantType,
+    oauthUrl: auth.oauthUrl,
+    apiKeyName: auth.apiKeyName,
+    apiKeyIn: auth.apiKeyIn,
+    body,
+    output: '',
+    credentials: auth.credentials,
+    where,
+  };
+}
+
+/** -X wins (curl sends it as written: `-X post` is upper-cased, METHOD_CASE); else HEAD with -I, PUT with -T, POST with data or a form, else GET. */
+function methodOf(settings: CurlSettings, payload: CurlPayload, upload: boolean, warnings: ImportWarning[]): RequestType {
+  const { method } = settings;
+  if (method) {
+    const written = method.value ?? '';
+    const upper = written.toUpperCase();
+    if (!METHODS.has(upper)) {
+      throw new ImportSourceError(
+        `line ${method.line}, ${method.written}`,
+        `${written.slice(0, 20)} is not a method a connector sends: ${[...METHODS].join(', ')}`,
+      );
+    }
+    if (upper !== written) {
+      warnings.push({
+        code: 'METHOD_CASE',
+        where: `line ${method.line}, ${method.written}`,
+        message: `curl sends ${written.slice(0, 20)} as written; the connector sends ${upper}.`,
+      });
+    }
+    return upper as RequestType;
+  }
+  if (settings.head) return RequestType.HEAD;
+  if (upload) return RequestType.PUT;
+  return !settings.get && (payload.data !== null || payload.multipart !== null) ? RequestType.POST : RequestType.GET;
+}
+
+/**
+ * The last Content-Type header decides, by media type (matchMediaType); without one, what curl sends by itself:
+ * form-urlencoded for -d, JSON for --json, multipart for -F, none with -G. The header itself is not kept: the
+ * connector sends its content type's. --json also sends `Accept: application/json` unless an Accept is given.
+ */
+function contentTypeOf(settings: CurlSettings, payload: CurlPayload, warnings: ImportWarning[]): { contentType: ContentType; headers: WrittenHeader[] } {
+  const isContentType = ({ header }: WrittenHeader) => /^content-type$/i.test(header);
+  const declared = settings.headers.filter(isContentType);
+  const headers = settings.headers.filter((header) => !isContentType(header));
+  const json = settings.payload.find(({ name }) => name === 'json');
+  if (json && !headers.some(({ header }) => /^accept$/i.test(header))) headers.push({ header: 'Accept', value: 'application/json', line: json.line });
+  for (const earlier of declared.slice(0, -1)) {
+    warnings.push({ code: 'HEADER_SKIPPED', where: `line ${earlier.line}, -H Content-Type`, message: 'A later Content-Type header replaces this one.' });
+  }
+  const last = declared.at(-1);
+  if (last) {
+    const { contentType, mismatch } = matchMediaType(last.value);
+    if (mismatch)
+      warnings.push({
+        code: 'CONTENT_TYPE_CHANGED',
+        where: `line ${last.line}, -H Content-Type`,
+        message: `Content-Type ${last.value.slice(0, 80)}: ${mismatch}.`,
+      });
+    return { contentType, headers };
+  }
+  if (payload.json) return { contentType: ContentType.APPLICATION_JSON, headers };
+  if (settings.get) return { contentType: ContentType.NONE, headers };
+  if (payload.data !== null) return { contentType: ContentType.APPLICATION_FORM_URLENCODED, headers };
+  return { contentType: payload.multipart !== null ? ContentType.MULTIPART_FORM_DATA : ContentType.NONE, headers };
+}
+
+/** What the service's write rules would refuse, refused here with the line it comes from. */
+function checkDraft(where: string, url: string, authType: AuthType, headers: WrittenHeader[], body: string): void {
+  if (url.length > LIMITS.url) throw new ImportSourceError(where, `the URL with its query is longer than ${LIMITS.url} characters`);
+  if (authType !== AuthType.AUTH_NONE && DESTINATION_PLACEHOLDER.test(url)) {
+    throw new ImportSourceError(
+      where,
+      `the URL has a variable in its host while the credentials go to it (${authType}): write the host out in full; variables may stand in the path and query`,
+    );
+  }
+  if (headers.length > LIMITS.headers) throw new ImportSourceError(where, `more than ${LIMITS.headers} headers`);
+  for (const { header, value, line } of headers) {
+    const at = `line ${line}, -H ${header.slice(0, 40)}`;
+    if (!HEADER_NAME.test(header) || header.length > LIMITS.headerName)
+      throw new ImportSourceError(at, `"${header.slice(0, 40)}" is not an HTTP header name (RFC 9110 token, at most ${LIMITS.headerName} characters)`);
+    const problem = textProblem(value, true);
+    if (problem !== undefined) throw new ImportSourceError(at, `the value ${problem}`);
+    if (Buffer.byteLength(value) > LIMITS.headerValueBytes) throw new ImportSourceError(at, `the value is longer than ${LIMITS.headerValueBytes} bytes`);
+  }
+  if (Buffer.byteLength(body) > LIMITS.payloadBytes) throw new ImportSourceError(where, `the body is longer than ${LIMITS.payloadBytes} bytes`);
+}
+
+/** `POST api.example.com/v1/users`; a longer one is cut to 100 characters and the description holds the whole URL. */
+function nameOf(method: RequestType, url: string): { name: string; description: string | null } {
+  const name = `${method} ${url.replace(/^https?:\/\//i, '').replace(/[?#].*$/s, '')}`;
+  if (name.length <= LIMITS.name) return { name, description: null };
+  let cut = '';
+  // Cut by whole characters, so that no half of a surrogate pair is left.
+  for (const character of name) {
+    if (cut.length + character.length > LIMITS.name - 1) break;
+    cut += character;
+  }
+  return { name: `${cut}…`, description: url.length <= LIMITS.description ? url : null };
+}
