@@ -53,7 +53,7 @@ describe('Import and export of connectors (MariaDB)', () => {
       "curl -X POST 'https://api.example.com/v1/orders?source=bot' \\\n" +
       "  -H 'Content-Type: application/json; charset=utf-8' \\\n" +
       '  -H "Authorization: Bearer $ORDERS_TOKEN" \\\n' +
-      "  --data-raw '{\"sku\": 42, \"price\": 9.5, \"gift\": false}'";
+      '  --data-raw \'{"sku": 42, "price": 9.5, "gift": false}\'';
 
     it('answers a dry run with the create body (JSON kept as JSON, the token as auth), the credential it lacks, and creates nothing', async () => {
       const res = await importing({ format: 'curl', source: command }).expect(200);
@@ -77,7 +77,11 @@ describe('Import and export of connectors (MariaDB)', () => {
 
     it('refuses to create while a credential is missing, naming it and where to send it; with credentials, creates the connector sealed', async () => {
       const refused = await importing({ format: 'curl', source: command, dryRun: false }).expect(400);
-      expect(refused.body.message).toEqual([expect.stringMatching(/^connectors\.0 \(.+\): bearerToken is not in the source \(it names the variable ORDERS_TOKEN\): send it in credentials\.bearerToken$/)]);
+      expect(refused.body.message).toEqual([
+        expect.stringMatching(
+          /^connectors\.0 \(.+\): bearerToken is not in the source \(it names the variable ORDERS_TOKEN\): send it in credentials\.bearerToken$/,
+        ),
+      ]);
       expect(await connectorsOfBot()).toEqual([]);
 
       const created = await importing({ format: 'curl', source: command, dryRun: false, credentials: { bearerToken: 'tok-from-credentials-93' } }).expect(200);
@@ -134,6 +138,7 @@ describe('Import and export of connectors (MariaDB)', () => {
   });
 
   describe('OpenAPI', () => {
+    const OK = { 200: { description: 'OK' } };
     const document = {
       openapi: '3.0.3',
       info: { title: 'Shop', version: '1.0.0' },
@@ -142,10 +147,12 @@ describe('Import and export of connectors (MariaDB)', () => {
       security: [{ key: [] }],
       paths: {
         '/products/{sku}': {
-          get: { operationId: 'getProduct', parameters: [{ name: 'sku', in: 'path', required: true, schema: { type: 'string' } }] },
-          delete: { operationId: 'deleteProduct', parameters: [{ name: 'sku', in: 'path', required: true, schema: { type: 'string' } }] },
+          get: { operationId: 'getProduct', parameters: [{ name: 'sku', in: 'path', required: true, schema: { type: 'string' } }], responses: OK },
+          delete: { operationId: 'deleteProduct', parameters: [{ name: 'sku', in: 'path', required: true, schema: { type: 'string' } }], responses: OK },
         },
-        '/orders': { post: { operationId: 'createOrder', requestBody: { content: { 'application/json': { example: { sku: 'A-1', qty: 2 } } } } } },
+        '/orders': {
+          post: { operationId: 'createOrder', requestBody: { content: { 'application/json': { example: { sku: 'A-1', qty: 2 } } } }, responses: OK },
+        },
       },
     };
 
@@ -186,7 +193,10 @@ describe('Import and export of connectors (MariaDB)', () => {
       const unknown = await importing({ format: 'openapi', source: JSON.stringify(document), select: ['nope'] }).expect(400);
       expect(JSON.stringify(unknown.body.message)).toContain('nope');
 
-      const external = { ...document, paths: { '/x': { get: { operationId: 'x', responses: { 200: { $ref: './elsewhere.yaml#/components/responses/Ok' } } } } } };
+      const external = {
+        ...document,
+        paths: { '/x': { get: { operationId: 'x', responses: { 200: { $ref: './elsewhere.yaml#/components/responses/Ok' } } } } },
+      };
       const res = await importing({ format: 'openapi', source: JSON.stringify(external) });
       expect([200, 400]).toContain(res.status);
       expect(JSON.stringify(res.body)).toMatch(/elsewhere\.yaml/);
@@ -215,8 +225,13 @@ describe('Import and export of connectors (MariaDB)', () => {
     });
 
     it('refuses an import that would make more than 200 connectors, saying to select', async () => {
-      const paths = Object.fromEntries(Array.from({ length: 201 }, (_, i) => [`/items/${i}`, { get: { operationId: `item${i}` } }]));
-      const res = await importing({ format: 'openapi', source: JSON.stringify({ openapi: '3.0.3', info: { title: 'Many', version: '1' }, servers: [{ url: 'https://many.example.com' }], paths }) }).expect(400);
+      const paths = Object.fromEntries(
+        Array.from({ length: 201 }, (_, i) => [`/items/${i}`, { get: { operationId: `item${i}`, responses: { 200: { description: 'OK' } } } }]),
+      );
+      const res = await importing({
+        format: 'openapi',
+        source: JSON.stringify({ openapi: '3.0.3', info: { title: 'Many', version: '1' }, servers: [{ url: 'https://many.example.com' }], paths }),
+      }).expect(400);
       expect(JSON.stringify(res.body.message)).toMatch(/at most 200/);
     });
   });
@@ -240,7 +255,13 @@ describe('Import and export of connectors (MariaDB)', () => {
     it.each(['curl', 'openapi', 'postman'])('exports as %s without any secret, and importing the export gives the connector back', async (format) => {
       for (const body of [
         withApiKey({ name: `Key ${format}`, apiKey: 'exp-key-771', url: 'https://api.example.com/v1/{{path}}?q={{q}}' }),
-        withBearerAuth({ name: `Bearer ${format}`, bearerToken: 'exp-bearer-772', requestType: 'POST', contentType: 'APPLICATION_JSON', body: '{"a": "{{b}}", "n": 1}' }),
+        withBearerAuth({
+          name: `Bearer ${format}`,
+          bearerToken: 'exp-bearer-772',
+          requestType: 'POST',
+          contentType: 'APPLICATION_JSON',
+          body: '{"a": "{{b}}", "n": 1}',
+        }),
         withBasicAuth({ name: `Basic ${format}`, basicToken: Buffer.from('u:exp-pass-773').toString('base64') }),
       ]) {
         const uuid = await createConnector(sut, tenant, token, body);

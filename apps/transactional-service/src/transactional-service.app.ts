@@ -37,8 +37,7 @@ export const TRANSACTIONAL_SERVICE_APP: PlatformAppDefinition = {
     },
     {
       name: 'Import and export',
-      description:
-        'Bring connectors in from what you already have (a cURL command, an OpenAPI document, a Postman collection) and take one out again.',
+      description: 'Bring connectors in from what you already have (a cURL command, an OpenAPI document, a Postman collection) and take one out again.',
       operations: ['importRestConnectors', 'exportRestConnector'],
     },
     {

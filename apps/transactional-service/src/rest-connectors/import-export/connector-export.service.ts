@@ -44,6 +44,9 @@ export class ConnectorExportService {
 
 /** A name safe in a Content-Disposition filename: letters, digits, `-` and `_`, at most 60. */
 function fileNameOf(name: string): string {
-  const safe = name.replace(/[^A-Za-z0-9_-]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 60);
+  const safe = name
+    .replace(/[^A-Za-z0-9_-]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 60);
   return safe === '' ? 'connector' : safe;
 }

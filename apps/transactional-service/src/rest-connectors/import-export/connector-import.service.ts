@@ -99,16 +99,17 @@ export class ConnectorImportService {
     const planned: Planned[] = [];
     for (const [index, connector] of draft.connectors.entries()) {
       const credentials = connector.credentials.map((credential) => credentialOf(credential, given));
-      const values = Object.fromEntries(
-        connector.credentials.map(({ field, value }) => [field, value ?? given[field] ?? STAND_IN[field]]),
-      ) as Partial<Record<CredentialField, string>>;
-      const shownValues = Object.fromEntries(
-        connector.credentials.map(({ field }) => [field, isSecret(field) ? SECRETS[field].placeholder : values[field]]),
-      );
+      const values = Object.fromEntries(connector.credentials.map(({ field, value }) => [field, value ?? given[field] ?? STAND_IN[field]])) as Partial<
+        Record<CredentialField, string>
+      >;
+      const shownValues = Object.fromEntries(connector.credentials.map(({ field }) => [field, isSecret(field) ? SECRETS[field].placeholder : values[field]]));
       const fields = createBody({ ...connector, name: names[index] });
       const prefix = `connectors.${index} (${connector.where}):`;
       try {
-        const body = (await this.pipe.transform({ ...fields, ...values }, { type: 'body', metatype: RestConnectorWriteDto, data: '' })) as RestConnectorWriteDto;
+        const body = (await this.pipe.transform(
+          { ...fields, ...values },
+          { type: 'body', metatype: RestConnectorWriteDto, data: '' },
+        )) as RestConnectorWriteDto;
         toConnectorWrite(body, caller, new Date(), (_field, plaintext) => plaintext);
         planned.push({ draft: connector, body, shown: { ...fields, ...shownValues } as unknown as RestConnectorWriteDto, credentials });
       } catch (error) {
@@ -156,14 +157,12 @@ function problemsOf(error: unknown): string[] {
 function answer(dryRun: boolean, planned: Planned[], draft: ImportDraft, uuids?: string[]): RestConnectorImportResultDto {
   return {
     dryRun,
-    connectors: planned.map(
-      ({ draft: { where }, shown, credentials }, index): ImportedConnectorDto => ({
-        ...(uuids && { uuid: uuids[index] }),
-        where,
-        connector: shown,
-        credentials,
-      }),
-    ),
+    connectors: planned.map(({ draft: { where }, shown, credentials }, index): ImportedConnectorDto => ({
+      ...(uuids && { uuid: uuids[index] }),
+      where,
+      connector: shown,
+      credentials,
+    })),
     warnings: draft.warnings,
   };
 }

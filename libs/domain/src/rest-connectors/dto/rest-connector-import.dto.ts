@@ -1,7 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
-import { IsBoolean, IsDefined, IsEnum, IsOptional, IsString, MaxLength, registerDecorator } from 'class-validator';
-import { ArrayOf } from '../../validation/array-of.validator';
+import { ArrayMaxSize, IsArray, IsBoolean, IsDefined, IsEnum, IsOptional, IsString, MaxLength, registerDecorator } from 'class-validator';
 import { MaxBytes } from '../../validation/max-bytes.validator';
 import { LIMITS } from './rest-connector-write.dto';
 import { RestConnectorWriteDto } from './rest-connector-write.dto';
@@ -13,7 +12,7 @@ export enum ImportFormat {
   POSTMAN = 'postman',
 }
 
-export const IMPORT_LIMITS = { sourceBytes: 1024 * 1024, connectors: 200, select: 200 } as const;
+export const IMPORT_LIMITS = { sourceBytes: 1024 * 1024, connectors: 200, select: 200, selector: 1000 } as const;
 /** The request body of an import: the source's 1 MiB written as a JSON string (escapes can double it), and the rest. */
 export const IMPORT_BODY_LIMIT_BYTES = 3 * 1024 * 1024;
 
@@ -26,7 +25,8 @@ function credentialsProblem(value: unknown): string | null {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return 'must be an object of string values';
   const problems: string[] = [];
   for (const [field, text] of Object.entries(value)) {
-    if (!(IMPORT_CREDENTIAL_FIELDS as readonly string[]).includes(field)) problems.push(`${JSON.stringify(field.slice(0, 40))} is not one of ${IMPORT_CREDENTIAL_FIELDS.join(', ')}`);
+    if (!(IMPORT_CREDENTIAL_FIELDS as readonly string[]).includes(field))
+      problems.push(`${JSON.stringify(field.slice(0, 40))} is not one of ${IMPORT_CREDENTIAL_FIELDS.join(', ')}`);
     else if (typeof text !== 'string' || text.trim() === '') problems.push(`${field} must be a non-blank string`);
     else if (Buffer.byteLength(text, 'utf8') > LIMITS.secret) problems.push(`${field} must be at most ${LIMITS.secret} bytes (UTF-8)`);
   }
@@ -48,7 +48,11 @@ function IsImportCredentials(): PropertyDecorator {
 
 /** Body of `POST …/rest-connectors/import`. */
 export class RestConnectorImportDto {
-  @ApiProperty({ enum: ImportFormat, enumName: 'ImportFormat', description: 'What `source` is: a cURL command, an OpenAPI 3.x (or Swagger 2.0) document, or a Postman collection v2.1.' })
+  @ApiProperty({
+    enum: ImportFormat,
+    enumName: 'ImportFormat',
+    description: 'What `source` is: a cURL command, an OpenAPI 3.x (or Swagger 2.0) document, or a Postman collection v2.1.',
+  })
   @IsDefined()
   @IsEnum(ImportFormat)
   format: ImportFormat;
@@ -56,7 +60,8 @@ export class RestConnectorImportDto {
   @ApiProperty({
     type: String,
     maxLength: IMPORT_LIMITS.sourceBytes,
-    example: "curl -X POST 'https://api.example.com/v1/orders' -H 'Content-Type: application/json' -H 'Authorization: Bearer $TOKEN' --data-raw '{\"sku\": 42}'",
+    example:
+      "curl -X POST 'https://api.example.com/v1/orders' -H 'Content-Type: application/json' -H 'Authorization: Bearer $TOKEN' --data-raw '{\"sku\": 42}'",
     description:
       'The text to import, at most 1 MiB (UTF-8): a cURL command line (POSIX shell quoting), an OpenAPI document (JSON or YAML) or a ' +
       'Postman collection (JSON). Nothing it names is fetched or read: no URL, no file.',
@@ -75,7 +80,10 @@ export class RestConnectorImportDto {
       'Without it, everything (at most 200 connectors). A selector that matches nothing is a 400 naming it.',
   })
   @IsOptional()
-  @ArrayOf(() => String, IMPORT_LIMITS.select)
+  @IsArray()
+  @ArrayMaxSize(IMPORT_LIMITS.select)
+  @IsString({ each: true })
+  @MaxLength(IMPORT_LIMITS.selector, { each: true })
   select?: string[];
 
   @ApiPropertyOptional({
@@ -120,7 +128,7 @@ export class ImportedCredentialDto {
   @ApiProperty({
     enum: ['SOURCE', 'CREDENTIALS', 'MISSING'],
     example: 'SOURCE',
-    description: 'Where its value comes from: the source itself, the request\'s `credentials`, or nowhere yet (a create then is a 400).',
+    description: "Where its value comes from: the source itself, the request's `credentials`, or nowhere yet (a create then is a 400).",
   })
   from: 'SOURCE' | 'CREDENTIALS' | 'MISSING';
 
@@ -177,7 +185,7 @@ export const REST_CONNECTOR_IMPORT_EXAMPLES = {
       format: ImportFormat.CURL,
       source:
         "curl -X POST 'https://api.example.com/v1/orders?source=bot' \\\n  -H 'Content-Type: application/json; charset=utf-8' \\\n" +
-        "  -H \"Authorization: Bearer $ORDERS_TOKEN\" \\\n  --data-raw '{\"sku\": 42, \"quantity\": 1}'",
+        '  -H "Authorization: Bearer $ORDERS_TOKEN" \\\n  --data-raw \'{"sku": 42, "quantity": 1}\'',
       dryRun: true,
     },
   },
@@ -193,7 +201,11 @@ export const REST_CONNECTOR_IMPORT_EXAMPLES = {
         security: [{ key: [] }],
         paths: {
           '/track/{trackingNumber}': {
-            get: { operationId: 'trackParcel', summary: 'Track a parcel', parameters: [{ name: 'trackingNumber', in: 'path', required: true, schema: { type: 'string' } }] },
+            get: {
+              operationId: 'trackParcel',
+              summary: 'Track a parcel',
+              parameters: [{ name: 'trackingNumber', in: 'path', required: true, schema: { type: 'string' } }],
+            },
           },
         },
       }),
