@@ -94,13 +94,15 @@ export class AllExceptionsFilter implements ExceptionFilter {
     }
     const httpish = exception as HttpishError | undefined;
     const status = httpish?.status ?? httpish?.statusCode;
-    if (typeof status === 'number' && status >= 400 && status < 500) {
-      if (httpish?.type === 'entity.too.large' && typeof httpish.limit === 'number') return { status, message: bodyTooLarge(httpish.limit) };
-      const message = (httpish?.type && MIDDLEWARE_MESSAGES[httpish.type]) ?? STATUS_CODES[status] ?? 'Bad request';
-      return { status, message };
-    }
+    if (typeof status === 'number' && status >= 400 && status < 500) return { status, message: middlewareMessage(httpish!, status) };
     return { status: 500, message: 'Internal server error' };
   }
+}
+
+/** What a middleware's 4xx says: body-parser's own words replaced by ours (a body too large names its route's limit). */
+function middlewareMessage({ type, limit }: HttpishError, status: number): string {
+  if (type === 'entity.too.large' && typeof limit === 'number') return bodyTooLarge(limit);
+  return (type && MIDDLEWARE_MESSAGES[type]) ?? STATUS_CODES[status] ?? 'Bad request';
 }
 
 /**

@@ -29,7 +29,8 @@ export const imported = (collection: Collection, select?: string[]): Promise<Imp
 /** The one connector an import of one request gives. */
 export async function theConnector(collection: Collection): Promise<ConnectorDraft> {
   const { connectors } = await imported(collection);
-  expect(connectors).toHaveLength(1);
+  // No jest global here: testing/ is compiled with the app (webpack type-checks it).
+  if (connectors.length !== 1) throw new Error(`expected one connector, got ${connectors.length}`);
   return connectors[0];
 }
 
