@@ -44,6 +44,8 @@ const ADDED_OPERATIONS: Record<AppName, Array<[string, string, string, string, s
     [`${CONNECTORS}/{serviceUUID}/versions`, 'get', 'restConnectorVersions', 'Versions of a connector', '200'],
     [`${CONNECTORS}/{serviceUUID}/versions/{version}`, 'get', 'restConnectorVersion', 'One version of a connector', '200'],
     [`${CONNECTORS}/{serviceUUID}/restore`, 'post', 'restoreRestConnector', 'Restore a deleted connector', '200'],
+    [`${CONNECTORS}/import`, 'post', 'importRestConnectors', 'Import connectors from cURL, OpenAPI or Postman', '200'],
+    [`${CONNECTORS}/{serviceUUID}/export`, 'get', 'exportRestConnector', 'Export a connector as cURL, OpenAPI or Postman', '200'],
     [
       '/platform-transactional-service/org/{orgUUID}/env/{envUUID}/connector-events',
       'get',

@@ -51,6 +51,24 @@ describe('The write examples of the served document, sent to the demo bot', () =
     expect(outcomes).toEqual(Object.fromEntries(Object.keys(examples).map((name) => [name, '201'])));
   });
 
+  it('imports from every import example (200), and creates what a non-dry-run one describes', async () => {
+    const examples = examplesOf(served, `${CONNECTORS}/import`, 'post');
+    expect(Object.keys(examples).length).toBeGreaterThanOrEqual(2);
+
+    const outcomes = await send('post', `${DEMO_BOT}/import`, examples);
+
+    expect(outcomes).toEqual(Object.fromEntries(Object.keys(examples).map((name) => [name, '200'])));
+    const names = (await sut.http.get(`${DEMO_BOT}/list`).set(bearer(token)).expect(200)).body.data.map(({ name }: { name: string }) => name);
+    expect(names).toContain('trackParcel');
+  });
+
+  it('exports the demo weather connector in every format', async () => {
+    for (const format of ['curl', 'openapi', 'postman']) {
+      const res = await sut.http.get(`${DEMO_BOT}/${DEMO_IDS.weatherConnector}/export?format=${format}`).set(bearer(token)).expect(200);
+      expect(res.text).toContain('api.weather.example.com');
+    }
+  });
+
   it('updates the demo weather connector with every update example (200)', async () => {
     const examples = examplesOf(served, `${CONNECTORS}/{serviceUUID}`, 'put');
     expect(Object.keys(examples).length).toBeGreaterThanOrEqual(1);

@@ -205,6 +205,7 @@ export const REST_CONNECTOR_IMPORT_EXAMPLES = {
               operationId: 'trackParcel',
               summary: 'Track a parcel',
               parameters: [{ name: 'trackingNumber', in: 'path', required: true, schema: { type: 'string' } }],
+              responses: { 200: { description: 'Where the parcel is' } },
             },
           },
         },
