@@ -189,6 +189,14 @@ describe('Import and export of connectors (MariaDB)', () => {
       expect(await connectorsOfBot()).toEqual(before);
     });
 
+    it('says what is wrong with an invalid document and in which operation', async () => {
+      const invalid = { ...document, paths: { '/orders': { post: { operationId: 'createOrder' } } } };
+      const res = await importing({ format: 'openapi', source: JSON.stringify(invalid) }).expect(400);
+      expect(res.body.message).toEqual([
+        "source document: is not a valid OpenAPI document: REQUIRED must have required property 'responses' (responses is missing here!) at operation POST /orders",
+      ]);
+    });
+
     it('names a selector that matches nothing, and never fetches an external $ref', async () => {
       const unknown = await importing({ format: 'openapi', source: JSON.stringify(document), select: ['nope'] }).expect(400);
       expect(JSON.stringify(unknown.body.message)).toContain('nope');

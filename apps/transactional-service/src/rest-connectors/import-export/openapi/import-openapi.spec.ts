@@ -620,13 +620,14 @@ describe(importOpenApi.name, () => {
       await expect(sut('  ', {})).rejects.toThrow(new ImportSourceError('document', 'is empty: paste the OpenAPI document (JSON or YAML)'));
     });
 
-    it('says what the validator finds wrong and where its frame points', async () => {
+    it('says what the validator finds wrong, what its frame points at, and where in the document', async () => {
       const document = aDocument({ info: { title: 'Pets' }, servers: [{ urll: 'https://api.example.com' }] });
 
       await expect(sut(JSON.stringify(document), {})).rejects.toThrow(
         new ImportSourceError(
           'document',
-          "is not a valid OpenAPI document: REQUIRED must have required property 'version' (version is missing here!); REQUIRED must have required property 'url' (url is missing here!)",
+          "is not a valid OpenAPI document: REQUIRED must have required property 'version' (version is missing here!) at /info; " +
+            "REQUIRED must have required property 'url' (url is missing here!) at /servers/0",
         ),
       );
     });

@@ -1,3 +1,4 @@
+import { framedLine, pathAtLine, whereOf } from './validation-location';
 import { ParserOptions, ValidationResult, dereference, validate } from '@readme/openapi-parser';
 import { ImportSourceError, ImportWarning } from '../connector-draft';
 import { checkDocumentSize } from './document-size';
@@ -51,7 +52,7 @@ export async function loadDocument(parsed: JsonRecord): Promise<LoadedDocument> 
   // Before validating: the validator walks the dereferenced document as a tree.
   checkDocumentSize(document, 'the document with its $refs replaced');
   const result = await callParser(() => validate(forValidation as never, VALIDATION_OPTIONS));
-  if (!result.valid) throw new ImportSourceError('document', invalidReason(result));
+  if (!result.valid) throw new ImportSourceError('document', invalidReason(result, forValidation));
   return { document, warnings: validatorWarnings(result.warnings.map((found) => summarise(found.message))) };
 }
 
@@ -79,12 +80,19 @@ async function callParser<T>(call: () => Promise<T>): Promise<T> {
   }
 }
 
-/** At most three of the validator's findings, each its first line and what its code frame points at. */
-function invalidReason(result: Extract<ValidationResult, { valid: false }>): string {
+/** At most three of the validator's findings, each its first line, what its code frame points at, and where. */
+function invalidReason(result: Extract<ValidationResult, { valid: false }>, validated: unknown): string {
   const kind = result.specification === 'Swagger' ? 'Swagger 2.0' : 'OpenAPI';
-  const shown = result.errors.slice(0, 3).map((error) => summarise(error.message));
+  const shown = result.errors.slice(0, 3).map((error) => `${summarise(error.message)} at ${locate(error.message, validated)}`);
   const more = result.errors.length + result.additionalErrors - shown.length;
   return `is not a valid ${kind} document: ${shown.join('; ')}${more > 0 ? ` (and ${more} more)` : ''}`;
+}
+
+/** Where a finding stands in the document (an operation, a path, a JSON pointer), from the line its code frame marks. */
+function locate(message: string, validated: unknown): string {
+  const line = framedLine(message);
+  const path = line === null ? null : pathAtLine(validated, line);
+  return path === null ? 'document' : whereOf(path);
 }
 
 /**
