@@ -25,6 +25,7 @@ import {
   ReadFrom,
   ScopeService,
   SecretField,
+  TagRow,
   secretContext,
   SecretCipher,
   VersionAuthor,
@@ -131,21 +132,9 @@ export class RestConnectorsService {
     consistency?: ConsistencyScope,
     idempotent?: IdempotentRequest,
   ): Promise<RestConnectorCreatedDto> {
-    const now = new Date();
-    const uuid = newUuid();
-    const { values, tags } = toConnectorWrite(dto, caller, now, this.sealFor(uuid));
-    const connector: RestConnector = {
-      ...values,
-      uuid,
-      botUuid: path.botUUID,
-      createdAt: now,
-      createdBy: caller.username,
-      deletedAt: null,
-      deletedBy: null,
-      version: FIRST_VERSION,
-    };
+    const { connector, tags } = this.newConnector(path, dto, caller, new Date());
     const created = { uuid: connector.uuid };
-    const inserted = await this.unlessNameTaken(values.name, () =>
+    const inserted = await this.unlessNameTaken(connector.name, () =>
       this.db.transaction(async (tx) => {
         const answer = await this.connectors.insert(tx, path, connector, tags);
         if (!answer.found) return answer;
@@ -167,21 +156,7 @@ export class RestConnectorsService {
     idempotent?: IdempotentRequest,
   ): Promise<string[]> {
     const now = new Date();
-    const written = dtos.map((dto) => {
-      const uuid = newUuid();
-      const { values, tags } = toConnectorWrite(dto, caller, now, this.sealFor(uuid));
-      const connector: RestConnector = {
-        ...values,
-        uuid,
-        botUuid: path.botUUID,
-        createdAt: now,
-        createdBy: caller.username,
-        deletedAt: null,
-        deletedBy: null,
-        version: FIRST_VERSION,
-      };
-      return { connector, tags };
-    });
+    const written = dtos.map((dto) => this.newConnector(path, dto, caller, now));
     const uuids = written.map(({ connector }) => connector.uuid);
     const inserted = await this.unlessNameTaken(written.length === 1 ? written[0].connector.name : undefined, () =>
       this.db.transaction(async (tx) => {
@@ -196,6 +171,25 @@ export class RestConnectorsService {
     );
     if (!(await this.scope.inPath(path, inserted, 'primary'))) throw new BotNotFoundException(path.envUUID, path.botUUID);
     return uuids;
+  }
+
+  /** A created connector's row and tags: a new uuid, its secrets sealed for it, version 1. */
+  private newConnector(path: BotPath, dto: RestConnectorWriteDto, caller: Caller, now: Date): { connector: RestConnector; tags: TagRow[] } {
+    const uuid = newUuid();
+    const { values, tags } = toConnectorWrite(dto, caller, now, this.sealFor(uuid));
+    return {
+      connector: {
+        ...values,
+        uuid,
+        botUuid: path.botUUID,
+        createdAt: now,
+        createdBy: caller.username,
+        deletedAt: null,
+        deletedBy: null,
+        version: FIRST_VERSION,
+      },
+      tags,
+    };
   }
 
   async get(path: RestConnectorPath, consistency?: ConsistencyScope): Promise<WithEtag<RestConnectorDto>> {

@@ -82,23 +82,10 @@ export class ImportSourceError extends InvalidInputError {
   }
 }
 
-/** A saved connector as an exporter sees it: its fields, secrets never (only whether the auth settings use one). */
-export interface ExportedConnector {
-  name: string;
-  description: string | null;
-  requestType: RequestType;
-  url: string;
-  headers: Array<{ header: string; value: string }>;
-  contentType: ContentType;
-  authType: AuthType;
-  grantType: GrantType | null;
-  clientId: string | null;
-  oauthUrl: string | null;
-  authUsername: string | null;
-  apiKeyName: string | null;
-  apiKeyIn: ApiKeyIn | null;
-  body: string;
-  output: string;
-}
+/**
+ * A saved connector as an exporter sees it: the draft's fields with the two credentials that are not secrets; its
+ * secrets never (only whether the auth settings use one).
+ */
+export type ExportedConnector = Omit<ConnectorDraft, 'credentials' | 'where'> & { clientId: string | null; authUsername: string | null };
 
 export type Exporter = (connector: ExportedConnector) => string;
