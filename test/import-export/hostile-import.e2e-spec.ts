@@ -1,0 +1,290 @@
+import { TRANSACTIONAL_SERVICE_APP } from '../../apps/transactional-service/src/transactional-service.app';
+import { seedTenant, Tenant } from '../support/fixtures';
+import { mysqlTestConfig } from '../support/test-config';
+import { startTestApp, TestApp } from '../support/test-app';
+import { bearer, signToken } from '../support/tokens';
+import { loopbackTestRuns, withResolver } from '../test-runs/loopback-resolver';
+import { ALICE, createConnector, tenantPath, withBearerAuth } from '../rest-connectors/connector-factories';
+
+/**
+ * Hostile inputs for import and export (issue 31). Each `it` of "findings" asserts what the contract and the project's
+ * rules require and fails on the code as it is; "handled" holds attacks that are already refused or survived.
+ * No source names a non-loopback host that anything resolves: the import never resolves them, and no test run is made.
+ */
+describe('Import and export, hostile inputs (MariaDB)', () => {
+  jest.setTimeout(300_000);
+  const config = mysqlTestConfig({ logLevel: 'info', connectorTests: loopbackTestRuns({ timeoutMs: 1_500, perMinute: 10_000 }) });
+  const MiB = 1024 * 1024;
+  let sut: TestApp;
+  let tenant: Tenant;
+  let token: string;
+  let base: string;
+
+  beforeAll(async () => {
+    sut = await startTestApp(TRANSACTIONAL_SERVICE_APP, config, withResolver());
+    token = await signToken(ALICE);
+  });
+  beforeEach(async () => {
+    tenant = await seedTenant(sut.dataSource);
+    base = tenantPath(tenant);
+  });
+  afterAll(() => sut.close());
+
+  const importing = (body: object, key?: string) => {
+    const req = sut.http.post(`${base}/import`).set(bearer(token));
+    return (key ? req.set('Idempotency-Key', key) : req).send(body);
+  };
+  /** The answer and how long the process took to give it (the event loop is blocked that long: importers are synchronous). */
+  const timed = async (body: object) => {
+    const started = performance.now();
+    const res = await importing(body);
+    return { res, ms: Math.round(performance.now() - started) };
+  };
+  const rowsOfBot = async () => (await sut.dataSource.query('SELECT * FROM rest_connectors WHERE bot_uuid = ?', [tenant.bot.uuid])) as object[];
+  const OK = { 200: { description: 'OK' } };
+  const openapi = (paths: object, extra: object = {}) => ({
+    openapi: '3.0.3',
+    info: { title: 'T', version: '1' },
+    servers: [{ url: 'https://api.example.com' }],
+    paths,
+    ...extra,
+  });
+  const info = { name: 'C', schema: 'https://schema.getpostman.com/json/collection/v2.1.0/collection.json' };
+
+  describe('findings (fail today)', () => {
+    it('answers a YAML document with many keys in a mapping within a second (uniqueKeys makes the yaml reader quadratic)', async () => {
+      // 30,000 keys, 330 KB: the `yaml` package checks each key against every earlier one of its mapping.
+      const yaml = 'openapi: 3.0.3\ninfo: {title: t, version: "1"}\npaths: {}\n' + Array.from({ length: 30_000 }, (_, i) => `k${i}: v`).join('\n');
+      const { res, ms } = await timed({ format: 'openapi', source: yaml });
+      expect(res.status).toBe(400);
+      expect(ms).toBeLessThan(1_000);
+    });
+
+    it('answers invalid JSON with many keys within a second (the JSON error is located by reparsing it as YAML, quadratic again)', async () => {
+      const keys = Array.from({ length: 30_000 }, (_, i) => `"k${i}": 1`).join(', ');
+      const { res, ms } = await timed({ format: 'openapi', source: `{"openapi": "3.0.3", ${keys}} trailing` });
+      expect(res.status).toBe(400);
+      expect(ms).toBeLessThan(1_000);
+    });
+
+    it('refuses 1 MiB of nesting brackets within a second, not after seconds of recursion until the stack overflows', async () => {
+      const { res, ms } = await timed({ format: 'openapi', source: '['.repeat(MiB) });
+      expect(res.status).toBe(400);
+      expect(ms).toBeLessThan(1_000);
+    });
+
+    it('bounds the warnings of a cURL import: 1 MiB of `-s` is not a 60 MB answer of 350,000 IGNORED_OPTION warnings', async () => {
+      const head = 'curl https://api.example.com/x';
+      const { res, ms } = await timed({ format: 'curl', source: head + ' -s'.repeat(Math.floor((MiB - head.length) / 3)) });
+      expect(res.status).toBe(200);
+      // The Postman importer caps its warnings at 500 (WARNINGS_CUT); the cURL importer lists every one.
+      expect(res.body.warnings.length).toBeLessThanOrEqual(501);
+      expect(Buffer.byteLength(res.text)).toBeLessThan(MiB);
+      expect(ms).toBeLessThan(1_000);
+    });
+
+    it('reads many --url-query options in linear time (each one re-parses the URL it grows: 4 s of blocked loop on 1 MiB)', async () => {
+      const head = 'curl https://api.example.com/x';
+      const { res, ms } = await timed({ format: 'curl', source: head + ' --url-query a'.repeat(Math.floor((MiB - head.length) / 14)) });
+      expect(res.status).toBe(400);
+      expect(ms).toBeLessThan(1_000);
+    });
+
+    it('refuses a command of 47,000 URLs before drafting a connector for each (about 2 s of blocked loop)', async () => {
+      const { res, ms } = await timed({ format: 'curl', source: 'curl' + ' http://a.example.com/'.repeat(Math.floor((MiB - 4) / 22)) });
+      expect(res.status).toBe(400);
+      expect(JSON.stringify(res.body.message)).toMatch(/at most 200/);
+      expect(ms).toBeLessThan(1_000);
+    });
+
+    it('refuses an OpenAPI document of 12,000 operations before drafting them all (over a second before the 200 limit is checked)', async () => {
+      const paths = Object.fromEntries(Array.from({ length: 12_000 }, (_, i) => [`/i/${i}`, { get: { operationId: `o${i}`, responses: OK } }]));
+      const { res, ms } = await timed({ format: 'openapi', source: JSON.stringify(openapi(paths)) });
+      expect(res.status).toBe(400);
+      expect(JSON.stringify(res.body.message)).toMatch(/at most 200/);
+      expect(ms).toBeLessThan(1_000);
+    });
+
+    it('never keeps the password of an OpenAPI server URL (https://user:password@host) in the connector URL, answer or stored row', async () => {
+      const secret = 'srv-pass-4417';
+      const source = JSON.stringify(
+        openapi({ '/x': { get: { operationId: 'x', responses: OK } } }, { servers: [{ url: `https://ada:${secret}@api.example.com` }] }),
+      );
+      const res = await importing({ format: 'openapi', source, dryRun: false });
+
+      // cURL and Postman turn user info into basic auth; OpenAPI copies it into the URL, in clear.
+      expect(JSON.stringify(res.body)).not.toContain(secret);
+      expect(JSON.stringify(await rowsOfBot())).not.toContain(secret);
+      expect(JSON.stringify(sut.logs)).not.toContain(secret);
+    });
+
+    it('makes a cURL `-H "PRIVATE-TOKEN: …"` or `X-Auth-Token` the API-key auth, as the Postman importer does, never a header in clear', async () => {
+      const secret = 'glpat-hdr-9931';
+      // GitLab's documented call; the Postman importer's API_KEY_NAME knows these names, the cURL importer does not.
+      const source = `curl --header "PRIVATE-TOKEN: ${secret}" "https://gitlab.example.com/api/v4/projects"\ncurl -H 'X-Auth-Token: ${secret}' https://api.example.com/v1/me`;
+      const res = await importing({ format: 'curl', source, dryRun: false });
+
+      expect(res.status).toBe(200);
+      expect(res.body.connectors.map(({ connector }: { connector: { authType: string } }) => connector.authType)).toEqual(['AUTH_API_KEY', 'AUTH_API_KEY']);
+      expect(JSON.stringify(res.body)).not.toContain(secret);
+      expect(JSON.stringify(await rowsOfBot())).not.toContain(secret);
+    });
+
+    it('does not show the server`s working directory in a 400 for a deep $ref chain, and says how to fix the document', async () => {
+      const schemas = Object.fromEntries(
+        Array.from({ length: 600 }, (_, i) => [`S${i}`, i + 1 < 600 ? { $ref: `#/components/schemas/S${i + 1}` } : { type: 'string' }]),
+      );
+      const source = JSON.stringify(
+        openapi(
+          {
+            '/x': {
+              post: { operationId: 'x', requestBody: { content: { 'application/json': { schema: { $ref: '#/components/schemas/S0' } } } }, responses: OK },
+            },
+          },
+          { components: { schemas } },
+        ),
+      );
+      const res = await importing({ format: 'openapi', source }).expect(400);
+
+      const message = JSON.stringify(res.body.message);
+      expect(message).not.toContain(process.cwd());
+      // "You can increase this limit with the dereference.maxDepth option" is advice to the server's code, not to the caller.
+      expect(message).not.toMatch(/maxDepth option/);
+    });
+
+    it('cuts each selector it quotes in a 400 at 100 characters (200 selectors of 1,000 characters make a 200 KB message)', async () => {
+      const source = JSON.stringify({ info, item: [{ name: 'r', request: { method: 'GET', url: 'https://api.example.com/r' } }] });
+      const select = Array.from({ length: 200 }, (_, i) => `${'x'.repeat(990)}-${i}`);
+      const res = await importing({ format: 'postman', source, select }).expect(400);
+
+      expect(JSON.stringify(res.body).length).toBeLessThan(10_000);
+    });
+
+    it('makes names unique without cutting a surrogate pair in half (the ` (2)` suffix leaves a lone surrogate in the name)', async () => {
+      // Two operations with the same 100-character name: the second becomes the first 96 code units + " (2)".
+      const name = `${'a'.repeat(95)}😀😀b`;
+      expect(name).toHaveLength(100);
+      const source = JSON.stringify(
+        openapi({
+          '/a': { get: { summary: name, responses: OK } },
+          '/b': { get: { summary: name, responses: OK } },
+        }),
+      );
+      const res = await importing({ format: 'openapi', source, dryRun: false });
+
+      expect(res.status).toBe(200);
+      const stored = (await rowsOfBot()) as Array<{ name: string }>;
+      for (const { name: storedName } of stored) expect(storedName.isWellFormed()).toBe(true);
+      // What the answer names is what was stored.
+      expect(res.body.connectors.map(({ connector }: { connector: { name: string } }) => connector.name).sort()).toEqual(
+        stored.map(({ name: storedName }) => storedName).sort(),
+      );
+      const names = res.body.connectors.map(({ connector }: { connector: { name: string } }) => connector.name);
+      expect(names).toHaveLength(2);
+      for (const unique of names) expect(unique.isWellFormed()).toBe(true);
+      expect(new Set(names.map((unique: string) => unique.toLowerCase())).size).toBe(2);
+    });
+
+    it('ignores select for cURL, as the contract says ("cURL … ignores select")', async () => {
+      const res = await importing({ format: 'curl', source: 'curl https://api.example.com/ping', select: ['getPing'] });
+      expect(res.status).toBe(200);
+      expect(res.body.connectors).toHaveLength(1);
+    });
+  });
+
+  describe('handled', () => {
+    it('never reads a file or URL an external $ref names (http to loopback, file:, a path), and says so', async () => {
+      for (const ref of ['http://127.0.0.1:9/x.yaml', 'file:///etc/passwd', '/etc/passwd']) {
+        const source = JSON.stringify(openapi({ '/x': { get: { operationId: 'x', parameters: [{ $ref: ref }], responses: OK } } }));
+        const res = await importing({ format: 'openapi', source });
+        expect([200, 400]).toContain(res.status);
+        expect(JSON.stringify(res.body)).not.toMatch(/root:x:0:0/);
+      }
+    });
+
+    it('refuses a YAML alias bomb, `$ref` cycles do not hang, and __proto__ keys pollute nothing', async () => {
+      let bomb = 'openapi: 3.0.3\ninfo: {title: t, version: "1"}\npaths: {}\nx0: &a0 [1,2,3,4,5,6,7,8,9,10]\n';
+      for (let i = 1; i < 30; i++)
+        bomb += `x${i}: &a${i} [${Array(10)
+          .fill(`*a${i - 1}`)
+          .join(',')}]\n`;
+      await importing({ format: 'openapi', source: bomb }).expect(400);
+
+      const cycle = openapi(
+        {
+          '/x': { post: { operationId: 'x', requestBody: { content: { 'application/json': { schema: { $ref: '#/components/schemas/A' } } } }, responses: OK } },
+        },
+        { components: { schemas: { A: { $ref: '#/components/schemas/B' }, B: { $ref: '#/components/schemas/A' } } } },
+      );
+      await importing({ format: 'openapi', source: JSON.stringify(cycle) }).expect(200);
+
+      const proto =
+        '{"info":{"name":"C","schema":"https://schema.getpostman.com/json/collection/v2.1.0/collection.json"},"__proto__":{"item":[]},' +
+        '"variable":[{"key":"__proto__","value":"x"}],"item":[{"name":"__proto__","request":{"method":"GET","url":"https://api.example.com/a",' +
+        '"header":[{"key":"constructor","value":"y"}]}}]}';
+      await importing({ format: 'postman', source: proto }).expect(200);
+      expect(({} as Record<string, unknown>).item).toBeUndefined();
+    });
+
+    it('refuses 1000-deep Postman folders and 10,000 items with a 400 that says what to do', async () => {
+      let deep = '{"name":"leaf","request":{"method":"GET","url":"https://api.example.com/x"}}';
+      for (let i = 0; i < 1000; i++) deep = `{"name":"f${i}","item":[${deep}]}`;
+      const nested = await importing({ format: 'postman', source: `{"info":${JSON.stringify(info)},"item":[${deep}]}` }).expect(400);
+      expect(JSON.stringify(nested.body.message)).toMatch(/deeper than 64/);
+
+      const item = Array.from({ length: 10_000 }, (_, i) => ({ name: `r${i}`, request: { method: 'GET', url: `https://api.example.com/${i}` } }));
+      const many = await importing({ format: 'postman', source: JSON.stringify({ info, item }) }).expect(400);
+      expect(JSON.stringify(many.body.message)).toMatch(/at most 200/);
+    });
+
+    it('refuses NUL, lone surrogates and credentials with unknown fields; exactly 1 MiB of multibyte text is not over', async () => {
+      await importing({ format: 'curl', source: 'curl https://api.example.com/\u0000' }).expect(400);
+      await importing({ format: 'curl', source: 'curl https://api.example.com/\ud800' }).expect(400);
+      const bad = await importing({ format: 'curl', source: 'curl https://api.example.com/x', credentials: { password: 'p', apiKey: 1 } }).expect(400);
+      expect(JSON.stringify(bad.body)).not.toContain('"p"');
+      // 1 MiB exactly, the last character 3 bytes: not refused for its size.
+      const head = "curl https://api.example.com/x -H 'X-A: bc' # ";
+      const exact = head + '€'.repeat((MiB - head.length) / 3);
+      expect(Buffer.byteLength(exact)).toBe(MiB);
+      const res = await importing({ format: 'curl', source: exact });
+      expect(res.status).toBe(200);
+      await importing({ format: 'curl', source: `${exact}x` }).expect(400);
+    });
+
+    it('makes colliding names unique (case-folded, and past an existing " (2)"), and concurrent imports under one Idempotency-Key create once', async () => {
+      const source = ['curl https://api.example.com/a', 'curl https://API.example.com/a', 'curl https://api.example.com/a'].join('\n');
+      const planned = await importing({ format: 'curl', source }).expect(200);
+      const names = planned.body.connectors.map(({ connector }: { connector: { name: string } }) => connector.name.toLowerCase());
+      expect(new Set(names).size).toBe(3);
+
+      const body = { format: 'curl', source: 'curl https://api.example.com/once', dryRun: false };
+      const answers = await Promise.all([importing(body, 'same-key-1'), importing(body, 'same-key-1'), importing(body, 'same-key-1')]);
+      for (const answer of answers) expect(answer.status).toBeLessThan(500);
+      expect(await rowsOfBot()).toHaveLength(1);
+    });
+
+    it('exports odd bodies and headers (quotes, newlines, @ first, unicode) as cURL that imports back unchanged, without the secret', async () => {
+      const body = '@/etc/passwd\'\n"$HOME" `id` ünï 😀 \\';
+      const uuid = await createConnector(
+        sut,
+        tenant,
+        token,
+        withBearerAuth({
+          name: 'Odd',
+          bearerToken: 'odd-secret-5521',
+          requestType: 'POST',
+          contentType: 'TEXT_PLAIN',
+          body,
+          headers: [{ header: 'X-Q', value: `it's "q" $x` }],
+        }),
+      );
+      for (const format of ['curl', 'openapi', 'postman']) {
+        const exported = await sut.http.get(`${base}/${uuid}/export?format=${format}`).set(bearer(token)).expect(200);
+        expect(exported.text).not.toContain('odd-secret-5521');
+        if (format === 'curl') expect(exported.text).not.toMatch(/--data-binary|--data '@|-d '@/);
+        const back = await importing({ format, source: exported.text }).expect(200);
+        expect(back.body.connectors[0].connector).toMatchObject({ body, headers: [{ header: 'X-Q', value: `it's "q" $x` }] });
+      }
+    });
+  });
+});
