@@ -10,9 +10,15 @@ export function uniqueNames(names: readonly string[]): string[] {
     let unique = name;
     for (let n = 2; taken.has(unique.toLowerCase()); n++) {
       const suffix = ` (${n})`;
-      unique = `${name.slice(0, LIMITS.name - suffix.length)}${suffix}`;
+      unique = `${cutAt(name, LIMITS.name - suffix.length)}${suffix}`;
     }
     taken.add(unique.toLowerCase());
     return unique;
   });
+}
+
+/** At most `units` UTF-16 code units of `text`, never half of a surrogate pair (an emoji cut in two is not text). */
+function cutAt(text: string, units: number): string {
+  const cut = text.slice(0, units);
+  return /[\uD800-\uDBFF]$/.test(cut) ? cut.slice(0, -1) : cut;
 }

@@ -76,7 +76,8 @@ export class RestConnectorImportDto {
     maxItems: IMPORT_LIMITS.select,
     example: ['getPetById', 'POST /pets'],
     description:
-      'Which parts to import: OpenAPI operationIds or `METHOD /path`s, Postman item paths (`Folder/Request`, or a folder for all under it). ' +
+      'Which parts to import: OpenAPI operationIds or `METHOD /path`s, Postman item paths (`Folder/Request`, or a folder for all under it), ' +
+      'cURL commands by the line they start on (`line 3`). ' +
       'Without it, everything (at most 200 connectors). A selector that matches nothing is a 400 naming it.',
   })
   @IsOptional()
