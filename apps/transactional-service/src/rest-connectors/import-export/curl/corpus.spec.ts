@@ -549,7 +549,7 @@ const EXPECTED: Record<string, Expected> = {
         credentials: [],
       },
     ],
-    warnings: ['IGNORED_OPTION line 1, --compressed'],
+    warnings: ['IGNORED_OPTION line 1, --compressed', 'HEADER_MAY_HOLD_CREDENTIAL line 1, -H Cookie'],
   },
   'curlconverter/get_with_data.sh': {
     connectors: [
@@ -800,7 +800,7 @@ const EXPECTED: Record<string, Expected> = {
         credentials: [],
       },
     ],
-    warnings: [],
+    warnings: ['HEADER_MAY_HOLD_CREDENTIAL line 1, -H Cookie'],
   },
   'curlconverter/post_empty.sh': {
     connectors: [
@@ -1012,7 +1012,7 @@ const EXPECTED: Record<string, Expected> = {
         credentials: [{ field: 'basicToken', value: 'b2wnOmFzZCI=', where: 'line 3, -u' }],
       },
     ],
-    warnings: [],
+    warnings: ['HEADER_MAY_HOLD_CREDENTIAL line 6, -H Cookie'],
   },
   'curlconverter/post_with_urlencoded_data.sh': {
     connectors: [

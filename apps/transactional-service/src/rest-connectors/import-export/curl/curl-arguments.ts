@@ -1,4 +1,5 @@
-import { ImportSourceError, ImportWarning } from '../connector-draft';
+import { ImportSourceError } from '../connector-draft';
+import { ImportWarnings } from '../import-warnings';
 import { NEGATABLE_SWITCHES, OPTIONS_WITH_ARGUMENT, SHORT_OPTIONS, SWITCHES } from './curl-options';
 import { ShellWord } from './shell-words';
 
@@ -27,7 +28,7 @@ const ALL_LONG = [...OPTIONS_WITH_ARGUMENT, ...SWITCHES];
  * where that is unambiguous, `--no-<switch>`, clusters of one-letter switches with the last one's argument attached
  * or next (`-sSL`, `-XPOST`, `-d x`), `--` ending the options, and every other argument a URL.
  */
-export function readCurlArguments(words: ShellWord[], warnings: ImportWarning[]): CurlArguments[] {
+export function readCurlArguments(words: ShellWord[], warnings: ImportWarnings): CurlArguments[] {
   const groups: CurlArguments[] = [{ options: [], urls: [] }];
   let optionsEnded = false;
   for (let index = 0; index < words.length; index++) {
@@ -54,7 +55,7 @@ interface Read {
   next: number;
 }
 
-function readLong(words: ShellWord[], index: number, warnings: ImportWarning[]): Read {
+function readLong(words: ShellWord[], index: number, warnings: ImportWarnings): Read {
   const word = words[index];
   const written = word.text;
   const resolved = resolveLong(written.slice(2));
@@ -79,7 +80,7 @@ function resolveLong(name: string): { name: string; negated?: boolean } | undefi
   return name.length > 0 && candidates.length === 1 ? { name: candidates[0] } : undefined;
 }
 
-function readShort(words: ShellWord[], index: number, warnings: ImportWarning[]): Read {
+function readShort(words: ShellWord[], index: number, warnings: ImportWarnings): Read {
   const word = words[index];
   const options: CurlOption[] = [];
   for (let at = 1; at < word.text.length; at++) {

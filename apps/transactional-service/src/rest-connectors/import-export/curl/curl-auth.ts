@@ -1,5 +1,7 @@
 import { ApiKeyIn, AuthType, GrantType, isBasicCredentials } from '@app/domain';
-import { CredentialDraft, CredentialField, ImportSourceError, ImportWarning } from '../connector-draft';
+import { CredentialDraft, CredentialField, ImportSourceError } from '../connector-draft';
+import { isApiKeyHeaderName, MAY_HOLD_CREDENTIAL, mayHoldCredential } from '../credential-names';
+import { ImportWarnings } from '../import-warnings';
 import { CurlSettings, WrittenHeader } from './curl-settings';
 import { OAuth2Settings } from './oauth2-comment';
 import { percentDecoded, ResolvedUrl } from './curl-url';
@@ -41,8 +43,9 @@ const EXPORTED_API_KEY = '{{API_KEY}}';
  * header would be stored in clear). With the exporter's `# connector-oauth2:` line, that OAuth 2.0 setting wins and
  * the Bearer header below it is the token the connector fetches itself.
  *
- * API-key headers: a name that, lower-cased without `-` and `_`, ends with `apikey` (X-API-Key, Api-Key, apikey,
- * X-RapidAPI-Key, x-goog-api-key), and Ocp-Apim-Subscription-Key. API-key query parameters: `api_key`, `apikey`,
+ * API-key headers: the names both importers share (isApiKeyHeaderName: X-API-Key, X-RapidAPI-Key, X-Auth-Token,
+ * PRIVATE-TOKEN, Ocp-Apim-Subscription-Key, …). A Cookie or Proxy-Authorization header stays a plain header, with
+ * HEADER_MAY_HOLD_CREDENTIAL (a connector has no auth setting for it). API-key query parameters: `api_key`, `apikey`,
  * `api-key`, `apiKey`, Google's `key` and `access_token` (RFC 6750's token in the query). Either, whatever its name, when its value is `$API_KEY` (the exporter's). A
  * name taken for an API key by mistake costs nothing on the wire: the key is sent under the same name, where declared.
  */
@@ -52,13 +55,18 @@ export function readAuth(
   url: ResolvedUrl,
   urlLine: number,
   oauth2: OAuth2Settings | undefined,
-  warnings: ImportWarning[],
+  warnings: ImportWarnings,
 ): Auth {
   const candidates: Candidate[] = [];
   if (oauth2) candidates.push(oauth2Candidate(oauth2));
   const plainHeaders = headers.filter((header) => {
     const candidate = headerCandidate(header, warnings);
-    if (candidate === undefined) return true;
+    if (candidate === undefined) {
+      if (MAY_HOLD_CREDENTIAL.test(header.header)) {
+        warnings.push({ code: 'HEADER_MAY_HOLD_CREDENTIAL', where: `line ${header.line}, -H ${header.header}`, message: mayHoldCredential(header.header) });
+      }
+      return true;
+    }
     // Below the OAuth 2.0 comment, the Bearer header stands for the token the connector gets itself.
     if (!(oauth2 && candidate.rank === 1 && /^bearer\b/i.test(header.value))) candidates.push(candidate);
     return false;
@@ -100,7 +108,7 @@ function oauth2Candidate(oauth2: OAuth2Settings): Candidate {
   };
 }
 
-function headerCandidate(header: WrittenHeader, warnings: ImportWarning[]): Candidate | undefined {
+function headerCandidate(header: WrittenHeader, warnings: ImportWarnings): Candidate | undefined {
   const where = `line ${header.line}, -H ${header.header}`;
   if (/^authorization$/i.test(header.header))
     return { rank: 1, what: `the Authorization header (line ${header.line})`, where, settings: () => authorizationSettings(header, where, warnings) };
@@ -114,12 +122,11 @@ function headerCandidate(header: WrittenHeader, warnings: ImportWarning[]): Cand
 }
 
 function isApiKeyHeader({ header, value }: WrittenHeader): boolean {
-  const name = header.toLowerCase();
-  return name.replace(/[-_]/g, '').endsWith('apikey') || name === 'ocp-apim-subscription-key' || value === EXPORTED_API_KEY;
+  return isApiKeyHeaderName(header) || value === EXPORTED_API_KEY;
 }
 
 /** `Basic <token>` and `Bearer <token>` are those auth types; another scheme is kept whole as an API key named Authorization. */
-function authorizationSettings(header: WrittenHeader, where: string, warnings: ImportWarning[]): AuthSettings {
+function authorizationSettings(header: WrittenHeader, where: string, warnings: ImportWarnings): AuthSettings {
   const [, scheme, rest = ''] = /^(\S*)\s*(.*)$/s.exec(header.value)!;
   const token = rest.trim();
   if (/^basic$/i.test(scheme)) {
@@ -141,7 +148,7 @@ function apiKeySettings(name: string, apiKeyIn: ApiKeyIn, value: string, where: 
   return { ...NO_AUTH, authType: AuthType.AUTH_API_KEY, apiKeyName: name, apiKeyIn, credentials: [credentialOf('apiKey', value, where)] };
 }
 
-function optionCandidates(settings: CurlSettings, userInfo: ResolvedUrl['userInfo'], warnings: ImportWarning[]): Candidate[] {
+function optionCandidates(settings: CurlSettings, userInfo: ResolvedUrl['userInfo'], warnings: ImportWarnings): Candidate[] {
   const candidates: Candidate[] = [];
   const { oauth2Bearer, user } = settings;
   if (oauth2Bearer) {
@@ -169,7 +176,7 @@ function optionCandidates(settings: CurlSettings, userInfo: ResolvedUrl['userInf
  * curl sends it. Without a password curl would prompt for one, and with a variable in it the token cannot be computed
  * here: basicToken is then left to the import request (the service takes it from `credentials`), with a warning.
  */
-function basicSettings(text: string, where: string, warnings: ImportWarning[]): AuthSettings {
+function basicSettings(text: string, where: string, warnings: ImportWarnings): AuthSettings {
   const basic = { ...NO_AUTH, authType: AuthType.AUTH_BASIC };
   if (PLACEHOLDER.test(text)) {
     warnings.push({
@@ -201,15 +208,25 @@ function queryCandidates(url: string, line: number): { rest: string; found: Cand
   const [, base, query, fragment = ''] = match;
   const found: Candidate[] = [];
   const kept = query.split('&').filter((parameter) => {
-    const equals = parameter.indexOf('=');
-    const name = percentDecoded(equals < 0 ? parameter : parameter.slice(0, equals));
-    const value = equals < 0 ? '' : percentDecoded(parameter.slice(equals + 1).replace(/\+/g, ' '));
+    const { name, value } = queryParameter(parameter);
     if (!isApiKeyParameter(name, value)) return true;
     const where = `line ${line}, URL query parameter ${name.slice(0, 40)}`;
     found.push({ rank: 6, what: `the query parameter ${name.slice(0, 40)}`, where, settings: () => apiKeySettings(name, ApiKeyIn.QUERY, value, where) });
     return false;
   });
   return { rest: base + (kept.length > 0 ? `?${kept.join('&')}` : '') + fragment, found };
+}
+
+function queryParameter(parameter: string): { name: string; value: string } {
+  const equals = parameter.indexOf('=');
+  const name = percentDecoded(equals < 0 ? parameter : parameter.slice(0, equals));
+  return { name, value: equals < 0 ? '' : percentDecoded(parameter.slice(equals + 1).replace(/\+/g, ' ')) };
+}
+
+/** Whether a `name=value` of a query is an API key, which readAuth takes out of the URL into the auth settings. */
+export function isApiKeyQueryParameter(parameter: string): boolean {
+  const { name, value } = queryParameter(parameter);
+  return isApiKeyParameter(name, value);
 }
 
 function isApiKeyParameter(name: string, value: string): boolean {

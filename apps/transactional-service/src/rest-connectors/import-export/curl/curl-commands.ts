@@ -1,4 +1,5 @@
-import { ImportSourceError, ImportWarning } from '../connector-draft';
+import { ImportSourceError } from '../connector-draft';
+import { ImportWarnings } from '../import-warnings';
 import { COPY_AS_BASH, ShellToken, ShellWord } from './shell-words';
 
 /** One `curl …` of the source: its arguments, and the comment lines right above it. */
@@ -25,7 +26,7 @@ const WINDOWS_CURL = /^(?:.*[\\/])?curl\.exe$/i;
  * lines and blank lines between them are skipped. A `$ ` prompt before `curl` is dropped. What follows a `|` is
  * another program's and is skipped with a warning, as are redirections; anything that joins commands is refused.
  */
-export function curlCommands(tokens: ShellToken[], warnings: ImportWarning[]): CurlCommand[] {
+export function curlCommands(tokens: ShellToken[], warnings: ImportWarnings): CurlCommand[] {
   const commands: CurlCommand[] = [];
   let comments: CommentLine[] = [];
   for (const line of splitLines(tokens)) {
@@ -54,7 +55,7 @@ function splitLines(tokens: ShellToken[]): ShellToken[][] {
   return lines;
 }
 
-function readCommand(tokens: ShellToken[], comments: CommentLine[], warnings: ImportWarning[]): CurlCommand {
+function readCommand(tokens: ShellToken[], comments: CommentLine[], warnings: ImportWarnings): CurlCommand {
   const start = tokens[0].kind === 'word' && tokens[0].word.text === '$' ? 1 : 0;
   const name = tokens[start];
   const line = lineOf(name ?? tokens[0]);
@@ -84,7 +85,7 @@ function checkCommandName(word: ShellWord): void {
 }
 
 /** `| jq .`: another program reads curl's output; the connector keeps the call only. */
-function skipPipeline(rest: ShellToken[], line: number, warnings: ImportWarning[]): void {
+function skipPipeline(rest: ShellToken[], line: number, warnings: ImportWarnings): void {
   const join = rest.find((token) => token.kind === 'operator' && JOINS.has(token.operator));
   if (join) refuseJoin(join);
   const program = rest.find((token) => token.kind === 'word');
@@ -96,7 +97,7 @@ function skipPipeline(rest: ShellToken[], line: number, warnings: ImportWarning[
   });
 }
 
-function skipRedirection(tokens: ShellToken[], index: number, warnings: ImportWarning[]): number {
+function skipRedirection(tokens: ShellToken[], index: number, warnings: ImportWarnings): number {
   const token = tokens[index] as Extract<ShellToken, { kind: 'operator' }>;
   if (token.operator === '<<' || token.operator === '<<<') {
     throw new ImportSourceError(

@@ -1,4 +1,5 @@
-import { ImportSourceError, ImportWarning } from '../connector-draft';
+import { ImportSourceError } from '../connector-draft';
+import { ImportWarnings } from '../import-warnings';
 import { CurlOption } from './curl-arguments';
 import { fileNotRead } from './curl-settings';
 
@@ -23,7 +24,7 @@ const FILE_READING = new Set(['data', 'data-ascii', 'data-binary', 'json']);
  * FILE_NOT_READ); --data-raw never does; pieces are joined with `&`, and --json pieces to each other with nothing.
  * --data-urlencode and --url-query encode as curl does (urlEncodedPiece).
  */
-export function readPayload(payload: CurlOption[], warnings: ImportWarning[]): CurlPayload {
+export function readPayload(payload: CurlOption[], warnings: ImportWarnings): CurlPayload {
   const pieces: Array<{ text: string; json: boolean }> = [];
   const fields: string[] = [];
   const result: CurlPayload = { data: null, json: false, multipart: null, uploads: [], urlQuery: [] };
@@ -71,7 +72,7 @@ function isForm(option: CurlOption): boolean {
   return option.name === 'form' || option.name === 'form-string';
 }
 
-function dataPiece(option: CurlOption, warnings: ImportWarning[]): string | null {
+function dataPiece(option: CurlOption, warnings: ImportWarnings): string | null {
   const value = option.value ?? '';
   if (option.name === 'data-urlencode') return urlEncodedPiece(option, warnings);
   if (FILE_READING.has(option.name) && value.startsWith('@')) {
@@ -86,7 +87,7 @@ function dataPiece(option: CurlOption, warnings: ImportWarning[]): string | null
  * is encoded (`name=value`, `=value`); without `=`, up to the first `@` names a file (`name@file`, `@file`); else the
  * whole is encoded. curl encodes every byte but `A-Z a-z 0-9 - . _ ~` as %XX (curl_easy_escape: a space is %20).
  */
-export function urlEncodedPiece(option: CurlOption, warnings: ImportWarning[]): string | null {
+export function urlEncodedPiece(option: CurlOption, warnings: ImportWarnings): string | null {
   const value = option.value ?? '';
   const equals = value.indexOf('=');
   const separator = equals >= 0 ? equals : value.indexOf('@');
@@ -110,7 +111,7 @@ export function curlEscape(text: string): string {
  * FILE_NOT_READ). The connector keeps the text fields as `name=value` pairs form-encoded (its MULTIPART_FORM_DATA body
  * is text the user edits; there is no part structure to keep), with MULTIPART_BODY saying so.
  */
-function formField(option: CurlOption, warnings: ImportWarning[]): string | null {
+function formField(option: CurlOption, warnings: ImportWarnings): string | null {
   const value = option.value ?? '';
   const equals = value.indexOf('=');
   if (equals < 0) throw new ImportSourceError(`line ${option.line}`, `${option.written} needs name=value`);

@@ -1,5 +1,6 @@
 import { textProblem } from '@app/domain';
 import { ImportSourceError, ImportWarning } from '../connector-draft';
+import { ImportWarnings } from '../import-warnings';
 import { CurlOption } from './curl-arguments';
 
 /** A header as written with -H (or made by -A, -e, -b): name and value split at the first colon. */
@@ -34,7 +35,7 @@ const SWITCHES = { get: 'get', head: 'head', globoff: 'globoff' } as const;
  * warning naming it: curl's transport and output switches (-s, -v, -L, -k, --compressed, -o, timeouts, proxies, TLS)
  * change how curl sends or shows the call, not the call, and a connector has no setting for them.
  */
-export function readSettings(options: CurlOption[], warnings: ImportWarning[]): CurlSettings {
+export function readSettings(options: CurlOption[], warnings: ImportWarnings): CurlSettings {
   const settings: CurlSettings = { get: false, head: false, globoff: false, headers: [], payload: [], otherAuthSchemes: [] };
   for (const option of options) {
     if (!readOption(settings, option, warnings)) warnings.push(ignored(option));
@@ -43,7 +44,7 @@ export function readSettings(options: CurlOption[], warnings: ImportWarning[]): 
 }
 
 /** Reads one option into `settings`; false when the connector has nothing for it. */
-function readOption(settings: CurlSettings, option: CurlOption, warnings: ImportWarning[]): boolean {
+function readOption(settings: CurlSettings, option: CurlOption, warnings: ImportWarnings): boolean {
   const { name, value } = option;
   if (Object.hasOwn(SWITCHES, name)) settings[SWITCHES[name as keyof typeof SWITCHES]] = !option.negated;
   else if (name === 'request') settings.method = option;
@@ -57,7 +58,7 @@ function readOption(settings: CurlSettings, option: CurlOption, warnings: Import
   return true;
 }
 
-function readHeaderOption(settings: CurlSettings, option: CurlOption, warnings: ImportWarning[]): boolean {
+function readHeaderOption(settings: CurlSettings, option: CurlOption, warnings: ImportWarnings): boolean {
   const value = option.value ?? '';
   if (option.name === 'header') settings.headers.push(...headerOf(option, warnings));
   else if (option.name === 'user-agent') settings.headers.push({ header: 'User-Agent', value, line: option.line });
@@ -72,7 +73,7 @@ function readHeaderOption(settings: CurlSettings, option: CurlOption, warnings: 
  * `-H 'Name: value'` sends the header; `-H 'Name;'` sends it empty; `-H 'Name:'` stops curl sending a header of its own
  * (nothing for a connector); `-H @file` reads headers from a file, which an import never does.
  */
-function headerOf(option: CurlOption, warnings: ImportWarning[]): WrittenHeader[] {
+function headerOf(option: CurlOption, warnings: ImportWarnings): WrittenHeader[] {
   const text = option.value ?? '';
   const where = `line ${option.line}, ${option.written}`;
   if (text.startsWith('@')) {
@@ -107,7 +108,7 @@ function headerOf(option: CurlOption, warnings: ImportWarning[]): WrittenHeader[
 }
 
 /** `-b 'a=1; b=2'` sends cookies; `-b file` (no `=`) reads a cookie file. */
-function cookieOf(option: CurlOption, warnings: ImportWarning[]): WrittenHeader[] {
+function cookieOf(option: CurlOption, warnings: ImportWarnings): WrittenHeader[] {
   const value = option.value ?? '';
   if (value.includes('=')) return [{ header: 'Cookie', value, line: option.line }];
   warnings.push(fileNotRead(option, `${option.written} ${value.slice(0, 60)} reads cookies from a file`));

@@ -1,5 +1,6 @@
 import { canonicalHttpUrl, isHttpUrlWithPlaceholders, LIMITS } from '@app/domain';
-import { ImportSourceError, ImportWarning } from '../connector-draft';
+import { ImportSourceError } from '../connector-draft';
+import { ImportWarnings } from '../import-warnings';
 import { curlEscape } from './curl-payload';
 import { ShellWord } from './shell-words';
 
@@ -24,7 +25,7 @@ const ESCAPED_GLOB_CHARACTER = /\\([{}[\]])/g;
  * which curl would refuse as bad globs, are taken literally (URL_GLOB_LITERAL) and `\[` is `[`; spaces are sent as %20,
  * as curl does. The query stays in the URL as written.
  */
-export function resolveUrl(word: ShellWord, globoff: boolean, protoDefault: string | undefined, warnings: ImportWarning[]): ResolvedUrl {
+export function resolveUrl(word: ShellWord, globoff: boolean, protoDefault: string | undefined, warnings: ImportWarnings): ResolvedUrl {
   const where = `line ${word.line}`;
   // Checked first: the glob patterns below are cheap on a URL of this length, and on nothing longer.
   if (word.text.length > LIMITS.url) throw new ImportSourceError(where, `the URL is longer than ${LIMITS.url} characters`);
@@ -40,7 +41,7 @@ export function resolveUrl(word: ShellWord, globoff: boolean, protoDefault: stri
   return { url: resolved, ...(userInfo !== undefined && { userInfo: { text: userInfo, line: word.line } }) };
 }
 
-function withScheme(word: ShellWord, protoDefault: string | undefined, warnings: ImportWarning[]): string {
+function withScheme(word: ShellWord, protoDefault: string | undefined, warnings: ImportWarnings): string {
   const scheme = SCHEME.exec(word.text)?.[1];
   if (scheme !== undefined) {
     if (!/^https?$/i.test(scheme)) throw new ImportSourceError(`line ${word.line}`, `${scheme}: URLs make no connector: only http and https`);
@@ -65,7 +66,7 @@ function withScheme(word: ShellWord, protoDefault: string | undefined, warnings:
   return `${assumed.toLowerCase()}://${word.text}`;
 }
 
-function unglobbed(url: string, where: string, warnings: ImportWarning[]): string {
+function unglobbed(url: string, where: string, warnings: ImportWarnings): string {
   const host = /^[a-z]+:\/\/(?:[^/?#@]*@)?(\[[^\]/?#]*\])?/i.exec(url)!;
   // An IPv6 host's brackets are the URL's own (curl tells them from a glob too); placeholders are the connector's.
   const checked = url.slice(host[0].length).replace(PLACEHOLDER, '');
@@ -112,11 +113,22 @@ export function withUploadName(url: string, file: string): string {
   return path[0] + (path[1] === undefined ? '/' : '') + curlEscape(name) + url.slice(path[0].length);
 }
 
-/** `url` with `part` added to its query (before any fragment), as -G and --url-query do. */
-export function withQuery(url: string, part: string): string {
-  if (part === '') return url;
+/**
+ * `url` with `parts` added to its query (before any fragment), as -G and --url-query do: each after a `&` unless the
+ * query so far ends with `?` or `&`. Built once, in one pass: adding the parts one by one would re-read the growing URL
+ * for each of them.
+ */
+export function withQuery(url: string, parts: string[]): string {
   const hash = url.indexOf('#');
   const [base, fragment] = hash < 0 ? [url, ''] : [url.slice(0, hash), url.slice(hash)];
-  const separator = !base.includes('?') ? '?' : base.endsWith('?') || base.endsWith('&') ? '' : '&';
-  return base + separator + part + fragment;
+  const pieces = [base];
+  let hasQuery = base.includes('?');
+  let last = base.at(-1);
+  for (const part of parts) {
+    if (part === '') continue;
+    pieces.push(!hasQuery ? '?' : last === '?' || last === '&' ? '' : '&', part);
+    hasQuery = true;
+    last = part.at(-1);
+  }
+  return pieces.join('') + fragment;
 }

@@ -66,6 +66,6 @@ function authOptions(connector: ExportedConnector): string[] {
 function exportedUrl(connector: ExportedConnector): string {
   if (connector.authType !== AuthType.AUTH_API_KEY || connector.apiKeyIn !== ApiKeyIn.QUERY || !connector.apiKeyName) return singleQuoted(connector.url);
   const marker = '\u0000';
-  const [before, after] = withQuery(connector.url, `${curlEscape(connector.apiKeyName)}=${marker}`).split(marker);
+  const [before, after] = withQuery(connector.url, [`${curlEscape(connector.apiKeyName)}=${marker}`]).split(marker);
   return `${singleQuoted(before)}"$API_KEY"${after === '' ? '' : singleQuoted(after)}`;
 }

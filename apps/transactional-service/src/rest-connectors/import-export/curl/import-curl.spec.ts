@@ -120,6 +120,18 @@ describe('importCurl', () => {
       expect((await only("curl https://x.test/a --url-query 'q=a b' --url-query '+raw=%41'")).url).toBe('https://x.test/a?q=a%20b&raw=%41');
     });
 
+    it('adds many --url-query parts in one pass, a part ending with & joined as curl joins it', async () => {
+      expect((await only("curl 'https://x.test/a?' --url-query '+b=1&' --url-query c=2 --url-query '' --url-query d")).url).toBe('https://x.test/a?b=1&c=2&d');
+    });
+
+    it('refuses --url-query parts that make the URL too long before building it, not counting API keys, which leave the URL', async () => {
+      expect(await refusal(`curl https://x.test/x${' --url-query a'.repeat(1100)}`)).toBe(
+        'source line 1: the URL with the query its --url-query options (or -G data) add is longer than 2048 characters: send fewer or shorter ones',
+      );
+      const draft = await only(`curl https://x.test/x --url-query 'api_key=${'k'.repeat(2100)}'`);
+      expect(draft).toMatchObject({ url: 'https://x.test/x', authType: AuthType.AUTH_API_KEY, apiKeyName: 'api_key' });
+    });
+
     it('keeps -F text fields as name=value and leaves file fields out', async () => {
       const { connectors, warnings } = await imported("curl https://x.test -F 'a=1 2' --form-string 'b=@not-a-file' -F 'c=@photo.jpg' -F 'd=<notes.txt'");
       expect(connectors[0]).toMatchObject({ body: 'a=1%202&b=%40not-a-file', contentType: ContentType.MULTIPART_FORM_DATA });
@@ -154,6 +166,16 @@ describe('importCurl', () => {
         { header: 'Referer', value: 'https://from.test' },
         { header: 'Cookie', value: 'a=1; b=2' },
       ]);
+    });
+
+    it('keeps Cookie and Proxy-Authorization as plain headers with a warning that does not show their value', async () => {
+      const { connectors, warnings } = await imported("curl https://x.test -b 'sid=s3cr3t' -H 'Proxy-Authorization: Basic cHg6cHk='");
+      expect(connectors[0].headers.map(({ header }) => header)).toEqual(['Cookie', 'Proxy-Authorization']);
+      expect(warnings.map(({ code, where }) => `${code} ${where}`)).toEqual([
+        'HEADER_MAY_HOLD_CREDENTIAL line 1, -H Cookie',
+        'HEADER_MAY_HOLD_CREDENTIAL line 1, -H Proxy-Authorization',
+      ]);
+      expect(JSON.stringify(warnings)).not.toMatch(/s3cr3t|cHg6cHk=/);
     });
 
     it("skips -H 'X:' (it only stops curl sending its own) and a header without colon, with a warning", async () => {
@@ -259,6 +281,15 @@ describe('importCurl', () => {
       expect(await codes('curl --digest -u a:b https://x.test')).toEqual(['UNSUPPORTED_AUTH_SCHEME line 1, --digest']);
     });
 
+    it.each(['PRIVATE-TOKEN', 'X-Auth-Token', 'Access-Token', 'Api-Token', 'X-RapidAPI-Key', 'Ocp-Apim-Subscription-Key'])(
+      'makes a %s header the API-key auth, as the Postman importer does (one list of names for both)',
+      async (name) => {
+        const draft = await only(`curl https://x.test -H '${name}: k-1'`);
+        expect(draft).toMatchObject({ authType: AuthType.AUTH_API_KEY, apiKeyName: name, apiKeyIn: ApiKeyIn.HEADER, headers: [] });
+        expect(draft.credentials).toEqual([{ field: 'apiKey', value: 'k-1', where: `line 1, -H ${name}` }]);
+      },
+    );
+
     it('refuses a variable in the host of a URL that credentials go to', async () => {
       expect(await refusal('curl -H "Authorization: Bearer t" "https://$HOST/a"')).toMatch(
         /^source line 1: the URL has a variable in its host while the credentials go to it/,
@@ -342,6 +373,13 @@ describe('importCurl', () => {
     it('refuses an option missing its value', async () => {
       expect(await refusal('curl https://x.test -H')).toBe('source line 1: -H needs a value after it');
     });
+
+    it('says each warning once, and lists at most 500, counting the rest', async () => {
+      expect(await codes('curl https://x.test -s -s -s')).toEqual(['IGNORED_OPTION line 1, -s']);
+      const { warnings } = await imported(`curl https://x.test${Array.from({ length: 600 }, (_, index) => ` --x${index}`).join('')}`);
+      expect(warnings).toHaveLength(501);
+      expect(warnings[500]).toEqual({ code: 'WARNINGS_CUT', where: 'as a whole', message: '100 more warnings are not listed.' });
+    });
   });
 
   describe('commands', () => {
@@ -360,9 +398,33 @@ describe('importCurl', () => {
     it('selects commands by where, and refuses a selection that matches none', async () => {
       const { connectors } = await importCurl('curl https://x.test/a\ncurl https://x.test/b', { select: ['line 2'] });
       expect(connectors.map(({ url }) => url)).toEqual(['https://x.test/b']);
+      const several = 'curl https://x.test/a https://x.test/b\ncurl https://x.test/c https://x.test/d';
+      expect((await importCurl(several, { select: ['line 1'] })).connectors.map(({ where }) => where)).toEqual(['line 1, URL 1', 'line 1, URL 2']);
+      expect((await importCurl(several, { select: ['line 2, URL 2'] })).connectors.map(({ url }) => url)).toEqual(['https://x.test/d']);
       await expect(importCurl('curl https://x.test/a', { select: ['line 9'] })).rejects.toThrow(
-        'source select: matches no command: the commands are at line 1',
+        'source select "line 9": matches no command: a cURL import selects commands by the line they start on, as `line N` (`line N, URL 2` for one URL of a command); the commands are at line 1',
       );
+    });
+
+    it('names each selector that matches nothing, quoting at most 10 of them cut at 100 characters', async () => {
+      const select = ['line 1', ...Array.from({ length: 12 }, (_, index) => `${'x'.repeat(150)}${index}`)];
+      const message = (await importCurl('curl https://x.test/a', { select }).catch((error: Error) => error.message)) as string;
+      expect(message).toBe(
+        `source select ${Array(10)
+          .fill(`"${'x'.repeat(100)}…"`)
+          .join(', ')} and 2 more: matches no command: a cURL import selects commands by the line ` +
+          'they start on, as `line N` (`line N, URL 2` for one URL of a command); the commands are at line 1',
+      );
+    });
+
+    it('counts the URLs of a command against the limit of 200 before drafting any of them', async () => {
+      // The last URL would be refused by its draft: the count comes first.
+      expect(await refusal(`curl${' https://x.test/a'.repeat(201)} ftp://x.test/`)).toBe(
+        'source as a whole: holds 202 requests (one per URL of each command): an import creates at most 200 connectors; split the source into ' +
+          'several imports, or pick at most 200 with select (`line N`, or `line N, URL 2` for one URL of a command)',
+      );
+      const chosen = await importCurl(`curl${' https://x.test/a'.repeat(201)} ftp://x.test/`, { select: ['line 1, URL 7'] });
+      expect(chosen.connectors.map(({ where }) => where)).toEqual(['line 1, URL 7']);
     });
 
     it('names a connector by method, host and path, cut at 100 characters with the URL as description', async () => {

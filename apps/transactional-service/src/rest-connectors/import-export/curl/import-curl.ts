@@ -1,7 +1,9 @@
 import { AuthType, ContentType, LIMITS, RequestType, textProblem } from '@app/domain';
-import { ConnectorDraft, ImportDraft, Importer, ImportOptions, ImportSourceError, ImportWarning } from '../connector-draft';
-import { readCurlArguments } from './curl-arguments';
-import { credentialOf, readAuth } from './curl-auth';
+import { ConnectorDraft, ImportDraft, Importer, ImportOptions, ImportSourceError } from '../connector-draft';
+import { ImportWarnings } from '../import-warnings';
+import { quotedList } from '../quoted-list';
+import { CurlArguments, readCurlArguments } from './curl-arguments';
+import { credentialOf, isApiKeyQueryParameter, readAuth } from './curl-auth';
 import { CurlCommand, curlCommands } from './curl-commands';
 import { CurlPayload, readPayload } from './curl-payload';
 import { CurlSettings, readSettings, WrittenHeader } from './curl-settings';
@@ -13,7 +15,8 @@ import { ShellWord, tokenizeShell } from './shell-words';
 /**
  * cURL commands to connector drafts: one connector per URL of each `curl` line (a source may hold several lines;
  * `--next` starts a group of its own). `where` is `line N`, the physical line `curl` stands on (`line N, URL 2` where
- * a command has several URLs); `select` picks by it. Problems name the line of the word they are about.
+ * a command has several URLs); `select` picks by it (`line N` takes every URL of the command on line N). Problems
+ * name the line of the word they are about.
  *
  * Warning codes (stable; each says where and what to do):
  * - IGNORED_OPTION: an option with no connector setting (-s, -v, -i, -L, -k, --compressed, -o, timeouts, proxies, TLS…).
@@ -29,6 +32,8 @@ import { ShellWord, tokenizeShell } from './shell-words';
  * - AUTH_CONFLICT: a second credential source, left out. AUTHORIZATION_AS_API_KEY: `Authorization: <other scheme>`.
  * - UNSUPPORTED_AUTH_SCHEME: --digest, --ntlm, --negotiate, --anyauth, --aws-sigv4…
  * - PASSWORD_PROMPT: `-u user` without password. BASIC_CREDENTIALS_VARIABLE: `-u` with a variable in it.
+ * - HEADER_MAY_HOLD_CREDENTIAL: a Cookie (-b, -H) or Proxy-Authorization header, kept in clear as a plain header.
+ * - WARNINGS_CUT: the warnings past the 500th (each said once), counted, not listed.
  */
 export const importCurl: Importer = (source, options) => Promise.resolve().then(() => importSync(source, options));
 
@@ -38,6 +43,8 @@ const METHODS = new Set<string>(Object.values(RequestType));
 const DESTINATION_PLACEHOLDER = /^[a-z]+:\/\/[^/?#]*\{\{/i;
 /** What textProblem refuses in any text: NUL, and a UTF-16 surrogate without its pair. */
 const UNTAKEABLE = /\0|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+/** The command line a selector names: `line 4` and `line 4, URL 2` both name the command on line 4. */
+const SELECTOR_LINE = /^line (\d+)(?:,|$)/;
 /** The service's limit on the connectors of one import (issue 31). */
 const MAX_CONNECTORS = 200;
 
@@ -46,21 +53,18 @@ function importSync(source: unknown, options: ImportOptions | undefined): Import
   const problem = textProblem(source);
   if (problem !== undefined) throw new ImportSourceError(`line ${lineOf(source, UNTAKEABLE.exec(source)?.index ?? 0)}`, `the text ${problem}`);
   const select = selection(options?.select);
-  const warnings: ImportWarning[] = [];
+  const warnings = new ImportWarnings('as a whole');
   const commands = curlCommands(tokenizeShell(source), warnings);
   if (commands.length === 0) throw new ImportSourceError('line 1', 'no curl command: paste a command that starts with curl');
   // Only the selected commands are read further, and never more than an import may create: a 1 MiB source of short
-  // commands must not cost a draft for each.
-  const chosen =
-    select === undefined ? commands : commands.filter(({ line }) => select.some((where) => where === `line ${line}` || where.startsWith(`line ${line},`)));
+  // commands (or one command of 47,000 URLs) must not cost a draft for each before the limit is checked.
+  const lines = select === undefined ? undefined : new Set(select.map((selector) => SELECTOR_LINE.exec(selector)?.[1]));
+  const chosen = lines === undefined ? commands : commands.filter(({ line }) => lines.has(String(line)));
   if (chosen.length > MAX_CONNECTORS) throw tooMany(chosen.length);
-  const connectors = chosen.flatMap((command) => connectorsOf(command, warnings)).filter(({ where }) => select === undefined || select.includes(where));
-  if (connectors.length > MAX_CONNECTORS) throw tooMany(connectors.length);
-  if (connectors.length === 0) {
-    const lines = commands.slice(0, 20).map(({ line }) => `line ${line}`);
-    throw new ImportSourceError('select', `matches no command: the commands are at ${lines.join(', ')}${commands.length > 20 ? ', …' : ''}`);
-  }
-  return { connectors, warnings };
+  const requests = chosen.flatMap((command) => requestsOf(command, warnings));
+  const selected = select === undefined ? requests : selectedOf(requests, select, commands);
+  if (selected.length > MAX_CONNECTORS) throw tooMany(selected.length);
+  return { connectors: draftsOf(selected, warnings), warnings: warnings.all() };
 }
 
 function lineOf(text: string, index: number): number {
@@ -73,21 +77,73 @@ function selection(select: unknown): string[] | undefined {
   return select;
 }
 
-function tooMany(count: number): ImportSourceError {
-  return new ImportSourceError('as a whole', `holds ${count} requests: an import creates at most ${MAX_CONNECTORS} connectors; import it in parts with select`);
+/**
+ * The requests the selectors take: `line 4` every URL of the command on line 4, `line 4, URL 2` its second. A selector
+ * that takes none is refused, as the other formats refuse it, with how a cURL source is selected.
+ */
+function selectedOf(requests: PlannedRequest[], select: string[], commands: CurlCommand[]): PlannedRequest[] {
+  const wanted = new Set(select);
+  const matched = new Set<string>();
+  const selected = requests.filter(({ where, command }) => {
+    const by = [where, command].filter((selector) => wanted.has(selector));
+    by.forEach((selector) => matched.add(selector));
+    return by.length > 0;
+  });
+  const unmatched = [...wanted].filter((selector) => !matched.has(selector));
+  if (unmatched.length === 0 && selected.length > 0) return selected;
+  const lines = commands.slice(0, 20).map(({ line }) => `line ${line}`);
+  throw new ImportSourceError(
+    unmatched.length > 0 ? `select ${quotedList(unmatched)}` : 'select',
+    `matches no command: a cURL import selects commands by the line they start on, as \`line N\` (\`line N, URL 2\` for one URL of a command); ` +
+      `the commands are at ${lines.join(', ')}${commands.length > 20 ? ', …' : ''}`,
+  );
 }
 
-function connectorsOf(command: CurlCommand, warnings: ImportWarning[]): ConnectorDraft[] {
+function tooMany(count: number): ImportSourceError {
+  return new ImportSourceError(
+    'as a whole',
+    `holds ${count} requests (one per URL of each command): an import creates at most ${MAX_CONNECTORS} connectors; ` +
+      `split the source into several imports, or pick at most ${MAX_CONNECTORS} with select (\`line N\`, or \`line N, URL 2\` for one URL of a command)`,
+  );
+}
+
+/** One request a command sends (curl sends one per URL), known before a connector is drafted of it. */
+interface PlannedRequest {
+  url: ShellWord;
+  /** The URL's place in its group: curl pairs the n-th -T file with the n-th URL. */
+  index: number;
+  group: CurlArguments;
+  oauth2: OAuth2Settings | undefined;
+  /** `line 4`: the command's place, which selects all its requests. */
+  command: string;
+  where: string;
+}
+
+/** The requests of a command, told apart by their place in it when it has several (`line 4, URL 2`). */
+function requestsOf(command: CurlCommand, warnings: ImportWarnings): PlannedRequest[] {
   const oauth2 = readOAuth2Comment(command.comments, credentialOf);
   const groups = readCurlArguments(command.arguments, warnings);
-  const drafts = groups.flatMap((group) => {
+  const requests = groups.flatMap((group) => {
     if (group.urls.length === 0) throw new ImportSourceError(`line ${command.line}`, 'the command has no URL: give it after curl (or with --url)');
-    const settings = readSettings(group.options, warnings);
-    const payload = readPayload(settings.payload, warnings);
-    return group.urls.map((url, index) => draftOf(url, settings, payload, payload.uploads[index], oauth2, warnings));
+    return group.urls.map((url, index) => ({ url, index, group, oauth2 }));
   });
-  // curl sends one request per URL: each is a connector, told apart by its place in the command.
-  return drafts.map((draft, index) => ({ ...draft, where: drafts.length === 1 ? `line ${command.line}` : `line ${command.line}, URL ${index + 1}` }));
+  const at = `line ${command.line}`;
+  return requests.map((request, index) => ({ ...request, command: at, where: requests.length === 1 ? at : `${at}, URL ${index + 1}` }));
+}
+
+/** A draft for each request; the options of a group are read once, for all its URLs. */
+function draftsOf(requests: PlannedRequest[], warnings: ImportWarnings): ConnectorDraft[] {
+  const read = new Map<CurlArguments, { settings: CurlSettings; payload: CurlPayload }>();
+  return requests.map(({ url, index, group, oauth2, where }) => {
+    let options = read.get(group);
+    if (options === undefined) {
+      const settings = readSettings(group.options, warnings);
+      options = { settings, payload: readPayload(settings.payload, warnings) };
+      read.set(group, options);
+    }
+    const { settings, payload } = options;
+    return { ...draftOf(url, settings, payload, payload.uploads[index], oauth2, warnings), where };
+  });
 }
 
 /** One URL's connector; `upload` is the -T file paired with it, if any. */
@@ -97,14 +153,15 @@ function draftOf(
   payload: CurlPayload,
   upload: string | undefined,
   oauth2: OAuth2Settings | undefined,
-  warnings: ImportWarning[],
+  warnings: ImportWarnings,
 ): ConnectorDraft {
   const where = `line ${word.line}`;
   const resolved = resolveUrl(word, settings.globoff, settings.protoDefault, warnings);
   if (upload !== undefined) resolved.url = withUploadName(resolved.url, upload);
   // -G sends the data in the query, as --url-query does: neither is a body.
   const queryParts = [...payload.urlQuery, ...(settings.get && payload.data !== null ? [payload.data] : [])];
-  const url = queryParts.reduce(withQuery, resolved.url);
+  refuseLongQuery(where, resolved.url, queryParts);
+  const url = withQuery(resolved.url, queryParts);
   const body = settings.get ? '' : (payload.data ?? payload.multipart ?? '');
   const requestType = methodOf(settings, payload, upload !== undefined, warnings);
   const { contentType, headers } = contentTypeOf(settings, payload, warnings);
@@ -135,8 +192,29 @@ function draftOf(
   };
 }
 
+/**
+ * Checked before the query is built and read for API keys: the parameters the connector's URL would keep (its API
+ * keys go to the auth settings) tell alone that it would be too long. 75,000 `--url-query a` options are refused here,
+ * not after a URL of 150,000 characters has been built and split again.
+ */
+function refuseLongQuery(where: string, url: string, parts: string[]): void {
+  // The URL's own query is not counted: an API key in it leaves the URL too. Each kept parameter comes with a `?` or `&`.
+  let length = url.search(/[?#]|$/);
+  for (const part of parts) {
+    for (const parameter of part.split('&')) {
+      if (parameter !== '' && !isApiKeyQueryParameter(parameter)) length += parameter.length + 1;
+    }
+    if (length > LIMITS.url) {
+      throw new ImportSourceError(
+        where,
+        `the URL with the query its --url-query options (or -G data) add is longer than ${LIMITS.url} characters: send fewer or shorter ones`,
+      );
+    }
+  }
+}
+
 /** -X wins (curl sends it as written: `-X post` is upper-cased, METHOD_CASE); else HEAD with -I, PUT with -T, POST with data or a form, else GET. */
-function methodOf(settings: CurlSettings, payload: CurlPayload, upload: boolean, warnings: ImportWarning[]): RequestType {
+function methodOf(settings: CurlSettings, payload: CurlPayload, upload: boolean, warnings: ImportWarnings): RequestType {
   const { method } = settings;
   if (method) {
     const written = method.value ?? '';
@@ -166,7 +244,7 @@ function methodOf(settings: CurlSettings, payload: CurlPayload, upload: boolean,
  * form-urlencoded for -d, JSON for --json, multipart for -F, none with -G. The header itself is not kept: the
  * connector sends its content type's. --json also sends `Accept: application/json` unless an Accept is given.
  */
-function contentTypeOf(settings: CurlSettings, payload: CurlPayload, warnings: ImportWarning[]): { contentType: ContentType; headers: WrittenHeader[] } {
+function contentTypeOf(settings: CurlSettings, payload: CurlPayload, warnings: ImportWarnings): { contentType: ContentType; headers: WrittenHeader[] } {
   const isContentType = ({ header }: WrittenHeader) => /^content-type$/i.test(header);
   const declared = settings.headers.filter(isContentType);
   const headers = settings.headers.filter((header) => !isContentType(header));

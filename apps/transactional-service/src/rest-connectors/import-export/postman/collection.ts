@@ -1,4 +1,5 @@
 import { ImportSourceError } from '../connector-draft';
+import { quotedList } from '../quoted-list';
 import { DeclaredAuth, declaredAuth } from './auth';
 import { isJsonObject, Json, JsonNode } from './postman-json';
 import { Warnings } from './warnings';
@@ -153,7 +154,7 @@ export function requestsOf(collection: JsonNode, select: string[] | undefined, w
   const missed = selection.missed();
   if (missed.length > 0) {
     throw new ImportSourceError(
-      `select ${missed.map((selector) => JSON.stringify(selector)).join(', ')}`,
+      `select ${quotedList(missed)}`,
       'names no folder or request of the collection: write item paths as Folder/Sub folder/Request name',
     );
   }

@@ -1,4 +1,5 @@
 import { ApiKeyIn, AuthType, isBasicCredentials, LIMITS } from '@app/domain';
+import { isApiKeyHeaderName, MAY_HOLD_CREDENTIAL, mayHoldCredential } from '../credential-names';
 import { AuthSettings, credentialOf, HTTP_TOKEN, NO_AUTH } from './auth';
 import { JsonNode } from './postman-json';
 import { variablesIn } from './variables';
@@ -8,9 +9,6 @@ export interface Header {
   header: string;
   value: string;
 }
-
-/** Header names that carry an API key (the common spellings: `X-API-Key`, `api_key`, `X-Auth-Token`, Azure's `Ocp-Apim-Subscription-Key`, …). */
-export const API_KEY_NAME = /^(?:x-)?(?:api[-_]?key|api[-_]?token|auth[-_]?token|access[-_]?token|private[-_]?token|(?:ocp-apim-)?subscription[-_]?key)$/i;
 
 /** `Key: value` lines: the v2.1 schema lets `header` be one string. */
 function headersFromText(text: string): Header[] {
@@ -137,6 +135,12 @@ export function keepHeader(header: Header, sorted: SortedHeaders, where: string,
   else sorted.headers.push(header);
 }
 
+/** A header that is no auth setting; one that may hold a credential (a session cookie) is kept with a warning. */
+function keepPlainHeader(header: Header, sorted: SortedHeaders, where: string, warnings: Warnings): void {
+  if (MAY_HOLD_CREDENTIAL.test(header.header) && header.value !== '') warnings.add('HEADER_MAY_HOLD_CREDENTIAL', where, mayHoldCredential(header.header));
+  keepHeader(header, sorted, where, warnings);
+}
+
 /** The headers sorted out, starting from the auth settings the `auth` objects give (`auth`). */
 export function sortHeaders(headers: Header[], auth: AuthSettings, where: string, warnings: Warnings): SortedHeaders {
   const sorted: SortedHeaders = { headers: [], contentType: undefined, auth };
@@ -144,8 +148,8 @@ export function sortHeaders(headers: Header[], auth: AuthSettings, where: string
     const name = header.header.toLowerCase();
     if (name === 'authorization') authorizationHeader(header.value, sorted, where, warnings);
     else if (name === 'content-type' && sorted.contentType === undefined) sorted.contentType = header.value;
-    else if (API_KEY_NAME.test(header.header) && headerProblem(header) === undefined) apiKeyHeader(header, sorted, where, warnings);
-    else keepHeader(header, sorted, where, warnings);
+    else if (isApiKeyHeaderName(header.header) && headerProblem(header) === undefined) apiKeyHeader(header, sorted, where, warnings);
+    else keepPlainHeader(header, sorted, where, warnings);
   }
   return sorted;
 }

@@ -75,6 +75,15 @@ describe('importPostman', () => {
         'source select "orders/admin", "Nope": names no folder or request of the collection: write item paths as Folder/Sub folder/Request name',
       );
     });
+
+    it('quotes at most 10 selectors that name nothing, each cut at 100 characters', async () => {
+      const select = Array.from({ length: 200 }, (_, index) => `${'x'.repeat(990)}-${index}`);
+      expect(await refusal(JSON.stringify(collection), select)).toBe(
+        `source select ${Array(10)
+          .fill(`"${'x'.repeat(100)}…"`)
+          .join(', ')} and 190 more: names no folder or request of the collection: ` + 'write item paths as Folder/Sub folder/Request name',
+      );
+    });
   });
 
   describe('auth', () => {
@@ -310,6 +319,14 @@ describe('importPostman', () => {
       expect(codesOf(draft)).toEqual(['HEADER_AS_AUTH', 'QUERY_AS_AUTH', 'SECRET_REPLACED_BY_VARIABLE', 'SECRET_REPLACED_BY_VARIABLE']);
     });
 
+    it.each(['PRIVATE-TOKEN', 'X-Auth-Token', 'X-RapidAPI-Key', 'x-goog-api-key'])(
+      'takes a %s header for an API key, as the cURL importer does (one list of names for both)',
+      async (name) => {
+        const connector = await theConnector(aCollection([aRequestItem('Key', { header: [{ key: name, value: 'k1' }] })]));
+        expect(connector).toMatchObject({ headers: [], authType: AuthType.AUTH_API_KEY, apiKeyName: name, apiKeyIn: ApiKeyIn.HEADER });
+      },
+    );
+
     it('turns user info in the URL into basic auth settings', async () => {
       const connector = await theConnector(aCollection([aRequestItem('Userinfo', { url: 'https://ana:p%40ss@api.example.com/orders' })]));
       expect(connector).toMatchObject({
@@ -522,6 +539,25 @@ describe('importPostman', () => {
         'The header "Bad Name" is left out: its name is not an HTTP header name (RFC 9110 token, at most 256 characters).',
         'The header "X-Long" is left out: its value is over 8 KiB.',
       ]);
+    });
+
+    it('keeps Cookie and Proxy-Authorization headers with a warning that does not show their value', async () => {
+      const draft = await imported(
+        aCollection([
+          aRequestItem('Session', {
+            header: [
+              { key: 'Cookie', value: 'sid=s3cr3t' },
+              { key: 'Proxy-Authorization', value: 'Basic cHg6cHk=' },
+            ],
+          }),
+        ]),
+      );
+      expect(draft.connectors[0].headers.map(({ header }) => header)).toEqual(['Cookie', 'Proxy-Authorization']);
+      expect(draft.warnings.map(({ code, where }) => `${code} ${where}`)).toEqual([
+        'HEADER_MAY_HOLD_CREDENTIAL item "Session"',
+        'HEADER_MAY_HOLD_CREDENTIAL item "Session"',
+      ]);
+      expect(JSON.stringify(draft.warnings)).not.toMatch(/s3cr3t|cHg6cHk=/);
     });
   });
 

@@ -1,4 +1,5 @@
 import { ImportWarning } from '../connector-draft';
+import { ImportWarnings, MAX_WARNINGS } from '../import-warnings';
 
 /**
  * Every warning the Postman importer gives: what the collection says that the connectors carry differently, or
@@ -15,6 +16,8 @@ export type PostmanWarningCode =
   | 'HEADER_SKIPPED'
   /** An Authorization or API-key header that became the auth settings. */
   | 'HEADER_AS_AUTH'
+  /** A Cookie or Proxy-Authorization header, kept as a plain header (stored and shown in clear): it may hold a credential. */
+  | 'HEADER_MAY_HOLD_CREDENTIAL'
   /** An API-key query parameter that became the auth settings. */
   | 'QUERY_AS_AUTH'
   /** User info in the URL that became basic auth settings, or was removed because other auth settings apply. */
@@ -60,34 +63,24 @@ export type PostmanWarningCode =
   /** More warnings than an answer lists (MAX_WARNINGS): the rest are counted, not listed. */
   | 'WARNINGS_CUT';
 
-/** How many warnings an import lists: a hostile collection could otherwise make one for each of 50,000 disabled headers. */
-export const MAX_WARNINGS = 500;
+export { MAX_WARNINGS } from '../import-warnings';
 
 export interface PostmanWarning extends ImportWarning {
   code: PostmanWarningCode;
 }
 
-/** The warnings of one import, in the order they arose, each said once. */
-export class Warnings {
-  private readonly list: PostmanWarning[] = [];
-  private readonly said = new Set<string>();
-
+/** The warnings of one import, in the order they arose, each said once, at most MAX_WARNINGS listed (ImportWarnings). */
+export class Warnings extends ImportWarnings<PostmanWarning> {
   /** `limit`: how many are listed (an item's own warnings, merged into the import's later, are all kept until then). */
-  constructor(private readonly limit = MAX_WARNINGS) {}
+  constructor(limit = MAX_WARNINGS) {
+    super('collection', limit);
+  }
 
   add(code: PostmanWarningCode, where: string, message: string): void {
-    const key = `${code}\u0000${where}\u0000${message}`;
-    if (this.said.has(key)) return;
-    this.said.add(key);
-    if (this.list.length < this.limit) this.list.push({ code, where, message });
+    this.push({ code, where, message });
   }
 
   addAll(other: Warnings): void {
-    for (const { code, where, message } of other.list) this.add(code, where, message);
-  }
-
-  all(): PostmanWarning[] {
-    const cut = this.said.size - this.list.length;
-    return cut === 0 ? [...this.list] : [...this.list, { code: 'WARNINGS_CUT', where: 'collection', message: `${cut} more warnings are not listed.` }];
+    this.pushAll(other);
   }
 }
