@@ -58,7 +58,8 @@ const FLOWS =
   'JOIN flows f ON f.uuid = fc.flow_uuid WHERE fc.connector_uuid = c.uuid AND f.bot_uuid = c.bot_uuid)';
 // The columns a get answers from, and as many NULLs for the union's tag and flow rows.
 const CONNECTOR_COLUMNS = ['uuid', 'name', 'description', 'request_type', 'url', 'headers', 'content_type', 'auth_type', 'grant_type', 'basic_token',
-  'bearer_token', 'client_id', 'client_secret', 'oauth_url', 'auth_username', 'auth_password', 'body', 'output', 'updated_at', 'updated_by'];
+  'bearer_token', 'client_id', 'client_secret', 'oauth_url', 'auth_username', 'auth_password', 'api_key_name', 'api_key_in', 'api_key', 'body', 'output',
+  'updated_at', 'updated_by'];
 const CONNECTOR_NULLS = CONNECTOR_COLUMNS.map(() => 'NULL').join(', ');
 const ORDER = { name: 'c.name_key', updatedAt: 'c.updated_at', updatedBy: 'c.updated_by' };
 const SORTED = { empty: false, sorted: true, unsorted: false };
@@ -94,7 +95,8 @@ async function getConnector([org, env, bot, uuid]) {
     uuid: c.uuid, name: c.name, description: c.description, requestType: c.request_type, url: c.url, headers: json(c.headers),
     contentType: c.content_type, authType: c.auth_type, grantType: c.grant_type, basicToken: secret(c.basic_token, '<BASIC_TOKEN>'),
     bearerToken: secret(c.bearer_token, '<BEARER_TOKEN>'), clientId: c.client_id, clientSecret: secret(c.client_secret, '<CLIENT_SECRET>'),
-    oauthUrl: c.oauth_url, authUsername: c.auth_username, authPassword: secret(c.auth_password, '<PASSWORD>'), body: c.body, output: c.output,
+    oauthUrl: c.oauth_url, authUsername: c.auth_username, authPassword: secret(c.auth_password, '<PASSWORD>'),
+    apiKeyName: c.api_key_name, apiKeyIn: c.api_key_in, apiKey: secret(c.api_key, '<API_KEY>'), body: c.body, output: c.output,
     tags: tags.sort(byPosition).map(({ name }) => ({ name })), flows: flows.sort(byKey).map(({ uuid: id, name }) => ({ uuid: id, name })),
     updatedAt: c.updated_at.toISOString(), updatedBy: c.updated_by,
   };
@@ -177,7 +179,7 @@ async function list([org, env, bot]) {
 
 /** The fields a version's changed_fields may name, in the record's order (the app's RECORDED_FIELDS). */
 const RECORDED_FIELDS = ['name', 'description', 'requestType', 'url', 'headers', 'contentType', 'authType', 'grantType', 'basicToken', 'bearerToken',
-  'clientId', 'clientSecret', 'oauthUrl', 'authUsername', 'authPassword', 'body', 'output', 'tags'];
+  'clientId', 'clientSecret', 'oauthUrl', 'authUsername', 'authPassword', 'apiKeyName', 'apiKeyIn', 'apiKey', 'body', 'output', 'tags'];
 const hasValue = (value) => value !== null && value !== '' && !(Array.isArray(value) && value.length === 0);
 
 /**
@@ -195,7 +197,7 @@ function writeValues(body, claims) {
   const record = {
     name, description: dto.description ?? null, requestType: dto.requestType, url: dto.url, headers: dto.headers || [], contentType: dto.contentType,
     authType: dto.authType, grantType: null, basicToken: null, bearerToken: null, clientId: null, clientSecret: null, oauthUrl: null, authUsername: null,
-    authPassword: null, body: String(dto.body ?? ''), output: String(dto.output ?? ''), tags: tags.map(([tag]) => ({ name: tag })),
+    authPassword: null, apiKeyName: null, apiKeyIn: null, apiKey: null, body: String(dto.body ?? ''), output: String(dto.output ?? ''), tags: tags.map(([tag]) => ({ name: tag })),
   };
   return {
     values: [name, key, key, record.description, dto.requestType, dto.url, JSON.stringify(record.headers), dto.contentType, dto.authType,

@@ -585,6 +585,15 @@ export interface components {
          * @enum {string}
          */
         ImportFormat: "curl" | "openapi" | "postman";
+        ImportCredentials: {
+            basicToken?: string;
+            bearerToken?: string;
+            clientSecret?: string;
+            authPassword?: string;
+            apiKey?: string;
+            clientId?: string;
+            authUsername?: string;
+        };
         RestConnectorImport: {
             /** @description What `source` is: a cURL command, an OpenAPI 3.x (or Swagger 2.0) document, or a Postman collection v2.1. */
             format: components["schemas"]["ImportFormat"];
@@ -612,9 +621,7 @@ export interface components {
              *       "bearerToken": "example-token-5f1c9e7a2b4d"
              *     }
              */
-            credentials?: {
-                [key: string]: string;
-            };
+            credentials?: components["schemas"]["ImportCredentials"];
         };
         ImportedCredential: {
             /**

@@ -46,6 +46,17 @@ function IsImportCredentials(): PropertyDecorator {
     });
 }
 
+/** What `credentials` may hold, for the documents: every field optional, write-only, none other (IsImportCredentials checks). */
+export class ImportCredentialsDto {
+  @ApiPropertyOptional({ type: String, maxLength: LIMITS.secret, writeOnly: true }) basicToken?: string;
+  @ApiPropertyOptional({ type: String, maxLength: LIMITS.secret, writeOnly: true }) bearerToken?: string;
+  @ApiPropertyOptional({ type: String, maxLength: LIMITS.secret, writeOnly: true }) clientSecret?: string;
+  @ApiPropertyOptional({ type: String, maxLength: LIMITS.secret, writeOnly: true }) authPassword?: string;
+  @ApiPropertyOptional({ type: String, maxLength: LIMITS.secret, writeOnly: true }) apiKey?: string;
+  @ApiPropertyOptional({ type: String, maxLength: LIMITS.secret }) clientId?: string;
+  @ApiPropertyOptional({ type: String, maxLength: LIMITS.secret }) authUsername?: string;
+}
+
 /** Body of `POST …/rest-connectors/import`. */
 export class RestConnectorImportDto {
   @ApiProperty({
@@ -72,7 +83,8 @@ export class RestConnectorImportDto {
   source: string;
 
   @ApiPropertyOptional({
-    type: [String],
+    type: 'array',
+    items: { type: 'string', maxLength: IMPORT_LIMITS.selector },
     maxItems: IMPORT_LIMITS.select,
     example: ['getPetById', 'POST /pets'],
     description:
@@ -98,8 +110,7 @@ export class RestConnectorImportDto {
   dryRun?: boolean;
 
   @ApiPropertyOptional({
-    type: 'object',
-    additionalProperties: { type: 'string', maxLength: LIMITS.secret },
+    type: ImportCredentialsDto,
     example: { bearerToken: 'example-token-5f1c9e7a2b4d' },
     description:
       'Values for the credentials the source declares but does not hold (an OpenAPI security scheme, a `$TOKEN` or `{{token}}` variable), by ' +
