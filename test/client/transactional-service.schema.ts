@@ -661,7 +661,7 @@ export interface components {
         };
         ImportWarning: {
             /**
-             * @description Stable, UPPER_SNAKE_CASE: clients may branch on it (docs/api-contract.md lists them).
+             * @description Stable, UPPER_SNAKE_CASE: clients may branch on it (docs/api-contract.md, "Import and export", says where each format lists them).
              * @example IGNORED_OPTION
              */
             code: string;

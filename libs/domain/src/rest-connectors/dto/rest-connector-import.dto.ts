@@ -123,7 +123,10 @@ export class RestConnectorImportDto {
 }
 
 export class ImportWarningDto {
-  @ApiProperty({ example: 'IGNORED_OPTION', description: 'Stable, UPPER_SNAKE_CASE: clients may branch on it (docs/api-contract.md lists them).' })
+  @ApiProperty({
+    example: 'IGNORED_OPTION',
+    description: 'Stable, UPPER_SNAKE_CASE: clients may branch on it (docs/api-contract.md, "Import and export", says where each format lists them).',
+  })
   code: string;
 
   @ApiProperty({ example: 'line 2, --compressed', description: 'Where in the source: a line, an operation, an item.' })
