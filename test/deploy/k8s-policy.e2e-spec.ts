@@ -1,3 +1,4 @@
+import { IMPORT_BODY_LIMIT_BYTES } from '@app/domain';
 import { loadAppConfig, PLATFORM_APPS } from '@app/platform';
 import {
   BASE_DIR,
@@ -281,6 +282,12 @@ describe.each([
       for (const annotation of ['nginx.ingress.kubernetes.io/proxy-read-timeout', 'nginx.ingress.kubernetes.io/proxy-send-timeout']) {
         expect(Number(ingresses[0].metadata.annotations?.[annotation])).toBeGreaterThan(longestRunSeconds);
       }
+    });
+
+    it("lets an import's request body through: the app's own limit for it, not ingress-nginx's 1m default", () => {
+      const size = /^(\d+)m$/.exec(ingresses[0].metadata.annotations?.['nginx.ingress.kubernetes.io/proxy-body-size'] ?? '');
+      expect(size).not.toBeNull();
+      expect(Number(size![1]) * 1024 * 1024).toBeGreaterThanOrEqual(IMPORT_BODY_LIMIT_BYTES);
     });
 
     it('has no rule for the environment app (label, Service or pods)', () => {
