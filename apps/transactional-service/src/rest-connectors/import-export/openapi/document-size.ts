@@ -1,4 +1,5 @@
 import { ImportSourceError } from '../connector-draft';
+import { whereOf } from './validation-location';
 
 /**
  * How large the document is once every shared part (a YAML alias, a dereferenced `$ref`) is counted where it stands.
@@ -8,11 +9,16 @@ import { ImportSourceError } from '../connector-draft';
  */
 const MAX_EXPANDED_VALUES = 2_000_000;
 /** Deeper than any real document; the parser's walks recurse per level. */
-const MAX_DEPTH = 200;
+export const MAX_DEPTH = 200;
+/**
+ * Far more than a real mapping holds (GitHub's API has about 900 paths). The validator's work on keys it does not
+ * expect grows with their count (30,000 took over half a second): the limit is checked before it runs.
+ */
+export const MAX_KEYS = 10_000;
 
 export function checkDocumentSize(document: object, stage: string): void {
   const sizes = new Map<object, number>();
-  if (expandedSize(document, sizes, 0) > MAX_EXPANDED_VALUES) {
+  if (expandedSize(document, sizes, []) > MAX_EXPANDED_VALUES) {
     throw new ImportSourceError(
       'document',
       `${stage} expands to more than ${MAX_EXPANDED_VALUES} values (its $refs or YAML aliases point at the same large parts again and again): import a smaller document, or select fewer operations from a trimmed copy`,
@@ -20,18 +26,28 @@ export function checkDocumentSize(document: object, stage: string): void {
   }
 }
 
-function expandedSize(value: unknown, sizes: Map<object, number>, depth: number): number {
+/** `path`: the keys from the root to `value`, to say where a limit is passed. */
+function expandedSize(value: unknown, sizes: Map<object, number>, path: string[]): number {
   if (typeof value === 'string') checkWellFormed(value);
   if (typeof value !== 'object' || value === null) return 1;
   const known = sizes.get(value);
   if (known !== undefined) return known;
-  if (depth > MAX_DEPTH) throw new ImportSourceError('document', `nests more than ${MAX_DEPTH} levels deep: no OpenAPI document needs that`);
+  if (path.length > MAX_DEPTH) throw new ImportSourceError('document', `nests more than ${MAX_DEPTH} levels deep: no OpenAPI document needs that`);
+  const entries = Object.entries(value);
+  if (!Array.isArray(value) && entries.length > MAX_KEYS) {
+    throw new ImportSourceError(
+      whereOf(path.map((key) => key.slice(0, 100))),
+      `has more than ${MAX_KEYS} keys in one mapping (${entries.length}): no OpenAPI document needs that many; import a trimmed copy`,
+    );
+  }
   // A cycle (a recursive schema) meets itself while being counted: it counts once.
   sizes.set(value, 1);
   let total = 1;
-  for (const [key, child] of Object.entries(value)) {
+  for (const [key, child] of entries) {
     checkWellFormed(key);
-    total += expandedSize(child, sizes, depth + 1);
+    path.push(key);
+    total += expandedSize(child, sizes, path);
+    path.pop();
     if (total > MAX_EXPANDED_VALUES) break;
   }
   sizes.set(value, total);

@@ -127,6 +127,49 @@ describe('importOpenApi with hostile input', () => {
     });
 
     it.each([
+      ['flow collections', `openapi: 3.1.0\nx: ${'['.repeat(201)}`, 'line 2'],
+      ['compact sequences', `openapi: 3.1.0\nx:\n${'- '.repeat(201)}a`, 'line 3'],
+      ['indented mappings', `openapi: 3.1.0\n${Array.from({ length: 201 }, (_, level) => `${' '.repeat(level)}k:`).join('\n')} v`, 'line 202'],
+    ])('refuses YAML %s nested deeper than 200 levels before the YAML parser reads them', async (_nesting, source, where) => {
+      await expect(sut(source, {})).rejects.toThrow(new ImportSourceError(where, 'nests more than 200 levels deep: no OpenAPI document needs that'));
+    });
+
+    it('counts no bracket of a quoted scalar, a block scalar or a comment as nesting', async () => {
+      const brackets = '['.repeat(300);
+      const source = `openapi: 3.0.3\ninfo:\n  title: "${brackets}"\n  version: '${brackets}'\n  # ${brackets}\n  description: |\n    ${brackets}\npaths: {}`;
+
+      await expect(sut(source, {})).resolves.toEqual({ connectors: [], warnings: [] });
+    });
+
+    it('refuses a mapping of more than 10,000 keys before the validator reads it', async () => {
+      const keys = Array.from({ length: 10_001 }, (_, index) => `  k${index}: v`).join('\n');
+
+      await expect(sut(`openapi: 3.1.0\ninfo: {title: t, version: "1"}\npaths: {}\ncomponents:\n schemas:\n${keys}`, {})).rejects.toThrow(
+        new ImportSourceError(
+          '/components/schemas',
+          'has more than 10000 keys in one mapping (10001): no OpenAPI document needs that many; import a trimmed copy',
+        ),
+      );
+    });
+
+    it('says where a chain of $refs too long to follow starts to be refused, without the server`s paths or options', async () => {
+      const schemas = Object.fromEntries(
+        Array.from({ length: 600 }, (_, index) => [`S${index}`, index < 599 ? { $ref: `#/components/schemas/S${index + 1}` } : { type: 'string' }]),
+      );
+      const document = aDocumentWith(
+        { requestBody: { content: { 'application/json': { schema: { $ref: '#/components/schemas/S0' } } } } },
+        { components: { schemas } },
+      );
+
+      await expect(sut(JSON.stringify(document), {})).rejects.toThrow(
+        new ImportSourceError(
+          '#/components/schemas/S500',
+          'is reached through more than 500 $refs in a row (a $ref to a $ref to a $ref …): point each $ref at the schema itself',
+        ),
+      );
+    });
+
+    it.each([
       ['a schema that is its own $ref', { A: { $ref: '#/components/schemas/A' } }],
       ['two schemas that point at each other', { A: { $ref: '#/components/schemas/B' }, B: { $ref: '#/components/schemas/A' } }],
       [
@@ -163,9 +206,29 @@ describe('importOpenApi with hostile input', () => {
       const source = JSON.stringify(aDocument({ paths }));
       expect(source.length).toBeGreaterThan(900_000);
 
-      const draft = await sut(source, {});
+      const select = Array.from({ length: 200 }, (_, index) => `get${index * 10}`);
 
-      expect(draft.connectors).toHaveLength(2_000);
+      const draft = await sut(source, { select });
+
+      expect(draft.connectors).toHaveLength(200);
+    });
+
+    it('refuses more operations than an import creates before validating or drafting them, unless select chooses', async () => {
+      const paths: Record<string, Record<string, unknown>> = Object.fromEntries(
+        Array.from({ length: 201 }, (_, index) => [`/items/${index}`, { get: { responses: { '200': { description: 'ok' } } } }]),
+      );
+      // One more that is never imported (a connector cannot send TRACE), so it is not counted.
+      paths['/items/0'] = { ...paths['/items/0'], trace: { responses: { '200': { description: 'ok' } } } };
+
+      await expect(sut(JSON.stringify(aDocument({ paths })), {})).rejects.toThrow(
+        new ImportSourceError(
+          'paths',
+          'hold 201 operations; an import creates at most 200 connectors: choose some with select (operationIds or "METHOD /path"s such as "GET /pets")',
+        ),
+      );
+      await expect(sut(JSON.stringify(aDocument({ paths })), { select: ['GET /items/7'] })).resolves.toMatchObject({
+        connectors: [{ url: 'https://api.example.com/v1/items/7' }],
+      });
     });
   });
 

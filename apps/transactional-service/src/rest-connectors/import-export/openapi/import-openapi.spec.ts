@@ -178,6 +178,38 @@ describe(importOpenApi.name, () => {
       ]);
     });
 
+    it('makes the user and password of the server URL basic auth, never part of the URL or a warning', async () => {
+      const servers = [{ url: 'https://ada:p%40ss@api.example.com/v1' }, { url: '//bob:other-secret@b.example.com' }];
+
+      const { connector, warnings } = await importOne(aDocument({ servers }));
+
+      expect(connector).toMatchObject({
+        url: 'https://api.example.com/v1/pets/{{petId}}',
+        authType: AuthType.AUTH_BASIC,
+        credentials: [{ field: 'basicToken', value: Buffer.from('ada:p@ss').toString('base64'), where: 'server URL user info' }],
+      });
+      expect(warnings).toEqual([
+        { code: 'OTHER_SERVERS', where: 'document', message: 'several servers are named: the connector uses the first; also named: //b.example.com' },
+        { code: 'SERVER_USERINFO', where: WHERE, message: 'the user info in the server URL became basic auth settings: kept as a secret, not in the URL' },
+      ]);
+    });
+
+    it("leaves the server URL's user info out when a security scheme authenticates the call", async () => {
+      const security = { components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } }, security: [{ bearer: [] }] };
+
+      const { connector, warnings } = await importOne(aDocument({ servers: [{ url: 'https://ada:secret@api.example.com' }], ...security }));
+
+      expect(connector).toMatchObject({ url: 'https://api.example.com/pets/{{petId}}', authType: AuthType.AUTH_BEARER });
+      expect(JSON.stringify({ connector, warnings })).not.toContain('secret');
+      expect(warnings).toEqual([
+        {
+          code: 'SERVER_USERINFO',
+          where: WHERE,
+          message: 'the user info in the server URL is left out: the security scheme (AUTH_BEARER) authenticates the call',
+        },
+      ]);
+    });
+
     it('starts the URL with https://{{apiHost}} when the server is relative or missing', async () => {
       const { connector, warnings } = await importOne(aDocument({ servers: [{ url: '/api/v3' }] }));
       const { connector: withoutServers } = await importOne(aDocument({ servers: undefined }));
@@ -605,6 +637,21 @@ describe(importOpenApi.name, () => {
     it('names the line of a YAML or JSON syntax error', async () => {
       await expect(sut('openapi: 3.1.0\ninfo: [unclosed\n', {})).rejects.toThrow(/^source line \d: is not valid YAML or JSON: /);
       await expect(sut('{\n  "openapi": "3.1.0"\n  "info": {}\n}', {})).rejects.toThrow(/^source line 3: is not valid JSON: /);
+    });
+
+    it.each([
+      ['at the start', '{"a": x,\n"b": 1, "c": 2, "d": 3}', 'line 1'],
+      ['in the middle', '{"a": 1,\n"b": 2,\n"c": x, "d": 3, "e": 4, "f": 5}', 'line 3'],
+      ['at the end', '{"a": 1, "b": 2, "c": 3,\n"d": x}', 'line 2'],
+      ['where its quote occurs twice', '{"a": [1, 1, 1, 1, x, 2, 2, 2, 2],\n"b": [1, 1, 1, 1, x, 2, 2, 2, 2]}', 'document'],
+    ])('names the line of an unexpected JSON token %s, from the quote V8 gives', async (_place, source, where) => {
+      await expect(sut(source, {})).rejects.toThrow(new RegExp(`^source ${where}: is not valid JSON: Unexpected token 'x'`));
+    });
+
+    it('refuses a YAML key given twice in one mapping, naming the line of the second', async () => {
+      await expect(sut('openapi: 3.1.0\ninfo: {title: t, version: "1"}\npaths: {}\ninfo: {}', {})).rejects.toThrow(
+        new ImportSourceError('line 4', 'has the key "info" twice in one mapping: keep one'),
+      );
     });
 
     it('refuses a document that is not OpenAPI 3.0, 3.1 or Swagger 2.0', async () => {

@@ -3,11 +3,12 @@ import { ConnectorDraft, ImportSourceError, ImportWarning, Importer } from '../c
 import { documentNotes } from './document-notes';
 import { loadDocument } from './load-document';
 import { namingOf } from './naming';
-import { OperationSource, listOperations, selectOperations } from './operations';
+import { OperationSource, checkOperationCount, listOperations, selectOperations } from './operations';
 import { ApiKeyPlace, parametersOf } from './parameters';
 import { bodyOf } from './request-body';
 import { AuthPart, NO_AUTH, authOf } from './security';
 import { documentServerWarnings, serverFor } from './server-url';
+import { userInfoAuth } from './server-userinfo';
 import { asOpenApi3 } from './swagger2';
 import { parseSource } from './parse-source';
 import { JsonRecord, entriesOf } from './values';
@@ -22,7 +23,9 @@ const MAX_HEADERS = 50;
  * ever fetched. Warning codes: warnings.ts.
  */
 export const importOpenApi: Importer = async (source, options) => {
-  const loaded = await loadDocument(parseSource(source));
+  const parsed = parseSource(source);
+  checkOperationCount(parsed, options?.select);
+  const loaded = await loadDocument(parsed);
   const warnings = [...loaded.warnings];
   const document = asOpenApi3(loaded.document, warnings);
   warnings.push(...documentServerWarnings(document), ...documentNotes(document));
@@ -41,7 +44,7 @@ function draftOf(document: JsonRecord, source: OperationSource, warnings: Import
     return undefined;
   }
   const server = serverFor(document, pathItem, operation, where, warnings);
-  let auth = authOf(document, operation, server, where, warnings);
+  let auth = userInfoAuth(server.userInfo, authOf(document, operation, server, where, warnings), where, warnings);
   if (auth.authType !== AuthType.AUTH_NONE && !server.hostIsFixed) {
     warnings.push(
       warning(

@@ -76,8 +76,27 @@ async function callParser<T>(call: () => Promise<T>): Promise<T> {
   try {
     return await call();
   } catch (error) {
-    throw new ImportSourceError('document', `cannot be read: ${messageOf(error)}`);
+    throw parserError(messageOf(error));
   }
+}
+
+/** `Maximum dereference depth (500) exceeded at /srv/app/#/components/schemas/S500. …` */
+const REF_DEPTH = /^Maximum dereference depth \((\d+)\) exceeded at [^\s#]*(#\S*?)\.(?:\s|$)/;
+
+/**
+ * Said to the caller: json-schema-ref-parser resolves `#/…` against the server's working directory (a document
+ * handed over as an object has no path) and advises its own `dereference.maxDepth` option, neither of which the
+ * caller can use.
+ */
+function parserError(message: string): ImportSourceError {
+  const depth = REF_DEPTH.exec(message);
+  if (depth) {
+    return new ImportSourceError(
+      depth[2].slice(0, 100),
+      `is reached through more than ${depth[1]} $refs in a row (a $ref to a $ref to a $ref …): point each $ref at the schema itself`,
+    );
+  }
+  return new ImportSourceError('document', `cannot be read: ${message.replace(/[^\s"'#]*(#\/)/g, '$1')}`);
 }
 
 /** At most three of the validator's findings, each its first line, what its code frame points at, and where. */

@@ -1,3 +1,4 @@
+import { IMPORT_LIMITS } from '@app/domain';
 import { ImportSourceError } from '../connector-draft';
 import { HTTP_METHODS } from './swagger2';
 import { JsonRecord, entriesOf, isRecord } from './values';
@@ -49,6 +50,23 @@ export function selectOperations(operations: OperationSource[], select: unknown)
     matches.forEach((operation) => chosen.add(operation));
   });
   return operations.filter((operation) => chosen.has(operation));
+}
+
+/**
+ * Without `select`, every operation becomes a connector, and an import creates at most IMPORT_LIMITS.connectors:
+ * a larger document is refused here, before it is validated and drafted (12,000 operations took seconds to draft
+ * only to be refused by the service). Counted on the document as parsed: a path item behind a `$ref` is not seen, and
+ * the service's own check still applies. TRACE operations are left out of any import, so they do not count.
+ */
+export function checkOperationCount(document: JsonRecord, select: unknown): void {
+  if (select !== undefined && select !== null) return;
+  const count = listOperations(document).filter(({ method }) => method !== 'trace').length;
+  if (count > IMPORT_LIMITS.connectors) {
+    throw new ImportSourceError(
+      'paths',
+      `hold ${count} operations; an import creates at most ${IMPORT_LIMITS.connectors} connectors: choose some with select (operationIds or "METHOD /path"s such as "GET /pets")`,
+    );
+  }
 }
 
 function matchesSelector(operation: OperationSource, selector: string): boolean {

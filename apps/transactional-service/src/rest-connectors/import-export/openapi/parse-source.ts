@@ -1,6 +1,7 @@
-import { LineCounter, parseDocument } from 'yaml';
+import { Document, LineCounter, isScalar, parseDocument, visit } from 'yaml';
 import { ImportSourceError } from '../connector-draft';
-import { JsonRecord, isRecord, messageOf } from './values';
+import { JsonRecord, isRecord, lineAt, messageOf } from './values';
+import { checkYamlNesting } from './yaml-nesting';
 
 /** YAML aliases expand in place: this many is plenty for a hand-written document and stops an alias bomb. */
 const MAX_YAML_ALIASES = 100;
@@ -25,33 +26,67 @@ function parseJson(source: string): unknown {
   try {
     return JSON.parse(source);
   } catch (error) {
-    throw new ImportSourceError(jsonErrorLine(source), `is not valid JSON: ${messageOf(error)}`);
+    throw new ImportSourceError(jsonErrorLine(source, error), `is not valid JSON: ${messageOf(error)}`);
   }
 }
 
-/** V8's messages do not always say where: the YAML reader (JSON is YAML 1.2's flow style) finds the line. */
-function jsonErrorLine(source: string): string {
-  try {
-    parseYaml(source);
-  } catch (error) {
-    if (error instanceof ImportSourceError) return error.where;
-  }
-  return 'document';
+/** The line of a JSON.parse error, from where V8 says it stopped; `document` when it does not say. */
+function jsonErrorLine(source: string, error: unknown): string {
+  const position = jsonErrorPosition(source, error instanceof Error ? error.message : '');
+  return position === undefined ? 'document' : `line ${lineAt(source, position)}`;
+}
+
+/**
+ * V8 writes `… in JSON at position N`, or `Unexpected end of JSON input`, or (for an unexpected token) a quote of up
+ * to 10 characters on each side of it: `"…x…"…` at the start of the source, `…"…x…"` at its end, `…"…x…"…` in the
+ * middle, where only a quote that occurs once in the source says where.
+ */
+function jsonErrorPosition(source: string, message: string): number | undefined {
+  const position = /at position (\d+)/.exec(message);
+  if (position) return Number(position[1]);
+  if (message.startsWith('Unexpected end of JSON input')) return source.length;
+  const quoted = /^Unexpected token .*?, (\.\.\.)?"(.*)"(\.\.\.)? is not valid JSON$/s.exec(message);
+  if (!quoted) return undefined;
+  const [, before, context, after] = quoted;
+  if (!before && after) return context.length - 10;
+  if (before && !after) return source.length - context.length + 10;
+  const start = source.indexOf(context);
+  return before && start !== -1 && source.indexOf(context, start + 1) === -1 ? start + 10 : undefined;
 }
 
 function parseYaml(source: string): unknown {
+  checkYamlNesting(source);
   const lineCounter = new LineCounter();
   try {
-    const document = parseDocument(source, { lineCounter, uniqueKeys: true, prettyErrors: false });
+    // `uniqueKeys: true` compares each key with every earlier one of its mapping: checkUniqueKeys is linear.
+    const document = parseDocument(source, { lineCounter, uniqueKeys: false, prettyErrors: false });
     const [first] = document.errors;
     if (first) {
       const where = `line ${lineCounter.linePos(first.pos[0]).line}`;
       throw new ImportSourceError(where, `is not valid YAML or JSON: ${messageOf(first)}`);
     }
+    checkUniqueKeys(document, lineCounter);
     return document.toJS({ maxAliasCount: MAX_YAML_ALIASES });
   } catch (error) {
     if (error instanceof ImportSourceError) throw error;
     // The `yaml` package recurses per nesting level and counts aliases: both end in a plain Error here.
     throw new ImportSourceError('document', `cannot be read: ${messageOf(error)}`);
   }
+}
+
+/** YAML 1.2 wants the keys of a mapping unique (as `uniqueKeys: true` checks: equal scalar values), seen in a set. */
+function checkUniqueKeys(document: Document, lineCounter: LineCounter): void {
+  visit(document, {
+    Map(_, map) {
+      const seen = new Set<unknown>();
+      for (const { key } of map.items) {
+        if (!isScalar(key)) continue;
+        if (seen.has(key.value)) {
+          const where = key.range ? `line ${lineCounter.linePos(key.range[0]).line}` : 'document';
+          throw new ImportSourceError(where, `has the key ${JSON.stringify(String(key.value).slice(0, 100))} twice in one mapping: keep one`);
+        }
+        seen.add(key.value);
+      }
+    },
+  });
 }

@@ -1,5 +1,6 @@
 import { ImportSourceError, ImportWarning } from '../connector-draft';
 import { JsonRecord, arrayOrEmpty, entriesOf, isRecord, recordOrEmpty, stringOrUndefined } from './values';
+import { shownUrl, splitUserInfo } from './server-userinfo';
 import { warning } from './warnings';
 
 /**
@@ -13,6 +14,8 @@ export interface ServerBase {
   url: string;
   /** False when scheme, host or port hold a variable, which a connector with auth may not have. */
   hostIsFixed: boolean;
+  /** `user:password` (percent-encoded) the server URL held before its host: never part of `url`. */
+  userInfo?: string;
 }
 
 /** The first server of the innermost list: the operation's own, else its path's, else the document's. */
@@ -20,8 +23,8 @@ export function serverFor(document: JsonRecord, pathItem: JsonRecord, operation:
   const [servers, level] = innermostServers(document, pathItem, operation);
   if (servers.length > 1 && level !== 'document') warnings.push(otherServers(servers, where));
   const first = recordOrEmpty(servers[0]);
-  const url = fillVariables(stringOrUndefined(first.url) ?? '/', recordOrEmpty(first.variables));
-  return absoluteBase(url, where, warnings);
+  const { url, userInfo } = splitUserInfo(fillVariables(stringOrUndefined(first.url) ?? '/', recordOrEmpty(first.variables)).trim());
+  return { ...absoluteBase(url, where, warnings), ...(userInfo === undefined ? {} : { userInfo }) };
 }
 
 /** The document-level list is reported once, not for each operation that uses it. */
@@ -42,7 +45,7 @@ function innermostServers(document: JsonRecord, pathItem: JsonRecord, operation:
 }
 
 function otherServers(servers: unknown[], where: string): ImportWarning {
-  const urls = servers.slice(1, 6).map((server) => stringOrUndefined(recordOrEmpty(server).url) ?? '?');
+  const urls = servers.slice(1, 6).map((server) => shownUrl(stringOrUndefined(recordOrEmpty(server).url) ?? '?').slice(0, 200));
   return warning('OTHER_SERVERS', where, `several servers are named: the connector uses the first; also named: ${urls.join(', ')}`);
 }
 

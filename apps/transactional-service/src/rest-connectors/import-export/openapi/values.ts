@@ -39,3 +39,10 @@ export function messageOf(error: unknown): string {
   const text = error instanceof Error ? error.message : String(error);
   return text.split('\n')[0].slice(0, 300);
 }
+
+/** The line (1-based) of a character of the source; linear, so counted once, when a refusal names it. */
+export function lineAt(source: string, offset: number): number {
+  let line = 1;
+  for (let index = source.indexOf('\n'); index !== -1 && index < offset; index = source.indexOf('\n', index + 1)) line += 1;
+  return line;
+}

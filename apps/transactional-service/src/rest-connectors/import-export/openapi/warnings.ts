@@ -11,6 +11,8 @@ import { ImportWarning } from '../connector-draft';
  * - UNSUPPORTED_METHOD: an operation whose method a connector cannot send (TRACE) was left out.
  * - OTHER_SERVERS: the document names several servers; the connector uses the first.
  * - RELATIVE_SERVER_URL: the server URL is relative (or missing), so the URL starts with `https://{{apiHost}}`.
+ * - SERVER_USERINFO: the server URL holds a user name and password: they become basic auth when the operation has no
+ *   other auth, and are left out otherwise; never kept in the URL.
  * - SERVER_SCHEME_ASSUMED: a Swagger 2.0 document without `schemes`: https assumed.
  * - AUTH_NEEDS_ABSOLUTE_SERVER: the operation needs auth but its host is a variable, which a connector with auth may
  *   not have: the connector is imported without auth.
@@ -44,6 +46,7 @@ export type WarningCode =
   | 'OTHER_SERVERS'
   | 'RELATIVE_SERVER_URL'
   | 'SERVER_SCHEME_ASSUMED'
+  | 'SERVER_USERINFO'
   | 'AUTH_NEEDS_ABSOLUTE_SERVER'
   | 'OPTIONAL_PARAMETERS_LEFT_OUT'
   | 'VARIABLE_RENAMED'
