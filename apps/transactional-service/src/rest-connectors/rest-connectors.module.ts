@@ -12,6 +12,7 @@ import { ConnectorHistoryController } from './history/connector-history.controll
 import { ConnectorExportService } from './import-export/connector-export.service';
 import { ConnectorImportService } from './import-export/connector-import.service';
 import { ImportExportController } from './import-export/import-export.controller';
+import { ImportReader } from './import-export/import-reader';
 import { ConnectorHistoryService } from './history/connector-history.service';
 import { RestConnectorSearchService } from './rest-connector-search.service';
 import { RestConnectorsController } from './rest-connectors.controller';
@@ -38,6 +39,7 @@ import { TestRunsService } from './test-runs/test-runs.service';
   controllers: [TestRunsController, ImportExportController, ConnectorHistoryController, RestConnectorsController],
   providers: [
     ConnectorImportService,
+    ImportReader,
     ConnectorExportService,
     RestConnectorsService,
     RestConnectorSearchService,

@@ -16,7 +16,7 @@ import { BadRequestException, Injectable } from '@nestjs/common';
 import { toConnectorWrite } from '../connector-write';
 import { RestConnectorsService } from '../rest-connectors.service';
 import { ConnectorDraft, CredentialDraft, CredentialField, ImportDraft } from './connector-draft';
-import { IMPORTERS } from './formats';
+import { ImportReader } from './import-reader';
 import { uniqueNames } from './unique-names';
 
 /** What a missing credential is checked as while nothing is created: a value every rule of its field accepts. */
@@ -44,7 +44,7 @@ interface Planned {
 
 /**
  * `POST …/rest-connectors/import` (docs/api-contract.md, "Import and export"): the format's importer reads the
- * source (no network, no file), each connector it finds becomes a create body with the credentials the source or
+ * source (no network, no file) in a worker thread (ImportReader), each connector it finds becomes a create body with the credentials the source or
  * the request gives, every body is validated exactly as a create would be (the pipe's rules, then the write's),
  * and a dry run answers the plan; otherwise all are created in one transaction, all or none.
  */
@@ -52,7 +52,10 @@ interface Planned {
 export class ConnectorImportService {
   private readonly pipe = new PlatformValidationPipe(PLATFORM_VALIDATION_OPTIONS);
 
-  constructor(private readonly connectors: RestConnectorsService) {}
+  constructor(
+    private readonly connectors: RestConnectorsService,
+    private readonly reader: ImportReader,
+  ) {}
 
   async import(
     path: BotPath,
@@ -61,7 +64,7 @@ export class ConnectorImportService {
     retry?: { key: string; sentBody: unknown },
     consistency?: ConsistencyScope,
   ): Promise<RestConnectorImportResultDto> {
-    const draft = await IMPORTERS[dto.format](dto.source, { select: dto.select });
+    const draft = await this.reader.read(dto.format, dto.source, dto.select);
     const planned = await this.plan(draft, dto, caller);
     const dryRun = dto.dryRun !== false;
     if (!dryRun) {

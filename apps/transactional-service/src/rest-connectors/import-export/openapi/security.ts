@@ -1,19 +1,9 @@
 import { ApiKeyIn, AuthType, GrantType, apiKeyNameProblem } from '@app/domain';
-import { CredentialDraft, CredentialField, ImportWarning } from '../connector-draft';
+import { CredentialField, ImportWarning } from '../connector-draft';
+import { AuthPart, NO_AUTH } from './auth-part';
 import { ServerBase } from './server-url';
 import { JsonRecord, arrayOrEmpty, entriesOf, has, isRecord, recordOrEmpty, stringOrUndefined } from './values';
 import { warning } from './warnings';
-
-export interface AuthPart {
-  authType: AuthType;
-  grantType: GrantType | null;
-  oauthUrl: string | null;
-  apiKeyName: string | null;
-  apiKeyIn: ApiKeyIn | null;
-  credentials: CredentialDraft[];
-}
-
-export const NO_AUTH: AuthPart = { authType: AuthType.AUTH_NONE, grantType: null, oauthUrl: null, apiKeyName: null, apiKeyIn: null, credentials: [] };
 
 /** A scheme as a connector's auth settings, or why it cannot be one. */
 type Mapped = { auth: AuthPart; scopes: string[] } | { unsupported: string };

@@ -1,6 +1,6 @@
 import { AuthType, isBasicCredentials } from '@app/domain';
 import { ImportSourceError, ImportWarning } from '../connector-draft';
-import { AuthPart, NO_AUTH } from './security';
+import { AuthPart, NO_AUTH } from './auth-part';
 import { warning } from './warnings';
 
 /** `scheme://user:password@` (or `//user:password@`) at the start of a URL: group 1 is up to `//`, group 2 the user info. */

@@ -1,0 +1,90 @@
+import { ImportFormat, InvalidInputError } from '@app/domain';
+import { Injectable, OnApplicationShutdown, ServiceUnavailableException } from '@nestjs/common';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Piscina } from 'piscina';
+import { ImportDraft } from './connector-draft';
+import type { ImportTask, ImportTaskResult } from './import.worker';
+
+/** The CPU time one source may take in its worker; past it, the worker is stopped and the import is a 400. */
+export const IMPORT_BUDGET_MS = 10_000;
+/** The time an import may wait for a free worker; past it, a 503 (this replica is busy reading other imports). */
+export const IMPORT_QUEUE_MS = 5_000;
+/** Worker threads at most; none is kept while no import comes (imports are rare, and a worker holds its heap). */
+const MAX_WORKERS = 2;
+/** Each worker's heap: a 1 MiB document dereferenced and validated stays far below; a bomb is stopped with its worker. */
+const WORKER_LIMITS = { maxOldGenerationSizeMb: 256, maxYoungGenerationSizeMb: 32, stackSizeMb: 4 } as const;
+
+/**
+ * Reads import sources (import.worker.ts: the format's importer) in a small pool of worker threads (piscina, as the
+ * test runs' AnswerReader): a source that would hold the event loop for seconds, or take the process's memory, takes
+ * one worker instead, and is stopped past IMPORT_BUDGET_MS or its heap, with a 400 that says so. Nothing is started
+ * before the first import. Built, the worker is a webpack entry beside main.js; from the sources (jest, ts-node) the
+ * worker runs its TypeScript through ts-node, with the project's path aliases.
+ */
+@Injectable()
+export class ImportReader implements OnApplicationShutdown {
+  private pool?: Piscina;
+  private readonly budgetMs = IMPORT_BUDGET_MS;
+
+  async read(format: ImportFormat, source: string, select: string[] | undefined): Promise<ImportDraft> {
+    const started = new SharedArrayBuffer(8);
+    const stop = new AbortController();
+    const timer = this.watch(new Float64Array(started), Date.now(), stop);
+    let result: ImportTaskResult;
+    try {
+      result = (await this.workers().run({ format, source, select, started } satisfies ImportTask, { signal: stop.signal })) as ImportTaskResult;
+    } catch (error) {
+      if (stop.signal.reason === 'queued') throw new ServiceUnavailableException('This replica is busy reading other imports; retry in a few seconds');
+      if (stop.signal.reason === 'budget') {
+        throw new InvalidInputError([
+          `source took longer than ${this.budgetMs / 1000} s to read and was not imported: import a smaller source, or fewer parts of it (select)`,
+        ]);
+      }
+      if ((error as { code?: unknown }).code === 'ERR_WORKER_OUT_OF_MEMORY') {
+        throw new InvalidInputError([
+          `source needed more than ${WORKER_LIMITS.maxOldGenerationSizeMb} MB of memory to read and was not imported: import a smaller source`,
+        ]);
+      }
+      throw error;
+    } finally {
+      clearTimeout(timer.current);
+    }
+    if ('problems' in result) throw new InvalidInputError(result.problems);
+    return result.draft;
+  }
+
+  /** One timer, re-armed: while the task waits, until IMPORT_QUEUE_MS; once its worker wrote when it started, until budgetMs after. */
+  private watch(started: Float64Array, submitted: number, stop: AbortController): { current?: NodeJS.Timeout } {
+    const timer: { current?: NodeJS.Timeout } = {};
+    const check = () => {
+      const at = started[0];
+      const left = at === 0 ? submitted + IMPORT_QUEUE_MS - Date.now() : at + this.budgetMs - Date.now();
+      if (left <= 0) stop.abort(at === 0 ? 'queued' : 'budget');
+      else timer.current = setTimeout(check, Math.min(left, 1_000));
+    };
+    timer.current = setTimeout(check, 1_000);
+    return timer;
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.pool?.destroy();
+  }
+
+  private workers(): Piscina {
+    if (this.pool) return this.pool;
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const { Piscina } = require('piscina') as typeof import('piscina');
+    const built = join(__dirname, 'import.worker.js');
+    const fromSources = !existsSync(built);
+    this.pool = new Piscina({
+      filename: fromSources ? join(__dirname, 'import.worker.ts') : built,
+      execArgv: fromSources ? ['-r', 'ts-node/register/transpile-only', '-r', 'tsconfig-paths/register'] : [],
+      minThreads: 0,
+      maxThreads: MAX_WORKERS,
+      idleTimeout: 30_000,
+      resourceLimits: WORKER_LIMITS,
+    });
+    return this.pool;
+  }
+}
