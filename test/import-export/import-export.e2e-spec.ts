@@ -1,4 +1,6 @@
 import { secretContext, SecretCipher } from '@app/domain';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { farSide, FarSide } from '../../apps/transactional-service/src/rest-connectors/test-runs/testing/far-side';
 import { TRANSACTIONAL_SERVICE_APP } from '../../apps/transactional-service/src/transactional-service.app';
 import { seedTenant, Tenant } from '../support/fixtures';
@@ -177,6 +179,15 @@ describe('Import and export of connectors (MariaDB)', () => {
       const stored = await connectorsOfBot();
       expect(stored).toHaveLength(2);
       for (const { uuid } of stored) expect(await storedSecret(uuid, 'apiKey', 'api_key')).toBe('shop-key-0042');
+    });
+
+    it("imports a real API's document (Figma's 400 KB of YAML) through the import's worker, within its memory", async () => {
+      const source = readFileSync(join(__dirname, '../fixtures/import/openapi/figma-rest-api-spec/openapi.yaml'), 'utf8');
+
+      const res = await importing({ format: 'openapi', source }).expect(200);
+
+      expect(res.body.connectors).toHaveLength(54);
+      expect(res.body.connectors[0].connector).toMatchObject({ authType: 'AUTH_API_KEY', apiKeyName: 'X-Figma-Token', apiKeyIn: 'HEADER' });
     });
 
     it('creates all or none: a name already taken in the bot is a 409 and nothing of the import stays', async () => {

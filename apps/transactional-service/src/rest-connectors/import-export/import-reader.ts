@@ -7,13 +7,17 @@ import { ImportDraft } from './connector-draft';
 import type { ImportTask, ImportTaskResult } from './import.worker';
 
 /** The CPU time one source may take in its worker; past it, the worker is stopped and the import is a 400. */
-export const IMPORT_BUDGET_MS = 10_000;
+export const IMPORT_BUDGET_MS = 20_000;
 /** The time an import may wait for a free worker; past it, a 503 (this replica is busy reading other imports). */
 export const IMPORT_QUEUE_MS = 5_000;
-/** Worker threads at most; none is kept while no import comes (imports are rare, and a worker holds its heap). */
-const MAX_WORKERS = 2;
-/** Each worker's heap: a 1 MiB document dereferenced and validated stays far below; a bomb is stopped with its worker. */
-const WORKER_LIMITS = { maxOldGenerationSizeMb: 256, maxYoungGenerationSizeMb: 32, stackSizeMb: 4 } as const;
+/**
+ * One worker thread, none kept while no import comes (imports are rare, and a worker holds its heap): with the main
+ * heap (128 MB in the image) and the answer readers' (2 × 56 MB), the pod stays within its 512 Mi limit
+ * (docker/k8s/base/transactional-service.yaml) whatever the sources. A second import meanwhile waits its turn.
+ */
+const MAX_WORKERS = 1;
+/** The worker's heap: the largest documents of the corpus (Figma's 400 KB of YAML) take far less; a bomb is stopped with it. */
+const WORKER_LIMITS = { maxOldGenerationSizeMb: 160, maxYoungGenerationSizeMb: 16, stackSizeMb: 4 } as const;
 
 /**
  * Reads import sources (import.worker.ts: the format's importer) in a small pool of worker threads (piscina, as the
