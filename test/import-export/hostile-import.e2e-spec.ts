@@ -7,8 +7,9 @@ import { loopbackTestRuns, withResolver } from '../test-runs/loopback-resolver';
 import { ALICE, createConnector, tenantPath, withBearerAuth } from '../rest-connectors/connector-factories';
 
 /**
- * Hostile inputs for import and export (issue 31). Each `it` of "findings" asserts what the contract and the project's
- * rules require and fails on the code as it is; "handled" holds attacks that are already refused or survived.
+ * Hostile inputs for import and export (issue 31), from a probe of the endpoints. Each `it` of "what an attacker
+ * found" asserts what the contract and the project's rules require, and failed on the code the probe found (each was
+ * fixed since); "handled" holds attacks the code refused or survived from the start.
  * No source names a non-loopback host that anything resolves: the import never resolves them, and no test run is made.
  */
 describe('Import and export, hostile inputs (MariaDB)', () => {
@@ -45,7 +46,7 @@ describe('Import and export, hostile inputs (MariaDB)', () => {
   });
   const info = { name: 'C', schema: 'https://schema.getpostman.com/json/collection/v2.1.0/collection.json' };
 
-  describe('findings (fail today)', () => {
+  describe('what an attacker found (each fixed; the test failed before)', () => {
     it('refuses a YAML mapping of 30,000 keys by their count, before the validator (uniqueKeys made the yaml reader quadratic)', async () => {
       // 30,000 keys, 330 KB: the `yaml` package checked each key against every earlier one of its mapping (11 s).
       const yaml = 'openapi: 3.0.3\ninfo: {title: t, version: "1"}\npaths: {}\n' + Array.from({ length: 30_000 }, (_, i) => `k${i}: v`).join('\n');
