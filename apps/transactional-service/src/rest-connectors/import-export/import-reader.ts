@@ -1,5 +1,5 @@
 import { ImportFormat, InvalidInputError } from '@app/domain';
-import { Injectable, OnApplicationShutdown, ServiceUnavailableException } from '@nestjs/common';
+import { Inject, Injectable, OnApplicationShutdown, Optional, ServiceUnavailableException } from '@nestjs/common';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Piscina } from 'piscina';
@@ -10,6 +10,13 @@ import type { ImportTask, ImportTaskResult } from './import.worker';
 export const IMPORT_BUDGET_MS = 20_000;
 /** The time an import may wait for a free worker; past it, a 503 (this replica is busy reading other imports). */
 export const IMPORT_QUEUE_MS = 5_000;
+/** The reader's budgets, for tests that need them short. */
+export interface ImportReaderTiming {
+  budgetMs: number;
+  queueMs: number;
+}
+export const IMPORT_READER_TIMING = Symbol('IMPORT_READER_TIMING');
+
 /**
  * One worker thread, none kept while no import comes (imports are rare, and a worker holds its heap): with the main
  * heap (128 MB in the image) and the answer readers' (2 × 56 MB), the pod stays within its 512 Mi limit
@@ -29,7 +36,13 @@ const WORKER_LIMITS = { maxOldGenerationSizeMb: 160, maxYoungGenerationSizeMb: 1
 @Injectable()
 export class ImportReader implements OnApplicationShutdown {
   private pool?: Piscina;
-  private readonly budgetMs = IMPORT_BUDGET_MS;
+  private readonly budgetMs: number;
+  private readonly queueMs: number;
+
+  constructor(@Optional() @Inject(IMPORT_READER_TIMING) timing?: ImportReaderTiming) {
+    this.budgetMs = timing?.budgetMs ?? IMPORT_BUDGET_MS;
+    this.queueMs = timing?.queueMs ?? IMPORT_QUEUE_MS;
+  }
 
   async read(format: ImportFormat, source: string, select: string[] | undefined): Promise<ImportDraft> {
     const started = new SharedArrayBuffer(8);
@@ -58,16 +71,16 @@ export class ImportReader implements OnApplicationShutdown {
     return result.draft;
   }
 
-  /** One timer, re-armed: while the task waits, until IMPORT_QUEUE_MS; once its worker wrote when it started, until budgetMs after. */
+  /** One timer, re-armed: while the task waits, until queueMs; once its worker wrote when it started, until budgetMs after. */
   private watch(started: Float64Array, submitted: number, stop: AbortController): { current?: NodeJS.Timeout } {
     const timer: { current?: NodeJS.Timeout } = {};
     const check = () => {
       const at = started[0];
-      const left = at === 0 ? submitted + IMPORT_QUEUE_MS - Date.now() : at + this.budgetMs - Date.now();
+      const left = at === 0 ? submitted + this.queueMs - Date.now() : at + this.budgetMs - Date.now();
       if (left <= 0) stop.abort(at === 0 ? 'queued' : 'budget');
       else timer.current = setTimeout(check, Math.min(left, 1_000));
     };
-    timer.current = setTimeout(check, 1_000);
+    timer.current = setTimeout(check, Math.min(this.budgetMs, this.queueMs, 1_000));
     return timer;
   }
 
