@@ -194,6 +194,21 @@ describe(importOpenApi.name, () => {
       ]);
     });
 
+    it("leaves an OAuth 2.0 token URL's user info out of oauthUrl, and says so without quoting it", async () => {
+      const oauth = {
+        components: {
+          securitySchemes: { machine: { type: 'oauth2', flows: { clientCredentials: { tokenUrl: 'https://app:s3cret@auth.example.com/token', scopes: {} } } } },
+        },
+        security: [{ machine: [] }],
+      };
+
+      const { connector, warnings } = await importOne(aDocument({ servers: [{ url: 'https://api.example.com' }], ...oauth }));
+
+      expect(connector).toMatchObject({ authType: AuthType.AUTH_OAUTH2, oauthUrl: 'https://auth.example.com/token' });
+      expect(JSON.stringify({ connector, warnings })).not.toContain('s3cret');
+      expect(warnings.map(({ code }) => code)).toEqual(['TOKEN_URL_USERINFO']);
+    });
+
     it("leaves the server URL's user info out when a security scheme authenticates the call", async () => {
       const security = { components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } }, security: [{ bearer: [] }] };
 

@@ -2,11 +2,12 @@ import { ApiKeyIn, AuthType, GrantType, apiKeyNameProblem } from '@app/domain';
 import { CredentialField, ImportWarning } from '../connector-draft';
 import { AuthPart, NO_AUTH } from './auth-part';
 import { ServerBase } from './server-url';
+import { shownUrl, splitUserInfo } from './server-userinfo';
 import { JsonRecord, arrayOrEmpty, entriesOf, has, isRecord, recordOrEmpty, stringOrUndefined } from './values';
 import { warning } from './warnings';
 
 /** A scheme as a connector's auth settings, or why it cannot be one. */
-type Mapped = { auth: AuthPart; scopes: string[] } | { unsupported: string };
+type Mapped = { auth: AuthPart; scopes: string[]; tokenUrlUserInfo?: true } | { unsupported: string };
 
 /**
  * The operation's `security` (else the document's): each requirement object is one alternative, each of its schemes
@@ -29,6 +30,16 @@ export function authOf(document: JsonRecord, operation: JsonRecord, server: Serv
         'OAUTH2_SCOPES_NOT_SENT',
         where,
         `the scopes ${scopes.slice(0, 10).join(', ')} of ${chosen.name} are not asked for: a connector's token request sends no scope`,
+      ),
+    );
+  }
+  if (chosen.mapped.tokenUrlUserInfo) {
+    warnings.push(
+      warning(
+        'TOKEN_URL_USERINFO',
+        where,
+        `the token URL of ${chosen.name.slice(0, 100)} holds a user name and password: left out of oauthUrl, where they would be stored in clear; ` +
+          'a connector authenticates to the token endpoint with its clientId and clientSecret (send them in credentials)',
       ),
     );
   }
@@ -96,9 +107,12 @@ function oauth2Scheme(scheme: JsonRecord, declared: string, server: ServerBase):
   ] as const) {
     if (!isRecord(flows[flow])) continue;
     const tokenUrl = absoluteTokenUrl(flows[flow].tokenUrl, server);
-    if (!tokenUrl) return { unsupported: `its token URL ${String(flows[flow].tokenUrl).slice(0, 200)} is not an absolute http(s) URL` };
+    if (!tokenUrl) return { unsupported: `its token URL ${shownUrl(String(flows[flow].tokenUrl)).slice(0, 100)} is not an absolute http(s) URL` };
     const scopes = Object.keys(recordOrEmpty(flows[flow].scopes));
-    return { auth: { ...auth(AuthType.AUTH_OAUTH2, declared, [...fields]), grantType, oauthUrl: tokenUrl }, scopes };
+    // User info in the token URL would be stored, and shown, in clear: never kept (the warning says so).
+    const { url, userInfo } = splitUserInfo(tokenUrl);
+    const mapped = { auth: { ...auth(AuthType.AUTH_OAUTH2, declared, [...fields]), grantType, oauthUrl: url }, scopes };
+    return userInfo === undefined ? mapped : { ...mapped, tokenUrlUserInfo: true };
   }
   return {
     unsupported: `a connector gets OAuth 2.0 tokens by client credentials or password, not by ${Object.keys(flows).join(', ').slice(0, 100) || 'no flow'}`,

@@ -13,6 +13,7 @@ import { ImportWarning } from '../connector-draft';
  * - RELATIVE_SERVER_URL: the server URL is relative (or missing), so the URL starts with `https://{{apiHost}}`.
  * - SERVER_USERINFO: the server URL holds a user name and password: they become basic auth when the operation has no
  *   other auth, and are left out otherwise; never kept in the URL.
+ * - TOKEN_URL_USERINFO: an OAuth 2.0 token URL holds a user name and password: left out of oauthUrl, never kept.
  * - SERVER_SCHEME_ASSUMED: a Swagger 2.0 document without `schemes`: https assumed.
  * - AUTH_NEEDS_ABSOLUTE_SERVER: the operation needs auth but its host is a variable, which a connector with auth may
  *   not have: the connector is imported without auth.
@@ -47,6 +48,7 @@ export type WarningCode =
   | 'RELATIVE_SERVER_URL'
   | 'SERVER_SCHEME_ASSUMED'
   | 'SERVER_USERINFO'
+  | 'TOKEN_URL_USERINFO'
   | 'AUTH_NEEDS_ABSOLUTE_SERVER'
   | 'OPTIONAL_PARAMETERS_LEFT_OUT'
   | 'VARIABLE_RENAMED'
