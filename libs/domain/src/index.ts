@@ -80,6 +80,7 @@ export * from './validation/http-url.validator';
 export * from './validation/basic-credentials.validator';
 export * from './validation/text-rules';
 export * from './validation/http-headers';
+export { HTTP_TOKEN } from './validation/http-token.validator';
 export * from './validation/api-key-name.validator';
 
 // Connector change events: the outbox written with every version, the feed's and the relay's statements

@@ -18,6 +18,15 @@ export enum ContentType {
   TEXT_PLAIN = 'TEXT_PLAIN',
 }
 
+/** The media type a connector of each content type sends (a test run's Content-Type; what an export declares). */
+export const MEDIA_TYPES: Readonly<Record<Exclude<ContentType, ContentType.NONE>, string>> = {
+  [ContentType.APPLICATION_JSON]: 'application/json',
+  [ContentType.APPLICATION_XML]: 'application/xml',
+  [ContentType.APPLICATION_FORM_URLENCODED]: 'application/x-www-form-urlencoded',
+  [ContentType.MULTIPART_FORM_DATA]: 'multipart/form-data',
+  [ContentType.TEXT_PLAIN]: 'text/plain',
+};
+
 export enum AuthType {
   AUTH_NONE = 'AUTH_NONE',
   AUTH_BASIC = 'AUTH_BASIC',

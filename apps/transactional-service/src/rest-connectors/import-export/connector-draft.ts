@@ -38,6 +38,11 @@ export interface ConnectorDraft {
   where: string;
 }
 
+/** The auth settings of a draft: what each importer makes of the credentials it finds. */
+export type AuthSettings = Pick<ConnectorDraft, 'authType' | 'grantType' | 'oauthUrl' | 'apiKeyName' | 'apiKeyIn' | 'credentials'>;
+
+export const NO_AUTH: AuthSettings = { authType: AuthType.AUTH_NONE, grantType: null, oauthUrl: null, apiKeyName: null, apiKeyIn: null, credentials: [] };
+
 /** The secrets and the two non-secret credentials the auth settings need. */
 export type CredentialField = 'basicToken' | 'bearerToken' | 'clientSecret' | 'authPassword' | 'apiKey' | 'clientId' | 'authUsername';
 

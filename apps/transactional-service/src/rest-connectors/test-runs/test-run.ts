@@ -1,4 +1,4 @@
-import { ApiKeyIn, AuthType, ContentType, GrantType, InvalidInputError, RequestType, SecretField, SECRETS, secretSentTo } from '@app/domain';
+import { ApiKeyIn, AuthType, ContentType, GrantType, InvalidInputError, MEDIA_TYPES, RequestType, SecretField, SECRETS, secretSentTo } from '@app/domain';
 import type { Dispatcher } from 'undici';
 import { destinationOf, sameDestination } from '../destination';
 import { hostHeaderProblems } from '../host-header';
@@ -17,13 +17,6 @@ export const DEFAULT_USER_AGENT = 'bot-platform-connector-test/1.0';
 /** At most this much of an answer's body, or of the request's, is returned to the caller (the whole read body is scrubbed first). */
 export const MAX_RETURNED_BYTES = 64 * 1024;
 
-const MEDIA_TYPES: Record<Exclude<ContentType, ContentType.NONE>, string> = {
-  [ContentType.APPLICATION_JSON]: 'application/json',
-  [ContentType.APPLICATION_XML]: 'application/xml',
-  [ContentType.APPLICATION_FORM_URLENCODED]: 'application/x-www-form-urlencoded',
-  [ContentType.MULTIPART_FORM_DATA]: 'multipart/form-data',
-  [ContentType.TEXT_PLAIN]: 'text/plain',
-};
 /** `application/json`, `application/problem+json`, … */
 const JSON_MEDIA_TYPE = /^application\/(?:[\w.-]+\+)?json\s*(?:;|$)/i;
 

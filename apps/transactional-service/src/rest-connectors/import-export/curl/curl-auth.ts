@@ -1,5 +1,5 @@
-import { ApiKeyIn, AuthType, GrantType, isBasicCredentials } from '@app/domain';
-import { CredentialDraft, CredentialField, ImportSourceError } from '../connector-draft';
+import { ApiKeyIn, AuthType, isBasicCredentials } from '@app/domain';
+import { AuthSettings, CredentialDraft, CredentialField, ImportSourceError, NO_AUTH } from '../connector-draft';
 import { isApiKeyHeaderName, MAY_HOLD_CREDENTIAL, mayHoldCredential } from '../credential-names';
 import { ImportWarnings } from '../import-warnings';
 import { CurlSettings, WrittenHeader } from './curl-settings';
@@ -7,18 +7,10 @@ import { OAuth2Settings } from './oauth2-comment';
 import { percentDecoded, ResolvedUrl } from './curl-url';
 
 /** The auth settings of a draft, and the headers and URL left once the secrets are out of them. */
-export interface Auth {
-  authType: AuthType;
-  grantType: GrantType | null;
-  oauthUrl: string | null;
-  apiKeyName: string | null;
-  apiKeyIn: ApiKeyIn | null;
-  credentials: CredentialDraft[];
+export interface Auth extends AuthSettings {
   headers: WrittenHeader[];
   url: string;
 }
-
-type AuthSettings = Omit<Auth, 'headers' | 'url'>;
 
 /** A place in the source that carries credentials; `rank` is curl's precedence (lower wins). */
 interface Candidate {
@@ -28,7 +20,6 @@ interface Candidate {
   settings: () => AuthSettings;
 }
 
-const NO_AUTH: AuthSettings = { authType: AuthType.AUTH_NONE, grantType: null, oauthUrl: null, apiKeyName: null, apiKeyIn: null, credentials: [] };
 /** A whole value that is one variable: the credential is that variable, given when the connector runs. */
 const WHOLE_PLACEHOLDER = /^\{\{\s*([A-Za-z_][A-Za-z0-9_.-]{0,63})\s*\}\}$/;
 const PLACEHOLDER = /\{\{\s*[^{}\s]+\s*\}\}/;

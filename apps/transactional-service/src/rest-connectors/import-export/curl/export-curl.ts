@@ -1,17 +1,9 @@
-import { ApiKeyIn, AuthType, ContentType, GrantType, RequestType } from '@app/domain';
+import { ApiKeyIn, AuthType, ContentType, GrantType, MEDIA_TYPES, RequestType } from '@app/domain';
 import { ExportedConnector, Exporter } from '../connector-draft';
 import { curlEscape } from './curl-payload';
 import { withQuery } from './curl-url';
 import { oauth2Comment } from './oauth2-comment';
 import { singleQuoted } from './posix-quote';
-
-const MEDIA_TYPES: Record<Exclude<ContentType, ContentType.NONE>, string> = {
-  [ContentType.APPLICATION_JSON]: 'application/json',
-  [ContentType.APPLICATION_XML]: 'application/xml',
-  [ContentType.APPLICATION_FORM_URLENCODED]: 'application/x-www-form-urlencoded',
-  [ContentType.MULTIPART_FORM_DATA]: 'multipart/form-data',
-  [ContentType.TEXT_PLAIN]: 'text/plain',
-};
 
 /**
  * A connector as a POSIX shell command, one option a line with ` \` continuations, every value in single quotes

@@ -1,4 +1,4 @@
-import { AuthType, ContentType, LIMITS, RequestType, textProblem } from '@app/domain';
+import { AuthType, ContentType, HTTP_TOKEN, LIMITS, RequestType, textProblem } from '@app/domain';
 import { ConnectorDraft, ImportDraft, Importer, ImportOptions, ImportSourceError } from '../connector-draft';
 import { ImportWarnings } from '../import-warnings';
 import { quotedList } from '../quoted-list';
@@ -37,8 +37,6 @@ import { ShellWord, tokenizeShell } from './shell-words';
  */
 export const importCurl: Importer = (source, options) => Promise.resolve().then(() => importSync(source, options));
 
-/** An RFC 9110 token, as the write body's header rule has it. */
-const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 const METHODS = new Set<string>(Object.values(RequestType));
 const DESTINATION_PLACEHOLDER = /^[a-z]+:\/\/[^/?#]*\{\{/i;
 /** What textProblem refuses in any text: NUL, and a UTF-16 surrogate without its pair. */
@@ -282,7 +280,7 @@ function checkDraft(where: string, url: string, authType: AuthType, headers: Wri
   if (headers.length > LIMITS.headers) throw new ImportSourceError(where, `more than ${LIMITS.headers} headers`);
   for (const { header, value, line } of headers) {
     const at = `line ${line}, -H ${header.slice(0, 40)}`;
-    if (!HEADER_NAME.test(header) || header.length > LIMITS.headerName)
+    if (!HTTP_TOKEN.test(header) || header.length > LIMITS.headerName)
       throw new ImportSourceError(at, `"${header.slice(0, 40)}" is not an HTTP header name (RFC 9110 token, at most ${LIMITS.headerName} characters)`);
     const problem = textProblem(value, true);
     if (problem !== undefined) throw new ImportSourceError(at, `the value ${problem}`);

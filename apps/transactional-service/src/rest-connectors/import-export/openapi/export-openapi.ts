@@ -1,6 +1,5 @@
-import { ApiKeyIn, AuthType, ContentType, GrantType } from '@app/domain';
+import { ApiKeyIn, AuthType, ContentType, GrantType, MEDIA_TYPES } from '@app/domain';
 import { ExportedConnector, Exporter } from '../connector-draft';
-import { MEDIA_TYPES } from './media-type';
 import { JsonRecord } from './values';
 
 /** A connector variable: `{{name}}`. */

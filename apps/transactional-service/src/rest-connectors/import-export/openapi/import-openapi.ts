@@ -1,12 +1,11 @@
 import { ApiKeyIn, AuthType } from '@app/domain';
-import { ConnectorDraft, ImportSourceError, ImportWarning, Importer } from '../connector-draft';
+import { AuthSettings, ConnectorDraft, ImportSourceError, ImportWarning, Importer, NO_AUTH } from '../connector-draft';
 import { documentNotes } from './document-notes';
 import { loadDocument } from './load-document';
 import { namingOf } from './naming';
 import { OperationSource, checkOperationCount, listOperations, selectOperations } from './operations';
 import { ApiKeyPlace, parametersOf } from './parameters';
 import { bodyOf } from './request-body';
-import { AuthPart, NO_AUTH } from './auth-part';
 import { authOf } from './security';
 import { documentServerWarnings, serverFor } from './server-url';
 import { userInfoAuth } from './server-userinfo';
@@ -79,7 +78,7 @@ function draftOf(document: JsonRecord, source: OperationSource, warnings: Import
   };
 }
 
-function apiKeyPlace(auth: AuthPart): ApiKeyPlace | undefined {
+function apiKeyPlace(auth: AuthSettings): ApiKeyPlace | undefined {
   if (auth.authType !== AuthType.AUTH_API_KEY || auth.apiKeyName === null) return undefined;
   return { in: auth.apiKeyIn === ApiKeyIn.QUERY ? 'query' : 'header', name: auth.apiKeyName };
 }

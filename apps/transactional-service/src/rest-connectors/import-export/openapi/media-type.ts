@@ -19,12 +19,3 @@ const CONTENT_TYPES = new Map([
   ['multipart/form-data', ContentType.MULTIPART_FORM_DATA],
   ['text/plain', ContentType.TEXT_PLAIN],
 ]);
-
-/** The media type an exported connector declares for its content type. */
-export const MEDIA_TYPES: Record<Exclude<ContentType, ContentType.NONE>, string> = {
-  [ContentType.APPLICATION_JSON]: 'application/json',
-  [ContentType.APPLICATION_XML]: 'application/xml',
-  [ContentType.APPLICATION_FORM_URLENCODED]: 'application/x-www-form-urlencoded',
-  [ContentType.MULTIPART_FORM_DATA]: 'multipart/form-data',
-  [ContentType.TEXT_PLAIN]: 'text/plain',
-};

@@ -1,12 +1,10 @@
-import { CLIENT_MANAGED_HEADERS, ROUTING_HEADER_NAMES } from '@app/domain';
+import { CLIENT_MANAGED_HEADERS, HTTP_TOKEN, LIMITS, ROUTING_HEADER_NAMES } from '@app/domain';
 import { ImportSourceError, ImportWarning } from '../connector-draft';
 import { JsonRecord, arrayOrEmpty, isRecord } from './values';
 import { warning } from './warnings';
 
 /** The connector's variable names (docs/api-contract.md, "Connector test runs"). */
 const VARIABLE_NAME = /^[A-Za-z_][A-Za-z0-9_.-]{0,63}$/;
-/** RFC 9110 token: what a header name may be. */
-const HTTP_TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,256}$/;
 /** Headers a connector sets from its own settings; OpenAPI, too, says parameters of these names are ignored. */
 const HEADERS_FROM_SETTINGS = new Set(['authorization', 'accept', 'content-type']);
 const MAX_HEADER_VALUE = 8192;
@@ -129,7 +127,7 @@ function addHeader(
 /** Why a header parameter cannot be a connector header (the service's rules), or undefined. */
 function headerProblem(name: string, setBySettings: boolean): string | undefined {
   const lower = name.toLowerCase();
-  if (!HTTP_TOKEN.test(name)) return 'its name is not an HTTP token';
+  if (!HTTP_TOKEN.test(name) || name.length > LIMITS.headerName) return 'its name is not an HTTP token';
   if (CLIENT_MANAGED_HEADERS.has(lower)) return 'the HTTP client sets it itself';
   // A routing header must name url's host when a secret goes with the call; a variable there is refused.
   if (ROUTING_HEADER_NAMES.has(lower)) return 'it names the host the call goes to: write it into the connector if the API needs it';

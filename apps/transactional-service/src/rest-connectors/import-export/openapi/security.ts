@@ -1,20 +1,19 @@
 import { ApiKeyIn, AuthType, GrantType, apiKeyNameProblem } from '@app/domain';
-import { CredentialField, ImportWarning } from '../connector-draft';
-import { AuthPart, NO_AUTH } from './auth-part';
+import { AuthSettings, CredentialField, ImportWarning, NO_AUTH } from '../connector-draft';
 import { ServerBase } from './server-url';
 import { shownUrl, splitUserInfo } from './server-userinfo';
 import { JsonRecord, arrayOrEmpty, entriesOf, has, isRecord, recordOrEmpty, stringOrUndefined } from './values';
 import { warning } from './warnings';
 
 /** A scheme as a connector's auth settings, or why it cannot be one. */
-type Mapped = { auth: AuthPart; scopes: string[]; tokenUrlUserInfo?: true } | { unsupported: string };
+type Mapped = { auth: AuthSettings; scopes: string[]; tokenUrlUserInfo?: true } | { unsupported: string };
 
 /**
  * The operation's `security` (else the document's): each requirement object is one alternative, each of its schemes
  * required together. The connector carries one scheme: the first one it supports, in the document's order (an empty
  * requirement, "no auth", is taken only when no scheme fits). What it cannot carry is a warning.
  */
-export function authOf(document: JsonRecord, operation: JsonRecord, server: ServerBase, where: string, warnings: ImportWarning[]): AuthPart {
+export function authOf(document: JsonRecord, operation: JsonRecord, server: ServerBase, where: string, warnings: ImportWarning[]): AuthSettings {
   const requirements = arrayOrEmpty(Array.isArray(operation.security) ? operation.security : document.security).filter(isRecord);
   const schemes = recordOrEmpty(recordOrEmpty(document.components).securitySchemes);
   const alternatives = requirements.map((requirement) =>
@@ -133,6 +132,6 @@ function absoluteTokenUrl(tokenUrl: unknown, server: ServerBase): string | undef
 }
 
 /** The credentials an auth type needs: the document holds no values, so each is asked for (neither value nor variable). */
-function auth(authType: AuthType, declared: string, fields: CredentialField[]): AuthPart {
+function auth(authType: AuthType, declared: string, fields: CredentialField[]): AuthSettings {
   return { ...NO_AUTH, authType, credentials: fields.map((field) => ({ field, where: declared })) };
 }

@@ -1,6 +1,5 @@
 import { AuthType, isBasicCredentials } from '@app/domain';
-import { ImportSourceError, ImportWarning } from '../connector-draft';
-import { AuthPart, NO_AUTH } from './auth-part';
+import { AuthSettings, ImportSourceError, ImportWarning, NO_AUTH } from '../connector-draft';
 import { warning } from './warnings';
 
 /** `scheme://user:password@` (or `//user:password@`) at the start of a URL: group 1 is up to `//`, group 2 the user info. */
@@ -22,7 +21,7 @@ export function shownUrl(url: string): string {
  * stored and shown in clear: it becomes basic auth (basicToken = Base64 of `user:password`, as the cURL and Postman
  * importers make it) when the operation has no other auth, and is left out otherwise.
  */
-export function userInfoAuth(userInfo: string | undefined, auth: AuthPart, where: string, warnings: ImportWarning[]): AuthPart {
+export function userInfoAuth(userInfo: string | undefined, auth: AuthSettings, where: string, warnings: ImportWarning[]): AuthSettings {
   if (userInfo === undefined) return auth;
   if (auth.authType !== AuthType.AUTH_NONE) {
     warnings.push(

@@ -1,29 +1,14 @@
-import { ApiKeyIn, AuthType, GrantType, isBasicCredentials } from '@app/domain';
-import { CredentialDraft, CredentialField } from '../connector-draft';
+import { ApiKeyIn, AuthType, GrantType, HTTP_TOKEN, isBasicCredentials } from '@app/domain';
+import { AuthSettings, CredentialDraft, CredentialField, NO_AUTH } from '../connector-draft';
 import { Json, JsonNode } from './postman-json';
 import { variablesIn, wholeVariable } from './variables';
 import { Warnings } from './warnings';
-
-/** The auth settings of a draft, the token URL still in Postman's syntax. */
-export interface AuthSettings {
-  authType: AuthType;
-  grantType: GrantType | null;
-  oauthUrl: string | null;
-  apiKeyName: string | null;
-  apiKeyIn: ApiKeyIn | null;
-  credentials: CredentialDraft[];
-}
-
-export const NO_AUTH: AuthSettings = { authType: AuthType.AUTH_NONE, grantType: null, oauthUrl: null, apiKeyName: null, apiKeyIn: null, credentials: [] };
 
 /** An `auth` object that applies (not `inherit`), and the level that declares it: `collection`, `folder "Users"`, `item "Users / Get"`. */
 export interface DeclaredAuth {
   auth: JsonNode;
   where: string;
 }
-
-/** RFC 9110 `token`: what a header name (an API key's, here) may be. */
-export const HTTP_TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 
 /** The level's own auth, or undefined when it inherits its parent's (no `auth`, `null`, or type `inherit`). */
 export function declaredAuth(owner: JsonNode, where: string): DeclaredAuth | undefined {

@@ -1,18 +1,9 @@
-import { ContentType } from '@app/domain';
+import { ContentType, MEDIA_TYPES } from '@app/domain';
 import { parse as parseMediaType } from 'content-type';
 import stripJsonComments from 'strip-json-comments';
 import { Header } from './headers';
 import { JsonNode } from './postman-json';
 import { Warnings } from './warnings';
-
-/** The media type each content type sends (a test run replaces the connector's own Content-Type with it). */
-export const MEDIA_TYPES: Record<Exclude<ContentType, ContentType.NONE>, string> = {
-  [ContentType.APPLICATION_JSON]: 'application/json',
-  [ContentType.APPLICATION_XML]: 'application/xml',
-  [ContentType.APPLICATION_FORM_URLENCODED]: 'application/x-www-form-urlencoded',
-  [ContentType.MULTIPART_FORM_DATA]: 'multipart/form-data',
-  [ContentType.TEXT_PLAIN]: 'text/plain',
-};
 
 /** The Content-Type Postman's runtime sends for a raw body's `options.raw.language` when no header says one (postman-runtime's core-body-builder). */
 const LANGUAGE_MEDIA_TYPES: ReadonlyMap<string, string> = new Map([

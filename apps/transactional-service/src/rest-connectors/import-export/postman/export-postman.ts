@@ -1,6 +1,6 @@
-import { ApiKeyIn, AuthType, ContentType, GrantType, PLACEHOLDER } from '@app/domain';
+import { ApiKeyIn, AuthType, ContentType, GrantType, MEDIA_TYPES, PLACEHOLDER } from '@app/domain';
 import { ExportedConnector } from '../connector-draft';
-import { formEncode, MEDIA_TYPES } from './body';
+import { formEncode } from './body';
 import { JsonNode } from './postman-json';
 import { splitUrl, urlFromParts } from './url';
 import { maskVariables } from './variables';

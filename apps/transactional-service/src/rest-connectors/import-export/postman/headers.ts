@@ -1,6 +1,7 @@
-import { ApiKeyIn, AuthType, isBasicCredentials, LIMITS } from '@app/domain';
+import { ApiKeyIn, AuthType, HTTP_TOKEN, isBasicCredentials, LIMITS } from '@app/domain';
 import { isApiKeyHeaderName, MAY_HOLD_CREDENTIAL, mayHoldCredential } from '../credential-names';
-import { AuthSettings, credentialOf, HTTP_TOKEN, NO_AUTH } from './auth';
+import { AuthSettings, NO_AUTH } from '../connector-draft';
+import { credentialOf } from './auth';
 import { JsonNode } from './postman-json';
 import { variablesIn } from './variables';
 import { Warnings } from './warnings';

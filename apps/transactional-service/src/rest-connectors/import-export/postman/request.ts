@@ -1,6 +1,7 @@
 import { isHttpUrlWithPlaceholders, LIMITS, RequestType, textProblem } from '@app/domain';
 import { ConnectorDraft, CredentialDraft } from '../connector-draft';
-import { AuthSettings, authSettingsOf, DeclaredAuth, declaredAuth } from './auth';
+import { AuthSettings } from '../connector-draft';
+import { authSettingsOf, DeclaredAuth, declaredAuth } from './auth';
 import { BodyDraft, bodyOf } from './body';
 import { enabledHeaders, Header, keepHeader, sortHeaders } from './headers';
 import { located, locatedRequest } from './location';

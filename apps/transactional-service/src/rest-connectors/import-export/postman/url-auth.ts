@@ -1,5 +1,6 @@
 import { ApiKeyIn, AuthType } from '@app/domain';
-import { AuthSettings, basicSettings } from './auth';
+import { AuthSettings } from '../connector-draft';
+import { basicSettings } from './auth';
 import { apiKeyAuth } from './headers';
 import { joinUrl, splitUrl } from './url';
 import { maskVariables, variablesIn } from './variables';
