@@ -256,7 +256,6 @@ WHERE
 INSERT INTO
   rest_connectors (
     uuid,
-    bot_uuid,
     name,
     name_key,
     active_name_key,
@@ -286,48 +285,54 @@ INSERT INTO
     updated_by_image,
     deleted_at,
     deleted_by,
-    version
+    version,
+    bot_uuid
   )
-SELECT
-  :uuid,
-  :botUuid,
-  :name,
-  :nameKey,
-  :activeNameKey,
-  :description,
-  :requestType,
-  :url,
-  :headers,
-  :contentType,
-  :authType,
-  :grantType,
-  :basicToken,
-  :bearerToken,
-  :clientId,
-  :clientSecret,
-  :oauthUrl,
-  :authUsername,
-  :authPassword,
-  :apiKeyName,
-  :apiKeyIn,
-  :apiKey,
-  :body,
-  :output,
-  :createdAt,
-  :createdBy,
-  :updatedAt,
-  :updatedBy,
-  :updatedByImage,
-  :deletedAt,
-  :deletedBy,
-  :version
-FROM
-  bots b
-  JOIN environments e ON e.uuid = b.environment_uuid
-WHERE
-  b.uuid = :botUUID
-  AND b.environment_uuid = :envUUID
-  AND e.organization_uuid = :orgUUID;
+VALUES
+  (
+    :uuid,
+    :name,
+    :nameKey,
+    :activeNameKey,
+    :description,
+    :requestType,
+    :url,
+    :headers,
+    :contentType,
+    :authType,
+    :grantType,
+    :basicToken,
+    :bearerToken,
+    :clientId,
+    :clientSecret,
+    :oauthUrl,
+    :authUsername,
+    :authPassword,
+    :apiKeyName,
+    :apiKeyIn,
+    :apiKey,
+    :body,
+    :output,
+    :createdAt,
+    :createdBy,
+    :updatedAt,
+    :updatedBy,
+    :updatedByImage,
+    :deletedAt,
+    :deletedBy,
+    :version,
+    (
+      SELECT
+        b.uuid
+      FROM
+        bots b
+        JOIN environments e ON e.uuid = b.environment_uuid
+      WHERE
+        b.uuid = :botUUID
+        AND b.environment_uuid = :envUUID
+        AND e.organization_uuid = :orgUUID
+    )
+  );
 INSERT INTO
   rest_connector_tags (connector_uuid, name_key, name, position)
 VALUES

@@ -161,6 +161,8 @@ describe('Connector change events: the feed (MariaDB)', () => {
       db.transaction(async (tx) => {
         await connectors.insert(tx, pathOf(bot), connector, []);
         await history.record(tx, pathOf(bot), creationOf(connector, []));
+        // A statement that answers takes the writes before it to the server (ServerTransaction): they are written.
+        await tx.rows('SELECT 1 AS one');
         throw new Error('rolled back after the version and its event were written');
       }),
     ).rejects.toThrow('rolled back');
@@ -187,6 +189,9 @@ describe('Connector change events: the feed (MariaDB)', () => {
     const slowWrite = db.transaction(async (tx) => {
       await connectors.insert(tx, pathOf(bot), slow, []);
       await history.record(tx, pathOf(bot), creationOf(slow, []));
+      // A statement that answers takes the writes before it to the server (ServerTransaction): the event's row is
+      // inserted, and its seq taken, now.
+      await tx.rows('SELECT 1 AS one');
       written();
       await gate;
     });

@@ -1,4 +1,13 @@
-import { buildDataSourceOptions, Database, DatabaseConfig, ORGANIZATION_ROWS, PlatformDataSource } from '@app/domain';
+import {
+  BATCH_FLUSH_CHARS,
+  buildDataSourceOptions,
+  Database,
+  DatabaseConfig,
+  ORGANIZATION_ROWS,
+  PlatformDataSource,
+  ServerConnection,
+  Transaction,
+} from '@app/domain';
 import { parseServerUrl } from '@app/platform';
 import { sqliteTestConfig } from '../support/test-config';
 import { createMigratedDatabase, dropDatabase, uniqueDatabaseName } from '../support/test-database';
@@ -15,6 +24,7 @@ function describeDatabase(engine: string, configOf: () => Promise<{ config: Data
       (await db.rows<{ uuid: string; name: string }>('SELECT uuid, name FROM organizations ORDER BY uuid', [], 'primary')).map(
         (row) => `${row.uuid.slice(-1)}:${row.name}`,
       );
+    const count = async () => Number((await db.rows<{ n: number }>('SELECT COUNT(*) AS n FROM organizations', [], 'primary'))[0].n);
 
     beforeAll(async () => {
       const target = await configOf();
@@ -89,6 +99,47 @@ function describeDatabase(engine: string, configOf: () => Promise<{ config: Data
       expect(runs).toBe(2);
       expect(await names()).toEqual(['a:Acme 2']);
     });
+
+    it('fails a unit of work whose insert fails, keeping nothing of it, nor of what came after the insert', async () => {
+      await expect(
+        db.transaction(async (tx) => {
+          await tx.insert(ORGANIZATION_ROWS, [{ uuid: A, name: 'Acme' }]);
+          await tx.insert(ORGANIZATION_ROWS, [{ uuid: A, name: 'Acme again' }]);
+          await tx.insert(ORGANIZATION_ROWS, [{ uuid: B, name: 'Globex' }]);
+        }),
+      ).rejects.toMatchObject({ code: engine === 'SQLite' ? 'SQLITE_CONSTRAINT_PRIMARYKEY' : 'ER_DUP_ENTRY' });
+      expect(await names()).toEqual([]);
+    });
+
+    it('answers reads in a unit of work with every insert made before them, in order', async () => {
+      const seen = await db.transaction(async (tx) => {
+        await tx.insert(ORGANIZATION_ROWS, [{ uuid: A, name: 'Acme' }]);
+        const renamed = await tx.run('UPDATE organizations SET name = ? WHERE uuid = ?', ['Acme renamed', A]);
+        await tx.insert(ORGANIZATION_ROWS, [{ uuid: B, name: 'Globex' }]);
+        return { renamed, rows: await tx.rows<{ name: string }>('SELECT name FROM organizations ORDER BY uuid') };
+      });
+      expect(seen).toEqual({ renamed: 1, rows: [{ name: 'Acme renamed' }, { name: 'Globex' }] });
+    });
+
+    it(`commits, or rolls back, inserts larger than one batch (${BATCH_FLUSH_CHARS} characters) whole`, async () => {
+      const rows = Array.from({ length: 6_000 }, (_, n) => ({
+        uuid: `0199bbbb-0000-7000-8000-${String(n).padStart(12, '0')}`,
+        name: `${n} ${'x'.repeat(250)}`,
+      }));
+      const insertAll = async (tx: Transaction) => {
+        for (let start = 0; start < rows.length; start += 500) await tx.insert(ORGANIZATION_ROWS, rows.slice(start, start + 500));
+      };
+      const failure = new Error('a rule broke after the writes');
+      await expect(
+        db.transaction(async (tx) => {
+          await insertAll(tx);
+          throw failure;
+        }),
+      ).rejects.toBe(failure);
+      expect(await count()).toBe(0);
+      await db.transaction(insertAll);
+      expect(await count()).toBe(rows.length);
+    });
   });
 }
 
@@ -96,4 +147,44 @@ describeDatabase('SQLite', async () => ({ config: sqliteTestConfig().database })
 describeDatabase('MariaDB', async () => {
   const name = uniqueDatabaseName('platform_db_helper');
   return { config: parseServerUrl(await createMigratedDatabase(name)), drop: () => dropDatabase(name) };
+});
+
+describe("A MariaDB transaction's round trips", () => {
+  const name = uniqueDatabaseName('platform_db_batches');
+  let dataSource: PlatformDataSource;
+  let db: Database;
+
+  beforeAll(async () => {
+    dataSource = new PlatformDataSource(buildDataSourceOptions(parseServerUrl(await createMigratedDatabase(name))));
+    await dataSource.initialize();
+    db = new Database(dataSource);
+  });
+  afterAll(async () => {
+    await dataSource?.destroy();
+    await dropDatabase(name);
+  });
+
+  /** The texts the transaction sent to the server, one per round trip. */
+  async function roundTrips(work: (tx: Transaction) => Promise<unknown>): Promise<string[]> {
+    const sent = jest.spyOn(ServerConnection.prototype, 'query');
+    try {
+      await db.transaction(work);
+      return sent.mock.calls.map(([sql]) => sql.replace(/\s+/g, ' ').replace(/\(.*?\)/g, '()'));
+    } finally {
+      sent.mockRestore();
+    }
+  }
+
+  it('sends inserts with the next statement that answers, and the last ones with the COMMIT', async () => {
+    const texts = await roundTrips(async (tx) => {
+      await tx.insert(ORGANIZATION_ROWS, [{ uuid: A, name: 'Acme' }]);
+      await tx.run('UPDATE organizations SET name = ? WHERE uuid = ?', ['Acme renamed', A]);
+      await tx.insert(ORGANIZATION_ROWS, [{ uuid: B, name: 'Globex' }]);
+      await tx.upsert(ORGANIZATION_ROWS, [{ uuid: B, name: 'Globex renamed' }], ['uuid']);
+    });
+    expect(texts).toHaveLength(2);
+    expect(texts[0]).toMatch(/^START TRANSACTION; INSERT INTO organizations .*; UPDATE organizations SET name = \? WHERE uuid = \?$/);
+    expect(texts[1]).toMatch(/^INSERT INTO organizations .*; INSERT INTO organizations .* ON DUPLICATE KEY UPDATE .*; COMMIT$/);
+    expect(await db.rows('SELECT name FROM organizations ORDER BY uuid', [], 'primary')).toEqual([{ name: 'Acme renamed' }, { name: 'Globex renamed' }]);
+  });
 });

@@ -8,6 +8,7 @@ export * from './database/platform-data-source';
 export * from './database/database-errors';
 export * from './database/database';
 export * from './database/server-pool';
+export * from './database/server-transaction';
 export * from './database/replicas/gtid-position';
 export * from './database/replicas/read-consistency';
 export * from './database/replicas/read-replicas';

@@ -1,6 +1,7 @@
 import {
   AuthType,
   BotNotFoundException,
+  EnvironmentNotFoundException,
   ConsistencyScope,
   ConnectorHistoryRepository,
   connectorSnapshot,
@@ -32,9 +33,12 @@ import { strictFake } from '../../../../test/support/strict-fake';
 const PATH = A_CONNECTOR_PATH;
 const CALLER: Caller = { sub: 'alice', username: 'alice', picture: null, orgs: ['*'], scopes: ['connectors:write'] };
 const duplicateKey = () => Object.assign(new Error('Duplicate entry'), { code: 'ER_DUP_ENTRY' });
+/** What the INSERT of a connector whose bot is not at the path fails with (its bot's uuid read as NULL). */
+const nullRefused = () => Object.assign(new Error("Column 'bot_uuid' cannot be null"), { code: 'ER_BAD_NULL_ERROR' });
+const NO_BOT = { organization: true, environment: true, bot: false };
 
 /** The unit of work's transaction the fake database hands to the work. */
-const TX: Transaction = { rows: jest.fn(), run: jest.fn(), insert: jest.fn(), upsert: jest.fn() };
+const TX: Transaction = { rows: jest.fn(), run: jest.fn(), write: jest.fn(), insert: jest.fn(), upsert: jest.fn() };
 const EVERY_LINK = { organization: true, environment: true, bot: true };
 /** What findForWrite answers: the connector and the record its current version left. */
 const forWrite = (connector: ReturnType<typeof aStoredConnector>) => ({ connector, snapshot: connectorSnapshot(connector, [{ name: 'weather' }]) });
@@ -120,7 +124,7 @@ describe(RestConnectorsService.name, () => {
   describe('create', () => {
     it('inserts version 1 with a new id, sealing its secrets, and answers the id', async () => {
       const { sut, connectors } = await newTestService();
-      connectors.insert.mockImplementation(async (_tx, _path, row) => found(row.uuid));
+      connectors.insert.mockResolvedValue();
 
       const created = await sut.create(PATH, aWriteDto({ authType: AuthType.AUTH_BEARER, bearerToken: 's3cr3t' }), CALLER);
 
@@ -132,7 +136,7 @@ describe(RestConnectorsService.name, () => {
 
     it('records version 1, CREATED, in the unit of work of the insert: who, the fields set, the record with placeholders', async () => {
       const { sut, connectors, history } = await newTestService();
-      connectors.insert.mockImplementation(async (_tx, _path, row) => found(row.uuid));
+      connectors.insert.mockResolvedValue();
 
       const created = await sut.create(PATH, aWriteDto({ authType: AuthType.AUTH_BEARER, bearerToken: 's3cr3t' }), { ...CALLER, picture: 'https://img/a.png' });
 
@@ -149,9 +153,10 @@ describe(RestConnectorsService.name, () => {
       expect(JSON.stringify(history.record.mock.calls)).not.toContain('s3cr3t');
     });
 
-    it('records no version when nothing was inserted', async () => {
-      const { sut, connectors, history } = await newTestService();
-      connectors.insert.mockResolvedValue(NOTHING_AT_PATH);
+    it('records no version when the insert fails', async () => {
+      const { sut, connectors, history, scopes } = await newTestService();
+      connectors.insert.mockRejectedValue(nullRefused());
+      scopes.lookup.mockResolvedValue(NO_BOT);
 
       await expect(sut.create(PATH, aWriteDto(), CALLER)).rejects.toBeInstanceOf(BotNotFoundException);
       expect(history.record).not.toHaveBeenCalled();
@@ -164,18 +169,39 @@ describe(RestConnectorsService.name, () => {
       await expect(sut.create(PATH, aWriteDto({ name: 'Taken' }), CALLER)).rejects.toBeInstanceOf(ConnectorNameConflictException);
     });
 
-    it('is a 404 when nothing was inserted because the bot is not in the path', async () => {
+    it('is a 404 naming the missing link, read on the primary, when the insert read no bot at the path', async () => {
       const { sut, connectors, scopes } = await newTestService();
-      connectors.insert.mockResolvedValue(NOTHING_AT_PATH);
+      connectors.insert.mockRejectedValue(nullRefused());
+      scopes.lookup.mockResolvedValue(NO_BOT);
 
       await expect(sut.create(PATH, aWriteDto(), CALLER)).rejects.toBeInstanceOf(BotNotFoundException);
       expect(scopes.lookup).toHaveBeenCalledWith(PATH, 'primary');
     });
 
+    it('is the same 404 when the refusal comes at the commit (the insert was sent with it)', async () => {
+      const { sut, connectors, scopes, db } = await newTestService();
+      connectors.insert.mockResolvedValue();
+      db.transaction.mockImplementation(async (work) => {
+        await work(TX);
+        throw nullRefused();
+      });
+      scopes.lookup.mockResolvedValue({ organization: true, environment: false, bot: false });
+
+      await expect(sut.create(PATH, aWriteDto(), CALLER)).rejects.toBeInstanceOf(EnvironmentNotFoundException);
+    });
+
+    it("keeps the database's error when a NULL was refused while every link of the path is there", async () => {
+      const { sut, connectors } = await newTestService();
+      const refused = nullRefused();
+      connectors.insert.mockRejectedValue(refused);
+
+      await expect(sut.create(PATH, aWriteDto(), CALLER)).rejects.toBe(refused);
+    });
+
     it("stores an Idempotency-Key's answer in the unit of work that inserts the connector", async () => {
       const { sut, connectors, idempotency, db } = await newTestService();
       idempotency.begin.mockResolvedValue(undefined);
-      connectors.insert.mockImplementation(async (_tx, _path, row) => found(row.uuid));
+      connectors.insert.mockResolvedValue();
 
       const created = await sut.create(PATH, aWriteDto(), CALLER, { key: 'k1', sentBody: {} });
 
@@ -184,9 +210,10 @@ describe(RestConnectorsService.name, () => {
     });
 
     it('stores no answer for an Idempotency-Key when nothing was inserted', async () => {
-      const { sut, connectors, idempotency } = await newTestService();
+      const { sut, connectors, idempotency, scopes } = await newTestService();
       idempotency.begin.mockResolvedValue(undefined);
-      connectors.insert.mockResolvedValue(NOTHING_AT_PATH);
+      connectors.insert.mockRejectedValue(nullRefused());
+      scopes.lookup.mockResolvedValue(NO_BOT);
 
       await expect(sut.create(PATH, aWriteDto(), CALLER, { key: 'k1', sentBody: {} })).rejects.toBeInstanceOf(BotNotFoundException);
       expect(idempotency.complete).not.toHaveBeenCalled();

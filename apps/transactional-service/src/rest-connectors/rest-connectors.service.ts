@@ -1,5 +1,4 @@
 import {
-  BotNotFoundException,
   BotPath,
   ConnectorHistoryRepository,
   ConsistencyScope,
@@ -8,10 +7,10 @@ import {
   Database,
   fingerprintOf,
   FIRST_VERSION,
-  found,
   IdempotencyService,
   IdempotentRequest,
   isDuplicateKey,
+  isNullRefused,
   newUuid,
   nextVersionOf,
   RestConnector,
@@ -134,17 +133,13 @@ export class RestConnectorsService {
   ): Promise<RestConnectorCreatedDto> {
     const { connector, tags } = this.newConnector(path, dto, caller, new Date());
     const created = { uuid: connector.uuid };
-    const inserted = await this.unlessNameTaken(connector.name, () =>
+    await this.inserting(path, connector.name, () =>
       this.db.transaction(async (tx) => {
-        const answer = await this.connectors.insert(tx, path, connector, tags);
-        if (!answer.found) return answer;
+        await this.connectors.insert(tx, path, connector, tags);
         await this.history.record(tx, path, creationOf(connector, tags));
         if (idempotent) await this.idempotency.complete(tx, idempotent, { status: 201, body: created });
-        return answer;
       }, consistency),
     );
-    // Not inserted: the 404 names the path's missing link (on the primary, like the insert).
-    if (!(await this.scope.inPath(path, inserted, 'primary'))) throw new BotNotFoundException(path.envUUID, path.botUUID);
     return created;
   }
 
@@ -158,19 +153,31 @@ export class RestConnectorsService {
     const now = new Date();
     const written = dtos.map((dto) => this.newConnector(path, dto, caller, now));
     const uuids = written.map(({ connector }) => connector.uuid);
-    const inserted = await this.unlessNameTaken(written.length === 1 ? written[0].connector.name : undefined, () =>
+    await this.inserting(path, written.length === 1 ? written[0].connector.name : undefined, () =>
       this.db.transaction(async (tx) => {
         for (const { connector, tags } of written) {
-          const answer = await this.connectors.insert(tx, path, connector, tags);
-          if (!answer.found) return answer;
+          await this.connectors.insert(tx, path, connector, tags);
           await this.history.record(tx, path, creationOf(connector, tags));
         }
         if (idempotent) await this.idempotency.complete(tx, idempotent, { status: 201, body: { uuids: uuids.join(',') } });
-        return found(true);
       }, consistency),
     );
-    if (!(await this.scope.inPath(path, inserted, 'primary'))) throw new BotNotFoundException(path.envUUID, path.botUUID);
     return uuids;
+  }
+
+  /**
+   * A unit of work that inserts connectors at `path`, the errors it ends with as the API answers them: a name taken,
+   * 409; a bot that is not at the path (the INSERT read no bot there and refused the NULL), the 404 naming the path's
+   * first missing link, read on the primary like the insert. When every link is there the NULL was not the bot's,
+   * and the error stands.
+   */
+  private async inserting(path: BotPath, name: string | undefined, write: () => Promise<void>): Promise<void> {
+    try {
+      await this.unlessNameTaken(name, write);
+    } catch (error) {
+      if (isNullRefused(error)) await this.scope.require(path, 'primary');
+      throw error;
+    }
   }
 
   /** A created connector's row and tags: a new uuid, its secrets sealed for it, version 1. */

@@ -45,6 +45,9 @@ export function buildDataSourceOptions(config: DatabaseConfig, tuning: DataSourc
     timezone: 'Z',
     charset: 'utf8mb4_unicode_ci',
     connectTimeout: 5_000,
+    // A transaction's deferred writes go with its next statement as one text (ServerTransaction). Every value is
+    // bound by mysql2, never spliced into SQL, so the texts are the platform's own (docs/decisions.md, "Data access").
+    multipleStatements: true,
     extra: {
       connectionLimit: 10,
       enableKeepAlive: true,

@@ -27,6 +27,9 @@ const TRANSIENT_CODES = new Set(['ER_LOCK_DEADLOCK', 'ER_LOCK_WAIT_TIMEOUT', 'SQ
 /** Duplicate-key codes, matched by driver code rather than by constraint name. */
 const DUPLICATE_CODES = new Set(['ER_DUP_ENTRY', 'SQLITE_CONSTRAINT_UNIQUE', 'SQLITE_CONSTRAINT_PRIMARYKEY']);
 
+/** A NULL written to a NOT NULL column: what a single-row INSERT that reads a key from elsewhere and finds none meets. */
+const NULL_REFUSED_CODES = new Set(['ER_BAD_NULL_ERROR', 'SQLITE_CONSTRAINT_NOTNULL']);
+
 /** The driver's code of an error, also when TypeORM wraps it (`QueryFailedError.driverError`). */
 export function driverCodeOf(error: unknown): string | undefined {
   if (typeof error !== 'object' || error === null) return undefined;
@@ -51,4 +54,9 @@ export function isTransientConflict(error: unknown): boolean {
 export function isDuplicateKey(error: unknown): boolean {
   const code = driverCodeOf(error);
   return code !== undefined && DUPLICATE_CODES.has(code);
+}
+
+export function isNullRefused(error: unknown): boolean {
+  const code = driverCodeOf(error);
+  return code !== undefined && NULL_REFUSED_CODES.has(code);
 }

@@ -6,6 +6,7 @@ import { GtidPosition } from './replicas/gtid-position';
 import { ConsistencyScope } from './replicas/read-consistency';
 import { ReadReplicas } from './replicas/read-replicas';
 import { DEFAULT_STATEMENT_TIMEOUT_MS, ServerConnection, ServerPool } from './server-pool';
+import { ServerTransaction } from './server-transaction';
 import { bindableValue, Statement } from './statement';
 import { TableRows } from './table-rows';
 import { retryTransient } from './transient-retry';
@@ -38,7 +39,16 @@ export interface Statements {
   /** Runs one INSERT, UPDATE or DELETE on the primary and answers how many rows it affected. */
   run<P>(statement: Statement<P>, params: NoInfer<P>): Promise<number>;
   run(sql: string, params?: readonly unknown[]): Promise<number>;
-  /** Inserts the rows in one statement (nothing for none); throws the driver's duplicate-key error as `run` does. */
+  /**
+   * Runs one INSERT, UPDATE or DELETE whose count nobody reads. In a transaction on a MySQL server it goes with the
+   * transaction's next statement (ServerTransaction), and so does its error; elsewhere it runs at once.
+   */
+  write<P>(statement: Statement<P>, params: NoInfer<P>): Promise<void>;
+  /**
+   * Inserts the rows in one statement (nothing for none); throws the driver's duplicate-key error as `run` does. In a
+   * transaction on a MySQL server the statement goes with the transaction's next one (ServerTransaction), and so
+   * does its error: the work must not expect to catch it here.
+   */
   insert<T, K extends keyof T & string>(table: TableRows<T, K>, rows: ReadonlyArray<Pick<T, K>>): Promise<void>;
   /**
    * Inserts the rows, or where a row with the same `key` exists, overwrites its other columns: one statement
@@ -132,19 +142,20 @@ export class Database implements Statements {
       noted,
       retryTransient(() =>
         this.primary.session(async (connection) => {
-          await connection.query('START TRANSACTION');
+          const tx = new ServerTransaction(connection);
           try {
             const result = await work(
               this.statementsOf(
-                (sql, params) => connection.query(sql, params),
-                async (sql, params) => (await connection.query<ResultHeader>(sql, params)).affectedRows ?? 0,
+                (sql, params) => tx.answer(sql, params),
+                (sql, params) => tx.affected(sql, params),
+                (sql, params) => tx.defer(sql, params),
               ),
             );
-            await connection.query('COMMIT');
+            await tx.commit();
             if (noted) await this.noteWrite(connection, noted);
             return result;
           } catch (error) {
-            await connection.query('ROLLBACK').catch(() => connection.discard());
+            await tx.rollback();
             throw error;
           }
         }),
@@ -239,35 +250,51 @@ export class Database implements Statements {
     return run;
   }
 
-  /** A transaction's Statements over its connection's `query` (rows) and `execute` (affected rows), parameters bound. */
-  private statementsOf(query: (sql: string, params: unknown[]) => Promise<unknown>, execute: (sql: string, params: unknown[]) => Promise<number>): Transaction {
+  /**
+   * A transaction's Statements over its connection's `query` (rows) and `execute` (affected rows), parameters bound.
+   * Writes, inserts and upserts, whose answer nobody reads, go through `write`: on a MySQL server they wait for the next
+   * statement or the commit (ServerTransaction); on SQLite they run at once.
+   */
+  private statementsOf(
+    query: (sql: string, params: unknown[]) => Promise<unknown>,
+    execute: (sql: string, params: unknown[]) => Promise<number>,
+    write: (sql: string, params: unknown[]) => Promise<unknown> = execute,
+  ): Transaction {
     const run = (sql: string | Statement<unknown>, params?: unknown) => execute(textOf(sql), this.bound(sql, params));
+    const later = (sql: string | Statement<unknown>, params?: unknown) => write(textOf(sql), this.bound(sql, params));
     return {
       rows: async <R>(sql: string | Statement<unknown>, params?: unknown) => (await query(textOf(sql), this.bound(sql, params))) as R[],
       run,
-      insert: (table, rows) => this.writeRows(run, table, rows),
-      upsert: (table, rows, key) => this.writeRows(run, table, rows, key),
+      write: async (sql: Statement<unknown>, params: unknown) => {
+        await later(sql, params);
+      },
+      insert: (table, rows) => this.writeRows(later, table, rows),
+      upsert: (table, rows, key) => this.writeRows(later, table, rows, key),
     } as Transaction;
   }
 
+  async write<P>(statement: Statement<P>, params: NoInfer<P>): Promise<void> {
+    await this.run(statement, params);
+  }
+
   insert<T, K extends keyof T & string>(table: TableRows<T, K>, rows: ReadonlyArray<Pick<T, K>>): Promise<void> {
-    return this.writeRows((sql: string, params: readonly unknown[]) => this.run(sql, params), table, rows);
+    return this.writeRows((sql, params) => this.run(sql, params), table, rows);
   }
 
   upsert<T, K extends keyof T & string>(table: TableRows<T, K>, rows: ReadonlyArray<Pick<T, K>>, key: readonly K[]): Promise<void> {
-    return this.writeRows((sql: string, params: readonly unknown[]) => this.run(sql, params), table, rows, key);
+    return this.writeRows((sql, params) => this.run(sql, params), table, rows, key);
   }
 
-  /** One multi-row INSERT of the rows through `run`; with `key`, an upsert on it. */
+  /** One multi-row INSERT of the rows through `send`; with `key`, an upsert on it. */
   private async writeRows<T, K extends keyof T & string>(
-    run: (sql: string, params: readonly unknown[]) => Promise<number>,
+    send: (sql: string, params: unknown[]) => Promise<unknown>,
     table: TableRows<T, K>,
     rows: ReadonlyArray<Pick<T, K>>,
     key?: readonly K[],
   ): Promise<void> {
     if (rows.length === 0) return;
     const insert = table.insertSql(rows.length);
-    await run(
+    await send(
       key ? this.upsertSql(insert, table, key) : insert,
       rows.flatMap((row) => table.values(row)),
     );

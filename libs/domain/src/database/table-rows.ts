@@ -84,6 +84,11 @@ export class TableRows<T, K extends keyof T & string = keyof T & string> {
     return new TableRows<T, P>(this.table, picked);
   }
 
+  /** The same table without some of its columns. */
+  omit<O extends K>(...properties: O[]): TableRows<T, Exclude<K, O>> {
+    return this.pick(...this.entries.map(([property]) => property).filter((property): property is Exclude<K, O> => !properties.includes(property as O)));
+  }
+
   /** Each property, its column and kind, in column order. */
   get layout(): Array<{ property: K; column: string; kind: ColumnKind }> {
     return this.entries.map(([property, column, kind]) => ({ property, column, kind }));

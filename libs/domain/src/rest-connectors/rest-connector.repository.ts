@@ -124,10 +124,18 @@ const FIND_WITH_RELATIONS = statement(
   'WHERE fc.connector_uuid = :serviceUUID AND f.bot_uuid = :botUUID',
 );
 /** The row, selected from the bot in the path's scope: nothing when the bot is not in it. */
+/** A connector's columns but its bot's, which the INSERT reads from the path. */
+const INSERTED_VALUES = REST_CONNECTOR_ROWS.omit('botUuid');
+/**
+ * The bot's uuid is read from the path in the INSERT itself: a bot that is not in the path's environment and
+ * organization reads NULL, which the column refuses, so the statement fails and writes nothing (a single-row
+ * INSERT ... VALUES fails on a NULL in every sql_mode). A failure, not 0 rows changed: the statements after it in a
+ * transaction need not wait for its answer (ServerTransaction), the server stops at it.
+ */
 const INSERT = writeStatement(
-  REST_CONNECTOR_ROWS,
-  `INSERT INTO rest_connectors (${REST_CONNECTOR_ROWS.names}) SELECT ${REST_CONNECTOR_ROWS.parameters} `,
-  `FROM bots b JOIN environments e ON e.uuid = b.environment_uuid WHERE ${BOT_IN_SCOPE}`,
+  INSERTED_VALUES,
+  `INSERT INTO rest_connectors (${INSERTED_VALUES.names}, bot_uuid) VALUES (${INSERTED_VALUES.parameters}, `,
+  `(SELECT b.uuid FROM bots b JOIN environments e ON e.uuid = b.environment_uuid WHERE ${BOT_IN_SCOPE}))`,
 );
 /** The version in the WHERE makes the check and the write one atomic statement (optimistic locking). */
 const UPDATE = writeStatement(
@@ -204,16 +212,15 @@ export class RestConnectorRepository {
   }
 
   /**
-   * Inserts the connector and its tags, the scope check folded into the INSERT: its uuid, or nothing at the
-   * path, and nothing written, when the bot is not in the path's environment and organization. Throws the driver's
-   * duplicate-key error when the name is taken (see the unique index).
+   * Inserts the connector and its tags, the scope check folded into the INSERT, without waiting for an answer (the
+   * unit of work's next statements go with them). The transaction fails with the driver's error, now or at its next
+   * statement that answers: a NULL refused (isNullRefused) when the bot is not in the path's environment and
+   * organization, a duplicate key when the name is taken (see the unique index). Nothing is written then.
    */
   @GenerateSql({ params: [DummyValue.TX, DummyValue.BOT_PATH, { uuid: DummyValue.UUID }, DummyValue.TAGS] })
-  async insert(tx: Transaction, path: BotPath, connector: RestConnector, tags: TagRow[]): Promise<Lookup<string>> {
-    const inserted = await tx.run(INSERT, { ...connector, ...path });
-    if (inserted === 0) return NOTHING_AT_PATH;
+  async insert(tx: Transaction, path: BotPath, connector: RestConnector, tags: TagRow[]): Promise<void> {
+    await tx.write(INSERT, { ...connector, ...path });
     await this.insertTags(tx, connector.uuid, tags);
-    return found(connector.uuid);
   }
 
   /**

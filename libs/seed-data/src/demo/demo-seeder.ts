@@ -6,6 +6,7 @@ import {
   creationOf,
   Database,
   FIRST_VERSION,
+  isNullRefused,
   RequestType,
   RestConnectorRepository,
 } from '@app/domain';
@@ -61,48 +62,51 @@ export async function seedDemoData(dataSource: DataSource): Promise<boolean> {
   const now = new Date();
   const connectors = new RestConnectorRepository(db);
   const history = new ConnectorHistoryRepository(db);
-  await db.transaction(async (tx) => {
-    for (const demo of DEMO_CONNECTORS) {
-      const connector = {
-        uuid: demo.uuid,
-        botUuid: DEMO_IDS.supportBot,
-        name: demo.name,
-        nameKey: demo.name.toLowerCase(),
-        activeNameKey: demo.name.toLowerCase(),
-        description: null,
-        requestType: demo.requestType,
-        url: demo.url,
-        headers: [{ header: 'Accept', value: 'application/json' }],
-        contentType: demo.requestType === RequestType.GET ? ContentType.NONE : ContentType.APPLICATION_JSON,
-        authType: AuthType.AUTH_NONE,
-        grantType: null,
-        basicToken: null,
-        bearerToken: null,
-        clientId: null,
-        clientSecret: null,
-        oauthUrl: null,
-        authUsername: null,
-        authPassword: null,
-        apiKeyName: null,
-        apiKeyIn: null,
-        apiKey: null,
-        body: demo.requestType === RequestType.GET ? '' : '{"name": "{{name}}"}',
-        output: '$.data',
-        createdAt: now,
-        createdBy: DEMO_AUTHOR,
-        updatedAt: now,
-        updatedBy: DEMO_AUTHOR,
-        updatedByImage: null,
-        deletedAt: null,
-        deletedBy: null,
-        version: FIRST_VERSION,
-      };
-      const tags = demo.tags.map((name, position) => ({ name, nameKey: name.toLowerCase(), position }));
-      if (!(await connectors.insert(tx, SUPPORT_BOT, connector, tags)).found) {
-        throw new Error(`The demo connector ${demo.name} names a bot outside its environment and organization (demo-data.ts)`);
+  await db
+    .transaction(async (tx) => {
+      for (const demo of DEMO_CONNECTORS) {
+        const connector = {
+          uuid: demo.uuid,
+          botUuid: DEMO_IDS.supportBot,
+          name: demo.name,
+          nameKey: demo.name.toLowerCase(),
+          activeNameKey: demo.name.toLowerCase(),
+          description: null,
+          requestType: demo.requestType,
+          url: demo.url,
+          headers: [{ header: 'Accept', value: 'application/json' }],
+          contentType: demo.requestType === RequestType.GET ? ContentType.NONE : ContentType.APPLICATION_JSON,
+          authType: AuthType.AUTH_NONE,
+          grantType: null,
+          basicToken: null,
+          bearerToken: null,
+          clientId: null,
+          clientSecret: null,
+          oauthUrl: null,
+          authUsername: null,
+          authPassword: null,
+          apiKeyName: null,
+          apiKeyIn: null,
+          apiKey: null,
+          body: demo.requestType === RequestType.GET ? '' : '{"name": "{{name}}"}',
+          output: '$.data',
+          createdAt: now,
+          createdBy: DEMO_AUTHOR,
+          updatedAt: now,
+          updatedBy: DEMO_AUTHOR,
+          updatedByImage: null,
+          deletedAt: null,
+          deletedBy: null,
+          version: FIRST_VERSION,
+        };
+        const tags = demo.tags.map((name, position) => ({ name, nameKey: name.toLowerCase(), position }));
+        await connectors.insert(tx, SUPPORT_BOT, connector, tags);
+        await history.record(tx, SUPPORT_BOT, creationOf(connector, tags));
       }
-      await history.record(tx, SUPPORT_BOT, creationOf(connector, tags));
-    }
-  });
+    })
+    .catch((error: unknown) => {
+      if (isNullRefused(error)) throw new Error('A demo connector names a bot outside its environment and organization (demo-data.ts)', { cause: error });
+      throw error;
+    });
   return true;
 }
