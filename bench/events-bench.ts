@@ -7,7 +7,7 @@
  */
 import { jetstream, jetstreamManager } from '@nats-io/jetstream';
 import { connect } from '@nats-io/transport-node';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { resolve } from 'node:path';
 import { startNatsServer } from '../test/support/nats-server';
@@ -61,6 +61,8 @@ async function main(): Promise<void> {
     const runStart = Date.now();
     const rss = new RssSampler(app.child.pid!);
     rss.start();
+    const memory = new MemoryAtPeak(app.child.pid!, app.port);
+    memory.start();
     const [cpuBefore, busyBefore] = [cpuMs(app.child.pid!), machineBusyMs()];
     const run = await drive(create, app.port, tokens, args.duration);
     const [appCpu, busy] = [cpuMs(app.child.pid!) - cpuBefore, machineBusyMs() - busyBefore];
@@ -68,6 +70,7 @@ async function main(): Promise<void> {
     const warmCreated = await countSince(app.port, feedPath, start, tokens[0]);
     await until(async () => arrivals.length >= warmCreated, `JetStream delivered the ${warmCreated} events`, 120);
     const peakRssMb = rss.stop() / 1024;
+    const atPeak = await memory.stop();
     const measured = arrivals
       .filter(({ writtenAt }) => writtenAt >= runStart)
       .map(({ writtenAt, arrivedAt }) => arrivedAt - writtenAt)
@@ -100,6 +103,7 @@ async function main(): Promise<void> {
       },
       feed: { events: feedEvents, seconds: round(feedSeconds, 2), eventsPerSecond: Math.round(feedEvents / feedSeconds) },
       peakRssMb: round(peakRssMb, 1),
+      atPeak,
     };
     writeFileSync(resolve(__dirname, `${args.out}.json`), `${JSON.stringify(result, null, 2)}\n`);
     writeFileSync(resolve(__dirname, `${args.out}.md`), report(result));
@@ -131,6 +135,7 @@ function report(r: {
   jetstream: { delivered: number; latencyMs: { p50: number; p99: number; max: number } };
   feed: { events: number; seconds: number; eventsPerSecond: number };
   peakRssMb: number;
+  atPeak: MemoryBreakdown;
 }): string {
   const pass = (ok: boolean) => (ok ? 'PASS' : '**FAIL**');
   return `# Benchmark: creates with change events on NATS JetStream
@@ -147,7 +152,71 @@ measured run. Feed: the same events read back from the change feed, 1,000 per an
 | ${r.creates.perSecond} | ${r.creates.created} | ${r.creates.errors} | ${r.creates.p50} | ${r.creates.p99} | ${r.creates.appCpuMsPerCreate} | ${r.creates.otherCoresBusy} | ${r.jetstream.latencyMs.p50} | ${r.jetstream.latencyMs.p99} | ${r.jetstream.latencyMs.max} | ${r.feed.eventsPerSecond} | ${r.peakRssMb} | ${pass(r.creates.perSecond >= TARGETS.createsPerSecond)} | ${pass(r.peakRssMb <= TARGETS.rssMb)} |
 
 JetStream delivered ${r.jetstream.delivered} events of the measured run; the feed read ${r.feed.events} events in ${r.feed.seconds} s.
+
+The app's memory at its highest sampled RSS (${r.atPeak.rssMb} MB; every 500 ms, /proc/<pid>/status and the app's /metrics): ${r.atPeak.fileMb} MB
+mapped from files (the node binary, libraries), ${r.atPeak.anonMb} MB anonymous, of which V8's heap spaces ${describeSpaces(r.atPeak.heapSpacesMb)} (committed) and
+${r.atPeak.externalMb} MB of external memory (Buffers, ArrayBuffers).
 `;
+}
+
+interface MemoryBreakdown {
+  rssMb: number;
+  fileMb: number;
+  anonMb: number;
+  heapSpacesMb: Record<string, number>;
+  externalMb: number;
+}
+
+const describeSpaces = (spaces: Record<string, number>) =>
+  Object.entries(spaces)
+    .filter(([, mb]) => mb >= 0.5)
+    .map(([space, mb]) => `${space} ${mb}`)
+    .join(', ');
+
+/** The app's RSS split (files, anonymous memory, V8's heap spaces, external memory) at the highest RSS it samples. */
+class MemoryAtPeak {
+  private peak: MemoryBreakdown = { rssMb: 0, fileMb: 0, anonMb: 0, heapSpacesMb: {}, externalMb: 0 };
+  private running = true;
+  private loop?: Promise<void>;
+
+  constructor(
+    private readonly pid: number,
+    private readonly port: number,
+  ) {}
+
+  start(): void {
+    this.loop = (async () => {
+      while (this.running) {
+        await this.sample().catch(() => undefined);
+        await sleep(500);
+      }
+    })();
+  }
+
+  async stop(): Promise<MemoryBreakdown> {
+    this.running = false;
+    await this.loop;
+    return this.peak;
+  }
+
+  private async sample(): Promise<void> {
+    const status = readFileSync(`/proc/${this.pid}/status`, 'utf8');
+    const kb = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? 0);
+    const rssMb = round(kb('VmRSS') / 1024, 1);
+    if (rssMb <= this.peak.rssMb) return;
+    const metrics = await getText(this.port, '/metrics');
+    const heapSpacesMb: Record<string, number> = {};
+    for (const [, space, bytes] of metrics.matchAll(/^nodejs_heap_space_size_total_bytes\{[^}]*space="(\w+)"[^}]*\} (\d+)/gm))
+      heapSpacesMb[space] = round(Number(bytes) / 2 ** 20, 1);
+    const external = /^nodejs_external_memory_bytes(?:\{[^}]*\})? (\d+)/m.exec(metrics)?.[1];
+    this.peak = {
+      rssMb,
+      fileMb: round(kb('RssFile') / 1024, 1),
+      anonMb: round(kb('RssAnon') / 1024, 1),
+      heapSpacesMb,
+      externalMb: round(Number(external ?? 0) / 2 ** 20, 1),
+    };
+  }
 }
 
 function percentile(sorted: number[], p: number): number {
@@ -161,19 +230,17 @@ async function until(check: () => Promise<boolean>, what: string, seconds = 30):
   throw new Error(`timed out waiting until ${what}`);
 }
 
-function getJson(port: number, path: string, token?: string): Promise<any> {
+async function getJson(port: number, path: string, token?: string): Promise<any> {
+  return JSON.parse(await getText(port, path, token));
+}
+
+function getText(port: number, path: string, token?: string): Promise<string> {
   return new Promise((done, fail) => {
     const req = request({ host: '127.0.0.1', port, path, headers: token ? { authorization: `Bearer ${token}` } : {} }, (res) => {
       let body = '';
       res.setEncoding('utf8');
       res.on('data', (chunk) => (body += chunk));
-      res.on('end', () => {
-        try {
-          done(JSON.parse(body));
-        } catch (error) {
-          fail(error);
-        }
-      });
+      res.on('end', () => done(body));
     });
     req.on('error', fail);
     req.end();

@@ -87,7 +87,7 @@ export function imageNodeFlags(): string[] {
  */
 export function startApp(app: AppName, databaseUrl: string, env: Record<string, string> = {}): Promise<Server> {
   // `env` first, so that nothing of the apps' settings is overridden: it adds (with --replica: DATABASE_READ_URLS and its settings).
-  return start(app, [...appNodeArgs(), resolve(ROOT, 'dist/apps', app, 'main.js')], '/health/ready', { ...env, ...appSettings(databaseUrl) });
+  return start(app, [...appNodeArgs(), resolve(ROOT, 'dist/apps', app, 'main.js')], '/health/ready', { ...imageEnv(), ...env, ...appSettings(databaseUrl) });
 }
 
 /**
@@ -101,6 +101,15 @@ export function startFrameworkApp(framework: 'express' | 'fastify', overrides: b
     PERFORMANCE_OVERRIDES: overrides ? 'on' : 'off',
     BENCH_FRAMEWORK: framework,
   });
+}
+
+/** The environment the image's runtime stage sets (its `ENV` lines after the last `FROM`), which the apps run with. */
+export function imageEnv(): Record<string, string> {
+  const dockerfile = readFileSync(resolve(ROOT, 'docker/Dockerfile'), 'utf8').replace(/\\\n/g, ' ');
+  const runtime = dockerfile.slice(dockerfile.lastIndexOf('\nFROM '));
+  const env: Record<string, string> = {};
+  for (const [, settings] of runtime.matchAll(/^ENV\s+(.+)$/gm)) for (const [, key, value] of settings.matchAll(/(\w+)=(\S+)/g)) env[key] = value;
+  return env;
 }
 
 const appNodeArgs = () => [...imageNodeFlags(), ...(process.env.BENCH_APP_NODE_ARGS ?? '').split(' ').filter(Boolean)];

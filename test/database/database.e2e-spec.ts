@@ -1,7 +1,8 @@
 import {
-  BATCH_FLUSH_CHARS,
+  BATCH_LIMIT_BYTES,
   buildDataSourceOptions,
   Database,
+  DatabaseDeadlineError,
   DatabaseConfig,
   ORGANIZATION_ROWS,
   PlatformDataSource,
@@ -9,6 +10,7 @@ import {
   Transaction,
 } from '@app/domain';
 import { parseServerUrl } from '@app/platform';
+import { ReplicationPair, startReplicationPair } from '../support/mariadb-replication';
 import { sqliteTestConfig } from '../support/test-config';
 import { createMigratedDatabase, dropDatabase, uniqueDatabaseName } from '../support/test-database';
 
@@ -111,6 +113,19 @@ function describeDatabase(engine: string, configOf: () => Promise<{ config: Data
       expect(await names()).toEqual([]);
     });
 
+    it('fails the rest of a unit of work, and its commit, once a write failed, also when the work caught the error', async () => {
+      await expect(
+        db.transaction(async (tx) => {
+          await tx.insert(ORGANIZATION_ROWS, [{ uuid: A, name: 'Acme' }]);
+          await tx.insert(ORGANIZATION_ROWS, [{ uuid: A, name: 'Acme again' }]);
+          await tx.insert(ORGANIZATION_ROWS, [{ uuid: B, name: 'Globex' }]);
+          // On a MySQL server the duplicate's error comes here, where the work does not expect it.
+          await tx.run('UPDATE organizations SET name = ? WHERE uuid = ?', ['Acme renamed', A]).catch(() => undefined);
+        }),
+      ).rejects.toMatchObject({ code: engine === 'SQLite' ? 'SQLITE_CONSTRAINT_PRIMARYKEY' : 'ER_DUP_ENTRY' });
+      expect(await names()).toEqual([]);
+    });
+
     it('answers reads in a unit of work with every insert made before them, in order', async () => {
       const seen = await db.transaction(async (tx) => {
         await tx.insert(ORGANIZATION_ROWS, [{ uuid: A, name: 'Acme' }]);
@@ -121,7 +136,7 @@ function describeDatabase(engine: string, configOf: () => Promise<{ config: Data
       expect(seen).toEqual({ renamed: 1, rows: [{ name: 'Acme renamed' }, { name: 'Globex' }] });
     });
 
-    it(`commits, or rolls back, inserts larger than one batch (${BATCH_FLUSH_CHARS} characters) whole`, async () => {
+    it(`commits, or rolls back, inserts larger than one batch (${BATCH_LIMIT_BYTES} characters) whole`, async () => {
       const rows = Array.from({ length: 6_000 }, (_, n) => ({
         uuid: `0199bbbb-0000-7000-8000-${String(n).padStart(12, '0')}`,
         name: `${n} ${'x'.repeat(250)}`,
@@ -188,3 +203,63 @@ describe("A MariaDB transaction's round trips", () => {
     expect(await db.rows('SELECT name FROM organizations ORDER BY uuid', [], 'primary')).toEqual([{ name: 'Acme renamed' }, { name: 'Globex renamed' }]);
   });
 });
+
+describe("A MariaDB transaction's deadline", () => {
+  const name = uniqueDatabaseName('platform_db_deadline');
+  let dataSource: PlatformDataSource;
+  let db: Database;
+
+  beforeAll(async () => {
+    dataSource = new PlatformDataSource(buildDataSourceOptions(parseServerUrl(await createMigratedDatabase(name))));
+    await dataSource.initialize();
+    db = new Database(dataSource, { statementTimeoutMs: 1_000 });
+  });
+  afterAll(async () => {
+    await dataSource?.destroy();
+    await dropDatabase(name);
+  });
+
+  it('stops, on the server, a batch that waits for a lock past the deadline: its COMMIT never runs', async () => {
+    await db.insert(ORGANIZATION_ROWS, [{ uuid: A, name: 'Acme' }]);
+    const locker = dataSource.createQueryRunner();
+    await locker.startTransaction();
+    await locker.query('SELECT uuid FROM organizations WHERE uuid = ? FOR UPDATE', [A]);
+    try {
+      // The upsert waits for the row's lock; it is sent with the COMMIT, in one text.
+      await expect(db.transaction((tx) => tx.upsert(ORGANIZATION_ROWS, [{ uuid: A, name: 'written after the deadline' }], ['uuid']))).rejects.toBeInstanceOf(
+        DatabaseDeadlineError,
+      );
+      // Killed: the waiting statement is gone from the server while the lock is still held.
+      await until(async () => {
+        const waiting = await locker.query(
+          "SELECT COUNT(*) AS n FROM information_schema.processlist WHERE info LIKE '%written after the deadline%' AND id <> CONNECTION_ID()",
+        );
+        return Number(waiting[0].n) === 0;
+      });
+    } finally {
+      await locker.rollbackTransaction();
+      await locker.release();
+    }
+    expect(await db.rows('SELECT name FROM organizations WHERE uuid = ?', [A], 'primary')).toEqual([{ name: 'Acme' }]);
+  });
+});
+
+describe('A MariaDB server whose sql_mode has NO_BACKSLASH_ESCAPES', () => {
+  let pair: ReplicationPair | undefined;
+  afterAll(() => pair?.close());
+
+  it('is refused at start: the driver escapes quotes with a backslash, which that mode reads as a character', async () => {
+    pair = await startReplicationPair({ name: 'sql-mode' });
+    await pair.primary.query("SET GLOBAL sql_mode = CONCAT(@@GLOBAL.sql_mode, ',NO_BACKSLASH_ESCAPES')");
+    const dataSource = new PlatformDataSource(buildDataSourceOptions(parseServerUrl(pair.primary.url('mysql'))));
+
+    await expect(dataSource.initialize()).rejects.toThrow(/sql_mode has NO_BACKSLASH_ESCAPES.*remove it/);
+    expect(dataSource.isInitialized).toBe(false);
+  });
+});
+
+/** Resolves once `check` answers true; fails the test after 10 s. */
+async function until(check: () => Promise<boolean>): Promise<void> {
+  for (const deadline = Date.now() + 10_000; Date.now() < deadline; await new Promise((resolve) => setTimeout(resolve, 100))) if (await check()) return;
+  throw new Error('the condition did not hold within 10 s');
+}

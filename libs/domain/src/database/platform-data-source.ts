@@ -8,6 +8,20 @@ import { MYSQL_COLUMN_OVERRIDES } from './columns';
  * the migrations always agree.
  */
 export class PlatformDataSource extends DataSource {
+  /** On a MySQL server, refuses one whose sql_mode makes mysql2's escaping unsafe (refuseUnsafeSqlMode). */
+  override async initialize(): Promise<this> {
+    await super.initialize();
+    if (this.options.type !== 'mysql' && this.options.type !== 'mariadb') return this;
+    try {
+      const [modes] = (await this.query('SELECT @@GLOBAL.sql_mode AS global, @@SESSION.sql_mode AS session')) as Array<{ global: string; session: string }>;
+      refuseUnsafeSqlMode(modes.global, modes.session);
+    } catch (error) {
+      await this.destroy();
+      throw error;
+    }
+    return this;
+  }
+
   protected override async buildMetadatas(): Promise<void> {
     await super.buildMetadatas();
     if (this.options.type !== 'mysql' && this.options.type !== 'mariadb') return;
@@ -18,5 +32,20 @@ export class PlatformDataSource extends DataSource {
         if (override?.collation) column.collation = override.collation;
       }
     }
+  }
+}
+
+/**
+ * mysql2 binds a value by escaping it into the statement's text, quotes escaped with a backslash. A server whose
+ * sql_mode has NO_BACKSLASH_ESCAPES reads that backslash as a character and the quote as the end of the string: a
+ * value could then end its string and add SQL of its own, and with the primary's multi-statement batches
+ * (ServerTransaction) whole statements. The platform does not start on such a server.
+ */
+export function refuseUnsafeSqlMode(...modes: string[]): void {
+  if (modes.some((mode) => mode.split(',').includes('NO_BACKSLASH_ESCAPES'))) {
+    throw new Error(
+      "The MySQL server's sql_mode has NO_BACKSLASH_ESCAPES, with which the driver's escaping of values is not safe: " +
+        "remove it from the server's sql_mode (SET GLOBAL sql_mode, and the sql_mode in its configuration) and start again",
+    );
   }
 }

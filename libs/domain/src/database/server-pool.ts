@@ -1,4 +1,4 @@
-import type { Pool, PoolConnection } from 'mysql2';
+import { Connection, type Pool, type PoolConnection } from 'mysql2';
 
 /** DATABASE_STATEMENT_TIMEOUT_MS by default: well below the ingress's 60 s and the app's own request timeouts. */
 export const DEFAULT_STATEMENT_TIMEOUT_MS = 10_000;
@@ -15,12 +15,21 @@ export class DatabaseDeadlineError extends Error {
   }
 }
 
+/** What ServerPool reads of mysql2's pool: the settings its own connections are made with. */
+interface PoolWithConfig {
+  config: { connectionConfig: unknown };
+}
+
 /**
  * A mysql2 pool whose every wait is bounded: a connection within the deadline, each statement within the
  * deadline. mysql2's own query `timeout` only fails the callback and leaves the connection busy with the
  * unanswered statement (the next statement on it would queue behind it for as long as the server stalls), and
  * its pool has no acquire timeout: so a statement past its deadline destroys its connection, and a connection
- * handed over after its caller gave up goes straight back.
+ * handed over after its caller gave up goes straight back. The server is told too: closing the socket does not
+ * stop a statement waiting for a lock, and a transaction's batch (ServerTransaction) would go on to its COMMIT
+ * once it got the lock, after the caller was answered that it failed. So the connection's thread is killed
+ * (`KILL`, on a connection of its own: the pool may be full of stuck ones), which stops the statement and rolls
+ * the transaction back.
  */
 export class ServerPool {
   constructor(
@@ -47,6 +56,17 @@ export class ServerPool {
     return new Promise((resolve) => this.pool.end(() => resolve()));
   }
 
+  /** Kills a server thread from a connection of its own, within the deadline; a server that does not answer is left to notice the closed socket. */
+  private kill(threadId: number): void {
+    const killer = new Connection({ config: (this.pool as unknown as PoolWithConfig).config.connectionConfig } as never);
+    const timer = setTimeout(() => killer.destroy(), this.deadlineMs);
+    killer.on('error', () => undefined);
+    killer.query('KILL ?', [threadId], () => {
+      clearTimeout(timer);
+      killer.destroy();
+    });
+  }
+
   private acquire(deadlineMs: number): Promise<ServerConnection> {
     return new Promise((resolve, reject) => {
       let expired = false;
@@ -61,7 +81,7 @@ export class ServerPool {
         }
         clearTimeout(timer);
         if (error) reject(error);
-        else resolve(new ServerConnection(connection, this.deadlineMs));
+        else resolve(new ServerConnection(connection, this.deadlineMs, (threadId) => this.kill(threadId)));
       });
     });
   }
@@ -74,6 +94,7 @@ export class ServerConnection {
   constructor(
     private readonly connection: PoolConnection,
     private readonly deadlineMs: number,
+    private readonly kill: (threadId: number) => void = () => undefined,
   ) {}
 
   /** The rows of a SELECT, or mysql2's result header (`affectedRows`) of a write. */
@@ -81,7 +102,9 @@ export class ServerConnection {
     if (this.broken) return Promise.reject(new DatabaseDeadlineError('on a connection it had stopped answering', deadlineMs));
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => {
+        const threadId = this.connection.threadId;
         this.discard();
+        if (threadId !== null) this.kill(threadId);
         reject(new DatabaseDeadlineError('a statement', deadlineMs));
       }, deadlineMs);
       this.connection.query(sql, params as unknown[], (error, result) => {

@@ -26,7 +26,8 @@ export interface RelayTiming {
 }
 
 export const RELAY_TIMING: RelayTiming = { idleMs: 100, leaseMs: 15_000, followerMs: 2_000, backoffMs: 250, maxBackoffMs: 5_000, purgeEveryMs: 60_000 };
-export const RELAY_BATCHES = { sequence: 1000, publish: 1000, purge: 500 } as const;
+/** `inFlight`: connectors whose events are being published at once (each connector's one at a time). */
+export const RELAY_BATCHES = { sequence: 1000, publish: 1000, inFlight: 64, purge: 500 } as const;
 export const RELAY_TIMING_TOKEN = Symbol('RELAY_TIMING');
 
 const DAY_MS = 86_400_000;
@@ -140,20 +141,27 @@ export class ConnectorEventRelay implements OnApplicationBootstrap, BeforeApplic
       if (chain) chain.push(index);
       else chains.set(event.connectorUuid, [index]);
     });
-    await Promise.all(
-      [...chains.values()].map(async (chain) => {
-        for (const index of chain) {
-          if (failure !== undefined) return;
-          const recorded = batch[index];
-          try {
-            await publisher.publish(subjectOf(recorded, this.config.changeEvents.subjectPrefix), cloudEventOf(recorded), recorded.event.eventUuid);
-          } catch (error) {
-            failure ??= { error };
-            this.metrics.publishFailures.inc();
-            return;
-          }
-          acknowledged[index] = true;
+    const publishChain = async (chain: number[]) => {
+      for (const index of chain) {
+        if (failure !== undefined) return;
+        const recorded = batch[index];
+        try {
+          await publisher.publish(subjectOf(recorded, this.config.changeEvents.subjectPrefix), cloudEventOf(recorded), recorded.event.eventUuid);
+        } catch (error) {
+          failure ??= { error };
+          this.metrics.publishFailures.inc();
+          return;
         }
+        acknowledged[index] = true;
+      }
+    };
+    const waiting = [...chains.values()];
+    let next = 0;
+    // A window of connectors' chains at a time, not the whole batch: every publish in flight holds its event, its
+    // payload and the client's request until acknowledged (the memory a batch takes: docs/performance.md).
+    await Promise.all(
+      Array.from({ length: Math.min(RELAY_BATCHES.inFlight, waiting.length) }, async () => {
+        while (next < waiting.length && failure === undefined) await publishChain(waiting[next++]);
       }),
     );
     let count = 0;

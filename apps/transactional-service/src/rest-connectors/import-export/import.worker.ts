@@ -5,7 +5,7 @@
  */
 import { ImportFormat, InvalidInputError } from '@app/domain';
 import { ImportDraft } from './connector-draft';
-import { IMPORTERS } from './formats';
+import { IMPORTERS } from './importers';
 
 export interface ImportTask {
   format: ImportFormat;

@@ -28,7 +28,12 @@ export async function createReadReplicas(
   const deadlineMs = config.statementTimeoutMs ?? DEFAULT_STATEMENT_TIMEOUT_MS;
   const poolOf = (url: string, connectionLimit?: number) =>
     new ServerPool(
-      driver.mysql.createPool({ ...driver.createConnectionOptions(driver.options, { url }), ...(connectionLimit ? { connectionLimit } : {}) }),
+      // Reads only: no multi-statement texts (the primary's batches, ServerTransaction) are sent here.
+      driver.mysql.createPool({
+        ...driver.createConnectionOptions(driver.options, { url }),
+        multipleStatements: false,
+        ...(connectionLimit ? { connectionLimit } : {}),
+      }),
       deadlineMs,
     );
   const replicas = config.readUrls.map((url, index) => new Replica(`replica-${index + 1}`, addressOf(url), poolOf(url)));
