@@ -65,7 +65,7 @@ describe('The JetStream publisher of connector events when the broker goes away'
     await expect(publisher.publish(subjectOf(stored), stored, stored.id)).resolves.toEqual({ duplicate: false, seq: 1 });
 
     // A server that answers nothing: the publish fails at its timeout, never hangs.
-    server.pause();
+    await server.pause();
     const unanswered = aConnectorEvent();
     const timedOut = await publisher.publish(subjectOf(unanswered), unanswered, unanswered.id).catch((error: Error) => error);
     expect(timedOut).toBeInstanceOf(ConnectorEventPublishError);
