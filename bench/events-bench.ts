@@ -7,13 +7,13 @@
  */
 import { jetstream, jetstreamManager } from '@nats-io/jetstream';
 import { connect } from '@nats-io/transport-node';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { resolve } from 'node:path';
 import { startNatsServer } from '../test/support/nats-server';
 import { parseArgs } from './args';
 import { databaseUrlOf, prepareDatabase } from './database';
-import { benchToken, cpuMs, ensureBuilt, machineBusyMs, RssSampler, sleep, startApp } from './processes';
+import { benchToken, cpuMs, ensureBuilt, machineBusyMs, RssSampler, rssKb, sleep, startApp } from './processes';
 import { machine, TARGETS } from './report';
 import { drive, scenarios } from './scenarios';
 
@@ -200,9 +200,7 @@ class MemoryAtPeak {
   }
 
   private async sample(): Promise<void> {
-    const status = readFileSync(`/proc/${this.pid}/status`, 'utf8');
-    const kb = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? 0);
-    const rssMb = round(kb('VmRSS') / 1024, 1);
+    const rssMb = round(rssKb(this.pid, 'VmRSS') / 1024, 1);
     if (rssMb <= this.peak.rssMb) return;
     const metrics = await getText(this.port, '/metrics');
     const heapSpacesMb: Record<string, number> = {};
@@ -211,8 +209,8 @@ class MemoryAtPeak {
     const external = /^nodejs_external_memory_bytes(?:\{[^}]*\})? (\d+)/m.exec(metrics)?.[1];
     this.peak = {
       rssMb,
-      fileMb: round(kb('RssFile') / 1024, 1),
-      anonMb: round(kb('RssAnon') / 1024, 1),
+      fileMb: round(rssKb(this.pid, 'RssFile') / 1024, 1),
+      anonMb: round(rssKb(this.pid, 'RssAnon') / 1024, 1),
       heapSpacesMb,
       externalMb: round(Number(external ?? 0) / 2 ** 20, 1),
     };

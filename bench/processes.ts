@@ -72,9 +72,12 @@ function newestSource(path: string): number {
   return readdirSync(path).reduce((newest, entry) => Math.max(newest, newestSource(resolve(path, entry))), 0);
 }
 
+/** docker/Dockerfile, its continued lines (`\` at the end) joined. */
+const dockerfile = () => readFileSync(resolve(ROOT, 'docker/Dockerfile'), 'utf8').replace(/\\\n/g, ' ');
+
 /** The node flags of the image's CMD (docker/Dockerfile: `["node", ...flags, "dist/app/main.js"]`). */
 export function imageNodeFlags(): string[] {
-  const cmds = readFileSync(resolve(ROOT, 'docker/Dockerfile'), 'utf8').match(/^CMD\s+(\[.*\])\s*$/gm) ?? [];
+  const cmds = dockerfile().match(/^CMD\s+(\[.*\])\s*$/gm) ?? [];
   if (cmds.length === 0) throw new Error('docker/Dockerfile has no exec-form CMD');
   const cmd = JSON.parse(cmds[cmds.length - 1].replace(/^CMD\s+/, '')) as string[];
   return cmd.slice(1, -1);
@@ -87,7 +90,7 @@ export function imageNodeFlags(): string[] {
  */
 export function startApp(app: AppName, databaseUrl: string, env: Record<string, string> = {}): Promise<Server> {
   // `env` first, so that nothing of the apps' settings is overridden: it adds (with --replica: DATABASE_READ_URLS and its settings).
-  return start(app, [...appNodeArgs(), resolve(ROOT, 'dist/apps', app, 'main.js')], '/health/ready', { ...imageEnv(), ...env, ...appSettings(databaseUrl) });
+  return start(app, [...appNodeArgs(), resolve(ROOT, 'dist/apps', app, 'main.js')], '/health/ready', { ...env, ...appSettings(databaseUrl) });
 }
 
 /**
@@ -105,8 +108,8 @@ export function startFrameworkApp(framework: 'express' | 'fastify', overrides: b
 
 /** The environment the image's runtime stage sets (its `ENV` lines after the last `FROM`), which the apps run with. */
 export function imageEnv(): Record<string, string> {
-  const dockerfile = readFileSync(resolve(ROOT, 'docker/Dockerfile'), 'utf8').replace(/\\\n/g, ' ');
-  const runtime = dockerfile.slice(dockerfile.lastIndexOf('\nFROM '));
+  const text = dockerfile();
+  const runtime = text.slice(text.lastIndexOf('\nFROM '));
   const env: Record<string, string> = {};
   for (const [, settings] of runtime.matchAll(/^ENV\s+(.+)$/gm)) for (const [, key, value] of settings.matchAll(/(\w+)=(\S+)/g)) env[key] = value;
   return env;
@@ -116,6 +119,7 @@ const appNodeArgs = () => [...imageNodeFlags(), ...(process.env.BENCH_APP_NODE_A
 
 function appSettings(databaseUrl: string): Record<string, string> {
   return {
+    ...imageEnv(),
     NODE_ENV: 'production',
     DATABASE_URL: databaseUrl,
     AUTH_JWT_SECRET: JWT_SECRET,
@@ -231,8 +235,8 @@ export class RssSampler {
   }
 }
 
-/** VmRSS (now) or VmHWM (the process's peak so far), in kB; 0 when the process is gone. */
-export function rssKb(pid: number, field: 'VmRSS' | 'VmHWM'): number {
+/** VmRSS (now), VmHWM (the process's peak so far), or RssAnon / RssFile (now: anonymous memory, files mapped), in kB; 0 when the process is gone. */
+export function rssKb(pid: number, field: 'VmRSS' | 'VmHWM' | 'RssAnon' | 'RssFile'): number {
   try {
     const match = new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
     return match ? Number(match[1]) : 0;

@@ -110,7 +110,7 @@ describe('Replica and primary faults on real replication', () => {
 
   it('skips a replica that stops answering (SIGSTOP): reads answer 200, and the replica is marked stalled', async () => {
     await until(connectors, 'up');
-    pair.replica.pause();
+    await pair.replica.pause();
     try {
       const statuses = await readEverywhere();
       await until(connectors, 'stalled');
@@ -178,7 +178,7 @@ describe('Replica and primary faults on real replication', () => {
 
   it('bounds a write on a primary that stops answering (SIGSTOP): 503 with Retry-After, while reads go on from the replica', async () => {
     await until(connectors, 'up');
-    pair.primary.pause();
+    await pair.primary.pause();
     try {
       const write = await connectors.http
         .post(tenantPath(tenant))

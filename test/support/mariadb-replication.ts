@@ -22,7 +22,7 @@ import { mkdir, mkdtemp, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Connection, ConnectionOptions, createConnection } from 'mysql2/promise';
-import { isAlive, logTail, removeIfOwnerGone, startOnFreePort } from './server-process';
+import { isAlive, logTail, removeIfOwnerGone, startOnFreePort, stopProcess } from './server-process';
 import { createMigratedDatabase as createMigratedDatabaseOn } from './test-database';
 
 /** One mariadbd with a private data directory and port; its faults are real signals to the real process. */
@@ -41,8 +41,8 @@ export interface MariadbServer {
   stop(): Promise<void>;
   /** Starts it again on the same data directory and port; resolves when it answers over TCP (throws after 30 s). */
   start(): Promise<void>;
-  /** SIGSTOP: the kernel still accepts TCP connections (backlog) but the server answers nothing. */
-  pause(): void;
+  /** SIGSTOP: the kernel still accepts TCP connections (backlog) but the server answers nothing. Resolves once it is stopped (stopProcess). */
+  pause(): Promise<void>;
   /** SIGCONT after `pause()`. */
   resume(): void;
   /** The last lines of its --log-error file, for a failing test's message. */
@@ -249,10 +249,10 @@ class Server implements MariadbServer {
     }
   }
 
-  pause(): void {
+  async pause(): Promise<void> {
     if (!this.child || !isAlive(this.child)) throw new Error(`mariadbd on port ${this.port} is not running`);
-    this.child.kill('SIGSTOP');
     this.paused = true;
+    await stopProcess(this.child, `mariadbd on port ${this.port}`);
   }
 
   resume(): void {

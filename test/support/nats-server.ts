@@ -8,12 +8,12 @@
  * process are swept by the next start.
  */
 import { ChildProcess, spawn } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { isAlive, logTail, removeIfOwnerGone, startOnFreePort } from './server-process';
+import { isAlive, logTail, removeIfOwnerGone, startOnFreePort, stopProcess } from './server-process';
 
 /** One nats-server with a private store and port; its faults are real signals to the real process. */
 export interface NatsServer {
@@ -25,10 +25,7 @@ export interface NatsServer {
   readonly pid: number | undefined;
   /** SIGKILL by pid (a crash); resolves when the process has exited. */
   kill(): Promise<void>;
-  /**
-   * SIGSTOP: the kernel still accepts connections and bytes, but the server answers nothing. Resolves once the
-   * process is stopped (a signal is delivered when the process next runs: on the other core it may answer meanwhile).
-   */
+  /** SIGSTOP: the kernel still accepts connections and bytes, but the server answers nothing. Resolves once it is stopped (stopProcess). */
   pause(): Promise<void>;
   /** SIGCONT after `pause()`. */
   resume(): void;
@@ -98,14 +95,8 @@ class Server implements NatsServer {
     await this.exited;
   }
 
-  async pause(): Promise<void> {
-    const child = this.running();
-    child.kill('SIGSTOP');
-    // /proc/<pid>/stat: "pid (comm) state ...", T when stopped by a signal.
-    const state = () => readFileSync(`/proc/${child.pid}/stat`, 'utf8').replace(/^.*\) /s, '')[0];
-    for (const deadline = Date.now() + 5_000; state() !== 'T'; await new Promise((resolve) => setTimeout(resolve, 5))) {
-      if (Date.now() > deadline) throw new Error(`nats-server (pid ${child.pid}) did not stop within 5 s of SIGSTOP`);
-    }
+  pause(): Promise<void> {
+    return stopProcess(this.running(), 'nats-server');
   }
 
   resume(): void {

@@ -1,6 +1,7 @@
 /**
  * What the tests' private servers (test/support/mariadb-replication.ts, test/support/nats-server.ts) share: the first
- * start's port, the liveness of the process, the sweep of what a dead test left behind, and the log a failure shows.
+ * start's port, the liveness of the process, its pause, the sweep of what a dead test left behind, and the log a
+ * failure shows.
  */
 import { ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -29,6 +30,19 @@ export function isAlive(child: ChildProcess): boolean {
 }
 
 /** Removes `dir` when the process named in its `owner.pid` is gone (its servers died with it: --pdeathsig). */
+/**
+ * SIGSTOP, resolved once the process is stopped: a signal takes effect when the process next runs, and on the other
+ * core it may answer a request meanwhile. `what` names it in the error when it does not stop within 5 s.
+ */
+export async function stopProcess(child: ChildProcess, what: string): Promise<void> {
+  child.kill('SIGSTOP');
+  // /proc/<pid>/stat: "pid (comm) state ...", T when stopped by a signal.
+  const state = () => readFileSync(`/proc/${child.pid}/stat`, 'utf8').replace(/^.*\) /s, '')[0];
+  for (const deadline = Date.now() + 5_000; state() !== 'T'; await new Promise((resolve) => setTimeout(resolve, 5))) {
+    if (Date.now() > deadline) throw new Error(`${what} (pid ${child.pid}) did not stop within 5 s of SIGSTOP`);
+  }
+}
+
 export async function removeIfOwnerGone(dir: string): Promise<void> {
   const owner = Number(await readFile(join(dir, 'owner.pid'), 'utf8').catch(() => 'NaN'));
   if (Number.isInteger(owner) && !processExists(owner)) await rm(dir, { recursive: true, force: true }).catch(() => {});

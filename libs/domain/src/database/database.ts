@@ -6,7 +6,7 @@ import { GtidPosition } from './replicas/gtid-position';
 import { ConsistencyScope } from './replicas/read-consistency';
 import { ReadReplicas } from './replicas/read-replicas';
 import { DEFAULT_STATEMENT_TIMEOUT_MS, ServerConnection, ServerPool } from './server-pool';
-import { ServerTransaction } from './server-transaction';
+import { ResultHeader, ServerTransaction } from './server-transaction';
 import { bindableValue, Statement } from './statement';
 import { TableRows } from './table-rows';
 import { retryTransient } from './transient-retry';
@@ -65,11 +65,6 @@ export interface DatabaseOptions {
   statementTimeoutMs?: number;
   /** DATABASE_READ_URLS, probed and ready: plain reads go there. */
   replicas?: ReadReplicas;
-}
-
-/** mysql2's answer to a write. */
-interface ResultHeader {
-  affectedRows?: number;
 }
 
 /**

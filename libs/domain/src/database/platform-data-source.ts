@@ -11,7 +11,7 @@ export class PlatformDataSource extends DataSource {
   /** On a MySQL server, refuses one whose sql_mode makes mysql2's escaping unsafe (refuseUnsafeSqlMode). */
   override async initialize(): Promise<this> {
     await super.initialize();
-    if (this.options.type !== 'mysql' && this.options.type !== 'mariadb') return this;
+    if (!this.onServer) return this;
     try {
       const [modes] = (await this.query('SELECT @@GLOBAL.sql_mode AS global, @@SESSION.sql_mode AS session')) as Array<{ global: string; session: string }>;
       refuseUnsafeSqlMode(modes.global, modes.session);
@@ -22,9 +22,14 @@ export class PlatformDataSource extends DataSource {
     return this;
   }
 
+  /** A MySQL server (MariaDB), not the embedded SQLite. */
+  private get onServer(): boolean {
+    return this.options.type === 'mysql' || this.options.type === 'mariadb';
+  }
+
   protected override async buildMetadatas(): Promise<void> {
     await super.buildMetadatas();
-    if (this.options.type !== 'mysql' && this.options.type !== 'mariadb') return;
+    if (!this.onServer) return;
     for (const metadata of this.entityMetadatas) {
       for (const column of metadata.columns) {
         const override = MYSQL_COLUMN_OVERRIDES.find((mark) => mark.target === metadata.target && mark.propertyName === column.propertyName);

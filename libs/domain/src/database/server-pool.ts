@@ -94,7 +94,8 @@ export class ServerConnection {
   constructor(
     private readonly connection: PoolConnection,
     private readonly deadlineMs: number,
-    private readonly kill: (threadId: number) => void = () => undefined,
+    /** Stops the connection's thread on the server (ServerPool.kill). */
+    private readonly kill: (threadId: number) => void,
   ) {}
 
   /** The rows of a SELECT, or mysql2's result header (`affectedRows`) of a write. */

@@ -9,7 +9,7 @@ import type { ServerConnection } from './server-pool';
 export const BATCH_LIMIT_BYTES = 1 << 20;
 
 /** mysql2's answer to a write. */
-interface ResultHeader {
+export interface ResultHeader {
   affectedRows?: number;
 }
 
