@@ -155,6 +155,18 @@ function describeDatabase(engine: string, configOf: () => Promise<{ config: Data
       await db.transaction(insertAll);
       expect(await count()).toBe(rows.length);
     });
+
+    it('commits writes that each exceed one batch, one after another', async () => {
+      // Each INSERT alone is over the limit: the first goes alone, and the second must not send an empty batch first.
+      const big = (n: number) =>
+        Array.from({ length: 2_500 }, (_, k) => ({ uuid: `0199bbbb-0000-7000-8${n}00-${String(k).padStart(12, '0')}`, name: 'y'.repeat(250) }));
+      await db.transaction(async (tx) => {
+        await tx.insert(ORGANIZATION_ROWS, big(1));
+        await tx.insert(ORGANIZATION_ROWS, big(2));
+        await tx.insert(ORGANIZATION_ROWS, big(3));
+      });
+      expect(await count()).toBe(7_500);
+    });
   });
 }
 

@@ -57,10 +57,10 @@ export class ServerTransaction {
   async defer(sql: string, params: readonly unknown[]): Promise<void> {
     this.throwIfFailed();
     const write = pending(sql, params);
-    if (this.pendingBytes + write.bytes > BATCH_LIMIT_BYTES) await this.send(this.takePending());
+    if (this.pendingBytes + write.bytes > BATCH_LIMIT_BYTES) await this.flush();
     this.pending.push(write);
     this.pendingBytes += write.bytes;
-    if (this.pendingBytes >= BATCH_LIMIT_BYTES) await this.send(this.takePending());
+    if (this.pendingBytes >= BATCH_LIMIT_BYTES) await this.flush();
   }
 
   async commit(): Promise<void> {
@@ -76,8 +76,13 @@ export class ServerTransaction {
   /** The pending statements and `last`, `last`'s result; the pending ones first on their own when both would be too large. */
   private async sendWith<R>(last: Pending): Promise<R> {
     this.throwIfFailed();
-    if (this.pending.length > 0 && this.pendingBytes + last.bytes > BATCH_LIMIT_BYTES) await this.send(this.takePending());
+    if (this.pendingBytes + last.bytes > BATCH_LIMIT_BYTES) await this.flush();
     return this.send<R>([...this.takePending(), last]);
+  }
+
+  /** Sends what is pending on its own, when anything is (an empty text is a server error, ER_EMPTY_QUERY). */
+  private async flush(): Promise<void> {
+    if (this.pending.length > 0) await this.send(this.takePending());
   }
 
   /** One text, one round trip: the last statement's result. */
