@@ -1343,10 +1343,10 @@ export interface operations {
                 page?: number;
                 /** @description Connectors per page. */
                 linesPerPage?: number;
-                /** @description Sort field; ties are broken by uuid. Taken in any case (`UPDATEDAT` is `updatedAt`). */
-                orderBy?: "name" | "updatedAt" | "updatedBy";
-                /** @description Sort direction. Taken in any case (`asc` is `ASC`), as Spring Data takes it. */
-                direction?: "ASC" | "DESC";
+                /** @description Sort field; ties are broken by uuid (`UPDATEDAT` is `updatedAt`). One of `name`, `updatedAt`, `updatedBy`, in any case. */
+                orderBy?: string;
+                /** @description Sort direction (`asc` is `ASC`, as Spring Data takes it). One of `ASC`, `DESC`, in any case. */
+                direction?: string;
                 /** @description Names or tags to filter by. Repeat the parameter (`searchTerms=a&searchTerms=b`) or separate terms by commas (`searchTerms=a,b`). Every term must match: a term matches a connector whose name or one of whose tags contains it, case-insensitively; `%`, `_` and `\` are literal. */
                 searchTerms?: string[];
             };

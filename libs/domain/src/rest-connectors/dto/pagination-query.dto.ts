@@ -9,13 +9,29 @@ export type OrderByField = (typeof ORDER_BY_FIELDS)[number];
 export const DIRECTIONS = ['ASC', 'DESC'] as const;
 export type Direction = (typeof DIRECTIONS)[number];
 
+/** A pattern that admits each value (letters only) in any case and nothing else: JSON Schema has no case-insensitive flag. */
+const anyCasePattern = (values: readonly string[]) =>
+  `^(${values.map((value) => [...value].map((c) => `[${c.toUpperCase()}${c.toLowerCase()}]`).join('')).join('|')})$`;
+
 /**
- * The case rule of the API (docs/api-contract.md, "Case"): a query parameter's value from a fixed list is taken in
- * any case (Spring clients send `direction=asc`) and becomes the listed spelling; a body's enum values are exact,
- * as the record they write shows them.
+ * A query parameter whose value comes from a fixed list, by the case rule of the API (docs/api-contract.md,
+ * "Case"): taken in any case (Spring clients send `direction=asc`) and handed on as the listed spelling; anything
+ * else is a 400. The document says exactly that: a pattern admitting every case of each value, not an `enum` (which
+ * would tell generated clients and validators that `asc` is refused). A body's enum values are exact, as the record
+ * they write shows them.
  */
-const inAnyCase = (values: readonly string[]) =>
-  Transform(({ value }) => (typeof value === 'string' ? (values.find((listed) => listed.toLowerCase() === value.toLowerCase()) ?? value) : value));
+const OneOfInAnyCase = (values: readonly string[], options: { default: string; description: string }) =>
+  applyDecorators(
+    ApiPropertyOptional({
+      type: 'string',
+      pattern: anyCasePattern(values),
+      default: options.default,
+      example: options.default,
+      description: `${options.description} One of ${values.map((v) => `\`${v}\``).join(', ')}, in any case.`,
+    }),
+    Transform(({ value }) => (typeof value === 'string' ? (values.find((listed) => listed.toLowerCase() === value.toLowerCase()) ?? value) : value)),
+    IsIn(values),
+  );
 
 export const INT32_MAX = 2_147_483_647;
 export const MAX_SEARCH_TERMS = 10;
@@ -55,19 +71,10 @@ export class PaginationQueryDto {
   @IsInt()
   linesPerPage: number = 5;
 
-  @ApiPropertyOptional({
-    enum: ORDER_BY_FIELDS,
-    default: 'updatedAt',
-    description: 'Sort field; ties are broken by uuid. Taken in any case (`UPDATEDAT` is `updatedAt`).',
-  })
-  @inAnyCase(ORDER_BY_FIELDS)
-  @IsIn(ORDER_BY_FIELDS)
+  @OneOfInAnyCase(ORDER_BY_FIELDS, { default: 'updatedAt', description: 'Sort field; ties are broken by uuid (`UPDATEDAT` is `updatedAt`).' })
   orderBy: OrderByField = 'updatedAt';
 
-  // An enum, so that Swagger UI offers a choice; the server takes it in any case too (`asc`, `Desc`).
-  @ApiPropertyOptional({ enum: DIRECTIONS, default: 'DESC', description: 'Sort direction. Taken in any case (`asc` is `ASC`), as Spring Data takes it.' })
-  @inAnyCase(DIRECTIONS)
-  @IsIn(DIRECTIONS)
+  @OneOfInAnyCase(DIRECTIONS, { default: 'DESC', description: 'Sort direction (`asc` is `ASC`, as Spring Data takes it).' })
   direction: Direction = 'DESC';
 
   @ApiPropertyOptional({
