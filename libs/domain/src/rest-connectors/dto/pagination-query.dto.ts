@@ -25,6 +25,7 @@ const OneOfInAnyCase = (values: readonly string[], options: { default: string; d
     ApiPropertyOptional({
       type: 'string',
       pattern: anyCasePattern(values),
+      maxLength: Math.max(...values.map((value) => value.length)),
       default: options.default,
       example: options.default,
       description: `${options.description} One of ${values.map((v) => `\`${v}\``).join(', ')}, in any case.`,
