@@ -1,18 +1,45 @@
-import { GtidPosition } from '@app/domain';
+import { GtidPosition, LastWrite } from '@app/domain';
 import pino from 'pino';
+import Redis from 'ioredis';
 import { randomUUID } from 'node:crypto';
-import { WritePositions } from '../../libs/platform/src/database/write-positions';
+import { ReplicaPositions, WritePositions } from '../../libs/platform/src/database/write-positions';
 import { freePort } from '../support/free-port';
+import { RedisServer, startRedisServer } from '../support/redis-server';
 import { TEST_REDIS_URL } from '../support/test-redis';
 
 const position = (text: string) => GtidPosition.parse(text)!;
 const silent = pino({ level: 'silent' });
+const text = (last: LastWrite) => last.toString();
 
-/** Callers' last write positions, shared by the replicas of an app in the real Redis (read-your-writes). */
+/** The replicas as the positions see them: where the primary is, and every write that had to wait for them. */
+class Replicas implements ReplicaPositions {
+  primary = '0-1-1';
+  readonly waited: string[] = [];
+  constructor(readonly settleMs: number) {}
+  async primaryPosition(): Promise<GtidPosition | undefined> {
+    return position(this.primary);
+  }
+  async applied(written: GtidPosition): Promise<void> {
+    this.waited.push(written.toString());
+  }
+}
+
+/** Polls `lastWrite` until it is no longer `'unknown'` (ioredis reconnects, then the epoch is checked, in the background). */
+async function known(sut: WritePositions, caller: string): Promise<string> {
+  for (let i = 0; i < 100; i++) {
+    const last = await sut.lastWrite(caller);
+    if (last !== 'unknown') return text(last);
+    await new Promise((done) => setTimeout(done, 100));
+  }
+  throw new Error(`the last write of ${caller} stayed unknown for 10 s`);
+}
+
+/** Callers' last write positions, shared by the replicas of an app in Redis (read-your-writes). */
 describe('Write positions in Redis', () => {
   const stores: WritePositions[] = [];
-  const store = async (ttlMs = 60_000, url = TEST_REDIS_URL) => {
-    const positions = await WritePositions.connect(ttlMs, url, silent);
+  const store = async (options: { ttlMs?: number; url?: string; replicas?: Replicas } = {}) => {
+    // settleMs 0: whatever the epoch's age, nothing it lost matters here (no floor).
+    const positions = await WritePositions.connect(options.ttlMs ?? 60_000, options.url ?? TEST_REDIS_URL, options.replicas ?? new Replicas(0), silent);
     stores.push(positions);
     return positions;
   };
@@ -25,8 +52,8 @@ describe('Write positions in Redis', () => {
     await first.wrote(caller, position('0-1-9,1-1-2'));
     await second.wrote(caller, position('0-1-5,2-1-4'));
 
-    expect((await reader.lastWrite(caller))?.toString()).toBe('0-1-9,1-1-2,2-1-4');
-    expect(await reader.lastWrite(`someone-else-${randomUUID()}`)).toBeUndefined();
+    expect(text(await reader.lastWrite(caller))).toBe('0-1-9,1-1-2,2-1-4');
+    expect(text(await reader.lastWrite(`someone-else-${randomUUID()}`))).toBe('');
   });
 
   it('compares sequence numbers beyond 2^53 exactly', async () => {
@@ -36,27 +63,105 @@ describe('Write positions in Redis', () => {
     await writer.wrote(caller, position('0-1-9007199254740993'));
     await writer.wrote(caller, position('0-1-9007199254740992'));
 
-    expect((await reader.lastWrite(caller))?.toString()).toBe('0-1-9007199254740993');
+    expect(text(await reader.lastWrite(caller))).toBe('0-1-9007199254740993');
   });
 
   it("forgets a caller's write once a replica can no longer lag behind it", async () => {
     const caller = `caller-${randomUUID()}`;
-    const [writer, reader] = [await store(300), await store(300)];
+    const [writer, reader] = [await store({ ttlMs: 300 }), await store({ ttlMs: 300 })];
 
     await writer.wrote(caller, position('0-1-1'));
-    expect((await reader.lastWrite(caller))?.toString()).toBe('0-1-1');
+    expect(text(await reader.lastWrite(caller))).toBe('0-1-1');
     await new Promise((resolve) => setTimeout(resolve, 400));
 
-    expect(await reader.lastWrite(caller)).toBeUndefined();
-    expect(await writer.lastWrite(caller)).toBeUndefined();
+    expect(text(await reader.lastWrite(caller))).toBe('');
+    expect(text(await writer.lastWrite(caller))).toBe('');
   });
 
-  it('never fails a request when Redis is unreachable: what this process saw still counts', async () => {
+  it('shares a write that Redis took without waiting for the replicas', async () => {
+    const replicas = new Replicas(0);
+    const sut = await store({ replicas });
+
+    await sut.wrote(`caller-${randomUUID()}`, position('0-1-3'));
+
+    expect(replicas.waited).toEqual([]);
+  });
+
+  it('never fails a request when Redis is unreachable: a lookup is unknown (the read goes to the primary), a write waits for the replicas', async () => {
     const caller = `caller-${randomUUID()}`;
-    const sut = await store(60_000, `redis://127.0.0.1:${await freePort()}`);
+    const replicas = new Replicas(0);
+    const sut = await store({ url: `redis://127.0.0.1:${await freePort()}`, replicas });
 
     await expect(sut.wrote(caller, position('0-1-3'))).resolves.toBeUndefined();
 
-    expect((await sut.lastWrite(caller))?.toString()).toBe('0-1-3');
+    expect(await sut.lastWrite(caller)).toBe('unknown');
+    expect(replicas.waited).toEqual(['0-1-3']);
+  });
+
+  describe('on a Redis of its own', () => {
+    let redis: RedisServer;
+    let admin: Redis;
+
+    beforeAll(async () => {
+      redis = await startRedisServer({ name: 'write-positions' });
+      admin = new Redis(redis.url, { maxRetriesPerRequest: 0, retryStrategy: () => 200 });
+    });
+    afterAll(async () => {
+      await Promise.all(stores.splice(0).map((positions) => positions.close()));
+      admin?.disconnect();
+      await redis?.close();
+    });
+
+    it('once Redis restarted empty, knows nothing until it checked, then makes every read wait for where the primary was', async () => {
+      const caller = `caller-${randomUUID()}`;
+      const replicas = new Replicas(60_000);
+      const [writer, reader] = [await store({ url: redis.url, replicas }), await store({ url: redis.url, replicas })];
+      await writer.wrote(caller, position('0-1-5'));
+      expect(await known(reader, caller)).toBe('0-1-5');
+
+      await redis.kill();
+      expect(await reader.lastWrite(caller)).toBe('unknown');
+      replicas.primary = '0-1-9';
+      await redis.start();
+
+      expect(await known(reader, caller)).toBe('0-1-9');
+      expect(await known(reader, `someone-else-${randomUUID()}`)).toBe('0-1-9');
+    });
+
+    it('sees at its next lookup a Redis that lost its keys without closing the connection', async () => {
+      const caller = `caller-${randomUUID()}`;
+      const replicas = new Replicas(60_000);
+      const sut = await store({ url: redis.url, replicas });
+      await sut.wrote(caller, position('0-1-20'));
+      expect(await known(sut, caller)).toMatch(/0-1-20/);
+
+      replicas.primary = '0-1-30';
+      await admin.flushall();
+
+      expect(await sut.lastWrite(caller)).toBe('unknown');
+      expect(await known(sut, caller)).toBe('0-1-30');
+    });
+
+    it('sees, by its own check, an epoch another Redis server process stamped (a snapshot loaded, a failover)', async () => {
+      const replicas = new Replicas(60_000);
+      const sut = await store({ url: redis.url, replicas });
+      replicas.primary = '0-1-40';
+      await admin.set('read-your-writes-epoch', `${'f'.repeat(40)}:1`);
+
+      await new Promise((done) => setTimeout(done, 1_500));
+
+      expect(await known(sut, `caller-${randomUUID()}`)).toBe('0-1-40');
+    });
+
+    it('takes no floor when it starts on a Redis that lost nothing within the settle time', async () => {
+      await admin.flushall();
+      const first = await store({ url: redis.url, replicas: new Replicas(60_000) });
+      expect(await known(first, `caller-${randomUUID()}`)).not.toBe('');
+      await new Promise((done) => setTimeout(done, 300));
+
+      const later = await store({ url: redis.url, replicas: new Replicas(200) });
+
+      expect(await known(later, `caller-${randomUUID()}`)).toBe('');
+    });
   });
 });

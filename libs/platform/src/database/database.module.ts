@@ -1,15 +1,6 @@
 import { DynamicModule, Global, Inject, Module, OnApplicationShutdown, Optional } from '@nestjs/common';
 import { getDataSourceToken, TypeOrmModule } from '@nestjs/typeorm';
-import {
-  buildDataSourceOptions,
-  createReadReplicas,
-  Database,
-  DatabaseConfig,
-  DEFAULT_REPLICA_MAX_LAG_MS,
-  PlatformDataSource,
-  ReadReplicas,
-  readsReplicas,
-} from '@app/domain';
+import { buildDataSourceOptions, createReadReplicas, Database, DatabaseConfig, PlatformDataSource, ReadReplicas } from '@app/domain';
 import { Logger } from 'pino';
 import { DataSource } from 'typeorm';
 import { PlatformMetrics } from '../metrics/metrics';
@@ -68,10 +59,10 @@ export class DatabaseModule {
         },
         {
           provide: WRITE_POSITIONS,
-          useFactory: async () => {
-            if (!readsReplicas(config)) return null;
-            const ttlMs = (config.replicaMaxLagMs ?? DEFAULT_REPLICA_MAX_LAG_MS) + WRITE_POSITION_MARGIN_MS;
-            return WritePositions.connect(ttlMs, options.redisUrl, options.logger);
+          inject: [READ_REPLICAS],
+          useFactory: async (replicas: ReadReplicas | null) => {
+            if (!replicas) return null;
+            return WritePositions.connect(replicas.maxLagMs + WRITE_POSITION_MARGIN_MS, options.redisUrl, replicas, options.logger);
           },
         },
         DatabaseShutdown,

@@ -35,7 +35,8 @@ export const RequestConsistency = createParamDecorator(
 /**
  * Global guard, after JwtAuthGuard: what the request's reads must see. A Consistency-Token header (a 400 when
  * it is not one), and the caller's last write, looked up now (in Redis with REDIS_URL) while the request goes
- * through its other checks, so that it costs no round trip of its own. Without replicas it only checks the header.
+ * through its other checks, so that it costs no round trip of its own; when Redis cannot tell, the request reads
+ * the primary. Without replicas it only checks the header.
  * The public operations endpoints (health, metrics, docs) read nothing a token is about: they ignore it.
  *
  * It also tells the scope what to do after each write of the request: answer the position in the
@@ -66,9 +67,7 @@ export class ReadYourWritesGuard implements CanActivate {
       const caller = req.caller.sub;
       const positions = this.positions;
       const res = context.switchToHttp().getResponse<Response>();
-      const last = positions.lastWrite(caller);
-      if (last instanceof Promise) scope.requireLater(last);
-      else if (last) scope.require(last);
+      scope.requireLast(positions.lastWrite(caller));
       scope.onWrite((writes) => {
         if (!res.headersSent) res.setHeader(CONSISTENCY_TOKEN_HEADER, writes.toString());
         return positions.wrote(caller, writes);

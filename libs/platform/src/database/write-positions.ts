@@ -1,10 +1,17 @@
-import { GtidPosition } from '@app/domain';
+import { GtidPosition, LastWrite, ReadReplicas } from '@app/domain';
 import type Redis from 'ioredis';
 import { Logger } from 'pino';
-import { connectRateLimitRedis } from '../rate-limit/redis-rate-limit-store';
+import { connectRateLimitRedis, PAUSE_AFTER_FAILURE_MS } from '../rate-limit/redis-rate-limit-store';
 
 /** How long an app's start waits for Redis before it serves (the first writes are then shared too). */
 const CONNECT_WAIT_MS = 2_000;
+/** How often a process checks Redis's epoch on its own, requests or not (a failover behind a proxy closes no connection). */
+const CHECK_INTERVAL_MS = 1_000;
+/**
+ * Which Redis server process holds the positions, and since when: `<run_id>:<ms>` (EPOCH_SCRIPT). Not under
+ * `read-your-writes:`, where a caller named `epoch` would write.
+ */
+const EPOCH_KEY = 'read-your-writes-epoch';
 
 /**
  * Merges a caller's new write position into the stored one, atomically: the later sequence number of each
@@ -33,45 +40,96 @@ redis.call('SET', KEYS[1], table.concat(parts, ','), 'PX', ARGV[2])
 return 1
 `;
 
+/**
+ * The epoch of the positions Redis holds, and its age in ms (Redis's own clock, so no process's clock matters). It is
+ * stamped anew when it is missing or was stamped by another server process: Redis restarted (empty, or from a snapshot
+ * older than the last positions), failed over to a replica, or was flushed. A new epoch is a loss of positions.
+ */
+const EPOCH_SCRIPT = `
+local run = string.match(redis.call('INFO', 'server'), 'run_id:(%w+)')
+local time = redis.call('TIME')
+local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+local epoch = redis.call('GET', KEYS[1])
+local stamped = epoch and string.match(epoch, '^' .. run .. ':(%d+)$')
+if not stamped then
+  stamped = now
+  epoch = run .. ':' .. string.format('%d', now)
+  redis.call('SET', KEYS[1], epoch)
+end
+return { epoch, now - tonumber(stamped) }
+`;
+
 /** Callers remembered in memory at most; the oldest write is forgotten first. */
 const MAX_LOCAL_CALLERS = 100_000;
 
 interface PositionsRedis extends Redis {
   mergeWritePosition(key: string, position: string, ttlMs: number): Promise<number>;
+  writePositionsEpoch(key: string): Promise<[string, number]>;
 }
+
+/** What the positions need of the read replicas. */
+export type ReplicaPositions = Pick<ReadReplicas, 'settleMs' | 'primaryPosition' | 'applied'>;
 
 /**
  * Where each caller's last write committed (a GTID position), for as long as a replica may lag behind it
  * (`ttlMs`: the lag bound and a margin), so that the caller's next reads wait for it: read-your-writes.
  * In this process always; in Redis too with REDIS_URL, so a read on another replica of the app finds it.
- * Redis failing never fails a request: the position is then this process's own knowledge (the
- * Consistency-Token still holds whatever replica answers). docs/decisions.md, "Read-your-writes".
+ *
+ * With Redis, what cannot be shared never fails a request and never makes a read stale (docs/decisions.md,
+ * "Read-your-writes"): a write whose position Redis does not take answers once no process can read it from a replica
+ * that lacks it (ReadReplicas.applied); a lookup Redis does not answer, or that this process cannot trust yet (the
+ * connection not checked since it opened), is `'unknown'` and the read goes to the primary; and when Redis lost the
+ * positions it held (a new epoch, EPOCH_SCRIPT), every read must see what the primary held then (the floor), so a
+ * replica serves again once it has that.
  */
 export class WritePositions {
   private readonly local = new Map<string, { position: GtidPosition; until: number }>();
   private readonly redis: PositionsRedis | undefined;
+  private readonly timer: NodeJS.Timeout | undefined;
   /** Undefined until Redis first answers or fails: each change is logged once, not each failed write. */
   private reachable: boolean | undefined;
+  private closing = false;
+  /** Until this time (ms) Redis is not asked (PAUSE_AFTER_FAILURE_MS): lookups are `'unknown'`, writes wait. */
+  private pausedUntil = 0;
+  /** The epoch this process last checked, and whether it checked it on the connection open now. */
+  private epoch: string | undefined;
+  private checked = false;
+  /** Counts the connection's closes: a check that spans one says nothing of the connection open now. */
+  private closes = 0;
+  private checking: Promise<void> | undefined;
+  /** What every read must see: where the primary was when Redis was last found to have lost positions. */
+  private floor = GtidPosition.EMPTY;
 
   constructor(
     private readonly ttlMs: number,
     redis: Redis | undefined,
+    private readonly replicas: ReplicaPositions,
     private readonly logger: Logger,
     private readonly now: () => number = Date.now,
   ) {
     redis?.defineCommand('mergeWritePosition', { numberOfKeys: 1, lua: MERGE_SCRIPT });
+    redis?.defineCommand('writePositionsEpoch', { numberOfKeys: 1, lua: EPOCH_SCRIPT });
     this.redis = redis as PositionsRedis | undefined;
     // ioredis prints an 'error' nobody listens to on stderr, outside the JSON log: told here, once per change.
     redis?.on('error', (error: Error) => this.markReachable(false, error));
-    redis?.on('ready', () => this.markReachable(true));
+    redis?.on('close', () => {
+      this.checked = false;
+      this.closes++;
+      this.markReachable(false, new Error('connection closed'));
+    });
+    redis?.on('ready', () => void this.check());
+    if (redis) {
+      this.timer = setInterval(() => void this.check(), CHECK_INTERVAL_MS);
+      this.timer.unref();
+    }
   }
 
   /**
-   * With `redisUrl`, connected to it (waiting for the connection up to two seconds: a Redis that is away does
-   * not hold the app's start, its commands then fail fast until it answers), else in this process only.
+   * With `redisUrl`, connected to it (waiting for the connection and its first check up to about two seconds: a Redis
+   * that is away does not hold the app's start, its commands then fail fast until it answers), else in this process only.
    */
-  static async connect(ttlMs: number, redisUrl: string | undefined, logger: Logger): Promise<WritePositions> {
-    if (!redisUrl) return new WritePositions(ttlMs, undefined, logger);
+  static async connect(ttlMs: number, redisUrl: string | undefined, replicas: ReplicaPositions, logger: Logger): Promise<WritePositions> {
+    if (!redisUrl) return new WritePositions(ttlMs, undefined, replicas, logger);
     const redis = await connectRateLimitRedis(redisUrl);
     await new Promise<void>((resolve) => {
       const timer = setTimeout(resolve, CONNECT_WAIT_MS);
@@ -80,54 +138,134 @@ export class WritePositions {
         resolve();
       });
     });
-    return new WritePositions(ttlMs, redis, logger);
+    const positions = new WritePositions(ttlMs, redis, replicas, logger);
+    await positions.check();
+    return positions;
   }
 
   /**
-   * The caller's last write, from this process and Redis; undefined when none is recent. Without Redis it answers
-   * at once (no promise on the path of every read).
+   * The caller's last write, from this process and Redis (EMPTY when none is recent), or `'unknown'` when Redis cannot
+   * tell. Without Redis it answers at once (no promise on the path of every read).
    */
-  lastWrite(caller: string): GtidPosition | undefined | Promise<GtidPosition | undefined> {
-    const local = this.fromLocal(caller);
+  lastWrite(caller: string): LastWrite | Promise<LastWrite> {
+    const local = this.fromLocal(caller) ?? GtidPosition.EMPTY;
     if (!this.redis) return local;
-    return this.redis.get(this.key(caller)).then(
-      (text) => {
-        const shared = text ? GtidPosition.parse(text) : undefined;
-        if (!shared) return local;
-        return local ? local.merge(shared) : shared;
+    if (!this.checked) {
+      void this.check();
+      return 'unknown';
+    }
+    if (this.now() < this.pausedUntil) return 'unknown';
+    // The epoch in the same round trip: a Redis that lost its keys without closing the connection is seen at once.
+    return this.redis.mget(EPOCH_KEY, this.key(caller)).then(
+      ([epoch, text]): LastWrite => {
+        if (epoch !== this.epoch) {
+          this.checked = false;
+          void this.check();
+          return 'unknown';
+        }
+        const shared = text ? GtidPosition.parse(text) : GtidPosition.EMPTY;
+        return shared ? this.floor.merge(local).merge(shared) : 'unknown';
       },
-      () => local,
+      (error: Error) => {
+        this.failed(error);
+        return 'unknown';
+      },
     );
   }
 
-  /** Remembers that the caller wrote at `position`; answers once Redis has it (or has failed). */
+  /**
+   * Remembers that the caller wrote at `position`; answers once Redis has it, or, when Redis does not take it, once
+   * no process can read the write from a replica that lacks it.
+   */
   async wrote(caller: string, position: GtidPosition): Promise<void> {
+    const since = this.now();
     const earlier = this.fromLocal(caller);
     this.local.delete(caller);
-    this.local.set(caller, { position: earlier ? earlier.merge(position) : position, until: this.now() + this.ttlMs });
+    this.local.set(caller, { position: earlier ? earlier.merge(position) : position, until: since + this.ttlMs });
     if (this.local.size > MAX_LOCAL_CALLERS) this.local.delete(this.local.keys().next().value!);
-    if (!this.redis) return;
-    await this.redis.mergeWritePosition(this.key(caller), position.toString(), this.ttlMs).then(
-      () => this.markReachable(true),
-      (error: Error) => this.markReachable(false, error),
+    if (!this.redis || (await this.share(caller, position))) return;
+    await this.replicas.applied(position, since);
+  }
+
+  async close(): Promise<void> {
+    this.closing = true;
+    clearInterval(this.timer);
+    this.local.clear();
+    await this.redis?.quit().catch(() => this.redis?.disconnect());
+  }
+
+  /** Whether Redis took the position (merged into the caller's). */
+  private share(caller: string, position: GtidPosition): Promise<boolean> {
+    if (this.now() < this.pausedUntil) return Promise.resolve(false);
+    return this.redis!.mergeWritePosition(this.key(caller), position.toString(), this.ttlMs).then(
+      () => {
+        this.markReachable(true);
+        return true;
+      },
+      (error: Error) => {
+        this.failed(error);
+        return false;
+      },
     );
+  }
+
+  /** Checks Redis's epoch (one at a time), when the connection is open. */
+  private check(): Promise<void> {
+    if (!this.redis || this.redis.status !== 'ready') return Promise.resolve();
+    this.checking ??= this.checkEpoch().finally(() => (this.checking = undefined));
+    return this.checking;
+  }
+
+  /**
+   * Reads Redis's epoch. A new one (or the first this process sees) stamped less than `settleMs` ago may have lost
+   * positions of writes some replica still lacks: every read must then see the primary's position read now, which holds
+   * them all. An older epoch lost nothing a serving replica lacks. Lookups are trusted once this has answered on the
+   * connection open now.
+   */
+  private async checkEpoch(): Promise<void> {
+    const closes = this.closes;
+    let epoch: string;
+    let ageMs: number;
+    try {
+      [epoch, ageMs] = await this.redis!.writePositionsEpoch(EPOCH_KEY);
+    } catch (error) {
+      return this.failed(error as Error);
+    }
+    this.markReachable(true);
+    if (epoch !== this.epoch) {
+      if (ageMs < this.replicas.settleMs) {
+        const primary = await this.replicas.primaryPosition();
+        // Not known yet: lookups stay `'unknown'` (reads go to the primary) until a check reads it.
+        if (primary === undefined) return;
+        this.floor = this.floor.merge(primary);
+      }
+      if (this.epoch !== undefined)
+        this.logger.warn(
+          { epoch, ageMs, floor: this.floor.toString() },
+          "read-your-writes: Redis no longer holds the callers' positions it held (it restarted, failed over or was flushed); " +
+            "every read now waits for the primary's position when this was seen, a replica serves it once it has that",
+        );
+      this.epoch = epoch;
+    }
+    if (closes === this.closes) this.checked = true;
+  }
+
+  private failed(error: Error): void {
+    this.pausedUntil = this.now() + PAUSE_AFTER_FAILURE_MS;
+    this.markReachable(false, error);
   }
 
   private markReachable(reachable: boolean, error?: Error): void {
-    if (this.reachable === reachable) return;
+    if (this.reachable === reachable || this.closing) return;
     const before = this.reachable;
     this.reachable = reachable;
     if (!reachable)
       this.logger.warn(
         { err: { message: error?.message } },
-        "read-your-writes: Redis is unreachable; a caller's writes are known to the replica of the app that took them only, until it answers",
+        "read-your-writes: Redis is unreachable; callers' reads go to the primary, and a write answers once every " +
+          `replica has it (at most ${this.replicas.settleMs} ms), until it answers`,
       );
     else if (before === false) this.logger.info('read-your-writes: Redis is reachable again');
-  }
-
-  async close(): Promise<void> {
-    this.local.clear();
-    await this.redis?.quit().catch(() => this.redis?.disconnect());
   }
 
   private fromLocal(caller: string): GtidPosition | undefined {

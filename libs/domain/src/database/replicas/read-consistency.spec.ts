@@ -9,7 +9,7 @@ describe(ConsistencyScope.name, () => {
     const heard: string[] = [];
     sut.onWrite(async (writes) => void heard.push(writes.toString()));
     sut.require(position('0-1-3'));
-    sut.requireLater(Promise.resolve(position('0-1-5,1-1-1')));
+    sut.requireLast(Promise.resolve(position('0-1-5,1-1-1')));
 
     expect((await sut.requirement()).toString()).toBe('0-1-5,1-1-1');
 
@@ -31,7 +31,7 @@ describe(ConsistencyScope.name, () => {
   it('gives every concurrent read the looked-up position, not only the first', async () => {
     const sut = new ConsistencyScope();
     let answer!: (value: GtidPosition) => void;
-    sut.requireLater(new Promise((resolve) => (answer = resolve)));
+    sut.requireLast(new Promise((resolve) => (answer = resolve)));
 
     const reads = [sut.requirement(), sut.requirement()];
     answer(position('0-1-7'));
@@ -39,15 +39,29 @@ describe(ConsistencyScope.name, () => {
     expect((await Promise.all(reads)).map(String)).toEqual(['0-1-7', '0-1-7']);
   });
 
-  it('requires nothing more when the lookup fails, and records no write it did not see', async () => {
-    const sut = new ConsistencyScope();
+  it('sends its reads to the primary when the lookup fails or cannot tell, and records no write it did not see', async () => {
+    const failed = new ConsistencyScope();
     const heard: string[] = [];
-    sut.onWrite(async (writes) => void heard.push(writes.toString()));
-    sut.requireLater(Promise.reject(new Error('Redis is away')));
+    failed.onWrite(async (writes) => void heard.push(writes.toString()));
+    failed.requireLast(Promise.reject(new Error('Redis is away')));
+    const unknown = new ConsistencyScope();
+    unknown.requireLast(Promise.resolve('unknown'));
+    const unknownNow = new ConsistencyScope();
+    unknownNow.requireLast('unknown');
+
+    expect((await failed.requirement()).isEmpty).toBe(true);
+    await unknown.requirement();
+    expect([failed.primaryOnly, unknown.primaryOnly, unknownNow.primaryOnly]).toEqual([true, true, true]);
+    await failed.recorded();
+    expect(heard).toEqual([]);
+  });
+
+  it('reads from a replica when the caller wrote nothing recently', async () => {
+    const sut = new ConsistencyScope();
+    sut.requireLast(Promise.resolve(GtidPosition.EMPTY));
 
     expect((await sut.requirement()).isEmpty).toBe(true);
-    await sut.recorded();
-    expect(heard).toEqual([]);
+    expect(sut.primaryOnly).toBe(false);
   });
 
   it('tells its recorder everything written so far after each write, in order, and settles once each is recorded', async () => {

@@ -1,6 +1,12 @@
 import { GtidPosition } from './gtid-position';
 
 /**
+ * What is known of a caller's last write: the position its reads must see (EMPTY when it wrote nothing recently), or
+ * `'unknown'` when that cannot be known (where positions are shared did not answer): its reads then go to the primary.
+ */
+export type LastWrite = GtidPosition | 'unknown';
+
+/**
  * What the reads of one unit of work (an HTTP request) must see, and what it wrote. With replicas the platform
  * makes one per request and hands it down explicitly: a read passes it as its `ReadFrom` (Database picks a replica
  * that has what it must see), a transaction as its scope (Database records where it committed). Not an
@@ -9,9 +15,9 @@ import { GtidPosition } from './gtid-position';
  */
 export class ConsistencyScope {
   private required = GtidPosition.EMPTY;
-  private pending: Promise<GtidPosition> | undefined;
+  private pending: Promise<void> | undefined;
   private wrote: GtidPosition | undefined;
-  private somewhere = false;
+  private primary = false;
   private recorder: ((writes: GtidPosition) => Promise<void>) | undefined;
   private recording: Promise<void> = Promise.resolve();
 
@@ -21,15 +27,22 @@ export class ConsistencyScope {
   }
 
   /**
-   * Reads must see what `lookup` answers (the caller's last write, looked up while the request goes through
-   * its other checks). A failed lookup requires nothing more.
+   * Reads must see the caller's last write: known now, or looked up while the request goes through its other checks.
+   * When it is `'unknown'`, or the lookup fails, the unit's reads go to the primary: a write of the caller may be on
+   * no replica yet.
    */
-  requireLater(lookup: Promise<GtidPosition | undefined>): void {
-    const earlier = this.pending;
-    this.pending = lookup.then(
-      async (position) => (earlier ? (await earlier).merge(position ?? GtidPosition.EMPTY) : (position ?? GtidPosition.EMPTY)),
-      () => earlier ?? GtidPosition.EMPTY,
+  requireLast(last: LastWrite | Promise<LastWrite>): void {
+    if (!(last instanceof Promise)) return this.requireKnown(last);
+    const looked = last.then(
+      (known) => this.requireKnown(known),
+      () => this.requireKnown('unknown'),
     );
+    this.pending = this.pending ? Promise.all([this.pending, looked]).then(() => undefined) : looked;
+  }
+
+  private requireKnown(last: LastWrite): void {
+    if (last === 'unknown') this.primary = true;
+    else this.require(last);
   }
 
   /**
@@ -38,7 +51,7 @@ export class ConsistencyScope {
    */
   requirement(): GtidPosition | Promise<GtidPosition> {
     const pending = this.pending;
-    return pending ? pending.then((looked) => this.required.merge(looked)) : this.required;
+    return pending ? pending.then(() => this.required) : this.required;
   }
 
   /**
@@ -68,11 +81,14 @@ export class ConsistencyScope {
    * the unit's later reads go to the primary.
    */
   writtenSomewhere(): void {
-    this.somewhere = true;
+    this.primary = true;
   }
 
-  /** Whether the unit's reads must go to the primary (it wrote at a position it could not read). */
+  /**
+   * Whether the unit's reads must go to the primary: it wrote at a position it could not read, or the caller's last
+   * write is unknown. Final once `requirement()` has answered.
+   */
   get primaryOnly(): boolean {
-    return this.somewhere;
+    return this.primary;
   }
 }

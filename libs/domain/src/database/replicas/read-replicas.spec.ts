@@ -7,10 +7,12 @@ class FakeServer {
   position = '0-1-1';
   logBin = 1;
   failure: unknown;
+  queries = 0;
 
   pool(): ServerPool {
     return {
       query: async (sql: string) => {
+        this.queries++;
         if (this.failure) throw this.failure;
         if (sql === 'SELECT @@log_bin AS logBin, @@gtid_binlog_pos AS position') return [{ logBin: this.logBin, position: this.position }];
         if (sql === 'SELECT @@gtid_current_pos AS position') return [{ position: this.position }];
@@ -109,6 +111,55 @@ describe(ReadReplicas.name, () => {
       { name: 'replica-2', from: 'up', to: 'lagging' },
       { name: 'replica-2', from: 'lagging', to: 'up' },
     ]);
+  });
+
+  it('serves nothing from a replica that lacks part of what the primary held at the first probe until it has it, however long this process has run', async () => {
+    primary.position = '0-1-9';
+    servers[1].position = '0-1-2';
+    servers[0].position = '0-1-9';
+    await sut.probe();
+    now = 500;
+    await sut.probe();
+
+    expect(sut.statuses()).toEqual([
+      { name: 'replica-1', state: 'up', lagMs: 0 },
+      { name: 'replica-2', state: 'lagging', lagMs: null },
+    ]);
+    expect(events.reasons.at(-1)).toMatch(/lacks part of what the primary held when this process first reached it/);
+
+    servers[1].position = '0-1-9';
+    await sut.probe();
+
+    expect(names()).toHaveLength(2);
+  });
+
+  it('waits until every replica has applied a position, probing them', async () => {
+    await sut.probe();
+    primary.position = '0-1-4';
+    servers.forEach((server) => (server.position = '0-1-4'));
+
+    await sut.applied(position('0-1-4'), now);
+
+    expect(sut.candidates(position('0-1-4')).replicas).toHaveLength(2);
+  });
+
+  it('stops waiting for a replica without the position once no process serves reads from it any more', async () => {
+    await sut.probe();
+    primary.position = '0-1-4';
+    servers[0].position = '0-1-4';
+    const probed = servers[1].queries;
+    const applied = sut.applied(position('0-1-4'), 0);
+    let settled = false;
+    void applied.then(() => (settled = true));
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    expect(settled).toBe(false);
+    expect(servers[1].queries - probed).toBeGreaterThanOrEqual(3);
+
+    now = sut.settleMs;
+    await applied;
+
+    // The lag bound (1 s here), plus a probe interval and two deadlines, plus a second.
+    expect(sut.settleMs).toBe(4_500);
   });
 
   it('decides the lag bound when a read comes, not at the last probe: a replica past the bound since serves nothing', async () => {

@@ -6,6 +6,9 @@ import { lagAt, ReplicationLag } from './replication-lag';
 /** DATABASE_REPLICA_MAX_LAG_MS by default: a replica further behind serves no reads until it catches up. */
 export const DEFAULT_REPLICA_MAX_LAG_MS = 5_000;
 
+/** How often `applied` probes a replica that still lacks the position it waits for. */
+const APPLIED_RECHECK_MS = 100;
+
 /**
  * - `starting`: not probed yet.
  * - `up`: answers, and is at most the lag bound behind: serves reads.
@@ -145,6 +148,39 @@ export class ReadReplicas {
     return { replicas: [...current.slice(start), ...current.slice(0, start)] };
   }
 
+  /**
+   * How long after a commit a replica that still lacks it serves reads in no process probing the same primary: the
+   * lag bound; plus a probe deadline (a process counts the lag from its last sample without the commit, which may
+   * have answered up to a deadline after the primary was read); plus an interval and a deadline, within which its
+   * probes see the commit at all; plus a second for a busy event loop. Holds while that process reaches the primary
+   * (otherwise it measures the lag against the last position it saw).
+   */
+  get settleMs(): number {
+    return this.maxLagMs + this.probeIntervalMs + 2 * this.probeTimeoutMs + 1_000;
+  }
+
+  /** The primary's position read now (on the probes' connection), or undefined when it does not answer. */
+  primaryPosition(): Promise<GtidPosition | undefined> {
+    return this.stopped ? Promise.resolve(undefined) : this.samplePrimary();
+  }
+
+  /**
+   * Resolves once every replica has applied `position` (probing those that lack it, again and again), or once
+   * `settleMs` have passed since `since` (no earlier than its commit): then no process reads it from a replica that
+   * lacks it. For a write whose position could not be shared with the other processes (docs/decisions.md,
+   * "Read-your-writes").
+   */
+  async applied(position: GtidPosition, since: number): Promise<void> {
+    const deadline = since + this.settleMs;
+    for (let round = 0; !this.stopped && this.now() < deadline; round++) {
+      const lacking = this.replicas.filter((replica) => !replica.position.covers(position));
+      if (lacking.length === 0) return;
+      // The first round may join probes that read the replica before the commit; later ones are spaced out.
+      if (round >= 2) await new Promise((resolve) => setTimeout(resolve, Math.min(APPLIED_RECHECK_MS, Math.max(0, deadline - this.now()))));
+      await Promise.all(lacking.map((replica) => this.probeOne(replica)));
+    }
+  }
+
   /** A read on `replica` failed for the connection or its deadline: no more reads until a probe answers. */
   failed(replica: Replica, error: unknown): void {
     replica.probed = error instanceof DatabaseDeadlineError ? 'stalled' : 'down';
@@ -253,7 +289,9 @@ export class ReadReplicas {
     const why =
       state === 'lagging'
         ? lagMs === null
-          ? 'the primary has not been reached yet, so its lag is unknown'
+          ? this.lag.sampled
+            ? 'it lacks part of what the primary held when this process first reached it, so its lag is unknown until it has that'
+            : 'the primary has not been reached yet, so its lag is unknown'
           : `${lagMs} ms behind the primary (DATABASE_REPLICA_MAX_LAG_MS=${this.maxLagMs})`
         : state === 'up'
           ? `${lagMs ?? 0} ms behind the primary`

@@ -29,6 +29,15 @@ describe(ReplicationLag.name, () => {
     expect(sut.of(position('0-1-9'), 4_000)).toBe(0);
   });
 
+  it('knows no lag for a replica that lacks part of the first sample: those writes committed before anyone here looked', () => {
+    const sut = new ReplicationLag(60_000);
+    sut.sample(position('0-1-5'), 1_000);
+    sut.sample(position('0-1-6'), 2_000);
+
+    expect(sut.of(position('0-1-4'), 2_000)).toBeNull();
+    expect(sut.of(position('0-1-5'), 3_000)).toBe(2_000);
+  });
+
   it('grows while a stopped replica applies nothing, and keeps its newest sample however old', () => {
     const sut = new ReplicationLag(10_000);
     sut.sample(position('0-1-5'), 0);
