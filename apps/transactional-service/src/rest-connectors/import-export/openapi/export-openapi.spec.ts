@@ -72,7 +72,9 @@ describe(exportOpenApi.name, () => {
 
     /** Every key of the document, at any depth. */
     const keysOf = (value: unknown): string[] =>
-      typeof value === 'object' && value !== null ? Object.entries(value).flatMap(([key, child]) => [...(Array.isArray(value) ? [] : [key]), ...keysOf(child)]) : [];
+      typeof value === 'object' && value !== null
+        ? Object.entries(value).flatMap(([key, child]) => [...(Array.isArray(value) ? [] : [key]), ...keysOf(child)])
+        : [];
 
     it('exports a JSON body holding $-keys as its text, where no key exists, and imports it back the same', async () => {
       const document = JSON.parse(sut(connector));

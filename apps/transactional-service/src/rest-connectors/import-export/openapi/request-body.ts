@@ -64,7 +64,11 @@ function exampleOf(content: JsonRecord, where: string, warnings: ImportWarning[]
     if (has(record, 'value')) return { found: true, value: record.value };
     if (typeof record.externalValue === 'string') {
       warnings.push(
-        warning('EXTERNAL_EXAMPLE', where, `the example ${name.slice(0, 100)} is at ${shownUrl(record.externalValue).slice(0, 200)}, which an import never fetches`),
+        warning(
+          'EXTERNAL_EXAMPLE',
+          where,
+          `the example ${name.slice(0, 100)} is at ${shownUrl(record.externalValue).slice(0, 200)}, which an import never fetches`,
+        ),
       );
     }
   }
