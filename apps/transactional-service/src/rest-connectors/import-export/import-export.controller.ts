@@ -70,8 +70,8 @@ export class ImportExportController {
   @ApiOperation({
     summary: 'Export a connector as cURL, OpenAPI or Postman',
     description:
-      "The connector as a cURL command (POSIX quoting, `$'…'` for a value with control characters, `--data-raw` only: it never reads a file), " +
-      "a one-operation OpenAPI 3.1 document (no `$ref` of the connector's), or a " +
+      'The connector as a cURL command (POSIX quoting, ANSI-C quoting for a value with control characters, `--data-raw` only: it never reads ' +
+      "a file), a one-operation OpenAPI 3.1 document (no `$ref` of the connector's), or a " +
       'Postman collection v2.1. Secrets never appear: each is a variable (`$BEARER_TOKEN` in cURL, `{{bearerToken}}` in Postman) or a ' +
       'security scheme without a value. Importing the export gives the connector back.',
   })
