@@ -134,6 +134,28 @@ describe('Import and export, hostile inputs (MariaDB)', () => {
       ]);
     });
 
+    it('bounds what one import creates: 120 KiB of OpenAPI sharing one example among 200 operations is a 400, not a 12 MB answer and 19 MB of writes', async () => {
+      const operation = { requestBody: { $ref: '#/components/requestBodies/Note' }, responses: OK };
+      const paths = Object.fromEntries(Array.from({ length: 200 }, (_, i) => [`/notes/${i}`, { post: { ...operation, operationId: `n${i}` } }]));
+      const requestBodies = { Note: { content: { 'application/json': { example: { text: 'n'.repeat(60 * 1024) } } } } };
+      const source = JSON.stringify(openapi(paths, { components: { requestBodies } }));
+      expect(source.length).toBeLessThan(128 * 1024);
+
+      for (const dryRun of [true, false]) {
+        const res = await importing({ format: 'openapi', source, dryRun });
+        expect(res.status).toBe(400);
+        expect(res.body.message).toEqual([
+          expect.stringMatching(
+            /^source as a whole: its 200 connectors hold 11\.7 MiB of text together .* over the 2 MiB one import may create .*: import fewer with select \(the first 34 fit\)/,
+          ),
+        ]);
+      }
+      expect(await rowsOfBot()).toEqual([]);
+      const fitting = await importing({ format: 'openapi', source, select: Array.from({ length: 34 }, (_, i) => `n${i}`), dryRun: false });
+      expect(fitting.status).toBe(200);
+      expect(await rowsOfBot()).toHaveLength(34);
+    });
+
     it('never keeps the password of an OpenAPI server URL (https://user:password@host) in the connector URL, answer or stored row', async () => {
       const secret = 'srv-pass-4417';
       const source = JSON.stringify(
@@ -274,6 +296,28 @@ describe('Import and export, hostile inputs (MariaDB)', () => {
       await slow;
       expect(order[0]).toBe('list 200');
       expect(order[1]).toMatch(/^import (200|400)$/);
+    });
+
+    it("holds one caller's imports to one at a time (429 with Retry-After, saying why), so another caller's is read in its turn", async () => {
+      // Part of a second of the yaml parser, then a 400 (no OpenAPI document), well within the worker's budget and heap.
+      const line = `k: ${'['.repeat(150)}1${']'.repeat(150)}\n`;
+      const source = line.repeat(Math.floor((64 * 1024) / line.length));
+      const other = await signToken({ ...ALICE, sub: `other-importer-${tenant.bot.uuid}` });
+      const answers = await Promise.all([
+        importing({ format: 'openapi', source }),
+        importing({ format: 'openapi', source }),
+        sut.http.post(`${base}/import`).set(bearer(other)).send({ format: 'curl', source: 'curl https://api.example.com/ping' }),
+      ]);
+      const [busy] = answers.slice(0, 2).filter((res) => res.status === 429);
+      expect(
+        answers
+          .slice(0, 2)
+          .map((res) => res.status)
+          .sort(),
+      ).toEqual([400, 429]);
+      expect(busy.headers['retry-after']).toBe('5');
+      expect(busy.body.message).toMatch(/^Another import of yours is still being read on this replica: one import per caller at a time/);
+      expect(answers[2].status).toBe(200);
     });
   });
 

@@ -31,7 +31,7 @@ export { RequestConsistency } from './database/read-your-writes';
 
 // Rate limits: per-minute counters and the 429 they answer, for a limit of a feature's own
 export * from './rate-limit/rate-limit-store';
-export { RateLimitExceededException, tooManyRequests } from './rate-limit/rate-limit-keys';
+export { RateLimitExceededException, TooManyRequestsException, tooManyRequests } from './rate-limit/rate-limit-keys';
 
 // Health: what a feature names in /health/ready
 export * from './health/readiness-details';

@@ -3,7 +3,7 @@ import type { Request, Response } from 'express';
 import { STATUS_CODES } from 'node:http';
 import { InvalidTokenException } from '../auth/invalid-token.exception';
 import { DomainError, driverCodeOf, isDatabaseUnavailable, isTransientConflict } from '@app/domain';
-import { RateLimitExceededException } from '../rate-limit/rate-limit-keys';
+import { TooManyRequestsException } from '../rate-limit/rate-limit-keys';
 import { allowedMethods, isUnroutedRequest } from './allowed-methods';
 import { describeDomainError } from './domain-error-status';
 import { ErrorBody } from './error-body';
@@ -57,7 +57,7 @@ export class AllExceptionsFilter implements ExceptionFilter {
     if (status === HttpStatus.UNAUTHORIZED) {
       res.setHeader('WWW-Authenticate', exception instanceof InvalidTokenException ? exception.challenge : 'Bearer');
     }
-    if (exception instanceof RateLimitExceededException && !res.getHeader('Retry-After')) {
+    if (exception instanceof TooManyRequestsException && !res.getHeader('Retry-After')) {
       res.setHeader('Retry-After', exception.retryAfterSeconds);
     }
     if (status === HttpStatus.SERVICE_UNAVAILABLE && !res.getHeader('Retry-After')) {

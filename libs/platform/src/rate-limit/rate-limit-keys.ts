@@ -28,17 +28,22 @@ export function clientNetwork(ip: string | undefined): string {
 export const addressKey = (req: Request): string => `ip:${clientNetwork(req.ip)}`;
 
 /**
- * The 429 of a rate limit (of `limit` requests, or of what `counted` names). It carries the seconds until the
- * caller may send again, which the exception filter answers as Retry-After: a limit counted deep in a feature,
- * where no response is at hand, answers the same as one counted by a guard.
+ * A 429 that carries the seconds until the caller may try again, which the exception filter answers as Retry-After:
+ * a limit counted deep in a feature, where no response is at hand, answers the same as one counted by a guard.
  */
-export class RateLimitExceededException extends HttpException {
+export class TooManyRequestsException extends HttpException {
   constructor(
     readonly retryAfterSeconds: number,
-    limit: number,
-    counted = 'requests',
+    message: string,
   ) {
-    super(`Rate limit of ${limit} ${counted} per minute exceeded`, HttpStatus.TOO_MANY_REQUESTS);
+    super(message, HttpStatus.TOO_MANY_REQUESTS);
+  }
+}
+
+/** The 429 of a rate limit (of `limit` requests, or of what `counted` names). */
+export class RateLimitExceededException extends TooManyRequestsException {
+  constructor(retryAfterSeconds: number, limit: number, counted = 'requests') {
+    super(retryAfterSeconds, `Rate limit of ${limit} ${counted} per minute exceeded`);
   }
 }
 

@@ -64,7 +64,7 @@ export class ConnectorImportService {
     retry?: { key: string; sentBody: unknown },
     consistency?: ConsistencyScope,
   ): Promise<RestConnectorImportResultDto> {
-    const draft = await this.reader.read(dto.format, dto.source, dto.select);
+    const draft = await this.reader.read(caller.sub, dto.format, dto.source, dto.select);
     const planned = await this.plan(draft, dto, caller);
     const dryRun = dto.dryRun !== false;
     if (!dryRun) {

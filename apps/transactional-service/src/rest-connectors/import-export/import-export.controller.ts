@@ -40,7 +40,8 @@ export class ImportExportController {
     summary: 'Import connectors from cURL, OpenAPI or Postman',
     description:
       'Reads a cURL command, an OpenAPI 3.x / Swagger 2.0 document or a Postman collection v2.1 (at most 1 MiB; nothing it names is fetched ' +
-      'or read) and makes one connector per request or selected operation (at most 200). Authorization headers, `-u`, API keys and security ' +
+      'or read) and makes one connector per request or selected operation (at most 200, holding at most 2 MiB of text together). ' +
+      'A caller has one import at a time per replica (another meanwhile is a 429 with Retry-After). Authorization headers, `-u`, API keys and security ' +
       'schemes become the auth settings and secrets, never plain headers. A dry run (the default) answers the create bodies, secrets shown as ' +
       'placeholders and listed by field, and warnings; `"dryRun": false` creates them all in one transaction, all or none, each with its ' +
       'version. Every problem of every connector is one 400, naming the connector and where in the source it comes from.',
@@ -69,7 +70,8 @@ export class ImportExportController {
   @ApiOperation({
     summary: 'Export a connector as cURL, OpenAPI or Postman',
     description:
-      'The connector as a cURL command (POSIX quoting, `--data-raw` only: it never reads a file), a one-operation OpenAPI 3.1 document, or a ' +
+      'The connector as a cURL command (POSIX quoting, ANSI-C quoting for a value with control characters, `--data-raw` only: it never reads ' +
+      "a file), a one-operation OpenAPI 3.1 document (no `$ref` of the connector's), or a " +
       'Postman collection v2.1. Secrets never appear: each is a variable (`$BEARER_TOKEN` in cURL, `{{bearerToken}}` in Postman) or a ' +
       'security scheme without a value. Importing the export gives the connector back.',
   })

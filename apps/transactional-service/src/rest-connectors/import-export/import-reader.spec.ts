@@ -1,6 +1,7 @@
 import { ImportFormat, InvalidInputError } from '@app/domain';
+import { TooManyRequestsException } from '@app/platform';
 import { ServiceUnavailableException } from '@nestjs/common';
-import { ImportReader } from './import-reader';
+import { IMPORT_BUDGET_MS, IMPORT_QUEUE_MS, ImportReader } from './import-reader';
 
 /** The reader's worker threads, from the sources (ts-node in the worker): slow to start, so these tests wait long. */
 describe(ImportReader.name, () => {
@@ -10,30 +11,61 @@ describe(ImportReader.name, () => {
   let reader: ImportReader | undefined;
   afterEach(() => reader?.onApplicationShutdown());
 
+  /** Reads a quick source until the worker is up: its start (ts-node, from the sources) may outlast a short queue. */
+  async function warmUp(sut: ImportReader): Promise<void> {
+    for (;;) {
+      const warm = await sut.read('warm-up', ImportFormat.CURL, 'curl https://api.example.com/warm', undefined).catch((error: unknown) => error);
+      if (!(warm instanceof ServiceUnavailableException)) return;
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+  }
+
   it("reads a source in its worker and answers the importer's draft, or its problems as a 400", async () => {
     reader = new ImportReader();
-    const draft = await reader.read(ImportFormat.CURL, 'curl https://api.example.com/ping', undefined);
+    const draft = await reader.read('ana', ImportFormat.CURL, 'curl https://api.example.com/ping', undefined);
     expect(draft.connectors.map(({ url }) => url)).toEqual(['https://api.example.com/ping']);
-    await expect(reader.read(ImportFormat.CURL, 'curl ^"https://api.example.com/x^"', undefined)).rejects.toBeInstanceOf(InvalidInputError);
+    await expect(reader.read('ana', ImportFormat.CURL, 'curl ^"https://api.example.com/x^"', undefined)).rejects.toBeInstanceOf(InvalidInputError);
   }, 60_000);
 
   it('stops a source that takes longer than its budget once its worker started on it, with a 400 that says so', async () => {
     reader = new ImportReader({ budgetMs: 200, queueMs: 60_000 });
-    await expect(reader.read(ImportFormat.OPENAPI, slowSource, undefined)).rejects.toMatchObject({
+    await expect(reader.read('ana', ImportFormat.OPENAPI, slowSource, undefined)).rejects.toMatchObject({
       problems: ['source took longer than 0.2 s to read and was not imported: import a smaller source, or fewer parts of it (select)'],
     });
   }, 60_000);
 
-  it('answers 503 to an import that waits too long for the worker another import holds', async () => {
+  it('answers 503 to an import that waits too long for the worker another caller holds', async () => {
     reader = new ImportReader({ budgetMs: 60_000, queueMs: 300 });
-    // The worker's start (ts-node, from the sources) takes longer than the queue's 300 ms: tried until it is up.
-    for (;;) {
-      const warm = await reader.read(ImportFormat.CURL, 'curl https://api.example.com/warm', undefined).catch((error: unknown) => error);
-      if (!(warm instanceof ServiceUnavailableException)) break;
-      await new Promise((resolve) => setTimeout(resolve, 200));
-    }
-    const first = reader.read(ImportFormat.OPENAPI, slowSource, undefined).catch(() => undefined);
-    await expect(reader.read(ImportFormat.CURL, 'curl https://api.example.com/second', undefined)).rejects.toBeInstanceOf(ServiceUnavailableException);
+    await warmUp(reader);
+    const first = reader.read('ana', ImportFormat.OPENAPI, slowSource, undefined).catch(() => undefined);
+    await expect(reader.read('bob', ImportFormat.CURL, 'curl https://api.example.com/second', undefined)).rejects.toBeInstanceOf(ServiceUnavailableException);
     await first;
   }, 60_000);
+
+  it('lets an import wait for the whole budget of the one ahead of it, so that one other caller never makes it fail', () => {
+    expect(IMPORT_QUEUE_MS).toBeGreaterThan(IMPORT_BUDGET_MS);
+  });
+
+  it("serves callers in turn: a caller's loop holds one place in the queue, its other imports meanwhile are 429s", async () => {
+    reader = new ImportReader({ budgetMs: 60_000, queueMs: 60_000 });
+    const sut = reader;
+    await warmUp(sut);
+    // Some work for the yaml parser, then a 400 (it is no OpenAPI document): an answer like any other. The order below
+    // does not depend on how long a read takes: a 429 is answered before the worker is asked, the queue is FIFO.
+    const source = line.repeat(Math.floor((32 * 1024) / line.length));
+    const answered: string[] = [];
+    const read = (caller: string) =>
+      sut.read(caller, ImportFormat.OPENAPI, source, undefined).then(
+        () => answered.push(caller),
+        (error: unknown) => answered.push(error instanceof TooManyRequestsException ? `${caller} 429 after ${error.retryAfterSeconds} s` : caller),
+      );
+
+    // Ana sends three at once, and one more as soon as her first has answered; Bob sends one after her three.
+    const ana = [read('ana').then(() => read('ana')), read('ana'), read('ana')];
+    const bob = read('bob');
+    await Promise.all([...ana, bob]);
+
+    // Without the per-caller limit all of Ana's would be queued before Bob's: ana, ana, ana, bob, ana.
+    expect(answered).toEqual(['ana 429 after 5 s', 'ana 429 after 5 s', 'ana', 'bob', 'ana']);
+  }, 120_000);
 });

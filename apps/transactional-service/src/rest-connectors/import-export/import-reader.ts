@@ -1,4 +1,5 @@
 import { ImportFormat, InvalidInputError } from '@app/domain';
+import { TooManyRequestsException } from '@app/platform';
 import { Inject, Injectable, OnApplicationShutdown, Optional, ServiceUnavailableException } from '@nestjs/common';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -8,8 +9,14 @@ import type { ImportTask, ImportTaskResult } from './import.worker';
 
 /** The CPU time one source may take in its worker; past it, the worker is stopped and the import is a 400. */
 export const IMPORT_BUDGET_MS = 20_000;
-/** The time an import may wait for a free worker; past it, a 503 (this replica is busy reading other imports). */
-export const IMPORT_QUEUE_MS = 5_000;
+/**
+ * The time an import may wait for the worker; past it, a 503 (this replica is busy reading other callers' imports).
+ * One other import's whole budget and then some: with one import per caller, another caller's import ahead of it,
+ * however slow, never makes it fail; only imports of several other callers at once can.
+ */
+export const IMPORT_QUEUE_MS = IMPORT_BUDGET_MS + 5_000;
+/** The Retry-After of a caller's import while another of its imports is queued or read here. */
+export const IMPORT_BUSY_RETRY_AFTER_S = 5;
 /** The reader's budgets, for tests that need them short. */
 export interface ImportReaderTiming {
   budgetMs: number;
@@ -32,10 +39,17 @@ const WORKER_LIMITS = { maxOldGenerationSizeMb: 160, maxYoungGenerationSizeMb: 1
  * one worker instead, and is stopped past IMPORT_BUDGET_MS or its heap, with a 400 that says so. Nothing is started
  * before the first import. Built, the worker is a webpack entry beside main.js; from the sources (jest, ts-node) the
  * worker runs its TypeScript through ts-node, with the project's path aliases.
+ *
+ * Fair across callers: a caller (the token's `sub`) has at most one import queued or read on a replica, a second one
+ * meanwhile is a 429 (Retry-After IMPORT_BUSY_RETRY_AFTER_S), and the queue is first come, first served; so a caller
+ * that sends imports in a loop, however many at once, holds one place in the queue, and every other caller's import
+ * is read after at most one of its own.
  */
 @Injectable()
 export class ImportReader implements OnApplicationShutdown {
   private pool?: Piscina;
+  /** The callers with an import queued or read here. */
+  private readonly callers = new Set<string>();
   private readonly budgetMs: number;
   private readonly queueMs: number;
 
@@ -44,7 +58,23 @@ export class ImportReader implements OnApplicationShutdown {
     this.queueMs = timing?.queueMs ?? IMPORT_QUEUE_MS;
   }
 
-  async read(format: ImportFormat, source: string, select: string[] | undefined): Promise<ImportDraft> {
+  /** The draft of `source`, read for `caller` (the token's `sub`) in its turn. */
+  async read(caller: string, format: ImportFormat, source: string, select: string[] | undefined): Promise<ImportDraft> {
+    if (this.callers.has(caller)) {
+      throw new TooManyRequestsException(
+        IMPORT_BUSY_RETRY_AFTER_S,
+        'Another import of yours is still being read on this replica: one import per caller at a time, so that every caller gets its turn; send this one again once that one has answered',
+      );
+    }
+    this.callers.add(caller);
+    try {
+      return await this.readInTurn(format, source, select);
+    } finally {
+      this.callers.delete(caller);
+    }
+  }
+
+  private async readInTurn(format: ImportFormat, source: string, select: string[] | undefined): Promise<ImportDraft> {
     const started = new SharedArrayBuffer(8);
     const stop = new AbortController();
     const timer = this.watch(new Float64Array(started), Date.now(), stop);

@@ -5,6 +5,7 @@
  */
 import { ImportFormat, InvalidInputError } from '@app/domain';
 import { ImportDraft } from './connector-draft';
+import { draftSizeProblem } from './draft-size';
 import { IMPORTERS } from './importers';
 
 export interface ImportTask {
@@ -21,7 +22,10 @@ export type ImportTaskResult = { draft: ImportDraft } | { problems: string[] };
 export default async function readSource({ format, source, select, started }: ImportTask): Promise<ImportTaskResult> {
   new Float64Array(started)[0] = Date.now();
   try {
-    return { draft: await IMPORTERS[format](source, { select }) };
+    const draft = await IMPORTERS[format](source, { select });
+    // Checked here, so that a draft of many copies of one large part never reaches the app's heap.
+    const problem = draftSizeProblem(draft.connectors);
+    return problem === undefined ? { draft } : { problems: [problem] };
   } catch (error) {
     if (error instanceof InvalidInputError) return { problems: error.problems };
     throw error;

@@ -19,3 +19,16 @@ function cut(value: string): string {
   const head = value.slice(0, QUOTED_LENGTH);
   return `${/[\ud800-\udbff]$/.test(head) ? head.slice(0, -1) : head}…`;
 }
+
+/** The characters of a name a message may quote: an option's, a header's, a program's. */
+const NAME_PART = /^[A-Za-z0-9._~+/-]{0,40}/;
+
+/**
+ * The name `text` starts with (at most 40 letters, digits and `.` `_` `~` `+` `/` `-`), then `…` for whatever follows:
+ * how a warning or an error names an option, header or word it did not take, without quoting what may be run into
+ * it (`--header=Authorization: Bearer …`, `--user=ana:secret`, a header name with its value after a blank).
+ */
+export function leadingName(text: string): string {
+  const name = NAME_PART.exec(text)![0];
+  return name.length < text.length ? `${name}…` : name;
+}

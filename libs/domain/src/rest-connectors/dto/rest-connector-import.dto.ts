@@ -12,7 +12,12 @@ export enum ImportFormat {
   POSTMAN = 'postman',
 }
 
-export const IMPORT_LIMITS = { sourceBytes: 1024 * 1024, connectors: 200, select: 200, selector: 1000 } as const;
+/**
+ * `connectorBytes`: the text the connectors of one import hold together (UTF-8, counted per connector: an example or
+ * a header that many operations share counts once for each). Twice the largest source; a connector's own limits
+ * alone (64 KiB body, 50 headers of 8 KiB) would let 200 of them hold 90 MB.
+ */
+export const IMPORT_LIMITS = { sourceBytes: 1024 * 1024, connectors: 200, select: 200, selector: 1000, connectorBytes: 2 * 1024 * 1024 } as const;
 /** The request body of an import: the source's 1 MiB written as a JSON string (escapes can double it), and the rest. */
 export const IMPORT_BODY_LIMIT_BYTES = 3 * 1024 * 1024;
 

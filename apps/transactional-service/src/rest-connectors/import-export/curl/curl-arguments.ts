@@ -1,5 +1,6 @@
-import { ImportSourceError } from '../connector-draft';
+import { ImportSourceError, ImportWarning } from '../connector-draft';
 import { ImportWarnings } from '../import-warnings';
+import { leadingName } from '../quoted-list';
 import { NEGATABLE_SWITCHES, OPTIONS_WITH_ARGUMENT, SHORT_OPTIONS, SWITCHES } from './curl-options';
 import { ShellWord } from './shell-words';
 
@@ -60,11 +61,7 @@ function readLong(words: ShellWord[], index: number, warnings: ImportWarnings): 
   const written = word.text;
   const resolved = resolveLong(written.slice(2));
   if (!resolved) {
-    warnings.push({
-      code: 'UNKNOWN_OPTION',
-      where: `line ${word.line}, ${written.slice(0, 60)}`,
-      message: `${written.slice(0, 60)} is not a curl option this importer knows (or an ambiguous abbreviation): read as a switch without argument, and not imported.`,
-    });
+    warnings.push(unknownLong(word));
     return { options: [], next: index };
   }
   if (!OPTIONS_WITH_ARGUMENT.has(resolved.name)) return { options: [{ ...resolved, written, line: word.line }], next: index };
@@ -80,6 +77,26 @@ function resolveLong(name: string): { name: string; negated?: boolean } | undefi
   return name.length > 0 && candidates.length === 1 ? { name: candidates[0] } : undefined;
 }
 
+/**
+ * The warning for a long option curl does not know. It names the option only: what follows `=` (curl takes no
+ * `--header=value`, it refuses the option) or is run into the name may be a credential, `--header=Authorization: …`,
+ * `--user=ana:secret`, and a warning is shown and kept where a secret is not.
+ */
+function unknownLong(word: ShellWord): ImportWarning {
+  const shown = leadingName(word.text);
+  const equals = word.text.indexOf('=');
+  const meant = equals > 2 ? resolveLong(word.text.slice(2, equals)) : undefined;
+  const hint =
+    meant && OPTIONS_WITH_ARGUMENT.has(meant.name)
+      ? ` curl takes no --${meant.name}=value (it refuses the option): write --${meant.name} and the value as the next word.`
+      : '';
+  return {
+    code: 'UNKNOWN_OPTION',
+    where: `line ${word.line}, ${shown}`,
+    message: `${shown} is not a curl option this importer knows (or an ambiguous abbreviation): not imported.${hint}`,
+  };
+}
+
 function readShort(words: ShellWord[], index: number, warnings: ImportWarnings): Read {
   const word = words[index];
   const options: CurlOption[] = [];
@@ -87,11 +104,14 @@ function readShort(words: ShellWord[], index: number, warnings: ImportWarnings):
     const letter = word.text[at];
     const name = SHORT.get(letter);
     if (name === undefined) {
+      // curl stops at an unknown letter; so does the import: the rest of the word may be a value run into it.
+      const shown = /[A-Za-z0-9]/.test(letter) ? `-${letter}` : 'a character';
       warnings.push({
         code: 'UNKNOWN_OPTION',
-        where: `line ${word.line}, -${letter}`,
-        message: `-${letter} is not a curl option: read as a switch without argument, and not imported.`,
+        where: `line ${word.line}, ${shown}`,
+        message: `${shown} is not a curl option: it and the rest of its word are not imported.`,
       });
+      return { options, next: index };
     } else if (!OPTIONS_WITH_ARGUMENT.has(name)) options.push({ name, written: `-${letter}`, line: word.line });
     else {
       // The rest of the word is the argument (-XPOST), or else the next word is (-X POST).

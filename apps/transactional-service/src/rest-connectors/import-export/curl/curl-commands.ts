@@ -1,5 +1,6 @@
 import { ImportSourceError } from '../connector-draft';
 import { ImportWarnings } from '../import-warnings';
+import { leadingName } from '../quoted-list';
 import { COPY_AS_BASH, ShellToken, ShellWord } from './shell-words';
 
 /** One `curl …` of the source: its arguments, and the comment lines right above it. */
@@ -81,7 +82,7 @@ function checkCommandName(word: ShellWord): void {
   if (word.text.includes('=')) {
     throw new ImportSourceError(`line ${word.line}`, 'a variable assignment is not read: give the value when the connector runs ($NAME becomes {{NAME}})');
   }
-  throw new ImportSourceError(`line ${word.line}`, `"${word.text.slice(0, 40)}" is not curl: each line holds one curl command or a # comment`);
+  throw new ImportSourceError(`line ${word.line}`, `"${leadingName(word.text)}" is not curl: each line holds one curl command or a # comment`);
 }
 
 /** `| jq .`: another program reads curl's output; the connector keeps the call only. */
@@ -89,7 +90,7 @@ function skipPipeline(rest: ShellToken[], line: number, warnings: ImportWarnings
   const join = rest.find((token) => token.kind === 'operator' && JOINS.has(token.operator));
   if (join) refuseJoin(join);
   const program = rest.find((token) => token.kind === 'word');
-  const what = program?.kind === 'word' ? ` (${program.word.text.slice(0, 40)} …)` : '';
+  const what = program?.kind === 'word' ? ` (${leadingName(program.word.text)} …)` : '';
   warnings.push({
     code: 'PIPE_IGNORED',
     where: `line ${line}, |`,

@@ -1,6 +1,7 @@
 import { textProblem } from '@app/domain';
 import { ImportSourceError, ImportWarning } from '../connector-draft';
 import { ImportWarnings } from '../import-warnings';
+import { leadingName } from '../quoted-list';
 import { CurlOption } from './curl-arguments';
 
 /** A header as written with -H (or made by -A, -e, -b): name and value split at the first colon. */
@@ -100,7 +101,7 @@ function headerOf(option: CurlOption, warnings: ImportWarnings): WrittenHeader[]
     warnings.push({
       code: 'HEADER_SKIPPED',
       where,
-      message: `${option.written} "${header.slice(0, 60)}:" only stops curl sending a header of its own: the connector has none to stop.`,
+      message: `${option.written} "${leadingName(header)}:" only stops curl sending a header of its own: the connector has none to stop.`,
     });
     return [];
   }
@@ -111,7 +112,8 @@ function headerOf(option: CurlOption, warnings: ImportWarnings): WrittenHeader[]
 function cookieOf(option: CurlOption, warnings: ImportWarnings): WrittenHeader[] {
   const value = option.value ?? '';
   if (value.includes('=')) return [{ header: 'Cookie', value, line: option.line }];
-  warnings.push(fileNotRead(option, `${option.written} ${value.slice(0, 60)} reads cookies from a file`));
+  // Not quoted: a cookie given without its name may well be a session token.
+  warnings.push(fileNotRead(option, `${option.written} without name=value reads cookies from the file it names`));
   return [];
 }
 

@@ -3,11 +3,14 @@ import { ExportedConnector, Exporter } from '../connector-draft';
 import { curlEscape } from './curl-payload';
 import { withQuery } from './curl-url';
 import { oauth2Comment } from './oauth2-comment';
-import { singleQuoted } from './posix-quote';
+import { shellQuoted, shownInComment } from './posix-quote';
 
 /**
  * A connector as a POSIX shell command, one option a line with ` \` continuations, every value in single quotes
- * (`'\''` for a quote), so that the shell expands nothing of it; importCurl reads it back as the same connector.
+ * (`'\''` for a quote), so that the shell expands nothing of it; importCurl reads it back as the same connector. A
+ * value with a control or invisible format character (a newline, ^C, ESC, a bidi override) is in ANSI-C quotes instead
+ * (`$'{\n  "a": 1\n}'`, posix-quote.ts): pasted into an interactive shell, the command is text and nothing else, and no
+ * control character of a connector reaches the terminal or the line editor.
  * The body goes in `--data-raw`, never `--data-binary` or `-d`, which read a file when the body starts with `@`.
  * `--globoff` when the URL holds braces or brackets (the connector's `{{variables}}` are no curl globs).
  *
@@ -20,10 +23,10 @@ import { singleQuoted } from './posix-quote';
 export const exportCurl: Exporter = (connector) => {
   const options = [
     ...(/[{}[\]]/.test(connector.url) ? ['--globoff'] : []),
-    ...connector.headers.map(({ header, value }) => `-H ${singleQuoted(value === '' ? `${header};` : `${header}: ${value}`)}`),
-    ...(connector.contentType === ContentType.NONE ? [] : [`-H ${singleQuoted(`Content-Type: ${MEDIA_TYPES[connector.contentType]}`)}`]),
+    ...connector.headers.map(({ header, value }) => `-H ${shellQuoted(value === '' ? `${header};` : `${header}: ${value}`)}`),
+    ...(connector.contentType === ContentType.NONE ? [] : [`-H ${shellQuoted(`Content-Type: ${MEDIA_TYPES[connector.contentType]}`)}`]),
     ...authOptions(connector),
-    ...(connector.body === '' ? [] : [`--data-raw ${singleQuoted(connector.body)}`]),
+    ...(connector.body === '' ? [] : [`--data-raw ${shellQuoted(connector.body)}`]),
   ];
   const method = connector.requestType === RequestType.HEAD ? '--head' : `-X ${connector.requestType}`;
   const command = [`curl ${method} ${exportedUrl(connector)}`, ...options].join(' \\\n  ');
@@ -34,7 +37,7 @@ function commentLines(connector: ExportedConnector): string[] {
   if (connector.authType !== AuthType.AUTH_OAUTH2 || connector.grantType === null || connector.oauthUrl === null) return [];
   const grant = connector.grantType === GrantType.PASSWORD ? 'password' : 'client credentials';
   return [
-    `# OAuth 2.0 (${grant}): set ACCESS_TOKEN to a token from ${connector.oauthUrl.replace(/[\r\n]/g, '')} first; the line below holds the settings.`,
+    `# OAuth 2.0 (${grant}): set ACCESS_TOKEN to a token from ${shownInComment(connector.oauthUrl)} first; the line below holds the settings.`,
     oauth2Comment(connector.grantType, connector.oauthUrl, connector.clientId, connector.authUsername),
   ];
 }
@@ -48,7 +51,7 @@ function authOptions(connector: ExportedConnector): string[] {
     case AuthType.AUTH_OAUTH2:
       return ['-H "Authorization: Bearer $ACCESS_TOKEN"'];
     case AuthType.AUTH_API_KEY:
-      return connector.apiKeyIn === ApiKeyIn.HEADER && connector.apiKeyName ? [`-H ${singleQuoted(`${connector.apiKeyName}: `)}"$API_KEY"`] : [];
+      return connector.apiKeyIn === ApiKeyIn.HEADER && connector.apiKeyName ? [`-H ${shellQuoted(`${connector.apiKeyName}: `)}"$API_KEY"`] : [];
     default:
       return [];
   }
@@ -56,8 +59,8 @@ function authOptions(connector: ExportedConnector): string[] {
 
 /** The URL in single quotes; with an API key in the query, `name=` then `"$API_KEY"` outside them (before any fragment). */
 function exportedUrl(connector: ExportedConnector): string {
-  if (connector.authType !== AuthType.AUTH_API_KEY || connector.apiKeyIn !== ApiKeyIn.QUERY || !connector.apiKeyName) return singleQuoted(connector.url);
+  if (connector.authType !== AuthType.AUTH_API_KEY || connector.apiKeyIn !== ApiKeyIn.QUERY || !connector.apiKeyName) return shellQuoted(connector.url);
   const marker = '\u0000';
   const [before, after] = withQuery(connector.url, [`${curlEscape(connector.apiKeyName)}=${marker}`]).split(marker);
-  return `${singleQuoted(before)}"$API_KEY"${after === '' ? '' : singleQuoted(after)}`;
+  return `${shellQuoted(before)}"$API_KEY"${after === '' ? '' : shellQuoted(after)}`;
 }

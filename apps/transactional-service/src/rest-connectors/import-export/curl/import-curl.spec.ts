@@ -184,7 +184,7 @@ describe('importCurl', () => {
 
     it('refuses a header name that is no HTTP token, and a value with a line break', async () => {
       expect(await refusal("curl https://x.test -H 'Bad Name: 1'")).toBe(
-        'source line 1, -H Bad Name: "Bad Name" is not an HTTP header name (RFC 9110 token, at most 256 characters)',
+        'source line 1, -H Bad…: "Bad…" is not an HTTP header name (RFC 9110 token, at most 256 characters)',
       );
       expect(await refusal("curl https://x.test -H $'X: a\\r\\nInjected: 1'")).toBe(
         'source line 1, -H: the header value must not contain CR, LF or NUL characters: HTTP cannot carry it',

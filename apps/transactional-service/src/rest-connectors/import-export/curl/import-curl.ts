@@ -1,7 +1,7 @@
 import { AuthType, ContentType, HTTP_TOKEN, LIMITS, RequestType, textProblem } from '@app/domain';
 import { ConnectorDraft, ImportDraft, Importer, ImportOptions, ImportSourceError } from '../connector-draft';
 import { ImportWarnings } from '../import-warnings';
-import { quotedList } from '../quoted-list';
+import { leadingName, quotedList } from '../quoted-list';
 import { CurlArguments, readCurlArguments } from './curl-arguments';
 import { credentialOf, isApiKeyQueryParameter, readAuth } from './curl-auth';
 import { CurlCommand, curlCommands } from './curl-commands';
@@ -279,9 +279,9 @@ function checkDraft(where: string, url: string, authType: AuthType, headers: Wri
   }
   if (headers.length > LIMITS.headers) throw new ImportSourceError(where, `more than ${LIMITS.headers} headers`);
   for (const { header, value, line } of headers) {
-    const at = `line ${line}, -H ${header.slice(0, 40)}`;
+    const at = `line ${line}, -H ${leadingName(header)}`;
     if (!HTTP_TOKEN.test(header) || header.length > LIMITS.headerName)
-      throw new ImportSourceError(at, `"${header.slice(0, 40)}" is not an HTTP header name (RFC 9110 token, at most ${LIMITS.headerName} characters)`);
+      throw new ImportSourceError(at, `"${leadingName(header)}" is not an HTTP header name (RFC 9110 token, at most ${LIMITS.headerName} characters)`);
     const problem = textProblem(value, true);
     if (problem !== undefined) throw new ImportSourceError(at, `the value ${problem}`);
     if (Buffer.byteLength(value) > LIMITS.headerValueBytes) throw new ImportSourceError(at, `the value is longer than ${LIMITS.headerValueBytes} bytes`);

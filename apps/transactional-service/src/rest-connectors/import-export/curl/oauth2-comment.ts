@@ -1,7 +1,7 @@
 import { GrantType, isHttpUrlWithPlaceholders, LIMITS } from '@app/domain';
 import { CredentialDraft, ImportSourceError } from '../connector-draft';
 import { CommentLine } from './curl-commands';
-import { singleQuoted } from './posix-quote';
+import { shellQuoted } from './posix-quote';
 import { tokenizeShell } from './shell-words';
 
 /**
@@ -35,11 +35,11 @@ const FLAGS: Record<string, 'clientId' | 'clientSecret' | 'authUsername' | 'auth
 export function oauth2Comment(grantType: GrantType, oauthUrl: string, clientId: string | null, authUsername: string | null): string {
   const parts = [
     `--grant-type ${grantType}`,
-    `--token-url ${singleQuoted(oauthUrl)}`,
-    `--client-id ${clientId === null ? '"$CLIENT_ID"' : singleQuoted(clientId)}`,
+    `--token-url ${shellQuoted(oauthUrl)}`,
+    `--client-id ${clientId === null ? '"$CLIENT_ID"' : shellQuoted(clientId)}`,
   ];
   if (grantType === GrantType.PASSWORD) {
-    parts.push(`--username ${authUsername === null ? '"$AUTH_USERNAME"' : singleQuoted(authUsername)}`, '--password "$AUTH_PASSWORD"');
+    parts.push(`--username ${authUsername === null ? '"$AUTH_USERNAME"' : shellQuoted(authUsername)}`, '--password "$AUTH_PASSWORD"');
   } else parts.push('--client-secret "$CLIENT_SECRET"');
   return `# ${OAUTH2_COMMENT} ${parts.join(' ')}`;
 }

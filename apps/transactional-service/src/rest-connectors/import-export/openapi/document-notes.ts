@@ -1,4 +1,5 @@
 import { ImportWarning } from '../connector-draft';
+import { shownUrl } from './server-userinfo';
 import { JsonRecord, entriesOf, isRecord } from './values';
 import { warning } from './warnings';
 
@@ -9,7 +10,7 @@ export function documentNotes(document: JsonRecord): ImportWarning[] {
   const notes: ImportWarning[] = [];
   const external = externalRefs(document);
   if (external.length) {
-    const listed = external.slice(0, MAX_LISTED).map(([pointer, ref]) => `${ref.slice(0, 200)} at ${pointer.slice(0, 200)}`);
+    const listed = external.slice(0, MAX_LISTED).map(([pointer, ref]) => `${shownUrl(ref).slice(0, 200)} at ${pointer.slice(0, 200)}`);
     notes.push(
       warning(
         'EXTERNAL_REF_NOT_FETCHED',

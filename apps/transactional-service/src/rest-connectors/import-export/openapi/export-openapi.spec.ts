@@ -65,6 +65,26 @@ describe(exportOpenApi.name, () => {
     expect(JSON.stringify(document)).not.toContain('secret');
   });
 
+  describe('never writes a $ref it did not make', () => {
+    const attacker = 'https://attacker.example/schema.json';
+    const body = JSON.stringify({ pet: { $ref: attacker }, tags: [{ $id: attacker, $schema: attacker }], name: 'Rex' }, null, 2);
+    const connector = anExportedConnector({ requestType: RequestType.POST, contentType: ContentType.APPLICATION_JSON, body });
+
+    /** Every key of the document, at any depth. */
+    const keysOf = (value: unknown): string[] =>
+      typeof value === 'object' && value !== null
+        ? Object.entries(value).flatMap(([key, child]) => [...(Array.isArray(value) ? [] : [key]), ...keysOf(child)])
+        : [];
+
+    it('exports a JSON body holding $-keys as its text, where no key exists, and imports it back the same', async () => {
+      const document = JSON.parse(sut(connector));
+
+      expect(keysOf(document).filter((key) => key.startsWith('$'))).toEqual([]);
+      expect(document.paths['/forecast/{city}'].post.requestBody.content['application/json']).toEqual({ example: body });
+      expect((await importOpenApi(sut(connector), {})).connectors[0].body).toBe(body);
+    });
+  });
+
   describe('round trip: importOpenApi gives the same connector back', () => {
     const connectors: Array<[string, ExportedConnector]> = [
       [

@@ -8,7 +8,8 @@ const VARIABLE = /\{\{([A-Za-z_][A-Za-z0-9_.-]{0,63})\}\}/g;
 /**
  * One OpenAPI 3.1 document (JSON) holding the connector as its only operation: the server is the URL's scheme, host
  * and port; `{{variables}}` in the path are path parameters; query parameters and headers are required parameters,
- * a fixed value as `const`; the body is the request body's example; the auth settings a security scheme. Secrets are
+ * a fixed value as `const`; the body is the request body's example (as text when its JSON holds a key starting
+ * with `$`: the document holds no `$ref` but those it makes, and it makes none); the auth settings a security scheme. Secrets are
  * never known here and an OpenAPI document has no place for one: the scheme only says which credential to give.
  * importOpenApi reads it back into the same connector (method, URL, headers, content type, body, auth, name).
  */
@@ -107,14 +108,34 @@ function requestBodyOf(connector: ExportedConnector): JsonRecord {
   return { requestBody: { required: true, content: { [mediaType]: { example: exampleOf(connector) } } } };
 }
 
+/** JSON data when the body reads back the same from it and holds no key that starts with `$`, else the body's text. */
 function exampleOf(connector: ExportedConnector): unknown {
   if (connector.contentType !== ContentType.APPLICATION_JSON) return connector.body;
   try {
     const data: unknown = JSON.parse(connector.body);
-    return JSON.stringify(data, null, 2) === connector.body ? data : connector.body;
+    return JSON.stringify(data, null, 2) === connector.body && !holdsDollarKey(data) ? data : connector.body;
   } catch {
     return connector.body;
   }
+}
+
+/**
+ * Whether JSON data holds an object key starting with `$` at any depth. `$ref` is followed by dereferencing tools
+ * wherever it stands, an example's data included: as data, a connector's `{"$ref": "https://…"}` would make a
+ * consumer's tooling fetch a URL the connector's text chose (and `$id`, `$schema`, `$dynamicRef` move or name what
+ * such tools resolve). As text, the body holds no key at all.
+ */
+function holdsDollarKey(data: unknown): boolean {
+  const pending = [data];
+  while (pending.length > 0) {
+    const value = pending.pop();
+    if (typeof value !== 'object' || value === null) continue;
+    for (const [key, child] of Object.entries(value)) {
+      if (!Array.isArray(value) && key.startsWith('$')) return true;
+      pending.push(child);
+    }
+  }
+  return false;
 }
 
 function securityOf(connector: ExportedConnector): { name: string; scheme: JsonRecord } | undefined {

@@ -259,6 +259,45 @@ describe('importOpenApi with hostile input', () => {
     });
   });
 
+  describe('never quotes a credential', () => {
+    const secret = 'S3cr3tV4lue';
+    const swagger = (host: string) => ({
+      swagger: '2.0',
+      info: { title: 'x', version: '1' },
+      host,
+      paths: { '/a': { get: { responses: { 200: { description: 'ok' } } } } },
+    });
+
+    it.each([
+      ['user info in a server URL without scheme', aDocument({ servers: [{ url: `//ana:${secret}@api.example.com/v1` }] })],
+      ['user info written without //', aDocument({ servers: [{ url: `ana:${secret}@api.example.com/v1` }] })],
+      ['a token in a relative server URL', aDocument({ servers: [{ url: `/v1?api_key=${secret}` }] })],
+      ['a token in a server variable', aDocument({ servers: [{ url: '{base}/v1', variables: { base: { default: `/x?access_token=${secret}` } } }] })],
+      [
+        'user info and tokens in other servers',
+        aDocument({ servers: [{ url: 'https://a.example.com' }, { url: `https://ana:${secret}@b.example.com/?key=${secret}` }] }),
+      ],
+      ['a token as the user of a Swagger 2.0 host', swagger(`${secret}@api.example.com`)],
+      [
+        'user info and a token in an external $ref and an external example',
+        aDocumentWith({
+          requestBody: {
+            content: {
+              'application/json': {
+                schema: { $ref: `https://ana:${secret}@schemas.example.com/pet.yaml?token=${secret}` },
+                examples: { pet: { externalValue: `https://ana:${secret}@examples.example.com/pet.json?token=${secret}` } },
+              },
+            },
+          },
+        }),
+      ],
+    ])('%s, in a warning or an error', async (_, document) => {
+      const outcome = await outcomeOf(JSON.stringify(document));
+      const shown = outcome instanceof ImportSourceError ? outcome.message : JSON.stringify(outcome.warnings);
+      expect(shown).not.toContain(secret);
+    });
+  });
+
   describe('values of the wrong type', () => {
     it.each([
       ['operationId', { operationId: 5 }],

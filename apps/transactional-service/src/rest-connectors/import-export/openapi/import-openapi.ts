@@ -8,7 +8,7 @@ import { ApiKeyPlace, parametersOf } from './parameters';
 import { bodyOf } from './request-body';
 import { authOf } from './security';
 import { documentServerWarnings, serverFor } from './server-url';
-import { userInfoAuth } from './server-userinfo';
+import { shownUrl, userInfoAuth } from './server-userinfo';
 import { asOpenApi3 } from './swagger2';
 import { parseSource } from './parse-source';
 import { JsonRecord, entriesOf } from './values';
@@ -50,7 +50,7 @@ function draftOf(document: JsonRecord, source: OperationSource, warnings: Import
       warning(
         'AUTH_NEEDS_ABSOLUTE_SERVER',
         where,
-        `the host is the variable in ${server.url}: a connector with auth needs it written out, so the auth settings are left out`,
+        `the host is the variable in ${shownUrl(server.url)}: a connector with auth needs it written out, so the auth settings are left out`,
       ),
     );
     auth = NO_AUTH;

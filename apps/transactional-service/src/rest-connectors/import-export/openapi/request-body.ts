@@ -2,6 +2,7 @@ import { ContentType } from '@app/domain';
 import { ImportWarning } from '../connector-draft';
 import { contentTypeOf } from './media-type';
 import { skeletonOf } from './schema-skeleton';
+import { shownUrl } from './server-userinfo';
 import { JsonRecord, arrayOrEmpty, entriesOf, has, isRecord, recordOrEmpty, stringOrUndefined, unresolvedRef } from './values';
 import { warning } from './warnings';
 
@@ -63,7 +64,11 @@ function exampleOf(content: JsonRecord, where: string, warnings: ImportWarning[]
     if (has(record, 'value')) return { found: true, value: record.value };
     if (typeof record.externalValue === 'string') {
       warnings.push(
-        warning('EXTERNAL_EXAMPLE', where, `the example ${name.slice(0, 100)} is at ${record.externalValue.slice(0, 200)}, which an import never fetches`),
+        warning(
+          'EXTERNAL_EXAMPLE',
+          where,
+          `the example ${name.slice(0, 100)} is at ${shownUrl(record.externalValue).slice(0, 200)}, which an import never fetches`,
+        ),
       );
     }
   }

@@ -69,20 +69,20 @@ function defaultOf(variable: unknown): string | undefined {
 function absoluteBase(url: string, where: string, warnings: ImportWarning[]): ServerBase {
   const trimmed = url.trim().replace(/\/+$/, '');
   if (trimmed.startsWith('//')) {
-    warnings.push(warning('SERVER_SCHEME_ASSUMED', where, `the server URL ${url} names no scheme: https is assumed`));
+    warnings.push(warning('SERVER_SCHEME_ASSUMED', where, `the server URL ${shownUrl(url)} names no scheme: https is assumed`));
     return absoluteBase(`https:${trimmed}`, where, warnings);
   }
   const authority = /^https?:\/\/([^/?#]*)/i.exec(trimmed);
   if (authority) return { url: trimmed, hostIsFixed: !authority[1].includes('{{') };
   if (/^[a-z][a-z0-9+.-]*:/i.test(trimmed)) {
-    throw new ImportSourceError(where, `has the server URL ${url.slice(0, 200)}, which is not http or https: a connector calls http(s) URLs only`);
+    throw new ImportSourceError(where, `has the server URL ${shownUrl(url).slice(0, 200)}, which is not http or https: a connector calls http(s) URLs only`);
   }
   const path = trimmed.replace(/^\/+/, '');
   warnings.push(
     warning(
       'RELATIVE_SERVER_URL',
       where,
-      `the server URL ${url === '' ? '(none)' : url} is relative: the URL starts with ${RELATIVE_BASE} (set the variable when testing, or write the host into the URL)`,
+      `the server URL ${url === '' ? '(none)' : shownUrl(url).slice(0, 200)} is relative: the URL starts with ${RELATIVE_BASE} (set the variable when testing, or write the host into the URL)`,
     ),
   );
   return { url: path ? `${RELATIVE_BASE}/${path}` : RELATIVE_BASE, hostIsFixed: false };

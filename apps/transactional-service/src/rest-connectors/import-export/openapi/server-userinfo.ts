@@ -11,9 +11,15 @@ export function splitUserInfo(url: string): { url: string; userInfo?: string } {
   return match ? { url: match[1] + url.slice(match[0].length), userInfo: match[2] } : { url };
 }
 
-/** A URL as a message may quote it: never with a user name or password. */
+/** User info however a URL is written: after `scheme://`, `//`, or a bare `user:password@host` (read as a scheme). */
+const ANY_USER_INFO = /^((?:[a-z][a-z0-9+.-]*:)?(?:\/\/)?)[^/?#]*@/i;
+
+/**
+ * A URL as a message may quote it: never with a user name or password (however it is written), nor its query (an API
+ * key or `access_token` may be in it); `?…` says there was one.
+ */
 export function shownUrl(url: string): string {
-  return splitUserInfo(url).url;
+  return url.replace(ANY_USER_INFO, '$1').replace(/\?[^#]*/, '?…');
 }
 
 /**

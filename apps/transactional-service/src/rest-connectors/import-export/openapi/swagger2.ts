@@ -1,5 +1,6 @@
 import { ImportWarning } from '../connector-draft';
 import { JsonRecord, arrayOrEmpty, entriesOf, isRecord, recordOrEmpty, stringOrUndefined } from './values';
+import { shownUrl } from './server-userinfo';
 import { warning } from './warnings';
 
 /** The methods of a path item (both versions), in the order the importer lists a path's operations. */
@@ -27,7 +28,7 @@ function swaggerServers(document: JsonRecord, schemes: unknown[], where: string,
   if (!host) return [{ url: basePath || '/' }];
   const names = schemes.filter((scheme): scheme is string => typeof scheme === 'string');
   if (names.length === 0) {
-    warnings.push(warning('SERVER_SCHEME_ASSUMED', where, `the document names no \`schemes\`: https://${host} is assumed`));
+    warnings.push(warning('SERVER_SCHEME_ASSUMED', where, `the document names no \`schemes\`: ${shownUrl(`https://${host}`)} is assumed`));
     return [{ url: `https://${host}${basePath}` }];
   }
   // https first when offered: the connector's URL should not downgrade a call the API also takes over TLS.

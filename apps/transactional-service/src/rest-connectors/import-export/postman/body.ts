@@ -3,6 +3,7 @@ import { parse as parseMediaType } from 'content-type';
 import stripJsonComments from 'strip-json-comments';
 import { Header } from './headers';
 import { JsonNode } from './postman-json';
+import { leadingName } from '../quoted-list';
 import { Warnings } from './warnings';
 
 /** The Content-Type Postman's runtime sends for a raw body's `options.raw.language` when no header says one (postman-runtime's core-body-builder). */
@@ -65,7 +66,7 @@ function formFields(body: JsonNode, mode: string, warnings: Warnings): string {
   return body
     .objects(mode)
     .filter((field) => {
-      const key = JSON.stringify(field.string('key') ?? '');
+      const key = JSON.stringify(leadingName(field.string('key') ?? ''));
       if (field.flag('disabled')) warnings.add('DISABLED_SKIPPED', body.where, `The disabled form field ${key} is not sent by Postman: left out.`);
       else if (field.string('type') === 'file')
         warnings.add('FILE_NOT_IMPORTED', body.where, `The file form field ${key} is left out: an import never reads a file.`);

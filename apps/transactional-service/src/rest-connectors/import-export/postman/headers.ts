@@ -4,6 +4,7 @@ import { AuthSettings, NO_AUTH } from '../connector-draft';
 import { credentialOf } from './auth';
 import { JsonNode } from './postman-json';
 import { variablesIn } from './variables';
+import { leadingName } from '../quoted-list';
 import { Warnings } from './warnings';
 
 export interface Header {
@@ -28,7 +29,7 @@ export function enabledHeaders(request: JsonNode, warnings: Warnings): Header[] 
   return request.objects('header').flatMap((header) => {
     const name = header.string('key') ?? '';
     if (!header.flag('disabled')) return [{ header: name, value: header.text('value') ?? '' }];
-    warnings.add('DISABLED_SKIPPED', request.where, `The disabled header ${JSON.stringify(name)} is not sent by Postman: left out.`);
+    warnings.add('DISABLED_SKIPPED', request.where, `The disabled header ${JSON.stringify(leadingName(name))} is not sent by Postman: left out.`);
     return [];
   });
 }
@@ -130,7 +131,7 @@ function apiKeyHeader(header: Header, sorted: SortedHeaders, where: string, warn
 /** A plain header, when a connector can hold it. */
 export function keepHeader(header: Header, sorted: SortedHeaders, where: string, warnings: Warnings): void {
   const problem = headerProblem(header);
-  if (problem !== undefined) warnings.add('HEADER_SKIPPED', where, `The header ${JSON.stringify(header.header.slice(0, 256))} is left out: ${problem}.`);
+  if (problem !== undefined) warnings.add('HEADER_SKIPPED', where, `The header ${JSON.stringify(leadingName(header.header))} is left out: ${problem}.`);
   else if (sorted.headers.length >= LIMITS.headers)
     warnings.add('HEADER_SKIPPED', where, `The headers past the ${LIMITS.headers}th are left out: a connector has at most ${LIMITS.headers}.`);
   else sorted.headers.push(header);

@@ -211,7 +211,17 @@ describe('importPostman on hostile input', () => {
   });
 
   it('never says a secret in a warning or an error', async () => {
-    const secrets = ['s3cr3t-basic', 's3cr3t-bearer', 's3cr3t-key', 's3cr3t-client', 's3cr3t-query', 's3cr3t-header', 's3cr3t-userinfo', 's3cr3t-var'];
+    const secrets = [
+      's3cr3t-basic',
+      's3cr3t-bearer',
+      's3cr3t-key',
+      's3cr3t-client',
+      's3cr3t-query',
+      's3cr3t-header',
+      's3cr3t-userinfo',
+      's3cr3t-var',
+      's3cr3t-in-a-name',
+    ];
     const collection = aCollection(
       [
         aRequestItem('Basic', { auth: anAuth('basic', { username: 'u', password: `${secrets[0]}\n` }) }),
@@ -227,6 +237,16 @@ describe('importPostman on hostile input', () => {
         ),
         aRequestItem('Userinfo', { url: `https://u:${secrets[6]}@a.example/`, method: 'COPY' }),
         aRequestItem('Var', { url: '{{secret}}/x', auth: anAuth('bearer', { token: 't' }) }),
+        // A header or parameter written whole into its key: quoted by its name only.
+        aRequestItem('In names', {
+          url: { raw: 'https://a.example/', query: [{ key: `access_token=${secrets[8]}`, value: '', disabled: true }] },
+          header: [
+            { key: `Authorization: Bearer ${secrets[8]}`, value: '' },
+            { key: `X-API-Key ${secrets[8]}`, value: '', disabled: true },
+          ],
+          method: 'POST',
+          body: { mode: 'urlencoded', urlencoded: [{ key: `token=${secrets[8]}`, value: '', disabled: true }] },
+        }),
       ],
       {
         variable: [

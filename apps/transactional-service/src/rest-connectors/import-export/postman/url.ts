@@ -1,5 +1,6 @@
 import { isJsonObject, Json, JsonNode } from './postman-json';
 import { maskVariables, replaceVariables, variablesIn } from './variables';
+import { leadingName } from '../quoted-list';
 import { Warnings } from './warnings';
 
 /** A URL cut where a parser cuts it, never inside a `{{variable}}`: `origin` (scheme and authority), `path`, `query` with its `?`, `fragment` with its `#`. */
@@ -58,7 +59,7 @@ function queryOf(url: JsonNode, warnings: Warnings): string {
     warnings.add(
       'DISABLED_SKIPPED',
       url.where,
-      `The disabled query parameter ${JSON.stringify(parameter.string('key') ?? '')} is not sent by Postman: left out.`,
+      `The disabled query parameter ${JSON.stringify(leadingName(parameter.string('key') ?? ''))} is not sent by Postman: left out.`,
     );
     return false;
   });
