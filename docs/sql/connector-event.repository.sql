@@ -79,10 +79,10 @@ FROM
 WHERE
   r.id = :id;
 
--- ConnectorEventRepository.acquire
+-- ConnectorEventRepository.acquire, MySQL
 SELECT
   r.holder AS holder,
-  r.lease_until AS lease_until
+  TIMESTAMPDIFF(MICROSECOND, UTC_TIMESTAMP(3), r.lease_until) DIV 1000 AS ends_in_ms
 FROM
   connector_event_relay r
 WHERE
@@ -90,14 +90,68 @@ WHERE
 UPDATE connector_event_relay
 SET
   holder = :holder,
-  lease_until = :until
+  lease_until = UTC_TIMESTAMP(3) + INTERVAL :leaseMs * 1000 MICROSECOND,
+  lease_taken_at = UTC_TIMESTAMP(3),
+  lease_epoch = lease_epoch + 1
 WHERE
   id = :id
   AND (
     holder = :holder
     OR holder IS NULL
-    OR lease_until < :now
+    OR lease_until IS NULL
+    OR lease_until < UTC_TIMESTAMP(3)
   );
+
+-- ConnectorEventRepository.acquire, SQLite
+SELECT
+  r.holder AS holder,
+  CAST(
+    ROUND(
+      (julianday (r.lease_until) - julianday ('now')) * 86400000
+    ) AS INTEGER
+  ) AS ends_in_ms
+FROM
+  connector_event_relay r
+WHERE
+  r.id = :id;
+UPDATE connector_event_relay
+SET
+  holder = :holder,
+  lease_until = strftime (
+    '%Y-%m-%d %H:%M:%f',
+    'now',
+    '+' || (:leaseMs / 1000.0) || ' seconds'
+  ),
+  lease_taken_at = strftime ('%Y-%m-%d %H:%M:%f', 'now'),
+  lease_epoch = lease_epoch + 1
+WHERE
+  id = :id
+  AND (
+    holder = :holder
+    OR holder IS NULL
+    OR lease_until IS NULL
+    OR lease_until < strftime ('%Y-%m-%d %H:%M:%f', 'now')
+  );
+
+-- ConnectorEventRepository.renew, MySQL
+UPDATE connector_event_relay
+SET
+  lease_until = UTC_TIMESTAMP(3) + INTERVAL :leaseMs * 1000 MICROSECOND
+WHERE
+  id = :id
+  AND holder = :holder;
+
+-- ConnectorEventRepository.renew, SQLite
+UPDATE connector_event_relay
+SET
+  lease_until = strftime (
+    '%Y-%m-%d %H:%M:%f',
+    'now',
+    '+' || (:leaseMs / 1000.0) || ' seconds'
+  )
+WHERE
+  id = :id
+  AND holder = :holder;
 
 -- ConnectorEventRepository.release
 UPDATE connector_event_relay
@@ -108,10 +162,40 @@ WHERE
   id = :id
   AND holder = :holder;
 
--- ConnectorEventRepository.sequence
+-- ConnectorEventRepository.sequence, MySQL
 UPDATE connector_event_relay
 SET
-  lease_until = :until
+  lease_until = UTC_TIMESTAMP(3) + INTERVAL :leaseMs * 1000 MICROSECOND
+WHERE
+  id = :id
+  AND holder = :holder;
+SELECT
+  r.sequenced_through AS sequenced_through,
+  r.published_through AS published_through,
+  r.purged_through AS purged_through
+FROM
+  connector_event_relay r
+WHERE
+  r.id = :id;
+SELECT
+  seq
+FROM
+  connector_events
+WHERE
+  position IS NULL
+ORDER BY
+  seq
+LIMIT
+  :limit;
+
+-- ConnectorEventRepository.sequence, SQLite
+UPDATE connector_event_relay
+SET
+  lease_until = strftime (
+    '%Y-%m-%d %H:%M:%f',
+    'now',
+    '+' || (:leaseMs / 1000.0) || ' seconds'
+  )
 WHERE
   id = :id
   AND holder = :holder;
@@ -170,20 +254,59 @@ ORDER BY
 LIMIT
   :limit;
 
--- ConnectorEventRepository.markPublished
+-- ConnectorEventRepository.markPublished, MySQL
 UPDATE connector_event_relay
 SET
   published_through = :through,
-  lease_until = :until
+  lease_until = UTC_TIMESTAMP(3) + INTERVAL :leaseMs * 1000 MICROSECOND
 WHERE
   id = :id
   AND holder = :holder
   AND published_through < :through;
 
--- ConnectorEventRepository.purge
+-- ConnectorEventRepository.markPublished, SQLite
 UPDATE connector_event_relay
 SET
-  lease_until = :until
+  published_through = :through,
+  lease_until = strftime (
+    '%Y-%m-%d %H:%M:%f',
+    'now',
+    '+' || (:leaseMs / 1000.0) || ' seconds'
+  )
+WHERE
+  id = :id
+  AND holder = :holder
+  AND published_through < :through;
+
+-- ConnectorEventRepository.purge, MySQL
+UPDATE connector_event_relay
+SET
+  lease_until = UTC_TIMESTAMP(3) + INTERVAL :leaseMs * 1000 MICROSECOND
+WHERE
+  id = :id
+  AND holder = :holder;
+SELECT
+  ev.seq AS seq,
+  ev.position AS position,
+  ev.created_at AS created_at
+FROM
+  connector_events ev
+WHERE
+  ev.position IS NOT NULL
+  AND ev.position <= :bound
+ORDER BY
+  ev.position
+LIMIT
+  :limit;
+
+-- ConnectorEventRepository.purge, SQLite
+UPDATE connector_event_relay
+SET
+  lease_until = strftime (
+    '%Y-%m-%d %H:%M:%f',
+    'now',
+    '+' || (:leaseMs / 1000.0) || ' seconds'
+  )
 WHERE
   id = :id
   AND holder = :holder;

@@ -1,3 +1,4 @@
+import { buildDataSourceOptions, ConnectorEventRepository, Database, PlatformDataSource } from '@app/domain';
 import { parseServerUrl } from '@app/platform';
 import { TRANSACTIONAL_SERVICE_APP } from '../../apps/transactional-service/src/transactional-service.app';
 import { seedTenant, Tenant } from '../support/fixtures';
@@ -147,5 +148,86 @@ describe('Connector change events on the embedded SQLite database', () => {
       [uuid, 'connector.deleted.v1', 2],
     ]);
     expect(events[0].event.time).toMatch(/Z$/);
+  });
+});
+
+/**
+ * The lease, on both engines: its end is set and judged on the database's clock, so a pod whose clock is an hour off
+ * neither takes a lease that runs nor waits for one that ended.
+ */
+describe.each([
+  [
+    'MariaDB',
+    async () => {
+      const name = uniqueDatabaseName('platform_relay_lease');
+      return { config: parseServerUrl(await createMigratedDatabase(name)), drop: () => dropDatabase(name) };
+    },
+  ],
+  ['SQLite', async () => ({ config: sqliteTestConfig().database, drop: async () => undefined })],
+])("The relay's lease on %s", (_engine, open) => {
+  let dataSource: PlatformDataSource;
+  let sut: ConnectorEventRepository;
+  let drop: () => Promise<void>;
+  const row = async () => {
+    const [{ holder, lease_epoch: epoch, lease_taken_at: takenAt }] = await dataSource.query(
+      'SELECT holder, lease_epoch, lease_taken_at FROM connector_event_relay WHERE id = 1',
+    );
+    return { holder, epoch: Number(epoch), takenAt: new Date(typeof takenAt === 'string' ? `${takenAt.replace(' ', 'T')}Z` : takenAt) };
+  };
+  /** This process's clock `offsetMs` off (Date only: timers and the drivers' I/O run as usual). */
+  const skewClock = (offsetMs: number) =>
+    jest.useFakeTimers({
+      now: Date.now() + offsetMs,
+      doNotFake: [
+        'hrtime',
+        'nextTick',
+        'performance',
+        'queueMicrotask',
+        'setImmediate',
+        'clearImmediate',
+        'setInterval',
+        'clearInterval',
+        'setTimeout',
+        'clearTimeout',
+      ],
+    });
+
+  beforeAll(async () => {
+    const target = await open();
+    drop = target.drop;
+    dataSource = new PlatformDataSource(buildDataSourceOptions(target.config, { migrationsRun: true }));
+    await dataSource.initialize();
+    sut = new ConnectorEventRepository(new Database(dataSource));
+  });
+  afterEach(() => jest.useRealTimers());
+  afterAll(async () => {
+    await dataSource?.destroy();
+    await drop?.();
+  });
+
+  it('is taken when free, refused while it runs on the database clock (a pod an hour ahead), taken once it ended (a pod an hour behind)', async () => {
+    const realNow = Date.now();
+    await expect(sut.acquire('pod-a', 2_000)).resolves.toEqual({ taken: true });
+    const taken = await row();
+    expect(taken).toMatchObject({ holder: 'pod-a', epoch: 1 });
+    expect(Math.abs(taken.takenAt.getTime() - realNow)).toBeLessThan(60_000);
+
+    skewClock(3_600_000);
+    const refused = await sut.acquire('pod-b', 2_000);
+    expect(refused).toEqual({ taken: false, endsInMs: expect.any(Number) });
+    expect((refused as { endsInMs: number }).endsInMs).toBeGreaterThan(0);
+    expect((refused as { endsInMs: number }).endsInMs).toBeLessThanOrEqual(2_000);
+    await expect(sut.renew('pod-b', 2_000)).resolves.toBe(false);
+    await expect(sut.renew('pod-a', 2_000)).resolves.toBe(true);
+    expect(await row()).toMatchObject({ holder: 'pod-a', epoch: 1 });
+
+    // pod-a's lease ended a millisecond ago, as the database tells time.
+    await expect(sut.renew('pod-a', -1)).resolves.toBe(true);
+    skewClock(-3_600_000);
+    await expect(sut.acquire('pod-b', 2_000)).resolves.toEqual({ taken: true });
+    expect(await row()).toMatchObject({ holder: 'pod-b', epoch: 2 });
+    await expect(sut.renew('pod-a', 2_000)).resolves.toBe(false);
+    await expect(sut.markPublished('pod-a', 2_000, 1)).resolves.toBe(false);
+    await expect(sut.sequence('pod-a', 2_000, 10)).resolves.toBeNull();
   });
 });

@@ -4,7 +4,7 @@ import { entityRows } from '../database/table-rows';
 
 /**
  * The relay's one row (id 1): who holds the lease (one relay at a time across all pods, taken over when it
- * expires), and how far the outbox has been numbered, published to JetStream and purged.
+ * expires on the database's clock), and how far the outbox has been numbered, published to JetStream and purged.
  */
 @Entity('connector_event_relay')
 export class ConnectorEventRelayState {
@@ -15,8 +15,17 @@ export class ConnectorEventRelayState {
   @Column({ type: 'varchar', length: 255, nullable: true })
   holder: string | null;
 
+  /** When the lease ends unless its holder renews it, on the database's clock. */
   @TimestampColumn({ nullable: true })
   leaseUntil: Date | null;
+
+  /** How many times the lease was taken: one more at each take (never at a renewal). */
+  @Column({ type: 'bigint', default: 0 })
+  leaseEpoch: number;
+
+  /** When the holder took the lease, on the database's clock. */
+  @TimestampColumn({ nullable: true })
+  leaseTakenAt: Date | null;
 
   /** The highest position numbered: the next batch is numbered above it. */
   @Column({ type: 'bigint' })

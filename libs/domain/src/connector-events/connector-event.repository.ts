@@ -25,6 +25,9 @@ export interface FeedScope {
   botUUID?: string;
 }
 
+/** What a relay that asked for the lease learned: it holds it, or when the holder's lease ends on the database's clock. */
+export type LeaseAnswer = { taken: true } | { taken: false; endsInMs: number };
+
 /** The relay's counters (connector_event_relay). */
 export type RelayProgress = Pick<ConnectorEventRelayState, 'sequencedThrough' | 'publishedThrough' | 'purgedThrough'>;
 
@@ -32,7 +35,6 @@ const APPEND_ROWS = CONNECTOR_EVENT_ROWS.pick('eventUuid', 'organizationUuid', '
 const EVENT_ROWS = CONNECTOR_EVENT_ROWS.pick('position', 'eventUuid', 'organizationUuid', 'environmentUuid', 'botUuid', 'connectorUuid', 'version');
 const RECORDED_ROWS = REST_CONNECTOR_VERSION_ROWS.pick('operation', 'updatedAt', 'updatedBy', 'changedFields', 'snapshot');
 const PROGRESS_ROWS = CONNECTOR_EVENT_RELAY_ROWS.pick('sequencedThrough', 'publishedThrough', 'purgedThrough');
-const LEASE_ROWS = CONNECTOR_EVENT_RELAY_ROWS.pick('holder', 'leaseUntil');
 const EXPIRING_ROWS = CONNECTOR_EVENT_ROWS.pick('seq', 'position', 'createdAt');
 const CREATED_ROWS = CONNECTOR_EVENT_ROWS.pick('createdAt');
 
@@ -54,14 +56,44 @@ const BOT_IN_SCOPE = statement(
 
 /** The relay's one row. */
 const RELAY = { id: 1 };
-const LEASE = statement(`SELECT ${LEASE_ROWS.select('r')} FROM connector_event_relay r WHERE r.id = :id`);
 const PROGRESS = statement(`SELECT ${PROGRESS_ROWS.select('r')} FROM connector_event_relay r WHERE r.id = :id`);
-const ACQUIRE = statement(
-  'UPDATE connector_event_relay SET holder = :holder, lease_until = :until WHERE id = :id AND (holder = :holder OR holder IS NULL OR lease_until < :now)',
-);
 const RELEASE = statement('UPDATE connector_event_relay SET holder = NULL, lease_until = NULL WHERE id = :id AND holder = :holder');
-/** Renews the lease for its holder: 0 rows when another holds it (the fence of every step that changes something). */
-const RENEW = statement('UPDATE connector_event_relay SET lease_until = :until WHERE id = :id AND holder = :holder');
+
+/**
+ * The database's clock, as each engine spells it: the lease's end is set and judged on it alone, never on a pod's
+ * clock (pods' clocks may be skewed; a lease of 2 s cannot absorb a skew). `:leaseMs` is a duration.
+ */
+const MYSQL_CLOCK = {
+  now: 'UTC_TIMESTAMP(3)',
+  leaseEnd: 'UTC_TIMESTAMP(3) + INTERVAL :leaseMs * 1000 MICROSECOND',
+  endsInMs: 'TIMESTAMPDIFF(MICROSECOND, UTC_TIMESTAMP(3), r.lease_until) DIV 1000',
+} as const;
+const SQLITE_CLOCK = {
+  now: "strftime('%Y-%m-%d %H:%M:%f', 'now')",
+  leaseEnd: "strftime('%Y-%m-%d %H:%M:%f', 'now', '+' || (:leaseMs / 1000.0) || ' seconds')",
+  endsInMs: "CAST(ROUND((julianday(r.lease_until) - julianday('now')) * 86400000) AS INTEGER)",
+} as const;
+
+/** The statements of the lease on one engine's clock. */
+const leaseStatements = (clock: typeof MYSQL_CLOCK | typeof SQLITE_CLOCK) => ({
+  /** Who holds the lease, and in how many milliseconds it ends (negative: it has ended; null: nobody holds it). */
+  LEASE: statement(`SELECT r.holder AS holder, ${clock.endsInMs} AS ends_in_ms FROM connector_event_relay r WHERE r.id = :id`).returning<{
+    holder: string | null;
+    ends_in_ms: number | string | null;
+  }>(),
+  /** Takes the lease when it is free, ended, or already this holder's: a new epoch. */
+  ACQUIRE: statement(
+    `UPDATE connector_event_relay SET holder = :holder, lease_until = ${clock.leaseEnd}, lease_taken_at = ${clock.now}, lease_epoch = lease_epoch + 1 `,
+    `WHERE id = :id AND (holder = :holder OR holder IS NULL OR lease_until IS NULL OR lease_until < ${clock.now})`,
+  ),
+  /** Renews the lease for its holder: 0 rows when another holds it (the fence of every step that changes something). */
+  RENEW: statement(`UPDATE connector_event_relay SET lease_until = ${clock.leaseEnd} WHERE id = :id AND holder = :holder`),
+  MARK_PUBLISHED: statement(
+    `UPDATE connector_event_relay SET published_through = :through, lease_until = ${clock.leaseEnd} `,
+    'WHERE id = :id AND holder = :holder AND published_through < :through',
+  ),
+});
+const LEASE_STATEMENTS = { mysql: leaseStatements(MYSQL_CLOCK), sqlite: leaseStatements(SQLITE_CLOCK) };
 const UNNUMBERED = statement('SELECT seq FROM connector_events WHERE position IS NULL ORDER BY seq LIMIT :limit');
 const ANY_UNNUMBERED = statement('SELECT 1 AS waiting FROM connector_events WHERE position IS NULL LIMIT 1');
 /**
@@ -72,9 +104,6 @@ const NUMBER = statementsBy((count: number) =>
   statement(`UPDATE connector_events SET position = seq + :offset WHERE seq IN (${placeholderList('seq', count)}) AND position IS NULL`),
 );
 const SEQUENCED_THROUGH = statement('UPDATE connector_event_relay SET sequenced_through = :through WHERE id = :id');
-const MARK_PUBLISHED = statement(
-  'UPDATE connector_event_relay SET published_through = :through, lease_until = :until WHERE id = :id AND holder = :holder AND published_through < :through',
-);
 const OLDEST_NUMBERED = statement(
   `SELECT ${EXPIRING_ROWS.select('ev')} FROM connector_events ev WHERE ev.position IS NOT NULL AND ev.position <= :bound ORDER BY ev.position LIMIT :limit`,
 );
@@ -116,7 +145,11 @@ export function appendConnectorEvent(tx: Transaction, path: BotPath, connectorUu
  */
 @Injectable()
 export class ConnectorEventRepository {
-  constructor(private readonly db: Database) {}
+  private readonly lease: ReturnType<typeof leaseStatements>;
+
+  constructor(private readonly db: Database) {
+    this.lease = db.isSqlite ? LEASE_STATEMENTS.sqlite : LEASE_STATEMENTS.mysql;
+  }
 
   /**
    * The scope's events numbered after `after`, oldest first, at most `limit`. Nothing at the path when the
@@ -144,14 +177,24 @@ export class ConnectorEventRepository {
     return PROGRESS_ROWS.from(row);
   }
 
-  /** Takes the lease when it is free or expired at `now`, or renews it for its holder: whether `holder` holds it until `until`. */
-  @GenerateSql({ params: ['pod-1', DummyValue.DATE, DummyValue.DATE] })
-  async acquire(holder: string, now: Date, until: Date): Promise<boolean> {
-    // Read first: a follower asks every few seconds, and a write that changes nothing still costs the primary.
-    const [row] = await this.db.rows(LEASE, RELAY, 'primary');
-    const lease = row ? LEASE_ROWS.from(row) : { holder: null, leaseUntil: null };
-    if (lease.holder !== null && lease.holder !== holder && lease.leaseUntil !== null && lease.leaseUntil >= now) return false;
-    return (await this.db.run(ACQUIRE, { ...RELAY, holder, until, now })) === 1;
+  /**
+   * Takes the lease for `leaseMs` when it is free, ended or already `holder`'s, all judged on the database's clock.
+   * Otherwise answers in how many milliseconds the holder's lease ends (on that clock) unless renewed.
+   */
+  @GenerateSql({ params: ['pod-1', 2000] })
+  async acquire(holder: string, leaseMs: number): Promise<LeaseAnswer> {
+    // Read first: a follower asks once per lease, and a write that changes nothing still costs the primary.
+    const [lease] = await this.db.rows(this.lease.LEASE, RELAY, 'primary');
+    const endsInMs = Number(lease?.ends_in_ms ?? -1);
+    if (lease?.holder && lease.holder !== holder && endsInMs >= 0) return { taken: false, endsInMs };
+    // Taken by another between the read and the write: its lease has only begun.
+    return (await this.db.run(this.lease.ACQUIRE, { ...RELAY, holder, leaseMs })) === 1 ? { taken: true } : { taken: false, endsInMs: 0 };
+  }
+
+  /** Extends `holder`'s lease to `leaseMs` from now on the database's clock; false (nothing changed) when another holds it. */
+  @GenerateSql({ params: ['pod-1', 2000] })
+  async renew(holder: string, leaseMs: number): Promise<boolean> {
+    return (await this.db.run(this.lease.RENEW, { ...RELAY, holder, leaseMs })) === 1;
   }
 
   /** Gives the lease up (at shutdown), so another relay takes over at once rather than when it expires. */
@@ -168,10 +211,10 @@ export class ConnectorEventRepository {
    * write waits for the previous one's commit, so its insert (its seq) comes after. Answers how many were
    * numbered and the relay's progress after it, or null when `holder` no longer holds the lease (nothing changed).
    */
-  @GenerateSql({ params: ['pod-1', DummyValue.DATE, 1000] })
-  async sequence(holder: string, until: Date, batch: number): Promise<{ numbered: number; progress: RelayProgress } | null> {
+  @GenerateSql({ params: ['pod-1', 2000, 1000] })
+  async sequence(holder: string, leaseMs: number, batch: number): Promise<{ numbered: number; progress: RelayProgress } | null> {
     return this.db.transaction(async (tx) => {
-      if ((await tx.run(RENEW, { ...RELAY, holder, until })) !== 1) return null;
+      if ((await tx.run(this.lease.RENEW, { ...RELAY, holder, leaseMs })) !== 1) return null;
       const [progress] = (await tx.rows(PROGRESS, RELAY)).map((row) => PROGRESS_ROWS.from(row));
       const seqs = (await tx.rows(UNNUMBERED, { limit: batch })).map((row) => Number(row.seq));
       if (seqs.length === 0) return { numbered: 0, progress };
@@ -197,9 +240,9 @@ export class ConnectorEventRepository {
   }
 
   /** Records that JetStream acknowledged every event up to `through`; false (nothing changed) when `holder` lost the lease. */
-  @GenerateSql({ params: ['pod-1', DummyValue.DATE, 100] })
-  async markPublished(holder: string, until: Date, through: number): Promise<boolean> {
-    return (await this.db.run(MARK_PUBLISHED, { ...RELAY, holder, until, through })) === 1;
+  @GenerateSql({ params: ['pod-1', 2000, 100] })
+  async markPublished(holder: string, leaseMs: number, through: number): Promise<boolean> {
+    return (await this.db.run(this.lease.MARK_PUBLISHED, { ...RELAY, holder, leaseMs, through })) === 1;
   }
 
   /**
@@ -207,10 +250,10 @@ export class ConnectorEventRepository {
    * may go: published, or numbered when nothing publishes), and raises purged_through over them. Answers how many
    * went, or null when `holder` lost the lease.
    */
-  @GenerateSql({ params: ['pod-1', DummyValue.DATE, DummyValue.DATE, 100, 500] })
-  async purge(holder: string, until: Date, cutoff: Date, bound: number, batch: number): Promise<number | null> {
+  @GenerateSql({ params: ['pod-1', 2000, DummyValue.DATE, 100, 500] })
+  async purge(holder: string, leaseMs: number, cutoff: Date, bound: number, batch: number): Promise<number | null> {
     return this.db.transaction(async (tx) => {
-      if ((await tx.run(RENEW, { ...RELAY, holder, until })) !== 1) return null;
+      if ((await tx.run(this.lease.RENEW, { ...RELAY, holder, leaseMs })) !== 1) return null;
       const oldest = (await tx.rows(OLDEST_NUMBERED, { bound, limit: batch })).map((row) => EXPIRING_ROWS.from(row));
       const end = oldest.findIndex((event) => event.createdAt >= cutoff);
       const going = end === -1 ? oldest : oldest.slice(0, end);

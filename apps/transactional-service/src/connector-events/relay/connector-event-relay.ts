@@ -14,44 +14,83 @@ import { CONNECTOR_EVENT_PUBLISHER } from './event-publisher.provider';
 export interface RelayTiming {
   /** Between two rounds when there was nothing to do. */
   idleMs: number;
-  /** How long a lease lasts without renewal: a dead relay's successor takes over after at most this. */
+  /**
+   * How long a lease lasts on the database's clock after its last renewal: a dead (or frozen, or cut off) leader's
+   * successor takes over at most this, and followerMs, after that renewal.
+   */
   leaseMs: number;
-  /** A relay that does not hold the lease tries to take it this often. */
+  /**
+   * The leader renews its lease this often, beside its work. It acts only until three quarters of leaseMs after it
+   * sent its last renewal that succeeded (HOLD_SHARE): it has stopped before any other relay may take the lease.
+   */
+  renewMs: number;
+  /** A relay that does not hold the lease looks at it again this long after the lease it saw ends. */
   followerMs: number;
   /** After a failed publish (or a database error): the first wait, doubled up to maxBackoffMs. */
   backoffMs: number;
   maxBackoffMs: number;
   /** Retention runs this often. */
   purgeEveryMs: number;
+  /**
+   * An idle leader reads its row (a whole round) at least this often: a row changed by hand (`published_through`
+   * moved back, to publish again) is acted on within it.
+   */
+  resyncMs: number;
 }
 
-export const RELAY_TIMING: RelayTiming = { idleMs: 100, leaseMs: 15_000, followerMs: 2_000, backoffMs: 250, maxBackoffMs: 5_000, purgeEveryMs: 60_000 };
+export const RELAY_TIMING: RelayTiming = {
+  idleMs: 100,
+  leaseMs: 2_000,
+  renewMs: 500,
+  followerMs: 100,
+  backoffMs: 250,
+  maxBackoffMs: 5_000,
+  purgeEveryMs: 60_000,
+  resyncMs: 5_000,
+};
 /** `inFlight`: connectors whose events are being published at once (each connector's one at a time). */
 export const RELAY_BATCHES = { sequence: 1000, publish: 1000, inFlight: 64, purge: 500 } as const;
 export const RELAY_TIMING_TOKEN = Symbol('RELAY_TIMING');
 
 const DAY_MS = 86_400_000;
+/**
+ * The share of the lease a leader acts in after it sent a renewal that succeeded. The rest (a quarter: 500 ms of
+ * 2 s) is the margin between the leader's own deadline and the earliest moment another relay may take the lease on
+ * the database's clock: the leader stops publishing first, however long it was frozen or the database took.
+ */
+const HOLD_SHARE = 0.75;
 
 /**
  * Numbers the outbox into the feed, publishes it to JetStream (with NATS_URL) and purges it, one relay at a time
- * across all pods: the one holding the lease in connector_event_relay, renewed by every step it takes, taken over
- * by another when it expires (a dead pod), released at shutdown. Publishing goes in position order per connector,
- * one event acknowledged before that connector's next (Nats-Msg-Id = the event's id, so JetStream drops a
- * re-publish within its duplicate window); the relay marks what was acknowledged and stops at the first failure,
- * so per-connector order holds and nothing is skipped. No failure (database, broker) stops the loop or reaches a request.
+ * across all pods: the one holding the lease in connector_event_relay. The lease's end is set and judged on the
+ * database's clock; its holder renews it every renewMs beside its work and releases it at shutdown; another relay
+ * takes it once it ended (a dead, frozen or cut-off leader). Every statement that changes something is fenced by the
+ * holder, and a leader publishes only before its own deadline (HOLD_SHARE of the lease after its last renewal was
+ * sent, on its monotonic clock), which passes before the lease can end: two relays never publish at once.
+ * Publishing goes in position order per connector, one event acknowledged before that connector's next
+ * (Nats-Msg-Id = the event's id, so JetStream drops a re-publish within its duplicate window); the relay marks what
+ * was acknowledged and stops at the first failure, so per-connector order holds and nothing is skipped. No failure
+ * (database, broker) stops the loop or reaches a request.
  */
 @Injectable()
 export class ConnectorEventRelay implements OnApplicationBootstrap, BeforeApplicationShutdown {
   /** This relay's name in the lease: the pod and process, and a random part for several apps in one process. */
   readonly holder = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
   private leader = false;
+  /** One more each time this relay takes the lease: a renewal answers only for the term it was sent in. */
+  private term = 0;
+  /** Until when (performance.now()) this relay may act on the lease it holds. */
+  private holdsUntil = 0;
+  /** How long a follower waits before it looks at the lease again, as the last look left it. */
+  private followerWaitMs = 0;
   private stopped = false;
   private loop: Promise<void> | undefined;
-  private wake: (() => void) | undefined;
+  private renewals: Promise<void> | undefined;
+  private readonly sleepers = new Set<() => void>();
   private backoffMs = 0;
   private lastPurgeAt = 0;
+  private lastSequencedAt = 0;
   private lastProblem = '';
-  private renewedAt = 0;
   /** Whether numbered events wait to be published, as the last round left it. */
   private backlog = true;
 
@@ -67,14 +106,18 @@ export class ConnectorEventRelay implements OnApplicationBootstrap, BeforeApplic
 
   onApplicationBootstrap(): void {
     this.loop = this.run();
+    this.renewals = this.keepLease();
   }
 
-  /** Gives the lease up, so another pod's relay takes over at once rather than when it expires. */
+  /**
+   * Gives the lease up, so another pod's relay takes over at once rather than when it ends. Asked whenever this relay
+   * took it once: one that lapsed may still be named in the row (the statement changes nothing otherwise).
+   */
   async beforeApplicationShutdown(): Promise<void> {
     this.stopped = true;
-    this.wake?.();
-    await this.loop;
-    if (this.leader) await this.events.release(this.holder).catch(() => undefined);
+    for (const wake of [...this.sleepers]) wake();
+    await Promise.all([this.loop, this.renewals]);
+    if (this.term > 0) await this.events.release(this.holder).catch(() => undefined);
     this.lead(false);
     await this.publisher?.close();
   }
@@ -90,21 +133,20 @@ export class ConnectorEventRelay implements OnApplicationBootstrap, BeforeApplic
         this.backoffMs = Math.min(this.timing.maxBackoffMs, this.backoffMs === 0 ? this.timing.backoffMs : this.backoffMs * 2);
         this.report(error);
       }
-      if (!busy) await this.pause(this.backoffMs || (this.leader ? this.timing.idleMs : this.timing.followerMs));
+      if (!busy) await this.pause(this.backoffMs || (this.leader ? this.timing.idleMs : this.followerWaitMs));
     }
   }
 
-  /** One step: take the lease (or keep it: every step renews it), then number, publish and purge. Whether there is more to do at once. */
+  /** One step: hold the lease (or take it), then number, publish and purge. Whether there is more to do at once. */
   private async round(): Promise<boolean> {
-    if (!this.leader) {
-      if (!(await this.events.acquire(this.holder, new Date(), this.leaseEnd()))) return false;
-      this.lead(true);
-      this.logger.info({ holder: this.holder }, 'Took the change events relay lease');
+    if (!this.holds()) {
+      if (this.leader) this.lapsed();
+      if (!(await this.take())) return false;
     }
     if (!(await this.workToDo())) return false;
-    const step = await this.events.sequence(this.holder, this.leaseEnd(), RELAY_BATCHES.sequence);
+    const step = await this.events.sequence(this.holder, this.timing.leaseMs, RELAY_BATCHES.sequence);
     if (step === null) return this.lost();
-    this.renewedAt = Date.now();
+    this.lastSequencedAt = Date.now();
     const { numbered, progress } = step;
     this.backlog = this.publisher !== null && progress.publishedThrough < progress.sequencedThrough;
     if (numbered > 0) {
@@ -113,12 +155,66 @@ export class ConnectorEventRelay implements OnApplicationBootstrap, BeforeApplic
     }
     const published = this.publisher ? await this.publish(this.publisher, progress.publishedThrough, progress.sequencedThrough) : 0;
     if (published === null) return this.lost();
+    // Publishing stopped at the deadline (or at a lost lease): what was acknowledged is marked, the rest waits.
+    if (!this.holds()) return this.leader ? this.lapsed() : false;
     if (published > 0) this.backlog = published === RELAY_BATCHES.publish;
     if (Date.now() - this.lastPurgeAt >= this.timing.purgeEveryMs) {
       this.lastPurgeAt = Date.now();
       await this.purge(this.publisher ? (await this.events.progress()).publishedThrough : progress.sequencedThrough);
     }
     return numbered === RELAY_BATCHES.sequence || published === RELAY_BATCHES.publish;
+  }
+
+  /**
+   * Takes the lease when the database says nobody else holds it (free, or ended on its clock). Otherwise waits until
+   * the holder's lease would end (at most leaseMs: a row changed by hand may say much later), and followerMs more,
+   * before the next look: one read per lease while a leader lives, and a successor within leaseMs + followerMs of its
+   * last renewal when it does not.
+   */
+  private async take(): Promise<boolean> {
+    const sentAt = performance.now();
+    const answer = await this.events.acquire(this.holder, this.timing.leaseMs);
+    if (!answer.taken) {
+      this.followerWaitMs = Math.min(Math.max(0, answer.endsInMs), this.timing.leaseMs) + this.timing.followerMs;
+      return false;
+    }
+    this.term += 1;
+    this.holdsUntil = sentAt + this.timing.leaseMs * HOLD_SHARE;
+    this.lead(true);
+    this.logger.info({ holder: this.holder }, 'Took the change events relay lease');
+    return true;
+  }
+
+  /**
+   * Renews the lease every renewMs while this relay leads, beside its work: a long publish (a slow broker) keeps the
+   * lease while the database answers. A renewal that succeeds moves the deadline to HOLD_SHARE of the lease after it
+   * was sent (the database set the lease's end later than that); one that finds another holder ends the lead; one
+   * that fails changes nothing, and the deadline passes if none succeeds in time.
+   */
+  private async keepLease(): Promise<void> {
+    while (!this.stopped) {
+      await this.pause(this.timing.renewMs);
+      if (this.stopped || !this.leader) continue;
+      if (!this.holds()) {
+        this.lapsed();
+        continue;
+      }
+      const term = this.term;
+      const sentAt = performance.now();
+      try {
+        const renewed = await this.events.renew(this.holder, this.timing.leaseMs);
+        if (term !== this.term || !this.leader) continue;
+        if (renewed) this.holdsUntil = Math.max(this.holdsUntil, sentAt + this.timing.leaseMs * HOLD_SHARE);
+        else this.lost();
+      } catch (error) {
+        this.report(error);
+      }
+    }
+  }
+
+  /** Whether this relay may act as the leader now: it took the lease, and its deadline has not passed. */
+  private holds(): boolean {
+    return this.leader && performance.now() < this.holdsUntil;
   }
 
   /**
@@ -143,7 +239,8 @@ export class ConnectorEventRelay implements OnApplicationBootstrap, BeforeApplic
     });
     const publishChain = async (chain: number[]) => {
       for (const index of chain) {
-        if (failure !== undefined) return;
+        // Checked right before the publish, which reaches the socket in this same turn of the event loop.
+        if (failure !== undefined || !this.holds()) return;
         const recorded = batch[index];
         try {
           await publisher.publish(subjectOf(recorded, this.config.changeEvents.subjectPrefix), cloudEventOf(recorded), recorded.event.eventUuid);
@@ -167,7 +264,7 @@ export class ConnectorEventRelay implements OnApplicationBootstrap, BeforeApplic
     let count = 0;
     while (count < batch.length && acknowledged[count]) count += 1;
     if (count > 0) {
-      if (!(await this.events.markPublished(this.holder, this.leaseEnd(), batch[count - 1].position))) return null;
+      if (!(await this.events.markPublished(this.holder, this.timing.leaseMs, batch[count - 1].position))) return null;
       this.metrics.published.inc(count);
     }
     if (failure !== undefined) throw failure.error;
@@ -178,36 +275,44 @@ export class ConnectorEventRelay implements OnApplicationBootstrap, BeforeApplic
   private async purge(bound: number): Promise<void> {
     const cutoff = new Date(Date.now() - this.config.changeEvents.retentionDays * DAY_MS);
     for (let purged = RELAY_BATCHES.purge as number | null; purged === RELAY_BATCHES.purge && !this.stopped;) {
-      purged = await this.events.purge(this.holder, this.leaseEnd(), cutoff, bound, RELAY_BATCHES.purge);
+      purged = await this.events.purge(this.holder, this.timing.leaseMs, cutoff, bound, RELAY_BATCHES.purge);
       if (purged) this.metrics.purged.inc(purged);
     }
   }
 
   /**
-   * Whether a round has something to do: events to number or to publish, a purge or the lease's renewal due. An
-   * idle leader otherwise costs one indexed read per round, and no write (the lease is renewed a third of its life).
+   * Whether a round has something to do: events to number or to publish, a purge or a look at the row due. An idle
+   * leader otherwise costs one indexed read per round, and no write but the lease's renewals.
    */
   private async workToDo(): Promise<boolean> {
     const now = Date.now();
-    if (this.backlog || now - this.renewedAt >= this.timing.leaseMs / 3 || now - this.lastPurgeAt >= this.timing.purgeEveryMs) return true;
+    if (this.backlog || now - this.lastSequencedAt >= this.timing.resyncMs || now - this.lastPurgeAt >= this.timing.purgeEveryMs) return true;
     return this.events.hasUnnumbered();
   }
 
   private lost(): false {
-    this.lead(false);
-    this.backlog = true;
+    this.resign();
     this.logger.warn({ holder: this.holder }, 'Lost the change events relay lease to another relay');
     return false;
+  }
+
+  /** The deadline passed without a renewal that succeeded (a frozen process, a slow or unreachable database): stop, take the lease again. */
+  private lapsed(): false {
+    this.resign();
+    this.logger.warn({ holder: this.holder }, 'The change events relay lease lapsed (no renewal in time); stopped, taking it again');
+    return false;
+  }
+
+  private resign(): void {
+    this.lead(false);
+    this.backlog = true;
+    this.followerWaitMs = 0;
   }
 
   /** Whether this relay holds the lease, as the metrics report it. */
   private lead(leader: boolean): void {
     this.leader = leader;
     this.metrics.relayState(leader, this.publisher !== null);
-  }
-
-  private leaseEnd(): Date {
-    return new Date(Date.now() + this.timing.leaseMs);
   }
 
   /** One warn line per kind of problem in a row, not one per round. */
@@ -218,18 +323,17 @@ export class ConnectorEventRelay implements OnApplicationBootstrap, BeforeApplic
     this.logger.warn({ err: error, retryInMs: this.backoffMs }, 'Change events relay: a step failed; retrying');
   }
 
+  /** Waits `ms`, or less when shutdown wakes every sleeper. */
   private pause(ms: number): Promise<void> {
     if (this.stopped) return Promise.resolve();
     return new Promise((resolve) => {
-      const timer = setTimeout(done, ms);
-      function done() {
+      const done = () => {
         clearTimeout(timer);
+        this.sleepers.delete(done);
         resolve();
-      }
-      this.wake = () => {
-        this.wake = undefined;
-        done();
       };
+      const timer = setTimeout(done, ms);
+      this.sleepers.add(done);
     });
   }
 }

@@ -5,6 +5,7 @@ import { ConnectorVersions1795564800000 } from './1795564800000-connector-versio
 import { CanonicalConnectorUrls1795651200000 } from './1795651200000-canonical-connector-urls';
 import { ConnectorEvents1795737600000 } from './1795737600000-connector-events';
 import { ApiKeyAuth1795824000000 } from './1795824000000-api-key-auth';
+import { RelayLeaseEpoch1795917600000 } from './1795917600000-relay-lease-epoch';
 
 /** In order. Listed, not globbed: the apps are bundled by webpack. */
 export const MIGRATIONS = [
@@ -15,4 +16,5 @@ export const MIGRATIONS = [
   CanonicalConnectorUrls1795651200000,
   ConnectorEvents1795737600000,
   ApiKeyAuth1795824000000,
+  RelayLeaseEpoch1795917600000,
 ];
