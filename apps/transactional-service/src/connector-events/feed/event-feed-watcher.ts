@@ -1,6 +1,7 @@
 import { ConnectorEventRepository } from '@app/domain';
-import { ShutdownState } from '@app/platform';
+import { PlatformMetrics, ShutdownState } from '@app/platform';
 import { Injectable, OnModuleDestroy } from '@nestjs/common';
+import { Gauge } from 'prom-client';
 
 /** How often a process with long polls waiting reads how far the outbox is numbered (one indexed read for all of them). */
 export const FEED_POLL_MS = 200;
@@ -13,7 +14,8 @@ interface Waiter {
 /**
  * The long polls of this process (`wait`), woken when events are numbered past the position each waits for:
  * at once when this process's relay numbered them, else by one shared read of the relay's row every
- * FEED_POLL_MS while anyone waits (the relay may be in another pod). Draining for shutdown wakes them all.
+ * FEED_POLL_MS while anyone waits (the relay may be in another pod). The drain for shutdown wakes them all, at its
+ * start.
  */
 @Injectable()
 export class EventFeedWatcher implements OnModuleDestroy {
@@ -24,7 +26,24 @@ export class EventFeedWatcher implements OnModuleDestroy {
   constructor(
     private readonly events: ConnectorEventRepository,
     private readonly shutdown: ShutdownState,
-  ) {}
+    metrics: PlatformMetrics,
+  ) {
+    shutdown.onDrain(() => this.wakeAll());
+    const waiters = this.waiters;
+    new Gauge({
+      name: 'connector_event_feed_waiting',
+      help: 'Long polls of the change feed (wait) waiting in this process',
+      registers: [metrics.registry],
+      collect() {
+        this.set(waiters.size);
+      },
+    });
+  }
+
+  /** Whether long polls must answer at once: the app drains for shutdown. */
+  get draining(): boolean {
+    return this.shutdown.draining;
+  }
 
   /**
    * Resolves when the numbered head passes `past` (the head read before the feed's query), after `ms`, when the
@@ -54,6 +73,10 @@ export class EventFeedWatcher implements OnModuleDestroy {
   }
 
   onModuleDestroy(): void {
+    this.wakeAll();
+  }
+
+  private wakeAll(): void {
     for (const waiter of [...this.waiters]) waiter.wake();
   }
 
@@ -67,7 +90,6 @@ export class EventFeedWatcher implements OnModuleDestroy {
   }
 
   private async poll(): Promise<void> {
-    if (this.shutdown.draining) return this.onModuleDestroy();
     if (this.polling) return;
     this.polling = true;
     try {
