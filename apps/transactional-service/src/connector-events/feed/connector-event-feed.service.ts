@@ -40,7 +40,7 @@ export class ConnectorEventFeedService {
       const events = (await this.scope.inPath(scope, await this.events.feed(scope, after, query.limit), 'primary')) ?? [];
       const rest = deadline - Date.now();
       if (events.length > 0 || rest <= 0 || callerGone?.aborted || this.watcher.draining) return answer(events, query.limit, after, sequencedThrough);
-      await this.watcher.waitPast(sequencedThrough, rest, callerGone);
+      await this.watcher.waitPast(scope, sequencedThrough, rest, callerGone);
     }
   }
 }
