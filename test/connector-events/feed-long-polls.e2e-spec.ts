@@ -1,9 +1,11 @@
 import { ConnectorEventRepository } from '@app/domain';
 import { parseServerUrl } from '@app/platform';
+import { AddressInfo } from 'node:net';
 import { TRANSACTIONAL_SERVICE_APP } from '../../apps/transactional-service/src/transactional-service.app';
 import { ALICE, createConnector } from '../rest-connectors/connector-factories';
 import { until } from '../support/connector-events';
 import { aBot, anEnvironment, anOrganization, importData, Tenant } from '../support/fixtures';
+import { openRaw } from '../support/raw-http';
 import { mysqlTestConfig, sqliteTestConfig } from '../support/test-config';
 import { metricOf, startTestApp, TestApp } from '../support/test-app';
 import { createMigratedDatabase, dropDatabase, uniqueDatabaseName } from '../support/test-database';
@@ -99,7 +101,8 @@ describe('Long polls of the change feed (MariaDB)', () => {
 
   beforeAll(async () => {
     database = uniqueDatabaseName('platform_feed_polls');
-    const config = mysqlTestConfig({ database: parseServerUrl(await createMigratedDatabase(database)) });
+    // Logging on: a test reads the request's log line.
+    const config = mysqlTestConfig({ database: parseServerUrl(await createMigratedDatabase(database)), logLevel: 'info' });
     leader = await startTestApp(TRANSACTIONAL_SERVICE_APP, config);
     await until('the relay leads', async () => (await metricOf(leader, 'connector_event_relay_leader')) === 1, 30_000);
     follower = await startTestApp(TRANSACTIONAL_SERVICE_APP, config, { providers: [PAUSED_RELAY] });
@@ -118,6 +121,29 @@ describe('Long polls of the change feed (MariaDB)', () => {
   it('wakes only the waiters of the environments and bots that got events, when the relay is in another process', async () => {
     expect(await metricOf(follower, 'connector_event_relay_leader')).toBe(0);
     await wakesOnlyTheWaitersOfEventsScopes(follower, leader, token);
+  });
+
+  it('logs a long poll whose caller left at info, and counts no 500', async () => {
+    const { organization, A } = await threeEnvironments(leader.dataSource);
+    await leader.app.listen(0, '127.0.0.1');
+    const { port } = leader.app.getHttpServer().address() as AddressInfo;
+    const path = `${feedPathOf(organization.uuid, A.uuid)}?after=now&wait=30`;
+    const connection = await openRaw(port);
+    connection.socket.write(`GET ${path} HTTP/1.1\r\nHost: test\r\nAuthorization: Bearer ${token}\r\n\r\n`);
+    await until('the long poll waits', async () => (await metricOf(leader, 'connector_event_feed_waiting')) === 1);
+    const linesBefore = leader.logs.length;
+
+    connection.socket.destroy();
+    await until('the waiter gone', async () => (await metricOf(leader, 'connector_event_feed_waiting')) === 0);
+    const route = `GET /${TRANSACTIONAL_SERVICE_APP.label}/org/:orgUUID/env/:envUUID/connector-events`;
+    await until('the request logged', () => leader.logs.slice(linesBefore).some((line) => String(line.msg).startsWith(route)));
+
+    const lines = leader.logs.slice(linesBefore);
+    expect(lines.filter((line) => String(line.msg).startsWith(route))).toEqual([
+      expect.objectContaining({ level: 'info', msg: `${route} 200 (the caller closed the connection before the answer was sent)` }),
+    ]);
+    expect(lines.filter((line) => line.level === 'error' || line.level === 'fatal')).toEqual([]);
+    expect((await leader.http.get('/metrics').expect(200)).text).not.toMatch(/status_code="5\d\d"/);
   });
 });
 
