@@ -86,11 +86,11 @@ export function imageNodeFlags(): string[] {
 /**
  * `node <the image's flags> dist/apps/<app>/main.js` with production settings; its log lines (one per
  * request) go to /dev/null. BENCH_APP_NODE_ARGS adds node flags, e.g. `--cpu-prof --cpu-prof-dir=bench/profiles`
- * (written at exit).
+ * (written at exit). `root`: the checkout whose dist/ runs (another one's, to measure the code before a change).
  */
-export function startApp(app: AppName, databaseUrl: string, env: Record<string, string> = {}): Promise<Server> {
+export function startApp(app: AppName, databaseUrl: string, env: Record<string, string> = {}, root = ROOT): Promise<Server> {
   // `env` first, so that nothing of the apps' settings is overridden: it adds (with --replica: DATABASE_READ_URLS and its settings).
-  return start(app, [...appNodeArgs(), resolve(ROOT, 'dist/apps', app, 'main.js')], '/health/ready', { ...env, ...appSettings(databaseUrl) });
+  return start(app, [...appNodeArgs(), resolve(root, 'dist/apps', app, 'main.js')], '/health/ready', { ...env, ...appSettings(databaseUrl) });
 }
 
 /**

@@ -101,7 +101,7 @@ export function ownWriteRequest(f: Fixtures): { path: string; body: string } {
 }
 
 /** A full write body, as a client sends it: no auth, one header, two tags. */
-function writeBody(name: string, i: number): string {
+export function writeBody(name: string, i: number): string {
   return JSON.stringify({
     name,
     description: 'Written by npm run bench',

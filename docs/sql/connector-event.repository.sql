@@ -254,6 +254,22 @@ ORDER BY
 LIMIT
   :limit;
 
+-- ConnectorEventRepository.numberedScopes
+SELECT
+  ev.organization_uuid AS organization_uuid,
+  ev.environment_uuid AS environment_uuid,
+  ev.bot_uuid AS bot_uuid,
+  MAX(ev.position) AS last_position
+FROM
+  connector_events ev
+WHERE
+  ev.position > :after
+  AND ev.position <= :through
+GROUP BY
+  ev.organization_uuid,
+  ev.environment_uuid,
+  ev.bot_uuid;
+
 -- ConnectorEventRepository.markPublished, MySQL
 UPDATE connector_event_relay
 SET

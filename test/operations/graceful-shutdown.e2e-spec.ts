@@ -3,29 +3,12 @@ import { buildDataSourceOptions, PlatformDataSource } from '@app/domain';
 import { parseServerUrl } from '@app/platform';
 import { ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { request as httpRequest } from 'node:http';
 import { join } from 'node:path';
 import { seedTenant, Tenant } from '../support/fixtures';
 import { ROOT } from '../support/run-command';
 import { TEST_JWT_SECRET } from '../support/test-config';
 import { signToken } from '../support/tokens';
-
-type Outcome = { status: number; body: string } | { error: string };
-
-/** One request on a connection of its own, reporting either the whole answer or the socket error. */
-function get(port: number, path: string, headers: Record<string, string> = {}): Promise<Outcome> {
-  return new Promise((done) => {
-    const req = httpRequest({ host: '127.0.0.1', port, path, headers, agent: false }, (res) => {
-      let body = '';
-      res.setEncoding('utf8');
-      res.on('data', (chunk: string) => (body += chunk));
-      res.on('end', () => done({ status: res.statusCode ?? 0, body }));
-      res.on('error', (error: NodeJS.ErrnoException) => done({ error: error.code ?? error.message }));
-    });
-    req.on('error', (error: NodeJS.ErrnoException) => done({ error: error.code ?? error.message }));
-    req.end();
-  });
-}
+import { getAlone as get, Outcome } from '../support/raw-http';
 
 /**
  * The built app, as Kubernetes runs it, receives SIGTERM while answering a stream of requests on new
@@ -91,7 +74,7 @@ describe('SIGTERM', () => {
     await Promise.all(Array.from({ length: 20 }, worker));
     const code = await exited;
 
-    const answered = outcomes.filter((o): o is { status: number; body: string } => 'status' in o);
+    const answered = outcomes.filter((o): o is Exclude<Outcome, { error: string }> => 'status' in o);
     const failed = outcomes.filter((o): o is { error: string } => 'error' in o);
     expect(answered.length).toBeGreaterThanOrEqual(60);
     for (const answer of answered) {

@@ -1,3 +1,5 @@
+import type { IncomingHttpHeaders } from 'node:http';
+import { request } from 'node:http';
 import { connect, Socket } from 'node:net';
 
 export interface RawConnection {
@@ -27,4 +29,22 @@ export function parseRawResponse(raw: string): { status: number; headers: Record
   const [statusLine, ...lines] = head.split('\r\n');
   const headers = Object.fromEntries(lines.map((line) => [line.slice(0, line.indexOf(':')).toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]));
   return { status: Number(statusLine.split(' ')[1]), headers, body: rest.join('\r\n\r\n') };
+}
+
+/** What a GET on a connection of its own came to: the whole answer, or the socket error's code. */
+export type Outcome = { status: number; headers: IncomingHttpHeaders; body: string } | { error: string };
+
+/** One GET to a loopback port on a connection of its own (no agent, no keep-alive pool): its whole answer, or the socket error. */
+export function getAlone(port: number, path: string, headers: Record<string, string> = {}): Promise<Outcome> {
+  return new Promise((done) => {
+    const req = request({ host: '127.0.0.1', port, path, headers, agent: false }, (res) => {
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => (body += chunk));
+      res.on('end', () => done({ status: res.statusCode ?? 0, headers: res.headers, body }));
+      res.on('error', (error: NodeJS.ErrnoException) => done({ error: error.code ?? error.message }));
+    });
+    req.on('error', (error: NodeJS.ErrnoException) => done({ error: error.code ?? error.message }));
+    req.end();
+  });
 }

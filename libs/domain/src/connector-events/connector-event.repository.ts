@@ -28,6 +28,14 @@ export interface FeedScope {
 /** What a relay that asked for the lease learned: it holds it, or when the holder's lease ends on the database's clock. */
 export type LeaseAnswer = { taken: true } | { taken: false; endsInMs: number };
 
+/** A scope with events numbered in a range of positions, and the last of them: whom a numbered batch concerns. */
+export interface NumberedScope {
+  organizationUuid: string;
+  environmentUuid: string;
+  botUuid: string;
+  lastPosition: number;
+}
+
 /** The relay's counters (connector_event_relay). */
 export type RelayProgress = Pick<ConnectorEventRelayState, 'sequencedThrough' | 'publishedThrough' | 'purgedThrough'>;
 
@@ -37,6 +45,7 @@ const RECORDED_ROWS = REST_CONNECTOR_VERSION_ROWS.pick('operation', 'updatedAt',
 const PROGRESS_ROWS = CONNECTOR_EVENT_RELAY_ROWS.pick('sequencedThrough', 'publishedThrough', 'purgedThrough');
 const EXPIRING_ROWS = CONNECTOR_EVENT_ROWS.pick('seq', 'position', 'createdAt');
 const CREATED_ROWS = CONNECTOR_EVENT_ROWS.pick('createdAt');
+const SCOPE_ROWS = CONNECTOR_EVENT_ROWS.pick('organizationUuid', 'environmentUuid', 'botUuid');
 
 /** Events with their versions' content (a version row is never changed once written), in position order. */
 const RECORDED_EVENTS =
@@ -48,6 +57,10 @@ const BOT_FEED = statement(
 );
 /** The events numbered after `after` up to `through`, in order: what the relay publishes next. */
 const NUMBERED = statement(`${RECORDED_EVENTS} WHERE ev.position > :after AND ev.position <= :through ORDER BY ev.position LIMIT :limit`);
+/** Each bot with events numbered after `after` up to `through`, and its last: one range of the position index. */
+const NUMBERED_SCOPES = statement(
+  `SELECT ${SCOPE_ROWS.select('ev')}, MAX(ev.position) AS last_position FROM connector_events ev WHERE ev.position > :after AND ev.position <= :through GROUP BY ev.organization_uuid, ev.environment_uuid, ev.bot_uuid`,
+);
 /** The scope of a feed: the environment in the organization and, when named, the bot in the environment. */
 const ENVIRONMENT_IN_SCOPE = statement('SELECT 1 AS found FROM environments e WHERE e.uuid = :envUUID AND e.organization_uuid = :orgUUID');
 const BOT_IN_SCOPE = statement(
@@ -237,6 +250,16 @@ export class ConnectorEventRepository {
   @GenerateSql({ params: [0, 100, 200] })
   async numberedAfter(after: number, through: number, limit: number): Promise<RecordedEvent[]> {
     return (await this.db.rows(NUMBERED, { after, through, limit }, 'primary')).map(recordedEventOf);
+  }
+
+  /**
+   * The bots (with their environment and organization) that have events numbered after `after` up to `through`,
+   * each with the last position: which of the feed's long polls a numbered batch wakes.
+   */
+  @GenerateSql({ params: [0, 200] })
+  async numberedScopes(after: number, through: number): Promise<NumberedScope[]> {
+    const rows = await this.db.rows(NUMBERED_SCOPES, { after, through }, 'primary');
+    return rows.map((row) => ({ ...SCOPE_ROWS.from(row), lastPosition: Number(row.last_position) }));
   }
 
   /** Records that JetStream acknowledged every event up to `through`; false (nothing changed) when `holder` lost the lease. */

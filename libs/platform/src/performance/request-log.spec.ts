@@ -25,6 +25,10 @@ describe('createHttpLogger', () => {
     app.get('/slow', (_req, res) => {
       setTimeout(() => res.json({ ok: true }), 200);
     });
+    // The server ends the connection itself (as a shutdown's end does), without an answer.
+    app.get('/cut', (req) => {
+      req.socket.destroy();
+    });
     server = createServer(app);
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     port = (server.address() as AddressInfo).port;
@@ -34,19 +38,36 @@ describe('createHttpLogger', () => {
     await new Promise((resolve) => server.close(resolve));
   });
 
-  it('writes a line, as cut short, for a pipelined request whose connection closes while it waits its turn', async () => {
+  beforeEach(() => lines.splice(0));
+
+  const linesWritten = async (count: number) => {
+    const deadline = Date.now() + 2_000;
+    while (lines.length < count && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10));
+  };
+
+  it('writes a line, at info, for each request whose caller closed the connection before the answer, a pipelined one waiting its turn too', async () => {
     const socket = connect(port, '127.0.0.1');
     // The second request waits, without a socket, behind the first: it gets no 'close' of its own.
     socket.write('GET /slow HTTP/1.1\r\nHost: test\r\n\r\nGET /fast HTTP/1.1\r\nHost: test\r\n\r\n');
     await new Promise((resolve) => setTimeout(resolve, 50));
     socket.destroy();
-    const deadline = Date.now() + 2_000;
-    while (lines.length < 2 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10));
+    await linesWritten(2);
 
     expect(lines.map((line) => line.msg).sort()).toEqual([
-      'GET /fast 200 (connection closed before the answer was sent)',
-      'GET /slow 200 (connection closed before the answer was sent)',
+      'GET /fast 200 (the caller closed the connection before the answer was sent)',
+      'GET /slow 200 (the caller closed the connection before the answer was sent)',
     ]);
-    expect(lines.every((line) => line.level === 50)).toBe(true);
+    // A caller that stops waiting is normal: not an error.
+    expect(lines.every((line) => line.level === 30)).toBe(true);
+  });
+
+  it('writes a line at error for an answer the server cut short', async () => {
+    const socket = connect(port, '127.0.0.1');
+    socket.on('error', () => undefined);
+    socket.write('GET /cut HTTP/1.1\r\nHost: test\r\n\r\n');
+    await linesWritten(1);
+    socket.destroy();
+
+    expect(lines).toEqual([expect.objectContaining({ level: 50, msg: 'GET /cut 200 (connection closed before the answer was sent)' })]);
   });
 });

@@ -2,12 +2,14 @@ import type { RequestHandler } from 'express';
 import type { Logger } from 'pino';
 // Its declarations type `req.id` and `req.log`.
 import type {} from 'pino-http';
+import { closedByCaller } from '../http/caller-gone';
 import { onceAnswered } from '../http/on-answered';
 import { routeOf } from '../http/route-of';
 
 /**
  * One JSON line per request when its response is done: request id, method, route template, status,
- * duration in ms and the caller's `sub`; `warn` for 4xx, `error` for 5xx and for an answer cut short.
+ * duration in ms and the caller's `sub`; `warn` for 4xx, `error` for 5xx and for an answer the server cut short;
+ * `info` for one whose caller closed the connection first (it stopped waiting: a long poll's client, a timeout of its own).
  * Written with the root logger, not a child per request (pino-http's), which cost more than the rest of
  * the logging (a performance override: README.md here). `req.log` is the root logger, redacting, for the error filter.
  */
@@ -21,7 +23,8 @@ export function createHttpLogger(logger: Logger): RequestHandler {
     onceAnswered(req, res, () => {
       const status = res.statusCode;
       const cut = !res.writableFinished;
-      const level = cut || status >= 500 ? 'error' : status >= 400 ? 'warn' : 'info';
+      const callerLeft = cut && closedByCaller(req.socket);
+      const level = callerLeft ? 'info' : cut || status >= 500 ? 'error' : status >= 400 ? 'warn' : 'info';
       if (!lines.isLevelEnabled(level)) return;
       const route = routeOf(req);
       lines[level](
@@ -33,7 +36,7 @@ export function createHttpLogger(logger: Logger): RequestHandler {
           sub: req.caller?.sub,
           durationMs: Date.now() - started,
         },
-        `${req.method} ${route} ${status}${cut ? ' (connection closed before the answer was sent)' : ''}`,
+        `${req.method} ${route} ${status}${callerLeft ? ' (the caller closed the connection before the answer was sent)' : cut ? ' (connection closed before the answer was sent)' : ''}`,
       );
     });
     next();

@@ -99,6 +99,33 @@ describe('ShutdownState: requests in flight', () => {
     one.destroy();
     twenty.destroy();
   });
+
+  it('calls each onDrain listener once, when draining turns on', () => {
+    const calls: string[] = [];
+    state.onDrain(() => calls.push('first'));
+    state.onDrain(() => calls.push('second'));
+    expect(calls).toEqual([]);
+
+    state.draining = true;
+    state.draining = true;
+
+    expect(calls).toEqual(['first', 'second']);
+    expect(state.draining).toBe(true);
+  });
+
+  it('asks a request already in flight to close its connection, as every later one', async () => {
+    const answered = new Promise<Record<string, unknown>>((resolve) => {
+      request({ port, host: '127.0.0.1', path: '/slow' }, (res) => {
+        res.resume();
+        res.on('end', () => resolve(res.headers));
+      }).end();
+    });
+    await until(() => state.inFlight === 1);
+
+    state.draining = true;
+
+    expect(await answered).toMatchObject({ connection: 'close' });
+  });
 });
 
 describe('ShutdownState: quiet', () => {

@@ -16,13 +16,44 @@ export const FIRST_REQUEST_WAIT_MS = 2_000;
 
 /** Whether the app is draining, how many requests it is answering, and which connections have yet to send one. */
 export class ShutdownState {
-  draining = false;
-  inFlight = 0;
   lastRequestAt = 0;
+  private drainStarted = false;
+  /** The responses not yet sent whole (or cut). */
+  private readonly answering = new Set<Response>();
+  private readonly drainListeners: Array<() => void> = [];
   /** Accepted connections whose first request has not arrived, and when each was accepted. */
   private readonly waiting = new Map<Socket, number>();
 
   constructor(private readonly firstRequestWaitMs = FIRST_REQUEST_WAIT_MS) {}
+
+  /**
+   * Whether the app is draining. Turning it on asks every answer not begun yet to close its connection, as
+   * every later one will, and calls the onDrain listeners.
+   */
+  get draining(): boolean {
+    return this.drainStarted;
+  }
+
+  set draining(draining: boolean) {
+    const starts = draining && !this.drainStarted;
+    this.drainStarted = draining;
+    if (!starts) return;
+    for (const res of this.answering) if (!res.headersSent) res.setHeader('Connection', 'close');
+    for (const listener of this.drainListeners) listener();
+  }
+
+  /** Requests being answered. */
+  get inFlight(): number {
+    return this.answering.size;
+  }
+
+  /**
+   * Calls `listener` when the drain starts: what waits of its own accord (a long poll) stops waiting and answers,
+   * so the drain is not held by it and its caller is not cut off when the drain ends.
+   */
+  onDrain(listener: () => void): void {
+    this.drainListeners.push(listener);
+  }
 
   /**
    * Follows the server's connections until each sends its first request, so that `quiet` waits for a
@@ -44,9 +75,9 @@ export class ShutdownState {
 
   /** Express middleware: counts requests; while draining, asks every client to close its connection. */
   readonly middleware = (req: Request, res: Response, next: NextFunction): void => {
-    this.inFlight += 1;
+    this.answering.add(res);
     this.lastRequestAt = Date.now();
-    onceAnswered(req, res, () => (this.inFlight -= 1));
+    onceAnswered(req, res, () => this.answering.delete(res));
     if (this.draining) res.setHeader('Connection', 'close');
     next();
   };
@@ -60,7 +91,8 @@ export class ShutdownState {
 }
 
 /**
- * SIGTERM/SIGINT: readiness turns 503 at once, so the load balancer stops sending; until it has (no
+ * SIGTERM/SIGINT: readiness turns 503 at once, so the load balancer stops sending, and what waits of its own
+ * accord (long polls, ShutdownState.onDrain) answers at once; until the load balancer has stopped (no
  * request in flight, no connection accepted in the last FIRST_REQUEST_WAIT_MS still waiting for its first
  * request, and no request for QUIET_MS; at most DRAIN_TIMEOUT_MS), the app still answers every request
  * whole, with `Connection: close`. Then it stops listening, the database closes and the process exits 0.

@@ -13,7 +13,8 @@ import { EventFeedWatcher } from './event-feed-watcher';
 
 /**
  * The change feed of an environment: its events in the order the relay numbered them, each with its cursor; a
- * long poll (`wait`) when none is after the cursor. Read on the primary, where the numbers are given.
+ * long poll (`wait`) when none is after the cursor, answered at once when the app drains for shutdown. Read on the
+ * primary, where the numbers are given.
  */
 @Injectable()
 export class ConnectorEventFeedService {
@@ -38,8 +39,8 @@ export class ConnectorEventFeedService {
       if (cursorGiven && after < purgedThrough) throw new EventCursorExpiredException(after, purgedThrough);
       const events = (await this.scope.inPath(scope, await this.events.feed(scope, after, query.limit), 'primary')) ?? [];
       const rest = deadline - Date.now();
-      if (events.length > 0 || rest <= 0 || callerGone?.aborted) return answer(events, query.limit, after, sequencedThrough);
-      await this.watcher.waitPast(sequencedThrough, rest, callerGone);
+      if (events.length > 0 || rest <= 0 || callerGone?.aborted || this.watcher.draining) return answer(events, query.limit, after, sequencedThrough);
+      await this.watcher.waitPast(scope, sequencedThrough, rest, callerGone);
     }
   }
 }
