@@ -146,7 +146,7 @@ describe('Import and export, hostile inputs (MariaDB)', () => {
         expect(res.status).toBe(400);
         expect(res.body.message).toEqual([
           expect.stringMatching(
-            /^source as a whole: its 200 connectors hold 11\.7 MiB of text together .* over the 2 MiB one import may create .*: import fewer with select \(the first 34 fit\)/,
+            /^source as a whole: its 200 connectors hold 11\.8 MiB of text together .* over the 2 MiB one import may create .*: import fewer with select \(the first 34 fit\)/,
           ),
         ]);
       }

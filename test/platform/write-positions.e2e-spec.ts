@@ -153,6 +153,42 @@ describe('Write positions in Redis', () => {
       expect(await known(sut, `caller-${randomUUID()}`)).toBe('0-1-40');
     });
 
+    it('trusts no Redis that stopped being the master, nor one promoted again after a full sync, on a connection that stayed open', async () => {
+      const other = await startRedisServer({ name: 'write-positions-other' });
+      const otherAdmin = new Redis(other.url, { maxRetriesPerRequest: 0, retryStrategy: () => 200 });
+      try {
+        const caller = `caller-${randomUUID()}`;
+        const replicas = new Replicas(60_000);
+        const [writer, reader] = [await store({ url: redis.url, replicas }), await store({ url: redis.url, replicas })];
+        await writer.wrote(caller, position('0-1-50'));
+        expect(await known(reader, caller)).toBe('0-1-50');
+
+        // A failover that lost the write's position: the other server had replicated everything but that write (the
+        // epoch key too), took over, and this one follows it now; the apps' connections stay open (no Sentinel kills them).
+        await otherAdmin.set('read-your-writes-epoch', (await admin.get('read-your-writes-epoch'))!);
+        await otherAdmin.config('SET', 'repl-diskless-sync-delay', '0');
+        await admin.replicaof('127.0.0.1', other.port);
+        for (let i = 0; i < 200 && !String(await admin.info('replication')).includes('master_link_status:up'); i++)
+          await new Promise((done) => setTimeout(done, 50));
+        expect(String(await admin.info('replication'))).toContain('master_link_status:up');
+        expect(await admin.get(`read-your-writes:${caller}`)).toBeNull();
+
+        expect(await reader.lastWrite(caller)).toBe('unknown');
+        await new Promise((done) => setTimeout(done, 1_500));
+        expect(await reader.lastWrite(caller)).toBe('unknown');
+
+        // Failed back: this one is the master again, with the other's data.
+        replicas.primary = '0-1-60';
+        await admin.replicaof('NO', 'ONE');
+
+        expect(await known(reader, caller)).toBe('0-1-60');
+      } finally {
+        await admin.replicaof('NO', 'ONE');
+        otherAdmin.disconnect();
+        await other.close();
+      }
+    });
+
     it('takes no floor when it starts on a Redis that lost nothing within the settle time', async () => {
       await admin.flushall();
       const first = await store({ url: redis.url, replicas: new Replicas(60_000) });

@@ -8,7 +8,7 @@ const CONNECT_WAIT_MS = 2_000;
 /** How often a process checks Redis's epoch on its own, requests or not (a failover behind a proxy closes no connection). */
 const CHECK_INTERVAL_MS = 1_000;
 /**
- * Which Redis server process holds the positions, and since when: `<run_id>:<ms>` (EPOCH_SCRIPT). Not under
+ * Which data set holds the positions, and since when: `<replication id>:<ms>` (EPOCH_SCRIPT). Not under
  * `read-your-writes:`, where a caller named `epoch` would write.
  */
 const EPOCH_KEY = 'read-your-writes-epoch';
@@ -41,12 +41,28 @@ return 1
 `;
 
 /**
- * The epoch of the positions Redis holds, and its age in ms (Redis's own clock, so no process's clock matters). It is
- * stamped anew when it is missing or was stamped by another server process: Redis restarted (empty, or from a snapshot
- * older than the last positions), failed over to a replica, or was flushed. A new epoch is a loss of positions.
+ * The data set this Redis serves as the master: its replication id (new at each start and each promotion of a replica;
+ * a replica takes its master's), or nil on a replica, whose data may lag its master's and which may have been the
+ * master before a failover. A run id would not do: a master demoted, fully synced from the new one and promoted back
+ * keeps its run id and the epoch it stamped, without the positions it held.
  */
-const EPOCH_SCRIPT = `
-local run = string.match(redis.call('INFO', 'server'), 'run_id:(%w+)')
+const LINEAGE = `
+local function lineage()
+  local info = redis.call('INFO', 'replication')
+  if not string.find(info, 'role:master', 1, true) then return nil end
+  return string.match(info, 'master_replid:(%w+)')
+end
+`;
+
+/**
+ * The epoch of the positions Redis holds, and its age in ms (Redis's own clock, so no process's clock matters). It is
+ * stamped anew when it is missing or was stamped on another data set (LINEAGE): Redis restarted (empty, or from a
+ * snapshot older than the last positions), failed over to a replica, or was flushed. A new epoch is a loss of
+ * positions. On a replica it fails: nothing it holds is trusted.
+ */
+const EPOCH_SCRIPT = `${LINEAGE}
+local run = lineage()
+if not run then return redis.error_reply('read-your-writes: this Redis is a replica') end
 local time = redis.call('TIME')
 local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
 local epoch = redis.call('GET', KEYS[1])
@@ -59,12 +75,25 @@ end
 return { epoch, now - tonumber(stamped) }
 `;
 
+/**
+ * The epoch (nil unless stamped on the data set served now, LINEAGE) and a caller's position, in one round trip: a
+ * Redis that lost the positions since the last check is seen at once, also when the connection stayed open through a
+ * failover.
+ */
+const LOOKUP_SCRIPT = `${LINEAGE}
+local run = lineage()
+local epoch = redis.call('GET', KEYS[1])
+if not run or not epoch or string.sub(epoch, 1, #run + 1) ~= run .. ':' then epoch = false end
+return { epoch, redis.call('GET', KEYS[2]) }
+`;
+
 /** Callers remembered in memory at most; the oldest write is forgotten first. */
 const MAX_LOCAL_CALLERS = 100_000;
 
 interface PositionsRedis extends Redis {
   mergeWritePosition(key: string, position: string, ttlMs: number): Promise<number>;
   writePositionsEpoch(key: string): Promise<[string, number]>;
+  lookupWritePosition(epochKey: string, key: string): Promise<[string | null, string | null]>;
 }
 
 /** What the positions need of the read replicas. */
@@ -109,6 +138,7 @@ export class WritePositions {
   ) {
     redis?.defineCommand('mergeWritePosition', { numberOfKeys: 1, lua: MERGE_SCRIPT });
     redis?.defineCommand('writePositionsEpoch', { numberOfKeys: 1, lua: EPOCH_SCRIPT });
+    redis?.defineCommand('lookupWritePosition', { numberOfKeys: 2, lua: LOOKUP_SCRIPT });
     this.redis = redis as PositionsRedis | undefined;
     // ioredis prints an 'error' nobody listens to on stderr, outside the JSON log: told here, once per change.
     redis?.on('error', (error: Error) => this.markReachable(false, error));
@@ -156,7 +186,7 @@ export class WritePositions {
     }
     if (this.now() < this.pausedUntil) return 'unknown';
     // The epoch in the same round trip: a Redis that lost its keys without closing the connection is seen at once.
-    return this.redis.mget(EPOCH_KEY, this.key(caller)).then(
+    return this.redis.lookupWritePosition(EPOCH_KEY, this.key(caller)).then(
       ([epoch, text]): LastWrite => {
         if (epoch !== this.epoch) {
           this.checked = false;

@@ -49,6 +49,7 @@ export function draftSizeProblem(connectors: ConnectorDraft[]): string | undefin
   );
 }
 
+/** Rounded up, so that a size over a bound never reads as the bound. */
 function shown(bytes: number): string {
-  return bytes >= MiB ? `${(bytes / MiB).toFixed(1).replace(/\.0$/, '')} MiB` : `${Math.ceil(bytes / KiB)} KiB`;
+  return bytes >= MiB ? `${(Math.ceil((bytes / MiB) * 10) / 10).toString()} MiB` : `${Math.ceil(bytes / KiB)} KiB`;
 }

@@ -7,12 +7,15 @@ class FakeServer {
   position = '0-1-1';
   logBin = 1;
   failure: unknown;
+  /** While set, every statement waits for it (a server that accepts the statement and does not answer yet). */
+  hold: Promise<void> | undefined;
   queries = 0;
 
   pool(): ServerPool {
     return {
       query: async (sql: string) => {
         this.queries++;
+        await this.hold;
         if (this.failure) throw this.failure;
         if (sql === 'SELECT @@log_bin AS logBin, @@gtid_binlog_pos AS position') return [{ logBin: this.logBin, position: this.position }];
         if (sql === 'SELECT @@gtid_current_pos AS position') return [{ position: this.position }];
@@ -160,6 +163,25 @@ describe(ReadReplicas.name, () => {
 
     // The lag bound (1 s here), plus a probe interval and two deadlines, plus a second.
     expect(sut.settleMs).toBe(4_500);
+  });
+
+  it('answers at its deadline even while a probe of a replica without the position has not answered', async () => {
+    await sut.probe();
+    primary.position = '0-1-4';
+    servers.forEach((server) => (server.position = '0-1-4'));
+    let release!: () => void;
+    servers[1].hold = new Promise((resolve) => (release = resolve));
+    try {
+      // Committed settleMs - 100 ms ago: 100 ms left.
+      const applied = sut.applied(position('0-1-4'), 100 - sut.settleMs);
+      now = 100;
+
+      const outcome = await Promise.race([applied.then(() => 'answered'), new Promise((resolve) => setTimeout(() => resolve('still waiting'), 5_000))]);
+
+      expect(outcome).toBe('answered');
+    } finally {
+      release();
+    }
   });
 
   it('decides the lag bound when a read comes, not at the last probe: a replica past the bound since serves nothing', async () => {

@@ -166,8 +166,8 @@ export class ReadReplicas {
 
   /**
    * Resolves once every replica has applied `position` (probing those that lack it, again and again), or once
-   * `settleMs` have passed since `since` (no earlier than its commit): then no process reads it from a replica that
-   * lacks it. For a write whose position could not be shared with the other processes (docs/decisions.md,
+   * `settleMs` have passed since `since` (no earlier than its commit), a probe still under way or not: then no process
+   * reads it from a replica that lacks it. For a write whose position could not be shared with the other processes (docs/decisions.md,
    * "Read-your-writes").
    */
   async applied(position: GtidPosition, since: number): Promise<void> {
@@ -177,7 +177,11 @@ export class ReadReplicas {
       if (lacking.length === 0) return;
       // The first round may join probes that read the replica before the commit; later ones are spaced out.
       if (round >= 2) await new Promise((resolve) => setTimeout(resolve, Math.min(APPLIED_RECHECK_MS, Math.max(0, deadline - this.now()))));
-      await Promise.all(lacking.map((replica) => this.probeOne(replica)));
+      // A probe may take two deadlines of each of its statements (a connection, then the answer): not past the write's.
+      let timer: NodeJS.Timeout | undefined;
+      const probes = Promise.all(lacking.map((replica) => this.probeOne(replica)));
+      await Promise.race([probes, new Promise((resolve) => (timer = setTimeout(resolve, Math.max(0, deadline - this.now()))))]);
+      clearTimeout(timer);
     }
   }
 

@@ -1,0 +1,36 @@
+import { AuthType, ContentType, IMPORT_LIMITS, RequestType } from '@app/domain';
+import { ConnectorDraft } from './connector-draft';
+import { draftSizeProblem } from './draft-size';
+
+function aDraft(body: string, index: number): ConnectorDraft {
+  return {
+    name: `n${index}`,
+    description: null,
+    requestType: RequestType.POST,
+    url: 'https://x.test',
+    headers: [],
+    contentType: ContentType.TEXT_PLAIN,
+    authType: AuthType.AUTH_NONE,
+    grantType: null,
+    oauthUrl: null,
+    apiKeyName: null,
+    apiKeyIn: null,
+    body,
+    output: '',
+    credentials: [],
+    where: `line ${index + 1}`,
+  };
+}
+
+describe(draftSizeProblem.name, () => {
+  it('never says a draft over the bound holds as much as the bound: sizes are rounded up', () => {
+    const half = 'b'.repeat(IMPORT_LIMITS.connectorBytes / 2);
+
+    const problem = draftSizeProblem([aDraft(half, 0), aDraft(half, 1)]);
+
+    expect(problem).toMatch(/^source as a whole: its 2 connectors hold 2\.1 MiB of text together \(URLs, headers, bodies\), over the 2 MiB one import/);
+    expect(problem).toMatch(
+      /the first 1 fit\), or shorten what they share; the largest: connectors\.0 \(line 1\) 1\.1 MiB, connectors\.1 \(line 2\) 1\.1 MiB$/,
+    );
+  });
+});
