@@ -57,7 +57,8 @@ export class ServerTransaction {
   async defer(sql: string, params: readonly unknown[]): Promise<void> {
     this.throwIfFailed();
     const write = pending(sql, params);
-    if (this.pendingBytes + write.bytes > BATCH_LIMIT_BYTES) await this.send(this.takePending());
+    // Nothing pending (a statement that answered just took it): an empty batch would be an empty query.
+    if (this.pending.length > 0 && this.pendingBytes + write.bytes > BATCH_LIMIT_BYTES) await this.send(this.takePending());
     this.pending.push(write);
     this.pendingBytes += write.bytes;
     if (this.pendingBytes >= BATCH_LIMIT_BYTES) await this.send(this.takePending());
