@@ -319,7 +319,13 @@ describe('Connector change events: the feed (MariaDB)', () => {
       const ours = await signToken({ username: 'mallory', orgs: [tenant.organization.uuid] });
       const underOurOrg = `/${TRANSACTIONAL_SERVICE_APP.label}/org/${tenant.organization.uuid}/env/${elsewhere.environment.uuid}/connector-events`;
 
-      const queries: Array<Record<string, string | number>> = [{}, { limit: 1000 }, { botUUID: elsewhere.bot.uuid }, { after: 'now' }, { after: theirs.cursor! }];
+      const queries: Array<Record<string, string | number>> = [
+        {},
+        { limit: 1000 },
+        { botUUID: elsewhere.bot.uuid },
+        { after: 'now' },
+        { after: theirs.cursor! },
+      ];
       for (const query of queries) {
         const res = await feed(query, underOurOrg, ours).expect(404);
         expect(res.body).not.toHaveProperty('events');

@@ -17,14 +17,6 @@ import { EventPublisherProvider } from './relay/event-publisher.provider';
 @Module({
   imports: [DomainModule.with(ConnectorEventRepository)],
   controllers: [ConnectorEventFeedController],
-  providers: [
-    ConnectorEventFeedService,
-    EventFeedWatcher,
-    EventCursors,
-    EventReads,
-    ConnectorEventMetrics,
-    ConnectorEventRelay,
-    EventPublisherProvider,
-  ],
+  providers: [ConnectorEventFeedService, EventFeedWatcher, EventCursors, EventReads, ConnectorEventMetrics, ConnectorEventRelay, EventPublisherProvider],
 })
 export class ConnectorEventsModule {}

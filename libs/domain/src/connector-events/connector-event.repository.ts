@@ -144,7 +144,10 @@ export class ConnectorEventRepository {
    * and the bot of the scope; the caller checked that the scope holds (ScopeService.require). Read on the primary,
    * where numbers are given.
    */
-  @GenerateSql({ name: 'environment', params: [DummyValue.ENVIRONMENT_PATH, { after: 0, through: 200, limit: 100 }] }, { name: 'bot', params: [DummyValue.BOT_PATH, { after: 0, through: 200, limit: 100 }] })
+  @GenerateSql(
+    { name: 'environment', params: [DummyValue.ENVIRONMENT_PATH, { after: 0, through: 200, limit: 100 }] },
+    { name: 'bot', params: [DummyValue.BOT_PATH, { after: 0, through: 200, limit: 100 }] },
+  )
   async feedSizes(scope: FeedScope, range: EventRange): Promise<EventSize[]> {
     const { orgUUID, envUUID, botUUID } = scope;
     const rows =
@@ -155,7 +158,10 @@ export class ConnectorEventRepository {
   }
 
   /** The scope's events in `range`, oldest first, with their content: what `feedSizes` weighed and found to fit. */
-  @GenerateSql({ name: 'environment', params: [DummyValue.ENVIRONMENT_PATH, { after: 0, through: 200, limit: 100 }] }, { name: 'bot', params: [DummyValue.BOT_PATH, { after: 0, through: 200, limit: 100 }] })
+  @GenerateSql(
+    { name: 'environment', params: [DummyValue.ENVIRONMENT_PATH, { after: 0, through: 200, limit: 100 }] },
+    { name: 'bot', params: [DummyValue.BOT_PATH, { after: 0, through: 200, limit: 100 }] },
+  )
   async feed(scope: FeedScope, range: EventRange): Promise<RecordedEvent[]> {
     const { orgUUID, envUUID, botUUID } = scope;
     const rows =

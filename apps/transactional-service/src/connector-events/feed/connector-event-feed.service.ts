@@ -1,12 +1,4 @@
-import {
-  CURSOR_NOW,
-  ConnectorEventFeedDto,
-  ConnectorEventFeedQueryDto,
-  ConnectorEventRepository,
-  EnvironmentPath,
-  FeedScope,
-  ScopeService,
-} from '@app/domain';
+import { CURSOR_NOW, ConnectorEventFeedDto, ConnectorEventFeedQueryDto, ConnectorEventRepository, EnvironmentPath, FeedScope, ScopeService } from '@app/domain';
 import { AnswerHandle } from '@app/platform';
 import { Injectable } from '@nestjs/common';
 import { cloudEventOf, EventCursorExpiredException } from '../cloud-event';

@@ -33,7 +33,9 @@ describe(EventCursors.name, () => {
 
   it("refuses another environment's cursor, and one changed by a bit", () => {
     const cursor = sut.write(7, FEED);
-    expect(refusal(() => sut.read(cursor, { ...FEED, envUUID: randomUUID() }))[0]).toMatch(/^after must be a cursor a previous answer of this environment's feed gave/);
+    expect(refusal(() => sut.read(cursor, { ...FEED, envUUID: randomUUID() }))[0]).toMatch(
+      /^after must be a cursor a previous answer of this environment's feed gave/,
+    );
     expect(refusal(() => sut.read(cursor, { ...FEED, orgUUID: randomUUID() }))[0]).toMatch(/^after must be a cursor/);
     const flipped = Buffer.from(cursor, 'base64url');
     flipped[14] ^= 1;
@@ -42,7 +44,9 @@ describe(EventCursors.name, () => {
   });
 
   it('refuses the numeric cursors of before, saying how to go on', () => {
-    expect(refusal(() => sut.read('1042', FEED))).toEqual([expect.stringMatching(/^after: numeric cursors are no longer accepted .* without after .* after=now/)]);
+    expect(refusal(() => sut.read('1042', FEED))).toEqual([
+      expect.stringMatching(/^after: numeric cursors are no longer accepted .* without after .* after=now/),
+    ]);
   });
 
   it('reads the cursors another replica wrote with the same key, and those of the previous key during a rotation', () => {

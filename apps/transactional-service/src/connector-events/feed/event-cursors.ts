@@ -56,7 +56,7 @@ const NUMERIC_CURSOR =
 const NOT_THIS_FEEDS =
   "after must be a cursor a previous answer of this environment's feed gave (an answer's or an event's cursor, unchanged), or now; " +
   'a cursor sealed with a key the replicas no longer hold (SECRETS_KEY rotated twice since) is refused too: follow the feed again without after, ' +
-  "skipping the events you already have, or with after=now";
+  'skipping the events you already have, or with after=now';
 
 const contextOf = ({ orgUUID, envUUID }: EnvironmentPath) => Buffer.from(`connector-events:${orgUUID}:${envUUID}`, 'utf8');
 

@@ -42,7 +42,7 @@ export class ConnectorEventFeedQueryDto {
     description:
       'Answer the events after this cursor: the `cursor` of the last answer (or of one of its events), sent back unchanged. Cursors are opaque: ' +
       "they say nothing of the platform's other tenants, and work only on the feed of the environment that gave them (a 400 otherwise, also for " +
-      "the numeric cursors of before: follow again without after, skipping the events you have). Without it, from the oldest event kept; `now`: " +
+      'the numeric cursors of before: follow again without after, skipping the events you have). Without it, from the oldest event kept; `now`: ' +
       'only the events to come (with `wait`, the next one). A cursor older than the retention (EVENTS_RETENTION_DAYS) is 410, checked after the ' +
       'path (a path outside your organization is a 404 first): list the connectors again, then follow the feed from its oldest event, skipping ' +
       'the versions the list already has.',
