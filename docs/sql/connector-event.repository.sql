@@ -1,5 +1,42 @@
 -- The statements of ConnectorEventRepository, written by `npm run sql` (tools/sql) from its @GenerateSql methods.
 
+-- ConnectorEventRepository.feedSizes (environment)
+SELECT
+  ev.position AS position,
+  OCTET_LENGTH(v.snapshot) + OCTET_LENGTH(v.changed_fields) + OCTET_LENGTH(v.updated_by) AS bytes
+FROM
+  connector_events ev
+  JOIN rest_connector_versions v ON v.connector_uuid = ev.connector_uuid
+  AND v.version = ev.version
+WHERE
+  ev.organization_uuid = :orgUUID
+  AND ev.environment_uuid = :envUUID
+  AND ev.position > :after
+  AND ev.position <= :through
+ORDER BY
+  ev.position
+LIMIT
+  :limit;
+
+-- ConnectorEventRepository.feedSizes (bot)
+SELECT
+  ev.position AS position,
+  OCTET_LENGTH(v.snapshot) + OCTET_LENGTH(v.changed_fields) + OCTET_LENGTH(v.updated_by) AS bytes
+FROM
+  connector_events ev
+  JOIN rest_connector_versions v ON v.connector_uuid = ev.connector_uuid
+  AND v.version = ev.version
+WHERE
+  ev.organization_uuid = :orgUUID
+  AND ev.environment_uuid = :envUUID
+  AND ev.bot_uuid = :botUUID
+  AND ev.position > :after
+  AND ev.position <= :through
+ORDER BY
+  ev.position
+LIMIT
+  :limit;
+
 -- ConnectorEventRepository.feed (environment)
 SELECT
   ev.position AS position,
@@ -19,19 +56,14 @@ FROM
   JOIN rest_connector_versions v ON v.connector_uuid = ev.connector_uuid
   AND v.version = ev.version
 WHERE
-  ev.environment_uuid = :envUUID
+  ev.organization_uuid = :orgUUID
+  AND ev.environment_uuid = :envUUID
   AND ev.position > :after
+  AND ev.position <= :through
 ORDER BY
   ev.position
 LIMIT
   :limit;
-SELECT
-  1 AS found
-FROM
-  environments e
-WHERE
-  e.uuid = :envUUID
-  AND e.organization_uuid = :orgUUID;
 
 -- ConnectorEventRepository.feed (bot)
 SELECT
@@ -52,22 +84,15 @@ FROM
   JOIN rest_connector_versions v ON v.connector_uuid = ev.connector_uuid
   AND v.version = ev.version
 WHERE
-  ev.environment_uuid = :envUUID
+  ev.organization_uuid = :orgUUID
+  AND ev.environment_uuid = :envUUID
   AND ev.bot_uuid = :botUUID
   AND ev.position > :after
+  AND ev.position <= :through
 ORDER BY
   ev.position
 LIMIT
   :limit;
-SELECT
-  1 AS found
-FROM
-  bots b
-  JOIN environments e ON e.uuid = b.environment_uuid
-WHERE
-  b.uuid = :botUUID
-  AND e.uuid = :envUUID
-  AND e.organization_uuid = :orgUUID;
 
 -- ConnectorEventRepository.progress
 SELECT
@@ -227,6 +252,22 @@ WHERE
   position IS NULL
 LIMIT
   1;
+
+-- ConnectorEventRepository.numberedSizes
+SELECT
+  ev.position AS position,
+  OCTET_LENGTH(v.snapshot) + OCTET_LENGTH(v.changed_fields) + OCTET_LENGTH(v.updated_by) AS bytes
+FROM
+  connector_events ev
+  JOIN rest_connector_versions v ON v.connector_uuid = ev.connector_uuid
+  AND v.version = ev.version
+WHERE
+  ev.position > :after
+  AND ev.position <= :through
+ORDER BY
+  ev.position
+LIMIT
+  :limit;
 
 -- ConnectorEventRepository.numberedAfter
 SELECT

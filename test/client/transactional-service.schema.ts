@@ -282,6 +282,8 @@ export interface paths {
         /**
          * The environment's connector change events
          * @description Every create, update, delete and restore of a connector of the environment, as CloudEvents 1.0, oldest first, in one order every reader sees. Follow it by sending the answer's `cursor` as `after`; with `wait`, an answer waits for the next event (a long poll). At least once: deduplicate by the event's `id`. Per connector the versions come in order, without a gap. The same events go to NATS JetStream (docs/asyncapi/connector-events.yaml).
+         *
+         *     A page holds at most `limit` events and at most 4 MiB of them (an event larger than that comes alone): a page with fewer events than `limit` may still have more after it; go on from its `cursor` until an answer is empty. Cursors are opaque (they say nothing of other tenants' writes) and belong to the environment's feed. The path is checked first: an environment outside the organization, or a bot outside the environment, is a 404 whatever the query (before a 400 for its cursor or a 410). A 503 with `Retry-After` when this replica is busy reading other large pages.
          */
         get: operations["connectorEvents"];
         put?: never;
@@ -1103,18 +1105,18 @@ export interface components {
         };
         ConnectorEventItem: {
             /**
-             * @description Where this event is in the feed: `after` this cursor answers the events that follow it.
-             * @example 1042
+             * @description Where this event is in the feed, opaque: `after` this cursor answers the events that follow it.
+             * @example q3Jt0cS1b2lM8WqTq5dR5m6J3E2FQW0hZk1w2lEoXg1c9vBn
              */
             cursor: string;
             event: components["schemas"]["ConnectorCloudEvent"];
         };
         ConnectorEventFeed: {
-            /** @description The environment's events after the cursor, oldest first, in the one order every reader sees. */
+            /** @description The environment's events after the cursor, oldest first, in the one order every reader sees: at most `limit`, and at most 4 MiB of them. */
             events: components["schemas"]["ConnectorEventItem"][];
             /**
-             * @description Where to go on from: the last event's cursor, or, when none came, a cursor at least as far as the one sent. Send it as `after` next time.
-             * @example 1042
+             * @description Where to go on from, opaque: the last event's position when the page was cut (by `limit` or by bytes), else what the feed had numbered (never behind the one sent). Send it as `after` next time.
+             * @example q3Jt0cS1b2lM8WqTq5dR5m6J3E2FQW0hZk1w2lEoXg1c9vBn
              */
             cursor: string;
         };
@@ -4570,9 +4572,9 @@ export interface operations {
     connectorEvents: {
         parameters: {
             query?: {
-                /** @description Answer the events after this cursor: the `cursor` of the last answer (or of one of its events). Without it, from the oldest event kept; `now`: only the events to come (with `wait`, the next one). A cursor older than the retention (EVENTS_RETENTION_DAYS) is 410: list the connectors again, then follow the feed from its oldest event, skipping the versions the list already has. */
+                /** @description Answer the events after this cursor: the `cursor` of the last answer (or of one of its events), sent back unchanged. Cursors are opaque: they say nothing of the platform's other tenants, and work only on the feed of the environment that gave them (a 400 otherwise, also for the numeric cursors of before: follow again without after, skipping the events you have). Without it, from the oldest event kept; `now`: only the events to come (with `wait`, the next one). A cursor older than the retention (EVENTS_RETENTION_DAYS) is 410, checked after the path (a path outside your organization is a 404 first): list the connectors again, then follow the feed from its oldest event, skipping the versions the list already has. */
                 after?: string;
-                /** @description Events per answer, at most 1000. */
+                /** @description Events per answer, at most 1000. A page also stops before its events weigh 4 MiB in the answer (one event larger than that comes alone): fewer events than the limit do not mean the feed is caught up; go on from the cursor. */
                 limit?: number;
                 /** @description Only the events of this bot of the environment. */
                 botUUID?: string;
@@ -4698,7 +4700,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The feed cursor is older than the events kept: list again, then follow the feed from its oldest event */
+            /** @description The feed cursor is older than the events kept (checked after the path: a path outside the organization is a 404 first): list again, then follow the feed from its oldest event */
             410: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4712,7 +4714,7 @@ export interface operations {
                      * @example {
                      *       "statusCode": 410,
                      *       "error": "Gone",
-                     *       "message": "Cursor 1042 is older than the events kept (events up to 5000 were purged): list the connectors again, then follow the feed without after (from the oldest event kept), skipping the versions your list already has",
+                     *       "message": "The cursor is older than the events kept (EVENTS_RETENTION_DAYS): list the connectors again, then follow the feed without after (from the oldest event kept), skipping the versions your list already has",
                      *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/connector-events",
                      *       "timestamp": "2026-11-21T09:00:00.000Z",
                      *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"

@@ -3,14 +3,15 @@ import { aStoredConnector } from '../../apps/transactional-service/src/rest-conn
 import { parseServerUrl } from '@app/platform';
 import { randomUUID } from 'node:crypto';
 import { TRANSACTIONAL_SERVICE_APP } from '../../apps/transactional-service/src/transactional-service.app';
-import { aBot, importData, seedTenant, Tenant } from '../support/fixtures';
+import { aBot, anEnvironment, importData, seedTenant, Tenant } from '../support/fixtures';
 import { mysqlTestConfig } from '../support/test-config';
 import { startTestApp, TestApp } from '../support/test-app';
 import { createMigratedDatabase, dropDatabase, uniqueDatabaseName } from '../support/test-database';
 import { bearer, signToken } from '../support/tokens';
 import { aConnectorBody, ALICE, createConnector, ISO_UTC_MILLIS, tenantPath, withBearerAuth } from '../rest-connectors/connector-factories';
 import { connectorEventValidator } from '../support/asyncapi';
-import { FeedConsumer } from './feed-consumer';
+import { EventCursors } from '../../apps/transactional-service/src/connector-events/feed/event-cursors';
+import { FeedConsumer, positionOf } from './feed-consumer';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
@@ -27,6 +28,14 @@ describe('Connector change events: the feed (MariaDB)', () => {
     const bot = aBot(tenant.environment.uuid);
     await importData(sut.dataSource, { bots: [bot] });
     return { bot: { ...tenant, bot }, consumer: await new FeedConsumer(sut, token, feedPath, { botUUID: bot.uuid }).fromNow() };
+  };
+  const feedPathOf = (of: Tenant) => `/${TRANSACTIONAL_SERVICE_APP.label}/org/${of.organization.uuid}/env/${of.environment.uuid}/connector-events`;
+  const feedPathOfEnvironment = (envUUID: string) => `/${TRANSACTIONAL_SERVICE_APP.label}/org/${tenant.organization.uuid}/env/${envUUID}/connector-events`;
+  /** Another environment of the tenant's organization. */
+  const importOtherEnvironment = async (): Promise<string> => {
+    const environment = anEnvironment(tenant.organization.uuid);
+    await importData(sut.dataSource, { environments: [environment] });
+    return environment.uuid;
   };
   const feed = (query: Record<string, string | number | string[]> = {}, path = feedPath, as = token) => sut.http.get(path).query(query).set(bearer(as));
 
@@ -105,13 +114,32 @@ describe('Connector change events: the feed (MariaDB)', () => {
 
     const afterFirst = await feed({ after: all[0].cursor, botUUID: bot.bot.uuid }).expect(200);
     expect(afterFirst.body.events.map((item: { event: { subject: string } }) => item.event.subject)).toEqual(uuids.slice(1));
-    expect(afterFirst.body.cursor).toBe(all[2].cursor);
     const one = await feed({ after: all[0].cursor, limit: 1, botUUID: bot.bot.uuid }).expect(200);
     expect(one.body.events).toHaveLength(1);
-    expect(one.body.cursor).toBe(all[1].cursor);
-    const none = await feed({ after: all[2].cursor, botUUID: bot.bot.uuid }).expect(200);
+    // A page cut by its limit goes on from its last event: the next page is the third.
+    const next = await feed({ after: one.body.cursor, botUUID: bot.bot.uuid }).expect(200);
+    expect(next.body.events.map((item: { event: { subject: string } }) => item.event.subject)).toEqual(uuids.slice(2));
+    const none = await feed({ after: afterFirst.body.cursor, botUUID: bot.bot.uuid }).expect(200);
     expect(none.body.events).toEqual([]);
-    expect(BigInt(none.body.cursor)).toBeGreaterThanOrEqual(BigInt(all[2].cursor));
+    // An empty answer's cursor never goes back: after it, only what comes next.
+    const fourth = await createConnector(sut, bot, token);
+    const after = await feed({ after: none.body.cursor, botUUID: bot.bot.uuid, wait: 10 }).expect(200);
+    expect(after.body.events.map((item: { event: { subject: string } }) => item.event.subject)).toEqual([fourth]);
+  });
+
+  it('gives opaque cursors: they tell nothing of the positions, two of one place differ, and each works only on its environment', async () => {
+    const { bot, consumer } = await ownBot();
+    await createConnector(sut, bot, token);
+    const [created] = await consumer.until(1);
+    const quiet = [await feed({ after: created.cursor }).expect(200), await feed({ after: created.cursor }).expect(200)];
+    const cursors = [created.cursor, ...quiet.map((res) => res.body.cursor as string)];
+    for (const cursor of cursors) expect(cursor).toMatch(/^[A-Za-z0-9_-]{48}$/);
+    expect(new Set(cursors).size).toBe(3);
+
+    // Another environment of the same organization: the cursor is not its feed's.
+    const otherEnvironment = await importOtherEnvironment();
+    const res = await feed({ after: created.cursor }, feedPathOfEnvironment(otherEnvironment)).expect(400);
+    expect(res.body.message).toEqual([expect.stringMatching(/^after must be a cursor a previous answer of this environment's feed gave/)]);
   });
 
   it("filters by bot, and keeps each environment's events to itself", async () => {
@@ -252,9 +280,10 @@ describe('Connector change events: the feed (MariaDB)', () => {
 
   describe('bad input', () => {
     it.each([
-      [{ after: 'abc' }, 'after must be a cursor a previous answer of this feed gave'],
+      [{ after: 'abc' }, 'after must be a cursor a previous answer of this'],
       [{ after: '-1' }, 'after must be a cursor'],
-      [{ after: '99999999999999999' }, 'after must be a cursor'],
+      [{ after: 'x'.repeat(65) }, 'after must be a cursor'],
+      [{ after: '1042' }, 'after: numeric cursors are no longer accepted (cursors are opaque now): follow the feed again without after'],
       [{ limit: 0 }, 'limit must not be less than 1'],
       [{ limit: 1001 }, 'limit must not be greater than 1000'],
       [{ wait: 31 }, 'wait must not be greater than 30'],
@@ -279,6 +308,54 @@ describe('Connector change events: the feed (MariaDB)', () => {
       expect(bot.body.message).toContain(elsewhere.bot.uuid);
     });
 
+    it("never answers another organization's events under one's own organization's path: 404, whatever the query", async () => {
+      // Another organization's environment, with events in it (its connectors' snapshots: URLs, headers, bodies).
+      const elsewhere = await seedTenant(sut.dataSource);
+      const theirToken = await signToken({ ...ALICE, orgs: [elsewhere.organization.uuid] });
+      const theirs = new FeedConsumer(sut, theirToken, feedPathOf(elsewhere));
+      await createConnector(sut, elsewhere, theirToken);
+      await theirs.until(1);
+      // A caller of our organization only, without write scope.
+      const ours = await signToken({ username: 'mallory', orgs: [tenant.organization.uuid] });
+      const underOurOrg = `/${TRANSACTIONAL_SERVICE_APP.label}/org/${tenant.organization.uuid}/env/${elsewhere.environment.uuid}/connector-events`;
+
+      const queries: Array<Record<string, string | number>> = [
+        {},
+        { limit: 1000 },
+        { botUUID: elsewhere.bot.uuid },
+        { after: 'now' },
+        { after: theirs.cursor! },
+      ];
+      for (const query of queries) {
+        const res = await feed(query, underOurOrg, ours).expect(404);
+        expect(res.body).not.toHaveProperty('events');
+        expect(JSON.stringify(res.body)).not.toContain('connector.created');
+        expect(res.body.message).toContain(elsewhere.environment.uuid);
+      }
+      // Their bot under our environment's path: 404 too.
+      const bot = await feed({ botUUID: elsewhere.bot.uuid, limit: 1000 }, feedPath, ours).expect(404);
+      expect(bot.body).not.toHaveProperty('events');
+    });
+
+    it('checks the scope before the retention: an expired cursor on an environment outside the organization is a 404, not a 410', async () => {
+      const elsewhere = await seedTenant(sut.dataSource);
+      // A cursor sealed for that path, as only the platform's key could make it: the 404 must not depend on the cursor.
+      const sealed = sut.app.get(EventCursors).write(1, { orgUUID: tenant.organization.uuid, envUUID: elsewhere.environment.uuid });
+      await sut.dataSource.query('UPDATE connector_event_relay SET purged_through = 2 WHERE id = 1 AND purged_through < 2');
+      try {
+        const res = await feed(
+          { after: sealed },
+          `/${TRANSACTIONAL_SERVICE_APP.label}/org/${tenant.organization.uuid}/env/${elsewhere.environment.uuid}/connector-events`,
+        ).expect(404);
+        expect(res.body.message).toContain(elsewhere.environment.uuid);
+        // The same cursor on an environment in scope is the 410.
+        const own = sut.app.get(EventCursors).write(1, { orgUUID: tenant.organization.uuid, envUUID: tenant.environment.uuid });
+        await feed({ after: own }).expect(410);
+      } finally {
+        await sut.dataSource.query('UPDATE connector_event_relay SET purged_through = 0 WHERE id = 1');
+      }
+    });
+
     it('is a 401 without a token, and a 403 for a token of another organization', async () => {
       await sut.http.get(feedPath).expect(401);
       const stranger = await signToken({ orgs: [randomUUID()], username: 'mallory' });
@@ -291,10 +368,12 @@ describe('Connector change events: the feed (MariaDB)', () => {
     const { bot, consumer } = await ownBot();
     await createConnector(sut, bot, token);
     const [first] = await consumer.until(1);
-    await sut.dataSource.query('UPDATE connector_event_relay SET purged_through = ? WHERE id = 1', [Number(first.cursor) + 1]);
+    await sut.dataSource.query('UPDATE connector_event_relay SET purged_through = ? WHERE id = 1', [(await positionOf(sut, first)) + 1]);
     try {
       const res = await feed({ after: first.cursor }).expect(410);
       expect(res.body.message).toContain('list the connectors again');
+      // It names no position: positions count every tenant's writes.
+      expect(res.body.message).not.toMatch(/\d{2,}/);
       await feed({}).expect(200);
     } finally {
       await sut.dataSource.query('UPDATE connector_event_relay SET purged_through = 0 WHERE id = 1');

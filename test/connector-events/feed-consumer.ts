@@ -15,6 +15,13 @@ export interface FeedEvent {
   };
 }
 
+/** Where the outbox holds an event the feed answered (its cursor is opaque): for tests that move the relay's counters around it. */
+export async function positionOf(sut: TestApp, { event }: FeedEvent): Promise<number> {
+  const [row] = await sut.dataSource.query('SELECT position FROM connector_events WHERE event_uuid = ?', [event.id]);
+  if (!row) throw new Error(`event ${event.id} is not in the outbox`);
+  return Number(row.position);
+}
+
 /** The change feed of an environment, as a client follows it: `after` the last cursor, long polls while nothing comes. */
 export class FeedConsumer {
   readonly events: FeedEvent[] = [];

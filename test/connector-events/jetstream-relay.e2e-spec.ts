@@ -10,7 +10,7 @@ import { metricOf, startTestApp, TestApp } from '../support/test-app';
 import { createMigratedDatabase, dropDatabase, uniqueDatabaseName } from '../support/test-database';
 import { bearer, signToken } from '../support/tokens';
 import { aConnectorBody, ALICE, createConnector, tenantPath } from '../rest-connectors/connector-factories';
-import { FeedConsumer, FeedEvent } from './feed-consumer';
+import { FeedConsumer, FeedEvent, positionOf } from './feed-consumer';
 import { relayTiming } from './relay-timing';
 
 type Admin = Awaited<ReturnType<typeof jetStreamAdmin>>;
@@ -114,7 +114,7 @@ describe('Connector change events on NATS JetStream (MariaDB, NATS)', () => {
 
       // What a relay killed after its publishes and before its mark leaves: the mark behind what JetStream holds.
       const [{ published }] = await sut.dataSource.query('SELECT published_through AS published FROM connector_event_relay WHERE id = 1');
-      await sut.dataSource.query('UPDATE connector_event_relay SET published_through = ? WHERE id = 1', [Number(fed[0].cursor) - 1]);
+      await sut.dataSource.query('UPDATE connector_event_relay SET published_through = ? WHERE id = 1', [(await positionOf(sut, fed[0])) - 1]);
       await until(
         'the relay published them again and marked them',
         async () => Number((await sut.dataSource.query('SELECT published_through AS p FROM connector_event_relay WHERE id = 1'))[0].p) >= Number(published),

@@ -167,6 +167,18 @@ function describeDatabase(engine: string, configOf: () => Promise<{ config: Data
       });
       expect(await count()).toBe(7_500);
     });
+
+    it('sends an insert larger than one batch alone after a statement that answered (no empty batch)', async () => {
+      const rows = Array.from({ length: 3_000 }, (_, n) => ({
+        uuid: `0199cccc-0000-7000-8000-${String(n).padStart(12, '0')}`,
+        name: `${n} ${'y'.repeat(250)}`,
+      }));
+      await db.transaction(async (tx) => {
+        await tx.rows('SELECT 1 AS one');
+        await tx.insert(ORGANIZATION_ROWS, rows);
+      });
+      expect(await count()).toBe(rows.length);
+    });
   });
 }
 

@@ -25,6 +25,7 @@ export * from './auth/development-secret';
 export * from './http/api-error-responses.decorator';
 export * from './http/idempotency-key.decorators';
 export * from './http/caller-gone';
+export * from './http/answer-handle';
 
 // Read replicas: the request's consistency scope, handed from a controller to its service
 export { RequestConsistency } from './database/read-your-writes';

@@ -26,12 +26,12 @@ export function cloudEventOf({ event, recorded }: RecordedEvent): ConnectorCloud
   };
 }
 
-/** A feed cursor older than what retention kept: the events between may be gone. */
+/** A feed cursor older than what retention kept: the events between may be gone. The message names no position (positions count every tenant's writes). */
 export class EventCursorExpiredException extends DomainError {
-  constructor(after: number, purgedThrough: number) {
+  constructor() {
     super(
       'EVENT_CURSOR_EXPIRED',
-      `Cursor ${after} is older than the events kept (events up to ${purgedThrough} were purged): list the connectors again, then follow the feed without after (from the oldest event kept), skipping the versions your list already has`,
+      'The cursor is older than the events kept (EVENTS_RETENTION_DAYS): list the connectors again, then follow the feed without after (from the oldest event kept), skipping the versions your list already has',
     );
   }
 }

@@ -2,7 +2,9 @@ import { ConnectorEventRepository, DomainModule } from '@app/domain';
 import { Module } from '@nestjs/common';
 import { ConnectorEventFeedController } from './feed/connector-event-feed.controller';
 import { ConnectorEventFeedService } from './feed/connector-event-feed.service';
+import { EventCursors } from './feed/event-cursors';
 import { EventFeedWatcher } from './feed/event-feed-watcher';
+import { EventReads } from './event-reads';
 import { ConnectorEventMetrics } from './relay/connector-event-metrics';
 import { ConnectorEventRelay } from './relay/connector-event-relay';
 import { EventPublisherProvider } from './relay/event-publisher.provider';
@@ -15,6 +17,6 @@ import { EventPublisherProvider } from './relay/event-publisher.provider';
 @Module({
   imports: [DomainModule.with(ConnectorEventRepository)],
   controllers: [ConnectorEventFeedController],
-  providers: [ConnectorEventFeedService, EventFeedWatcher, ConnectorEventMetrics, ConnectorEventRelay, EventPublisherProvider],
+  providers: [ConnectorEventFeedService, EventFeedWatcher, EventCursors, EventReads, ConnectorEventMetrics, ConnectorEventRelay, EventPublisherProvider],
 })
 export class ConnectorEventsModule {}

@@ -3,7 +3,6 @@ import { Database, Transaction } from '../database/database';
 import { DummyValue, GenerateSql } from '../database/generate-sql';
 import { listed, placeholderList, statement, statementsBy } from '../database/statement';
 import { newUuid } from '../database/uuid-v7';
-import { found, Lookup, NOTHING_AT_PATH } from '../scope/lookup';
 import { BotPath } from '../scope/scope-params.dto';
 import { REST_CONNECTOR_VERSION_ROWS } from '../rest-connectors/rest-connector-version.entity';
 import { recordedSnapshot } from '../rest-connectors/connector-snapshot';
@@ -36,6 +35,19 @@ export interface NumberedScope {
   lastPosition: number;
 }
 
+/** A range of the outbox: the events numbered after `after` up to `through`, oldest first, at most `limit`. */
+export interface EventRange {
+  after: number;
+  through: number;
+  limit: number;
+}
+
+/** Where an event is, and what its content weighs as stored (its snapshot, changed fields and author, in bytes). */
+export interface EventSize {
+  position: number;
+  bytes: number;
+}
+
 /** The relay's counters (connector_event_relay). */
 export type RelayProgress = Pick<ConnectorEventRelayState, 'sequencedThrough' | 'publishedThrough' | 'purgedThrough'>;
 
@@ -51,20 +63,28 @@ const SCOPE_ROWS = CONNECTOR_EVENT_ROWS.pick('organizationUuid', 'environmentUui
 const RECORDED_EVENTS =
   `SELECT ${EVENT_ROWS.select('ev')}, ${RECORDED_ROWS.select('v')} FROM connector_events ev ` +
   'JOIN rest_connector_versions v ON v.connector_uuid = ev.connector_uuid AND v.version = ev.version';
-const FEED = statement(`${RECORDED_EVENTS} WHERE ev.environment_uuid = :envUUID AND ev.position > :after ORDER BY ev.position LIMIT :limit`);
-const BOT_FEED = statement(
-  `${RECORDED_EVENTS} WHERE ev.environment_uuid = :envUUID AND ev.bot_uuid = :botUUID AND ev.position > :after ORDER BY ev.position LIMIT :limit`,
-);
-/** The events numbered after `after` up to `through`, in order: what the relay publishes next. */
-const NUMBERED = statement(`${RECORDED_EVENTS} WHERE ev.position > :after AND ev.position <= :through ORDER BY ev.position LIMIT :limit`);
+/**
+ * The same events' positions and the bytes of what they carry that grows (the snapshot, the changed fields and the
+ * author, as stored, in UTF-8): what a read weighs before it loads them (EventReads). OCTET_LENGTH on both engines.
+ */
+const EVENT_SIZES =
+  'SELECT ev.position AS position, OCTET_LENGTH(v.snapshot) + OCTET_LENGTH(v.changed_fields) + OCTET_LENGTH(v.updated_by) AS bytes ' +
+  'FROM connector_events ev JOIN rest_connector_versions v ON v.connector_uuid = ev.connector_uuid AND v.version = ev.version';
+/** A range of the outbox, in position order: after `after`, up to `through`, at most `limit`. */
+const RANGE = 'ev.position > :after AND ev.position <= :through ORDER BY ev.position LIMIT :limit';
+/** The feed's scope, in its statements: the organization and the environment of the path (and the bot, when named). */
+const IN_ENVIRONMENT = 'ev.organization_uuid = :orgUUID AND ev.environment_uuid = :envUUID AND ';
+const IN_BOT = 'ev.organization_uuid = :orgUUID AND ev.environment_uuid = :envUUID AND ev.bot_uuid = :botUUID AND ';
+const FEED = statement(`${RECORDED_EVENTS} WHERE `, IN_ENVIRONMENT, RANGE);
+const BOT_FEED = statement(`${RECORDED_EVENTS} WHERE `, IN_BOT, RANGE);
+const FEED_SIZES = statement(`${EVENT_SIZES} WHERE `, IN_ENVIRONMENT, RANGE);
+const BOT_FEED_SIZES = statement(`${EVENT_SIZES} WHERE `, IN_BOT, RANGE);
+/** Every tenant's events in a range: what the relay publishes next. */
+const NUMBERED = statement(`${RECORDED_EVENTS} WHERE `, RANGE);
+const NUMBERED_SIZES = statement(`${EVENT_SIZES} WHERE `, RANGE);
 /** Each bot with events numbered after `after` up to `through`, and its last: one range of the position index. */
 const NUMBERED_SCOPES = statement(
   `SELECT ${SCOPE_ROWS.select('ev')}, MAX(ev.position) AS last_position FROM connector_events ev WHERE ev.position > :after AND ev.position <= :through GROUP BY ev.organization_uuid, ev.environment_uuid, ev.bot_uuid`,
-);
-/** The scope of a feed: the environment in the organization and, when named, the bot in the environment. */
-const ENVIRONMENT_IN_SCOPE = statement('SELECT 1 AS found FROM environments e WHERE e.uuid = :envUUID AND e.organization_uuid = :orgUUID');
-const BOT_IN_SCOPE = statement(
-  'SELECT 1 AS found FROM bots b JOIN environments e ON e.uuid = b.environment_uuid WHERE b.uuid = :botUUID AND e.uuid = :envUUID AND e.organization_uuid = :orgUUID',
 );
 
 /** The relay's one row. */
@@ -165,22 +185,36 @@ export class ConnectorEventRepository {
   }
 
   /**
-   * The scope's events numbered after `after`, oldest first, at most `limit`. Nothing at the path when the
-   * environment (or the bot) is not in the path's scope; read on the primary, where numbers are given.
+   * What the scope's events in `range` weigh, oldest first: the first step of a read bounded in bytes (EventReads),
+   * which then loads only those that fit (`feed`). The statement is bounded by the organization, the environment
+   * and the bot of the scope; the caller checked that the scope holds (ScopeService.require). Read on the primary,
+   * where numbers are given.
    */
-  @GenerateSql({ name: 'environment', params: [DummyValue.ENVIRONMENT_PATH, 0, 100] }, { name: 'bot', params: [DummyValue.BOT_PATH, 0, 100] })
-  async feed(scope: FeedScope, after: number, limit: number): Promise<Lookup<RecordedEvent[]>> {
+  @GenerateSql(
+    { name: 'environment', params: [DummyValue.ENVIRONMENT_PATH, { after: 0, through: 200, limit: 100 }] },
+    { name: 'bot', params: [DummyValue.BOT_PATH, { after: 0, through: 200, limit: 100 }] },
+  )
+  async feedSizes(scope: FeedScope, range: EventRange): Promise<EventSize[]> {
     const { orgUUID, envUUID, botUUID } = scope;
     const rows =
       botUUID === undefined
-        ? await this.db.rows(FEED, { envUUID, after, limit }, 'primary')
-        : await this.db.rows(BOT_FEED, { envUUID, botUUID, after, limit }, 'primary');
-    if (rows.length > 0) return found(rows.map(recordedEventOf));
-    const [inScope] =
+        ? await this.db.rows(FEED_SIZES, { orgUUID, envUUID, ...range }, 'primary')
+        : await this.db.rows(BOT_FEED_SIZES, { orgUUID, envUUID, botUUID, ...range }, 'primary');
+    return rows.map(eventSizeOf);
+  }
+
+  /** The scope's events in `range`, oldest first, with their content: what `feedSizes` weighed and found to fit. */
+  @GenerateSql(
+    { name: 'environment', params: [DummyValue.ENVIRONMENT_PATH, { after: 0, through: 200, limit: 100 }] },
+    { name: 'bot', params: [DummyValue.BOT_PATH, { after: 0, through: 200, limit: 100 }] },
+  )
+  async feed(scope: FeedScope, range: EventRange): Promise<RecordedEvent[]> {
+    const { orgUUID, envUUID, botUUID } = scope;
+    const rows =
       botUUID === undefined
-        ? await this.db.rows(ENVIRONMENT_IN_SCOPE, { envUUID, orgUUID }, 'primary')
-        : await this.db.rows(BOT_IN_SCOPE, { botUUID, envUUID, orgUUID }, 'primary');
-    return inScope ? found([]) : NOTHING_AT_PATH;
+        ? await this.db.rows(FEED, { orgUUID, envUUID, ...range }, 'primary')
+        : await this.db.rows(BOT_FEED, { orgUUID, envUUID, botUUID, ...range }, 'primary');
+    return rows.map(recordedEventOf);
   }
 
   /** How far the outbox is numbered, published and purged. */
@@ -246,10 +280,16 @@ export class ConnectorEventRepository {
     return (await this.db.rows(ANY_UNNUMBERED, {}, 'primary')).length > 0;
   }
 
-  /** The events numbered after `after` up to `through`, oldest first, at most `limit`: the relay's next to publish. */
-  @GenerateSql({ params: [0, 100, 200] })
-  async numberedAfter(after: number, through: number, limit: number): Promise<RecordedEvent[]> {
-    return (await this.db.rows(NUMBERED, { after, through, limit }, 'primary')).map(recordedEventOf);
+  /** What every tenant's events in `range` weigh, oldest first: the relay's next to publish, weighed before it loads them. */
+  @GenerateSql({ params: [{ after: 0, through: 200, limit: 100 }] })
+  async numberedSizes(range: EventRange): Promise<EventSize[]> {
+    return (await this.db.rows(NUMBERED_SIZES, range, 'primary')).map(eventSizeOf);
+  }
+
+  /** Every tenant's events in `range`, oldest first, with their content: the relay's next to publish. */
+  @GenerateSql({ params: [{ after: 0, through: 200, limit: 100 }] })
+  async numberedAfter(range: EventRange): Promise<RecordedEvent[]> {
+    return (await this.db.rows(NUMBERED, range, 'primary')).map(recordedEventOf);
   }
 
   /**
@@ -298,6 +338,10 @@ export class ConnectorEventRepository {
     const times = [unnumbered, numbered].filter((row) => row !== undefined).map((row) => CREATED_ROWS.from(row).createdAt.getTime());
     return times.length === 0 ? null : new Date(Math.min(...times));
   }
+}
+
+function eventSizeOf(row: Record<string, unknown>): EventSize {
+  return { position: Number(row.position), bytes: Number(row.bytes) };
 }
 
 function recordedEventOf(row: Record<string, unknown>): RecordedEvent {

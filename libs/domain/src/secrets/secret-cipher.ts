@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHash, hkdfSync, randomBytes } from 'node:crypto';
 
 const ALGORITHM = 'aes-256-gcm';
 const PREFIX = 'enc:v1';
@@ -48,6 +48,15 @@ export class SecretCipher {
     decipher.setAAD(Buffer.from(context, 'utf8'));
     decipher.setAuthTag(Buffer.from(tag, 'base64url'));
     return Buffer.concat([decipher.update(Buffer.from(ciphertext, 'base64url')), decipher.final()]).toString('utf8');
+  }
+
+  /**
+   * A 32-byte key for another purpose derived from each key (HKDF-SHA256, `purpose` its info), the current key's
+   * first: what the platform seals beside the secrets (the change feed's cursors) needs no setting of its own, every
+   * replica derives the same keys, and they rotate with SECRETS_KEY (the previous one's still opens what it sealed).
+   */
+  derivedKeys(purpose: string): Buffer[] {
+    return [...this.keys.values()].map((key) => Buffer.from(hkdfSync('sha256', key, Buffer.alloc(0), purpose, 32)));
   }
 
   /** True when the value was encrypted with another key than the current one. */

@@ -5,6 +5,7 @@ import { InjectPinoLogger, PinoLogger } from 'nestjs-pino';
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { cloudEventOf } from '../cloud-event';
+import { EventBatch, EventReads, EventSource } from '../event-reads';
 import { EventFeedWatcher } from '../feed/event-feed-watcher';
 import { ConnectorEventMetrics } from './connector-event-metrics';
 import { ConnectorEventPublisher, connectorEventSubject } from '../jetstream/connector-event-publisher';
@@ -48,7 +49,10 @@ export const RELAY_TIMING: RelayTiming = {
   purgeEveryMs: 60_000,
   resyncMs: 5_000,
 };
-/** `inFlight`: connectors whose events are being published at once (each connector's one at a time). */
+/**
+ * `publish`: events per batch at most, which EventReads also bounds in bytes (EVENT_READ_BYTES); `inFlight`:
+ * connectors whose events are being published at once (each connector's one at a time).
+ */
 export const RELAY_BATCHES = { sequence: 1000, publish: 1000, inFlight: 64, purge: 500 } as const;
 export const RELAY_TIMING_TOKEN = Symbol('RELAY_TIMING');
 
@@ -93,10 +97,16 @@ export class ConnectorEventRelay implements OnApplicationBootstrap, BeforeApplic
   private lastProblem = '';
   /** Whether numbered events wait to be published, as the last round left it. */
   private backlog = true;
+  /** What the relay publishes: every tenant's numbered events, read bounded in bytes. */
+  private readonly numbered: EventSource = {
+    sizes: (range) => this.events.numberedSizes(range),
+    events: (range) => this.events.numberedAfter(range),
+  };
 
   constructor(
     private readonly events: ConnectorEventRepository,
     private readonly watcher: EventFeedWatcher,
+    private readonly reads: EventReads,
     private readonly metrics: ConnectorEventMetrics,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @InjectPinoLogger(ConnectorEventRelay.name) private readonly logger: PinoLogger,
@@ -153,16 +163,19 @@ export class ConnectorEventRelay implements OnApplicationBootstrap, BeforeApplic
       this.metrics.numbered.inc(numbered);
       this.watcher.advanced(progress.sequencedThrough);
     }
-    const published = this.publisher ? await this.publish(this.publisher, progress.publishedThrough, progress.sequencedThrough) : 0;
-    if (published === null) return this.lost();
-    // Publishing stopped at the deadline (or at a lost lease): what was acknowledged is marked, the rest waits.
-    if (!this.holds()) return this.leader ? this.lapsed() : false;
-    if (published > 0) this.backlog = published === RELAY_BATCHES.publish;
+    if (this.publisher) {
+      const reached = await this.publish(this.publisher, progress.publishedThrough, progress.sequencedThrough);
+      if (reached === null) return this.lost();
+      // Publishing stopped at the deadline (or at a lost lease): what was acknowledged is marked, the rest waits.
+      if (!this.holds()) return this.leader ? this.lapsed() : false;
+      // More to publish at once when the batch (bounded in count and in bytes) did not reach what is numbered.
+      this.backlog = reached < progress.sequencedThrough;
+    }
     if (Date.now() - this.lastPurgeAt >= this.timing.purgeEveryMs) {
       this.lastPurgeAt = Date.now();
       await this.purge(this.publisher ? (await this.events.progress()).publishedThrough : progress.sequencedThrough);
     }
-    return numbered === RELAY_BATCHES.sequence || published === RELAY_BATCHES.publish;
+    return numbered === RELAY_BATCHES.sequence || this.backlog;
   }
 
   /**
@@ -218,17 +231,27 @@ export class ConnectorEventRelay implements OnApplicationBootstrap, BeforeApplic
   }
 
   /**
-   * Publishes the events numbered after `after`: each connector's in position order, one acknowledged before its
-   * next; different connectors' side by side (JetStream promises no order across subjects, and one round trip per
-   * event would cap the relay at the broker's latency). The first failure stops every chain; the relay marks the
-   * run of events from the start of the batch that were all acknowledged, then throws (the loop backs off and
-   * starts again from there: what was acknowledged beyond the mark is published again, and JetStream's dedup keeps
-   * it once). A connector's later event is never sent before its earlier one is acknowledged, so per-connector order
-   * holds. Answers how many were marked, or null when the lease was lost.
+   * Publishes the events numbered after `after`, a batch bounded in count and bytes (EventReads): each connector's in
+   * position order, one acknowledged before its next; different connectors' side by side (JetStream promises no order
+   * across subjects, and one round trip per event would cap the relay at the broker's latency). The first failure
+   * stops every chain; the relay marks the run of events from the start of the batch that were all acknowledged, then
+   * throws (the loop backs off and starts again from there: what was acknowledged beyond the mark is published again,
+   * and JetStream's dedup keeps it once). A connector's later event is never sent before its earlier one is
+   * acknowledged, so per-connector order holds. Answers the position marked (the batch's end when all went), or null
+   * when the lease was lost.
    */
   private async publish(publisher: ConnectorEventPublisher, after: number, through: number): Promise<number | null> {
-    if (through <= after) return 0;
-    const batch = await this.events.numberedAfter(after, through, RELAY_BATCHES.publish);
+    if (through <= after) return after;
+    const read = await this.reads.read(this.numbered, { after, through, limit: RELAY_BATCHES.publish });
+    try {
+      return await this.publishBatch(publisher, after, read);
+    } finally {
+      read.release();
+    }
+  }
+
+  private async publishBatch(publisher: ConnectorEventPublisher, after: number, read: EventBatch): Promise<number | null> {
+    const batch = read.events;
     const acknowledged = new Array<boolean>(batch.length).fill(false);
     let failure: { error: unknown } | undefined;
     const chains = new Map<string, number[]>();
@@ -263,12 +286,14 @@ export class ConnectorEventRelay implements OnApplicationBootstrap, BeforeApplic
     );
     let count = 0;
     while (count < batch.length && acknowledged[count]) count += 1;
-    if (count > 0) {
-      if (!(await this.events.markPublished(this.holder, this.timing.leaseMs, batch[count - 1].position))) return null;
+    // All acknowledged: every event up to the batch's end went (none other is there); else up to the first not acknowledged.
+    const reached = count === batch.length ? read.through : count > 0 ? batch[count - 1].position : after;
+    if (reached > after) {
+      if (!(await this.events.markPublished(this.holder, this.timing.leaseMs, reached))) return null;
       this.metrics.published.inc(count);
     }
     if (failure !== undefined) throw failure.error;
-    return count;
+    return reached;
   }
 
   /** Deletes what retention lets go: published (or, without NATS, numbered) and older than EVENTS_RETENTION_DAYS, in small batches. */

@@ -9,10 +9,19 @@ import { UUID_PATTERN } from '../../scope/uuid';
 export const EVENT_FEED = { defaultLimit: 100, maxLimit: 1000, maxWaitS: 30 } as const;
 
 /**
- * A feed cursor as the feed writes it: the position of an event, in decimal (at most 2^53, JavaScript's exact
- * integers); or `now`: what the feed has numbered when the request is read (to follow only what comes next).
+ * What one read of change events loads at most, in bytes of their content as stored (snapshot, changed fields,
+ * author) plus an envelope each: a feed page (about what its events weigh in the answer), a relay batch. One event
+ * larger than this is read alone, so a read always advances (EventReads).
  */
-export const CURSOR_PATTERN = /^(0|[1-9]\d{0,15}|now)$/;
+export const EVENT_READ_BYTES = 4 * 1024 * 1024;
+const EVENT_READ_MIB = `${EVENT_READ_BYTES / 1024 / 1024} MiB`;
+
+/**
+ * A feed cursor as the feed writes it: opaque text (base64url; a position sealed for the environment's feed,
+ * EventCursors); or `now`: what the feed has numbered when the request is read (to follow only what comes next).
+ * What the shape lets through, the feed reads, and refuses with a 400 that says how to go on.
+ */
+export const CURSOR_PATTERN = /^(now|[A-Za-z0-9_-]{1,64})$/;
 export const CURSOR_NOW = 'now';
 
 /** The CloudEvents `type` of each operation (`.v1`: the version of `data`'s shape). */
@@ -27,16 +36,19 @@ export type ConnectorEventType = (typeof CONNECTOR_EVENT_TYPES)[VersionOperation
 export class ConnectorEventFeedQueryDto {
   @ApiPropertyOptional({
     type: 'string',
-    maxLength: 16,
+    maxLength: 64,
     pattern: CURSOR_PATTERN.source,
-    example: '0',
+    example: 'now',
     description:
-      'Answer the events after this cursor: the `cursor` of the last answer (or of one of its events). Without it, from the oldest event kept; ' +
-      '`now`: only the events to come (with `wait`, the next one). A cursor older than the retention (EVENTS_RETENTION_DAYS) is 410: list the ' +
-      'connectors again, then follow the feed from its oldest event, skipping the versions the list already has.',
+      'Answer the events after this cursor: the `cursor` of the last answer (or of one of its events), sent back unchanged. Cursors are opaque: ' +
+      "they say nothing of the platform's other tenants, and work only on the feed of the environment that gave them (a 400 otherwise, also for " +
+      'the numeric cursors of before: follow again without after, skipping the events you have). Without it, from the oldest event kept; `now`: ' +
+      'only the events to come (with `wait`, the next one). A cursor older than the retention (EVENTS_RETENTION_DAYS) is 410, checked after the ' +
+      'path (a path outside your organization is a 404 first): list the connectors again, then follow the feed from its oldest event, skipping ' +
+      'the versions the list already has.',
   })
   @IsOptional()
-  @Matches(CURSOR_PATTERN, { message: 'after must be a cursor a previous answer of this feed gave, such as "1042" (digits only), or now' })
+  @Matches(CURSOR_PATTERN, { message: 'after must be a cursor a previous answer of this feed gave (its cursor, unchanged), or now' })
   after?: string;
 
   @ApiPropertyOptional({
@@ -45,7 +57,9 @@ export class ConnectorEventFeedQueryDto {
     minimum: 1,
     maximum: EVENT_FEED.maxLimit,
     default: EVENT_FEED.defaultLimit,
-    description: 'Events per answer, at most 1000.',
+    description:
+      `Events per answer, at most 1000. A page also stops before its events weigh ${EVENT_READ_MIB} in the answer (one event larger than that comes alone): ` +
+      'fewer events than the limit do not mean the feed is caught up; go on from the cursor.',
   })
   @toInteger
   @Min(1)
@@ -131,7 +145,10 @@ export class ConnectorCloudEventDto {
 }
 
 export class ConnectorEventItemDto {
-  @ApiProperty({ example: '1042', description: 'Where this event is in the feed: `after` this cursor answers the events that follow it.' })
+  @ApiProperty({
+    example: 'q3Jt0cS1b2lM8WqTq5dR5m6J3E2FQW0hZk1w2lEoXg1c9vBn',
+    description: 'Where this event is in the feed, opaque: `after` this cursor answers the events that follow it.',
+  })
   cursor: string;
 
   @ApiProperty({ type: ConnectorCloudEventDto })
@@ -139,12 +156,17 @@ export class ConnectorEventItemDto {
 }
 
 export class ConnectorEventFeedDto {
-  @ApiProperty({ type: [ConnectorEventItemDto], description: "The environment's events after the cursor, oldest first, in the one order every reader sees." })
+  @ApiProperty({
+    type: [ConnectorEventItemDto],
+    description: `The environment's events after the cursor, oldest first, in the one order every reader sees: at most \`limit\`, and at most ${EVENT_READ_MIB} of them.`,
+  })
   events: ConnectorEventItemDto[];
 
   @ApiProperty({
-    example: '1042',
-    description: "Where to go on from: the last event's cursor, or, when none came, a cursor at least as far as the one sent. Send it as `after` next time.",
+    example: 'q3Jt0cS1b2lM8WqTq5dR5m6J3E2FQW0hZk1w2lEoXg1c9vBn',
+    description:
+      "Where to go on from, opaque: the last event's position when the page was cut (by `limit` or by bytes), else what the feed had numbered " +
+      '(never behind the one sent). Send it as `after` next time.',
   })
   cursor: string;
 }

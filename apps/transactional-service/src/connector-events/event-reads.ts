@@ -1,0 +1,82 @@
+import { EVENT_READ_BYTES, EventRange, EventSize, RecordedEvent } from '@app/domain';
+import { Injectable, ServiceUnavailableException } from '@nestjs/common';
+import { ByteBudget, ByteBudgetTimeoutError } from './byte-budget';
+
+/** What an event adds to its stored content in an answer or a message: ids, source, type, time, ETag, its cursor. */
+export const EVENT_ENVELOPE_BYTES = 1024;
+/**
+ * What the reads of one process hold at once (feed pages until their answer has left, relay batches until
+ * published): three full reads, about 40 MB of heap at their peak (text, parsed objects, the answer's JSON) beside the
+ * ~40 MB the app lives on, within the image's 128 MB.
+ */
+export const EVENT_READS_IN_FLIGHT_BYTES = 3 * EVENT_READ_BYTES;
+/** How long a read waits for room among the reads in flight: past it, a feed read is a 503 (Retry-After) and the relay backs off. */
+export const EVENT_READ_WAIT_MS = 10_000;
+
+/** Where a read takes its events from: what they weigh first, then the ones that fit (a scope's feed, or the relay's range). */
+export interface EventSource {
+  sizes(range: EventRange): Promise<EventSize[]>;
+  events(range: EventRange): Promise<RecordedEvent[]>;
+}
+
+/** The events of one bounded read. */
+export interface EventBatch {
+  events: RecordedEvent[];
+  /** Every event of the source up to this position is in `events` (or was purged meanwhile): where the next read starts. */
+  through: number;
+  /** Gives the batch's bytes back; call it once its events have left the process (answered, published). */
+  release(): void;
+}
+
+const NOTHING_HELD = () => undefined;
+
+/**
+ * Reads change events bounded in bytes, for the feed and the relay alike: it weighs a range first (positions and
+ * sizes, no content), loads only the events that fit in EVENT_READ_BYTES (the first one whatever its size, so a
+ * read always advances), and holds their bytes in the process's budget (EVENT_READS_IN_FLIGHT_BYTES) until the
+ * caller releases them. What the process loads is so bounded before it loads it, however large the events and
+ * however many reads come at once.
+ */
+@Injectable()
+export class EventReads {
+  private readonly budget = new ByteBudget(EVENT_READS_IN_FLIGHT_BYTES);
+
+  /**
+   * The first events of `range` that fit; `through` is `range.through` when they are all it holds. Throws a 503
+   * (ServiceUnavailableException) when the budget had no room within EVENT_READ_WAIT_MS; `signal` ends the wait.
+   */
+  async read(source: EventSource, range: EventRange, signal?: AbortSignal): Promise<EventBatch> {
+    if (range.through <= range.after) return { events: [], through: range.after, release: NOTHING_HELD };
+    const sizes = await source.sizes(range);
+    const { count, bytes } = fitting(sizes);
+    if (count === 0) return { events: [], through: range.through, release: NOTHING_HELD };
+    const whole = count === sizes.length && sizes.length < range.limit;
+    const through = whole ? range.through : sizes[count - 1].position;
+    const release = await this.budget.take(bytes, EVENT_READ_WAIT_MS, signal).catch((error: unknown) => {
+      if (error instanceof ByteBudgetTimeoutError) {
+        throw new ServiceUnavailableException('This replica is busy reading other large change events; retry in a few seconds');
+      }
+      throw error;
+    });
+    try {
+      // Every event in (after, last that fits] and no other: positions are given once, above every earlier one.
+      return { events: await source.events({ after: range.after, through: sizes[count - 1].position, limit: count }), through, release };
+    } catch (error) {
+      release();
+      throw error;
+    }
+  }
+}
+
+/** How many of the first events fit in EVENT_READ_BYTES (at least one when there is one), and what they weigh. */
+function fitting(sizes: EventSize[]): { count: number; bytes: number } {
+  let bytes = 0;
+  let count = 0;
+  for (const size of sizes) {
+    const weight = size.bytes + EVENT_ENVELOPE_BYTES;
+    if (count > 0 && bytes + weight > EVENT_READ_BYTES) break;
+    bytes += weight;
+    count += 1;
+  }
+  return { count, bytes };
+}
