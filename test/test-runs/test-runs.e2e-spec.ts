@@ -117,6 +117,39 @@ describe('Connector test runs (MariaDB, far sides on 127.0.0.2)', () => {
       expect(get.headers['content-type']).toBeUndefined();
     });
 
+    it('form-encodes each variable of an APPLICATION_FORM_URLENCODED body, so that the far side reads exactly the fields written', async () => {
+      side = await farSide();
+      const variables = {
+        email: 'jenny+bot@example.com',
+        name: 'Tom & Jerry&description=injected',
+        discount: '100% = free',
+        city: 'São Paulo, 東京 🎉',
+        note: 'first line\nsecond line\r\nthird',
+        field: 'utm_source&x=1',
+      };
+      const connector = aConnectorBody({
+        requestType: 'POST',
+        url: `${side.url}/customers`,
+        contentType: 'APPLICATION_FORM_URLENCODED',
+        body: 'customerEmail={{email}}&name={{name}}&discount={{discount}}&city={{city}}&note={{note}}&{{field}}=tracked&plan=gold',
+      });
+
+      await testUnsaved({ connector, variables }).expect(200);
+
+      const [received] = side.received;
+      expect(received.headers['content-type']).toBe('application/x-www-form-urlencoded');
+      // Parsed as a server parses a form: WHATWG's URLSearchParams, which is what newman and browsers encode for.
+      expect([...new URLSearchParams(received.body)]).toEqual([
+        ['customerEmail', 'jenny+bot@example.com'],
+        ['name', 'Tom & Jerry&description=injected'],
+        ['discount', '100% = free'],
+        ['city', 'São Paulo, 東京 🎉'],
+        ['note', 'first line\nsecond line\r\nthird'],
+        ['utm_source&x=1', 'tracked'],
+        ['plan', 'gold'],
+      ]);
+    });
+
     it('is validated exactly as a create: a placeholder for a secret is a 400 and nothing is stored or sent', async () => {
       side = await farSide();
       const connector = withBearerAuth({ url: `${side.url}/x`, bearerToken: '<BEARER_TOKEN>' });
