@@ -122,8 +122,12 @@ export class RestConnectorWriteDto {
     type: [ConnectorHeaderDto],
     maxItems: LIMITS.headers,
     description:
-      "When authType is not AUTH_NONE, `Host`, `X-Forwarded-Host`, `X-Host`, `X-Original-Host` and `Forwarded`'s `host=` must name " +
-      'the host and port of `url`, without `{{variable}}` placeholders.',
+      'When authType is not AUTH_NONE, a header that names the host a front end routes by (`Host`, `X-Forwarded-Host`, `X-Host`, ' +
+      "`X-Original-Host`, `X-Forwarded-Server`, `X-HTTP-Host-Override`, `X-Envoy-Original-Host`, `X-Envoy-Original-Dst-Host`, `Forwarded`'s " +
+      '`host=`) must name the host and port of `url`, without `{{variable}}` placeholders, and one that routes by a path, scheme or port ' +
+      '(`X-Original-URL`, `X-Rewrite-URL`, `X-Original-URI`, `X-Forwarded-Prefix`, `X-Forwarded-Uri`, `X-Forwarded-Path`, ' +
+      '`X-Envoy-Original-Path`, `X-Forwarded-Proto`, `X-Forwarded-Scheme`, `X-Url-Scheme`, `X-Forwarded-Ssl`, `Front-End-Https`, ' +
+      '`X-Forwarded-Port`) is refused.',
   })
   @IsOptional()
   @ArrayOf(() => ConnectorHeaderDto, LIMITS.headers)
