@@ -422,7 +422,7 @@ export interface components {
             /** @description Where the API key is sent; required with AUTH_API_KEY. */
             apiKeyIn?: components["schemas"]["ApiKeyIn"] | (null);
             /**
-             * @description Write-only. Sent as the header (printable ASCII) or query parameter (percent-encoded) `apiKeyName`. Required when authType is AUTH_API_KEY. Reads show `<API_KEY>`; sending `<API_KEY>` back keeps the stored value while the URLs it is sent to keep their scheme, host, port and user info.
+             * @description Write-only. Sent as the header (printable ASCII) or query parameter (percent-encoded) `apiKeyName`. Required when authType is AUTH_API_KEY. Reads show `<API_KEY>`; sending `<API_KEY>` back keeps the stored value while the URLs it is sent to keep their scheme, host, port and user info and `apiKeyIn` and `apiKeyName` stay as they were.
              * @example <API_KEY>
              */
             apiKey?: string | null;

@@ -34,7 +34,8 @@ const isApiKey = (o: Record<string, unknown>) => o.authType === AuthType.AUTH_AP
 
 /** A secret: write-only, required by the auth settings that use it (SECRETS), discarded by the others. */
 const Secret = (field: SecretField, what = '') => {
-  const { placeholder } = SECRETS[field];
+  const { placeholder, placement } = SECRETS[field];
+  const placed = placement ? ` and ${placement.map((setting) => `\`${setting}\``).join(' and ')} stay as they were` : '';
   const when = whenSecretIsUsed(field);
   return applyDecorators(
     ApiPropertyOptional({
@@ -44,7 +45,7 @@ const Secret = (field: SecretField, what = '') => {
       example: placeholder,
       description:
         `Write-only. ${what}Required when ${when}. Reads show \`${placeholder}\`; sending \`${placeholder}\` back keeps the stored value ` +
-        'while the URLs it is sent to keep their scheme, host, port and user info.',
+        `while the URLs it is sent to keep their scheme, host, port and user info${placed}.`,
     }),
     RequiredIf((o) => usesSecret(field, o.authType, o.grantType), when),
     IsString(),
