@@ -196,6 +196,42 @@ describe('Connector test runs (MariaDB, far sides on 127.0.0.2)', () => {
       expect(JSON.stringify(sut.logs)).not.toContain(secret);
     });
 
+    it("tells a writer who cannot read the stored token nothing of it through output's filters, on a host that echoes it", async () => {
+      // An echo endpoint (httpbin's /headers, a debug route): it answers the call's headers, the stored token among them.
+      side = await farSide((received, res) => {
+        res.sendDate = false;
+        res.setHeader('content-type', 'application/json');
+        res.end(
+          JSON.stringify({
+            headers: { authorization: received.headers.authorization, accept: received.headers.accept },
+            tokens: [received.headers.authorization],
+          }),
+        );
+      });
+      const secret = 'tk_live_9f8e7d6c5b4a3f2e1d0c9b8a7';
+      const uuid = await createConnector(sut, tenant, token, withBearerAuth({ url: `${side.url}/headers`, bearerToken: secret, output: '$.headers' }));
+      const stored = (await sut.http.get(`${base}/${uuid}`).set(bearer(token)).expect(200)).body;
+      /** Everything the caller sees of a run whose output is `expression` with `guess` for GUESS, the guess written back as GUESS. */
+      const seen = async (expression: string, guess: string) => {
+        const res = await testSaved(uuid, { connector: { ...stored, output: expression.replaceAll('GUESS', guess) } });
+        return { status: res.status, body: JSON.parse(JSON.stringify({ ...res.body, durationMs: 0 }).replaceAll(guess, 'GUESS')) };
+      };
+
+      for (const [expression, right, wrong] of [
+        ["$.headers[?@ == 'Bearer GUESS']", secret, 'tk_live_0000000000000000000000'],
+        ["$.tokens[?match(@, 'Bearer GUESS.*')]", secret.slice(0, 9), 'tk_live_1'],
+        ["$.tokens[?search(@, 'GUESS')]", secret.slice(9, 14), 'zzzzz'],
+        ["$.tokens[?@ < 'Bearer GUESS']", 'tk_live_a', 'tk_live_0'],
+      ]) {
+        const answer = await seen(expression, right);
+
+        expect(answer).toEqual(await seen(expression, wrong));
+        expect(answer.status).toBe(200);
+        expect(answer.body.output.error).toBeNull();
+      }
+      expect(side.received.map(({ headers }) => headers.authorization)).toEqual(Array(8).fill(`Bearer ${secret}`));
+    });
+
     it('sends Basic credentials as stored', async () => {
       side = await farSide();
       const basicToken = Buffer.from(`svc:${randomUUID()}`).toString('base64');
