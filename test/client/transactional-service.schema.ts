@@ -379,7 +379,7 @@ export interface components {
              * @example https://api.weather.example.com/v1/forecast?city={{city}}
              */
             url: string;
-            /** @description When authType is not AUTH_NONE, `Host`, `X-Forwarded-Host`, `X-Host`, `X-Original-Host` and `Forwarded`'s `host=` must name the host and port of `url`, without `{{variable}}` placeholders. */
+            /** @description When authType is not AUTH_NONE, a header that names the host a front end routes by (`Host`, `X-Forwarded-Host`, `X-Host`, `X-Original-Host`, `X-Forwarded-Server`, `X-HTTP-Host-Override`, `X-Envoy-Original-Host`, `X-Envoy-Original-Dst-Host`, `Forwarded`'s `host=`) must name the host and port of `url`, without `{{variable}}` placeholders, and one that routes by a path, scheme or port (`X-Original-URL`, `X-Rewrite-URL`, `X-Original-URI`, `X-Forwarded-Prefix`, `X-Forwarded-Uri`, `X-Forwarded-Path`, `X-Envoy-Original-Path`, `X-Forwarded-Proto`, `X-Forwarded-Scheme`, `X-Url-Scheme`, `X-Forwarded-Ssl`, `Front-End-Https`, `X-Forwarded-Port`) is refused. */
             headers?: components["schemas"]["ConnectorHeader"][];
             /** @description Content type of the request. */
             contentType: components["schemas"]["ContentType"];
@@ -424,7 +424,7 @@ export interface components {
             /** @description Where the API key is sent; required with AUTH_API_KEY. */
             apiKeyIn?: components["schemas"]["ApiKeyIn"] | (null);
             /**
-             * @description Write-only. Sent as the header (printable ASCII) or query parameter (percent-encoded) `apiKeyName`. Required when authType is AUTH_API_KEY. Reads show `<API_KEY>`; sending `<API_KEY>` back keeps the stored value while the URLs it is sent to keep their scheme, host, port and user info.
+             * @description Write-only. Sent as the header (printable ASCII) or query parameter (percent-encoded) `apiKeyName`. Required when authType is AUTH_API_KEY. Reads show `<API_KEY>`; sending `<API_KEY>` back keeps the stored value while the URLs it is sent to keep their scheme, host, port and user info and `apiKeyIn` and `apiKeyName` stay as they were.
              * @example <API_KEY>
              */
             apiKey?: string | null;
@@ -445,7 +445,7 @@ export interface components {
             /** @description The connector to test, as a create would take it; nothing is stored. */
             connector: components["schemas"]["RestConnectorWrite"];
             /**
-             * @description What each `{{name}}` of the connector's url (percent-encoded there), header values and body stands for. At most 50 string values; names match /^[A-Za-z_][A-Za-z0-9_.-]{0,63}$/; values at most 8 KiB (UTF-8). A placeholder without a variable is a 400 naming every missing one.
+             * @description What each `{{name}}` of the connector's url (percent-encoded there), header values and body (JSON-escaped inside the strings of an APPLICATION_JSON body, form-encoded in an APPLICATION_FORM_URLENCODED one) stands for. At most 50 string values; names match /^[A-Za-z_][A-Za-z0-9_.-]{0,63}$/; values at most 8 KiB (UTF-8). A placeholder without a variable is a 400 naming every missing one.
              * @example {
              *       "city": "Lisbon"
              *     }
@@ -571,7 +571,7 @@ export interface components {
         };
         SavedRestConnectorTest: {
             /**
-             * @description What each `{{name}}` of the connector's url (percent-encoded there), header values and body stands for. At most 50 string values; names match /^[A-Za-z_][A-Za-z0-9_.-]{0,63}$/; values at most 8 KiB (UTF-8). A placeholder without a variable is a 400 naming every missing one.
+             * @description What each `{{name}}` of the connector's url (percent-encoded there), header values and body (JSON-escaped inside the strings of an APPLICATION_JSON body, form-encoded in an APPLICATION_FORM_URLENCODED one) stands for. At most 50 string values; names match /^[A-Za-z_][A-Za-z0-9_.-]{0,63}$/; values at most 8 KiB (UTF-8). A placeholder without a variable is a 400 naming every missing one.
              * @example {
              *       "city": "Lisbon"
              *     }

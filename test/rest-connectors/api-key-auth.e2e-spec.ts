@@ -65,6 +65,10 @@ describe('AUTH_API_KEY connectors (MariaDB, far sides on 127.0.0.2)', () => {
     expect(await refused({ apiKeyIn: 'COOKIE' })).toEqual(['apiKeyIn must be one of HEADER, QUERY; got "COOKIE"']);
     expect(await refused({ apiKeyName: 'X Api Key' })).toEqual(['apiKeyName must be an HTTP header name (RFC 9110 token) when apiKeyIn is HEADER']);
     expect(await refused({ apiKeyName: 'Host' })).toEqual(['apiKeyName cannot be Host: that header names the host the call is meant for']);
+    expect(await refused({ apiKeyName: 'X-HTTP-Host-Override' })).toEqual([
+      'apiKeyName cannot be X-HTTP-Host-Override: that header names the host the call is meant for',
+    ]);
+    expect(await refused({ apiKeyName: 'X-Original-URL' })).toEqual(['apiKeyName cannot be X-Original-URL: front ends route the call by that header']);
     expect(await refused({ apiKeyName: 'content-length' })).toEqual(['apiKeyName cannot be content-length: the HTTP client sets that header itself']);
     expect(await refused({ apiKey: 'clé' })).toEqual(['apiKey must be printable ASCII when apiKeyIn is HEADER: a header cannot carry other characters safely']);
     expect(await refused({ url: 'https://{{tenant}}.example.com/x' })).toEqual([
@@ -101,6 +105,36 @@ describe('AUTH_API_KEY connectors (MariaDB, far sides on 127.0.0.2)', () => {
     expect(await storedKey(uuid)).toEqual({ apiKey: null, apiKeyName: null, apiKeyIn: null });
     const latest = await sut.http.get(`${base}/${uuid}/versions/3`).set(bearer(token)).expect(200);
     expect(latest.body.changedFields).toEqual(['authType', 'apiKeyName', 'apiKeyIn', 'apiKey']);
+  });
+
+  it('asks for the key again when apiKeyIn or apiKeyName change, on a PUT and in a test run, before anything is sent', async () => {
+    side = await farSide((_received, res) => res.end('ok'));
+    const settings = { name: 'Placed key', url: `${side.url}/v1/items`, apiKeyName: 'X-API-Key', apiKeyIn: 'HEADER', output: '' };
+    const uuid = await createConnector(sut, tenant, token, withApiKey({ ...settings, apiKey: 'placed-key-3c9e' }));
+    const sentAgain = (moved: string) => `apiKey must be sent again: ${moved} elsewhere (another header or query parameter) than when it was stored`;
+    const put = (body: Record<string, unknown>) =>
+      sut.http
+        .put(`${base}/${uuid}`)
+        .set(bearer(token))
+        .send(withApiKey({ ...settings, apiKey: '<API_KEY>', ...body }));
+    const testRun = (body: Record<string, unknown>) =>
+      sut.http
+        .post(`${base}/${uuid}/test`)
+        .set(bearer(token))
+        .send({ connector: withApiKey({ ...settings, apiKey: '<API_KEY>', ...body }) });
+
+    expect((await put({ apiKeyIn: 'QUERY', apiKeyName: 'key' }).expect(400)).body.message).toEqual([sentAgain('apiKeyIn and apiKeyName now point')]);
+    expect((await put({ apiKeyName: 'X-Debug-Log' }).expect(400)).body.message).toEqual([sentAgain('apiKeyName now points')]);
+    expect((await testRun({ apiKeyIn: 'QUERY' }).expect(400)).body.message).toEqual([sentAgain('apiKeyIn now points')]);
+    expect((await testRun({ apiKeyName: 'X-Debug-Log' }).expect(400)).body.message).toEqual([sentAgain('apiKeyName now points')]);
+    expect(side.connections()).toBe(0);
+    expect(await storedKey(uuid)).toMatchObject({ apiKeyName: 'X-API-Key', apiKeyIn: 'HEADER' });
+
+    // Unchanged, the placeholder keeps it; sent again, the key goes wherever the writer now says.
+    await testRun({}).expect(200);
+    expect(side.received[0].headers['x-api-key']).toBe('placed-key-3c9e');
+    await put({ apiKeyIn: 'QUERY', apiKeyName: 'key', apiKey: 'placed-key-3c9e' }).expect(200);
+    expect(await storedKey(uuid)).toMatchObject({ apiKeyName: 'key', apiKeyIn: 'QUERY' });
   });
 
   it('test runs send a saved key as its header only, and show and scrub it as <API_KEY>', async () => {

@@ -13,6 +13,53 @@ import { bearer, signToken } from '../support/tokens';
 
 /** The flags the production image starts the apps with (docker/Dockerfile's CMD). */
 const PRODUCTION_NODE_FLAGS = ['--max-old-space-size=128', '--no-allocation-site-pretenuring'];
+/** How long the built app may take to listen and be ready: generous, for a loaded 2-core machine. */
+const START_TIMEOUT_MS = 120_000;
+
+/** The built app, started on a port of its own, with all it wrote. */
+interface BuiltApp {
+  child: ChildProcess;
+  base: string;
+  exited: Promise<number | null>;
+  output: { stdout: string; stderr: string };
+}
+
+/** What the app wrote last, for a failing test's message. */
+const tail = ({ output }: BuiltApp) => `--- app stderr ---\n${output.stderr.slice(-4000)}\n--- app stdout ---\n${output.stdout.slice(-4000)}`;
+
+/**
+ * The built transactional service as the production image starts it, on a free port. Another process may take that
+ * port before the app binds it: the app then exits (EADDRINUSE) and is started again on another, three times in all.
+ * It counts as started once it wrote that it listens on its port (so a readiness answer is its own, not another
+ * process's) and answered /health/ready; whatever else happens within START_TIMEOUT_MS fails with what it wrote.
+ */
+async function startBuiltApp(main: string, env: NodeJS.ProcessEnv): Promise<BuiltApp> {
+  for (let attempt = 1; ; attempt++) {
+    const port = await freePort();
+    const child = spawn(process.execPath, [...PRODUCTION_NODE_FLAGS, main], { env: { ...env, PORT: String(port), LOG_LEVEL: 'info' } });
+    const app: BuiltApp = {
+      child,
+      base: `http://127.0.0.1:${port}`,
+      exited: new Promise((done) => child.on('exit', done)),
+      output: { stdout: '', stderr: '' },
+    };
+    child.stdout!.on('data', (chunk) => (app.output.stdout += chunk));
+    child.stderr!.on('data', (chunk) => (app.output.stderr += chunk));
+    const listening = new RegExp(`listening on [^"]*, port ${port}[;"]`);
+    for (const deadline = Date.now() + START_TIMEOUT_MS; ; await new Promise((wait) => setTimeout(wait, 200))) {
+      if (child.exitCode !== null || child.signalCode !== null) break;
+      if (listening.test(app.output.stdout) && (await fetch(`${app.base}/health/ready`).catch(() => undefined))?.ok) return app;
+      if (Date.now() > deadline) {
+        child.kill('SIGKILL');
+        throw new Error(`The built app did not listen on port ${port} and answer /health/ready within ${START_TIMEOUT_MS} ms\n${tail(app)}`);
+      }
+    }
+    await app.exited;
+    if (!/EADDRINUSE/.test(app.output.stderr) || attempt === 3) {
+      throw new Error(`The built app exited (code ${child.exitCode}, signal ${child.signalCode}) before it was ready\n${tail(app)}`);
+    }
+  }
+}
 
 /**
  * The payloads of an outside probe that stopped a replica (issue 26), against the built transactional service
@@ -20,62 +67,61 @@ const PRODUCTION_NODE_FLAGS = ['--max-old-space-size=128', '--no-allocation-site
  * process keeps answering, its health included, the whole time.
  */
 describe('Hostile output expressions and answers, against the built app under the production heap flags', () => {
-  let app: ChildProcess;
-  let exited: Promise<number | null>;
-  let stderr = '';
-  let base: string;
+  let app: BuiltApp;
   let tenant: Tenant;
   let token: string;
   let side: FarSide;
   /** What the far side answers, by path. */
   const answers: Record<string, string> = {};
 
-  beforeAll(async () => {
-    const main = join(ROOT, 'dist', 'apps', 'transactional-service', 'main.js');
-    if (!existsSync(main)) throw new Error(`${main} is missing: npm test builds before running jest`);
-    const dataSource = await new PlatformDataSource(
-      buildDataSourceOptions(parseServerUrl(process.env.TEST_DATABASE_URL!), { migrationsRun: false }),
-    ).initialize();
-    tenant = await seedTenant(dataSource);
-    await dataSource.destroy();
-    side = await farSide((received, res) => {
-      res.setHeader('content-type', 'application/json');
-      res.end(answers[received.url] ?? '{}');
-    });
-    const port = await freePort();
-    app = spawn(process.execPath, [...PRODUCTION_NODE_FLAGS, main], {
-      env: {
+  beforeAll(
+    async () => {
+      const main = join(ROOT, 'dist', 'apps', 'transactional-service', 'main.js');
+      if (!existsSync(main)) throw new Error(`${main} is missing: npm test builds before running jest`);
+      const dataSource = await new PlatformDataSource(
+        buildDataSourceOptions(parseServerUrl(process.env.TEST_DATABASE_URL!), { migrationsRun: false }),
+      ).initialize();
+      tenant = await seedTenant(dataSource);
+      await dataSource.destroy();
+      side = await farSide((received, res) => {
+        res.setHeader('content-type', 'application/json');
+        res.end(answers[received.url] ?? '{}');
+      });
+      app = await startBuiltApp(main, {
         PATH: process.env.PATH,
         NODE_ENV: 'production',
-        PORT: String(port),
         DATABASE_URL: process.env.TEST_DATABASE_URL,
         AUTH_JWT_SECRET: TEST_JWT_SECRET,
         SECRETS_KEY: Buffer.alloc(32, 9).toString('base64'),
         OUTBOUND_ALLOWED_CIDRS: '127.0.0.2/32',
         CONNECTOR_TEST_PER_MINUTE: '1000',
         RATE_LIMIT_PER_MINUTE: '100000',
-        LOG_LEVEL: 'warn',
-      },
-    });
-    app.stderr!.on('data', (chunk) => (stderr += chunk));
-    exited = new Promise((done) => app.on('exit', done));
-    base = `http://127.0.0.1:${port}`;
-    for (let i = 0; i < 100; i++) {
-      if ((await fetch(`${base}/health/ready`).catch(() => undefined))?.ok) break;
-      await new Promise((wait) => setTimeout(wait, 150));
-    }
-    token = await signToken(ALICE);
-  });
+      });
+      token = await signToken(ALICE);
+    },
+    START_TIMEOUT_MS * 3 + 30_000,
+  );
   afterAll(async () => {
-    app.kill('SIGTERM');
-    await exited;
-    await side.close();
+    app?.child.kill('SIGTERM');
+    await app?.exited;
+    await side?.close();
   });
+
+  /** A request to the app; a failure to reach it says why, with what the app wrote. */
+  async function request(path: string, init?: RequestInit): Promise<Response> {
+    try {
+      return await fetch(`${app.base}${path}`, init);
+    } catch (error) {
+      const state =
+        app.child.exitCode === null && app.child.signalCode === null ? 'still running' : `exited (code ${app.child.exitCode}, signal ${app.child.signalCode})`;
+      throw new Error(`${path} could not reach the built app (${state}): ${(error as Error).cause ?? error}\n${tail(app)}`, { cause: error });
+    }
+  }
 
   /** One test run of an unsaved connector whose far side answers `answer` and whose output is `output`. */
   async function run(name: string, output: string, answer: string) {
     answers[`/${name}`] = answer;
-    const res = await fetch(`${base}${tenantPath(tenant)}/test`, {
+    const res = await request(`${tenantPath(tenant)}/test`, {
       method: 'POST',
       headers: { ...bearer(token), 'content-type': 'application/json' },
       body: JSON.stringify({ connector: aConnectorBody({ url: `${side.url}/${name}`, output }) }),
@@ -88,8 +134,8 @@ describe('Hostile output expressions and answers, against the built app under th
 
   /** The app still answers, and has not exited. */
   async function stillServing() {
-    expect((await fetch(`${base}/health/live`)).status).toBe(200);
-    expect(app.exitCode).toBeNull();
+    expect((await request('/health/live')).status).toBe(200);
+    expect(app.child.exitCode).toBeNull();
   }
 
   it('a descendant query that multiplies on a 60-byte answer: values bounded, the process alive', async () => {
@@ -131,6 +177,6 @@ describe('Hostile output expressions and answers, against the built app under th
   });
 
   it('wrote no fatal error', () => {
-    expect(stderr).not.toMatch(/FATAL|heap out of memory|RangeError/);
+    expect(app.output.stderr).not.toMatch(/FATAL|heap out of memory|RangeError/);
   });
 });

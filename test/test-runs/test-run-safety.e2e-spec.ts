@@ -196,6 +196,21 @@ describe('Connector test runs that a hostile caller or far side cannot turn agai
       expect(JSON.stringify(res.body)).not.toContain('42é');
     });
 
+    it('its halves, its reverse, its hex and the Base64 and hex of a half', async () => {
+      const stored = `tk_${randomUUID().replaceAll('-', '')}`;
+      const [first, second] = [stored.slice(0, 17), stored.slice(17)];
+      const transformed = [first, second, [...stored].reverse().join(''), Buffer.from(stored).toString('hex'), Buffer.from(second).toString('hex')];
+      side = await farSide((_received, res) => res.end(`${transformed.join('\n')}\n${Buffer.from(first).toString('base64')}`));
+      const uuid = await createConnector(sut, tenant, token, withBearerAuth({ url: `${side.url}/x`, bearerToken: stored, output: '' }));
+
+      const res = await testSaved(uuid).expect(200);
+
+      expect(res.body.response.body.split('\n').slice(0, 5)).toEqual(Array(5).fill('<BEARER_TOKEN>'));
+      // The Base64 of a half: its full groups; what is left decodes to at most two bytes of it.
+      expect(res.body.response.body.split('\n')[5]).toMatch(/^<BEARER_TOKEN>[A-Za-z0-9+/=]{0,4}$/);
+      for (const part of [first, second, ...transformed]) expect(res.body.response.body).not.toContain(part);
+    });
+
     it('the user-id:password a Basic token stands for, and its password', async () => {
       const basicToken = Buffer.from(`svc-user:pw-${randomUUID()}`).toString('base64');
       const decoded = Buffer.from(basicToken, 'base64').toString();

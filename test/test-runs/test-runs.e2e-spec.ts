@@ -117,6 +117,39 @@ describe('Connector test runs (MariaDB, far sides on 127.0.0.2)', () => {
       expect(get.headers['content-type']).toBeUndefined();
     });
 
+    it('form-encodes each variable of an APPLICATION_FORM_URLENCODED body, so that the far side reads exactly the fields written', async () => {
+      side = await farSide();
+      const variables = {
+        email: 'jenny+bot@example.com',
+        name: 'Tom & Jerry&description=injected',
+        discount: '100% = free',
+        city: 'São Paulo, 東京 🎉',
+        note: 'first line\nsecond line\r\nthird',
+        field: 'utm_source&x=1',
+      };
+      const connector = aConnectorBody({
+        requestType: 'POST',
+        url: `${side.url}/customers`,
+        contentType: 'APPLICATION_FORM_URLENCODED',
+        body: 'customerEmail={{email}}&name={{name}}&discount={{discount}}&city={{city}}&note={{note}}&{{field}}=tracked&plan=gold',
+      });
+
+      await testUnsaved({ connector, variables }).expect(200);
+
+      const [received] = side.received;
+      expect(received.headers['content-type']).toBe('application/x-www-form-urlencoded');
+      // Parsed as a server parses a form: WHATWG's URLSearchParams, which is what newman and browsers encode for.
+      expect([...new URLSearchParams(received.body)]).toEqual([
+        ['customerEmail', 'jenny+bot@example.com'],
+        ['name', 'Tom & Jerry&description=injected'],
+        ['discount', '100% = free'],
+        ['city', 'São Paulo, 東京 🎉'],
+        ['note', 'first line\nsecond line\r\nthird'],
+        ['utm_source&x=1', 'tracked'],
+        ['plan', 'gold'],
+      ]);
+    });
+
     it('is validated exactly as a create: a placeholder for a secret is a 400 and nothing is stored or sent', async () => {
       side = await farSide();
       const connector = withBearerAuth({ url: `${side.url}/x`, bearerToken: '<BEARER_TOKEN>' });
@@ -161,6 +194,42 @@ describe('Connector test runs (MariaDB, far sides on 127.0.0.2)', () => {
       expect(res.body.output.values).toEqual(['Bearer <BEARER_TOKEN>']);
       expect(JSON.stringify(res.body)).not.toContain(secret);
       expect(JSON.stringify(sut.logs)).not.toContain(secret);
+    });
+
+    it("tells a writer who cannot read the stored token nothing of it through output's filters, on a host that echoes it", async () => {
+      // An echo endpoint (httpbin's /headers, a debug route): it answers the call's headers, the stored token among them.
+      side = await farSide((received, res) => {
+        res.sendDate = false;
+        res.setHeader('content-type', 'application/json');
+        res.end(
+          JSON.stringify({
+            headers: { authorization: received.headers.authorization, accept: received.headers.accept },
+            tokens: [received.headers.authorization],
+          }),
+        );
+      });
+      const secret = 'tk_live_9f8e7d6c5b4a3f2e1d0c9b8a7';
+      const uuid = await createConnector(sut, tenant, token, withBearerAuth({ url: `${side.url}/headers`, bearerToken: secret, output: '$.headers' }));
+      const stored = (await sut.http.get(`${base}/${uuid}`).set(bearer(token)).expect(200)).body;
+      /** Everything the caller sees of a run whose output is `expression` with `guess` for GUESS, the guess written back as GUESS. */
+      const seen = async (expression: string, guess: string) => {
+        const res = await testSaved(uuid, { connector: { ...stored, output: expression.replaceAll('GUESS', guess) } });
+        return { status: res.status, body: JSON.parse(JSON.stringify({ ...res.body, durationMs: 0 }).replaceAll(guess, 'GUESS')) };
+      };
+
+      for (const [expression, right, wrong] of [
+        ["$.headers[?@ == 'Bearer GUESS']", secret, 'tk_live_0000000000000000000000'],
+        ["$.tokens[?match(@, 'Bearer GUESS.*')]", secret.slice(0, 9), 'tk_live_1'],
+        ["$.tokens[?search(@, 'GUESS')]", secret.slice(9, 14), 'zzzzz'],
+        ["$.tokens[?@ < 'Bearer GUESS']", 'tk_live_a', 'tk_live_0'],
+      ]) {
+        const answer = await seen(expression, right);
+
+        expect(answer).toEqual(await seen(expression, wrong));
+        expect(answer.status).toBe(200);
+        expect(answer.body.output.error).toBeNull();
+      }
+      expect(side.received.map(({ headers }) => headers.authorization)).toEqual(Array(8).fill(`Bearer ${secret}`));
     });
 
     it('sends Basic credentials as stored', async () => {

@@ -1,4 +1,4 @@
-import { AuthType, GrantType } from '@app/domain';
+import { ApiKeyIn, AuthType, GrantType, RestConnectorWriteDto } from '@app/domain';
 import { toConnectorWrite } from './connector-write';
 import { aStoredConnector, aWriteDto, WRITER } from './testing/connector-factories';
 import { problemsOf } from './testing/problems-of';
@@ -66,6 +66,47 @@ describe(toConnectorWrite.name, () => {
     );
 
     expect(problems).toContain('bearerToken must be sent again: url now points elsewhere (another scheme, host, port or user info) than when it was stored');
+  });
+
+  describe('an API key, bound to where in the call it goes as well as to url', () => {
+    const stored = aStoredConnector({ authType: AuthType.AUTH_API_KEY, apiKeyIn: ApiKeyIn.HEADER, apiKeyName: 'X-API-Key', apiKey: 'sealed:key' });
+    const write = (overrides: Partial<RestConnectorWriteDto>) =>
+      toConnectorWrite(
+        aWriteDto({ authType: AuthType.AUTH_API_KEY, apiKeyIn: ApiKeyIn.HEADER, apiKeyName: 'X-API-Key', apiKey: '<API_KEY>', ...overrides }),
+        WRITER,
+        NOW,
+        seal,
+        stored,
+      );
+
+    it('keeps the stored key while its header and url stay', () => {
+      expect(write({ url: 'https://API.example.com/other' }).values.apiKey).toBe('sealed:key');
+    });
+
+    it.each([
+      ['into the query string', { apiKeyIn: ApiKeyIn.QUERY }, 'apiKeyIn now points'],
+      ['into another header', { apiKeyName: 'X-Debug-Echo' }, 'apiKeyName now points'],
+      ['into a header of another spelling', { apiKeyName: 'x-api-key' }, 'apiKeyName now points'],
+      ['into a query parameter of another name', { apiKeyIn: ApiKeyIn.QUERY, apiKeyName: 'debug' }, 'apiKeyIn and apiKeyName now point'],
+    ])('asks for the key again when it would go %s', (_where, placement, moved) => {
+      expect(problemsOf(() => write(placement))).toEqual([
+        `apiKey must be sent again: ${moved} elsewhere (another header or query parameter) than when it was stored`,
+      ]);
+    });
+
+    it('names every move at once, url and placement', () => {
+      expect(problemsOf(() => write({ url: 'https://evil.example.net/x', apiKeyIn: ApiKeyIn.QUERY }))).toEqual([
+        'apiKey must be sent again: url and apiKeyIn now point elsewhere (another scheme, host, port or user info; another header or query parameter) than when it was stored',
+      ]);
+    });
+
+    it('takes a key sent again wherever it goes', () => {
+      expect(write({ apiKeyIn: ApiKeyIn.QUERY, apiKeyName: 'debug', apiKey: 'new-key' }).values).toMatchObject({
+        apiKeyIn: ApiKeyIn.QUERY,
+        apiKeyName: 'debug',
+        apiKey: 'sealed(apiKey:new-key)',
+      });
+    });
   });
 
   it('keeps a secret across spellings of one destination', () => {

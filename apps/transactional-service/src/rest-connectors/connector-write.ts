@@ -29,7 +29,7 @@ export type Seal = (field: SecretField, plaintext: string) => string;
  * Turns a validated write body into the columns of a full write (create, PUT, and a test run's edits). URLs are
  * stored canonical (canonicalHttpUrl). Secrets the auth type does not use are discarded; a new secret is sealed;
  * a secret's placeholder keeps the stored (sealed) value, but only while every URL it or its access token is sent
- * to keeps its destination. A URL that carries a secret has no `{{variable}}` in its destination, and no routing
+ * to keeps its destination, and what places it in the call (an API key's apiKeyIn and apiKeyName) is unchanged. A URL that carries a secret has no `{{variable}}` in its destination, and no routing
  * header of its call names another host (hostHeaderProblems); without a secret, both are free. Any rule broken is one 400 listing every problem; nothing is written.
  */
 export function toConnectorWrite(
@@ -50,14 +50,19 @@ export function toConnectorWrite(
       if (!used.includes(field) || sent === undefined || sent === null) return [field, null];
       if (sent !== SECRETS[field].placeholder) return [field, seal(field, sent)];
       const kept = stored?.[field] ?? null;
-      const moved = SECRETS[field].destinations.filter((url) => !sameDestination(urls[url], stored?.[url]));
+      const { destinations, placement = [] } = SECRETS[field];
+      const movedUrls = destinations.filter((url) => !sameDestination(urls[url], stored?.[url]));
+      const movedPlacement = placement.filter((setting) => dto[setting] !== stored?.[setting]);
+      const moved = [...movedUrls, ...movedPlacement];
       if (kept === null) {
         problems.push(`${field} must be the secret itself: ${sent} only stands for a stored one, and none is stored`);
       } else if (moved.length > 0) {
         const verb = moved.length > 1 ? 'point' : 'points';
-        problems.push(
-          `${field} must be sent again: ${moved.join(' and ')} now ${verb} elsewhere (another scheme, host, port or user info) than when it was stored`,
-        );
+        const elsewhere = [
+          ...(movedUrls.length > 0 ? ['another scheme, host, port or user info'] : []),
+          ...(movedPlacement.length > 0 ? ['another header or query parameter'] : []),
+        ].join('; ');
+        problems.push(`${field} must be sent again: ${moved.join(' and ')} now ${verb} elsewhere (${elsewhere}) than when it was stored`);
       }
       return [field, kept];
     }),

@@ -18,7 +18,13 @@ describe(hostHeaderProblems.name, () => {
     ['X-Original-Host', 'api.example.com'],
     ['Forwarded', 'for=192.0.2.60;proto=https;host="api.example.com"'],
     ['Forwarded', 'for=192.0.2.60'],
+    ['X-Forwarded-Server', 'api.example.com'],
+    ['X-HTTP-Host-Override', 'api.example.com:443'],
+    ['X-Envoy-Original-Host', 'api.example.com'],
     ['X-Forwarded-For', 'evil.example.net'],
+    ['__proto__', 'evil.example.net'],
+    ['constructor', 'evil.example.net'],
+    ['toString', 'evil.example.net'],
   ])('lets %s: %j through: it names the host of url, or no host', (header, value) => {
     expect(problemsWith(header, value)).toEqual([]);
   });
@@ -40,8 +46,33 @@ describe(hostHeaderProblems.name, () => {
     ['Forwarded', 'for=192.0.2.60;host=evil.example.net'],
     ['Forwarded', 'host=api.example.com, host="evil.example.net"'],
     ['Forwarded', 'for="x;host=evil.example.net"'],
+    ['X-Forwarded-Server', 'evil.example.net'],
+    ['X-HTTP-Host-Override', 'evil.example.net'],
+    ['x-envoy-original-host', 'evil.example.net'],
+    ['X-Envoy-Original-Dst-Host', '10.0.0.1:8888'],
   ])('refuses %s: %j, which names another host (or not only a host)', (header, value) => {
     expect(problemsWith(header, value)).toEqual([elsewhere(header)]);
+  });
+
+  it.each([
+    ['X-Original-URL', '/admin/debug'],
+    ['X-Rewrite-URL', '/v1'],
+    ['x-original-uri', '/v1'],
+    ['X-Forwarded-Prefix', '/v1'],
+    ['X-Forwarded-Uri', '/v1'],
+    ['X-Forwarded-Path', '/v1'],
+    ['X-Envoy-Original-Path', '/v1'],
+    ['X-Forwarded-Proto', 'https'],
+    ['X-Forwarded-Scheme', 'https'],
+    ['X-Url-Scheme', 'https'],
+    ['X-Forwarded-Ssl', 'on'],
+    ['Front-End-Https', 'on'],
+    ['X-Forwarded-Port', '443'],
+  ])('refuses %s whatever it says (%j): it routes by a path, URL, scheme or port', (header, value) => {
+    expect(problemsWith(header, value)).toEqual([
+      `headers.1.header ${header} cannot go with a secret: a front end may route the call by it, and the secret sent with it, to another path or site; remove the header`,
+    ]);
+    expect(hostHeaderProblems('https://{{host}}/x', [{ header, value }])).toHaveLength(1);
   });
 
   it('refuses a variable in such a header: it could not be checked before it is filled', () => {

@@ -18,7 +18,15 @@ interface SecretRule {
    * any of their destinations. An OAuth secret goes to `oauthUrl`, and the access token got with it to `url`.
    */
   destinations: readonly UrlField[];
+  /**
+   * The fields that say where in the call it goes, beside its URLs (an API key's header or query parameter): a kept
+   * secret may not follow a change of them either, since a far side may log a query string or a header it does not expect.
+   */
+  placement?: readonly PlacementField[];
 }
+
+/** The settings that place a secret within the call. */
+export type PlacementField = 'apiKeyIn' | 'apiKeyName';
 
 /**
  * The one source of which secret each auth type uses: the write DTO's conditions and messages, the
@@ -41,7 +49,7 @@ export const SECRETS: Record<SecretField, SecretRule> = {
     grantType: GrantType.PASSWORD,
     destinations: ['oauthUrl', 'url'],
   },
-  apiKey: { placeholder: '<API_KEY>', words: 'the API key', authType: AuthType.AUTH_API_KEY, destinations: ['url'] },
+  apiKey: { placeholder: '<API_KEY>', words: 'the API key', authType: AuthType.AUTH_API_KEY, destinations: ['url'], placement: ['apiKeyIn', 'apiKeyName'] },
 };
 
 export const SECRET_FIELDS = Object.keys(SECRETS) as SecretField[];

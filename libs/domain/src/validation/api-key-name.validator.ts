@@ -1,7 +1,7 @@
 import { registerDecorator, ValidationOptions } from 'class-validator';
 import { ApiKeyIn } from '../rest-connectors/rest-connector.enums';
 import { HTTP_TOKEN } from './http-token.validator';
-import { CLIENT_MANAGED_HEADERS, ROUTING_HEADER_NAMES } from './http-headers';
+import { CLIENT_MANAGED_HEADERS, ROUTING_HEADERS } from './http-headers';
 
 /**
  * Why `name` cannot carry an API key sent where `apiKeyIn` says, or null. A header must be an HTTP token, and not
@@ -14,7 +14,9 @@ export function apiKeyNameProblem(name: string, apiKeyIn: unknown): string | nul
   if (!HTTP_TOKEN.test(name)) return 'must be an HTTP header name (RFC 9110 token) when apiKeyIn is HEADER';
   const lower = name.toLowerCase();
   if (CLIENT_MANAGED_HEADERS.has(lower)) return `cannot be ${name}: the HTTP client sets that header itself`;
-  if (ROUTING_HEADER_NAMES.has(lower)) return `cannot be ${name}: that header names the host the call is meant for`;
+  const routing = ROUTING_HEADERS.get(lower);
+  if (routing === 'other') return `cannot be ${name}: front ends route the call by that header`;
+  if (routing !== undefined) return `cannot be ${name}: that header names the host the call is meant for`;
   if (lower === 'content-type') return "cannot be Content-Type: the connector's contentType sets it";
   return null;
 }

@@ -1,5 +1,7 @@
 import fc from 'fast-check';
-import { basicTokenSecrets, MIN_CORE_LENGTH, MIN_DERIVED_LENGTH, scrubSecrets, SecretScrubber } from './secret-scrubber';
+import { basicTokenSecrets, MIN_CORE_LENGTH, MIN_DERIVED_LENGTH, RUN_UNITS, scrubSecrets, SecretScrubber } from './secret-scrubber';
+
+const MIN_RUN = RUN_UNITS.value;
 
 const TOKEN = { value: 's3cr3t-bearer-token', placeholder: '<BEARER_TOKEN>' };
 const ACCESS = { value: 'eyJhbGciOi.access.token', placeholder: '<ACCESS_TOKEN>' };
@@ -125,7 +127,9 @@ describe(SecretScrubber.name, () => {
       for (const echo of [value, JSON.stringify(value).slice(1, -1), encodeURIComponent(value), formEncoded(value), jsonUnicode(value)]) {
         expect(secret.text(`<${echo}>`)).toBe('<<M>>');
       }
-      expect(secret.text('.*?^${}()|[]')).toBe('.*?^${}()|[]');
+      // Its first MIN_RUN characters are part of it; fewer, or characters from its middle, are ordinary text.
+      expect(secret.text('.*+?^${}x')).toBe('<M>x');
+      expect(secret.text('.*+?^${ ?^${}()|[]')).toBe('.*+?^${ ?^${}()|[]');
     });
 
     it('replaces a secret that looks like escapes when echoed as it is, not what the escapes stand for', () => {
@@ -157,6 +161,39 @@ describe(SecretScrubber.name, () => {
       ]) {
         expect(secret.text(`[${echo}][${echo}]`)).toBe('[<L>][<L>]');
       }
+    });
+  });
+
+  describe('parts and transformations of a secret (issue 38)', () => {
+    const token = 'Bearer-9f8e7d6c5b4a3f2e1d0c9b8a7';
+    const scrubber = new SecretScrubber([{ value: token, placeholder: '<BEARER_TOKEN>' }]);
+    const first = token.slice(0, 15);
+    const second = token.slice(15);
+
+    it.each([
+      ['each half', `${first} … ${second}`, '<BEARER_TOKEN> … <BEARER_TOKEN>'],
+      ['its first MIN_RUN characters (an echo cut short)', `x${token.slice(0, MIN_RUN)}…`, 'x<BEARER_TOKEN>…'],
+      ['its last MIN_RUN characters', `…${token.slice(-MIN_RUN)}x`, '…<BEARER_TOKEN>x'],
+      ['the secret reversed', [...token].reverse().join(''), '<BEARER_TOKEN>'],
+      ['half of it reversed', [...second].reverse().join(''), '<BEARER_TOKEN>'],
+      ['its hex, in either case', `${Buffer.from(token).toString('hex')} ${Buffer.from(token).toString('hex').toUpperCase()}`, '<BEARER_TOKEN> <BEARER_TOKEN>'],
+      ['the hex of a half', `0x${Buffer.from(second).toString('hex')}`, '0x<BEARER_TOKEN>'],
+      ['the Base64 of a half', `"${Buffer.from(second).toString('base64')}"`, '"<BEARER_TOKEN>"'],
+      ['a half URL-encoded', encodeURIComponent(first).replaceAll('-', '%2D'), '<BEARER_TOKEN>'],
+    ])('replaces %s', (_form, text, scrubbed) => {
+      expect(scrubber.text(text)).toBe(scrubbed);
+    });
+
+    it(`leaves a part shorter than ${MIN_RUN} characters at either end, and the secret's characters in another order`, () => {
+      const text = `${token.slice(0, MIN_RUN - 1)} ${token.slice(-MIN_RUN + 1)} ${[...token].sort().join('')}`;
+      expect(scrubber.text(text)).toBe(text);
+    });
+
+    it('leaves a part from the middle, however long: matching one would let an echo confirm 8 characters anywhere, and slide on', () => {
+      const middle = token.slice(1, -1);
+      expect(scrubber.text(`(${middle})`)).toBe(`(${middle})`);
+      // A part that starts where the secret starts and goes on past its middle is found whole.
+      expect(scrubber.text(`(${token.slice(0, -1)})`)).toBe('(<BEARER_TOKEN>)');
     });
   });
 
@@ -291,8 +328,11 @@ describe(SecretScrubber.name, () => {
       '~',
     ];
     const ENCODINGS = ['as-is', 'upper', 'lower', 'json-u', 'json-U', 'json-short', 'percent', 'percent-lower', 'form'] as const;
-    const FORMS = [
+    /** The forms of the whole value: found in any mix of per-character encodings. */
+    const WHOLE_FORMS = [
       'value',
+      'reversed',
+      'hex',
       'base64',
       'base64-unpadded',
       'base64url',
@@ -304,6 +344,9 @@ describe(SecretScrubber.name, () => {
       'core1url',
       'core2url',
     ] as const;
+    /** Forms of a part at either end of the value: found written in one encoding. */
+    const PART_FORMS = ['head', 'tail', 'reversed-head', 'hex-tail', 'base64-tail'] as const;
+    const FORMS = [...WHOLE_FORMS, ...PART_FORMS] as const;
     const SHORT: Record<string, string> = { '"': '\\"', '\\': '\\\\', '/': '\\/', '\b': '\\b', '\f': '\\f', '\n': '\\n', '\r': '\\r', '\t': '\\t' };
 
     /** A form of the value; a value shorter than MIN_DERIVED_LENGTH has no Base64 form that is scrubbed: the value itself stands for it. */
@@ -314,8 +357,21 @@ describe(SecretScrubber.name, () => {
       const start = [0, 2, 3][offset];
       return encoded.slice(start, 4 * Math.floor((offset + Buffer.byteLength(value)) / 3));
     };
-    const formOf = (value: string, form: (typeof FORMS)[number]) => {
+    /** The first or last half of the value, at least `least` characters of it (the whole value when shorter). */
+    const half = (value: string, last: boolean, least: number = MIN_RUN) => {
+      const characters = [...value];
+      const length = Math.max(least, Math.ceil(characters.length / 2));
+      return (last ? characters.slice(-length) : characters.slice(0, length)).join('');
+    };
+    const formOf = (value: string, form: (typeof FORMS)[number]): string => {
+      if (form === 'head' || form === 'tail') return half(value, form === 'tail');
       if (value.length < MIN_DERIVED_LENGTH) return value;
+      if (form === 'reversed') return [...value].reverse().join('');
+      if (form === 'reversed-head') return [...half(value, false)].reverse().join('');
+      if (form === 'hex') return Buffer.from(value).toString('hex');
+      if (form === 'hex-tail') return Buffer.from(half(value, true, RUN_UNITS.hex / 2)).toString('hex');
+      // Base64 runs are RUN_UNITS.base64 characters: the Base64 of a part is found from 9 bytes of it.
+      if (form === 'base64-tail') return Buffer.from(half(value, true, (RUN_UNITS.base64 / 4) * 3)).toString('base64');
       const base64 = Buffer.from(value).toString('base64');
       const url = Buffer.from(value).toString('base64url');
       if (form.startsWith('core')) {
@@ -364,9 +420,26 @@ describe(SecretScrubber.name, () => {
     /** Noise that starts escapes and partial readings: what makes a text ambiguous. */
     const noiseOf = (maxLength: number) => fc.string({ unit: fc.constantFrom(...CHARS, '\\u', '%2', '%C3', '%A9', '\\\\', '\\/', 'A', '4', '1'), maxLength });
 
+    it('replaces any echo of a part at either end of a secret written in one encoding, leaving no reading of it', () => {
+      const plain = fc.string({ unit: fc.constantFrom('x', ' ', ',', '"'), maxLength: 4 });
+      fc.assert(
+        fc.property(secret, fc.constantFrom(...PART_FORMS), fc.constantFrom(...ENCODINGS), plain, plain, (value, form, encoding, before, after) => {
+          const scrubber = new SecretScrubber([{ value, placeholder: '<SECRET>' }]);
+          const echo = echoOf(value, form, [encoding]);
+          const scrubbed = scrubber.text(before + echo + after);
+          expect(scrubbed).toContain('<SECRET>');
+          for (const gap of scrubbed.split('<SECRET>')) {
+            expect(gap).not.toContain(echo);
+            expect(scrubber.text(gap)).toBe(gap);
+          }
+        }),
+        { numRuns: 3000 },
+      );
+    });
+
     it('replaces any echo of any secret, in any form and any mix of per-character encodings, leaving no reading of it', () => {
       fc.assert(
-        fc.property(secret, fc.constantFrom(...FORMS), encodings, around, around, (value, form, mix, before, after) => {
+        fc.property(secret, fc.constantFrom(...WHOLE_FORMS), encodings, around, around, (value, form, mix, before, after) => {
           const scrubber = new SecretScrubber([{ value, placeholder: '<SECRET>' }]);
           const echo = echoOf(value, form, mix);
           const scrubbed = scrubber.text(before + echo + after);
@@ -419,10 +492,47 @@ describe(SecretScrubber.name, () => {
       return lower.length === 1 ? lower : unit;
     };
     const folded = (units: string) => [...units].map((char) => (char.length === 2 ? foldUnit(char[0]) + foldUnit(char[1]) : foldUnit(char))).join('');
-    /** The text with every maximal run covered by some reading of some form of `value` replaced by `placeholder`: by brute force. */
+    /** The whole forms of `value` and, for its parts, each form with the length of its runs: written apart from the scrubber. */
+    const formsOf = (value: string): [string, number][] => {
+      if (value.length < MIN_DERIVED_LENGTH) return [[value, RUN_UNITS.value]];
+      const base64 = Buffer.from(value).toString('base64');
+      const url = Buffer.from(value).toString('base64url');
+      const cores = [0, 1, 2].map((offset) => core(value, offset)).filter((found) => found.length >= MIN_CORE_LENGTH);
+      return [
+        [value, RUN_UNITS.value],
+        [[...value].reverse().join(''), RUN_UNITS.value],
+        [Buffer.from(value).toString('hex'), RUN_UNITS.hex],
+        ...[base64, base64.replace(/=+$/, ''), url, url + base64.slice(base64.replace(/=+$/, '').length), ...cores].flatMap((form): [string, number][] => [
+          [form, RUN_UNITS.base64],
+          [form.replaceAll('+', '-').replaceAll('/', '_'), RUN_UNITS.base64],
+        ]),
+      ];
+    };
+    /**
+     * The text read one way, unit by unit, with where each unit's spelling starts and ends: as it is (`raw`), with its
+     * JSON escapes decoded (`json`), or with every escape decoded (`all`), each escape taken where one starts.
+     */
+    const readAs = (text: string, way: 'raw' | 'json' | 'all') => {
+      const units: { unit: string; start: number; end: number }[] = [];
+      for (let at = 0; at < text.length;) {
+        const escape = readingsAt(text, at).find(([, length], index) => index > 0 && (way === 'all' || (way === 'json' && text[at] === '\\')) && length > 1);
+        const [read, length] = escape ?? [text[at], 1];
+        for (const unit of read.length === 2 && read.charCodeAt(0) >= 0xd800 && read.charCodeAt(0) <= 0xdbff ? [read[0], read[1]] : [read]) {
+          units.push({ unit: foldUnit(unit), start: at, end: at + length });
+        }
+        at += length;
+      }
+      return units;
+    };
+
+    /**
+     * The text with every maximal run covered replaced by `placeholder`, by brute force: what any reading of a whole
+     * form covers, and every part at either end of a form, at least its run long, in the text read as it is,
+     * JSON-decoded or all decoded.
+     */
     const reference = (text: string, value: string, placeholder: string) => {
       const covered = new Array<boolean>(text.length).fill(false);
-      for (const form of new Set(FORMS.map((name) => folded(formOf(value, name))))) {
+      for (const form of new Set(formsOf(value).map(([form]) => folded(form)))) {
         const memo = new Map<number, number[]>();
         const ends = (at: number, i: number): number[] => {
           if (i === form.length) return [at];
@@ -437,6 +547,21 @@ describe(SecretScrubber.name, () => {
           return memo.get(key)!;
         };
         for (let start = 0; start < text.length; start++) for (const end of ends(start, 0)) covered.fill(true, start, end);
+      }
+      for (const way of ['raw', 'json', 'all'] as const) {
+        const read = readAs(text, way);
+        const stream = read.map(({ unit }) => unit).join('');
+        for (const [form, run] of formsOf(value)) {
+          const whole = folded(form);
+          if (whole.length <= run) continue;
+          // Every part of the stream that is the form's first or last `length` units, for every length from `run`.
+          for (let at = 0; at < stream.length; at++) {
+            for (let length = run; at + length <= stream.length && length <= whole.length; length++) {
+              const part = stream.slice(at, at + length);
+              if (whole.startsWith(part) || whole.endsWith(part)) covered.fill(true, read[at].start, read[at + length - 1].end);
+            }
+          }
+        }
       }
       return text.replace(/[^]/g, (char, at: number) => (covered[at] ? (at > 0 && covered[at - 1] ? '' : placeholder) : char));
     };
@@ -462,8 +587,8 @@ describe(SecretScrubber.name, () => {
     });
 
     it('replaces exactly what a brute-force reading of every form covers, in texts of echoes, broken echoes and noise', () => {
-      // Short secrets: every form fits one piece, as in the reference.
-      const shortSecret = fc.array(fc.constantFrom(...CHARS), { minLength: 1, maxLength: 8 }).map((chars) => chars.join(''));
+      // Secrets up to twice a run long: whole forms and runs both, the reference reading every one at every position.
+      const shortSecret = fc.array(fc.constantFrom(...CHARS), { minLength: 1, maxLength: 16 }).map((chars) => chars.join(''));
       fc.assert(
         fc.property(
           shortSecret,

@@ -5,13 +5,13 @@ export interface SecretValue {
 }
 
 /*
- * How a (hostile) far side may echo a secret, and how it is found (issue 26).
+ * How a (hostile) far side may echo a secret, and how it is found (issue 26, issue 38).
  *
- * Forms of the whole value: as it is, and the Base64 of its UTF-8 bytes (standard padded and unpadded,
- * URL-safe unpadded and padded). Each character of a form may then be written, independently of the others:
- * as it is or in another letter case; as a JSON escape (`\uXXXX` in any hex case, surrogate pairs for astral
- * characters, `\"`, `\\`, `\/`, `\b`, `\f`, `\n`, `\r`, `\t`); percent-encoded (its UTF-8 bytes as `%XX`, any
- * hex case); form-encoded (`+` for a space).
+ * Forms of the whole value: as it is and reversed, the hex of its UTF-8 bytes, and the Base64 of its UTF-8 bytes
+ * (standard padded and unpadded, URL-safe unpadded and padded, and within a longer Base64 text: `base64Core`).
+ * Each character of a form may then be written, independently of the others: as it is or in another letter case;
+ * as a JSON escape (`\uXXXX` in any hex case, surrogate pairs for astral characters, `\"`, `\\`, `\/`, `\b`,
+ * `\f`, `\n`, `\r`, `\t`); percent-encoded (its UTF-8 bytes as `%XX`, any hex case); form-encoded (`+` for a space).
  *
  * So the text is not searched as it is: at each position it is read both as the character there and, where an
  * escape starts (`\` or `%`), as the character that escape stands for; both readings are followed, so a literal
@@ -25,6 +25,21 @@ export interface SecretValue {
  * reached it, until no reading is left alive. Forms longer than CHUNK are matched as consecutive pieces (the
  * last one overlapping) that join up again, so the trie stays shallow and the cost per position stays bounded
  * by the pieces' length however long, or however ambiguous (all `\` or `%25`), a secret is.
+ *
+ * Parts at either end of a form (SecretRuns): its first or last units, at least RUN_UNITS.value of the value or of its
+ * reverse, RUN_UNITS.hex hex digits, RUN_UNITS.base64 characters of a Base64 form: a half, an echo cut short, a tail,
+ * the hex or Base64 of one. Matching every such part in the DFA would make the trie as bushy as the text is varied,
+ * so they are found apart, in linear time: by a rolling hash of the last units of the text read three ways (as it
+ * is, with its JSON escapes decoded, with every escape decoded: a part is one piece of an honest echo, in one
+ * encoding), then followed forwards or backwards with Knuth-Morris-Pratt. Parts from the middle of a form are
+ * not matched: that would make a far side's echo of the caller's text (and the stored-secret screen, which must
+ * refuse whatever scrubbing would change) tell whether 8 characters stand anywhere in the secret, and a known
+ * part could be slid on one character at a time, as a JWT's predictable header would start it; a part anchored at
+ * an end has to be guessed whole.
+ *
+ * A far side that transforms a secret otherwise (a part from its middle or shorter than those, a mix of encodings
+ * within a part, one character in two, a cipher, any encoding not listed) can still show it to whoever reads its
+ * answer: scrubbing covers what servers echo, not what a server that wants to leak the secret can do.
  */
 
 /** Trie depth bound: a form longer than this is matched as consecutive pieces of about this length. */
@@ -68,9 +83,9 @@ function fold(): Uint16Array {
 }
 
 /**
- * The shortest value whose derived forms (its Base64; a Basic token's password alone) are matched too: the Base64
- * of a shorter one is so short (`a` is `YQ`) that matching it, in any letter case, would replace ordinary text
- * all over an answer, while such a value protects nothing.
+ * The shortest value whose derived forms (its reverse, hex and Base64; a Basic token's password alone) are matched
+ * too: those of a shorter one are so short (`a` is `YQ`) that matching them, in any letter case, would replace
+ * ordinary text all over an answer, while such a value protects nothing.
  */
 export const MIN_DERIVED_LENGTH = 4;
 
@@ -87,19 +102,25 @@ export function base64Core(bytes: Buffer, offset: number): string {
   return encoded.slice([0, 2, 3][offset], 4 * Math.floor((offset + bytes.length) / 3));
 }
 
-/**
- * The forms of a value the far side may send: as it is; its Base64 (standard and URL-safe, padded or not); and
- * the cores of its Base64 within a longer Base64 text, at each of the three offsets a value can have there.
- */
-function formsOf(value: string): string[] {
-  if (value.length < MIN_DERIVED_LENGTH) return [value];
+/** The shortest part at either end of a form matched on its own, in UTF-16 units: of the value and its reverse, of hex digits, of Base64. */
+export const RUN_UNITS = { value: 8, hex: 16, base64: MIN_CORE_LENGTH } as const;
+
+/** The forms of a value, each with the shortest part of it matched (see the header), the whole value first. */
+function formsOf(value: string): { form: string; run: number }[] {
+  if (value.length < MIN_DERIVED_LENGTH) return [{ form: value, run: RUN_UNITS.value }];
   const bytes = Buffer.from(value, 'utf8');
   const base64 = bytes.toString('base64');
   const unpadded = base64.replace(/=+$/, '');
   const url = bytes.toString('base64url');
   const cores = [0, 1, 2].map((offset) => base64Core(bytes, offset)).filter((core) => core.length >= MIN_CORE_LENGTH);
   const urlSafe = (text: string) => text.replaceAll('+', '-').replaceAll('/', '_');
-  return [...new Set([value, base64, unpadded, url, url + base64.slice(unpadded.length), ...cores, ...cores.map(urlSafe)])];
+  const base64Forms = new Set([base64, unpadded, url, url + base64.slice(unpadded.length), ...cores, ...cores.map(urlSafe)]);
+  return [
+    { form: value, run: RUN_UNITS.value },
+    { form: [...value].reverse().join(''), run: RUN_UNITS.value },
+    { form: bytes.toString('hex'), run: RUN_UNITS.hex },
+    ...[...base64Forms].map((form) => ({ form, run: RUN_UNITS.base64 })),
+  ];
 }
 
 const isHigh = (unit: number) => unit >= 0xd800 && unit <= 0xdbff;
@@ -297,6 +318,7 @@ export class SecretScrubber {
   private readonly classUnit: number[] = [-1];
   private readonly width: number;
   private readonly stateLimit: number;
+  private readonly runs: SecretRuns;
 
   /**
    * DFA states: sorted sets of trie nodes (the root always implied); state 0 has none. While reading, each node
@@ -333,17 +355,24 @@ export class SecretScrubber {
 
   constructor(secrets: readonly SecretValue[]) {
     // The longer value first: where two forms cover exactly the same span, the longer secret's placeholder shows.
+    // A label is a placeholder: the parts of two secrets that share one (a Basic token's pair and password) join up.
     const ordered = secrets.filter((secret) => secret.value.length > 0).sort((a, b) => b.value.length - a.value.length);
-    this.placeholders = ordered.map((secret) => secret.placeholder);
+    this.placeholders = [...new Set(ordered.map((secret) => secret.placeholder))];
     const labelled = new Map<string, number>();
-    ordered.forEach((secret, label) => {
-      for (const form of formsOf(secret.value)) {
+    const runs: { form: string; run: number; label: number }[] = [];
+    for (const { value, placeholder } of ordered) {
+      const label = this.placeholders.indexOf(placeholder);
+      for (const { form, run } of formsOf(value)) {
         for (const piece of piecesOf(form)) {
           const folded = this.folded(piece);
           if (!labelled.has(folded)) labelled.set(folded, label);
         }
+        const foldedForm = this.folded(form);
+        // One form once (a palindrome's reverse, Base64 without `+` or `/` in either alphabet), the longer secret's.
+        if (form.length > run && !runs.some((known) => known.form === foldedForm)) runs.push({ form: foldedForm, run, label });
       }
-    });
+    }
+    this.runs = new SecretRuns(runs, this.fold);
     this.pieces = new Pieces(labelled);
     const { units } = this.pieces;
     for (let at = 0; at < units.length; at++) {
@@ -370,15 +399,17 @@ export class SecretScrubber {
   }
 
   /**
-   * Every occurrence of every secret, in every form, replaced by its placeholder. Most of a text holds none: the
-   * DFA alone finds where a piece ends; only then are starts followed, from one longest spelling before that
-   * end until no reading is left alive, and the DFA alone goes on from there.
+   * Every occurrence of every secret, in every form, and of every part at either end of a form, replaced by its
+   * placeholder. Most of a text holds none: the DFA alone finds where a piece ends; only then are starts followed,
+   * from one longest spelling before that end until no reading is left alive, and the DFA alone goes on from there.
+   * Parts are found apart (SecretRuns), and their spans join the DFA's.
    */
   text(text: string): string {
     if (this.pieces.count === 0 || text.length === 0) return text;
-    let end = this.nextEnd(text, 0);
-    if (end < 0) return text;
     const spans = new Spans();
+    this.runs.find(text, spans);
+    let end = this.nextEnd(text, 0);
+    if (end < 0) return spans.apply(text, this.placeholders);
     // Before `done`, every reading has ended: the DFA may start afresh there.
     let done = 0;
     while (end >= 0) {
@@ -782,15 +813,41 @@ export class SecretScrubber {
 }
 
 /**
- * The spans to replace, reported in the order of their ends: kept sorted by start, none inside another, and
- * one span per placeholder where pieces of a form (or two echoes) overlap or touch.
+ * The spans to replace, in any order; applied in the order of their ends, kept sorted by start, none inside
+ * another, and one span per placeholder where pieces of a form (or two echoes) overlap or touch.
  */
 class Spans {
+  private readonly added: { start: number; end: number; label: number }[] = [];
   private readonly starts: number[] = [];
   private readonly ends: number[] = [];
   private readonly labels: number[] = [];
 
   add(start: number, end: number, label: number): void {
+    this.added.push({ start, end, label });
+  }
+
+  apply(text: string, placeholders: readonly string[]): string {
+    // Stable: spans with one end keep the order they were found in.
+    for (const { start, end, label } of this.added.sort((a, b) => a.end - b.end)) this.merge(start, end, label);
+    const { starts, ends, labels } = this;
+    if (starts.length === 0) return text;
+    const parts: string[] = [];
+    let done = 0;
+    for (let i = 0; i < starts.length;) {
+      parts.push(text.slice(done, starts[i]), placeholders[labels[i]]);
+      let end = ends[i];
+      for (i++; i < starts.length && starts[i] < end; i++) {
+        if (labels[i] !== labels[i - 1]) parts.push(placeholders[labels[i]]);
+        end = ends[i];
+      }
+      done = end;
+    }
+    parts.push(text.slice(done));
+    return parts.join('');
+  }
+
+  /** One span more, none of those before ending after it. */
+  private merge(start: number, end: number, label: number): void {
     const { starts, ends, labels } = this;
     let top = starts.length - 1;
     if (top >= 0 && ends[top] === end && starts[top] <= start) {
@@ -811,24 +868,284 @@ class Spans {
     ends.push(end);
     labels.push(label);
   }
+}
 
-  apply(text: string, placeholders: readonly string[]): string {
-    const { starts, ends, labels } = this;
-    if (starts.length === 0) return text;
-    const parts: string[] = [];
-    let done = 0;
-    for (let i = 0; i < starts.length;) {
-      parts.push(text.slice(done, starts[i]), placeholders[labels[i]]);
-      let end = ends[i];
-      for (i++; i < starts.length && starts[i] < end; i++) {
-        if (labels[i] !== labels[i - 1]) parts.push(placeholders[labels[i]]);
-        end = ends[i];
+/** The rolling hash's multiplier (odd: FNV's prime). */
+const HASH_BASE = 0x01000193;
+/** The units a window holds: the shortest run of any form. */
+const WINDOW = RUN_UNITS.value;
+/** HASH_BASE to the power of WINDOW, modulo 2^32: what the unit leaving the window weighs. */
+const LEAVING = power(WINDOW);
+
+/** A form whose ends are matched as runs: folded, its run length, its label, and the KMP failure function of it and of its reverse. */
+interface RunForm {
+  form: string;
+  run: number;
+  label: number;
+  /** border[k - 1]: the longest proper prefix of form[0, k) that is also its suffix. */
+  border: Int32Array;
+  /** The same for the form reversed, whose prefixes are the form's suffixes. */
+  reverseBorder: Int32Array;
+}
+
+/**
+ * The runs at either end of each form, at least its run length long (see the header), in a text read three ways: a
+ * run that starts where a form starts (its first half, an echo cut short), or ends where it ends (its last half).
+ * One table holds the hash of the window that ends each form's first run and of its last window, probed with a
+ * rolling hash of the last WINDOW units read; a hit is compared unit by unit. From a first run, the match goes on
+ * forwards (Knuth-Morris-Pratt, falling back along borders, dropped below the run length: the table finds the next);
+ * from a last run, backwards over the units read, the same way. Linear in the text, however long or repetitive the
+ * form. Runs in the middle of a form are left alone on purpose: matching them would let a caller whose text a far
+ * side echoes (or the stored-secret screen refuses) learn whether 8 characters of theirs stand anywhere in the
+ * secret, then slide a known part one character at a time; a run anchored at an end has to be guessed whole.
+ */
+class SecretRuns {
+  private readonly forms: RunForm[];
+  /** The open-addressing table, half full at most: per slot a window's hash and its entry (-1: empty). */
+  private readonly hashes: Int32Array;
+  private readonly entries: Int32Array;
+  private readonly mask: number;
+  /** Per entry (2 per form: its first run, its last), the form. */
+  private readonly entryForms: Int32Array;
+  /** The units of a reading, with where each one's spelling starts and ends in the text: kept between texts. */
+  private units = new Uint16Array(1024);
+  private starts = new Int32Array(1024);
+  private ends = new Int32Array(1024);
+  /** Per unit, the first last run found to start there (an index into `activations`, -1: none). */
+  private startingAt = new Int32Array(1024).fill(-1);
+  /** The last runs found: per run, its form and the next run that starts at the same unit (-1: none). */
+  private activations: number[] = [];
+  private readonly found = new Found();
+
+  constructor(
+    forms: readonly { form: string; run: number; label: number }[],
+    private readonly fold: Uint16Array,
+  ) {
+    this.forms = forms.map(({ form, run, label }) => ({ form, run, label, border: borders(form), reverseBorder: borders([...form].reverse().join('')) }));
+    const size = 1 << Math.max(4, Math.ceil(Math.log2(forms.length * 4)));
+    this.hashes = new Int32Array(size);
+    this.entries = new Int32Array(size).fill(-1);
+    this.mask = size - 1;
+    this.entryForms = new Int32Array(forms.length * 2);
+    this.forms.forEach(({ form, run }, index) => {
+      for (const [entry, at] of [
+        [2 * index, run - WINDOW],
+        [2 * index + 1, form.length - WINDOW],
+      ]) {
+        const hash = hashOf(form, at);
+        let slot = hash & this.mask;
+        while (this.entries[slot] !== -1) slot = (slot + 1) & this.mask;
+        this.hashes[slot] = hash;
+        this.entries[slot] = entry;
+        this.entryForms[entry] = index;
       }
-      done = end;
-    }
-    parts.push(text.slice(done));
-    return parts.join('');
+    });
   }
+
+  /** Adds to `spans` every run found in `text`, read as it is, with its JSON escapes decoded, and with every escape decoded. */
+  find(text: string, spans: Spans): void {
+    // A unit takes at least a character: a shorter text holds no window.
+    if (this.forms.length === 0 || text.length < WINDOW) return;
+    this.read(text, spans, 0);
+    if (text.includes('\\')) this.read(text, spans, BACKSLASH);
+    if (text.includes('%')) this.read(text, spans, -1);
+  }
+
+  /**
+   * One reading: `escapes` 0 (none decoded), BACKSLASH (JSON escapes), -1 (JSON escapes and percent-encoding). First
+   * runs are followed as the units come; last runs are found as they come and followed backwards after.
+   */
+  private read(text: string, spans: Spans, escapes: number): void {
+    const { fold, entries, mask, forms } = this;
+    const found = this.found.reset(spans);
+    /** Per form, the units of its first run matched up to the last unit (0: not followed). */
+    const matched = new Int32Array(forms.length);
+    const following: number[] = [];
+    /** The latest unit a last run starts at (-1: none found). */
+    let lastStart = -1;
+    this.activations.length = 0;
+    let hash = 0;
+    let count = 0;
+    for (let p = 0; p < text.length;) {
+      // What the text holds at p, read this way: one unit, or two (an astral character's escape), and where it ends.
+      const code = text.charCodeAt(p);
+      let first = fold[code];
+      let second = -1;
+      let end = p + 1;
+      if (escapes !== 0 && (code === BACKSLASH || (escapes < 0 && code === PERCENT)) && escapeAt(text, p)) {
+        first = fold[escapeUnit];
+        if (escapeSecond >= 0) second = fold[escapeSecond];
+        end = p + escapeLength;
+      }
+      for (let unit = first; unit >= 0; unit = second, second = -1) {
+        if (count === this.units.length) this.grow();
+        const { units, starts, ends, startingAt } = this;
+        const leaving = count >= WINDOW ? units[count - WINDOW] : 0;
+        hash = (Math.imul(hash, HASH_BASE) + unit - Math.imul(leaving, LEAVING)) | 0;
+        units[count] = unit;
+        starts[count] = p;
+        ends[count] = end;
+        startingAt[count] = -1;
+        count++;
+        for (let i = 0; i < following.length;) {
+          const index = following[i];
+          const { form, run, border, label } = forms[index];
+          let k = matched[index];
+          while (k > 0 && (k === form.length || form.charCodeAt(k) !== unit)) k = border[k - 1];
+          if (form.charCodeAt(k) === unit) k++;
+          if (k >= run) {
+            matched[index] = k;
+            found.add(starts[count - k], end, label);
+            i++;
+          } else {
+            matched[index] = 0;
+            following.splice(i, 1);
+          }
+        }
+        if (count >= WINDOW && entries[hash & mask] !== -1) lastStart = Math.max(lastStart, this.probe(hash, count, matched, following, found));
+      }
+      p = end;
+    }
+    this.followBack(lastStart, found);
+    found.flush();
+  }
+
+  /**
+   * The first and last runs ending with the `count`th unit read whose last window has the hash `hash`: a first run is
+   * followed from here, a last run noted where it starts. Where the last run found starts, or -1.
+   */
+  private probe(hash: number, count: number, matched: Int32Array, following: number[], found: Found): number {
+    const { units, starts, ends, hashes, entries, mask, forms, startingAt, activations } = this;
+    let lastStart = -1;
+    for (let slot = hash & mask; entries[slot] !== -1; slot = (slot + 1) & mask) {
+      if (hashes[slot] !== hash) continue;
+      const entry = entries[slot];
+      const index = this.entryForms[entry];
+      const { form, run, label } = forms[index];
+      const isLast = (entry & 1) === 1;
+      if (count < run || (!isLast && matched[index] !== 0)) continue;
+      // The run is the form's first `run` units, or its last.
+      const from = isLast ? form.length - run : 0;
+      let same = true;
+      for (let i = 0; i < run && same; i++) same = units[count - run + i] === form.charCodeAt(from + i);
+      if (!same) continue;
+      found.add(starts[count - run], ends[count - 1], label);
+      if (isLast) {
+        lastStart = count - run;
+        activations.push(index, startingAt[lastStart]);
+        startingAt[lastStart] = activations.length - 2;
+      } else {
+        matched[index] = run;
+        following.push(index);
+      }
+    }
+    return lastStart;
+  }
+
+  /**
+   * The last runs found, followed backwards over the units read, in one pass from the latest one (`from`): per form,
+   * how many units of its end match from the unit on (exact while at least its run: it only gets there through a
+   * run found).
+   */
+  private followBack(from: number, found: Found): void {
+    const { units, starts, ends, forms, startingAt, activations } = this;
+    const matched = new Int32Array(forms.length);
+    const following: number[] = [];
+    for (let i = from; i >= 0; i--) {
+      if (following.length === 0 && startingAt[i] === -1) continue;
+      const unit = units[i];
+      for (let f = 0; f < following.length;) {
+        const index = following[f];
+        const { form, run, reverseBorder, label } = forms[index];
+        const last = form.length - 1;
+        let k = matched[index];
+        while (k > 0 && (k === form.length || form.charCodeAt(last - k) !== unit)) k = reverseBorder[k - 1];
+        if (form.charCodeAt(last - k) === unit) k++;
+        if (k >= run) {
+          matched[index] = k;
+          found.add(starts[i], ends[i + k - 1], label);
+          f++;
+        } else {
+          matched[index] = 0;
+          following.splice(f, 1);
+        }
+      }
+      // The last runs that start here (their units already reported) are followed from here on.
+      for (let a = startingAt[i]; a !== -1; a = activations[a + 1]) {
+        const index = activations[a];
+        if (matched[index] === 0) following.push(index);
+        matched[index] = Math.max(matched[index], forms[index].run);
+      }
+    }
+  }
+
+  private grow(): void {
+    const size = this.units.length * 2;
+    const units = new Uint16Array(size);
+    units.set(this.units);
+    const starts = new Int32Array(size);
+    starts.set(this.starts);
+    const ends = new Int32Array(size);
+    ends.set(this.ends);
+    const startingAt = new Int32Array(size);
+    startingAt.set(this.startingAt);
+    [this.units, this.starts, this.ends, this.startingAt] = [units, starts, ends, startingAt];
+  }
+}
+
+/** The KMP failure function of `text`: per length k, the longest proper prefix of its first k units that is also their suffix. */
+function borders(text: string): Int32Array {
+  const border = new Int32Array(text.length);
+  for (let i = 1, k = 0; i < text.length; i++) {
+    while (k > 0 && text.charCodeAt(i) !== text.charCodeAt(k)) k = border[k - 1];
+    if (text.charCodeAt(i) === text.charCodeAt(k)) k++;
+    border[i] = k;
+  }
+  return border;
+}
+
+/** The runs found in one reading, the overlapping ones of one placeholder joined before they go to the spans. */
+class Found {
+  private spans?: Spans;
+  private start = -1;
+  private end = -1;
+  private label = -1;
+
+  /** Ready for a reading whose runs go to `spans`. */
+  reset(spans: Spans): this {
+    this.spans = spans;
+    this.label = -1;
+    return this;
+  }
+
+  add(start: number, end: number, label: number): void {
+    if (label === this.label && start <= this.end && end >= this.start) {
+      this.start = Math.min(this.start, start);
+      this.end = Math.max(this.end, end);
+      return;
+    }
+    this.flush();
+    [this.start, this.end, this.label] = [start, end, label];
+  }
+
+  flush(): void {
+    if (this.label >= 0) this.spans!.add(this.start, this.end, this.label);
+    this.label = -1;
+  }
+}
+
+/** HASH_BASE to the power of `exponent`, modulo 2^32. */
+function power(exponent: number): number {
+  let result = 1;
+  for (let i = 0; i < exponent; i++) result = Math.imul(result, HASH_BASE);
+  return result;
+}
+
+/** The rolling hash of the WINDOW units of `text` from `at`, as SecretRuns computes it. */
+function hashOf(text: string, at: number): number {
+  let hash = 0;
+  for (let i = 0; i < WINDOW; i++) hash = (Math.imul(hash, HASH_BASE) + text.charCodeAt(at + i)) | 0;
+  return hash;
 }
 
 /**

@@ -8,7 +8,7 @@ import { AnswerReader, ownBytes } from './answer/answer-reader';
 import { cutAt } from './answer/cut-at';
 import { RunDeadline } from './run-deadline';
 import { basicTokenSecrets, SecretValue } from './secret-scrubber';
-import { fillTemplate, Filled, Header, Variables } from './variables';
+import { BodyEncoding, fillTemplate, Filled, Header, Variables } from './variables';
 
 /** What stands for the OAuth access token in an answer. */
 export const ACCESS_TOKEN_PLACEHOLDER = '<ACCESS_TOKEN>';
@@ -16,6 +16,12 @@ export const ACCESS_TOKEN_PLACEHOLDER = '<ACCESS_TOKEN>';
 export const DEFAULT_USER_AGENT = 'bot-platform-connector-test/1.0';
 /** At most this much of an answer's body, or of the request's, is returned to the caller (the whole read body is scrubbed first). */
 export const MAX_RETURNED_BYTES = 64 * 1024;
+
+/** How variables are written into a sent body, by its content type; as they are for the others. */
+const BODY_ENCODINGS: Partial<Record<ContentType, BodyEncoding>> = {
+  [ContentType.APPLICATION_JSON]: 'json',
+  [ContentType.APPLICATION_FORM_URLENCODED]: 'form',
+};
 
 /** `application/json`, `application/problem+json`, … */
 const JSON_MEDIA_TYPE = /^application\/(?:[\w.-]+\+)?json\s*(?:;|$)/i;
@@ -109,7 +115,7 @@ export class TestRunner {
   /** Throws a 400 listing every problem before anything is sent. */
   prepare(connector: RunnableConnector, variables: Variables): PreparedRun {
     const sendsBody = connector.contentType !== ContentType.NONE && connector.requestType !== RequestType.GET && connector.requestType !== RequestType.HEAD;
-    const filled = fillTemplate(connector, variables, sendsBody && connector.contentType === ContentType.APPLICATION_JSON);
+    const filled = fillTemplate(connector, variables, sendsBody ? (BODY_ENCODINGS[connector.contentType] ?? 'text') : 'text');
     // Routing headers are checked where a secret goes with the call, as on write: without one, a Host header that
     // differs from the address is how a virtual host is reached by IP.
     const carriesSecret = secretSentTo('url', connector.authType, connector.grantType) !== null;

@@ -40,7 +40,7 @@ describe('fillTemplate', () => {
 
   describe('a JSON body', () => {
     const json = (body: string, variables: Record<string, string>) =>
-      fillTemplate({ url: 'https://api.example.com/', headers: [], body }, variables, true).body;
+      fillTemplate({ url: 'https://api.example.com/', headers: [], body }, variables, 'json').body;
 
     it('JSON-escapes a value where it stands inside a string, so that it stays one string', () => {
       const body = json('{"name": "{{name}}", "note": "said: {{name}}!"}', { name: 'Ada "the" \\ Countess\n' });
@@ -68,6 +68,37 @@ describe('fillTemplate', () => {
 
     it('may be empty', () => {
       expect(json('', {})).toBe('');
+    });
+  });
+
+  describe('a form body (application/x-www-form-urlencoded)', () => {
+    const form = (body: string, variables: Record<string, string>) =>
+      fillTemplate({ url: 'https://api.example.com/', headers: [], body }, variables, 'form').body;
+    const hostile = { email: 'jenny+bot@example.com', name: 'Tom & Jerry&description=injected', note: '100% = "sure"\r\nbye', city: 'São Paulo 東京 🎉' };
+
+    it('form-encodes every value as URLSearchParams does, so each stays one field with its exact text', () => {
+      const body = form('customerEmail={{email}}&name={{name}}&note={{note}}&city={{city}}', hostile);
+
+      expect(body).toBe(
+        'customerEmail=jenny%2Bbot%40example.com&name=Tom+%26+Jerry%26description%3Dinjected&note=100%25+%3D+%22sure%22%0D%0Abye' +
+          '&city=S%C3%A3o+Paulo+%E6%9D%B1%E4%BA%AC+%F0%9F%8E%89',
+      );
+      expect([...new URLSearchParams(body)]).toEqual([
+        ['customerEmail', hostile.email],
+        ['name', hostile.name],
+        ['note', hostile.note],
+        ['city', hostile.city],
+      ]);
+    });
+
+    it("form-encodes a variable that stands in a name too, and sends the body's own text as written", () => {
+      expect(form('{{field}}={{value}}&fixed=a b+c', { field: 'a&b=c', value: 'x y' })).toBe('a%26b%3Dc=x+y&fixed=a b+c');
+    });
+
+    it('counts the encoded length before building the body', () => {
+      expect(problemsOf(() => form('{{a}}'.repeat(5), { a: '€'.repeat(3000) }))).toEqual([
+        `body would be ${5 * 9 * 3000} characters once its variables are filled in: a test run sends at most ${FILLED_LIMITS.body}`,
+      ]);
     });
   });
 

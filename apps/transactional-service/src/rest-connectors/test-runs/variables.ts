@@ -53,6 +53,18 @@ function filledLength(text: string, lengths: ReadonlyMap<string, number>): numbe
 const inJsonString = (value: string) => JSON.stringify(value).slice(1, -1);
 
 /**
+ * `value` as the WHATWG application/x-www-form-urlencoded serializer writes a name or a value (URLSearchParams,
+ * browsers, newman): its UTF-8 bytes, space as `+`, every byte but ASCII letters, digits and `*-._` as `%XX`.
+ */
+export const formEncoded = (value: string) => new URLSearchParams([['', value]]).toString().slice(1);
+
+/**
+ * How the body's variables are written: `json` JSON-escaped inside the body's strings (fillJson), `form` form-encoded
+ * wherever they stand (a name or a value of an application/x-www-form-urlencoded body), `text` as they are.
+ */
+export type BodyEncoding = 'json' | 'form' | 'text';
+
+/**
  * A JSON body's placeholders filled: JSON-escaped where they stand inside a string (so a value with a quote or a
  * backslash stays one string), as written elsewhere (so `{"n": {{count}}}` can send a number).
  */
@@ -79,13 +91,14 @@ export function fillJson(text: string, variables: Variables): string {
 }
 
 /**
- * Fills every `{{name}}` of the url and the oauthUrl (percent-encoded there), of the header values and of the body (JSON-escaped
- * inside a JSON body's strings when `jsonBody`). A 400 lists every problem at once: a placeholder without a
+ * Fills every `{{name}}` of the url and the oauthUrl (percent-encoded there), of the header values and of the body (as
+ * `bodyEncoding` says: JSON-escaped inside a JSON body's strings, form-encoded in a form body; the body's own text is
+ * the connector's, sent as written). A 400 lists every problem at once: a placeholder without a
  * variable, a header value that would hold CR, LF or NUL or another character a header cannot carry, a header the
  * HTTP client sets itself, a URL that is no longer an absolute http(s) URL once filled, a JSON body that is no
  * longer JSON. Nothing is sent then. The variables that stand nowhere are named in `unused`.
  */
-export function fillTemplate(template: Template, variables: Variables, jsonBody = false): Filled {
+export function fillTemplate(template: Template, variables: Variables, bodyEncoding: BodyEncoding = 'text'): Filled {
   const urls = { url: template.url, ...(template.oauthUrl && { oauthUrl: template.oauthUrl }) };
   const used = new Set([...Object.values(urls), template.body, ...template.headers.map((header) => header.value)].flatMap(placeholdersIn));
   const missing = [...used].filter((name) => !Object.hasOwn(variables, name));
@@ -102,10 +115,11 @@ export function fillTemplate(template: Template, variables: Variables, jsonBody 
     return length > limit;
   };
   const encoded = new Map(names.map((name) => [name, encodeURIComponent(variables[name]).length]));
+  const inBody = { json: inJsonString, form: formEncoded, text: undefined }[bodyEncoding];
   const tooLarge = [
     ...Object.entries(urls).map(([part, url]) => tooLong(part, url, encoded, FILLED_LIMITS.url)),
     ...template.headers.map(({ value }, index) => tooLong(`headers.${index}.value`, value, raw, FILLED_LIMITS.headerValue)),
-    tooLong('body', template.body, jsonBody ? new Map(names.map((name) => [name, inJsonString(variables[name]).length])) : raw, FILLED_LIMITS.body),
+    tooLong('body', template.body, inBody ? new Map(names.map((name) => [name, inBody(variables[name]).length])) : raw, FILLED_LIMITS.body),
   ];
   if (tooLarge.includes(true)) throw new InvalidInputError(problems);
   const filledUrl = (part: string, template: string) => {
@@ -129,8 +143,8 @@ export function fillTemplate(template: Template, variables: Variables, jsonBody 
       problems.push(`headers.${index}.value holds a character an HTTP header cannot carry (only printable ASCII, Latin-1, space and tab)`);
     return { header, value: filled };
   });
-  const body = jsonBody ? fillJson(template.body, variables) : fill(template.body, variables);
-  const jsonProblem = jsonBody && body.trim() !== '' ? notJson(body) : null;
+  const body = bodyEncoding === 'json' ? fillJson(template.body, variables) : fill(template.body, variables, inBody);
+  const jsonProblem = bodyEncoding === 'json' && body.trim() !== '' ? notJson(body) : null;
   if (jsonProblem)
     problems.push(
       `body is not valid JSON once its variables are filled in (${jsonProblem}): fix the body, or choose another contentType than APPLICATION_JSON`,

@@ -43,7 +43,8 @@ const VARIABLES_PROPERTY = {
   maxProperties: VARIABLE_LIMITS.count,
   example: { city: 'Lisbon' },
   description:
-    `What each \`{{name}}\` of the connector's url (percent-encoded there), header values and body stands for. ` +
+    `What each \`{{name}}\` of the connector's url (percent-encoded there), header values and body (JSON-escaped inside ` +
+    'the strings of an APPLICATION_JSON body, form-encoded in an APPLICATION_FORM_URLENCODED one) stands for. ' +
     // Not in backquotes: @nestjs/swagger embeds the document in swagger-ui-init.js with String.replace, which reads
     // a dollar sign followed by a backquote as a replacement pattern and breaks the script.
     `At most ${VARIABLE_LIMITS.count} string values; names match /${VARIABLE_NAME.source}/; values at most 8 KiB (UTF-8). ` +

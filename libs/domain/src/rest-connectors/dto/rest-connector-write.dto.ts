@@ -34,7 +34,8 @@ const isApiKey = (o: Record<string, unknown>) => o.authType === AuthType.AUTH_AP
 
 /** A secret: write-only, required by the auth settings that use it (SECRETS), discarded by the others. */
 const Secret = (field: SecretField, what = '') => {
-  const { placeholder } = SECRETS[field];
+  const { placeholder, placement } = SECRETS[field];
+  const placed = placement ? ` and ${placement.map((setting) => `\`${setting}\``).join(' and ')} stay as they were` : '';
   const when = whenSecretIsUsed(field);
   return applyDecorators(
     ApiPropertyOptional({
@@ -44,7 +45,7 @@ const Secret = (field: SecretField, what = '') => {
       example: placeholder,
       description:
         `Write-only. ${what}Required when ${when}. Reads show \`${placeholder}\`; sending \`${placeholder}\` back keeps the stored value ` +
-        'while the URLs it is sent to keep their scheme, host, port and user info.',
+        `while the URLs it is sent to keep their scheme, host, port and user info${placed}.`,
     }),
     RequiredIf((o) => usesSecret(field, o.authType, o.grantType), when),
     IsString(),
@@ -122,8 +123,12 @@ export class RestConnectorWriteDto {
     type: [ConnectorHeaderDto],
     maxItems: LIMITS.headers,
     description:
-      "When authType is not AUTH_NONE, `Host`, `X-Forwarded-Host`, `X-Host`, `X-Original-Host` and `Forwarded`'s `host=` must name " +
-      'the host and port of `url`, without `{{variable}}` placeholders.',
+      'When authType is not AUTH_NONE, a header that names the host a front end routes by (`Host`, `X-Forwarded-Host`, `X-Host`, ' +
+      "`X-Original-Host`, `X-Forwarded-Server`, `X-HTTP-Host-Override`, `X-Envoy-Original-Host`, `X-Envoy-Original-Dst-Host`, `Forwarded`'s " +
+      '`host=`) must name the host and port of `url`, without `{{variable}}` placeholders, and one that routes by a path, scheme or port ' +
+      '(`X-Original-URL`, `X-Rewrite-URL`, `X-Original-URI`, `X-Forwarded-Prefix`, `X-Forwarded-Uri`, `X-Forwarded-Path`, ' +
+      '`X-Envoy-Original-Path`, `X-Forwarded-Proto`, `X-Forwarded-Scheme`, `X-Url-Scheme`, `X-Forwarded-Ssl`, `Front-End-Https`, ' +
+      '`X-Forwarded-Port`) is refused.',
   })
   @IsOptional()
   @ArrayOf(() => ConnectorHeaderDto, LIMITS.headers)

@@ -53,6 +53,42 @@ describe('readAnswer', () => {
     );
   });
 
+  describe('a filter of the query, on an answer that echoes the secret', () => {
+    // What an echo endpoint answers to a call with `Authorization: Bearer <secret>`.
+    const body = JSON.stringify({
+      headers: { authorization: `Bearer ${SECRET.value}`, accept: '*/*' },
+      list: [SECRET.value, 'other'],
+      echoed: { [SECRET.value]: true },
+    });
+    /** What the caller sees of a run whose output is `expression` with `guess` for GUESS, the guess written back as GUESS. */
+    const seen = (expression: string, guess: string) =>
+      JSON.parse(
+        JSON.stringify(readAnswer(aTask({ body, isJson: true, shownBytes: 4096, expression: expression.replaceAll('GUESS', guess) }))).replaceAll(
+          guess,
+          'GUESS',
+        ),
+      );
+
+    it.each([
+      ['==', "$.headers[?@ == 'Bearer GUESS']", SECRET.value, 'x9dq7/k1pfab'],
+      ['== on a list', "$.list[?@ == 'GUESS']", SECRET.value, 'x9dq7/k1pfab'],
+      ['< (either side of the secret)', "$.list[?@ < 'GUESS']", 's3cr3t/t0keo', 's3cr3t/t0kem'],
+      ['match() on a prefix', "$.headers[?match(@, 'Bearer GUESS.*')]", 's3cr', 'x9dq'],
+      ['search() for a part', "$.headers[?search(@, 'GUESS')]", 's3cr3t', 'x9dq7k'],
+      ['a name selector', "$.echoed['GUESS']", SECRET.value, 'x9dq7/k1pfab'],
+    ])('%s: a right guess and a wrong one see the same answer, values and hint included', (_filter, expression, right, wrong) => {
+      const answer = seen(expression, right);
+
+      expect(answer).toEqual(seen(expression, wrong));
+      expect(answer.query.error).toBeNull();
+      expect(JSON.stringify(answer)).not.toContain('t0ken');
+    });
+
+    it('compares with the placeholders, which are all a filter sees', () => {
+      expect(readAnswer(aTask({ body, expression: "$.headers[?@ == 'Bearer <BEARER_TOKEN>']" })).query?.values).toEqual(['Bearer <BEARER_TOKEN>']);
+    });
+  });
+
   it('decodes the bytes, leaving out a character cut in two at the end of a body read only in part', () => {
     const bytes = Buffer.from('aé');
     expect(readAnswer({ ...aTask({}), bytes: bytes.subarray(0, 2), whole: false }).body).toBe('a');

@@ -75,8 +75,12 @@ function postShown(progress: AnswerProgress | undefined, shown: AnswerShown): vo
 
 /**
  * One answer. The whole body is scrubbed before it is cut, so a secret across the cut leaves no part of itself.
- * The body is parsed as it came (a scrubbed text might no longer be JSON), and what the parsed body and the
- * query's values and hint hold is scrubbed after: a secret written with JSON escapes is clear once decoded.
+ * The body is parsed as it came (a scrubbed text might no longer be JSON), and the parsed body is scrubbed before
+ * anything else reads it: a secret written with JSON escapes is clear once decoded. The query runs on the scrubbed
+ * body only, so a filter (`==`, `<`, `match`, `search`) compares the caller's guesses with placeholders, never with
+ * a secret: on the parsed answer, the selected values told whether a guess (or a prefix of one) was right, without
+ * ever showing the secret. What it selects is part of the scrubbed body, and its hint quotes the scrubbed body and
+ * the caller's own query, so neither is scrubbed again: scrubbing the hint told whether the query held a secret.
  */
 export default function readAnswer(task: AnswerTask): AnswerTaskResult {
   markStarted(task.progress);
@@ -91,11 +95,9 @@ export default function readAnswer(task: AnswerTask): AnswerTaskResult {
   if (task.expression !== null && !task.whole) result.query = queryFailed('the answer was cut short before its end: it cannot be read as JSON');
   if (!task.whole || (task.expression === null && !wantsJson)) return result;
   const parsed = parseAnswer(body);
-  if ('value' in parsed && wantsJson) result.json = scrubber.value(parsed.value);
-  if (task.expression !== null) {
-    const query = 'value' in parsed ? queryAnswer(task.expression, parsed.value) : queryFailed(parsed.notJson);
-    result.query = { ...query, values: query.values && scrubber.value(query.values), hint: query.hint && scrubber.text(query.hint) };
-  }
+  const scrubbed = 'value' in parsed ? scrubber.value(parsed.value) : undefined;
+  if (scrubbed !== undefined && wantsJson) result.json = scrubbed;
+  if (task.expression !== null) result.query = 'value' in parsed ? queryAnswer(task.expression, scrubbed!) : queryFailed(parsed.notJson);
   return result;
 }
 

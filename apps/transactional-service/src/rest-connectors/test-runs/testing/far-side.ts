@@ -6,6 +6,8 @@ export interface ReceivedRequest {
   method: string;
   url: string;
   headers: IncomingMessage['headers'];
+  /** Names and values as they came, alternating: Node's `headers` drops a header named `__proto__`. */
+  rawHeaders: string[];
   body: string;
 }
 
@@ -30,7 +32,7 @@ export async function farSide(handle: FarSideHandler = answerLevel7, host = '127
     req.setEncoding('utf8');
     req.on('data', (chunk: string) => (body += chunk));
     req.on('end', () => {
-      const one = { method: req.method ?? '', url: req.url ?? '', headers: req.headers, body };
+      const one = { method: req.method ?? '', url: req.url ?? '', headers: req.headers, rawHeaders: req.rawHeaders, body };
       received.push(one);
       handle(one, res);
     });
