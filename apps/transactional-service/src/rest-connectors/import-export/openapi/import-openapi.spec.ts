@@ -299,6 +299,7 @@ describe(importOpenApi.name, () => {
         { name: 'Authorization', in: 'header', required: true, schema: { type: 'string' } },
         { name: 'Content-Length', in: 'header', required: true, schema: { type: 'integer' } },
         { name: 'X-Forwarded-Host', in: 'header', required: true, schema: { type: 'string' } },
+        { name: 'X-Original-URL', in: 'header', required: true, schema: { type: 'string' } },
         { name: 'session', in: 'cookie', required: true, schema: { type: 'string' } },
       ];
 
@@ -315,7 +316,14 @@ describe(importOpenApi.name, () => {
         {
           code: 'HEADER_PARAMETER_IGNORED',
           where: WHERE,
-          message: 'the header parameter X-Forwarded-Host is left out: it names the host the call goes to: write it into the connector if the API needs it',
+          message:
+            'the header parameter X-Forwarded-Host is left out: front ends route a call by it (its host, path, scheme or port): write it into the connector if the API needs it',
+        },
+        {
+          code: 'HEADER_PARAMETER_IGNORED',
+          where: WHERE,
+          message:
+            'the header parameter X-Original-URL is left out: front ends route a call by it (its host, path, scheme or port): write it into the connector if the API needs it',
         },
         { code: 'COOKIE_PARAMETER', where: WHERE, message: 'the cookie parameter session is left out: connectors send no cookies' },
       ]);
