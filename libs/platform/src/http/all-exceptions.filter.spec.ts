@@ -15,9 +15,14 @@ function response() {
 
 describe(AllExceptionsFilter.name, () => {
   let logged: unknown[];
+  let warned: unknown[];
 
   beforeEach(() => {
     logged = [];
+    warned = [];
+    jest.spyOn(Logger.prototype, 'warn').mockImplementation((...args: unknown[]) => {
+      warned.push(args);
+    });
     jest.spyOn(Logger.prototype, 'error').mockImplementation((...args: unknown[]) => {
       logged.push(args);
     });
@@ -51,6 +56,9 @@ describe(AllExceptionsFilter.name, () => {
     expect(res.status).toHaveBeenCalledWith(503);
     expect(res.setHeader).toHaveBeenCalledWith('Retry-After', '5');
     expect(res.json).toHaveBeenCalledWith(expect.objectContaining({ statusCode: 503, error: 'Service Unavailable' }));
+    // A refusal with Retry-After, not an unexpected failure: a warning with its cause, no error line.
+    expect(logged).toEqual([]);
+    expect(warned).toHaveLength(1);
   });
 
   it.each([

@@ -50,9 +50,11 @@ export class AllExceptionsFilter implements ExceptionFilter {
     if (status >= 500) {
       // The request's own pino logger (request id bound, the app's destination); Nest's as a fallback.
       // `error`, not `err`: pino would re-serialize it as an Error and add back what loggable() left out.
+      // A 503 is a refusal the app chose, with Retry-After (draining, a database past its deadline, busy): a warning.
       const details = { error: loggable(exception), requestId: req.id };
-      if (req.log) req.log.error(details, `Request failed with ${status}`);
-      else this.logger.error(details, `Request failed with ${status}`);
+      const level = status === HttpStatus.SERVICE_UNAVAILABLE ? 'warn' : 'error';
+      if (req.log) req.log[level](details, `Request failed with ${status}`);
+      else this.logger[level](details, `Request failed with ${status}`);
     }
     if (status === HttpStatus.UNAUTHORIZED) {
       res.setHeader('WWW-Authenticate', exception instanceof InvalidTokenException ? exception.challenge : 'Bearer');

@@ -22,6 +22,9 @@ describe('createHttpLogger', () => {
     app.get('/fast', (_req, res) => {
       res.json({ ok: true });
     });
+    app.get('/status/:code', (req, res) => {
+      res.status(Number(req.params.code)).json({});
+    });
     app.get('/slow', (_req, res) => {
       setTimeout(() => res.json({ ok: true }), 200);
     });
@@ -44,6 +47,22 @@ describe('createHttpLogger', () => {
     const deadline = Date.now() + 2_000;
     while (lines.length < count && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10));
   };
+
+  it('writes 503, a refusal with Retry-After, at warn like a 4xx, and the other 5xx at error', async () => {
+    for (const code of [200, 404, 500, 502, 503]) {
+      const res = await fetch(`http://127.0.0.1:${port}/status/${code}`);
+      expect(res.status).toBe(code);
+    }
+    await linesWritten(5);
+
+    expect(lines.map((line) => [line.msg.split(' ')[2], pino.levels.labels[line.level]])).toEqual([
+      ['200', 'info'],
+      ['404', 'warn'],
+      ['500', 'error'],
+      ['502', 'error'],
+      ['503', 'warn'],
+    ]);
+  });
 
   it('writes a line, at info, for each request whose caller closed the connection before the answer, a pipelined one waiting its turn too', async () => {
     const socket = connect(port, '127.0.0.1');

@@ -8,7 +8,8 @@ import { routeOf } from '../http/route-of';
 
 /**
  * One JSON line per request when its response is done: request id, method, route template, status,
- * duration in ms and the caller's `sub`; `warn` for 4xx, `error` for 5xx and for an answer the server cut short;
+ * duration in ms and the caller's `sub`; `warn` for 4xx and 503 (a refusal with Retry-After), `error` for the other 5xx
+ * and for an answer the server cut short;
  * `info` for one whose caller closed the connection first (it stopped waiting: a long poll's client, a timeout of its own).
  * Written with the root logger, not a child per request (pino-http's), which cost more than the rest of
  * the logging (a performance override: README.md here). `req.log` is the root logger, redacting, for the error filter.
@@ -24,7 +25,7 @@ export function createHttpLogger(logger: Logger): RequestHandler {
       const status = res.statusCode;
       const cut = !res.writableFinished;
       const callerLeft = cut && closedByCaller(req.socket);
-      const level = callerLeft ? 'info' : cut || status >= 500 ? 'error' : status >= 400 ? 'warn' : 'info';
+      const level = callerLeft ? 'info' : cut || (status >= 500 && status !== 503) ? 'error' : status >= 400 ? 'warn' : 'info';
       if (!lines.isLevelEnabled(level)) return;
       const route = routeOf(req);
       lines[level](
