@@ -38,7 +38,7 @@ export class ConnectorEventFeedQueryDto {
     type: 'string',
     maxLength: 64,
     pattern: CURSOR_PATTERN.source,
-    example: 'now',
+    // No example: Swagger UI would pre-fill it, and "Try it out" should read the feed from its oldest event.
     description:
       'Answer the events after this cursor: the `cursor` of the last answer (or of one of its events), sent back unchanged. Cursors are opaque: ' +
       "they say nothing of the platform's other tenants, and work only on the feed of the environment that gave them (a 400 otherwise, also for " +
