@@ -1,4 +1,4 @@
-import { ConnectorEventFeedQueryDto, ConnectorEventRepository, RecordedEvent, ScopeService, SecretCipher, VersionOperation } from '@app/domain';
+import { ConnectorEventFeedQueryDto, ConnectorEventRepository, ScopeService, SecretCipher } from '@app/domain';
 import { AnswerHandle } from '@app/platform';
 import { randomUUID } from 'node:crypto';
 import { strictFake } from '../../../../../test/support/strict-fake';
@@ -6,29 +6,11 @@ import { EventBatch, EventReads } from '../event-reads';
 import { ConnectorEventFeedService, FEED_SEND_MS } from './connector-event-feed.service';
 import { EventCursors } from './event-cursors';
 import { EventFeedWatcher } from './event-feed-watcher';
+import { aRecordedEvent } from '../testing/recorded-events';
 
 const PATH = { orgUUID: randomUUID(), envUUID: randomUUID() };
 
-function anEvent(position: number): RecordedEvent {
-  return {
-    position,
-    event: {
-      eventUuid: randomUUID(),
-      organizationUuid: PATH.orgUUID,
-      environmentUuid: PATH.envUUID,
-      botUuid: randomUUID(),
-      connectorUuid: randomUUID(),
-      version: 1,
-    },
-    recorded: {
-      operation: VersionOperation.CREATED,
-      updatedAt: new Date(),
-      updatedBy: 'ada',
-      changedFields: [],
-      snapshot: {} as RecordedEvent['recorded']['snapshot'],
-    },
-  };
-}
+const anEvent = (position: number) => aRecordedEvent(position, { organizationUuid: PATH.orgUUID, environmentUuid: PATH.envUUID });
 
 describe(ConnectorEventFeedService.name, () => {
   const events = strictFake(ConnectorEventRepository);

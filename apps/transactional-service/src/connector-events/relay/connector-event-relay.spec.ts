@@ -1,9 +1,9 @@
 import { ConnectorEventRepository, EVENT_READ_BYTES, RecordedEvent, VersionOperation } from '@app/domain';
 import { AppConfig } from '@app/platform';
 import { PinoLogger } from 'nestjs-pino';
-import { randomUUID } from 'node:crypto';
 import { strictFake } from '../../../../../test/support/strict-fake';
 import { EventReads } from '../event-reads';
+import { aRecordedEvent } from '../testing/recorded-events';
 import { EventFeedWatcher } from '../feed/event-feed-watcher';
 import { ConnectorEventPublisher } from '../jetstream/connector-event-publisher';
 import { ConnectorEventMetrics } from './connector-event-metrics';
@@ -15,24 +15,20 @@ const CONNECTOR = '9e1f0c7a-3b2d-4c5e-8f6a-7b8c9d0e1f2a';
 const PUBLISH_MS = 300;
 
 /** Ten versions of one connector, numbered 1 to 10: one chain, published one at a time. */
-const EVENTS: RecordedEvent[] = Array.from({ length: 10 }, (_, i) => ({
-  position: i + 1,
-  event: {
-    eventUuid: `0192f0a0-0000-7000-8000-00000000000${i}`,
-    organizationUuid: ORG,
-    environmentUuid: ORG,
-    botUuid: ORG,
-    connectorUuid: CONNECTOR,
-    version: i + 1,
-  },
-  recorded: {
-    operation: VersionOperation.UPDATED,
-    updatedAt: new Date(0),
-    updatedBy: 'ada',
-    changedFields: ['url'],
-    snapshot: {} as RecordedEvent['recorded']['snapshot'],
-  },
-}));
+const EVENTS: RecordedEvent[] = Array.from({ length: 10 }, (_, i) =>
+  aRecordedEvent(
+    i + 1,
+    {
+      eventUuid: `0192f0a0-0000-7000-8000-00000000000${i}`,
+      organizationUuid: ORG,
+      environmentUuid: ORG,
+      botUuid: ORG,
+      connectorUuid: CONNECTOR,
+      version: i + 1,
+    },
+    VersionOperation.UPDATED,
+  ),
+);
 
 /** The relay on strict fakes, on fake timers (performance.now() included): the lease's rules without a database or a broker. */
 function newTestRelay() {
@@ -143,26 +139,7 @@ describe(ConnectorEventRelay.name, () => {
 const HOUR = 3_600_000;
 
 /** An event of its own connector at `position`, as the outbox reads it. */
-function anEvent(position: number): RecordedEvent {
-  return {
-    position,
-    event: {
-      eventUuid: randomUUID(),
-      organizationUuid: randomUUID(),
-      environmentUuid: randomUUID(),
-      botUuid: randomUUID(),
-      connectorUuid: randomUUID(),
-      version: 1,
-    },
-    recorded: {
-      operation: VersionOperation.CREATED,
-      updatedAt: new Date(),
-      updatedBy: 'ada',
-      changedFields: [],
-      snapshot: {} as RecordedEvent['recorded']['snapshot'],
-    },
-  };
-}
+const anEvent = (position: number) => aRecordedEvent(position);
 
 describe(`${ConnectorEventRelay.name} and the byte bound`, () => {
   it('publishes a backlog whose batches the byte bound cuts one after another, without waiting its idle pause between them', async () => {

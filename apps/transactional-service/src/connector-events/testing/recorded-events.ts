@@ -1,0 +1,25 @@
+import { RecordedEvent, VersionOperation } from '@app/domain';
+import { randomUUID } from 'node:crypto';
+
+/** An outbox event at `position` as the repository reads it: a connector of its own, created, unless `event` says otherwise. */
+export function aRecordedEvent(position: number, event: Partial<RecordedEvent['event']> = {}, operation = VersionOperation.CREATED): RecordedEvent {
+  return {
+    position,
+    event: {
+      eventUuid: randomUUID(),
+      organizationUuid: randomUUID(),
+      environmentUuid: randomUUID(),
+      botUuid: randomUUID(),
+      connectorUuid: randomUUID(),
+      version: 1,
+      ...event,
+    },
+    recorded: {
+      operation,
+      updatedAt: new Date(0),
+      updatedBy: 'ada',
+      changedFields: [],
+      snapshot: {} as RecordedEvent['recorded']['snapshot'],
+    },
+  };
+}
