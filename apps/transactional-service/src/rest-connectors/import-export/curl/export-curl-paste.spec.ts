@@ -4,6 +4,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSy
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ExportedConnector } from '../connector-draft';
+import { anExportedConnector } from '../testing/exported-connector';
 import { exportCurl } from './export-curl';
 import { importCurl } from './import-curl';
 
@@ -77,26 +78,15 @@ class PastedShell {
   }
 }
 
-function aConnector(overrides: Partial<ExportedConnector>): ExportedConnector {
-  return {
+const aConnector = (overrides: Partial<ExportedConnector> = {}): ExportedConnector =>
+  anExportedConnector({
     name: 'Paste',
-    description: null,
     requestType: RequestType.POST,
     url: 'https://api.example.com/v1/notes',
-    headers: [],
     contentType: ContentType.TEXT_PLAIN,
     authType: AuthType.AUTH_BEARER,
-    grantType: null,
-    clientId: null,
-    oauthUrl: null,
-    authUsername: null,
-    apiKeyName: null,
-    apiKeyIn: null,
-    body: '',
-    output: '',
     ...overrides,
-  };
-}
+  });
 
 /**
  * Connector text that runs commands when pasted raw: ^C (SIGINT: the line so far is dropped and the rest of the paste

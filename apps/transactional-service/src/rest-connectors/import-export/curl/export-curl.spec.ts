@@ -4,29 +4,20 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ExportedConnector } from '../connector-draft';
+import { anExportedConnector } from '../testing/exported-connector';
 import { exportCurl } from './export-curl';
 import { importCurl } from './import-curl';
 
-function aConnector(overrides: Partial<ExportedConnector> = {}): ExportedConnector {
-  return {
+const aConnector = (overrides: Partial<ExportedConnector> = {}): ExportedConnector =>
+  anExportedConnector({
     name: 'Create user',
-    description: null,
     requestType: RequestType.POST,
     url: 'https://api.example.com/v1/users',
     headers: [{ header: 'Accept', value: 'application/json' }],
     contentType: ContentType.APPLICATION_JSON,
-    authType: AuthType.AUTH_NONE,
-    grantType: null,
-    clientId: null,
-    oauthUrl: null,
-    authUsername: null,
-    apiKeyName: null,
-    apiKeyIn: null,
     body: '{"name": "Ana"}',
-    output: '',
     ...overrides,
-  };
-}
+  });
 
 /** The secrets' shell variables, set for the shell that runs an exported command. */
 const SECRETS = { BASIC_TOKEN: 'dXNlcjpwYXNz', BEARER_TOKEN: 'bearer-1', API_KEY: 'key 1', ACCESS_TOKEN: 'access-1', CLIENT_SECRET: 'cs', AUTH_PASSWORD: 'pw' };

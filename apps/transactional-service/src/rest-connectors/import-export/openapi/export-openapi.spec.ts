@@ -2,13 +2,13 @@ import { ApiKeyIn, AuthType, ContentType, GrantType, RequestType } from '@app/do
 import { ExportedConnector } from '../connector-draft';
 import { exportOpenApi } from './export-openapi';
 import { importOpenApi } from './import-openapi';
-import { anExportedConnector } from './testing/openapi-factories';
+import { aForecastConnector } from './testing/openapi-factories';
 
 const sut = exportOpenApi;
 
 describe(exportOpenApi.name, () => {
   it('writes the connector as the one operation of an OpenAPI 3.1 document, its auth as a security scheme without a secret', () => {
-    const connector = anExportedConnector({
+    const connector = aForecastConnector({
       name: 'Create order',
       description: 'Orders a pizza.',
       requestType: RequestType.POST,
@@ -57,7 +57,7 @@ describe(exportOpenApi.name, () => {
   });
 
   it('makes a variable in the host a server variable, and leaves user info out of the server', () => {
-    const document = JSON.parse(sut(anExportedConnector({ url: 'https://user:secret@{{tenant}}.example.com/a' })));
+    const document = JSON.parse(sut(aForecastConnector({ url: 'https://user:secret@{{tenant}}.example.com/a' })));
 
     expect(document.servers).toEqual([
       { url: 'https://{tenant}.example.com', variables: { tenant: { default: '{{tenant}}', description: 'The connector variable tenant' } } },
@@ -68,7 +68,7 @@ describe(exportOpenApi.name, () => {
   describe('never writes a $ref it did not make', () => {
     const attacker = 'https://attacker.example/schema.json';
     const body = JSON.stringify({ pet: { $ref: attacker }, tags: [{ $id: attacker, $schema: attacker }], name: 'Rex' }, null, 2);
-    const connector = anExportedConnector({ requestType: RequestType.POST, contentType: ContentType.APPLICATION_JSON, body });
+    const connector = aForecastConnector({ requestType: RequestType.POST, contentType: ContentType.APPLICATION_JSON, body });
 
     /** Every key of the document, at any depth. */
     const keysOf = (value: unknown): string[] =>
@@ -89,11 +89,11 @@ describe(exportOpenApi.name, () => {
     const connectors: Array<[string, ExportedConnector]> = [
       [
         'no auth, variables in path, query and host',
-        anExportedConnector({ url: 'https://{{tenant}}.example.com:8080/forecast/{{city}}/days?units=metric&q=a%20b&day={{day}}' }),
+        aForecastConnector({ url: 'https://{{tenant}}.example.com:8080/forecast/{{city}}/days?units=metric&q=a%20b&day={{day}}' }),
       ],
       [
         'basic auth, a JSON body with unicode, quotes and newlines',
-        anExportedConnector({
+        aForecastConnector({
           requestType: RequestType.POST,
           authType: AuthType.AUTH_BASIC,
           contentType: ContentType.APPLICATION_JSON,
@@ -103,7 +103,7 @@ describe(exportOpenApi.name, () => {
       ],
       [
         'bearer auth, a JSON body with a variable outside a string',
-        anExportedConnector({
+        aForecastConnector({
           requestType: RequestType.PUT,
           authType: AuthType.AUTH_BEARER,
           contentType: ContentType.APPLICATION_JSON,
@@ -112,7 +112,7 @@ describe(exportOpenApi.name, () => {
       ],
       [
         'OAuth 2.0 client credentials, a form body',
-        anExportedConnector({
+        aForecastConnector({
           requestType: RequestType.PATCH,
           authType: AuthType.AUTH_OAUTH2,
           grantType: GrantType.CLIENT_CREDENTIALS,
@@ -124,7 +124,7 @@ describe(exportOpenApi.name, () => {
       ],
       [
         'OAuth 2.0 password, an XML body',
-        anExportedConnector({
+        aForecastConnector({
           requestType: RequestType.DELETE,
           authType: AuthType.AUTH_OAUTH2,
           grantType: GrantType.PASSWORD,
@@ -137,7 +137,7 @@ describe(exportOpenApi.name, () => {
       ],
       [
         'an API key in a header, a text body',
-        anExportedConnector({
+        aForecastConnector({
           requestType: RequestType.POST,
           authType: AuthType.AUTH_API_KEY,
           apiKeyName: 'X-API-Key',
@@ -148,7 +148,7 @@ describe(exportOpenApi.name, () => {
       ],
       [
         'an API key in the query, a multipart body, headers with fixed values',
-        anExportedConnector({
+        aForecastConnector({
           requestType: RequestType.POST,
           url: 'https://api.example.com/upload',
           headers: [
@@ -162,8 +162,8 @@ describe(exportOpenApi.name, () => {
           body: '',
         }),
       ],
-      ['HEAD', anExportedConnector({ requestType: RequestType.HEAD, headers: [] })],
-      ['OPTIONS, a JSON body that is empty', anExportedConnector({ requestType: RequestType.OPTIONS, contentType: ContentType.APPLICATION_JSON, body: '' })],
+      ['HEAD', aForecastConnector({ requestType: RequestType.HEAD, headers: [] })],
+      ['OPTIONS, a JSON body that is empty', aForecastConnector({ requestType: RequestType.OPTIONS, contentType: ContentType.APPLICATION_JSON, body: '' })],
     ];
 
     it.each(connectors)('%s', async (_case, connector) => {
@@ -179,7 +179,7 @@ describe(exportOpenApi.name, () => {
       [AuthType.AUTH_BEARER, ['bearerToken']],
       [AuthType.AUTH_API_KEY, ['apiKey']],
     ])('asks for the credentials of %s again, without value or variable', async (authType, fields) => {
-      const connector = anExportedConnector({ authType, apiKeyName: 'X-API-Key', apiKeyIn: ApiKeyIn.HEADER });
+      const connector = aForecastConnector({ authType, apiKeyName: 'X-API-Key', apiKeyIn: ApiKeyIn.HEADER });
 
       const draft = await importOpenApi(sut(connector), {});
 

@@ -1,29 +1,12 @@
 import { ApiKeyIn, AuthType, ContentType, GrantType, RequestType } from '@app/domain';
 import fc from 'fast-check';
 import { ConnectorDraft, CredentialDraft, ExportedConnector } from '../connector-draft';
+import { anExportedConnector } from '../testing/exported-connector';
 import { exportPostman, importPostman } from '.';
 import { SECRET_VARIABLES } from './export-postman';
 
-function aConnector(overrides: Partial<ExportedConnector> = {}): ExportedConnector {
-  return {
-    name: 'Create order',
-    description: null,
-    requestType: RequestType.POST,
-    url: 'https://api.example.com/orders',
-    headers: [],
-    contentType: ContentType.NONE,
-    authType: AuthType.AUTH_NONE,
-    grantType: null,
-    clientId: null,
-    oauthUrl: null,
-    authUsername: null,
-    apiKeyName: null,
-    apiKeyIn: null,
-    body: '',
-    output: '',
-    ...overrides,
-  };
-}
+const aConnector = (overrides: Partial<ExportedConnector> = {}): ExportedConnector =>
+  anExportedConnector({ name: 'Create order', requestType: RequestType.POST, url: 'https://api.example.com/orders', ...overrides });
 
 /** What an import of the connector's export gives back: the draft the connector was, its secrets as the export's variables. */
 function draftOf(connector: ExportedConnector, credentials: Array<Omit<CredentialDraft, 'where'>>): ConnectorDraft {

@@ -1,5 +1,5 @@
-import { AuthType, ContentType, RequestType } from '@app/domain';
 import { ExportedConnector } from '../../connector-draft';
+import { anExportedConnector } from '../../testing/exported-connector';
 
 /** Data factories for the OpenAPI importer's and exporter's specs. */
 
@@ -28,23 +28,10 @@ export function aDocumentWith(operation: Record<string, unknown>, root: Record<s
   return aDocument({ paths: { '/pets/{petId}': { post: anOperation(operation) } }, ...root });
 }
 
-export function anExportedConnector(overrides: Partial<ExportedConnector> = {}): ExportedConnector {
-  return {
+export const aForecastConnector = (overrides: Partial<ExportedConnector> = {}): ExportedConnector =>
+  anExportedConnector({
     name: 'Weather forecast',
-    description: null,
-    requestType: RequestType.GET,
     url: 'https://api.example.com/forecast/{{city}}?units=metric&day={{day}}',
     headers: [{ header: 'Accept', value: 'application/json' }],
-    contentType: ContentType.NONE,
-    authType: AuthType.AUTH_NONE,
-    grantType: null,
-    clientId: null,
-    oauthUrl: null,
-    authUsername: null,
-    apiKeyName: null,
-    apiKeyIn: null,
-    body: '',
-    output: '',
     ...overrides,
-  };
-}
+  });
