@@ -215,7 +215,9 @@ export class TestRunner {
         output: null,
         warnings: [...run.warnings],
       };
-      const failure = result.answer ? await this.read(answer, result, secrets, expression, callerGone) : undefined;
+      // A stored secret the caller did not send may be echoed in an encoded answer, which the scrubber cannot read.
+      const hidesEncoded = (connector.kept ?? []).length > 0;
+      const failure = result.answer ? await this.read(answer, result, secrets, expression, hidesEncoded, callerGone) : undefined;
       answer.durationMs = this.now() - started;
       return { answer, blocked: result.blocked ?? null, cancelled: deadline.cancelled, failure };
     } finally {
@@ -228,13 +230,16 @@ export class TestRunner {
    * header names and values and the whole body, cuts the body, parses it and applies `output`, within its bounds.
    * What it could not scrub is not shown: the message then without what the far side said, the headers and body
    * left out. Nothing of the answer is scrubbed, parsed or queried on this thread. An error of the reader itself
-   * (not the answer's doing) is handed back for the log.
+   * (not the answer's doing) is handed back for the log. With `hidesEncoded` (the call carries a stored secret the
+   * caller did not send), an encoded answer shows its status only: the scrubber cannot read a compressed echo of the
+   * secret, and its size alone tells how much of a guess sent with the call compresses with it (BREACH).
    */
   private async read(
     answer: TestRunAnswer,
     result: OutboundResult,
     secrets: SecretValue[],
     expression: string | null,
+    hidesEncoded: boolean,
     callerGone?: AbortSignal,
   ): Promise<Error | undefined> {
     const received = result.answer!;
@@ -244,7 +249,18 @@ export class TestRunner {
     const texts = [result.message ?? '', ...received.headers.flatMap(({ header: name, value }) => [name, value])];
     const sizeBytes = !received.truncated ? received.bytes.length : Number.isSafeInteger(declared) ? declared : null;
     const encoding = header('content-encoding');
+    const failed = (error: string) => ({ expression: expression!, values: null, valuesTruncated: false, error, hint: null });
     if (encoding !== undefined && !/^\s*identity\s*$/i.test(encoding)) {
+      if (hidesEncoded) {
+        answer.message = withoutTheFarSide(result);
+        answer.response = { status: received.status, headers: [], body: '', bodyTruncated: true, sizeBytes: null };
+        answer.warnings.push(
+          `The answer's headers and body are not shown: it is encoded (Content-Encoding: ${encoding.slice(0, 40)}), and its size would tell how much ` +
+            'of what the call sent compresses with a stored secret the far side echoes; remove an Accept-Encoding header from the connector to see it',
+        );
+        if (expression !== null) answer.output = failed('output was not evaluated: the answer is encoded');
+        return undefined;
+      }
       // No Accept-Encoding is sent, so a far side should not encode; one that does is shown as it came.
       answer.warnings.push(`The answer's body is encoded (Content-Encoding: ${encoding.slice(0, 40)}): it is shown and read as it came, not decoded`);
     }
@@ -273,7 +289,6 @@ export class TestRunner {
     answer.response.sizeBytes = sizeBytes;
     if ('result' in read && read.result.json !== undefined) answer.response.json = read.result.json;
     if (expression === null) return undefined;
-    const failed = (error: string) => ({ expression, values: null, valuesTruncated: false, error, hint: null });
     if (query === null) answer.output = failed('output is not a JSONPath query (it does not start with $)');
     else if ('stopped' in read) answer.output = failed(`output was not evaluated: the answer ${read.stopped}`);
     else answer.output = { expression, ...read.result.query! };
