@@ -262,6 +262,31 @@ describe(TestRunner.name, () => {
       expect(side.connections()).toBe(0);
     });
 
+    it('may not stand in a header name, nor in the OAuth client id or username a token endpoint may echo: refused as in a value', async () => {
+      const sut = runner();
+      const password = 'Hunter2024!';
+      const oauth = (overrides: Partial<RunnableConnector>) =>
+        saved({
+          authType: AuthType.AUTH_OAUTH2,
+          grantType: GrantType.PASSWORD,
+          oauthUrl: 'http://127.0.0.2/token',
+          clientId: 'bot',
+          authUsername: 'ada',
+          secrets: { authPassword: password },
+          kept: ['authPassword'],
+          ...overrides,
+        });
+      const cases = [
+        saved({ headers: [{ header: password, value: '1' }] }),
+        oauth({ authUsername: password }),
+        oauth({ clientId: password.toLowerCase() }),
+      ];
+      for (const connector of cases) {
+        await expect(sut.screen(sut.prepare(connector, {}))).rejects.toMatchObject({ code: 'INVALID_INPUT' });
+      }
+      await expect(sut.screen(sut.prepare(oauth({}), {}))).resolves.toBeUndefined();
+    });
+
     it('does not show an encoded answer, nor its size: a compressed echo of the secret and a guess is smaller when the guess is right', async () => {
       side = await farSide((received, res) => {
         res.setHeader('content-encoding', 'gzip');

@@ -161,7 +161,16 @@ export class TestRunner {
     const kept = (run.connector.kept ?? []).flatMap((field) => secretValuesOf(field, run.connector.secrets[field]));
     if (kept.length === 0) return;
     const { call, connector } = run;
-    const texts = [call.url, connector.oauthUrl ?? '', ...call.headers.map(({ value }) => value), call.body ?? ''];
+    // Everything of the caller's that the call or its token request sends, and so a far side may echo: the header
+    // names too, and the OAuth client id and username (the token request's form or Basic credentials).
+    const texts = [
+      call.url,
+      connector.oauthUrl ?? '',
+      ...call.headers.flatMap(({ header, value }) => [header, value]),
+      call.body ?? '',
+      connector.clientId ?? '',
+      connector.authUsername ?? '',
+    ];
     const found = await this.reader.holdsSecret({ texts, secrets: kept }, callerGone);
     if ('result' in found && !found.result) return;
     throw new InvalidInputError(
