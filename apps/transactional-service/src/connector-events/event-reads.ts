@@ -53,10 +53,12 @@ export class EventReads {
 
   /**
    * The first events of `range` that fit; `through` is `range.through` when they are all it holds. Throws a 503
-   * (ServiceUnavailableException) when the budget had no room within EVENT_READ_WAIT_MS; `signal` ends the wait.
+   * (ServiceUnavailableException) when the budget had no room within EVENT_READ_WAIT_MS; `signal` (its caller left)
+   * ends the wait, and the read then reads nothing: nobody will see its answer, which is no error.
    */
   async read(source: EventSource, range: EventRange, signal?: AbortSignal): Promise<EventBatch> {
-    if (range.through <= range.after) return { events: [], through: range.after, release: NOTHING_HELD };
+    const nothing = { events: [], through: range.after, release: NOTHING_HELD };
+    if (range.through <= range.after) return nothing;
     const sizes = await source.sizes(range);
     const { count, bytes } = fitting(sizes);
     if (count === 0) return { events: [], through: range.through, release: NOTHING_HELD };
@@ -66,8 +68,10 @@ export class EventReads {
       if (error instanceof ByteBudgetTimeoutError) {
         throw new ServiceUnavailableException('This replica is busy reading other large change events; retry in a few seconds');
       }
+      if (signal?.aborted) return undefined;
       throw error;
     });
+    if (release === undefined) return nothing;
     try {
       // Every event in (after, last that fits] and no other: positions are given once, above every earlier one.
       return { events: await source.events({ after: range.after, through: sizes[count - 1].position, limit: count }), through, release };
