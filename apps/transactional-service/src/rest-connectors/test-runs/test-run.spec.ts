@@ -276,11 +276,7 @@ describe(TestRunner.name, () => {
           kept: ['authPassword'],
           ...overrides,
         });
-      const cases = [
-        saved({ headers: [{ header: password, value: '1' }] }),
-        oauth({ authUsername: password }),
-        oauth({ clientId: password.toLowerCase() }),
-      ];
+      const cases = [saved({ headers: [{ header: password, value: '1' }] }), oauth({ authUsername: password }), oauth({ clientId: password.toLowerCase() })];
       for (const connector of cases) {
         await expect(sut.screen(sut.prepare(connector, {}))).rejects.toMatchObject({ code: 'INVALID_INPUT' });
       }

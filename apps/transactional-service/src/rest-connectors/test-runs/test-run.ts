@@ -258,18 +258,8 @@ export class TestRunner {
     const texts = [result.message ?? '', ...received.headers.flatMap(({ header: name, value }) => [name, value])];
     const sizeBytes = !received.truncated ? received.bytes.length : Number.isSafeInteger(declared) ? declared : null;
     const encoding = header('content-encoding');
-    const failed = (error: string) => ({ expression: expression!, values: null, valuesTruncated: false, error, hint: null });
     if (encoding !== undefined && !/^\s*identity\s*$/i.test(encoding)) {
-      if (hidesEncoded) {
-        answer.message = withoutTheFarSide(result);
-        answer.response = { status: received.status, headers: [], body: '', bodyTruncated: true, sizeBytes: null };
-        answer.warnings.push(
-          `The answer's headers and body are not shown: it is encoded (Content-Encoding: ${encoding.slice(0, 40)}), and its size would tell how much ` +
-            'of what the call sent compresses with a stored secret the far side echoes; remove an Accept-Encoding header from the connector to see it',
-        );
-        if (expression !== null) answer.output = failed('output was not evaluated: the answer is encoded');
-        return undefined;
-      }
+      if (hidesEncoded) return showStatusOnly(answer, result, encoding, expression);
       // No Accept-Encoding is sent, so a far side should not encode; one that does is shown as it came.
       answer.warnings.push(`The answer's body is encoded (Content-Encoding: ${encoding.slice(0, 40)}): it is shown and read as it came, not decoded`);
     }
@@ -298,6 +288,7 @@ export class TestRunner {
     answer.response.sizeBytes = sizeBytes;
     if ('result' in read && read.result.json !== undefined) answer.response.json = read.result.json;
     if (expression === null) return undefined;
+    const failed = (error: string) => ({ expression, values: null, valuesTruncated: false, error, hint: null });
     if (query === null) answer.output = failed('output is not a JSONPath query (it does not start with $)');
     else if ('stopped' in read) answer.output = failed(`output was not evaluated: the answer ${read.stopped}`);
     else answer.output = { expression, ...read.result.query! };
@@ -446,6 +437,19 @@ function pairs(texts: string[]): Header[] {
   const headers: Header[] = [];
   for (let i = 0; i + 1 < texts.length; i += 2) headers.push({ header: texts[i], value: texts[i + 1] });
   return headers;
+}
+
+/** An encoded answer of a call that carries a stored secret the caller did not send, shown as its status alone (TestRunner.read). */
+function showStatusOnly(answer: TestRunAnswer, result: OutboundResult, encoding: string, expression: string | null): undefined {
+  answer.message = withoutTheFarSide(result);
+  answer.response = { status: result.answer!.status, headers: [], body: '', bodyTruncated: true, sizeBytes: null };
+  answer.warnings.push(
+    `The answer's headers and body are not shown: it is encoded (Content-Encoding: ${encoding.slice(0, 40)}), and its size would tell how much ` +
+      'of what the call sent compresses with a stored secret the far side echoes; remove an Accept-Encoding header from the connector to see it',
+  );
+  if (expression !== null)
+    answer.output = { expression, values: null, valuesTruncated: false, error: 'output was not evaluated: the answer is encoded', hint: null };
+  return undefined;
 }
 
 /** A failure's message without what the far side said (a Location, an error_description): what may be shown unscrubbed. */
