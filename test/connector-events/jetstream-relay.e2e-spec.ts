@@ -12,6 +12,7 @@ import { bearer, signToken } from '../support/tokens';
 import { aConnectorBody, ALICE, createConnector, tenantPath } from '../rest-connectors/connector-factories';
 import { FeedConsumer, FeedEvent, positionOf } from './feed-consumer';
 import { relayTiming } from './relay-timing';
+import { EVENT_READS_IN_FLIGHT_BYTES, EventReads } from '../../apps/transactional-service/src/connector-events/event-reads';
 
 type Admin = Awaited<ReturnType<typeof jetStreamAdmin>>;
 
@@ -101,6 +102,25 @@ describe('Connector change events on NATS JetStream (MariaDB, NATS)', () => {
       const ready = await sut.http.get('/health/ready').expect(200);
       expect(ready.body.checks.nats).toBe('up');
       expect(await metricOf(sut, 'connector_events_published_total')).toBeGreaterThanOrEqual(3);
+    });
+
+    it('publishes while pages of the feed hold every byte of its reads in flight (callers that never read their large pages)', async () => {
+      const tenant = await seedTenant(sut.dataSource);
+      // What three such pages hold, each until its answer has left (at most FEED_SEND_MS): the whole of the feed's budget.
+      const pages = await sut.app
+        .get(EventReads)
+        .read({ sizes: async () => [{ position: 1, bytes: EVENT_READS_IN_FLIGHT_BYTES }], events: async () => [] }, { after: 0, through: 1, limit: 1 });
+      try {
+        const uuid = await createConnector(sut, tenant, token);
+
+        await until(
+          'its event on the stream while the pages are held',
+          async () => (await streamMessages(nats, stream)).some(({ event }) => event.subject === uuid),
+          30_000,
+        );
+      } finally {
+        pages.release();
+      }
     });
 
     it('publishes an event again after a relay that died between the publish and its mark, and JetStream keeps it once', async () => {

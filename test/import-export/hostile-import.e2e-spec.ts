@@ -156,6 +156,20 @@ describe('Import and export, hostile inputs (MariaDB)', () => {
       expect(await rowsOfBot()).toHaveLength(34);
     });
 
+    it('counts control characters as the answer writes them: 256 KiB of cURL sharing a -d of 64 KiB of \\x01 among 30 URLs is a 400, not a 12 MB answer', async () => {
+      // 1.9 MiB of UTF-8 together, under the bound as bytes; each \x01 is six bytes of JSON in the answer and in the
+      // version's snapshot. An answer that large, to a caller that does not read it, crashed the app under the image's heap.
+      const urls = Array.from({ length: 30 }, (_, i) => `'https://api.example.com/p${i}'`).join(' ');
+      const source = `curl -X POST ${urls} -H 'Content-Type: text/plain' --data-raw $'${'\\x01'.repeat(64 * 1024)}'`;
+
+      const res = await importing({ format: 'curl', source });
+
+      expect(res.status).toBe(400);
+      expect(res.body.message).toEqual([
+        expect.stringMatching(/^source as a whole: its 30 connectors hold 11\.3 MiB of text together .*: import fewer with select \(the first 5 fit\)/),
+      ]);
+    });
+
     it('never keeps the password of an OpenAPI server URL (https://user:password@host) in the connector URL, answer or stored row', async () => {
       const secret = 'srv-pass-4417';
       const source = JSON.stringify(
@@ -316,7 +330,7 @@ describe('Import and export, hostile inputs (MariaDB)', () => {
           .sort(),
       ).toEqual([400, 429]);
       expect(busy.headers['retry-after']).toBe('5');
-      expect(busy.body.message).toMatch(/^Another import of yours is still being read on this replica: one import per caller at a time/);
+      expect(busy.body.message).toMatch(/^Another import of yours is still being read or answered on this replica: one import per caller at a time/);
       expect(answers[2].status).toBe(200);
     });
   });

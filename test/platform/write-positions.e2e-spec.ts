@@ -142,6 +142,32 @@ describe('Write positions in Redis', () => {
       expect(await known(sut, caller)).toBe('0-1-30');
     });
 
+    it('sees at its next lookup a Redis that evicted keys to stay within its maxmemory (volatile-lru takes the positions first)', async () => {
+      const caller = `caller-${randomUUID()}`;
+      const replicas = new Replicas(60_000);
+      const [writer, reader] = [await store({ url: redis.url, replicas }), await store({ url: redis.url, replicas })];
+      await writer.wrote(caller, position('0-1-70'));
+      expect(await known(reader, caller)).toBe('0-1-70');
+      replicas.primary = '0-1-80';
+
+      // Another user of the same Redis fills it with keys that expire, as the positions do: the least recently used go.
+      const used = Number(/used_memory:(\d+)/.exec(await admin.info('memory'))![1]);
+      await admin.config('SET', 'maxmemory-policy', 'volatile-lru');
+      await admin.config('SET', 'maxmemory', String(used + 256 * 1024));
+      try {
+        const filler = admin.pipeline();
+        for (let i = 0; i < 2_000; i++) filler.set(`filler:${caller}:${i}`, 'x'.repeat(500), 'PX', 60_000);
+        await filler.exec();
+        expect(await admin.get(`read-your-writes:${caller}`)).toBeNull();
+
+        expect(await reader.lastWrite(caller)).toBe('unknown');
+        expect(await known(reader, caller)).toBe('0-1-80');
+      } finally {
+        await admin.config('SET', 'maxmemory', '0');
+        await admin.config('SET', 'maxmemory-policy', 'noeviction');
+      }
+    });
+
     it('sees, by its own check, an epoch another Redis server process stamped (a snapshot loaded, a failover)', async () => {
       const replicas = new Replicas(60_000);
       const sut = await store({ url: redis.url, replicas });

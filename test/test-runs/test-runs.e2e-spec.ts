@@ -545,6 +545,21 @@ describe('Connector test runs (MariaDB, far sides on 127.0.0.2)', () => {
       expect(side.connections()).toBe(0);
     });
 
+    it('takes a variable named as a method of every object (toString, valueOf, hasOwnProperty) as any other', async () => {
+      side = await farSide();
+      const connector = aConnectorBody({
+        url: `${side.url}/{{toString}}/{{valueOf}}`,
+        requestType: 'POST',
+        contentType: 'TEXT_PLAIN',
+        body: '{{hasOwnProperty}}',
+      });
+
+      const res = await testUnsaved({ connector, variables: { toString: 'a', valueOf: 'b', hasOwnProperty: 'c' } }).expect(200);
+
+      expect(res.body.warnings).toEqual([]);
+      expect(side.received[0]).toMatchObject({ url: '/a/b', body: 'c' });
+    });
+
     it('validates the URL again once filled in: the host may not come from a variable that breaks it', async () => {
       const res = await testUnsaved({ connector: aConnectorBody({ url: 'http://{{host}}/x' }), variables: { host: 'a b' } }).expect(400);
       expect(res.body.message).toEqual(['url is not an absolute http or https URL once its variables are filled in']);

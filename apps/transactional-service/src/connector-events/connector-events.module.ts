@@ -4,7 +4,7 @@ import { ConnectorEventFeedController } from './feed/connector-event-feed.contro
 import { ConnectorEventFeedService } from './feed/connector-event-feed.service';
 import { EventCursors } from './feed/event-cursors';
 import { EventFeedWatcher } from './feed/event-feed-watcher';
-import { EventReads } from './event-reads';
+import { EventReads, RELAY_EVENT_READS, RELAY_READS_IN_FLIGHT_BYTES } from './event-reads';
 import { ConnectorEventMetrics } from './relay/connector-event-metrics';
 import { ConnectorEventRelay } from './relay/connector-event-relay';
 import { EventPublisherProvider } from './relay/event-publisher.provider';
@@ -17,6 +17,16 @@ import { EventPublisherProvider } from './relay/event-publisher.provider';
 @Module({
   imports: [DomainModule.with(ConnectorEventRepository)],
   controllers: [ConnectorEventFeedController],
-  providers: [ConnectorEventFeedService, EventFeedWatcher, EventCursors, EventReads, ConnectorEventMetrics, ConnectorEventRelay, EventPublisherProvider],
+  providers: [
+    ConnectorEventFeedService,
+    EventFeedWatcher,
+    EventCursors,
+    // Two budgets: pages the feed's callers do not read never hold the relay's publishing back.
+    { provide: EventReads, useFactory: () => new EventReads() },
+    { provide: RELAY_EVENT_READS, useFactory: () => new EventReads(RELAY_READS_IN_FLIGHT_BYTES) },
+    ConnectorEventMetrics,
+    ConnectorEventRelay,
+    EventPublisherProvider,
+  ],
 })
 export class ConnectorEventsModule {}

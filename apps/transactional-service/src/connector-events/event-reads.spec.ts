@@ -77,6 +77,19 @@ describe(EventReads.name, () => {
     for (const batch of [...held, next]) batch.release();
   });
 
+  it('reads nothing, without an error, when its caller leaves while it waits for room (an abandoned long poll is no 500)', async () => {
+    const held = await Promise.all([1, 2, 3].map(() => sut.read(aSource([2, 2]), { after: 0, through: 20, limit: 1000 })));
+    const callerGone = new AbortController();
+    const source = aSource([1]);
+
+    const waiting = sut.read(source, { after: 5, through: 10, limit: 1000 }, callerGone.signal);
+    callerGone.abort(new Error('The caller disconnected'));
+
+    await expect(waiting).resolves.toEqual({ events: [], through: 5, release: expect.any(Function) });
+    expect(source.loaded).toEqual([]);
+    for (const batch of held) batch.release();
+  });
+
   it('gives the bytes back when loading the events fails', async () => {
     const failing: EventSource = { sizes: aSource([4]).sizes, events: () => Promise.reject(new Error('database gone')) };
     for (let i = 0; i < 4; i++) await expect(sut.read(failing, { after: 0, through: 10, limit: 1000 })).rejects.toThrow('database gone');

@@ -1,15 +1,22 @@
 import { EVENT_READ_BYTES, EventRange, EventSize, RecordedEvent } from '@app/domain';
-import { Injectable, ServiceUnavailableException } from '@nestjs/common';
+import { ServiceUnavailableException } from '@nestjs/common';
 import { ByteBudget, ByteBudgetTimeoutError } from './byte-budget';
 
 /** What an event adds to its stored content in an answer or a message: ids, source, type, time, ETag, its cursor. */
 export const EVENT_ENVELOPE_BYTES = 1024;
 /**
- * What the reads of one process hold at once (feed pages until their answer has left, relay batches until
- * published): three full reads, about 40 MB of heap at their peak (text, parsed objects, the answer's JSON) beside the
- * ~40 MB the app lives on, within the image's 128 MB.
+ * What the feed's reads of one process hold at once (pages until their answer has left): three full reads, about
+ * 40 MB of heap at their peak (text, parsed objects, the answer's JSON), and the relay's one batch (its own budget,
+ * RELAY_READS_IN_FLIGHT_BYTES) about 13 MB more, beside the ~40 MB the app lives on, within the image's 128 MB.
  */
 export const EVENT_READS_IN_FLIGHT_BYTES = 3 * EVENT_READ_BYTES;
+/**
+ * What the relay's reads hold at once (a batch until published; it reads one at a time): a budget of its own, so that
+ * feed pages whose callers do not read them (held up to FEED_SEND_MS each) never hold publishing back.
+ */
+export const RELAY_READS_IN_FLIGHT_BYTES = EVENT_READ_BYTES;
+/** The relay's EventReads (RELAY_READS_IN_FLIGHT_BYTES); the feed's is the class itself. */
+export const RELAY_EVENT_READS = Symbol('RELAY_EVENT_READS');
 /** How long a read waits for room among the reads in flight: past it, a feed read is a 503 (Retry-After) and the relay backs off. */
 export const EVENT_READ_WAIT_MS = 10_000;
 
@@ -33,20 +40,25 @@ const NOTHING_HELD = () => undefined;
 /**
  * Reads change events bounded in bytes, for the feed and the relay alike: it weighs a range first (positions and
  * sizes, no content), loads only the events that fit in EVENT_READ_BYTES (the first one whatever its size, so a
- * read always advances), and holds their bytes in the process's budget (EVENT_READS_IN_FLIGHT_BYTES) until the
- * caller releases them. What the process loads is so bounded before it loads it, however large the events and
- * however many reads come at once.
+ * read always advances), and holds their bytes in a budget (the feed's EVENT_READS_IN_FLIGHT_BYTES, the relay's own)
+ * until the caller releases them. What the process loads is so bounded before it loads it, however large the events
+ * and however many reads come at once.
  */
-@Injectable()
 export class EventReads {
-  private readonly budget = new ByteBudget(EVENT_READS_IN_FLIGHT_BYTES);
+  private readonly budget: ByteBudget;
+
+  constructor(capacity = EVENT_READS_IN_FLIGHT_BYTES) {
+    this.budget = new ByteBudget(capacity);
+  }
 
   /**
    * The first events of `range` that fit; `through` is `range.through` when they are all it holds. Throws a 503
-   * (ServiceUnavailableException) when the budget had no room within EVENT_READ_WAIT_MS; `signal` ends the wait.
+   * (ServiceUnavailableException) when the budget had no room within EVENT_READ_WAIT_MS; `signal` (its caller left)
+   * ends the wait, and the read then reads nothing: nobody will see its answer, which is no error.
    */
   async read(source: EventSource, range: EventRange, signal?: AbortSignal): Promise<EventBatch> {
-    if (range.through <= range.after) return { events: [], through: range.after, release: NOTHING_HELD };
+    const nothing = { events: [], through: range.after, release: NOTHING_HELD };
+    if (range.through <= range.after) return nothing;
     const sizes = await source.sizes(range);
     const { count, bytes } = fitting(sizes);
     if (count === 0) return { events: [], through: range.through, release: NOTHING_HELD };
@@ -56,8 +68,10 @@ export class EventReads {
       if (error instanceof ByteBudgetTimeoutError) {
         throw new ServiceUnavailableException('This replica is busy reading other large change events; retry in a few seconds');
       }
+      if (signal?.aborted) return undefined;
       throw error;
     });
+    if (release === undefined) return nothing;
     try {
       // Every event in (after, last that fits] and no other: positions are given once, above every earlier one.
       return { events: await source.events({ after: range.after, through: sizes[count - 1].position, limit: count }), through, release };

@@ -8,7 +8,7 @@ const CONNECT_WAIT_MS = 2_000;
 /** How often a process checks Redis's epoch on its own, requests or not (a failover behind a proxy closes no connection). */
 const CHECK_INTERVAL_MS = 1_000;
 /**
- * Which data set holds the positions, and since when: `<replication id>:<ms>` (EPOCH_SCRIPT). Not under
+ * Which data set holds the positions, and since when: `<replication id>_<evicted keys>:<ms>` (EPOCH_SCRIPT). Not under
  * `read-your-writes:`, where a caller named `epoch` would write.
  */
 const EPOCH_KEY = 'read-your-writes-epoch';
@@ -44,21 +44,26 @@ return 1
  * The data set this Redis serves as the master: its replication id (new at each start and each promotion of a replica;
  * a replica takes its master's), or nil on a replica, whose data may lag its master's and which may have been the
  * master before a failover. A run id would not do: a master demoted, fully synced from the new one and promoted back
- * keeps its run id and the epoch it stamped, without the positions it held.
+ * keeps its run id and the epoch it stamped, without the positions it held. With the count of keys it evicted (a
+ * maxmemory policy: volatile-lru takes keys that expire, as the positions do, first): a key evicted is a position
+ * that may be lost.
  */
 const LINEAGE = `
 local function lineage()
   local info = redis.call('INFO', 'replication')
   if not string.find(info, 'role:master', 1, true) then return nil end
-  return string.match(info, 'master_replid:(%w+)')
+  local replid = string.match(info, 'master_replid:(%w+)')
+  local evicted = string.match(redis.call('INFO', 'stats'), 'evicted_keys:(%d+)')
+  if not replid or not evicted then return nil end
+  return replid .. '_' .. evicted
 end
 `;
 
 /**
  * The epoch of the positions Redis holds, and its age in ms (Redis's own clock, so no process's clock matters). It is
  * stamped anew when it is missing or was stamped on another data set (LINEAGE): Redis restarted (empty, or from a
- * snapshot older than the last positions), failed over to a replica, or was flushed. A new epoch is a loss of
- * positions. On a replica it fails: nothing it holds is trusted.
+ * snapshot older than the last positions), failed over to a replica, evicted keys, or was flushed. A new epoch is a
+ * loss of positions. On a replica it fails: nothing it holds is trusted.
  */
 const EPOCH_SCRIPT = `${LINEAGE}
 local run = lineage()
@@ -272,7 +277,7 @@ export class WritePositions {
       if (this.epoch !== undefined)
         this.logger.warn(
           { epoch, ageMs, floor: this.floor.toString() },
-          "read-your-writes: Redis no longer holds the callers' positions it held (it restarted, failed over or was flushed); " +
+          "read-your-writes: Redis no longer holds the callers' positions it held (it restarted, failed over, evicted keys or was flushed); " +
             "every read now waits for the primary's position when this was seen, a replica serves it once it has that",
         );
       this.epoch = epoch;

@@ -21,3 +21,12 @@ export const Answer = createParamDecorator((_: unknown, ctx: ExecutionContext): 
   const http = ctx.switchToHttp();
   return answerHandle(http.getRequest<Request>(), http.getResponse<Response>());
 });
+
+/** Calls `release` once `answer` has left, cutting an answer still unsent after `ms` (its client reads nothing). */
+export function releaseOnceSent(answer: AnswerHandle, ms: number, release: () => void): void {
+  const deadline = setTimeout(() => answer.cut(), ms).unref();
+  void answer.closed.then(() => {
+    clearTimeout(deadline);
+    release();
+  });
+}

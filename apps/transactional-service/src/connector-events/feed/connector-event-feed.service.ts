@@ -1,5 +1,5 @@
 import { CURSOR_NOW, ConnectorEventFeedDto, ConnectorEventFeedQueryDto, ConnectorEventRepository, EnvironmentPath, FeedScope, ScopeService } from '@app/domain';
-import { AnswerHandle } from '@app/platform';
+import { AnswerHandle, releaseOnceSent } from '@app/platform';
 import { Injectable } from '@nestjs/common';
 import { cloudEventOf, EventCursorExpiredException } from '../cloud-event';
 import { EventBatch, EventReads, EventSource } from '../event-reads';
@@ -65,7 +65,7 @@ export class ConnectorEventFeedService {
         events: batch.events.map((event) => ({ cursor: this.cursors.write(event.position, feed), event: cloudEventOf(event) })),
         cursor: this.cursors.write(batch.through, feed),
       };
-      if (answer) holdUntilSent(batch.release, answer);
+      if (answer) releaseOnceSent(answer, FEED_SEND_MS, batch.release);
       else batch.release();
       return page;
     } catch (error) {
@@ -73,13 +73,4 @@ export class ConnectorEventFeedService {
       throw error;
     }
   }
-}
-
-/** Calls `release` once the answer has left, cutting an answer still unsent after FEED_SEND_MS. */
-function holdUntilSent(release: () => void, answer: AnswerHandle): void {
-  const deadline = setTimeout(() => answer.cut(), FEED_SEND_MS).unref();
-  void answer.closed.then(() => {
-    clearTimeout(deadline);
-    release();
-  });
 }

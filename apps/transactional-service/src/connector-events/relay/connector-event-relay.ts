@@ -5,7 +5,7 @@ import { InjectPinoLogger, PinoLogger } from 'nestjs-pino';
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { cloudEventOf } from '../cloud-event';
-import { EventBatch, EventReads, EventSource } from '../event-reads';
+import { EventBatch, EventReads, EventSource, RELAY_EVENT_READS } from '../event-reads';
 import { EventFeedWatcher } from '../feed/event-feed-watcher';
 import { ConnectorEventMetrics } from './connector-event-metrics';
 import { ConnectorEventPublisher, connectorEventSubject } from '../jetstream/connector-event-publisher';
@@ -106,7 +106,7 @@ export class ConnectorEventRelay implements OnApplicationBootstrap, BeforeApplic
   constructor(
     private readonly events: ConnectorEventRepository,
     private readonly watcher: EventFeedWatcher,
-    private readonly reads: EventReads,
+    @Inject(RELAY_EVENT_READS) private readonly reads: EventReads,
     private readonly metrics: ConnectorEventMetrics,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @InjectPinoLogger(ConnectorEventRelay.name) private readonly logger: PinoLogger,

@@ -11,7 +11,7 @@ import {
   SECRETS,
   SecretField,
 } from '@app/domain';
-import { Caller, PLATFORM_VALIDATION_OPTIONS, PlatformValidationPipe } from '@app/platform';
+import { AnswerHandle, Caller, PLATFORM_VALIDATION_OPTIONS, PlatformValidationPipe } from '@app/platform';
 import { BadRequestException, Injectable } from '@nestjs/common';
 import { toConnectorWrite } from '../connector-write';
 import { RestConnectorsService } from '../rest-connectors.service';
@@ -63,8 +63,9 @@ export class ConnectorImportService {
     caller: Caller,
     retry?: { key: string; sentBody: unknown },
     consistency?: ConsistencyScope,
+    sent?: AnswerHandle,
   ): Promise<RestConnectorImportResultDto> {
-    const draft = await this.reader.read(caller.sub, dto.format, dto.source, dto.select);
+    const draft = await this.reader.read(caller.sub, dto.format, dto.source, dto.select, sent);
     const planned = await this.plan(draft, dto, caller);
     const dryRun = dto.dryRun !== false;
     if (!dryRun) {

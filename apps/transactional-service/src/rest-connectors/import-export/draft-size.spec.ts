@@ -33,4 +33,13 @@ describe(draftSizeProblem.name, () => {
       /the first 1 fit\), or shorten what they share; the largest: connectors\.0 \(line 1\) 1\.1 MiB, connectors\.1 \(line 2\) 1\.1 MiB$/,
     );
   });
+
+  it('counts a text as the answer and the snapshots write it in JSON: a control character is the six bytes of its escape', () => {
+    // 30 connectors of a 64 KiB body of U+0001 hold 1.9 MiB of UTF-8, and made an 11.8 MB answer.
+    const body = '\u0001'.repeat(64 * 1024);
+
+    const problem = draftSizeProblem(Array.from({ length: 30 }, (_, index) => aDraft(body, index)));
+
+    expect(problem).toMatch(/^source as a whole: its 30 connectors hold 11\.3 MiB of text together .*the first 5 fit\)/);
+  });
 });

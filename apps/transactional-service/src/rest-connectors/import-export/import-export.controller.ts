@@ -9,6 +9,8 @@ import {
 } from '@app/domain';
 import {
   ACCEPTABLE_IDEMPOTENCY_KEY,
+  Answer,
+  AnswerHandle,
   ApiErrorResponses,
   Caller,
   CONNECTORS_WRITE_SCOPE,
@@ -61,9 +63,10 @@ export class ImportExportController {
     @CurrentCaller() caller: Caller,
     @IdempotencyKeyHeader() key: string | undefined,
     @SentBody() sentBody: unknown,
+    @Answer() answer: AnswerHandle,
     @RequestConsistency() consistency?: ConsistencyScope,
   ): Promise<RestConnectorImportResultDto> {
-    return this.importer.import(path, dto, caller, key === undefined ? undefined : { key, sentBody }, consistency);
+    return this.importer.import(path, dto, caller, key === undefined ? undefined : { key, sentBody }, consistency, answer);
   }
 
   @Get(':serviceUUID/export')

@@ -46,6 +46,21 @@ describe(ImportReader.name, () => {
     expect(IMPORT_QUEUE_MS).toBeGreaterThan(IMPORT_BUDGET_MS);
   });
 
+  it("holds a caller's place until its answer has left: another import meanwhile is a 429; an answer unsent after its time is cut", async () => {
+    reader = new ImportReader({ budgetMs: 60_000, queueMs: 60_000, sendMs: 300 });
+    let sent!: () => void;
+    const unread = { closed: new Promise<void>((resolve) => (sent = resolve)), cut: jest.fn(() => sent()) };
+    const ping = (answer?: typeof unread) => reader!.read('ana', ImportFormat.CURL, 'curl https://api.example.com/ping', undefined, answer);
+
+    await ping(unread);
+    // A draft up to 2 MiB of JSON in an answer its caller does not read: a loop of them ran the app out of its heap.
+    await expect(ping()).rejects.toBeInstanceOf(TooManyRequestsException);
+    await unread.closed;
+
+    expect(unread.cut).toHaveBeenCalledTimes(1);
+    await expect(ping()).resolves.toMatchObject({ connectors: [expect.anything()] });
+  }, 60_000);
+
   it("serves callers in turn: a caller's loop holds one place in the queue, its other imports meanwhile are 429s", async () => {
     reader = new ImportReader({ budgetMs: 60_000, queueMs: 60_000 });
     const sut = reader;

@@ -1,5 +1,5 @@
 import { ImportFormat, InvalidInputError } from '@app/domain';
-import { TooManyRequestsException } from '@app/platform';
+import { AnswerHandle, releaseOnceSent, TooManyRequestsException } from '@app/platform';
 import { Inject, Injectable, OnApplicationShutdown, Optional, ServiceUnavailableException } from '@nestjs/common';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -15,12 +15,15 @@ export const IMPORT_BUDGET_MS = 20_000;
  * however slow, never makes it fail; only imports of several other callers at once can.
  */
 export const IMPORT_QUEUE_MS = IMPORT_BUDGET_MS + 5_000;
-/** The Retry-After of a caller's import while another of its imports is queued or read here. */
+/** The Retry-After of a caller's import while another of its imports is queued, read or answered here. */
 export const IMPORT_BUSY_RETRY_AFTER_S = 5;
+/** How long an import's answer may take to leave: one its caller does not read is cut, and frees the caller's place. */
+export const IMPORT_SEND_MS = 30_000;
 /** The reader's budgets, for tests that need them short. */
 export interface ImportReaderTiming {
   budgetMs: number;
   queueMs: number;
+  sendMs?: number;
 }
 export const IMPORT_READER_TIMING = Symbol('IMPORT_READER_TIMING');
 
@@ -40,10 +43,12 @@ const WORKER_LIMITS = { maxOldGenerationSizeMb: 160, maxYoungGenerationSizeMb: 1
  * before the first import. Built, the worker is a webpack entry beside main.js; from the sources (jest, ts-node) the
  * worker runs its TypeScript through ts-node, with the project's path aliases.
  *
- * Fair across callers: a caller (the token's `sub`) has at most one import queued or read on a replica, a second one
- * meanwhile is a 429 (Retry-After IMPORT_BUSY_RETRY_AFTER_S), and the queue is first come, first served; so a caller
- * that sends imports in a loop, however many at once, holds one place in the queue, and every other caller's import
- * is read after at most one of its own.
+ * Fair across callers: a caller (the token's `sub`) has at most one import queued, read or being answered on a
+ * replica, a second one meanwhile is a 429 (Retry-After IMPORT_BUSY_RETRY_AFTER_S), and the queue is first come, first
+ * served; so a caller that sends imports in a loop, however many at once, holds one place in the queue, and every
+ * other caller's import is read after at most one of its own. Its place is held until its answer has left (cut past
+ * IMPORT_SEND_MS): an answer holds up to 2 MiB of JSON until its caller reads it, and a caller that read none of them
+ * piled them up past the heap.
  */
 @Injectable()
 export class ImportReader implements OnApplicationShutdown {
@@ -52,25 +57,29 @@ export class ImportReader implements OnApplicationShutdown {
   private readonly callers = new Set<string>();
   private readonly budgetMs: number;
   private readonly queueMs: number;
+  private readonly sendMs: number;
 
   constructor(@Optional() @Inject(IMPORT_READER_TIMING) timing?: ImportReaderTiming) {
     this.budgetMs = timing?.budgetMs ?? IMPORT_BUDGET_MS;
     this.queueMs = timing?.queueMs ?? IMPORT_QUEUE_MS;
+    this.sendMs = timing?.sendMs ?? IMPORT_SEND_MS;
   }
 
-  /** The draft of `source`, read for `caller` (the token's `sub`) in its turn. */
-  async read(caller: string, format: ImportFormat, source: string, select: string[] | undefined): Promise<ImportDraft> {
+  /** The draft of `source`, read for `caller` (the token's `sub`) in its turn; the caller's place is held until `answer` has left. */
+  async read(caller: string, format: ImportFormat, source: string, select: string[] | undefined, answer?: AnswerHandle): Promise<ImportDraft> {
     if (this.callers.has(caller)) {
       throw new TooManyRequestsException(
         IMPORT_BUSY_RETRY_AFTER_S,
-        'Another import of yours is still being read on this replica: one import per caller at a time, so that every caller gets its turn; send this one again once that one has answered',
+        'Another import of yours is still being read or answered on this replica: one import per caller at a time, so that every caller gets its turn; send this one again once you have received that answer',
       );
     }
     this.callers.add(caller);
+    const free = () => this.callers.delete(caller);
     try {
       return await this.readInTurn(format, source, select);
     } finally {
-      this.callers.delete(caller);
+      if (answer) releaseOnceSent(answer, this.sendMs, free);
+      else free();
     }
   }
 

@@ -1,4 +1,5 @@
 import { ApiKeyIn, AuthType, ContentType, GrantType, RequestType } from '@app/domain';
+import { gzipSync } from 'node:zlib';
 import { MAX_ACCESS_TOKEN_LENGTH, OAuthTokens } from './oauth-tokens';
 import { OutboundGuard } from './outbound-guard';
 import { AnswerReader } from './answer/answer-reader';
@@ -259,6 +260,46 @@ describe(TestRunner.name, () => {
         });
       }
       expect(side.connections()).toBe(0);
+    });
+
+    it('may not stand in a header name, nor in the OAuth client id or username a token endpoint may echo: refused as in a value', async () => {
+      const sut = runner();
+      const password = 'Hunter2024!';
+      const oauth = (overrides: Partial<RunnableConnector>) =>
+        saved({
+          authType: AuthType.AUTH_OAUTH2,
+          grantType: GrantType.PASSWORD,
+          oauthUrl: 'http://127.0.0.2/token',
+          clientId: 'bot',
+          authUsername: 'ada',
+          secrets: { authPassword: password },
+          kept: ['authPassword'],
+          ...overrides,
+        });
+      const cases = [saved({ headers: [{ header: password, value: '1' }] }), oauth({ authUsername: password }), oauth({ clientId: password.toLowerCase() })];
+      for (const connector of cases) {
+        await expect(sut.screen(sut.prepare(connector, {}))).rejects.toMatchObject({ code: 'INVALID_INPUT' });
+      }
+      await expect(sut.screen(sut.prepare(oauth({}), {}))).resolves.toBeUndefined();
+    });
+
+    it('does not show an encoded answer, nor its size: a compressed echo of the secret and a guess is smaller when the guess is right', async () => {
+      side = await farSide((received, res) => {
+        res.setHeader('content-encoding', 'gzip');
+        res.end(gzipSync(JSON.stringify({ authorization: received.headers.authorization, url: received.url })));
+      });
+      const sut = runner();
+      const probe = async (guess: string) => (await sut.execute(sut.prepare(saved({ url: `${side.url}/echo?q={{q}}`, output: '$' }), { q: guess }))).answer;
+
+      const [right, wrong] = [await probe('Basic YXBpOkh1bnRlcjIwMjQh'), await probe('Basic Wm9vOkhlbGxvV29ybGQh')];
+
+      expect(side.received[0].headers.authorization).toBe('Basic YXBpOkh1bnRlcjIwMjQh');
+      expect(right.response).toEqual({ status: 200, headers: [], body: '', bodyTruncated: true, sizeBytes: null });
+      expect(wrong.response).toEqual(right.response);
+      expect(right.output).toEqual(wrong.output);
+      expect(right.warnings).toEqual([
+        "The answer's headers and body are not shown: it is encoded (Content-Encoding: gzip), and its size would tell how much of what the call sent compresses with a stored secret the far side echoes; remove an Accept-Encoding header from the connector to see it",
+      ]);
     });
 
     it('lets a request through that holds none of it, and a secret the caller sent themselves', async () => {

@@ -161,7 +161,16 @@ export class TestRunner {
     const kept = (run.connector.kept ?? []).flatMap((field) => secretValuesOf(field, run.connector.secrets[field]));
     if (kept.length === 0) return;
     const { call, connector } = run;
-    const texts = [call.url, connector.oauthUrl ?? '', ...call.headers.map(({ value }) => value), call.body ?? ''];
+    // Everything of the caller's that the call or its token request sends, and so a far side may echo: the header
+    // names too, and the OAuth client id and username (the token request's form or Basic credentials).
+    const texts = [
+      call.url,
+      connector.oauthUrl ?? '',
+      ...call.headers.flatMap(({ header, value }) => [header, value]),
+      call.body ?? '',
+      connector.clientId ?? '',
+      connector.authUsername ?? '',
+    ];
     const found = await this.reader.holdsSecret({ texts, secrets: kept }, callerGone);
     if ('result' in found && !found.result) return;
     throw new InvalidInputError(
@@ -215,7 +224,9 @@ export class TestRunner {
         output: null,
         warnings: [...run.warnings],
       };
-      const failure = result.answer ? await this.read(answer, result, secrets, expression, callerGone) : undefined;
+      // A stored secret the caller did not send may be echoed in an encoded answer, which the scrubber cannot read.
+      const hidesEncoded = (connector.kept ?? []).length > 0;
+      const failure = result.answer ? await this.read(answer, result, secrets, expression, hidesEncoded, callerGone) : undefined;
       answer.durationMs = this.now() - started;
       return { answer, blocked: result.blocked ?? null, cancelled: deadline.cancelled, failure };
     } finally {
@@ -228,13 +239,16 @@ export class TestRunner {
    * header names and values and the whole body, cuts the body, parses it and applies `output`, within its bounds.
    * What it could not scrub is not shown: the message then without what the far side said, the headers and body
    * left out. Nothing of the answer is scrubbed, parsed or queried on this thread. An error of the reader itself
-   * (not the answer's doing) is handed back for the log.
+   * (not the answer's doing) is handed back for the log. With `hidesEncoded` (the call carries a stored secret the
+   * caller did not send), an encoded answer shows its status only: the scrubber cannot read a compressed echo of the
+   * secret, and its size alone tells how much of a guess sent with the call compresses with it (BREACH).
    */
   private async read(
     answer: TestRunAnswer,
     result: OutboundResult,
     secrets: SecretValue[],
     expression: string | null,
+    hidesEncoded: boolean,
     callerGone?: AbortSignal,
   ): Promise<Error | undefined> {
     const received = result.answer!;
@@ -245,6 +259,7 @@ export class TestRunner {
     const sizeBytes = !received.truncated ? received.bytes.length : Number.isSafeInteger(declared) ? declared : null;
     const encoding = header('content-encoding');
     if (encoding !== undefined && !/^\s*identity\s*$/i.test(encoding)) {
+      if (hidesEncoded) return showStatusOnly(answer, result, encoding, expression);
       // No Accept-Encoding is sent, so a far side should not encode; one that does is shown as it came.
       answer.warnings.push(`The answer's body is encoded (Content-Encoding: ${encoding.slice(0, 40)}): it is shown and read as it came, not decoded`);
     }
@@ -422,6 +437,19 @@ function pairs(texts: string[]): Header[] {
   const headers: Header[] = [];
   for (let i = 0; i + 1 < texts.length; i += 2) headers.push({ header: texts[i], value: texts[i + 1] });
   return headers;
+}
+
+/** An encoded answer of a call that carries a stored secret the caller did not send, shown as its status alone (TestRunner.read). */
+function showStatusOnly(answer: TestRunAnswer, result: OutboundResult, encoding: string, expression: string | null): undefined {
+  answer.message = withoutTheFarSide(result);
+  answer.response = { status: result.answer!.status, headers: [], body: '', bodyTruncated: true, sizeBytes: null };
+  answer.warnings.push(
+    `The answer's headers and body are not shown: it is encoded (Content-Encoding: ${encoding.slice(0, 40)}), and its size would tell how much ` +
+      'of what the call sent compresses with a stored secret the far side echoes; remove an Accept-Encoding header from the connector to see it',
+  );
+  if (expression !== null)
+    answer.output = { expression, values: null, valuesTruncated: false, error: 'output was not evaluated: the answer is encoded', hint: null };
+  return undefined;
 }
 
 /** A failure's message without what the far side said (a Location, an error_description): what may be shown unscrubbed. */

@@ -13,7 +13,7 @@ export enum ImportFormat {
 }
 
 /**
- * `connectorBytes`: the text the connectors of one import hold together (UTF-8, counted per connector: an example or
+ * `connectorBytes`: the text the connectors of one import hold together (UTF-8 in JSON, counted per connector: an example or
  * a header that many operations share counts once for each). Twice the largest source; a connector's own limits
  * alone (64 KiB body, 50 headers of 8 KiB) would let 200 of them hold 90 MB.
  */

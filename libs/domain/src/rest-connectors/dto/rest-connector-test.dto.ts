@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
+import { Transform, Type } from 'class-transformer';
 import { IsDefined, IsObject, IsOptional, registerDecorator, ValidateNested } from 'class-validator';
 import { TestRunOutcome } from '../rest-connector.enums';
 import { RestConnectorWriteDto } from './rest-connector-write.dto';
@@ -23,9 +23,13 @@ export function variablesProblem(value: unknown): string | null {
   return problems.length === 0 ? null : problems.join('; ');
 }
 
-/** `variables` of a test run: at most 50 string values, named as placeholders are, each at most 8 KiB. */
+/**
+ * `variables` of a test run: at most 50 string values, named as placeholders are, each at most 8 KiB; taken as sent
+ * (class-transformer, copying a plain object, skips the keys named as a method of Object.prototype: toString, valueOf…).
+ */
 function IsVariables(): PropertyDecorator {
-  return (target, propertyName) =>
+  return (target, propertyName) => {
+    Transform(({ obj }) => (obj as Record<string | symbol, unknown>)[propertyName], { toClassOnly: true })(target, propertyName);
     registerDecorator({
       name: 'isVariables',
       target: target.constructor,
@@ -35,6 +39,7 @@ function IsVariables(): PropertyDecorator {
         defaultMessage: (args) => `${args?.property} ${variablesProblem(args?.value)}`,
       },
     });
+  };
 }
 
 const VARIABLES_PROPERTY = {
