@@ -170,6 +170,20 @@ describe('Import and export, hostile inputs (MariaDB)', () => {
       ]);
     });
 
+    it('refuses one connector larger than a create can write (its change event was over NATS max_payload and stopped publishing for every tenant)', async () => {
+      // 50 headers of 8 KiB of tabs and a 64 KiB body of \x01: within every field's limit, 1.2 MB as JSON.
+      const headers = Array.from({ length: 50 }, (_, i) => `-H $'X-Large-${i}: a${'\t'.repeat(8190)}b'`).join(' ');
+      const source = `curl -X POST 'https://api.example.com/big' ${headers} -H 'Content-Type: text/plain' --data-raw $'${'\x01'.repeat(64 * 1024)}'`;
+
+      const res = await importing({ format: 'curl', source, dryRun: false });
+
+      expect(res.status).toBe(400);
+      expect(res.body.message).toEqual([
+        expect.stringMatching(/^connectors\.0 \(line 1\) 1\.2 MiB: a connector holds at most 256 KiB of text .*leave it out with select$/),
+      ]);
+      expect(await rowsOfBot()).toEqual([]);
+    });
+
     it('never keeps the password of an OpenAPI server URL (https://user:password@host) in the connector URL, answer or stored row', async () => {
       const secret = 'srv-pass-4417';
       const source = JSON.stringify(

@@ -42,4 +42,15 @@ describe(draftSizeProblem.name, () => {
 
     expect(problem).toMatch(/^source as a whole: its 30 connectors hold 11\.3 MiB of text together .*the first 5 fit\)/);
   });
+
+  it('refuses one connector that holds more text than a create can write, naming it, though the import as a whole fits', () => {
+    const within = 'a'.repeat(IMPORT_LIMITS.oneConnectorBytes - 2_000);
+    const escaped = '\u0001'.repeat(IMPORT_LIMITS.oneConnectorBytes / 6 + 1);
+
+    expect(draftSizeProblem([aDraft(within, 0)])).toBeUndefined();
+    expect(draftSizeProblem([aDraft(within, 0), aDraft(escaped, 1)])).toBe(
+      'connectors.1 (line 2) 257 KiB: a connector holds at most 256 KiB of text (URLs, headers, bodies, counted as JSON writes them), ' +
+        'what a create can write: shorten it, or leave it out with select',
+    );
+  });
 });

@@ -38,7 +38,7 @@ export function draftSizeProblem(connectors: ConnectorDraft[]): string | undefin
   const sizes = connectors.map(connectorBytes);
   const total = sizes.reduce((sum, size) => sum + size, 0);
   const limit = IMPORT_LIMITS.connectorBytes;
-  if (total <= limit) return undefined;
+  if (total <= limit) return oneTooLarge(connectors, sizes);
   let fit = 0;
   for (let used = 0; fit < sizes.length && used + sizes[fit] <= limit; fit++) used += sizes[fit];
   const largest = sizes
@@ -50,6 +50,21 @@ export function draftSizeProblem(connectors: ConnectorDraft[]): string | undefin
     `source as a whole: its ${connectors.length} connectors hold ${shown(total)} of text together (URLs, headers, bodies), over the ` +
     `${shown(limit)} one import may create (a part the source uses many times, such as a shared example, is copied into each): ` +
     `import fewer with select (the first ${fit} fit), or shorten what they share; the largest: ${largest.join(', ')}`
+  );
+}
+
+/**
+ * Why a connector of the draft holds more text than a create could write (IMPORT_LIMITS.oneConnectorBytes), or
+ * undefined: its change event would otherwise exceed what a broker takes in one message (NATS's max_payload).
+ */
+function oneTooLarge(connectors: ConnectorDraft[], sizes: number[]): string | undefined {
+  const limit = IMPORT_LIMITS.oneConnectorBytes;
+  const over = sizes.flatMap((size, index) => (size > limit ? [`connectors.${index} (${connectors[index].where}) ${shown(size)}`] : []));
+  if (over.length === 0) return undefined;
+  return (
+    `${over.slice(0, LARGEST_NAMED).join(', ')}${over.length > LARGEST_NAMED ? ` and ${over.length - LARGEST_NAMED} more` : ''}: ` +
+    `a connector holds at most ${shown(limit)} of text (URLs, headers, bodies, counted as JSON writes them), what a create can write: ` +
+    'shorten it, or leave it out with select'
   );
 }
 

@@ -17,7 +17,19 @@ export enum ImportFormat {
  * a header that many operations share counts once for each). Twice the largest source; a connector's own limits
  * alone (64 KiB body, 50 headers of 8 KiB) would let 200 of them hold 90 MB.
  */
-export const IMPORT_LIMITS = { sourceBytes: 1024 * 1024, connectors: 200, select: 200, selector: 1000, connectorBytes: 2 * 1024 * 1024 } as const;
+/**
+ * `connectorBytes`: the text all connectors of one import hold together; `oneConnectorBytes`: one connector's, what a
+ * create's JSON body may hold (256 KiB), so an import makes no connector a create could not, and a connector's change
+ * event stays far below NATS's default max_payload (1 MiB) however its text escapes.
+ */
+export const IMPORT_LIMITS = {
+  sourceBytes: 1024 * 1024,
+  connectors: 200,
+  select: 200,
+  selector: 1000,
+  connectorBytes: 2 * 1024 * 1024,
+  oneConnectorBytes: 256 * 1024,
+} as const;
 /** The request body of an import: the source's 1 MiB written as a JSON string (escapes can double it), and the rest. */
 export const IMPORT_BODY_LIMIT_BYTES = 3 * 1024 * 1024;
 
