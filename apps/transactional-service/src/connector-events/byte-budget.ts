@@ -66,6 +66,11 @@ export class ByteBudget {
     return this.free;
   }
 
+  /** Nothing taken and nobody waiting. */
+  get idle(): boolean {
+    return this.free === this.capacity && this.waiting.length === 0;
+  }
+
   private releaser(weight: number): () => void {
     let released = false;
     return () => {

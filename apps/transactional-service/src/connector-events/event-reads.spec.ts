@@ -77,6 +77,29 @@ describe(EventReads.name, () => {
     for (const batch of [...held, next]) batch.release();
   });
 
+  it("holds one tenant's reads to one full page at a time: its clients that read nothing never keep another tenant waiting", async () => {
+    // Tenant A's clients take pages and never read them (held up to FEED_SEND_MS each); before, three of them held the
+    // whole budget and every other tenant's read waited, then was a 503.
+    const held = await sut.read(aSource([2, 2]), { after: 0, through: 20, limit: 1000 }, undefined, 'org-a');
+    jest.useFakeTimers();
+    try {
+      const more = [1, 2].map(() => sut.read(aSource([2, 2]), { after: 0, through: 20, limit: 1000 }, undefined, 'org-a'));
+      const refused = Promise.all(more.map((read) => expect(read).rejects.toBeInstanceOf(ServiceUnavailableException)));
+      const other = await sut.read(aSource([2, 2]), { after: 0, through: 20, limit: 1000 }, undefined, 'org-b');
+      expect(positions(other.events)).toEqual([10, 20]);
+      other.release();
+      await jest.advanceTimersByTimeAsync(EVENT_READ_WAIT_MS);
+      await refused;
+    } finally {
+      jest.useRealTimers();
+    }
+    held.release();
+    // Its share is free again once it released what it held.
+    const next = await sut.read(aSource([2, 2]), { after: 0, through: 20, limit: 1000 }, undefined, 'org-a');
+    expect(positions(next.events)).toEqual([10, 20]);
+    next.release();
+  });
+
   it('reads nothing, without an error, when its caller leaves while it waits for room (an abandoned long poll is no 500)', async () => {
     const held = await Promise.all([1, 2, 3].map(() => sut.read(aSource([2, 2]), { after: 0, through: 20, limit: 1000 })));
     const callerGone = new AbortController();

@@ -17,6 +17,11 @@ export const EVENT_READS_IN_FLIGHT_BYTES = 3 * EVENT_READ_BYTES;
 export const RELAY_READS_IN_FLIGHT_BYTES = EVENT_READ_BYTES;
 /** The relay's EventReads (RELAY_READS_IN_FLIGHT_BYTES); the feed's is the class itself. */
 export const RELAY_EVENT_READS = Symbol('RELAY_EVENT_READS');
+/**
+ * What one organization's feed reads hold at once in a process: one full page. Its next read waits for it, so a tenant
+ * whose clients do not read their answers holds a third of the feed's budget at most, never all of it.
+ */
+export const TENANT_READS_IN_FLIGHT_BYTES = EVENT_READ_BYTES;
 /** How long a read waits for room among the reads in flight: past it, a feed read is a 503 (Retry-After) and the relay backs off. */
 export const EVENT_READ_WAIT_MS = 10_000;
 
@@ -46,6 +51,8 @@ const NOTHING_HELD = () => undefined;
  */
 export class EventReads {
   private readonly budget: ByteBudget;
+  /** Each tenant's share (TENANT_READS_IN_FLIGHT_BYTES), while it holds or waits for any. */
+  private readonly tenants = new Map<string, ByteBudget>();
 
   constructor(capacity = EVENT_READS_IN_FLIGHT_BYTES) {
     this.budget = new ByteBudget(capacity);
@@ -54,9 +61,11 @@ export class EventReads {
   /**
    * The first events of `range` that fit; `through` is `range.through` when they are all it holds. Throws a 503
    * (ServiceUnavailableException) when the budget had no room within EVENT_READ_WAIT_MS; `signal` (its caller left)
-   * ends the wait, and the read then reads nothing: nobody will see its answer, which is no error.
+   * ends the wait, and the read then reads nothing: nobody will see its answer, which is no error. With `tenant` (the
+   * feed's organization), the bytes are taken from the tenant's share first, then from the budget: one tenant's reads
+   * wait behind each other, not in front of another tenant's.
    */
-  async read(source: EventSource, range: EventRange, signal?: AbortSignal): Promise<EventBatch> {
+  async read(source: EventSource, range: EventRange, signal?: AbortSignal, tenant?: string): Promise<EventBatch> {
     const nothing = { events: [], through: range.after, release: NOTHING_HELD };
     if (range.through <= range.after) return nothing;
     const sizes = await source.sizes(range);
@@ -64,7 +73,7 @@ export class EventReads {
     if (count === 0) return { events: [], through: range.through, release: NOTHING_HELD };
     const whole = count === sizes.length && sizes.length < range.limit;
     const through = whole ? range.through : sizes[count - 1].position;
-    const release = await this.budget.take(bytes, EVENT_READ_WAIT_MS, signal).catch((error: unknown) => {
+    const release = await this.take(bytes, signal, tenant).catch((error: unknown) => {
       if (error instanceof ByteBudgetTimeoutError) {
         throw new ServiceUnavailableException('This replica is busy reading other large change events; retry in a few seconds');
       }
@@ -77,6 +86,36 @@ export class EventReads {
       return { events: await source.events({ after: range.after, through: sizes[count - 1].position, limit: count }), through, release };
     } catch (error) {
       release();
+      throw error;
+    }
+  }
+
+  /** `bytes` from the tenant's share (when named), then from the budget, within one EVENT_READ_WAIT_MS; their release. */
+  private async take(bytes: number, signal?: AbortSignal, tenant?: string): Promise<() => void> {
+    if (tenant === undefined) return this.budget.take(bytes, EVENT_READ_WAIT_MS, signal);
+    const share = this.tenants.get(tenant) ?? new ByteBudget(TENANT_READS_IN_FLIGHT_BYTES);
+    this.tenants.set(tenant, share);
+    const forget = () => {
+      if (share.idle && this.tenants.get(tenant) === share) this.tenants.delete(tenant);
+    };
+    const started = Date.now();
+    let releaseShare: () => void;
+    try {
+      releaseShare = await share.take(bytes, EVENT_READ_WAIT_MS, signal);
+    } catch (error) {
+      forget();
+      throw error;
+    }
+    try {
+      const releaseBudget = await this.budget.take(bytes, Math.max(0, EVENT_READ_WAIT_MS - (Date.now() - started)), signal);
+      return () => {
+        releaseBudget();
+        releaseShare();
+        forget();
+      };
+    } catch (error) {
+      releaseShare();
+      forget();
       throw error;
     }
   }

@@ -48,7 +48,7 @@ export class ConnectorEventFeedService {
       const { sequencedThrough, purgedThrough } = await this.events.progress();
       after ??= sequencedThrough;
       if (given !== undefined && after < purgedThrough) throw new EventCursorExpiredException();
-      const batch = await this.reads.read(source, { after, through: sequencedThrough, limit: query.limit }, callerGone);
+      const batch = await this.reads.read(source, { after, through: sequencedThrough, limit: query.limit }, callerGone, path.orgUUID);
       const rest = deadline - Date.now();
       if (batch.events.length > 0 || rest <= 0 || callerGone?.aborted || this.watcher.draining) return this.answer(batch, feed, answer);
       // Nothing of the scope up to what is numbered: the next read starts there (a quiet environment's cursor keeps
