@@ -57,6 +57,3 @@ export const ROUTING_HEADERS: ReadonlyMap<string, RoutingHeaderKind> = new Map<s
   ['front-end-https', 'other'],
   ['x-forwarded-port', 'other'],
 ]);
-
-/** The names of ROUTING_HEADERS. Lower case. */
-export const ROUTING_HEADER_NAMES: ReadonlySet<string> = new Set(ROUTING_HEADERS.keys());

@@ -1,26 +1,18 @@
-import { AuthType, ContentType, IMPORT_LIMITS, RequestType } from '@app/domain';
+import { ContentType, IMPORT_LIMITS, RequestType } from '@app/domain';
 import { ConnectorDraft } from './connector-draft';
 import { draftSizeProblem } from './draft-size';
+import { aDraft as aPlainDraft } from './postman/testing/collections';
 
-function aDraft(body: string, index: number): ConnectorDraft {
-  return {
+/** Connector `index` of a source: a POST of `body`, its other texts short or empty. */
+const aDraft = (body: string, index: number): ConnectorDraft =>
+  aPlainDraft({
     name: `n${index}`,
-    description: null,
     requestType: RequestType.POST,
     url: 'https://x.test',
-    headers: [],
     contentType: ContentType.TEXT_PLAIN,
-    authType: AuthType.AUTH_NONE,
-    grantType: null,
-    oauthUrl: null,
-    apiKeyName: null,
-    apiKeyIn: null,
     body,
-    output: '',
-    credentials: [],
     where: `line ${index + 1}`,
-  };
-}
+  });
 
 describe(draftSizeProblem.name, () => {
   it('never says a draft over the bound holds as much as the bound: sizes are rounded up', () => {

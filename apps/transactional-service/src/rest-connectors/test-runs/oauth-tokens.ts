@@ -3,6 +3,7 @@ import { createHash } from 'node:crypto';
 import type { Dispatcher } from 'undici';
 import { callOnce, OutboundRequest, OutboundResult } from './outbound-call';
 import { RunDeadline } from './run-deadline';
+import { formEncoded } from './variables';
 
 /** A connector's OAuth 2.0 settings, secrets in clear (decrypted for this run only). */
 export interface OAuthSettings {
@@ -42,10 +43,10 @@ interface Kept {
   until: number;
 }
 
-/** RFC 6749 appendix B: the client id and secret are form-urlencoded before they are joined for HTTP Basic. */
-const formEncoded = (value: string) => new URLSearchParams({ v: value }).toString().slice(2);
-
-/** The client's HTTP Basic credentials before Base64 (`id:secret`, each form-urlencoded); null without a secret. */
+/**
+ * The client's HTTP Basic credentials before Base64 (`id:secret`, each form-urlencoded: RFC 6749 appendix B); null
+ * without a secret.
+ */
 export function clientCredentials(settings: OAuthSettings): string | null {
   return settings.clientSecret === null ? null : `${formEncoded(settings.clientId ?? '')}:${formEncoded(settings.clientSecret)}`;
 }
@@ -74,7 +75,7 @@ export function tokenRequest(settings: OAuthSettings, shown = false): OutboundRe
     method: 'POST',
     url: settings.oauthUrl,
     headers,
-    body: shown ? body.replace(new URLSearchParams({ p: SECRETS.authPassword.placeholder }).toString().slice(2), SECRETS.authPassword.placeholder) : body,
+    body: shown ? body.replace(formEncoded(SECRETS.authPassword.placeholder), SECRETS.authPassword.placeholder) : body,
   };
 }
 

@@ -420,36 +420,32 @@ describe(SecretScrubber.name, () => {
     /** Noise that starts escapes and partial readings: what makes a text ambiguous. */
     const noiseOf = (maxLength: number) => fc.string({ unit: fc.constantFrom(...CHARS, '\\u', '%2', '%C3', '%A9', '\\\\', '\\/', 'A', '4', '1'), maxLength });
 
+    /** `echo` of `value` between `before` and `after`, scrubbed: a placeholder shows, and what is left between placeholders holds no reading of the secret, in any form. */
+    const expectNoReadingLeft = (value: string, echo: string, before: string, after: string) => {
+      const scrubber = new SecretScrubber([{ value, placeholder: '<SECRET>' }]);
+      const scrubbed = scrubber.text(before + echo + after);
+      expect(scrubbed).toContain('<SECRET>');
+      for (const gap of scrubbed.split('<SECRET>')) {
+        expect(gap).not.toContain(echo);
+        expect(scrubber.text(gap)).toBe(gap);
+      }
+    };
+
     it('replaces any echo of a part at either end of a secret written in one encoding, leaving no reading of it', () => {
       const plain = fc.string({ unit: fc.constantFrom('x', ' ', ',', '"'), maxLength: 4 });
       fc.assert(
-        fc.property(secret, fc.constantFrom(...PART_FORMS), fc.constantFrom(...ENCODINGS), plain, plain, (value, form, encoding, before, after) => {
-          const scrubber = new SecretScrubber([{ value, placeholder: '<SECRET>' }]);
-          const echo = echoOf(value, form, [encoding]);
-          const scrubbed = scrubber.text(before + echo + after);
-          expect(scrubbed).toContain('<SECRET>');
-          for (const gap of scrubbed.split('<SECRET>')) {
-            expect(gap).not.toContain(echo);
-            expect(scrubber.text(gap)).toBe(gap);
-          }
-        }),
+        fc.property(secret, fc.constantFrom(...PART_FORMS), fc.constantFrom(...ENCODINGS), plain, plain, (value, form, encoding, before, after) =>
+          expectNoReadingLeft(value, echoOf(value, form, [encoding]), before, after),
+        ),
         { numRuns: 3000 },
       );
     });
 
     it('replaces any echo of any secret, in any form and any mix of per-character encodings, leaving no reading of it', () => {
       fc.assert(
-        fc.property(secret, fc.constantFrom(...WHOLE_FORMS), encodings, around, around, (value, form, mix, before, after) => {
-          const scrubber = new SecretScrubber([{ value, placeholder: '<SECRET>' }]);
-          const echo = echoOf(value, form, mix);
-          const scrubbed = scrubber.text(before + echo + after);
-          expect(scrubbed).toContain('<SECRET>');
-          // What is left between placeholders holds no reading of the secret, in any form.
-          for (const gap of scrubbed.split('<SECRET>')) {
-            expect(gap).not.toContain(echo);
-            expect(scrubber.text(gap)).toBe(gap);
-          }
-        }),
+        fc.property(secret, fc.constantFrom(...WHOLE_FORMS), encodings, around, around, (value, form, mix, before, after) =>
+          expectNoReadingLeft(value, echoOf(value, form, mix), before, after),
+        ),
         { numRuns: 3000 },
       );
     });

@@ -13,14 +13,11 @@ export enum ImportFormat {
 }
 
 /**
- * `connectorBytes`: the text the connectors of one import hold together (UTF-8 in JSON, counted per connector: an example or
- * a header that many operations share counts once for each). Twice the largest source; a connector's own limits
- * alone (64 KiB body, 50 headers of 8 KiB) would let 200 of them hold 90 MB.
- */
-/**
- * `connectorBytes`: the text all connectors of one import hold together; `oneConnectorBytes`: one connector's, what a
- * create's JSON body may hold (256 KiB), so an import makes no connector a create could not, and a connector's change
- * event stays far below NATS's default max_payload (1 MiB) however its text escapes.
+ * `connectorBytes`: the text all connectors of one import hold together (UTF-8 in JSON, counted per connector: an
+ * example or a header that many operations share counts once for each), twice the largest source; one connector's
+ * bound alone would let 200 of them hold 50 MiB. `oneConnectorBytes`: one connector's, what a create's JSON body may
+ * hold (256 KiB), so an import makes no connector a create could not, and a connector's change event stays far below
+ * NATS's default max_payload (1 MiB) however its text escapes.
  */
 export const IMPORT_LIMITS = {
   sourceBytes: 1024 * 1024,

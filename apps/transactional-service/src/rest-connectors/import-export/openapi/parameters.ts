@@ -1,4 +1,4 @@
-import { CLIENT_MANAGED_HEADERS, HTTP_TOKEN, LIMITS, ROUTING_HEADER_NAMES } from '@app/domain';
+import { CLIENT_MANAGED_HEADERS, HTTP_TOKEN, LIMITS, ROUTING_HEADERS } from '@app/domain';
 import { ImportSourceError, ImportWarning } from '../connector-draft';
 import { JsonRecord, arrayOrEmpty, isRecord } from './values';
 import { warning } from './warnings';
@@ -130,7 +130,7 @@ function headerProblem(name: string, setBySettings: boolean): string | undefined
   if (!HTTP_TOKEN.test(name) || name.length > LIMITS.headerName) return 'its name is not an HTTP token';
   if (CLIENT_MANAGED_HEADERS.has(lower)) return 'the HTTP client sets it itself';
   // A routing header must name url's host (or is refused) when a secret goes with the call; a variable there is refused.
-  if (ROUTING_HEADER_NAMES.has(lower)) return 'front ends route a call by it (its host, path, scheme or port): write it into the connector if the API needs it';
+  if (ROUTING_HEADERS.has(lower)) return 'front ends route a call by it (its host, path, scheme or port): write it into the connector if the API needs it';
   if (!setBySettings) return undefined;
   return lower === 'authorization' ? "the connector's auth settings set Authorization" : "the connector's content type sets it";
 }
