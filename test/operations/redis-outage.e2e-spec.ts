@@ -1,11 +1,12 @@
 import Redis from 'ioredis';
-import { buildDataSourceOptions, PlatformDataSource, RestConnector } from '@app/domain';
+import { PlatformDataSource, RestConnector } from '@app/domain';
 import { parseServerUrl } from '@app/platform';
 import { TRANSACTIONAL_SERVICE_APP } from '../../apps/transactional-service/src/transactional-service.app';
 import { aConnectorBody, tenantPath } from '../rest-connectors/connector-factories';
-import { aBot, anEnvironment, anOrganization, importData, Tenant } from '../support/fixtures';
-import { ReplicationPair, startReplicationPair } from '../support/mariadb-replication';
+import { Tenant } from '../support/fixtures';
+import { ReplicationPair } from '../support/mariadb-replication';
 import { RedisServer, startRedisServer } from '../support/redis-server';
+import { startReplicatedTenant } from '../support/replicated-tenant';
 import { TcpProxy } from '../support/tcp-proxy';
 import { mysqlTestConfig } from '../support/test-config';
 import { startTestApp, TestApp } from '../support/test-app';
@@ -28,10 +29,7 @@ interface StaleRead {
  * every read sees the write.
  */
 describe('Read-your-writes while Redis fails', () => {
-  const organization = anOrganization();
-  const environment = anEnvironment(organization.uuid);
-  const bot = aBot(environment.uuid);
-  const tenant: Tenant = { organization, environment, bot };
+  let tenant: Tenant;
   let pair: ReplicationPair;
   let replica: PlatformDataSource;
   let redis: RedisServer;
@@ -120,17 +118,15 @@ describe('Read-your-writes while Redis fails', () => {
   }
 
   beforeAll(async () => {
-    [pair, redis] = await Promise.all([startReplicationPair({ name: 'redis-outage' }), startRedisServer({ name: 'redis-outage' })]);
-    const urls = await pair.createMigratedDatabase('platform');
-    const primary = await new PlatformDataSource(buildDataSourceOptions(parseServerUrl(urls.primaryUrl), { migrationsRun: false })).initialize();
-    await importData(primary, { organizations: [organization], environments: [environment], bots: [bot] });
-    await primary.destroy();
-    replica = await new PlatformDataSource(buildDataSourceOptions(parseServerUrl(urls.replicaUrl), { migrationsRun: false })).initialize();
-    await pair.caughtUp();
+    let primaryUrl: string, replicaUrl: string;
+    [{ pair, tenant, replica, primaryUrl, replicaUrl }, redis] = await Promise.all([
+      startReplicatedTenant('redis-outage'),
+      startRedisServer({ name: 'redis-outage' }),
+    ]);
     proxy = new TcpProxy({ host: '127.0.0.1', port: redis.port });
     await proxy.start();
     // The lowest lag bound: a replica without a write serves it only within a second of it, as an unlucky read would.
-    const config = mysqlTestConfig({ database: parseServerUrl(urls.primaryUrl, [urls.replicaUrl], { replicaMaxLagMs: 1_000 }), logLevel: 'info' });
+    const config = mysqlTestConfig({ database: parseServerUrl(primaryUrl, [replicaUrl], { replicaMaxLagMs: 1_000 }), logLevel: 'info' });
     [a, b, c] = await Promise.all([
       startTestApp(TRANSACTIONAL_SERVICE_APP, { ...config, redisUrl: `redis://127.0.0.1:${proxy.port}` }),
       startTestApp(TRANSACTIONAL_SERVICE_APP, { ...config, redisUrl: redis.url }),

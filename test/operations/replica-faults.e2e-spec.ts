@@ -1,11 +1,12 @@
-import { buildDataSourceOptions, PlatformDataSource } from '@app/domain';
+import { PlatformDataSource } from '@app/domain';
 import { parseServerUrl } from '@app/platform';
 import { BOT_ADMIN_APP } from '../../apps/bot-admin/src/bot-admin.app';
 import { ENVIRONMENT_APP } from '../../apps/environment/src/environment.app';
 import { TRANSACTIONAL_SERVICE_APP } from '../../apps/transactional-service/src/transactional-service.app';
 import { aConnectorBody, tenantPath } from '../rest-connectors/connector-factories';
-import { aBot, anEnvironment, anOrganization, importData, Tenant } from '../support/fixtures';
-import { ReplicationPair, startReplicationPair } from '../support/mariadb-replication';
+import { aBot, importData, Tenant } from '../support/fixtures';
+import { ReplicationPair } from '../support/mariadb-replication';
+import { startReplicatedTenant } from '../support/replicated-tenant';
 import { mysqlTestConfig } from '../support/test-config';
 import { startTestApp, TestApp } from '../support/test-app';
 import { bearer, signToken } from '../support/tokens';
@@ -18,10 +19,7 @@ const UNAVAILABLE = { statusCode: 503, error: 'Service Unavailable', message: 'T
  * recovery without a restart.
  */
 describe('Replica and primary faults on real replication', () => {
-  const organization = anOrganization();
-  const environment = anEnvironment(organization.uuid);
-  const bot = aBot(environment.uuid);
-  const tenant: Tenant = { organization, environment, bot };
+  let tenant: Tenant;
   let pair: ReplicationPair;
   let replica: PlatformDataSource;
   let connectors: TestApp;
@@ -31,8 +29,8 @@ describe('Replica and primary faults on real replication', () => {
   let uuid: string;
 
   const connectorPath = () => `${tenantPath(tenant)}/${uuid}`;
-  const botPath = (botUuid = bot.uuid) => `/platform-bot-admin/org/${organization.uuid}/env/${environment.uuid}/bots-admin/${botUuid}`;
-  const environmentPath = `/platform-environment/org/${organization.uuid}/environments/${environment.uuid}`;
+  const botPath = (botUuid = tenant.bot.uuid) => `/platform-bot-admin/org/${tenant.organization.uuid}/env/${tenant.environment.uuid}/bots-admin/${botUuid}`;
+  const environmentPath = () => `/platform-environment/org/${tenant.organization.uuid}/environments/${tenant.environment.uuid}`;
 
   /** A plain read in each app, by a caller with no write of its own. */
   async function readEverywhere(): Promise<number[]> {
@@ -41,7 +39,7 @@ describe('Replica and primary faults on real replication', () => {
       connectors.http.get(connectorPath()).set(bearer(reader)),
       connectors.http.get(`${tenantPath(tenant)}/list`).set(bearer(reader)),
       bots.http.get(botPath()).set(bearer(reader)),
-      environments.http.get(environmentPath).set(bearer(reader)),
+      environments.http.get(environmentPath()).set(bearer(reader)),
     ]);
     return answers.map((answer) => answer.status);
   }
@@ -59,14 +57,10 @@ describe('Replica and primary faults on real replication', () => {
   const stateLines = (app: TestApp, state: string) => app.logs.filter((line) => line.replica === 'replica-1' && line.state === state);
 
   beforeAll(async () => {
-    pair = await startReplicationPair({ name: 'replica-faults' });
-    const urls = await pair.createMigratedDatabase('platform');
-    const primary = await new PlatformDataSource(buildDataSourceOptions(parseServerUrl(urls.primaryUrl), { migrationsRun: false })).initialize();
-    await importData(primary, { organizations: [organization], environments: [environment], bots: [bot] });
-    await primary.destroy();
-    replica = await new PlatformDataSource(buildDataSourceOptions(parseServerUrl(urls.replicaUrl), { migrationsRun: false })).initialize();
+    let primaryUrl: string, replicaUrl: string;
+    ({ pair, tenant, replica, primaryUrl, replicaUrl } = await startReplicatedTenant('replica-faults'));
     // Statements bounded at 1 s: a stalled server costs a request at most that, then a 503 or another server.
-    const config = mysqlTestConfig({ database: parseServerUrl(urls.primaryUrl, [urls.replicaUrl], { statementTimeoutMs: 1_000 }), logLevel: 'info' });
+    const config = mysqlTestConfig({ database: parseServerUrl(primaryUrl, [replicaUrl], { statementTimeoutMs: 1_000 }), logLevel: 'info' });
     [connectors, bots, environments] = await Promise.all([
       startTestApp(TRANSACTIONAL_SERVICE_APP, config),
       startTestApp(BOT_ADMIN_APP, config),
@@ -101,7 +95,7 @@ describe('Replica and primary faults on real replication', () => {
     await pair.replica.start();
     for (const app of [connectors, bots, environments]) await until(app, 'up');
     // A bot only the restarted replica has: the app reads the replica again, without a restart.
-    const replicaOnly = aBot(environment.uuid, { name: 'Only on the replica' });
+    const replicaOnly = aBot(tenant.environment.uuid, { name: 'Only on the replica' });
     await importData(replica, { bots: [replicaOnly] });
     const reader = await signToken({ sub: `reader-${Math.random()}` });
     const read = await bots.http.get(botPath(replicaOnly.uuid)).set(bearer(reader)).expect(200);
