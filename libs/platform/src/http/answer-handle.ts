@@ -22,8 +22,12 @@ export const Answer = createParamDecorator((_: unknown, ctx: ExecutionContext): 
   return answerHandle(http.getRequest<Request>(), http.getResponse<Response>());
 });
 
-/** Calls `release` once `answer` has left, cutting an answer still unsent after `ms` (its client reads nothing). */
-export function releaseOnceSent(answer: AnswerHandle, ms: number, release: () => void): void {
+/**
+ * Calls `release` once `answer` has left, cutting an answer still unsent after `ms` (its client reads nothing); at
+ * once without an answer (a caller outside a request).
+ */
+export function releaseOnceSent(answer: AnswerHandle | undefined, ms: number, release: () => void): void {
+  if (!answer) return release();
   const deadline = setTimeout(() => answer.cut(), ms).unref();
   void answer.closed.then(() => {
     clearTimeout(deadline);

@@ -65,8 +65,7 @@ export class ConnectorEventFeedService {
         events: batch.events.map((event) => ({ cursor: this.cursors.write(event.position, feed), event: cloudEventOf(event) })),
         cursor: this.cursors.write(batch.through, feed),
       };
-      if (answer) releaseOnceSent(answer, FEED_SEND_MS, batch.release);
-      else batch.release();
+      releaseOnceSent(answer, FEED_SEND_MS, batch.release);
       return page;
     } catch (error) {
       batch.release();

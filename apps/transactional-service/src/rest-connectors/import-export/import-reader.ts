@@ -78,8 +78,7 @@ export class ImportReader implements OnApplicationShutdown {
     try {
       return await this.readInTurn(format, source, select);
     } finally {
-      if (answer) releaseOnceSent(answer, this.sendMs, free);
-      else free();
+      releaseOnceSent(answer, this.sendMs, free);
     }
   }
 
