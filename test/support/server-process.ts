@@ -30,7 +30,6 @@ export function isAlive(child: ChildProcess): boolean {
   return child.pid !== undefined && child.exitCode === null && child.signalCode === null;
 }
 
-/** Removes `dir` when the process named in its `owner.pid` is gone (its servers died with it: --pdeathsig). */
 /**
  * SIGSTOP, resolved once the process is stopped: a signal takes effect when the process next runs, and on the other
  * core it may answer a request meanwhile. `what` names it in the error when it does not stop within 5 s.
@@ -44,6 +43,7 @@ export async function stopProcess(child: ChildProcess, what: string): Promise<vo
   }
 }
 
+/** Removes `dir` when the process named in its `owner.pid` is gone (its servers died with it: --pdeathsig). */
 export async function removeIfOwnerGone(dir: string): Promise<void> {
   const owner = Number(await readFile(join(dir, 'owner.pid'), 'utf8').catch(() => 'NaN'));
   if (Number.isInteger(owner) && !processExists(owner)) await rm(dir, { recursive: true, force: true }).catch(() => {});
