@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname } from 'node:path';
 import { SignJWT } from 'jose';
+import { readOrCreateDevelopmentFile } from '../secrets/development-file';
 import { ALL_ORGANIZATIONS, CONNECTORS_WRITE_SCOPE } from './caller';
 
 /**
@@ -9,16 +8,7 @@ import { ALL_ORGANIZATIONS, CONNECTORS_WRITE_SCOPE } from './caller';
  * embedded database, created on first use. Never used when NODE_ENV=production (config refuses).
  */
 export function readOrCreateDevelopmentSecret(file: string): string {
-  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
-  mkdirSync(dirname(file), { recursive: true });
-  const secret = randomBytes(32).toString('base64url');
-  try {
-    writeFileSync(file, `${secret}\n`, { mode: 0o600, flag: 'wx' });
-    return secret;
-  } catch {
-    // Another app of the platform created it first.
-    return readFileSync(file, 'utf8').trim();
-  }
+  return readOrCreateDevelopmentFile(file, () => randomBytes(32).toString('base64url'));
 }
 
 /** A token for the demo user: every organization, write scope, valid for 30 days. */
