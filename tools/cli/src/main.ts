@@ -5,7 +5,7 @@ import { startPlatform } from './commands/platform.command';
 import { rotateStoredSecrets } from './commands/rotate-secrets.command';
 import { printToken } from './commands/token.command';
 
-const USAGE = 'Usage: cli <platform | migrate | migrate:revert | import <file.json> | secrets:rotate | token>';
+const USAGE = 'Usage: cli <platform | migrate | migrate:revert | import <file.json> | secrets:rotate | token [--help]>';
 
 /** The platform's command line: `npm start`, `npm run migration:run`, `npm run import`, `npm run secrets:rotate`, `npm run token`. */
 async function main(argv: string[]): Promise<number> {
@@ -25,7 +25,7 @@ async function main(argv: string[]): Promise<number> {
     case 'secrets:rotate':
       return rotateStoredSecrets(config);
     case 'token':
-      return printToken(config);
+      return printToken(config, args);
     default:
       console.error(USAGE);
       return 2;
