@@ -6,3 +6,6 @@ export const PLATFORM_APPS = {
 } as const;
 
 export type PlatformAppName = (typeof PLATFORM_APPS)[keyof typeof PLATFORM_APPS]['name'];
+
+/** What an app started by `npm start` sends the launcher once it listens and its start-up lines are written. */
+export const APP_STARTED_MESSAGE = 'platform-app:started';
