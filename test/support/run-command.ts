@@ -14,10 +14,11 @@ export function runTs(entry: string, args: string[], env: NodeJS.ProcessEnv, tim
   return runNode(['-r', 'ts-node/register/transpile-only', '-r', 'tsconfig-paths/register', entry, ...args], env, timeoutMs);
 }
 
-export function runNode(args: string[], env: NodeJS.ProcessEnv, timeoutMs = 60_000): Promise<CommandResult> {
+/** Runs node with `args` in `cwd` (the repository unless told), with only PATH, HOME, the ts-node project and `env`. */
+export function runNode(args: string[], env: NodeJS.ProcessEnv, timeoutMs = 60_000, cwd = ROOT): Promise<CommandResult> {
   return new Promise((done, fail) => {
     const child = spawn(process.execPath, args, {
-      cwd: ROOT,
+      cwd,
       // A process group of its own, so that a timeout kills what the command started too.
       detached: true,
       // Only what the command needs: never the suite's own variables.
