@@ -21,6 +21,8 @@ export function aConnectorEvent(overrides: { org?: string; env?: string; bot?: s
       operation: 'UPDATED',
       changedFields: ['url'],
       updatedBy: 'alice',
+      reason: 'The vendor moved the forecast API',
+      revertedTo: null,
       snapshot: {
         uuid: connector,
         name: 'Weather forecast',

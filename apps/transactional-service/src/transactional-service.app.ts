@@ -42,8 +42,17 @@ export const TRANSACTIONAL_SERVICE_APP: PlatformAppDefinition = {
     },
     {
       name: 'History and trash',
-      description: 'What each write left (versions with the record they wrote), the connectors deleted from the bot, and how to bring one back.',
-      operations: ['restConnectorVersions', 'restConnectorVersion', 'deletedRestConnectors', 'restoreRestConnector'],
+      description:
+        'What each write left (versions with the record they wrote, who made them, through which request and why), what changed between two ' +
+        'versions, how to put an earlier version back, the connectors deleted from the bot, and how to bring one back.',
+      operations: [
+        'restConnectorVersions',
+        'restConnectorVersion',
+        'restConnectorVersionDiff',
+        'revertRestConnector',
+        'deletedRestConnectors',
+        'restoreRestConnector',
+      ],
     },
     {
       name: 'Change events',
