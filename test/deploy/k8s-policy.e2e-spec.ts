@@ -17,6 +17,7 @@ import {
   podContainers,
   podLabels,
   podSpec,
+  podTemplate,
   REQUIRED_SECRET_VARIABLES,
   renderKustomization,
   resolveContainerEnv,
@@ -26,6 +27,7 @@ import {
   selects,
   SUPPORT_TOOLING_LABEL,
 } from './deploy-support';
+import { restrictedViolations } from './pod-security';
 
 const APPS = Object.values(PLATFORM_APPS);
 const PUBLIC_APPS = APPS.filter((app) => app.name !== 'environment');
@@ -187,6 +189,16 @@ describe.each([
         const tmp = (c.volumeMounts ?? []).find((m: Json) => m.mountPath === '/tmp');
         expect(tmpVolumes).toContain(tmp?.name);
       }
+    }
+  });
+
+  it("makes only pods the namespace's restricted Pod Security Standard admits", () => {
+    for (const workload of workloads) {
+      const { metadata, spec } = podTemplate(workload) as Json;
+      expect({ id: `${workload.kind}/${workload.metadata.name}`, violations: restrictedViolations(metadata, spec) }).toEqual({
+        id: `${workload.kind}/${workload.metadata.name}`,
+        violations: [],
+      });
     }
   });
 
