@@ -136,6 +136,27 @@ describe('Support trail: why, by whom, through which request; no-op saves; rever
       ]);
     });
 
+    it('gives each connector an import creates the reason of the import, and its request id', async () => {
+      const imported = await sut.http
+        .post(`${base}/import`)
+        .set(bearer(token))
+        .set('Change-Reason', 'Onboarding the weather vendor')
+        .send({ format: 'curl', source: `curl https://api.example.com/forecast/${randomUUID()}`, dryRun: false })
+        .expect(200);
+      const uuids: string[] = imported.body.connectors.map(({ uuid }: { uuid: string }) => uuid);
+
+      expect(uuids).toHaveLength(1);
+      expect((await versions(uuids[0]).expect(200)).body.content).toEqual([
+        expect.objectContaining({
+          version: 1,
+          operation: 'CREATED',
+          reason: 'Onboarding the weather vendor',
+          sub: 'auth0|alice',
+          requestId: imported.headers['x-request-id'],
+        }),
+      ]);
+    });
+
     it("puts the connector id beside the request id and the token's sub on the access line of each write", async () => {
       const created = await sut.http.post(base).set(bearer(token)).send(aConnectorBody()).expect(201);
       const { uuid } = created.body;
