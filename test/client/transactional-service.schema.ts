@@ -693,18 +693,6 @@ export interface components {
              */
             pageSize: number;
         };
-        TestRunCaller: {
-            /**
-             * @description The token's `sub`.
-             * @example auth0|5f7c8ec7c33c6c004bbafe82
-             */
-            sub: string;
-            /**
-             * @description As `updatedBy` records it: `username`, else `preferred_username`, else `sub`.
-             * @example alice
-             */
-            username: string;
-        };
         /**
          * @description The run's `outcome`, or CANCELLED when its caller disconnected before it ended.
          * @enum {string}
@@ -716,7 +704,16 @@ export interface components {
              * @description When the run started (its call, after the checks that may refuse it).
              */
             startedAt: string;
-            caller: components["schemas"]["TestRunCaller"];
+            /**
+             * @description The `sub` of the token that ran it, as the access log's `sub`.
+             * @example auth0|5f7c8ec7c33c6c004bbafe82
+             */
+            sub: string;
+            /**
+             * @description Who ran it, as `updatedBy` names a writer: `username`, else `preferred_username`, else `sub`.
+             * @example alice
+             */
+            username: string;
             /**
              * @description The run's request id: its `X-Request-Id` answer and its access log line's `requestId`.
              * @example 6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10

@@ -77,7 +77,8 @@ describe('The record of connector test runs (MariaDB, far sides on 127.0.0.2)', 
     expect(page.body.content).toEqual([
       {
         startedAt: expect.stringMatching(ISO_UTC_MILLIS),
-        caller: { sub: 'auth0|alice', username: 'alice' },
+        sub: 'auth0|alice',
+        username: 'alice',
         requestId,
         connectorUuid: uuid,
         destinationHost: `${FAR_SIDE_HOST}:${side.port}`,
@@ -347,7 +348,8 @@ describe('The record of connector test runs on SQLite', () => {
     expect(requestIds(unsaved)).toEqual(Array.from({ length: TEST_RUNS_KEPT }, (_, i) => `sqlite-${TEST_RUNS_KEPT + 1 - i}`));
     expect(unsaved.body.content[0]).toEqual({
       startedAt: expect.stringMatching(ISO_UTC_MILLIS),
-      caller: { sub: 'user-1', username: 'alice' },
+      sub: 'user-1',
+      username: 'alice',
       requestId: `sqlite-${TEST_RUNS_KEPT + 1}`,
       connectorUuid: null,
       destinationHost: `127.0.0.2:${side.port}`,

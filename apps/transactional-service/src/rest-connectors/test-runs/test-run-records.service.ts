@@ -26,7 +26,8 @@ export const TEST_RUNS_KEPT = 100;
 function toListed(run: ListedTestRun): ConnectorTestRunDto {
   return {
     startedAt: run.startedAt.toISOString(),
-    caller: { sub: run.callerSub, username: run.callerUsername },
+    sub: run.callerSub,
+    username: run.callerUsername,
     requestId: run.requestId,
     connectorUuid: run.connectorUuid,
     destinationHost: run.destinationHost,

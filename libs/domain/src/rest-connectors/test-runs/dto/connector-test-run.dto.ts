@@ -2,22 +2,16 @@ import { ApiProperty } from '@nestjs/swagger';
 import { SpringPageDto } from '../../dto/rest-connector-page.dto';
 import { RecordedTestRunOutcome } from '../connector-test-run.entity';
 
-/** Who ran a test run: the token's claims as recorded. */
-export class TestRunCallerDto {
-  @ApiProperty({ example: 'auth0|5f7c8ec7c33c6c004bbafe82', description: "The token's `sub`." })
-  sub: string;
-
-  @ApiProperty({ example: 'alice', description: 'As `updatedBy` records it: `username`, else `preferred_username`, else `sub`.' })
-  username: string;
-}
-
 /** One recorded test run: who, when, where to, what came of it. Never a secret, a header, a URL path or query, or a body. */
 export class ConnectorTestRunDto {
   @ApiProperty({ format: 'date-time', description: 'When the run started (its call, after the checks that may refuse it).' })
   startedAt: string;
 
-  @ApiProperty({ type: TestRunCallerDto })
-  caller: TestRunCallerDto;
+  @ApiProperty({ example: 'auth0|5f7c8ec7c33c6c004bbafe82', description: "The `sub` of the token that ran it, as the access log's `sub`." })
+  sub: string;
+
+  @ApiProperty({ example: 'alice', description: 'Who ran it, as `updatedBy` names a writer: `username`, else `preferred_username`, else `sub`.' })
+  username: string;
 
   @ApiProperty({
     example: '6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10',
