@@ -40,6 +40,8 @@ const ADDED_OPERATIONS: Record<AppName, Array<[string, string, string, string, s
   'transactional-service': [
     [`${CONNECTORS}/test`, 'post', 'testUnsavedRestConnector', 'Test an unsaved connector', '200'],
     [`${CONNECTORS}/{serviceUUID}/test`, 'post', 'testSavedRestConnector', 'Test a saved connector', '200'],
+    [`${CONNECTORS}/{serviceUUID}/test-runs`, 'get', 'restConnectorTestRuns', 'Test runs of a connector', '200'],
+    [`${CONNECTORS}/test-runs`, 'get', 'unsavedRestConnectorTestRuns', "The bot's test runs of unsaved connectors", '200'],
     [`${CONNECTORS}/deleted`, 'get', 'deletedRestConnectors', "The bot's trash", '200'],
     [`${CONNECTORS}/{serviceUUID}/versions`, 'get', 'restConnectorVersions', 'Versions of a connector', '200'],
     [`${CONNECTORS}/{serviceUUID}/versions/{version}`, 'get', 'restConnectorVersion', 'One version of a connector', '200'],
