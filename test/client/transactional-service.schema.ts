@@ -1150,7 +1150,7 @@ export interface operations {
             header?: {
                 /** @description An id of the caller's choice, echoed in the answer and logged; any other value is replaced by a new UUID, not refused. */
                 "X-Request-Id"?: string;
-                /** @description The `Consistency-Token` a write answered: the reads of this request see that write (and everything before it), on whatever replica of the database they run. A value that is not one is a 400. */
+                /** @description The `Consistency-Token` a write answered, sent back as it came: the reads of this request see that write (and everything before it), on whatever replica of the database they run. Leave it out unless a write gave you one. Its form: up to 16 `domain-server-sequence` groups of digits, comma-separated (such as `0-1-4711`); any other value is a 400. */
                 "Consistency-Token"?: string;
             };
             path: {
@@ -1355,7 +1355,7 @@ export interface operations {
             header?: {
                 /** @description An id of the caller's choice, echoed in the answer and logged; any other value is replaced by a new UUID, not refused. */
                 "X-Request-Id"?: string;
-                /** @description The `Consistency-Token` a write answered: the reads of this request see that write (and everything before it), on whatever replica of the database they run. A value that is not one is a 400. */
+                /** @description The `Consistency-Token` a write answered, sent back as it came: the reads of this request see that write (and everything before it), on whatever replica of the database they run. Leave it out unless a write gave you one. Its form: up to 16 `domain-server-sequence` groups of digits, comma-separated (such as `0-1-4711`); any other value is a 400. */
                 "Consistency-Token"?: string;
             };
             path: {
@@ -1554,7 +1554,7 @@ export interface operations {
             header?: {
                 /** @description An id of the caller's choice, echoed in the answer and logged; any other value is replaced by a new UUID, not refused. */
                 "X-Request-Id"?: string;
-                /** @description The `Consistency-Token` a write answered: the reads of this request see that write (and everything before it), on whatever replica of the database they run. A value that is not one is a 400. */
+                /** @description The `Consistency-Token` a write answered, sent back as it came: the reads of this request see that write (and everything before it), on whatever replica of the database they run. Leave it out unless a write gave you one. Its form: up to 16 `domain-server-sequence` groups of digits, comma-separated (such as `0-1-4711`); any other value is a 400. */
                 "Consistency-Token"?: string;
             };
             path: {
@@ -1750,7 +1750,7 @@ export interface operations {
                 "Idempotency-Key"?: string;
                 /** @description An id of the caller's choice, echoed in the answer and logged; any other value is replaced by a new UUID, not refused. */
                 "X-Request-Id"?: string;
-                /** @description The `Consistency-Token` a write answered: the reads of this request see that write (and everything before it), on whatever replica of the database they run. A value that is not one is a 400. */
+                /** @description The `Consistency-Token` a write answered, sent back as it came: the reads of this request see that write (and everything before it), on whatever replica of the database they run. Leave it out unless a write gave you one. Its form: up to 16 `domain-server-sequence` groups of digits, comma-separated (such as `0-1-4711`); any other value is a 400. */
                 "Consistency-Token"?: string;
             };
             path: {
@@ -2039,7 +2039,7 @@ export interface operations {
                 "If-None-Match"?: string;
                 /** @description An id of the caller's choice, echoed in the answer and logged; any other value is replaced by a new UUID, not refused. */
                 "X-Request-Id"?: string;
-                /** @description The `Consistency-Token` a write answered: the reads of this request see that write (and everything before it), on whatever replica of the database they run. A value that is not one is a 400. */
+                /** @description The `Consistency-Token` a write answered, sent back as it came: the reads of this request see that write (and everything before it), on whatever replica of the database they run. Leave it out unless a write gave you one. Its form: up to 16 `domain-server-sequence` groups of digits, comma-separated (such as `0-1-4711`); any other value is a 400. */
                 "Consistency-Token"?: string;
             };
             path: {
@@ -2252,7 +2252,7 @@ export interface operations {
                 "If-Match"?: string;
                 /** @description An id of the caller's choice, echoed in the answer and logged; any other value is replaced by a new UUID, not refused. */
                 "X-Request-Id"?: string;
-                /** @description The `Consistency-Token` a write answered: the reads of this request see that write (and everything before it), on whatever replica of the database they run. A value that is not one is a 400. */
+                /** @description The `Consistency-Token` a write answered, sent back as it came: the reads of this request see that write (and everything before it), on whatever replica of the database they run. Leave it out unless a write gave you one. Its form: up to 16 `domain-server-sequence` groups of digits, comma-separated (such as `0-1-4711`); any other value is a 400. */
                 "Consistency-Token"?: string;
             };
             path: {
@@ -2543,7 +2543,7 @@ export interface operations {
                 "If-Match"?: string;
                 /** @description An id of the caller's choice, echoed in the answer and logged; any other value is replaced by a new UUID, not refused. */
                 "X-Request-Id"?: string;
-                /** @description The `Consistency-Token` a write answered: the reads of this request see that write (and everything before it), on whatever replica of the database they run. A value that is not one is a 400. */
+                /** @description The `Consistency-Token` a write answered, sent back as it came: the reads of this request see that write (and everything before it), on whatever replica of the database they run. Leave it out unless a write gave you one. Its form: up to 16 `domain-server-sequence` groups of digits, comma-separated (such as `0-1-4711`); any other value is a 400. */
                 "Consistency-Token"?: string;
             };
             path: {
@@ -2763,7 +2763,7 @@ export interface operations {
             header?: {
                 /** @description An id of the caller's choice, echoed in the answer and logged; any other value is replaced by a new UUID, not refused. */
                 "X-Request-Id"?: string;
-                /** @description The `Consistency-Token` a write answered: the reads of this request see that write (and everything before it), on whatever replica of the database they run. A value that is not one is a 400. */
+                /** @description The `Consistency-Token` a write answered, sent back as it came: the reads of this request see that write (and everything before it), on whatever replica of the database they run. Leave it out unless a write gave you one. Its form: up to 16 `domain-server-sequence` groups of digits, comma-separated (such as `0-1-4711`); any other value is a 400. */
                 "Consistency-Token"?: string;
             };
             path: {
@@ -3002,7 +3002,7 @@ export interface operations {
             header?: {
                 /** @description An id of the caller's choice, echoed in the answer and logged; any other value is replaced by a new UUID, not refused. */
                 "X-Request-Id"?: string;
-                /** @description The `Consistency-Token` a write answered: the reads of this request see that write (and everything before it), on whatever replica of the database they run. A value that is not one is a 400. */
+                /** @description The `Consistency-Token` a write answered, sent back as it came: the reads of this request see that write (and everything before it), on whatever replica of the database they run. Leave it out unless a write gave you one. Its form: up to 16 `domain-server-sequence` groups of digits, comma-separated (such as `0-1-4711`); any other value is a 400. */
                 "Consistency-Token"?: string;
             };
             path: {
@@ -3245,7 +3245,7 @@ export interface operations {
                 "Idempotency-Key"?: string;
                 /** @description An id of the caller's choice, echoed in the answer and logged; any other value is replaced by a new UUID, not refused. */
                 "X-Request-Id"?: string;
-                /** @description The `Consistency-Token` a write answered: the reads of this request see that write (and everything before it), on whatever replica of the database they run. A value that is not one is a 400. */
+                /** @description The `Consistency-Token` a write answered, sent back as it came: the reads of this request see that write (and everything before it), on whatever replica of the database they run. Leave it out unless a write gave you one. Its form: up to 16 `domain-server-sequence` groups of digits, comma-separated (such as `0-1-4711`); any other value is a 400. */
                 "Consistency-Token"?: string;
             };
             path: {
@@ -3533,7 +3533,7 @@ export interface operations {
             header?: {
                 /** @description An id of the caller's choice, echoed in the answer and logged; any other value is replaced by a new UUID, not refused. */
                 "X-Request-Id"?: string;
-                /** @description The `Consistency-Token` a write answered: the reads of this request see that write (and everything before it), on whatever replica of the database they run. A value that is not one is a 400. */
+                /** @description The `Consistency-Token` a write answered, sent back as it came: the reads of this request see that write (and everything before it), on whatever replica of the database they run. Leave it out unless a write gave you one. Its form: up to 16 `domain-server-sequence` groups of digits, comma-separated (such as `0-1-4711`); any other value is a 400. */
                 "Consistency-Token"?: string;
             };
             path: {
@@ -3735,7 +3735,7 @@ export interface operations {
             header?: {
                 /** @description An id of the caller's choice, echoed in the answer and logged; any other value is replaced by a new UUID, not refused. */
                 "X-Request-Id"?: string;
-                /** @description The `Consistency-Token` a write answered: the reads of this request see that write (and everything before it), on whatever replica of the database they run. A value that is not one is a 400. */
+                /** @description The `Consistency-Token` a write answered, sent back as it came: the reads of this request see that write (and everything before it), on whatever replica of the database they run. Leave it out unless a write gave you one. Its form: up to 16 `domain-server-sequence` groups of digits, comma-separated (such as `0-1-4711`); any other value is a 400. */
                 "Consistency-Token"?: string;
             };
             path: {
@@ -3931,7 +3931,7 @@ export interface operations {
             header?: {
                 /** @description An id of the caller's choice, echoed in the answer and logged; any other value is replaced by a new UUID, not refused. */
                 "X-Request-Id"?: string;
-                /** @description The `Consistency-Token` a write answered: the reads of this request see that write (and everything before it), on whatever replica of the database they run. A value that is not one is a 400. */
+                /** @description The `Consistency-Token` a write answered, sent back as it came: the reads of this request see that write (and everything before it), on whatever replica of the database they run. Leave it out unless a write gave you one. Its form: up to 16 `domain-server-sequence` groups of digits, comma-separated (such as `0-1-4711`); any other value is a 400. */
                 "Consistency-Token"?: string;
             };
             path: {
@@ -4134,7 +4134,7 @@ export interface operations {
             header?: {
                 /** @description An id of the caller's choice, echoed in the answer and logged; any other value is replaced by a new UUID, not refused. */
                 "X-Request-Id"?: string;
-                /** @description The `Consistency-Token` a write answered: the reads of this request see that write (and everything before it), on whatever replica of the database they run. A value that is not one is a 400. */
+                /** @description The `Consistency-Token` a write answered, sent back as it came: the reads of this request see that write (and everything before it), on whatever replica of the database they run. Leave it out unless a write gave you one. Its form: up to 16 `domain-server-sequence` groups of digits, comma-separated (such as `0-1-4711`); any other value is a 400. */
                 "Consistency-Token"?: string;
             };
             path: {
@@ -4330,7 +4330,7 @@ export interface operations {
                 "If-Match"?: string;
                 /** @description An id of the caller's choice, echoed in the answer and logged; any other value is replaced by a new UUID, not refused. */
                 "X-Request-Id"?: string;
-                /** @description The `Consistency-Token` a write answered: the reads of this request see that write (and everything before it), on whatever replica of the database they run. A value that is not one is a 400. */
+                /** @description The `Consistency-Token` a write answered, sent back as it came: the reads of this request see that write (and everything before it), on whatever replica of the database they run. Leave it out unless a write gave you one. Its form: up to 16 `domain-server-sequence` groups of digits, comma-separated (such as `0-1-4711`); any other value is a 400. */
                 "Consistency-Token"?: string;
             };
             path: {
@@ -4584,7 +4584,7 @@ export interface operations {
             header?: {
                 /** @description An id of the caller's choice, echoed in the answer and logged; any other value is replaced by a new UUID, not refused. */
                 "X-Request-Id"?: string;
-                /** @description The `Consistency-Token` a write answered: the reads of this request see that write (and everything before it), on whatever replica of the database they run. A value that is not one is a 400. */
+                /** @description The `Consistency-Token` a write answered, sent back as it came: the reads of this request see that write (and everything before it), on whatever replica of the database they run. Leave it out unless a write gave you one. Its form: up to 16 `domain-server-sequence` groups of digits, comma-separated (such as `0-1-4711`); any other value is a 400. */
                 "Consistency-Token"?: string;
             };
             path: {

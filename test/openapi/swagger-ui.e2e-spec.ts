@@ -1,7 +1,7 @@
 import { PlatformAppDefinition } from '@app/platform';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Browser, BrowserContext, Page } from 'playwright-core';
+import { Browser, BrowserContext, Page, Request } from 'playwright-core';
 import { BOT_ADMIN_APP } from '../../apps/bot-admin/src/bot-admin.app';
 import { ENVIRONMENT_APP } from '../../apps/environment/src/environment.app';
 import { TRANSACTIONAL_SERVICE_APP } from '../../apps/transactional-service/src/transactional-service.app';
@@ -15,6 +15,7 @@ import { signToken } from '../support/tokens';
 import {
   authorize,
   collectBrowserErrors,
+  collectOperationRequests,
   collectRequestedOrigins,
   documentedOperations,
   launchChromium,
@@ -117,6 +118,7 @@ describe('Swagger UI in headless Chromium', () => {
     let page: Page;
     let errors: string[];
     let requested: Set<string>;
+    let sent: Request[];
 
     beforeAll(async () => {
       sut = await startTestApp(definition, mysqlTestConfig());
@@ -125,6 +127,7 @@ describe('Swagger UI in headless Chromium', () => {
       page = await context.newPage();
       errors = collectBrowserErrors(page);
       requested = collectRequestedOrigins(page);
+      sent = collectOperationRequests(page, definition.label);
     });
     afterAll(async () => {
       await context?.close();
@@ -158,6 +161,11 @@ describe('Swagger UI in headless Chromium', () => {
         expect(response.requestUrl).toBe(`${origin}${concretePath}`);
         expect(response.status).toBe('200');
         for (const text of scenario.expectedText) expect(response.body).toContain(text);
+        // The optional headers nobody typed were not sent: a Consistency-Token or request id Swagger UI made up would be.
+        expect(sent.map((request) => request.url())).toEqual([response.requestUrl]);
+        const headers = await sent[0].allHeaders();
+        expect(headers.authorization).toBe(`Bearer ${scenario.token}`);
+        expect(Object.keys(headers).filter((name) => ['consistency-token', 'x-request-id'].includes(name))).toEqual([]);
       } catch (error) {
         // What the browser showed, for the next person to read instead of guessing selectors.
         writeFileSync(join(SCREENSHOT_DIR, `${app}.failed.html`), await page.content());
