@@ -26,6 +26,7 @@ import {
   tryItOut,
 } from './swagger-ui-browser';
 import { AppName } from './committed-documents';
+import { connectorEventsDocumentSource } from '../support/asyncapi';
 
 /** What the browser reads: an operation of the app, its path parameters, and text its 200 body must show. */
 interface ReadScenario {
@@ -178,6 +179,28 @@ describe('Swagger UI in headless Chromium', () => {
       expect([...requested]).toEqual([origin]);
     }, 60_000);
   });
+
+  it('links the AsyncAPI document under the title of the app that publishes events; the link answers it, as committed', async () => {
+    const sut = await startTestApp(TRANSACTIONAL_SERVICE_APP, mysqlTestConfig());
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const page = await context.newPage();
+    try {
+      const origin = await listenOnLoopback(sut);
+      await openSwaggerUi(page, `${origin}/${TRANSACTIONAL_SERVICE_APP.label}/docs`);
+      const link = page.locator('.swagger-ui .info .info__extdocs');
+      expect(await link.innerText()).toBe('The messages this app publishes: its AsyncAPI 3.0 document (YAML)');
+
+      const answer = await page.request.get(new URL((await link.getAttribute('href'))!, page.url()).href);
+      expect(answer.status()).toBe(200);
+      expect(await answer.text()).toBe(connectorEventsDocumentSource().text);
+    } catch (error) {
+      writeFileSync(join(SCREENSHOT_DIR, 'asyncapi-link.failed.html'), await page.content());
+      throw error;
+    } finally {
+      await context.close();
+      await sut.close();
+    }
+  }, 60_000);
 
   it('runs a connector test from Swagger UI: the far side on 127.0.0.2 gets the call, the page shows what came back', async () => {
     const sut = await startTestApp(TRANSACTIONAL_SERVICE_APP, mysqlTestConfig({ connectorTests: loopbackTestRuns({ timeoutMs: 5_000 }) }), withResolver());
