@@ -1,7 +1,7 @@
 /**
  * The oldest NATS server the change events are published to (docs/operations.md, "On NATS JetStream"; docs/decisions.md).
  * The publisher needs JetStream's API error codes (2.3.0: "stream not found" and "name already in use"); a consumer
- * that reads the stream with the consumer API of the current clients needs 2.9.4 (nats.js refuses older servers), and
+ * that reads the stream with the consumer API of the current clients needs 2.9.4 (@nats-io/jetstream refuses older servers), and
  * one that filters on several subjects (`filter_subjects`) 2.10.0.
  */
 export const MIN_NATS_SERVER_VERSION = '2.9.4';
