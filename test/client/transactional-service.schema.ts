@@ -1389,7 +1389,7 @@ export interface operations {
             header?: {
                 /** @description An id of the caller's choice, echoed in the answer and logged; any other value is replaced by a new UUID, not refused. */
                 "X-Request-Id"?: string;
-                /** @description The `Consistency-Token` a write answered: the reads of this request see that write (and everything before it), on whatever replica of the database they run. A value that is not one is a 400. */
+                /** @description The `Consistency-Token` a write answered, sent back as it came: the reads of this request see that write (and everything before it), on whatever replica of the database they run. Leave it out unless a write gave you one. Its form: up to 16 `domain-server-sequence` groups of digits, comma-separated (such as `0-1-4711`); any other value is a 400. */
                 "Consistency-Token"?: string;
             };
             path: {
@@ -1594,7 +1594,7 @@ export interface operations {
             header?: {
                 /** @description An id of the caller's choice, echoed in the answer and logged; any other value is replaced by a new UUID, not refused. */
                 "X-Request-Id"?: string;
-                /** @description The `Consistency-Token` a write answered: the reads of this request see that write (and everything before it), on whatever replica of the database they run. A value that is not one is a 400. */
+                /** @description The `Consistency-Token` a write answered, sent back as it came: the reads of this request see that write (and everything before it), on whatever replica of the database they run. Leave it out unless a write gave you one. Its form: up to 16 `domain-server-sequence` groups of digits, comma-separated (such as `0-1-4711`); any other value is a 400. */
                 "Consistency-Token"?: string;
             };
             path: {
@@ -1793,7 +1793,7 @@ export interface operations {
             header?: {
                 /** @description An id of the caller's choice, echoed in the answer and logged; any other value is replaced by a new UUID, not refused. */
                 "X-Request-Id"?: string;
-                /** @description The `Consistency-Token` a write answered: the reads of this request see that write (and everything before it), on whatever replica of the database they run. A value that is not one is a 400. */
+                /** @description The `Consistency-Token` a write answered, sent back as it came: the reads of this request see that write (and everything before it), on whatever replica of the database they run. Leave it out unless a write gave you one. Its form: up to 16 `domain-server-sequence` groups of digits, comma-separated (such as `0-1-4711`); any other value is a 400. */
                 "Consistency-Token"?: string;
             };
             path: {
@@ -1991,7 +1991,7 @@ export interface operations {
                 "Idempotency-Key"?: string;
                 /** @description An id of the caller's choice, echoed in the answer and logged; any other value is replaced by a new UUID, not refused. */
                 "X-Request-Id"?: string;
-                /** @description The `Consistency-Token` a write answered: the reads of this request see that write (and everything before it), on whatever replica of the database they run. A value that is not one is a 400. */
+                /** @description The `Consistency-Token` a write answered, sent back as it came: the reads of this request see that write (and everything before it), on whatever replica of the database they run. Leave it out unless a write gave you one. Its form: up to 16 `domain-server-sequence` groups of digits, comma-separated (such as `0-1-4711`); any other value is a 400. */
                 "Consistency-Token"?: string;
             };
             path: {
@@ -2280,7 +2280,7 @@ export interface operations {
                 "If-None-Match"?: string;
                 /** @description An id of the caller's choice, echoed in the answer and logged; any other value is replaced by a new UUID, not refused. */
                 "X-Request-Id"?: string;
-                /** @description The `Consistency-Token` a write answered: the reads of this request see that write (and everything before it), on whatever replica of the database they run. A value that is not one is a 400. */
+                /** @description The `Consistency-Token` a write answered, sent back as it came: the reads of this request see that write (and everything before it), on whatever replica of the database they run. Leave it out unless a write gave you one. Its form: up to 16 `domain-server-sequence` groups of digits, comma-separated (such as `0-1-4711`); any other value is a 400. */
                 "Consistency-Token"?: string;
             };
             path: {
@@ -2495,7 +2495,7 @@ export interface operations {
                 "If-Match"?: string;
                 /** @description An id of the caller's choice, echoed in the answer and logged; any other value is replaced by a new UUID, not refused. */
                 "X-Request-Id"?: string;
-                /** @description The `Consistency-Token` a write answered: the reads of this request see that write (and everything before it), on whatever replica of the database they run. A value that is not one is a 400. */
+                /** @description The `Consistency-Token` a write answered, sent back as it came: the reads of this request see that write (and everything before it), on whatever replica of the database they run. Leave it out unless a write gave you one. Its form: up to 16 `domain-server-sequence` groups of digits, comma-separated (such as `0-1-4711`); any other value is a 400. */
                 "Consistency-Token"?: string;
             };
             path: {
@@ -2788,7 +2788,7 @@ export interface operations {
                 "If-Match"?: string;
                 /** @description An id of the caller's choice, echoed in the answer and logged; any other value is replaced by a new UUID, not refused. */
                 "X-Request-Id"?: string;
-                /** @description The `Consistency-Token` a write answered: the reads of this request see that write (and everything before it), on whatever replica of the database they run. A value that is not one is a 400. */
+                /** @description The `Consistency-Token` a write answered, sent back as it came: the reads of this request see that write (and everything before it), on whatever replica of the database they run. Leave it out unless a write gave you one. Its form: up to 16 `domain-server-sequence` groups of digits, comma-separated (such as `0-1-4711`); any other value is a 400. */
                 "Consistency-Token"?: string;
             };
             path: {
@@ -3008,7 +3008,7 @@ export interface operations {
             header?: {
                 /** @description An id of the caller's choice, echoed in the answer and logged; any other value is replaced by a new UUID, not refused. */
                 "X-Request-Id"?: string;
-                /** @description The `Consistency-Token` a write answered: the reads of this request see that write (and everything before it), on whatever replica of the database they run. A value that is not one is a 400. */
+                /** @description The `Consistency-Token` a write answered, sent back as it came: the reads of this request see that write (and everything before it), on whatever replica of the database they run. Leave it out unless a write gave you one. Its form: up to 16 `domain-server-sequence` groups of digits, comma-separated (such as `0-1-4711`); any other value is a 400. */
                 "Consistency-Token"?: string;
             };
             path: {
@@ -3247,7 +3247,7 @@ export interface operations {
             header?: {
                 /** @description An id of the caller's choice, echoed in the answer and logged; any other value is replaced by a new UUID, not refused. */
                 "X-Request-Id"?: string;
-                /** @description The `Consistency-Token` a write answered: the reads of this request see that write (and everything before it), on whatever replica of the database they run. A value that is not one is a 400. */
+                /** @description The `Consistency-Token` a write answered, sent back as it came: the reads of this request see that write (and everything before it), on whatever replica of the database they run. Leave it out unless a write gave you one. Its form: up to 16 `domain-server-sequence` groups of digits, comma-separated (such as `0-1-4711`); any other value is a 400. */
                 "Consistency-Token"?: string;
             };
             path: {
@@ -3892,7 +3892,7 @@ export interface operations {
                 "Idempotency-Key"?: string;
                 /** @description An id of the caller's choice, echoed in the answer and logged; any other value is replaced by a new UUID, not refused. */
                 "X-Request-Id"?: string;
-                /** @description The `Consistency-Token` a write answered: the reads of this request see that write (and everything before it), on whatever replica of the database they run. A value that is not one is a 400. */
+                /** @description The `Consistency-Token` a write answered, sent back as it came: the reads of this request see that write (and everything before it), on whatever replica of the database they run. Leave it out unless a write gave you one. Its form: up to 16 `domain-server-sequence` groups of digits, comma-separated (such as `0-1-4711`); any other value is a 400. */
                 "Consistency-Token"?: string;
             };
             path: {
@@ -4180,7 +4180,7 @@ export interface operations {
             header?: {
                 /** @description An id of the caller's choice, echoed in the answer and logged; any other value is replaced by a new UUID, not refused. */
                 "X-Request-Id"?: string;
-                /** @description The `Consistency-Token` a write answered: the reads of this request see that write (and everything before it), on whatever replica of the database they run. A value that is not one is a 400. */
+                /** @description The `Consistency-Token` a write answered, sent back as it came: the reads of this request see that write (and everything before it), on whatever replica of the database they run. Leave it out unless a write gave you one. Its form: up to 16 `domain-server-sequence` groups of digits, comma-separated (such as `0-1-4711`); any other value is a 400. */
                 "Consistency-Token"?: string;
             };
             path: {
@@ -4382,7 +4382,7 @@ export interface operations {
             header?: {
                 /** @description An id of the caller's choice, echoed in the answer and logged; any other value is replaced by a new UUID, not refused. */
                 "X-Request-Id"?: string;
-                /** @description The `Consistency-Token` a write answered: the reads of this request see that write (and everything before it), on whatever replica of the database they run. A value that is not one is a 400. */
+                /** @description The `Consistency-Token` a write answered, sent back as it came: the reads of this request see that write (and everything before it), on whatever replica of the database they run. Leave it out unless a write gave you one. Its form: up to 16 `domain-server-sequence` groups of digits, comma-separated (such as `0-1-4711`); any other value is a 400. */
                 "Consistency-Token"?: string;
             };
             path: {
@@ -4578,7 +4578,7 @@ export interface operations {
             header?: {
                 /** @description An id of the caller's choice, echoed in the answer and logged; any other value is replaced by a new UUID, not refused. */
                 "X-Request-Id"?: string;
-                /** @description The `Consistency-Token` a write answered: the reads of this request see that write (and everything before it), on whatever replica of the database they run. A value that is not one is a 400. */
+                /** @description The `Consistency-Token` a write answered, sent back as it came: the reads of this request see that write (and everything before it), on whatever replica of the database they run. Leave it out unless a write gave you one. Its form: up to 16 `domain-server-sequence` groups of digits, comma-separated (such as `0-1-4711`); any other value is a 400. */
                 "Consistency-Token"?: string;
             };
             path: {
@@ -5232,7 +5232,7 @@ export interface operations {
             header?: {
                 /** @description An id of the caller's choice, echoed in the answer and logged; any other value is replaced by a new UUID, not refused. */
                 "X-Request-Id"?: string;
-                /** @description The `Consistency-Token` a write answered: the reads of this request see that write (and everything before it), on whatever replica of the database they run. A value that is not one is a 400. */
+                /** @description The `Consistency-Token` a write answered, sent back as it came: the reads of this request see that write (and everything before it), on whatever replica of the database they run. Leave it out unless a write gave you one. Its form: up to 16 `domain-server-sequence` groups of digits, comma-separated (such as `0-1-4711`); any other value is a 400. */
                 "Consistency-Token"?: string;
             };
             path: {
@@ -5430,7 +5430,7 @@ export interface operations {
                 "If-Match"?: string;
                 /** @description An id of the caller's choice, echoed in the answer and logged; any other value is replaced by a new UUID, not refused. */
                 "X-Request-Id"?: string;
-                /** @description The `Consistency-Token` a write answered: the reads of this request see that write (and everything before it), on whatever replica of the database they run. A value that is not one is a 400. */
+                /** @description The `Consistency-Token` a write answered, sent back as it came: the reads of this request see that write (and everything before it), on whatever replica of the database they run. Leave it out unless a write gave you one. Its form: up to 16 `domain-server-sequence` groups of digits, comma-separated (such as `0-1-4711`); any other value is a 400. */
                 "Consistency-Token"?: string;
             };
             path: {
@@ -5684,7 +5684,7 @@ export interface operations {
             header?: {
                 /** @description An id of the caller's choice, echoed in the answer and logged; any other value is replaced by a new UUID, not refused. */
                 "X-Request-Id"?: string;
-                /** @description The `Consistency-Token` a write answered: the reads of this request see that write (and everything before it), on whatever replica of the database they run. A value that is not one is a 400. */
+                /** @description The `Consistency-Token` a write answered, sent back as it came: the reads of this request see that write (and everything before it), on whatever replica of the database they run. Leave it out unless a write gave you one. Its form: up to 16 `domain-server-sequence` groups of digits, comma-separated (such as `0-1-4711`); any other value is a 400. */
                 "Consistency-Token"?: string;
             };
             path: {

@@ -4,6 +4,7 @@ import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, renameSy
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { PLATFORM_APPS } from '@app/platform';
+import { committedAsyncApiDocumentOf, linkedAsyncApiDocument } from '../support/asyncapi';
 import { anEnvironment, anOrganization, aBot } from '../support/fixtures';
 import {
   BASE_DIR,
@@ -218,7 +219,7 @@ describe('the runtime image, rebuilt on disk', () => {
   }, 120_000);
 
   it.each(APPS.map((a) => [a.name, a] as const))(
-    'starts %s with the image’s CMD and the manifests’ environment: ready, with its API document',
+    'starts %s with the image’s CMD and the manifests’ environment: ready, with its API documents',
     async (_, platformApp) => {
       place(platformApp.name);
       const before = listFiles(app);
@@ -241,6 +242,7 @@ describe('the runtime image, rebuilt on disk', () => {
         const docs = await fetch(`http://127.0.0.1:${port}/${platformApp.label}/docs-json`);
         expect(docs.status).toBe(200);
         expect(((await docs.json()) as { info: { title: string } }).info.title).toContain('Bot Platform Management API');
+        expect(await linkedAsyncApiDocument(`http://127.0.0.1:${port}`, platformApp.label)).toBe(committedAsyncApiDocumentOf(platformApp.name));
         const live = await fetch(`http://127.0.0.1:${port}/health/live`);
         expect(live.status).toBe(200);
       } finally {

@@ -80,6 +80,7 @@ const successOf = (path: string, method: string) =>
 
 type Operation = { parameters?: Array<Record<string, any>>; responses: Record<string, any>; security?: unknown; tags?: string[]; requestBody?: any };
 const operation = (document: OpenAPIObject, path: string, method: string) => (document.paths[path] as Record<string, Operation>)[method];
+const firstOperation = (document: OpenAPIObject) => [operationsOf(document)[0].path, operationsOf(document)[0].method] as const;
 const schemaOf = (document: OpenAPIObject, name: string) => document.components!.schemas![name] as { properties: Record<string, any>; required?: string[] };
 
 describe.each([
@@ -169,6 +170,21 @@ describe.each([
         /^Paste the token alone: "Bearer " is added for you. Locally, `npm start` prints a development token, and `npm run token` makes another/,
       ),
     });
+  });
+
+  it('gives no header parameter a value Swagger UI would fill in and send: no example nor default (Consistency-Token describes its form instead)', () => {
+    for (const document of [served, servedInDevelopment]) {
+      const headers = operationsOf(document).flatMap(({ path, method }) =>
+        (operation(document, path, method).parameters ?? []).filter((p) => p.in === 'header'),
+      );
+      expect(headers.filter((p) => p.name === 'Consistency-Token')).toHaveLength(operationsOf(document).length);
+      const prefilled = headers.filter((p) => examplesIn(p).length > 0 || p.schema?.default !== undefined);
+      expect(prefilled.map(({ name }) => name)).toEqual([]);
+    }
+    const token = operation(served, ...firstOperation(served)).parameters!.find((p) => p.name === 'Consistency-Token')!;
+    expect(token.description).toMatch(
+      /Leave it out unless a write gave you one\. Its form: up to 16 `domain-server-sequence` groups of digits, comma-separated \(such as `0-1-4711`\)/,
+    );
   });
 
   it('declares every path id as a required uuid string, and a version number as a positive integer', () => {

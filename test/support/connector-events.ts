@@ -76,6 +76,17 @@ export async function jetStreamAdmin(url: string): Promise<{ jsm: JetStreamManag
   return { jsm, close: () => nc.close() };
 }
 
+/** The version the NATS server at `url` gives in its INFO. */
+export async function serverVersion(url: string): Promise<string> {
+  const nc = await connect({ servers: url, maxReconnectAttempts: 0, timeout: 3_000 });
+  try {
+    if (!nc.info?.version) throw new Error(`the NATS server at ${url} gave no version`);
+    return nc.info.version;
+  } finally {
+    await nc.close();
+  }
+}
+
 /** Every message a (small) stream holds, oldest first. */
 export async function storedMessages(jsm: JetStreamManager, stream: string) {
   const { state } = await jsm.streams.info(stream);
