@@ -3,7 +3,7 @@
 -- ConnectorEventRepository.feedSizes (environment)
 SELECT
   ev.position AS position,
-  OCTET_LENGTH(v.snapshot) + OCTET_LENGTH(v.changed_fields) + OCTET_LENGTH(v.updated_by) AS bytes
+  OCTET_LENGTH(v.snapshot) + OCTET_LENGTH(v.changed_fields) + OCTET_LENGTH(v.updated_by) + COALESCE(OCTET_LENGTH(v.reason), 0) AS bytes
 FROM
   connector_events ev
   JOIN rest_connector_versions v ON v.connector_uuid = ev.connector_uuid
@@ -21,7 +21,7 @@ LIMIT
 -- ConnectorEventRepository.feedSizes (bot)
 SELECT
   ev.position AS position,
-  OCTET_LENGTH(v.snapshot) + OCTET_LENGTH(v.changed_fields) + OCTET_LENGTH(v.updated_by) AS bytes
+  OCTET_LENGTH(v.snapshot) + OCTET_LENGTH(v.changed_fields) + OCTET_LENGTH(v.updated_by) + COALESCE(OCTET_LENGTH(v.reason), 0) AS bytes
 FROM
   connector_events ev
   JOIN rest_connector_versions v ON v.connector_uuid = ev.connector_uuid
@@ -49,6 +49,8 @@ SELECT
   v.operation AS operation,
   v.updated_at AS updated_at,
   v.updated_by AS updated_by,
+  v.reason AS reason,
+  v.reverted_to AS reverted_to,
   v.changed_fields AS changed_fields,
   v.snapshot AS snapshot
 FROM
@@ -77,6 +79,8 @@ SELECT
   v.operation AS operation,
   v.updated_at AS updated_at,
   v.updated_by AS updated_by,
+  v.reason AS reason,
+  v.reverted_to AS reverted_to,
   v.changed_fields AS changed_fields,
   v.snapshot AS snapshot
 FROM
@@ -256,7 +260,7 @@ LIMIT
 -- ConnectorEventRepository.numberedSizes
 SELECT
   ev.position AS position,
-  OCTET_LENGTH(v.snapshot) + OCTET_LENGTH(v.changed_fields) + OCTET_LENGTH(v.updated_by) AS bytes
+  OCTET_LENGTH(v.snapshot) + OCTET_LENGTH(v.changed_fields) + OCTET_LENGTH(v.updated_by) + COALESCE(OCTET_LENGTH(v.reason), 0) AS bytes
 FROM
   connector_events ev
   JOIN rest_connector_versions v ON v.connector_uuid = ev.connector_uuid
@@ -281,6 +285,8 @@ SELECT
   v.operation AS operation,
   v.updated_at AS updated_at,
   v.updated_by AS updated_by,
+  v.reason AS reason,
+  v.reverted_to AS reverted_to,
   v.changed_fields AS changed_fields,
   v.snapshot AS snapshot
 FROM

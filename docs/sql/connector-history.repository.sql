@@ -9,11 +9,15 @@ INSERT INTO
     updated_at,
     updated_by,
     updated_by_image,
+    updated_by_sub,
+    request_id,
+    reason,
+    reverted_to,
     changed_fields,
     snapshot
   )
 VALUES
-  (?, ?, ?, ?, ?, ?, ?, ?);
+  (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?);
 
 -- ConnectorHistoryRepository.recordUnchanged
 INSERT INTO
@@ -24,6 +28,9 @@ INSERT INTO
     updated_at,
     updated_by,
     updated_by_image,
+    updated_by_sub,
+    request_id,
+    reason,
     changed_fields,
     snapshot
   )
@@ -34,6 +41,9 @@ SELECT
   :updatedAt,
   :updatedBy,
   :updatedByImage,
+  :updatedBySub,
+  :requestId,
+  :reason,
   '[]',
   v.snapshot
 FROM
@@ -62,6 +72,10 @@ SELECT
   v.updated_at AS updated_at,
   v.updated_by AS updated_by,
   v.updated_by_image AS updated_by_image,
+  v.updated_by_sub AS updated_by_sub,
+  v.request_id AS request_id,
+  v.reason AS reason,
+  v.reverted_to AS reverted_to,
   v.changed_fields AS changed_fields
 FROM
   rest_connector_versions v
@@ -102,6 +116,10 @@ SELECT
   v.updated_at AS updated_at,
   v.updated_by AS updated_by,
   v.updated_by_image AS updated_by_image,
+  v.updated_by_sub AS updated_by_sub,
+  v.request_id AS request_id,
+  v.reason AS reason,
+  v.reverted_to AS reverted_to,
   v.changed_fields AS changed_fields,
   v.snapshot AS snapshot
 FROM
@@ -131,6 +149,45 @@ WHERE
   AND e.organization_uuid = :orgUUID
 LIMIT
   1;
+
+-- ConnectorHistoryRepository.secretsChangedBetween
+SELECT
+  MAX(
+    CASE
+      WHEN v.changed_fields LIKE '%"basicToken"%' THEN 1
+      ELSE 0
+    END
+  ) AS basicToken,
+  MAX(
+    CASE
+      WHEN v.changed_fields LIKE '%"bearerToken"%' THEN 1
+      ELSE 0
+    END
+  ) AS bearerToken,
+  MAX(
+    CASE
+      WHEN v.changed_fields LIKE '%"clientSecret"%' THEN 1
+      ELSE 0
+    END
+  ) AS clientSecret,
+  MAX(
+    CASE
+      WHEN v.changed_fields LIKE '%"authPassword"%' THEN 1
+      ELSE 0
+    END
+  ) AS authPassword,
+  MAX(
+    CASE
+      WHEN v.changed_fields LIKE '%"apiKey"%' THEN 1
+      ELSE 0
+    END
+  ) AS apiKey
+FROM
+  rest_connector_versions v
+WHERE
+  v.connector_uuid = :serviceUUID
+  AND v.version > :low
+  AND v.version <= :high;
 
 -- ConnectorHistoryRepository.trash
 SELECT

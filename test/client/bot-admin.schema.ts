@@ -115,7 +115,7 @@ export interface operations {
             header?: {
                 /** @description An id of the caller's choice, echoed in the answer and logged; any other value is replaced by a new UUID, not refused. */
                 "X-Request-Id"?: string;
-                /** @description The `Consistency-Token` a write answered: the reads of this request see that write (and everything before it), on whatever replica of the database they run. A value that is not one is a 400. */
+                /** @description The `Consistency-Token` a write answered, sent back as it came: the reads of this request see that write (and everything before it), on whatever replica of the database they run. Leave it out unless a write gave you one. Its form: up to 16 `domain-server-sequence` groups of digits, comma-separated (such as `0-1-4711`); any other value is a 400. */
                 "Consistency-Token"?: string;
             };
             path: {
@@ -307,7 +307,7 @@ export interface operations {
             header?: {
                 /** @description An id of the caller's choice, echoed in the answer and logged; any other value is replaced by a new UUID, not refused. */
                 "X-Request-Id"?: string;
-                /** @description The `Consistency-Token` a write answered: the reads of this request see that write (and everything before it), on whatever replica of the database they run. A value that is not one is a 400. */
+                /** @description The `Consistency-Token` a write answered, sent back as it came: the reads of this request see that write (and everything before it), on whatever replica of the database they run. Leave it out unless a write gave you one. Its form: up to 16 `domain-server-sequence` groups of digits, comma-separated (such as `0-1-4711`); any other value is a 400. */
                 "Consistency-Token"?: string;
             };
             path: {

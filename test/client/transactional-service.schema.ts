@@ -98,7 +98,7 @@ export interface paths {
         get: operations["getRestConnector"];
         /**
          * Update a connector
-         * @description Replaces the connector; a secret's placeholder sent back keeps the stored secret.
+         * @description Replaces the connector; a secret's placeholder sent back keeps the stored secret. A write that changes no field answers 200 (`Rest connector unchanged`) with the current ETag and records no version and no event; If-Match is checked all the same.
          */
         put: operations["updateRestConnector"];
         post?: never;
@@ -123,7 +123,7 @@ export interface paths {
         put?: never;
         /**
          * Test an unsaved connector
-         * @description Makes the connector's outbound call once and reports what happened: 200 whenever the call was attempted, whatever the far side answered (`outcome` says). The call goes only to public addresses (OUTBOUND_ALLOWED_CIDRS admits named private ranges), follows no redirect, ends when CONNECTOR_TEST_TIMEOUT_MS have passed since it started (the token request included) or when the caller disconnects, and reads at most 1 MiB. `output` is evaluated within bounds of time, memory and size (`output.error` says when it was stopped). Secrets and the OAuth access token appear only as their placeholders. At most CONNECTOR_TEST_PER_MINUTE runs per caller a minute (429; a 400 is not counted); 503 while this replica runs its maximum at once. The connector is validated exactly as a create; nothing is stored.
+         * @description Makes the connector's outbound call once and reports what happened: 200 whenever the call was attempted, whatever the far side answered (`outcome` says). The call goes only to public addresses (OUTBOUND_ALLOWED_CIDRS admits named private ranges), follows no redirect, ends when CONNECTOR_TEST_TIMEOUT_MS have passed since it started (the token request included) or when the caller disconnects, and reads at most 1 MiB. `output` is evaluated within bounds of time, memory and size (`output.error` says when it was stopped). Secrets and the OAuth access token appear only as their placeholders. At most CONNECTOR_TEST_PER_MINUTE runs per caller a minute (429; a 400 is not counted); 503 while this replica runs its maximum at once. Each attempted run is recorded (who, when, the host called, the outcome; never a secret, header, path, query or body), listed by `GET …/test-runs`. The connector is validated exactly as a create; nothing is stored.
          */
         post: operations["testUnsavedRestConnector"];
         delete?: never;
@@ -143,9 +143,49 @@ export interface paths {
         put?: never;
         /**
          * Test a saved connector
-         * @description Makes the connector's outbound call once and reports what happened: 200 whenever the call was attempted, whatever the far side answered (`outcome` says). The call goes only to public addresses (OUTBOUND_ALLOWED_CIDRS admits named private ranges), follows no redirect, ends when CONNECTOR_TEST_TIMEOUT_MS have passed since it started (the token request included) or when the caller disconnects, and reads at most 1 MiB. `output` is evaluated within bounds of time, memory and size (`output.error` says when it was stopped). Secrets and the OAuth access token appear only as their placeholders. At most CONNECTOR_TEST_PER_MINUTE runs per caller a minute (429; a 400 is not counted); 503 while this replica runs its maximum at once. Uses the stored connector and its secrets, or, with `connector`, those edits as a PUT would store them; nothing is saved.
+         * @description Makes the connector's outbound call once and reports what happened: 200 whenever the call was attempted, whatever the far side answered (`outcome` says). The call goes only to public addresses (OUTBOUND_ALLOWED_CIDRS admits named private ranges), follows no redirect, ends when CONNECTOR_TEST_TIMEOUT_MS have passed since it started (the token request included) or when the caller disconnects, and reads at most 1 MiB. `output` is evaluated within bounds of time, memory and size (`output.error` says when it was stopped). Secrets and the OAuth access token appear only as their placeholders. At most CONNECTOR_TEST_PER_MINUTE runs per caller a minute (429; a 400 is not counted); 503 while this replica runs its maximum at once. Each attempted run is recorded (who, when, the host called, the outcome; never a secret, header, path, query or body), listed by `GET …/test-runs`. Uses the stored connector and its secrets, or, with `connector`, those edits as a PUT would store them; nothing is saved.
          */
         post: operations["testSavedRestConnector"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/platform-transactional-service/org/{orgUUID}/env/{envUUID}/bot/{botUUID}/rest-connectors/{serviceUUID}/test-runs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Test runs of a connector
+         * @description The runs of `POST …/rest-connectors/{serviceUUID}/test`, newest first; readable after a delete too. Each run records who made it (`sub`, username), when, its request id, the host and port called, its outcome, the status that came back and its duration; never a secret, a header, a URL path or query, or a body. Runs refused before the call (400, 429, 503) are not recorded. The newest 100 are kept.
+         */
+        get: operations["restConnectorTestRuns"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/platform-transactional-service/org/{orgUUID}/env/{envUUID}/bot/{botUUID}/rest-connectors/test-runs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The bot's test runs of unsaved connectors
+         * @description The runs of `POST …/rest-connectors/test` in this bot, newest first (a saved connector's are under its own path). Each run records who made it (`sub`, username), when, its request id, the host and port called, its outcome, the status that came back and its duration; never a secret, a header, a URL path or query, or a body. Runs refused before the call (400, 429, 503) are not recorded. The newest 100 are kept.
+         */
+        get: operations["unsavedRestConnectorTestRuns"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -221,11 +261,51 @@ export interface paths {
         };
         /**
          * One version of a connector
-         * @description The version with the record it left (`snapshot`). To roll an edit back, PUT that snapshot: placeholders keep the stored secrets while the URL keeps its host.
+         * @description The version with the record it left (`snapshot`), who made it (`sub`), through which request (`requestId`) and why (`reason`). To put its record back, revert to it.
          */
         get: operations["restConnectorVersion"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/platform-transactional-service/org/{orgUUID}/env/{envUUID}/bot/{botUUID}/rest-connectors/{serviceUUID}/versions/{version}/diff/{otherVersion}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What changed between two versions
+         * @description The record fields whose value differs from `version`'s record to `otherVersion`'s (either may be the newer), each with both values. A secret is listed when a write between them set, cleared or replaced it; its values are never shown, only placeholders.
+         */
+        get: operations["restConnectorVersionDiff"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/platform-transactional-service/org/{orgUUID}/env/{envUUID}/bot/{botUUID}/rest-connectors/{serviceUUID}/versions/{version}/revert": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Revert a connector to an earlier version
+         * @description Puts the version's record back as an update (a new version, `revertedTo` naming this one, a `connector.updated` event). The stored secrets are kept (secret values are not versioned); 409 saying why when the record needs a secret no longer stored, or one whose destination has changed since (PUT the snapshot with the secret instead). Reverting to what the connector already is writes nothing and answers its ETag.
+         */
+        post: operations["revertRestConnector"];
         delete?: never;
         options?: never;
         head?: never;
@@ -582,6 +662,116 @@ export interface components {
             /** @description Edits to test instead of the stored connector, as a PUT would store them (placeholders keep the stored secrets while the URL keeps its host); nothing is saved. */
             connector?: components["schemas"]["RestConnectorWrite"];
         };
+        Sort: {
+            /** @example false */
+            empty: boolean;
+            /** @example true */
+            sorted: boolean;
+            /** @example false */
+            unsorted: boolean;
+        };
+        Pageable: {
+            /**
+             * Format: int64
+             * @example 0
+             */
+            offset: number;
+            sort: components["schemas"]["Sort"];
+            /** @example true */
+            paged: boolean;
+            /** @example false */
+            unpaged: boolean;
+            /**
+             * Format: int32
+             * @description 0-based page number
+             * @example 0
+             */
+            pageNumber: number;
+            /**
+             * Format: int32
+             * @example 5
+             */
+            pageSize: number;
+        };
+        /**
+         * @description The run's `outcome`, or CANCELLED when its caller disconnected before it ended.
+         * @enum {string}
+         */
+        RecordedTestRunOutcome: "SUCCESS" | "HTTP_ERROR" | "TIMEOUT" | "CONNECTION_FAILED" | "TLS_ERROR" | "BLOCKED_DESTINATION" | "AUTH_FAILED" | "CANCELLED";
+        ConnectorTestRun: {
+            /**
+             * Format: date-time
+             * @description When the run started (its call, after the checks that may refuse it).
+             */
+            startedAt: string;
+            /**
+             * @description The `sub` of the token that ran it, as the access log's `sub`.
+             * @example auth0|5f7c8ec7c33c6c004bbafe82
+             */
+            sub: string;
+            /**
+             * @description Who ran it, as `updatedBy` names a writer: `username`, else `preferred_username`, else `sub`.
+             * @example alice
+             */
+            username: string;
+            /**
+             * @description The run's request id: its `X-Request-Id` answer and its access log line's `requestId`.
+             * @example 6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10
+             */
+            requestId: string;
+            /**
+             * Format: uuid
+             * @description The saved connector run (also when edits of it were tested); null for an unsaved connector.
+             */
+            connectorUuid: string | null;
+            /**
+             * @description Host and port (when not the scheme's default) of the connector's URL as called; never its user info, path or query.
+             * @example api.example.com:8443
+             */
+            destinationHost: string;
+            /**
+             * @description The run's `outcome`, or CANCELLED when its caller disconnected before it ended.
+             * @example SUCCESS
+             */
+            outcome: components["schemas"]["RecordedTestRunOutcome"];
+            /**
+             * Format: int32
+             * @description The status of the answer the run got (the token endpoint's when it failed at the token request); null when none came.
+             * @example 200
+             */
+            status: number | null;
+            /**
+             * Format: int32
+             * @description The run's `durationMs`.
+             * @example 184
+             */
+            durationMs: number;
+        };
+        ConnectorTestRunPage: {
+            /** Format: int32 */
+            totalPages: number;
+            /** Format: int64 */
+            totalElements: number;
+            /**
+             * Format: int32
+             * @description linesPerPage
+             */
+            size: number;
+            /**
+             * Format: int32
+             * @description 0-based page number (page - 1)
+             */
+            number: number;
+            /** Format: int32 */
+            numberOfElements: number;
+            first: boolean;
+            last: boolean;
+            empty: boolean;
+            sort: components["schemas"]["Sort"];
+            pageable: components["schemas"]["Pageable"];
+            /** @description Newest first */
+            content: components["schemas"]["ConnectorTestRun"][];
+        };
         /**
          * @description What `source` is: a cURL command, an OpenAPI 3.x (or Swagger 2.0) document, or a Postman collection v2.1.
          * @enum {string}
@@ -682,37 +872,6 @@ export interface components {
             /** @description What was imported differently from the source, or left out; never dropped silently. */
             warnings: components["schemas"]["ImportWarning"][];
         };
-        Sort: {
-            /** @example false */
-            empty: boolean;
-            /** @example true */
-            sorted: boolean;
-            /** @example false */
-            unsorted: boolean;
-        };
-        Pageable: {
-            /**
-             * Format: int64
-             * @example 0
-             */
-            offset: number;
-            sort: components["schemas"]["Sort"];
-            /** @example true */
-            paged: boolean;
-            /** @example false */
-            unpaged: boolean;
-            /**
-             * Format: int32
-             * @description 0-based page number
-             * @example 0
-             */
-            pageNumber: number;
-            /**
-             * Format: int32
-             * @example 5
-             */
-            pageSize: number;
-        };
         DeletedRestConnector: {
             /** Format: uuid */
             uuid: string;
@@ -789,6 +948,27 @@ export interface components {
             updatedBy: string;
             /** @description Who made the write. */
             user: components["schemas"]["ConnectorUser"];
+            /**
+             * @description The `sub` of the token that made the write, as the access log's `sub`; null for versions recorded before it was kept.
+             * @example auth0|64b7c0ffee
+             */
+            sub: string | null;
+            /**
+             * @description The id of the request that made the write (its X-Request-Id, the access log line's `requestId`); null for versions recorded before it was kept.
+             * @example 6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10
+             */
+            requestId: string | null;
+            /**
+             * @description Why, as the writer said it in the Change-Reason header of the write; null when none was given.
+             * @example Vendor moved the API to v2 (ticket OPS-1234)
+             */
+            reason: string | null;
+            /**
+             * Format: int32
+             * @description For a revert (an UPDATED version, a `connector.updated` event): the earlier version whose record the write put back; null otherwise.
+             * @example null
+             */
+            revertedTo: number | null;
             /**
              * @description The record fields whose value this write changed, secrets by name only. A creation lists every field it set; a deletion and a restore list none (the record is unchanged).
              * @example [
@@ -890,6 +1070,27 @@ export interface components {
             /** @description Who made the write. */
             user: components["schemas"]["ConnectorUser"];
             /**
+             * @description The `sub` of the token that made the write, as the access log's `sub`; null for versions recorded before it was kept.
+             * @example auth0|64b7c0ffee
+             */
+            sub: string | null;
+            /**
+             * @description The id of the request that made the write (its X-Request-Id, the access log line's `requestId`); null for versions recorded before it was kept.
+             * @example 6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10
+             */
+            requestId: string | null;
+            /**
+             * @description Why, as the writer said it in the Change-Reason header of the write; null when none was given.
+             * @example Vendor moved the API to v2 (ticket OPS-1234)
+             */
+            reason: string | null;
+            /**
+             * Format: int32
+             * @description For a revert (an UPDATED version, a `connector.updated` event): the earlier version whose record the write put back; null otherwise.
+             * @example null
+             */
+            revertedTo: number | null;
+            /**
              * @description The record fields whose value this write changed, secrets by name only. A creation lists every field it set; a deletion and a restore list none (the record is unchanged).
              * @example [
              *       "url",
@@ -900,6 +1101,42 @@ export interface components {
             changedFields: string[];
             /** @description The record as a get showed it right after this write, without flows; secrets as placeholders. */
             snapshot: components["schemas"]["RestConnectorSnapshot"];
+        };
+        RestConnectorFieldChange: {
+            /**
+             * @description A record field (one of those `changedFields` may name).
+             * @example url
+             */
+            field: string;
+            /** @description Its value in `from`'s record; a secret as its placeholder (null when not set). */
+            from: Record<string, never> | null;
+            /** @description Its value in `to`'s record; a secret as its placeholder (null when not set). */
+            to: Record<string, never> | null;
+        };
+        RestConnectorVersionDiff: {
+            /**
+             * Format: int32
+             * @description The version compared from.
+             * @example 9
+             */
+            from: number;
+            /**
+             * Format: int32
+             * @description The version compared to.
+             * @example 12
+             */
+            to: number;
+            /** @description The fields whose value differs, in the record's order. A secret is listed when it was set, cleared or replaced by a write between the two (values are never shown: both sides read as the placeholder); empty when the records are the same. */
+            changes: components["schemas"]["RestConnectorFieldChange"][];
+        };
+        RestConnectorUpdated: {
+            /** @example Rest connector updated */
+            message: string;
+            /**
+             * Format: uuid
+             * @description uuid of the updated connector
+             */
+            data: string;
         };
         RestConnectorRestored: {
             /** @example Rest connector restored */
@@ -1027,15 +1264,6 @@ export interface components {
              */
             uuid: string;
         };
-        RestConnectorUpdated: {
-            /** @example Rest connector updated */
-            message: string;
-            /**
-             * Format: uuid
-             * @description uuid of the updated connector
-             */
-            data: string;
-        };
         /** @enum {string} */
         ConnectorEventType: "connector.created.v1" | "connector.updated.v1" | "connector.deleted.v1" | "connector.restored.v1";
         ConnectorEventData: {
@@ -1065,6 +1293,17 @@ export interface components {
              * @example alice
              */
             updatedBy: string;
+            /**
+             * @description Why, as the writer said it in the Change-Reason header of the write; null when none was given.
+             * @example Vendor moved the API to v2 (ticket OPS-1234)
+             */
+            reason: string | null;
+            /**
+             * Format: int32
+             * @description For a revert (an UPDATED version, a `connector.updated` event): the earlier version whose record the write put back; null otherwise.
+             * @example null
+             */
+            revertedTo: number | null;
             /** @description The record as a get showed it right after the write, without flows; secrets as placeholders. */
             snapshot: components["schemas"]["RestConnectorSnapshot"];
         };
@@ -1150,7 +1389,7 @@ export interface operations {
             header?: {
                 /** @description An id of the caller's choice, echoed in the answer and logged; any other value is replaced by a new UUID, not refused. */
                 "X-Request-Id"?: string;
-                /** @description The `Consistency-Token` a write answered: the reads of this request see that write (and everything before it), on whatever replica of the database they run. A value that is not one is a 400. */
+                /** @description The `Consistency-Token` a write answered, sent back as it came: the reads of this request see that write (and everything before it), on whatever replica of the database they run. Leave it out unless a write gave you one. Its form: up to 16 `domain-server-sequence` groups of digits, comma-separated (such as `0-1-4711`); any other value is a 400. */
                 "Consistency-Token"?: string;
             };
             path: {
@@ -1355,7 +1594,7 @@ export interface operations {
             header?: {
                 /** @description An id of the caller's choice, echoed in the answer and logged; any other value is replaced by a new UUID, not refused. */
                 "X-Request-Id"?: string;
-                /** @description The `Consistency-Token` a write answered: the reads of this request see that write (and everything before it), on whatever replica of the database they run. A value that is not one is a 400. */
+                /** @description The `Consistency-Token` a write answered, sent back as it came: the reads of this request see that write (and everything before it), on whatever replica of the database they run. Leave it out unless a write gave you one. Its form: up to 16 `domain-server-sequence` groups of digits, comma-separated (such as `0-1-4711`); any other value is a 400. */
                 "Consistency-Token"?: string;
             };
             path: {
@@ -1554,7 +1793,7 @@ export interface operations {
             header?: {
                 /** @description An id of the caller's choice, echoed in the answer and logged; any other value is replaced by a new UUID, not refused. */
                 "X-Request-Id"?: string;
-                /** @description The `Consistency-Token` a write answered: the reads of this request see that write (and everything before it), on whatever replica of the database they run. A value that is not one is a 400. */
+                /** @description The `Consistency-Token` a write answered, sent back as it came: the reads of this request see that write (and everything before it), on whatever replica of the database they run. Leave it out unless a write gave you one. Its form: up to 16 `domain-server-sequence` groups of digits, comma-separated (such as `0-1-4711`); any other value is a 400. */
                 "Consistency-Token"?: string;
             };
             path: {
@@ -1746,11 +1985,13 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description Why this write is made, kept in the version it records and carried by its change event (`reason`): one line of UTF-8 text, at most 500 characters. Leave it out for no reason. */
+                "Change-Reason"?: string;
                 /** @description Makes retries safe for 24 h: the same key and body return the first answer and create nothing; the same key with another body is a 422; a retry while the first request runs is a 409. */
                 "Idempotency-Key"?: string;
                 /** @description An id of the caller's choice, echoed in the answer and logged; any other value is replaced by a new UUID, not refused. */
                 "X-Request-Id"?: string;
-                /** @description The `Consistency-Token` a write answered: the reads of this request see that write (and everything before it), on whatever replica of the database they run. A value that is not one is a 400. */
+                /** @description The `Consistency-Token` a write answered, sent back as it came: the reads of this request see that write (and everything before it), on whatever replica of the database they run. Leave it out unless a write gave you one. Its form: up to 16 `domain-server-sequence` groups of digits, comma-separated (such as `0-1-4711`); any other value is a 400. */
                 "Consistency-Token"?: string;
             };
             path: {
@@ -2039,7 +2280,7 @@ export interface operations {
                 "If-None-Match"?: string;
                 /** @description An id of the caller's choice, echoed in the answer and logged; any other value is replaced by a new UUID, not refused. */
                 "X-Request-Id"?: string;
-                /** @description The `Consistency-Token` a write answered: the reads of this request see that write (and everything before it), on whatever replica of the database they run. A value that is not one is a 400. */
+                /** @description The `Consistency-Token` a write answered, sent back as it came: the reads of this request see that write (and everything before it), on whatever replica of the database they run. Leave it out unless a write gave you one. Its form: up to 16 `domain-server-sequence` groups of digits, comma-separated (such as `0-1-4711`); any other value is a 400. */
                 "Consistency-Token"?: string;
             };
             path: {
@@ -2248,11 +2489,13 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description Why this write is made, kept in the version it records and carried by its change event (`reason`): one line of UTF-8 text, at most 500 characters. Leave it out for no reason. */
+                "Change-Reason"?: string;
                 /** @description ETag of the version this write replaces; 412 when it is no longer current. */
                 "If-Match"?: string;
                 /** @description An id of the caller's choice, echoed in the answer and logged; any other value is replaced by a new UUID, not refused. */
                 "X-Request-Id"?: string;
-                /** @description The `Consistency-Token` a write answered: the reads of this request see that write (and everything before it), on whatever replica of the database they run. A value that is not one is a 400. */
+                /** @description The `Consistency-Token` a write answered, sent back as it came: the reads of this request see that write (and everything before it), on whatever replica of the database they run. Leave it out unless a write gave you one. Its form: up to 16 `domain-server-sequence` groups of digits, comma-separated (such as `0-1-4711`); any other value is a 400. */
                 "Consistency-Token"?: string;
             };
             path: {
@@ -2273,10 +2516,10 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Updated */
+            /** @description Updated, or unchanged */
             200: {
                 headers: {
-                    /** @description The new ETag */
+                    /** @description The new ETag; the current one when nothing changed */
                     ETag?: string;
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Consistency-Token": components["headers"]["Consistency-Token"];
@@ -2539,11 +2782,13 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description Why this write is made, kept in the version it records and carried by its change event (`reason`): one line of UTF-8 text, at most 500 characters. Leave it out for no reason. */
+                "Change-Reason"?: string;
                 /** @description ETag of the version this delete applies to (`"v3"`, with the quotes); 412 naming the current ETag when it is no longer current, 400 when it is not an ETag. */
                 "If-Match"?: string;
                 /** @description An id of the caller's choice, echoed in the answer and logged; any other value is replaced by a new UUID, not refused. */
                 "X-Request-Id"?: string;
-                /** @description The `Consistency-Token` a write answered: the reads of this request see that write (and everything before it), on whatever replica of the database they run. A value that is not one is a 400. */
+                /** @description The `Consistency-Token` a write answered, sent back as it came: the reads of this request see that write (and everything before it), on whatever replica of the database they run. Leave it out unless a write gave you one. Its form: up to 16 `domain-server-sequence` groups of digits, comma-separated (such as `0-1-4711`); any other value is a 400. */
                 "Consistency-Token"?: string;
             };
             path: {
@@ -2763,7 +3008,7 @@ export interface operations {
             header?: {
                 /** @description An id of the caller's choice, echoed in the answer and logged; any other value is replaced by a new UUID, not refused. */
                 "X-Request-Id"?: string;
-                /** @description The `Consistency-Token` a write answered: the reads of this request see that write (and everything before it), on whatever replica of the database they run. A value that is not one is a 400. */
+                /** @description The `Consistency-Token` a write answered, sent back as it came: the reads of this request see that write (and everything before it), on whatever replica of the database they run. Leave it out unless a write gave you one. Its form: up to 16 `domain-server-sequence` groups of digits, comma-separated (such as `0-1-4711`); any other value is a 400. */
                 "Consistency-Token"?: string;
             };
             path: {
@@ -3002,7 +3247,7 @@ export interface operations {
             header?: {
                 /** @description An id of the caller's choice, echoed in the answer and logged; any other value is replaced by a new UUID, not refused. */
                 "X-Request-Id"?: string;
-                /** @description The `Consistency-Token` a write answered: the reads of this request see that write (and everything before it), on whatever replica of the database they run. A value that is not one is a 400. */
+                /** @description The `Consistency-Token` a write answered, sent back as it came: the reads of this request see that write (and everything before it), on whatever replica of the database they run. Leave it out unless a write gave you one. Its form: up to 16 `domain-server-sequence` groups of digits, comma-separated (such as `0-1-4711`); any other value is a 400. */
                 "Consistency-Token"?: string;
             };
             path: {
@@ -3237,15 +3482,417 @@ export interface operations {
             };
         };
     };
+    restConnectorTestRuns: {
+        parameters: {
+            query?: {
+                /** @description Page number, 1-based. */
+                page?: number;
+                /** @description Items per page. */
+                linesPerPage?: number;
+            };
+            header?: {
+                /** @description An id of the caller's choice, echoed in the answer and logged; any other value is replaced by a new UUID, not refused. */
+                "X-Request-Id"?: string;
+                /** @description The `Consistency-Token` a write answered, sent back as it came: the reads of this request see that write (and everything before it), on whatever replica of the database they run. Leave it out unless a write gave you one. Its form: up to 16 `domain-server-sequence` groups of digits, comma-separated (such as `0-1-4711`); any other value is a 400. */
+                "Consistency-Token"?: string;
+            };
+            path: {
+                /** @description uuid of an organization */
+                orgUUID: string;
+                /** @description uuid of an environment */
+                envUUID: string;
+                /** @description uuid of a bot */
+                botUUID: string;
+                /** @description uuid of a rest connector */
+                serviceUUID: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the connector's test runs (Spring Data `Page`) */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConnectorTestRunPage"];
+                };
+            };
+            /** @description Invalid path id, query or body; `message` lists every failing field */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "error": "Bad Request",
+                     *       "message": [
+                     *         "name is required",
+                     *         "method is not a field of this body; did you mean requestType?"
+                     *       ],
+                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors/aa0de6c2-b1be-4e28-9ed2-f3bd0531ce0b/test-runs",
+                     *       "timestamp": "2026-11-21T09:00:00.000Z",
+                     *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing, invalid or expired bearer token (`WWW-Authenticate: Bearer`) */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "error": "Unauthorized",
+                     *       "message": "Authorization: Bearer <token> is required",
+                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors/aa0de6c2-b1be-4e28-9ed2-f3bd0531ce0b/test-runs",
+                     *       "timestamp": "2026-11-21T09:00:00.000Z",
+                     *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The token does not cover this organization, or lacks the scope of the operation */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "error": "Forbidden",
+                     *       "message": "Not allowed to access organization 0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01",
+                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors/aa0de6c2-b1be-4e28-9ed2-f3bd0531ce0b/test-runs",
+                     *       "timestamp": "2026-11-21T09:00:00.000Z",
+                     *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unknown or out-of-scope resource; `message` names what was not found */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "error": "Not Found",
+                     *       "message": "Bot 6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07 not found in environment 1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02",
+                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors/aa0de6c2-b1be-4e28-9ed2-f3bd0531ce0b/test-runs",
+                     *       "timestamp": "2026-11-21T09:00:00.000Z",
+                     *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit passed; see `Retry-After` */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "error": "Too Many Requests",
+                     *       "message": "Rate limit of 600 requests per minute exceeded",
+                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors/aa0de6c2-b1be-4e28-9ed2-f3bd0531ce0b/test-runs",
+                     *       "timestamp": "2026-11-21T09:00:00.000Z",
+                     *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An unexpected error: logged with the request id, answered without detail */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "error": "Internal Server Error",
+                     *       "message": "Internal server error",
+                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors/aa0de6c2-b1be-4e28-9ed2-f3bd0531ce0b/test-runs",
+                     *       "timestamp": "2026-11-21T09:00:00.000Z",
+                     *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The database is unavailable; retry later */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 503,
+                     *       "error": "Service Unavailable",
+                     *       "message": "The database is unavailable; retry later",
+                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors/aa0de6c2-b1be-4e28-9ed2-f3bd0531ce0b/test-runs",
+                     *       "timestamp": "2026-11-21T09:00:00.000Z",
+                     *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    unsavedRestConnectorTestRuns: {
+        parameters: {
+            query?: {
+                /** @description Page number, 1-based. */
+                page?: number;
+                /** @description Items per page. */
+                linesPerPage?: number;
+            };
+            header?: {
+                /** @description An id of the caller's choice, echoed in the answer and logged; any other value is replaced by a new UUID, not refused. */
+                "X-Request-Id"?: string;
+                /** @description The `Consistency-Token` a write answered, sent back as it came: the reads of this request see that write (and everything before it), on whatever replica of the database they run. Leave it out unless a write gave you one. Its form: up to 16 `domain-server-sequence` groups of digits, comma-separated (such as `0-1-4711`); any other value is a 400. */
+                "Consistency-Token"?: string;
+            };
+            path: {
+                /** @description uuid of an organization */
+                orgUUID: string;
+                /** @description uuid of an environment */
+                envUUID: string;
+                /** @description uuid of a bot */
+                botUUID: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the bot's runs of unsaved connectors (Spring Data `Page`) */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConnectorTestRunPage"];
+                };
+            };
+            /** @description Invalid path id, query or body; `message` lists every failing field */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "error": "Bad Request",
+                     *       "message": [
+                     *         "name is required",
+                     *         "method is not a field of this body; did you mean requestType?"
+                     *       ],
+                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors/test-runs",
+                     *       "timestamp": "2026-11-21T09:00:00.000Z",
+                     *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing, invalid or expired bearer token (`WWW-Authenticate: Bearer`) */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "error": "Unauthorized",
+                     *       "message": "Authorization: Bearer <token> is required",
+                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors/test-runs",
+                     *       "timestamp": "2026-11-21T09:00:00.000Z",
+                     *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The token does not cover this organization, or lacks the scope of the operation */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "error": "Forbidden",
+                     *       "message": "Not allowed to access organization 0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01",
+                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors/test-runs",
+                     *       "timestamp": "2026-11-21T09:00:00.000Z",
+                     *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unknown or out-of-scope resource; `message` names what was not found */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "error": "Not Found",
+                     *       "message": "Bot 6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07 not found in environment 1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02",
+                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors/test-runs",
+                     *       "timestamp": "2026-11-21T09:00:00.000Z",
+                     *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit passed; see `Retry-After` */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "error": "Too Many Requests",
+                     *       "message": "Rate limit of 600 requests per minute exceeded",
+                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors/test-runs",
+                     *       "timestamp": "2026-11-21T09:00:00.000Z",
+                     *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An unexpected error: logged with the request id, answered without detail */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "error": "Internal Server Error",
+                     *       "message": "Internal server error",
+                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors/test-runs",
+                     *       "timestamp": "2026-11-21T09:00:00.000Z",
+                     *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The database is unavailable; retry later */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 503,
+                     *       "error": "Service Unavailable",
+                     *       "message": "The database is unavailable; retry later",
+                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors/test-runs",
+                     *       "timestamp": "2026-11-21T09:00:00.000Z",
+                     *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     importRestConnectors: {
         parameters: {
             query?: never;
             header?: {
+                /** @description Why this write is made, kept in the version it records and carried by its change event (`reason`): one line of UTF-8 text, at most 500 characters. Leave it out for no reason. */
+                "Change-Reason"?: string;
                 /** @description With `"dryRun": false`: the same key and body within 24 h answer the first import again and create nothing; another body is a 422. */
                 "Idempotency-Key"?: string;
                 /** @description An id of the caller's choice, echoed in the answer and logged; any other value is replaced by a new UUID, not refused. */
                 "X-Request-Id"?: string;
-                /** @description The `Consistency-Token` a write answered: the reads of this request see that write (and everything before it), on whatever replica of the database they run. A value that is not one is a 400. */
+                /** @description The `Consistency-Token` a write answered, sent back as it came: the reads of this request see that write (and everything before it), on whatever replica of the database they run. Leave it out unless a write gave you one. Its form: up to 16 `domain-server-sequence` groups of digits, comma-separated (such as `0-1-4711`); any other value is a 400. */
                 "Consistency-Token"?: string;
             };
             path: {
@@ -3533,7 +4180,7 @@ export interface operations {
             header?: {
                 /** @description An id of the caller's choice, echoed in the answer and logged; any other value is replaced by a new UUID, not refused. */
                 "X-Request-Id"?: string;
-                /** @description The `Consistency-Token` a write answered: the reads of this request see that write (and everything before it), on whatever replica of the database they run. A value that is not one is a 400. */
+                /** @description The `Consistency-Token` a write answered, sent back as it came: the reads of this request see that write (and everything before it), on whatever replica of the database they run. Leave it out unless a write gave you one. Its form: up to 16 `domain-server-sequence` groups of digits, comma-separated (such as `0-1-4711`); any other value is a 400. */
                 "Consistency-Token"?: string;
             };
             path: {
@@ -3735,7 +4382,7 @@ export interface operations {
             header?: {
                 /** @description An id of the caller's choice, echoed in the answer and logged; any other value is replaced by a new UUID, not refused. */
                 "X-Request-Id"?: string;
-                /** @description The `Consistency-Token` a write answered: the reads of this request see that write (and everything before it), on whatever replica of the database they run. A value that is not one is a 400. */
+                /** @description The `Consistency-Token` a write answered, sent back as it came: the reads of this request see that write (and everything before it), on whatever replica of the database they run. Leave it out unless a write gave you one. Its form: up to 16 `domain-server-sequence` groups of digits, comma-separated (such as `0-1-4711`); any other value is a 400. */
                 "Consistency-Token"?: string;
             };
             path: {
@@ -3931,7 +4578,7 @@ export interface operations {
             header?: {
                 /** @description An id of the caller's choice, echoed in the answer and logged; any other value is replaced by a new UUID, not refused. */
                 "X-Request-Id"?: string;
-                /** @description The `Consistency-Token` a write answered: the reads of this request see that write (and everything before it), on whatever replica of the database they run. A value that is not one is a 400. */
+                /** @description The `Consistency-Token` a write answered, sent back as it came: the reads of this request see that write (and everything before it), on whatever replica of the database they run. Leave it out unless a write gave you one. Its form: up to 16 `domain-server-sequence` groups of digits, comma-separated (such as `0-1-4711`); any other value is a 400. */
                 "Consistency-Token"?: string;
             };
             path: {
@@ -4123,6 +4770,457 @@ export interface operations {
             };
         };
     };
+    restConnectorVersionDiff: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description An id of the caller's choice, echoed in the answer and logged; any other value is replaced by a new UUID, not refused. */
+                "X-Request-Id"?: string;
+                /** @description The `Consistency-Token` a write answered, sent back as it came: the reads of this request see that write (and everything before it), on whatever replica of the database they run. Leave it out unless a write gave you one. Its form: up to 16 `domain-server-sequence` groups of digits, comma-separated (such as `0-1-4711`); any other value is a 400. */
+                "Consistency-Token"?: string;
+            };
+            path: {
+                /** @description uuid of an organization */
+                orgUUID: string;
+                /** @description uuid of an environment */
+                envUUID: string;
+                /** @description uuid of a bot */
+                botUUID: string;
+                /** @description uuid of a rest connector */
+                serviceUUID: string;
+                /** @description A version number of the connector (the number of its ETag) */
+                version: number;
+                /** @description The version to compare it with: the diff says what changed from `version` to this one */
+                otherVersion: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The fields that differ */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RestConnectorVersionDiff"];
+                };
+            };
+            /** @description Invalid path id, query or body; `message` lists every failing field */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "error": "Bad Request",
+                     *       "message": [
+                     *         "name is required",
+                     *         "method is not a field of this body; did you mean requestType?"
+                     *       ],
+                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors/aa0de6c2-b1be-4e28-9ed2-f3bd0531ce0b/versions/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/diff/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01",
+                     *       "timestamp": "2026-11-21T09:00:00.000Z",
+                     *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing, invalid or expired bearer token (`WWW-Authenticate: Bearer`) */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "error": "Unauthorized",
+                     *       "message": "Authorization: Bearer <token> is required",
+                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors/aa0de6c2-b1be-4e28-9ed2-f3bd0531ce0b/versions/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/diff/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01",
+                     *       "timestamp": "2026-11-21T09:00:00.000Z",
+                     *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The token does not cover this organization, or lacks the scope of the operation */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "error": "Forbidden",
+                     *       "message": "Not allowed to access organization 0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01",
+                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors/aa0de6c2-b1be-4e28-9ed2-f3bd0531ce0b/versions/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/diff/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01",
+                     *       "timestamp": "2026-11-21T09:00:00.000Z",
+                     *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unknown or out-of-scope resource; `message` names what was not found */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "error": "Not Found",
+                     *       "message": "Bot 6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07 not found in environment 1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02",
+                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors/aa0de6c2-b1be-4e28-9ed2-f3bd0531ce0b/versions/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/diff/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01",
+                     *       "timestamp": "2026-11-21T09:00:00.000Z",
+                     *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit passed; see `Retry-After` */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "error": "Too Many Requests",
+                     *       "message": "Rate limit of 600 requests per minute exceeded",
+                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors/aa0de6c2-b1be-4e28-9ed2-f3bd0531ce0b/versions/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/diff/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01",
+                     *       "timestamp": "2026-11-21T09:00:00.000Z",
+                     *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An unexpected error: logged with the request id, answered without detail */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "error": "Internal Server Error",
+                     *       "message": "Internal server error",
+                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors/aa0de6c2-b1be-4e28-9ed2-f3bd0531ce0b/versions/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/diff/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01",
+                     *       "timestamp": "2026-11-21T09:00:00.000Z",
+                     *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The database is unavailable; retry later */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 503,
+                     *       "error": "Service Unavailable",
+                     *       "message": "The database is unavailable; retry later",
+                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors/aa0de6c2-b1be-4e28-9ed2-f3bd0531ce0b/versions/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/diff/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01",
+                     *       "timestamp": "2026-11-21T09:00:00.000Z",
+                     *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    revertRestConnector: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Why this write is made, kept in the version it records and carried by its change event (`reason`): one line of UTF-8 text, at most 500 characters. Leave it out for no reason. */
+                "Change-Reason"?: string;
+                /** @description ETag of the version this revert replaces; 412 when it is no longer current. */
+                "If-Match"?: string;
+                /** @description An id of the caller's choice, echoed in the answer and logged; any other value is replaced by a new UUID, not refused. */
+                "X-Request-Id"?: string;
+                /** @description The `Consistency-Token` a write answered, sent back as it came: the reads of this request see that write (and everything before it), on whatever replica of the database they run. Leave it out unless a write gave you one. Its form: up to 16 `domain-server-sequence` groups of digits, comma-separated (such as `0-1-4711`); any other value is a 400. */
+                "Consistency-Token"?: string;
+            };
+            path: {
+                /** @description uuid of an organization */
+                orgUUID: string;
+                /** @description uuid of an environment */
+                envUUID: string;
+                /** @description uuid of a bot */
+                botUUID: string;
+                /** @description uuid of a rest connector */
+                serviceUUID: string;
+                /** @description A version number of the connector (the number of its ETag) */
+                version: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Reverted, or unchanged */
+            200: {
+                headers: {
+                    /** @description The new ETag; the current one when nothing changed */
+                    ETag?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Consistency-Token": components["headers"]["Consistency-Token"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RestConnectorUpdated"];
+                };
+            };
+            /** @description Invalid path id, query or body; `message` lists every failing field */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "error": "Bad Request",
+                     *       "message": [
+                     *         "name is required",
+                     *         "method is not a field of this body; did you mean requestType?"
+                     *       ],
+                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors/aa0de6c2-b1be-4e28-9ed2-f3bd0531ce0b/versions/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/revert",
+                     *       "timestamp": "2026-11-21T09:00:00.000Z",
+                     *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing, invalid or expired bearer token (`WWW-Authenticate: Bearer`) */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "error": "Unauthorized",
+                     *       "message": "Authorization: Bearer <token> is required",
+                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors/aa0de6c2-b1be-4e28-9ed2-f3bd0531ce0b/versions/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/revert",
+                     *       "timestamp": "2026-11-21T09:00:00.000Z",
+                     *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The token does not cover this organization, or lacks the scope of the operation */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "error": "Forbidden",
+                     *       "message": "Not allowed to access organization 0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01",
+                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors/aa0de6c2-b1be-4e28-9ed2-f3bd0531ce0b/versions/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/revert",
+                     *       "timestamp": "2026-11-21T09:00:00.000Z",
+                     *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unknown or out-of-scope resource; `message` names what was not found */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "error": "Not Found",
+                     *       "message": "Bot 6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07 not found in environment 1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02",
+                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors/aa0de6c2-b1be-4e28-9ed2-f3bd0531ce0b/versions/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/revert",
+                     *       "timestamp": "2026-11-21T09:00:00.000Z",
+                     *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Another active connector of the bot has that name (case-insensitive) */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 409,
+                     *       "error": "Conflict",
+                     *       "message": "A rest connector named \"Weather forecast\" already exists in this bot",
+                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors/aa0de6c2-b1be-4e28-9ed2-f3bd0531ce0b/versions/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/revert",
+                     *       "timestamp": "2026-11-21T09:00:00.000Z",
+                     *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `If-Match` does not match the current `ETag` */
+            412: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 412,
+                     *       "error": "Precondition Failed",
+                     *       "message": "Rest connector aa0de6c2-b1be-4e28-9ed2-f3bd0531ce0b has changed since the ETag given in If-Match: its current ETag is \"v4\"; read it again, then send If-Match: \"v4\"",
+                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors/aa0de6c2-b1be-4e28-9ed2-f3bd0531ce0b/versions/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/revert",
+                     *       "timestamp": "2026-11-21T09:00:00.000Z",
+                     *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit passed; see `Retry-After` */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "error": "Too Many Requests",
+                     *       "message": "Rate limit of 600 requests per minute exceeded",
+                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors/aa0de6c2-b1be-4e28-9ed2-f3bd0531ce0b/versions/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/revert",
+                     *       "timestamp": "2026-11-21T09:00:00.000Z",
+                     *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An unexpected error: logged with the request id, answered without detail */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "error": "Internal Server Error",
+                     *       "message": "Internal server error",
+                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors/aa0de6c2-b1be-4e28-9ed2-f3bd0531ce0b/versions/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/revert",
+                     *       "timestamp": "2026-11-21T09:00:00.000Z",
+                     *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The database is unavailable; retry later */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 503,
+                     *       "error": "Service Unavailable",
+                     *       "message": "The database is unavailable; retry later",
+                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors/aa0de6c2-b1be-4e28-9ed2-f3bd0531ce0b/versions/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/revert",
+                     *       "timestamp": "2026-11-21T09:00:00.000Z",
+                     *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     deletedRestConnectors: {
         parameters: {
             query?: {
@@ -4134,7 +5232,7 @@ export interface operations {
             header?: {
                 /** @description An id of the caller's choice, echoed in the answer and logged; any other value is replaced by a new UUID, not refused. */
                 "X-Request-Id"?: string;
-                /** @description The `Consistency-Token` a write answered: the reads of this request see that write (and everything before it), on whatever replica of the database they run. A value that is not one is a 400. */
+                /** @description The `Consistency-Token` a write answered, sent back as it came: the reads of this request see that write (and everything before it), on whatever replica of the database they run. Leave it out unless a write gave you one. Its form: up to 16 `domain-server-sequence` groups of digits, comma-separated (such as `0-1-4711`); any other value is a 400. */
                 "Consistency-Token"?: string;
             };
             path: {
@@ -4326,11 +5424,13 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description Why this write is made, kept in the version it records and carried by its change event (`reason`): one line of UTF-8 text, at most 500 characters. Leave it out for no reason. */
+                "Change-Reason"?: string;
                 /** @description ETag of the deleted version this restore applies to (the last version's number); 412 when it is no longer current. */
                 "If-Match"?: string;
                 /** @description An id of the caller's choice, echoed in the answer and logged; any other value is replaced by a new UUID, not refused. */
                 "X-Request-Id"?: string;
-                /** @description The `Consistency-Token` a write answered: the reads of this request see that write (and everything before it), on whatever replica of the database they run. A value that is not one is a 400. */
+                /** @description The `Consistency-Token` a write answered, sent back as it came: the reads of this request see that write (and everything before it), on whatever replica of the database they run. Leave it out unless a write gave you one. Its form: up to 16 `domain-server-sequence` groups of digits, comma-separated (such as `0-1-4711`); any other value is a 400. */
                 "Consistency-Token"?: string;
             };
             path: {
@@ -4584,7 +5684,7 @@ export interface operations {
             header?: {
                 /** @description An id of the caller's choice, echoed in the answer and logged; any other value is replaced by a new UUID, not refused. */
                 "X-Request-Id"?: string;
-                /** @description The `Consistency-Token` a write answered: the reads of this request see that write (and everything before it), on whatever replica of the database they run. A value that is not one is a 400. */
+                /** @description The `Consistency-Token` a write answered, sent back as it came: the reads of this request see that write (and everything before it), on whatever replica of the database they run. Leave it out unless a write gave you one. Its form: up to 16 `domain-server-sequence` groups of digits, comma-separated (such as `0-1-4711`); any other value is a 400. */
                 "Consistency-Token"?: string;
             };
             path: {

@@ -88,6 +88,8 @@ describe('Connector change events: the feed (MariaDB)', () => {
         operation: 'CREATED',
         changedFields: expect.arrayContaining(['name', 'url', 'bearerToken', 'description']),
         updatedBy: 'alice',
+        reason: null,
+        revertedTo: null,
         snapshot: expect.objectContaining({ uuid, description: 'first', authType: 'AUTH_BEARER', bearerToken: '<BEARER_TOKEN>' }),
       },
     });

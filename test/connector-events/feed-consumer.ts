@@ -11,7 +11,16 @@ export interface FeedEvent {
     subject: string;
     time: string;
     datacontenttype: string;
-    data: { version: number; etag: string; operation: string; changedFields: string[]; updatedBy: string; snapshot: Record<string, unknown> };
+    data: {
+      version: number;
+      etag: string;
+      operation: string;
+      changedFields: string[];
+      updatedBy: string;
+      reason: string | null;
+      revertedTo: number | null;
+      snapshot: Record<string, unknown>;
+    };
   };
 }
 

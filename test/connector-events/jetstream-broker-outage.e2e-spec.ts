@@ -50,6 +50,31 @@ describe('The JetStream publisher of connector events when the broker goes away'
     expect(lines.filter(({ msg }) => msg.startsWith('connector events: NATS is unreachable'))).toHaveLength(1);
   });
 
+  it('is connecting until its first attempt concludes: while the server holds the handshake, then up once it answers', async () => {
+    // Stopped: the kernel accepts the connection, the server sends nothing, so the handshake waits.
+    await server.pause();
+    const { logger, lines } = collectingLogger();
+    publisher = startJetStreamPublisher({ url: server.url, maxAgeDays: 7, publishTimeoutMs: 2_000, reconnectWaitMs: 100 }, logger);
+    expect(publisher.connecting()).toBe(true);
+
+    server.resume();
+    await upAgain();
+    expect(publisher.connecting()).toBe(false);
+    expect(lines.filter(({ level }) => level >= 40)).toEqual([]);
+  });
+
+  it('ends connecting when its first attempt fails, with the warning that says so', async () => {
+    await server.kill();
+    const { logger, lines } = collectingLogger();
+    publisher = startJetStreamPublisher({ url: server.url, maxAgeDays: 7, publishTimeoutMs: 2_000, reconnectWaitMs: 60_000 }, logger);
+
+    await until('the first attempt to conclude', () => !publisher!.connecting());
+    expect(publisher.status()).toBe('down');
+    expect(lines.filter(({ level }) => level >= 40).map(({ msg }) => msg)).toEqual([
+      'connector events: NATS is unreachable; events wait in the outbox, connecting again every 60000 ms',
+    ]);
+  });
+
   it('closes while it is still trying to connect for the first time', async () => {
     await server.kill();
     publisher = startJetStreamPublisher({ url: server.url, maxAgeDays: 7, publishTimeoutMs: 2_000, reconnectWaitMs: 60_000 }, collectingLogger().logger);

@@ -8,7 +8,7 @@ import {
 import { DiscardPolicy, JetStreamManager, StorageType } from '@nats-io/jetstream';
 import { nanos } from '@nats-io/transport-node';
 import { randomUUID } from 'node:crypto';
-import { aConnectorEvent, collectingLogger, jetStreamAdmin, storedMessages, until } from '../support/connector-events';
+import { aConnectorEvent, collectingLogger, jetStreamAdmin, serverVersion, storedMessages, until } from '../support/connector-events';
 import { TEST_NATS_URL } from '../support/nats-server';
 
 const DAY_NS = 86_400 * 1e9;
@@ -148,6 +148,35 @@ describe('The JetStream publisher of connector events (shared NATS server)', () 
     await upOf(publisher);
     await expect(publisher.publish(subject, event, event.id)).resolves.toEqual({ duplicate: false, seq: 1 });
     expect(lines.map(({ msg }) => msg)).toContain(`connector events: no stream took ${subject}; checking stream ${stream} again`);
+  });
+
+  it('does not use a server older than its minimum: an error line names both versions, no stream is made, publishes fail saying why', async () => {
+    // Above any server this machine has: the running one is "too old" without another binary.
+    const required = '99.0.0';
+    const found = await serverVersion(TEST_NATS_URL);
+    const { publisher, lines, stream, subjectPrefix } = start({ minServerVersion: required });
+
+    await until('the first attempt to conclude', () => !publisher.connecting());
+    expect(publisher.status()).toBe('down');
+    const problem = `the NATS server is version ${found}; this service needs ${required} or later`;
+    expect(lines.filter(({ level }) => level >= 40)).toEqual([
+      expect.objectContaining({
+        level: 50,
+        version: found,
+        required,
+        msg: `connector events: ${problem}; nothing is published to it, events wait in the outbox (the change feed serves them) until NATS is upgraded`,
+      }),
+    ]);
+    await expect(admin.jsm.streams.info(stream)).rejects.toThrow('stream not found');
+    const event = aConnectorEvent();
+    await expect(publisher.publish(`${subjectPrefix}.a.b.c.d`, event, event.id)).rejects.toThrow(
+      new ConnectorEventPublishError(`connector events: ${problem}`),
+    );
+  });
+
+  it('uses a server at its minimum', async () => {
+    const { publisher } = start({ minServerVersion: await serverVersion(TEST_NATS_URL) });
+    await upOf(publisher);
   });
 
   it('refuses a subject outside its stream before sending it', async () => {

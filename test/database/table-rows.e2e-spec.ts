@@ -23,6 +23,9 @@ import {
   ColumnKind,
   CONNECTOR_EVENT_ROWS,
   CONNECTOR_EVENT_RELAY_ROWS,
+  CONNECTOR_TEST_RUN_ROWS,
+  ConnectorTestRun,
+  RecordedTestRunOutcome,
 } from '@app/domain';
 import { parseServerUrl } from '@app/platform';
 import { EntitySchema, ObjectLiteral } from 'typeorm';
@@ -43,6 +46,7 @@ const EVERY_TABLE_ROWS: Array<TableRows<any, any>> = [
   IDEMPOTENCY_KEY_ROWS,
   CONNECTOR_EVENT_ROWS,
   CONNECTOR_EVENT_RELAY_ROWS,
+  CONNECTOR_TEST_RUN_ROWS,
 ];
 
 /** The kind a TableRows must have for a TypeORM column. */
@@ -124,6 +128,22 @@ const aKey = (idempotencyKey: string, responseBody: IdempotencyKey['responseBody
   expiresAt: new Date(NOW.getTime() + 86_400_000),
 });
 
+const aTestRun = (uuid: string, connectorUuid: string | null): ConnectorTestRun => ({
+  uuid,
+  organizationUuid: ORG,
+  environmentUuid: ENV,
+  botUuid: BOT,
+  connectorUuid,
+  callerSub: 'auth0|ada',
+  callerUsername: 'Ada Lovelace',
+  requestId: 'request-1',
+  destinationHost: '[2001:db8::1]:8443',
+  outcome: connectorUuid === null ? RecordedTestRunOutcome.CANCELLED : RecordedTestRunOutcome.HTTP_ERROR,
+  httpStatus: connectorUuid === null ? null : 503,
+  durationMs: 1234,
+  startedAt: NOW,
+});
+
 /**
  * On one engine: the converters have the columns TypeORM made of the entities, and a row written one way reads back the
  * same the other way (TableRows stores values exactly as TypeORM does).
@@ -201,6 +221,16 @@ function describeOnEngine(engine: string, configOf: () => Promise<{ config: Data
         anEnvironment('0199aaaa-0000-7000-8000-00000000000c'),
         { ...anEnvironment('0199aaaa-0000-7000-8000-00000000000d'), removed: false, applications: [] },
         (e) => ({ uuid: e.uuid }),
+      );
+    });
+
+    it('converts test runs: a null connector and status, dates to the millisecond', async () => {
+      await roundTrip(
+        CONNECTOR_TEST_RUN_ROWS,
+        ConnectorTestRun,
+        aTestRun('0199aaaa-0000-7000-8000-00000000000e', '0199aaaa-0000-7000-8000-00000000000f'),
+        aTestRun('0199aaaa-0000-7000-8000-000000000010', null),
+        (run) => ({ uuid: run.uuid }),
       );
     });
 

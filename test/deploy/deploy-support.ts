@@ -13,10 +13,10 @@ import { join, relative, resolve } from 'node:path';
 import { parseAllDocuments } from 'yaml';
 import { Deployment } from 'kubernetes-models/apps/v1';
 import { HorizontalPodAutoscaler } from 'kubernetes-models/autoscaling/v2';
-import { Job } from 'kubernetes-models/batch/v1';
+import { CronJob, Job } from 'kubernetes-models/batch/v1';
 import { Ingress, NetworkPolicy } from 'kubernetes-models/networking.k8s.io/v1';
 import { PodDisruptionBudget } from 'kubernetes-models/policy/v1';
-import { ConfigMap, Namespace, Secret, Service, ServiceAccount } from 'kubernetes-models/v1';
+import { ConfigMap, Namespace, Pod, Secret, Service, ServiceAccount } from 'kubernetes-models/v1';
 
 export const ROOT = resolve(__dirname, '..', '..');
 export const K8S_DIR = join(ROOT, 'docker', 'k8s');
@@ -52,11 +52,13 @@ interface ModelClass {
 export const MODELS: Record<string, ModelClass> = {
   'v1/ConfigMap': ConfigMap,
   'v1/Namespace': Namespace,
+  'v1/Pod': Pod,
   'v1/Secret': Secret,
   'v1/Service': Service,
   'v1/ServiceAccount': ServiceAccount,
   'apps/v1/Deployment': Deployment,
   'batch/v1/Job': Job,
+  'batch/v1/CronJob': CronJob,
   'autoscaling/v2/HorizontalPodAutoscaler': HorizontalPodAutoscaler,
   'policy/v1/PodDisruptionBudget': PodDisruptionBudget,
   'networking.k8s.io/v1/Ingress': Ingress,
@@ -325,13 +327,20 @@ export function splitImage(image: string): { name: string; tag: string } {
 // ---------------------------------------------------------------------------------------------
 // Pods, selectors, network policies
 
-export function podSpec(r: Resource): Json | undefined {
-  if (r.kind === 'Deployment' || r.kind === 'Job') return r.spec?.template?.spec;
+/** The pod a resource is or makes: a Pod itself, a Deployment's or Job's template, a CronJob's job's template. */
+export function podTemplate(r: Resource): { metadata: Json; spec: Json } | undefined {
+  if (r.kind === 'Pod') return { metadata: r.metadata, spec: r.spec };
+  if (r.kind === 'Deployment' || r.kind === 'Job') return r.spec?.template;
+  if (r.kind === 'CronJob') return r.spec?.jobTemplate?.spec?.template;
   return undefined;
 }
 
+export function podSpec(r: Resource): Json | undefined {
+  return podTemplate(r)?.spec;
+}
+
 export function podLabels(r: Resource): Record<string, string> {
-  return r.spec?.template?.metadata?.labels ?? {};
+  return podTemplate(r)?.metadata?.labels ?? {};
 }
 
 export function podContainers(r: Resource): Json[] {

@@ -103,12 +103,18 @@ describe('docker/Dockerfile', () => {
         .map((i) => parseCopy(i.args))
         .filter((c) => !c.from)
         .flatMap((c) => c.sources);
-      expect(sources).toEqual(expect.arrayContaining(['package.json', 'package-lock.json', 'apps', 'libs', 'tools']));
+      expect(sources).toEqual(expect.arrayContaining(['package.json', 'package-lock.json', 'apps', 'libs', 'tools', 'docs/asyncapi']));
       for (const source of sources) {
         expect(existsSync(join(ROOT, source))).toBe(true);
         expect({ source, ignored: dockerIgnored(source, patterns) }).toEqual({ source, ignored: false });
       }
-      for (const path of ['apps/bot-admin/src/main.ts', 'libs/domain/src/index.ts', 'tools/cli/src/main.ts', 'apps/bot-admin/tsconfig.app.json']) {
+      for (const path of [
+        'apps/bot-admin/src/main.ts',
+        'libs/domain/src/index.ts',
+        'tools/cli/src/main.ts',
+        'apps/bot-admin/tsconfig.app.json',
+        'docs/asyncapi/connector-events.yaml',
+      ]) {
         expect({ path, ignored: dockerIgnored(path, patterns) }).toEqual({ path, ignored: false });
       }
     });

@@ -5,15 +5,18 @@ import {
   OVERLAY_DIR,
   PART_OF,
   podContainers,
+  podLabels,
   readKustomization,
   readYamlDocuments,
   rel,
   renderKustomization,
   Resource,
+  ROOT,
   splitImage,
   validateResource,
   yamlFilesUnder,
 } from './deploy-support';
+import { operationsDocAppliedFiles } from './operations-doc';
 
 /** docker/k8s: every document is a valid Kubernetes object, and the kustomizations render. */
 describe('Kubernetes manifests (docker/k8s)', () => {
@@ -67,8 +70,9 @@ describe('Kubernetes manifests (docker/k8s)', () => {
           }),
         });
       }
-      for (const r of rendered.resources.filter((x) => x.kind === 'Deployment' || x.kind === 'Job')) {
-        expect(r.spec.template.metadata.labels).toEqual(r.metadata.labels);
+      for (const r of rendered.resources.filter((x) => ['Deployment', 'Job', 'CronJob'].includes(x.kind))) {
+        expect(podLabels(r)).toEqual(r.metadata.labels);
+        if (r.kind === 'CronJob') expect(r.spec.jobTemplate.metadata.labels).toEqual(r.metadata.labels);
       }
     });
 
@@ -77,11 +81,30 @@ describe('Kubernetes manifests (docker/k8s)', () => {
     });
   });
 
-  it('uses every YAML file under docker/k8s, except the *.example.yaml documentation', () => {
+  describe('files outside the kustomizations', () => {
     const used = new Set<string>();
     for (const dir of [BASE_DIR, OVERLAY_DIR]) renderKustomization(dir).files.forEach((f) => used.add(f));
-    const unused = files.filter((f) => !used.has(f)).map(rel);
-    expect(unused).toEqual(['docker/k8s/base/platform-secrets.example.yaml']);
+    /** What docs/operations.md applies with `kubectl apply -f` that no kustomization renders: the support shell. */
+    const standalone = operationsDocAppliedFiles().filter((file) => !used.has(join(ROOT, file)));
+
+    it('are the *.example.yaml documentation and the manifests docs/operations.md applies alone', () => {
+      expect(standalone).toEqual(['docker/k8s/support/support-shell.yaml']);
+      const unused = files.filter((f) => !used.has(f)).map(rel);
+      expect(unused.sort()).toEqual(['docker/k8s/base/platform-secrets.example.yaml', ...standalone].sort());
+    });
+
+    it.each(standalone)('%s, applied alone, is labelled as the kustomizations label, and namespaced by `kubectl -n`', (file) => {
+      for (const r of readYamlDocuments(join(ROOT, file)) as Resource[]) {
+        expect(r.metadata.namespace).toBeUndefined();
+        expect(r.metadata.labels).toEqual(
+          expect.objectContaining({
+            'app.kubernetes.io/name': r.metadata.name,
+            'app.kubernetes.io/part-of': PART_OF,
+            'app.kubernetes.io/component': expect.any(String),
+          }),
+        );
+      }
+    });
   });
 
   describe('the example overlay', () => {

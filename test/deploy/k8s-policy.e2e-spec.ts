@@ -17,6 +17,7 @@ import {
   podContainers,
   podLabels,
   podSpec,
+  podTemplate,
   REQUIRED_SECRET_VARIABLES,
   renderKustomization,
   resolveContainerEnv,
@@ -26,6 +27,7 @@ import {
   selects,
   SUPPORT_TOOLING_LABEL,
 } from './deploy-support';
+import { restrictedViolations } from './pod-security';
 
 const APPS = Object.values(PLATFORM_APPS);
 const PUBLIC_APPS = APPS.filter((app) => app.name !== 'environment');
@@ -55,7 +57,9 @@ describe.each([
   };
   const selecting = (kind: string, deployment: Resource, selectorOf: (r: Resource) => Json) =>
     ofKind(kind).filter((r) => selects(selectorOf(r), podLabels(deployment)));
-  const workloads = [...ofKind('Deployment'), ...ofKind('Job')];
+  const workloads = [...ofKind('Deployment'), ...ofKind('Job'), ...ofKind('CronJob')];
+  /** The CLI jobs: the migration Job and the import's template. */
+  const cliJobs = [...ofKind('Job'), ...ofKind('CronJob')];
 
   it('has one Deployment per app, and a migration Job running the CLI migrate', () => {
     expect(
@@ -68,6 +72,35 @@ describe.each([
     const [container] = jobs[0].spec.template.spec.containers;
     expect([...(container.command ?? []), ...(container.args ?? [])]).toEqual(['node', 'dist/tools/cli/main.js', 'migrate']);
     expect(jobs[0].spec.template.spec.restartPolicy).toBe('Never');
+  });
+
+  it('has the import as a suspended template (never scheduled), running the CLI import on the file its ConfigMap mounts', () => {
+    const templates = ofKind('CronJob');
+    expect(templates.map((t) => t.metadata.name)).toEqual(['platform-import']);
+    const [template] = templates;
+    expect(template.spec.suspend).toBe(true);
+    const job = template.spec.jobTemplate.spec;
+    // A rejected file is rejected again: one try, and the Job is cleaned up a day after it finished.
+    expect({ backoffLimit: job.backoffLimit, ttl: job.ttlSecondsAfterFinished, restart: job.template.spec.restartPolicy }).toEqual({
+      backoffLimit: 0,
+      ttl: 86400,
+      restart: 'Never',
+    });
+    expect(job.activeDeadlineSeconds).toBeGreaterThan(0);
+    const spec = podSpec(template);
+    const [container] = spec.containers;
+    const command = [...(container.command ?? []), ...(container.args ?? [])] as string[];
+    expect(command.slice(0, 3)).toEqual(['node', 'dist/tools/cli/main.js', 'import']);
+    expect(command).toHaveLength(4);
+    // The file it names is a key of the ConfigMap platform-import, mounted read-only.
+    const mount = (container.volumeMounts as Json[]).find((m) => command[3].startsWith(`${m.mountPath}/`));
+    expect(mount?.readOnly).toBe(true);
+    const volume = (spec.volumes as Json[]).find((v) => v.name === mount?.name);
+    expect(volume?.configMap?.name).toBe('platform-import');
+    expect(volume?.configMap?.optional).not.toBe(true);
+    expect(volume?.configMap?.items).toEqual([{ key: 'data.json', path: command[3].slice(mount.mountPath.length + 1) }]);
+    // The same image as the migration, so the import always runs the release's CLI and schema.
+    expect(container.image).toBe(ofKind('Job')[0].spec.template.spec.containers[0].image);
   });
 
   describe.each(APPS.map((app) => [app.name, app] as const))('%s', (__, app) => {
@@ -165,8 +198,8 @@ describe.each([
     });
   });
 
-  it('hardens every container of every Deployment and Job', () => {
-    expect(workloads.length).toBe(APPS.length + 1);
+  it('hardens every container of every Deployment, Job and CronJob', () => {
+    expect(workloads.length).toBe(APPS.length + 2);
     for (const workload of workloads) {
       const spec = podSpec(workload);
       const id = `${workload.kind}/${workload.metadata.name}`;
@@ -190,15 +223,32 @@ describe.each([
     }
   });
 
-  it('gives the migration Job every variable except PORT, resolvable from the ConfigMap and the Secret example', () => {
-    const [container] = ofKind('Job')[0].spec.template.spec.containers;
-    const names = (container.env as Json[]).map((e) => e.name).sort();
-    expect(names).toEqual(
-      envExampleVariables()
-        .filter((n) => n !== 'PORT')
-        .sort(),
-    );
+  it("makes only pods the namespace's restricted Pod Security Standard admits", () => {
+    for (const workload of workloads) {
+      const { metadata, spec } = podTemplate(workload) as Json;
+      expect({ id: `${workload.kind}/${workload.metadata.name}`, violations: restrictedViolations(metadata, spec) }).toEqual({
+        id: `${workload.kind}/${workload.metadata.name}`,
+        violations: [],
+      });
+    }
   });
+
+  it.each(cliJobs.map((job) => [`${job.kind}/${job.metadata.name}`, job] as const))(
+    'gives %s every variable except PORT, from the same sources as the apps, valid for the CLI',
+    (__, job) => {
+      const [container] = podSpec(job).containers;
+      const names = (container.env as Json[]).map((e) => e.name).sort();
+      expect(names).toEqual(
+        envExampleVariables()
+          .filter((n) => n !== 'PORT')
+          .sort(),
+      );
+      const appEnv = new Map((podSpec(deploymentOf(PLATFORM_APPS.transactionalService.name)).containers[0].env as Json[]).map((e) => [e.name, e]));
+      for (const variable of container.env as Json[]) expect(variable).toEqual(appEnv.get(variable.name));
+      const env = resolveContainerEnv(container, { 'platform-config': configMapData(resources, 'platform-config') }, { 'platform-secrets': VALID_SECRETS });
+      expect(loadAppConfig(env).nodeEnv).toBe('production');
+    },
+  );
 
   it('gives every Deployment and the Job NATS_URL as an optional key of the Secret (blank: no broker), the stream and retention from the ConfigMap', () => {
     const config = configMapData(resources, 'platform-config');
@@ -317,6 +367,7 @@ describe.each([
       // A pod no other policy selects (a debug pod, the migration job) accepts nothing.
       expect(networkAllows(policies, namespace, { run: 'debug' }, [], peerPod(namespace, {}), 8080)).toBe(false);
       expect(networkAllows(policies, namespace, podLabels(ofKind('Job')[0]), [], peerPod(namespace, support), 3001)).toBe(false);
+      expect(networkAllows(policies, namespace, podLabels(ofKind('CronJob')[0]), [], peerPod(namespace, support), 3001)).toBe(false);
     });
 
     it.each(PUBLIC_APPS.map((a) => [a.name, a] as const))('admit the ingress controller and Prometheus to %s, on its port only', (__, app) => {
@@ -402,6 +453,24 @@ describe.each([
       expect(reaches(pod(namespace, { 'app.kubernetes.io/name': 'nats' }), 4222)).toBe(false); // without the label
       expect(reaches(pod('messaging', natsLabels), 4222)).toBe(false); // in a namespace without the label
       expect(reaches(pod(namespace, podLabels(deploymentOf(PLATFORM_APPS.botAdmin.name))), 4222)).toBe(false);
+    });
+
+    it('let the transactional service ask DNS of kube-dns and of NodeLocal DNSCache (169.254.20.10), on port 53 only', () => {
+      const source = podLabels(deploymentOf(PLATFORM_APPS.transactionalService.name));
+      // Addresses classified only, never dialled: a kube-dns pod's, NodeLocal DNSCache's, and others of 169.254.0.0/16.
+      const kubeDns = { ...peerPod('kube-system', { 'k8s-app': 'kube-dns' }), address: '10.42.0.10' };
+      const at = (address: string): DestinationPod => ({ ...peerPod('kube-system', {}), address });
+      const reaches = (destination: DestinationPod, port: number, protocol: 'TCP' | 'UDP') =>
+        egressAllows(policies, namespace, source, destination, port, protocol);
+      for (const protocol of ['UDP', 'TCP'] as const) {
+        expect(reaches(kubeDns, 53, protocol)).toBe(true);
+        expect(reaches(at('169.254.20.10'), 53, protocol)).toBe(true);
+        // The rest of link-local stays shut: the cloud's metadata and DNS (169.254.169.254, .253), a neighbour.
+        for (const address of ['169.254.169.254', '169.254.169.253', '169.254.20.11'])
+          expect({ address, ok: reaches(at(address), 53, protocol) }).toEqual({ address, ok: false });
+      }
+      for (const port of [80, 443, 8080, 9253]) expect({ port, ok: reaches(at('169.254.20.10'), port, 'TCP') }).toEqual({ port, ok: false });
+      expect(reaches(kubeDns, 443, 'TCP')).toBe(false);
     });
 
     it('let Prometheus scrape /metrics as the pods announce it', () => {

@@ -1,16 +1,31 @@
 import { freePort } from '../support/free-port';
 import { spawn } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { PLATFORM_APPS } from '@app/platform';
-import { BASE_DIR, configMapData, findStage, Json, parseCopy, readDockerfile, renderKustomization, ROOT, stageChain, workdirOf } from './deploy-support';
+import { committedAsyncApiDocumentOf, linkedAsyncApiDocument } from '../support/asyncapi';
+import { anEnvironment, anOrganization, aBot } from '../support/fixtures';
+import {
+  BASE_DIR,
+  configMapData,
+  findStage,
+  Json,
+  parseCopy,
+  podSpec,
+  readDockerfile,
+  renderKustomization,
+  ROOT,
+  stageChain,
+  workdirOf,
+} from './deploy-support';
 
 /**
  * The image's runtime stage, rebuilt on disk: a production-only `npm ci` (as the prod-deps stage does)
  * and the built bundles, copied where the Dockerfile's runtime stage puts them, in a directory outside
  * the repository (so `require` can only find the production node_modules). Each app is then started
- * with the image's CMD and the base manifests' environment, and the migration job's command is run.
+ * with the image's CMD and the base manifests' environment, and the migration job's and the import template's
+ * commands are run.
  */
 const APPS = Object.values(PLATFORM_APPS);
 const INSTALL_TIMEOUT_MS = 180_000;
@@ -170,8 +185,41 @@ describe('the runtime image, rebuilt on disk', () => {
     expect({ code: again.code, output: again.output }).toEqual({ code: 0, output: expect.stringContaining('No pending migrations') });
   }, 120_000);
 
+  it('imports platform data with the import template’s command, from the file where its ConfigMap is mounted', async () => {
+    place(PLATFORM_APPS.transactionalService.name);
+    const migration = resources.find((r) => r.kind === 'Job')?.spec.template.spec.containers[0];
+    const migrated = await run(process.execPath, migration.command.slice(1), { cwd: app, env: containerEnv(migration), timeoutMs: 60_000 });
+    expect(migrated.code).toBe(0);
+
+    const spec = podSpec(resources.find((r) => r.kind === 'CronJob') as Json);
+    const [container] = spec.containers;
+    const [command, ...args] = [...container.command, ...(container.args ?? [])] as string[];
+    expect(command).toBe('node');
+    // The ConfigMap's volume as the kubelet lays it out: each item a file under the container's mount path.
+    const volume = (spec.volumes as Json[]).find((v) => v.configMap);
+    const mount = (container.volumeMounts as Json[]).find((m) => m.name === volume.name);
+    const mounted = join(work, 'configmap-volume');
+    mkdirSync(mounted);
+    const organization = anOrganization();
+    const environment = anEnvironment(organization.uuid);
+    const data = { organizations: [organization], environments: [environment], bots: [aBot(environment.uuid)] };
+    for (const item of volume.configMap.items as Json[]) writeFileSync(join(mounted, item.path), JSON.stringify(data));
+    const inMount = (arg: string) => arg.startsWith(`${mount.mountPath}/`);
+    expect(args.filter(inMount)).toHaveLength(1);
+    const local = args.map((arg) => (inMount(arg) ? join(mounted, arg.slice(mount.mountPath.length + 1)) : arg));
+
+    for (let i = 0; i < 2; i++) {
+      // Twice: the import is an upsert by uuid, so a Job run again changes nothing and succeeds.
+      const result = await run(process.execPath, local, { cwd: app, env: containerEnv(container), timeoutMs: 60_000 });
+      expect({ code: result.code, output: result.output }).toEqual({
+        code: 0,
+        output: expect.stringContaining('Imported {"organizations":1,"environments":1,"bots":1,"flows":0,"connectorContent":0}'),
+      });
+    }
+  }, 120_000);
+
   it.each(APPS.map((a) => [a.name, a] as const))(
-    'starts %s with the image’s CMD and the manifests’ environment: ready, with its API document',
+    'starts %s with the image’s CMD and the manifests’ environment: ready, with its API documents',
     async (_, platformApp) => {
       place(platformApp.name);
       const before = listFiles(app);
@@ -194,6 +242,7 @@ describe('the runtime image, rebuilt on disk', () => {
         const docs = await fetch(`http://127.0.0.1:${port}/${platformApp.label}/docs-json`);
         expect(docs.status).toBe(200);
         expect(((await docs.json()) as { info: { title: string } }).info.title).toContain('Bot Platform Management API');
+        expect(await linkedAsyncApiDocument(`http://127.0.0.1:${port}`, platformApp.label)).toBe(committedAsyncApiDocumentOf(platformApp.name));
         const live = await fetch(`http://127.0.0.1:${port}/health/live`);
         expect(live.status).toBe(200);
       } finally {

@@ -5,6 +5,12 @@ import { join } from 'node:path';
 import { connectorEventsDocumentSource, connectorEventValidator, externalRefs, parseConnectorEventsDocument } from '../support/asyncapi';
 import { aConnectorEvent } from '../support/connector-events';
 import { ROOT } from '../support/run-command';
+import { mysqlTestConfig } from '../support/test-config';
+import { startTestApp, TestApp } from '../support/test-app';
+import { AppConfig, PlatformAppDefinition } from '@app/platform';
+import { BOT_ADMIN_APP } from '../../apps/bot-admin/src/bot-admin.app';
+import { ENVIRONMENT_APP } from '../../apps/environment/src/environment.app';
+import { TRANSACTIONAL_SERVICE_APP } from '../../apps/transactional-service/src/transactional-service.app';
 
 const OPENAPI = JSON.parse(readFileSync(join(ROOT, 'docs/openapi/transactional-service.json'), 'utf8'));
 
@@ -74,6 +80,47 @@ describe('The AsyncAPI document of the connector events (docs/asyncapi/connector
     const [example] = raw.components.messages.ConnectorEvent.examples;
     expect(problems(validate, example.payload)).toEqual([]);
     expect(example.headers['Nats-Msg-Id']).toBe(example.payload.id);
+  });
+});
+
+describe('The AsyncAPI document served beside the OpenAPI one', () => {
+  const path = `/${TRANSACTIONAL_SERVICE_APP.label}/docs-asyncapi`;
+  const apps: TestApp[] = [];
+  afterAll(async () => {
+    for (const app of apps) await app.close();
+  });
+  const start = async (definition: PlatformAppDefinition, config: Partial<AppConfig> = {}) => {
+    const sut = await startTestApp(definition, mysqlTestConfig(config));
+    apps.push(sut);
+    return sut;
+  };
+
+  it('is served by the transactional service as committed, as YAML, to anyone (no token, as its OpenAPI document)', async () => {
+    const sut = await start(TRANSACTIONAL_SERVICE_APP, { nodeEnv: 'production' });
+    const res = await sut.http.get(path).expect(200);
+
+    expect(res.headers['content-type']).toBe('application/yaml; charset=utf-8');
+    expect(res.text).toBe(connectorEventsDocumentSource().text);
+    await sut.http.head(path).expect(200);
+  });
+
+  it('is linked from the OpenAPI document (externalDocs), which Swagger UI shows under the title', async () => {
+    const sut = await start(TRANSACTIONAL_SERVICE_APP);
+    const openapi = (await sut.http.get(`/${TRANSACTIONAL_SERVICE_APP.label}/docs-json`).expect(200)).body;
+
+    expect(openapi.externalDocs).toEqual({ description: expect.stringContaining('AsyncAPI 3.0 document'), url: path });
+    expect(OPENAPI.externalDocs).toEqual(openapi.externalDocs);
+  });
+
+  it('is served by no other app, and not with API_DOCS=off', async () => {
+    for (const definition of [ENVIRONMENT_APP, BOT_ADMIN_APP]) {
+      const sut = await start(definition);
+      const openapi = (await sut.http.get(`/${definition.label}/docs-json`).expect(200)).body;
+      expect(openapi.externalDocs).toBeUndefined();
+      await sut.http.get(`/${definition.label}/docs-asyncapi`).expect(404);
+    }
+    const off = await start(TRANSACTIONAL_SERVICE_APP, { apiDocs: false });
+    await off.http.get(path).expect(404);
   });
 });
 

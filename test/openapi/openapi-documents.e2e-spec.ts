@@ -40,9 +40,13 @@ const ADDED_OPERATIONS: Record<AppName, Array<[string, string, string, string, s
   'transactional-service': [
     [`${CONNECTORS}/test`, 'post', 'testUnsavedRestConnector', 'Test an unsaved connector', '200'],
     [`${CONNECTORS}/{serviceUUID}/test`, 'post', 'testSavedRestConnector', 'Test a saved connector', '200'],
+    [`${CONNECTORS}/{serviceUUID}/test-runs`, 'get', 'restConnectorTestRuns', 'Test runs of a connector', '200'],
+    [`${CONNECTORS}/test-runs`, 'get', 'unsavedRestConnectorTestRuns', "The bot's test runs of unsaved connectors", '200'],
     [`${CONNECTORS}/deleted`, 'get', 'deletedRestConnectors', "The bot's trash", '200'],
     [`${CONNECTORS}/{serviceUUID}/versions`, 'get', 'restConnectorVersions', 'Versions of a connector', '200'],
     [`${CONNECTORS}/{serviceUUID}/versions/{version}`, 'get', 'restConnectorVersion', 'One version of a connector', '200'],
+    [`${CONNECTORS}/{serviceUUID}/versions/{version}/diff/{otherVersion}`, 'get', 'restConnectorVersionDiff', 'What changed between two versions', '200'],
+    [`${CONNECTORS}/{serviceUUID}/versions/{version}/revert`, 'post', 'revertRestConnector', 'Revert a connector to an earlier version', '200'],
     [`${CONNECTORS}/{serviceUUID}/restore`, 'post', 'restoreRestConnector', 'Restore a deleted connector', '200'],
     [`${CONNECTORS}/import`, 'post', 'importRestConnectors', 'Import connectors from cURL, OpenAPI or Postman', '200'],
     [`${CONNECTORS}/{serviceUUID}/export`, 'get', 'exportRestConnector', 'Export a connector as cURL, OpenAPI or Postman', '200'],
@@ -76,6 +80,7 @@ const successOf = (path: string, method: string) =>
 
 type Operation = { parameters?: Array<Record<string, any>>; responses: Record<string, any>; security?: unknown; tags?: string[]; requestBody?: any };
 const operation = (document: OpenAPIObject, path: string, method: string) => (document.paths[path] as Record<string, Operation>)[method];
+const firstOperation = (document: OpenAPIObject) => [operationsOf(document)[0].path, operationsOf(document)[0].method] as const;
 const schemaOf = (document: OpenAPIObject, name: string) => document.components!.schemas![name] as { properties: Record<string, any>; required?: string[] };
 
 describe.each([
@@ -117,16 +122,20 @@ describe.each([
       serviceUUID: DEMO_IDS.weatherConnector,
     };
     // The path ids; a version number is pre-filled with 1 alike.
+    const isVersion = (pair: string) => /^(version|otherVersion)=/.test(pair);
     const names = exampleIds(served)
-      .map((pair) => pair.split('=')[0])
-      .filter((name) => name !== 'version');
+      .filter((pair) => !isVersion(pair))
+      .map((pair) => pair.split('=')[0]);
     expect(names.length).toBeGreaterThan(0);
 
-    const ids = (document: OpenAPIObject) => exampleIds(document).filter((pair) => !pair.startsWith('version='));
+    const ids = (document: OpenAPIObject) => exampleIds(document).filter((pair) => !isVersion(pair));
     expect(ids(servedInDevelopment)).toEqual(names.map((name) => `${name}=${demo[name]}`));
     expect(ids(served)).toEqual(names.map((name) => `${name}=3fa85f64-5717-4562-b3fc-2c963f66afa6`));
-    for (const document of [served, servedInDevelopment])
-      expect(exampleIds(document).filter((pair) => pair.startsWith('version='))).toEqual(app === 'transactional-service' ? ['version=1'] : []);
+    for (const document of [served, servedInDevelopment]) {
+      const versions = exampleIds(document).filter(isVersion);
+      expect(versions.length > 0).toBe(app === 'transactional-service');
+      expect(versions.filter((pair) => !pair.endsWith('=1'))).toEqual([]);
+    }
   });
 
   it("has exactly the seed's operations of its group, in the seed's words, and the ones the contract adds, each in its task group and secured by the bearer scheme", () => {
@@ -163,13 +172,28 @@ describe.each([
     });
   });
 
+  it('gives no header parameter a value Swagger UI would fill in and send: no example nor default (Consistency-Token describes its form instead)', () => {
+    for (const document of [served, servedInDevelopment]) {
+      const headers = operationsOf(document).flatMap(({ path, method }) =>
+        (operation(document, path, method).parameters ?? []).filter((p) => p.in === 'header'),
+      );
+      expect(headers.filter((p) => p.name === 'Consistency-Token')).toHaveLength(operationsOf(document).length);
+      const prefilled = headers.filter((p) => examplesIn(p).length > 0 || p.schema?.default !== undefined);
+      expect(prefilled.map(({ name }) => name)).toEqual([]);
+    }
+    const token = operation(served, ...firstOperation(served)).parameters!.find((p) => p.name === 'Consistency-Token')!;
+    expect(token.description).toMatch(
+      /Leave it out unless a write gave you one\. Its form: up to 16 `domain-server-sequence` groups of digits, comma-separated \(such as `0-1-4711`\)/,
+    );
+  });
+
   it('declares every path id as a required uuid string, and a version number as a positive integer', () => {
     for (const { path, method } of operationsOf(served)) {
       const ids = (path.match(/\{(\w+)\}/g) ?? []).map((id) => id.slice(1, -1));
       const declared = (operation(served, path, method).parameters ?? []).filter((p) => p.in === 'path');
       expect(declared.map((p) => p.name)).toEqual(ids);
       for (const parameter of declared) {
-        const schema = parameter.name === 'version' ? { type: 'integer', format: 'int32', minimum: 1 } : { type: 'string', format: 'uuid' };
+        const schema = /^(version|otherVersion)$/.test(parameter.name) ? { type: 'integer', format: 'int32', minimum: 1 } : { type: 'string', format: 'uuid' };
         expect(parameter).toMatchObject({ required: true, schema });
       }
     }
@@ -372,8 +396,11 @@ describe('What the documents say, field for field', () => {
     const query = (path: string) =>
       Object.fromEntries((operation(connectors, path, 'get').parameters ?? []).filter((p) => p.in === 'query').map((p) => [p.name, p.schema]));
 
-    expect(keys('RestConnectorVersion')).toEqual(['version', 'operation', 'updatedAt', 'updatedBy', 'user', 'changedFields']);
-    expect(keys('RestConnectorVersionDetail')).toEqual(['version', 'operation', 'updatedAt', 'updatedBy', 'user', 'changedFields', 'snapshot']);
+    const trail = ['sub', 'requestId', 'reason', 'revertedTo'];
+    expect(keys('RestConnectorVersion')).toEqual(['version', 'operation', 'updatedAt', 'updatedBy', 'user', ...trail, 'changedFields']);
+    expect(keys('RestConnectorVersionDetail')).toEqual(['version', 'operation', 'updatedAt', 'updatedBy', 'user', ...trail, 'changedFields', 'snapshot']);
+    expect(keys('RestConnectorVersionDiff')).toEqual(['from', 'to', 'changes']);
+    expect(keys('RestConnectorFieldChange')).toEqual(['field', 'from', 'to']);
     expect(keys('RestConnectorSnapshot')).toEqual(keys('RestConnector').filter((key) => key !== 'flows'));
     expect(connectors.components!.schemas!.VersionOperation).toMatchObject({ enum: ['CREATED', 'UPDATED', 'DELETED', 'RESTORED'] });
     expect(keys('DeletedRestConnector')).toEqual(['uuid', 'name', 'tags', 'deletedAt', 'deletedBy', 'version', 'etag']);

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { AddressInfo } from 'node:net';
 import { AppName, committedDocument, DocumentedOperation, operationsOf } from './committed-documents';
 import { join } from 'node:path';
-import { Browser, chromium, ConsoleMessage, Locator, Page } from 'playwright-core';
+import { Browser, chromium, ConsoleMessage, Locator, Page, Request } from 'playwright-core';
 import { ROOT } from '../support/run-command';
 import { TestApp } from '../support/test-app';
 
@@ -63,6 +63,19 @@ export function collectRequestedOrigins(page: Page): Set<string> {
     if (['http:', 'https:', 'ws:', 'wss:'].includes(url.protocol)) origins.add(url.origin);
   });
   return origins;
+}
+
+/**
+ * The requests the page sends to the app's operations (under `/{label}/`, the documentation excepted): what "Try it
+ * out" sent, headers included (`allHeaders()`), to check that nobody's values went with it but those typed.
+ */
+export function collectOperationRequests(page: Page, label: string): Request[] {
+  const requests: Request[] = [];
+  page.on('request', (request) => {
+    const { pathname } = new URL(request.url());
+    if (pathname.startsWith(`/${label}/`) && !pathname.startsWith(`/${label}/docs`)) requests.push(request);
+  });
+  return requests;
 }
 
 /** Opens Swagger UI and waits until the operations are rendered. */

@@ -1,7 +1,7 @@
 import { PlatformAppDefinition } from '@app/platform';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Browser, BrowserContext, Page } from 'playwright-core';
+import { Browser, BrowserContext, Page, Request } from 'playwright-core';
 import { BOT_ADMIN_APP } from '../../apps/bot-admin/src/bot-admin.app';
 import { ENVIRONMENT_APP } from '../../apps/environment/src/environment.app';
 import { TRANSACTIONAL_SERVICE_APP } from '../../apps/transactional-service/src/transactional-service.app';
@@ -15,6 +15,7 @@ import { signToken } from '../support/tokens';
 import {
   authorize,
   collectBrowserErrors,
+  collectOperationRequests,
   collectRequestedOrigins,
   documentedOperations,
   launchChromium,
@@ -25,6 +26,7 @@ import {
   tryItOut,
 } from './swagger-ui-browser';
 import { AppName } from './committed-documents';
+import { connectorEventsDocumentSource } from '../support/asyncapi';
 
 /** What the browser reads: an operation of the app, its path parameters, and text its 200 body must show. */
 interface ReadScenario {
@@ -117,6 +119,7 @@ describe('Swagger UI in headless Chromium', () => {
     let page: Page;
     let errors: string[];
     let requested: Set<string>;
+    let sent: Request[];
 
     beforeAll(async () => {
       sut = await startTestApp(definition, mysqlTestConfig());
@@ -125,6 +128,7 @@ describe('Swagger UI in headless Chromium', () => {
       page = await context.newPage();
       errors = collectBrowserErrors(page);
       requested = collectRequestedOrigins(page);
+      sent = collectOperationRequests(page, definition.label);
     });
     afterAll(async () => {
       await context?.close();
@@ -158,6 +162,11 @@ describe('Swagger UI in headless Chromium', () => {
         expect(response.requestUrl).toBe(`${origin}${concretePath}`);
         expect(response.status).toBe('200');
         for (const text of scenario.expectedText) expect(response.body).toContain(text);
+        // The optional headers nobody typed were not sent: a Consistency-Token or request id Swagger UI made up would be.
+        expect(sent.map((request) => request.url())).toEqual([response.requestUrl]);
+        const headers = await sent[0].allHeaders();
+        expect(headers.authorization).toBe(`Bearer ${scenario.token}`);
+        expect(Object.keys(headers).filter((name) => ['consistency-token', 'x-request-id'].includes(name))).toEqual([]);
       } catch (error) {
         // What the browser showed, for the next person to read instead of guessing selectors.
         writeFileSync(join(SCREENSHOT_DIR, `${app}.failed.html`), await page.content());
@@ -170,6 +179,28 @@ describe('Swagger UI in headless Chromium', () => {
       expect([...requested]).toEqual([origin]);
     }, 60_000);
   });
+
+  it('links the AsyncAPI document under the title of the app that publishes events; the link answers it, as committed', async () => {
+    const sut = await startTestApp(TRANSACTIONAL_SERVICE_APP, mysqlTestConfig());
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const page = await context.newPage();
+    try {
+      const origin = await listenOnLoopback(sut);
+      await openSwaggerUi(page, `${origin}/${TRANSACTIONAL_SERVICE_APP.label}/docs`);
+      const link = page.locator('.swagger-ui .info .info__extdocs');
+      expect(await link.innerText()).toBe('The messages this app publishes: its AsyncAPI 3.0 document (YAML)');
+
+      const answer = await page.request.get(new URL((await link.getAttribute('href'))!, page.url()).href);
+      expect(answer.status()).toBe(200);
+      expect(await answer.text()).toBe(connectorEventsDocumentSource().text);
+    } catch (error) {
+      writeFileSync(join(SCREENSHOT_DIR, 'asyncapi-link.failed.html'), await page.content());
+      throw error;
+    } finally {
+      await context.close();
+      await sut.close();
+    }
+  }, 60_000);
 
   it('runs a connector test from Swagger UI: the far side on 127.0.0.2 gets the call, the page shows what came back', async () => {
     const sut = await startTestApp(TRANSACTIONAL_SERVICE_APP, mysqlTestConfig({ connectorTests: loopbackTestRuns({ timeoutMs: 5_000 }) }), withResolver());

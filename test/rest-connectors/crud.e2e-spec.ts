@@ -449,7 +449,7 @@ describe('Rest connectors: create, get, update, delete (MariaDB)', () => {
       expect(res.body).toMatchObject({ description: null, headers: [], tags: [] });
     });
 
-    it('accepts a GET-then-PUT round trip and ignores the read-only fields', async () => {
+    it('accepts a GET-then-PUT round trip and ignores the read-only fields: nothing changed, nothing is written', async () => {
       const uuid = await createConnector(sut, tenant, token, withClientCredentials());
       const flow = aFlow(tenant.bot.uuid, { name: 'Checkout', connectors: [uuid] });
       await importData(sut.dataSource, { flows: [flow] });
@@ -466,14 +466,31 @@ describe('Rest connectors: create, get, update, delete (MariaDB)', () => {
 
       const res = await sut.http.put(`${base}/${uuid}`).set(bearer(bob)).send(sent).expect(200);
 
+      expect(res.body).toEqual({ message: 'Rest connector unchanged', data: uuid });
+      expect(res.headers.etag).toBe(fetched.headers.etag);
+      const after = await get(uuid).expect(200);
+      expect(after.body).toEqual(fetched.body);
+      expect(after.headers.etag).toBe(fetched.headers.etag);
+      expect(after.body.flows).toEqual([{ uuid: flow.uuid, name: 'Checkout' }]);
+    });
+
+    it('takes a round trip with one field changed as an update by its writer, the read-only fields ignored', async () => {
+      const uuid = await createConnector(sut, tenant, token, withClientCredentials());
+      const fetched = await get(uuid).expect(200);
+      const sent = {
+        ...fetched.body,
+        description: 'edited',
+        uuid: '11111111-2222-4333-8444-555555555555',
+        updatedAt: '2001-01-01T00:00:00.000Z',
+        updatedBy: 'mallory',
+      };
+      const bob = await signToken({ scope: 'connectors:write', username: 'bob' });
+
+      const res = await sut.http.put(`${base}/${uuid}`).set(bearer(bob)).send(sent).expect(200);
+
       expect(res.body).toEqual({ message: 'Rest connector updated', data: uuid });
       const after = await get(uuid).expect(200);
-      expect(after.body).toEqual({
-        ...fetched.body,
-        updatedAt: expect.stringMatching(ISO_UTC_MILLIS),
-        updatedBy: 'bob',
-      });
-      expect(after.body.flows).toEqual([{ uuid: flow.uuid, name: 'Checkout' }]);
+      expect(after.body).toEqual({ ...fetched.body, description: 'edited', updatedAt: expect.stringMatching(ISO_UTC_MILLIS), updatedBy: 'bob' });
       expect(after.body.updatedAt).not.toBe('2001-01-01T00:00:00.000Z');
     });
 

@@ -39,6 +39,8 @@ describe('History, trash and restore (MariaDB)', () => {
   const remove = (uuid: string) => sut.http.delete(`${base}/${uuid}`).set(bearer(token));
   const restore = (uuid: string, as = token) => sut.http.post(`${base}/${uuid}/restore`).set(bearer(as));
   const trash = (query = '', path = base) => sut.http.get(`${path}/deleted${query}`).set(bearer(token));
+  /** What a version records of the request that made it: the token's sub, the request's id (its answer's X-Request-Id), no reason. */
+  const trailOf = (res: { headers: Record<string, string> }) => ({ sub: 'user-1', requestId: res.headers['x-request-id'], reason: null, revertedTo: null });
   const recordOf = (body: Record<string, unknown>) => {
     const { flows: _flows, ...snapshot } = body;
     return snapshot;
@@ -56,12 +58,17 @@ describe('History, trash and restore (MariaDB)', () => {
   describe('versions', () => {
     it("records every write with the ETag's number, who and when, the changed fields, and the record a get showed after it", async () => {
       const secret = `bearer-${randomUUID()}`;
-      const uuid = await createConnector(sut, tenant, token, withBearerAuth({ bearerToken: secret, description: 'first' }));
+      const creation = await sut.http
+        .post(base)
+        .set(bearer(token))
+        .send(withBearerAuth({ bearerToken: secret, description: 'first' }))
+        .expect(201);
+      const { uuid } = creation.body;
       const created = await get(uuid).expect(200);
       const edited = { ...recordOf(created.body), description: 'second', bearerToken: `bearer-${randomUUID()}` };
       const updated = await put(uuid, edited).expect(200);
       const afterUpdate = await get(uuid).expect(200);
-      await remove(uuid).expect(204);
+      const removed = await remove(uuid).expect(204);
 
       const page = await versions(uuid, '', reader).expect(200);
 
@@ -73,6 +80,7 @@ describe('History, trash and restore (MariaDB)', () => {
           updatedAt: expect.stringMatching(ISO_UTC_MILLIS),
           updatedBy: 'alice',
           user: { username: 'alice', image: ALICE.picture },
+          ...trailOf(removed),
           changedFields: [],
         },
         {
@@ -81,6 +89,7 @@ describe('History, trash and restore (MariaDB)', () => {
           updatedAt: afterUpdate.body.updatedAt,
           updatedBy: 'alice',
           user: { username: 'alice', image: ALICE.picture },
+          ...trailOf(updated),
           changedFields: ['description', 'bearerToken'],
         },
         {
@@ -89,6 +98,7 @@ describe('History, trash and restore (MariaDB)', () => {
           updatedAt: created.body.updatedAt,
           updatedBy: 'alice',
           user: { username: 'alice', image: ALICE.picture },
+          ...trailOf(creation),
           changedFields: ['name', 'description', 'requestType', 'url', 'headers', 'contentType', 'authType', 'bearerToken', 'output', 'tags'],
         },
       ]);
@@ -104,15 +114,15 @@ describe('History, trash and restore (MariaDB)', () => {
       const uuid = await createConnector(sut, tenant, token, withBearerAuth({ bearerToken: secret }));
       const record = recordOf((await get(uuid).expect(200)).body);
 
-      await put(uuid, { ...record, bearerToken: secret }).expect(200);
+      await put(uuid, { ...record, bearerToken: secret, description: 'sent again' }).expect(200);
       await put(uuid, { ...record, bearerToken: '<BEARER_TOKEN>', name: `${record.name} 2` }).expect(200);
       await put(uuid, { ...record, authType: 'AUTH_NONE', bearerToken: null, tags: [{ name: 'Alpha' }] }).expect(200);
 
       const page = await versions(uuid).expect(200);
       expect(page.body.content.map((v: { changedFields: string[] }) => v.changedFields)).toEqual([
         ['name', 'authType', 'bearerToken', 'tags'],
-        ['name'],
-        [],
+        ['name', 'description'],
+        ['description'],
         expect.any(Array),
       ]);
     });

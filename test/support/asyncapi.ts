@@ -16,6 +16,23 @@ export function connectorEventsDocumentSource(): { text: string; raw: any } {
   return { text, raw: parseYaml(text) };
 }
 
+/** The AsyncAPI document each app links from its OpenAPI document and serves, as committed; none for the others. */
+export function committedAsyncApiDocumentOf(app: string): string | undefined {
+  return app === 'transactional-service' ? connectorEventsDocumentSource().text : undefined;
+}
+
+/**
+ * What an app running at `origin` (a process of its own: the built app, the image's layout) serves at the AsyncAPI link
+ * of its OpenAPI document at `/{label}/docs-json` (`externalDocs`); undefined when that document links none.
+ */
+export async function linkedAsyncApiDocument(origin: string, label: string): Promise<string | undefined> {
+  const openapi = (await (await fetch(`${origin}/${label}/docs-json`)).json()) as { externalDocs?: { url: string } };
+  if (!openapi.externalDocs) return undefined;
+  const answer = await fetch(new URL(openapi.externalDocs.url, origin));
+  if (answer.status !== 200) throw new Error(`${openapi.externalDocs.url} answered ${answer.status}: ${await answer.text()}`);
+  return answer.text();
+}
+
 /** Every `$ref` of a document that does not point inside it (`#/…`). */
 export function externalRefs(node: unknown): string[] {
   if (Array.isArray(node)) return node.flatMap(externalRefs);

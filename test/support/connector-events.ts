@@ -21,6 +21,8 @@ export function aConnectorEvent(overrides: { org?: string; env?: string; bot?: s
       operation: 'UPDATED',
       changedFields: ['url'],
       updatedBy: 'alice',
+      reason: 'The vendor moved the forecast API',
+      revertedTo: null,
       snapshot: {
         uuid: connector,
         name: 'Weather forecast',
@@ -72,6 +74,17 @@ export async function jetStreamAdmin(url: string): Promise<{ jsm: JetStreamManag
   const nc = await connect({ servers: url, maxReconnectAttempts: 0, timeout: 3_000 });
   const jsm = await jetstreamManager(nc, { timeout: 5_000 });
   return { jsm, close: () => nc.close() };
+}
+
+/** The version the NATS server at `url` gives in its INFO. */
+export async function serverVersion(url: string): Promise<string> {
+  const nc = await connect({ servers: url, maxReconnectAttempts: 0, timeout: 3_000 });
+  try {
+    if (!nc.info?.version) throw new Error(`the NATS server at ${url} gave no version`);
+    return nc.info.version;
+  } finally {
+    await nc.close();
+  }
 }
 
 /** Every message a (small) stream holds, oldest first. */

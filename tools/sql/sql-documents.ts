@@ -3,6 +3,7 @@ import {
   ConnectorEventRepository,
   ConnectorHistoryRepository,
   ConnectorRelationsRepository,
+  ConnectorTestRunRepository,
   Database,
   DummyValue,
   EnvironmentRepository,
@@ -28,6 +29,7 @@ export const REPOSITORIES = [
   ConnectorRelationsRepository,
   ConnectorEventRepository,
   ConnectorHistoryRepository,
+  ConnectorTestRunRepository,
   IdempotencyRepository,
 ] as const;
 

@@ -10,7 +10,7 @@ export const TRANSACTIONAL_SERVICE_APP: PlatformAppDefinition = {
   description:
     'Rest connectors of a bot. A rest connector is a configured outbound REST call that flows of the bot use.\n\n' +
     "- **Connectors**: list, page through, autocomplete, create, read, update and delete (to the trash) a bot's connectors.\n" +
-    "- **Test runs**: make a connector's call now, saved or not yet saved, and see what came back.\n" +
+    "- **Test runs**: make a connector's call now, saved or not yet saved, and see what came back; list who ran which, when, and what came of it.\n" +
     '- **Import and export**: connectors from a cURL command, an OpenAPI document or a Postman collection, and back.\n' +
     "- **History and trash**: every version of a connector, the bot's deleted connectors, and their restore.\n" +
     '- **Change events**: every write of a connector as a CloudEvent, in a feed any client can follow (and on NATS JetStream).\n\n' +
@@ -32,8 +32,9 @@ export const TRANSACTIONAL_SERVICE_APP: PlatformAppDefinition = {
     },
     {
       name: 'Test runs',
-      description: "Try a connector's call before a flow uses it: the request as sent (secrets hidden), the answer, and what `output` selects.",
-      operations: ['testUnsavedRestConnector', 'testSavedRestConnector'],
+      description:
+        "Try a connector's call before a flow uses it: the request as sent (secrets hidden), the answer, and what `output` selects. Every run is recorded (who, when, the host called, the outcome), for readers to list.",
+      operations: ['testUnsavedRestConnector', 'testSavedRestConnector', 'restConnectorTestRuns', 'unsavedRestConnectorTestRuns'],
     },
     {
       name: 'Import and export',
@@ -42,8 +43,17 @@ export const TRANSACTIONAL_SERVICE_APP: PlatformAppDefinition = {
     },
     {
       name: 'History and trash',
-      description: 'What each write left (versions with the record they wrote), the connectors deleted from the bot, and how to bring one back.',
-      operations: ['restConnectorVersions', 'restConnectorVersion', 'deletedRestConnectors', 'restoreRestConnector'],
+      description:
+        'What each write left (versions with the record they wrote, who made them, through which request and why), what changed between two ' +
+        'versions, how to put an earlier version back, the connectors deleted from the bot, and how to bring one back.',
+      operations: [
+        'restConnectorVersions',
+        'restConnectorVersion',
+        'restConnectorVersionDiff',
+        'revertRestConnector',
+        'deletedRestConnectors',
+        'restoreRestConnector',
+      ],
     },
     {
       name: 'Change events',
@@ -53,6 +63,8 @@ export const TRANSACTIONAL_SERVICE_APP: PlatformAppDefinition = {
     },
   ],
   pathExamples: DEMO_PATH_IDS,
+  // The change events on NATS JetStream.
+  asyncApiDocument: 'connector-events.yaml',
   // An import's source may be 1 MiB, which JSON escapes can make larger.
   largeBodies: [{ path: /\/rest-connectors\/import$/, limitBytes: IMPORT_BODY_LIMIT_BYTES }],
 };

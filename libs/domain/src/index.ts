@@ -66,6 +66,11 @@ export * from './rest-connectors/rest-connector-search.repository';
 export * from './rest-connectors/connector-relations.repository';
 export * from './rest-connectors/connector-history.repository';
 
+// Connector test runs: the record of each run attempted, its DTOs and its repository
+export * from './rest-connectors/test-runs/connector-test-run.entity';
+export * from './rest-connectors/test-runs/connector-test-run.repository';
+export * from './rest-connectors/test-runs/dto/connector-test-run.dto';
+
 // Idempotency keys: the stored responses of keyed writes
 export * from './idempotency/idempotency-key.entity';
 export * from './idempotency/idempotency.repository';

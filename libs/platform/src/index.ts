@@ -48,4 +48,5 @@ export * from './shutdown/shutdown';
 export * from './swagger/swagger';
 export * from './performance/platform-express.adapter';
 export * from './performance/validation-metadata-cache';
+export { logAlongside } from './performance/request-log';
 export { PlatformValidationPipe, PLATFORM_VALIDATION_OPTIONS } from './validation/validation.pipe';

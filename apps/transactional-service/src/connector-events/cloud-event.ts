@@ -21,6 +21,8 @@ export function cloudEventOf({ event, recorded }: RecordedEvent): ConnectorCloud
       operation: recorded.operation,
       changedFields: recorded.changedFields,
       updatedBy: recorded.updatedBy,
+      reason: recorded.reason,
+      revertedTo: recorded.revertedTo,
       snapshot: recorded.snapshot,
     },
   };

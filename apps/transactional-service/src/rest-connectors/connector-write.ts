@@ -3,7 +3,9 @@ import {
   canonicalHttpUrl,
   ConnectorWrite,
   InvalidInputError,
+  RECORDED_FIELDS,
   RestConnector,
+  RestConnectorSnapshotDto,
   RestConnectorWriteDto,
   SecretField,
   SECRET_FIELDS,
@@ -97,6 +99,14 @@ export function toConnectorWrite(
     },
     tags: uniqueTags(dto.tags ?? []),
   };
+}
+
+/**
+ * The write that puts a recorded snapshot back: its record fields as a PUT body (secrets as their placeholders,
+ * which keep the stored ones while toConnectorWrite allows it).
+ */
+export function writeOfSnapshot(snapshot: RestConnectorSnapshotDto): RestConnectorWriteDto {
+  return Object.fromEntries(RECORDED_FIELDS.map((field) => [field, snapshot[field]])) as unknown as RestConnectorWriteDto;
 }
 
 /**

@@ -53,6 +53,17 @@ export class VersionNotFoundException extends DomainError {
   }
 }
 
+/** A revert whose version's record can no longer be written as it was: why, and what to do instead. */
+export class VersionNotRevertibleException extends DomainError {
+  constructor(uuid: string, version: number, problems: string[]) {
+    super(
+      'CONNECTOR_VERSION_NOT_REVERTIBLE',
+      `Rest connector ${uuid} cannot be reverted to version ${version}: ${problems.join('; ')}. ` +
+        `PUT the snapshot of version ${version} with the secrets it needs sent again instead`,
+    );
+  }
+}
+
 /** Writes kept losing the race to other writers' (each retried from the newest version): the caller may retry. */
 export class ConnectorBusyException extends DomainError {
   constructor(uuid: string) {

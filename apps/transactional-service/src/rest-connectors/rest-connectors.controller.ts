@@ -16,10 +16,9 @@ import {
 import {
   ACCEPTABLE_IDEMPOTENCY_KEY,
   ApiErrorResponses,
-  Caller,
   CONNECTORS_WRITE_SCOPE,
-  CurrentCaller,
   IdempotencyKeyHeader,
+  logAlongside,
   PLATFORM_APPS,
   RequestConsistency,
   RequireScope,
@@ -29,6 +28,7 @@ import { Body, Controller, Delete, Get, Headers, HttpCode, Param, Post, Put, Que
 import { ApiBearerAuth, ApiBody, ApiCreatedResponse, ApiHeader, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiResponse } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { maxHeaderSize } from 'node:http';
+import { ApiChangeReasonHeader, Author, WriteAuthor } from './author';
 import { ApiIfMatchHeader } from './etag';
 import { RestConnectorSearchService } from './rest-connector-search.service';
 import { RestConnectorsService } from './rest-connectors.service';
@@ -120,6 +120,7 @@ export class RestConnectorsController {
     // What IdempotencyKeyHeader enforces (400 otherwise): 1 to 255 visible ASCII characters.
     schema: { type: 'string', minLength: 1, maxLength: 255, pattern: ACCEPTABLE_IDEMPOTENCY_KEY.source },
   })
+  @ApiChangeReasonHeader()
   @ApiBody({ type: RestConnectorWriteDto, examples: REST_CONNECTOR_CREATE_EXAMPLES })
   @ApiCreatedResponse({
     type: RestConnectorCreatedDto,
@@ -130,37 +131,44 @@ export class RestConnectorsController {
   async createRestConnector(
     @Param() path: BotPath,
     @Body() dto: RestConnectorWriteDto,
-    @CurrentCaller() caller: Caller,
+    @WriteAuthor() author: Author,
     @IdempotencyKeyHeader() key: string | undefined,
     @SentBody() sentBody: unknown,
     @Res({ passthrough: true }) res: Response,
     @RequestConsistency() consistency?: ConsistencyScope,
   ): Promise<RestConnectorCreatedDto> {
-    const created = await this.connectors.create(path, dto, caller, key === undefined ? undefined : { key, sentBody }, consistency);
+    const created = await this.connectors.create(path, dto, author, key === undefined ? undefined : { key, sentBody }, consistency);
+    logAlongside(res, { connectorId: created.uuid });
     res.setHeader('Location', `/${label}/org/${path.orgUUID}/env/${path.envUUID}/bot/${path.botUUID}/rest-connectors/${created.uuid}`);
     return created;
   }
 
   @Put(':serviceUUID')
   @RequireScope(CONNECTORS_WRITE_SCOPE)
-  @ApiOperation({ summary: 'Update a connector', description: "Replaces the connector; a secret's placeholder sent back keeps the stored secret." })
+  @ApiOperation({
+    summary: 'Update a connector',
+    description:
+      "Replaces the connector; a secret's placeholder sent back keeps the stored secret. A write that changes no field answers 200 " +
+      '(`Rest connector unchanged`) with the current ETag and records no version and no event; If-Match is checked all the same.',
+  })
   @ApiIfMatchHeader('ETag of the version this write replaces; 412 when it is no longer current.')
+  @ApiChangeReasonHeader()
   @ApiBody({ type: RestConnectorWriteDto, examples: REST_CONNECTOR_UPDATE_EXAMPLES })
   @ApiOkResponse({
     type: RestConnectorUpdatedDto,
-    description: 'Updated',
-    headers: { ETag: { description: 'The new ETag', schema: { type: 'string' } } },
+    description: 'Updated, or unchanged',
+    headers: { ETag: { description: 'The new ETag; the current one when nothing changed', schema: { type: 'string' } } },
   })
   @ApiErrorResponses(409, 412, 413, 415)
   async updateRestConnector(
     @Param() path: RestConnectorPath,
     @Body() dto: RestConnectorWriteDto,
-    @CurrentCaller() caller: Caller,
+    @WriteAuthor() author: Author,
     @Headers('if-match') ifMatch: string | undefined,
     @Res({ passthrough: true }) res: Response,
     @RequestConsistency() consistency?: ConsistencyScope,
   ): Promise<RestConnectorUpdatedDto> {
-    const { body, etag } = await this.connectors.update(path, dto, caller, ifMatch, consistency);
+    const { body, etag } = await this.connectors.update(path, dto, author, ifMatch, consistency);
     res.setHeader('ETag', etag);
     return body;
   }
@@ -176,6 +184,7 @@ export class RestConnectorsController {
   @ApiIfMatchHeader(
     'ETag of the version this delete applies to (`"v3"`, with the quotes); 412 naming the current ETag when it is no longer current, 400 when it is not an ETag.',
   )
+  @ApiChangeReasonHeader()
   @ApiNoContentResponse({
     description: 'In the trash; the connector is gone from every read, its name is free again.',
     headers: { ETag: { description: 'Its version in the trash: the If-Match of a restore of exactly this version', schema: { type: 'string' } } },
@@ -183,11 +192,11 @@ export class RestConnectorsController {
   @ApiErrorResponses(412)
   async deleteRestConnector(
     @Param() path: RestConnectorPath,
-    @CurrentCaller() caller: Caller,
+    @WriteAuthor() author: Author,
     @Headers('if-match') ifMatch: string | undefined,
     @Res({ passthrough: true }) res: Response,
     @RequestConsistency() consistency?: ConsistencyScope,
   ): Promise<void> {
-    res.setHeader('ETag', await this.connectors.remove(path, caller, ifMatch, consistency));
+    res.setHeader('ETag', await this.connectors.remove(path, author, ifMatch, consistency));
   }
 }

@@ -1,6 +1,7 @@
 import {
   ConnectorHistoryRepository,
   ConnectorRelationsRepository,
+  ConnectorTestRunRepository,
   DomainModule,
   IdempotencyRepository,
   IdempotencyService,
@@ -20,6 +21,8 @@ import { RestConnectorsService } from './rest-connectors.service';
 import { Outbound } from './test-runs/outbound.providers';
 import { TestRunRateLimit, TestRunSlots } from './test-runs/test-run-limits';
 import { TestRunMetrics } from './test-runs/test-run-metrics';
+import { TestRunRecordsController } from './test-runs/test-run-records.controller';
+import { TestRunRecordsService } from './test-runs/test-run-records.service';
 import { TestRunsController } from './test-runs/test-runs.controller';
 import { TestRunsService } from './test-runs/test-runs.service';
 
@@ -31,12 +34,13 @@ import { TestRunsService } from './test-runs/test-runs.service';
       RestConnectorSearchRepository,
       ConnectorRelationsRepository,
       ConnectorHistoryRepository,
+      ConnectorTestRunRepository,
       IdempotencyRepository,
       IdempotencyService,
     ),
   ],
-  // The fixed sub-paths (`test`, `deleted`) before the connectors' `:serviceUUID`.
-  controllers: [TestRunsController, ImportExportController, ConnectorHistoryController, RestConnectorsController],
+  // The fixed sub-paths (`test`, `test-runs`, `deleted`) before the connectors' `:serviceUUID`.
+  controllers: [TestRunsController, TestRunRecordsController, ImportExportController, ConnectorHistoryController, RestConnectorsController],
   providers: [
     ConnectorImportService,
     ImportReader,
@@ -45,6 +49,7 @@ import { TestRunsService } from './test-runs/test-runs.service';
     RestConnectorSearchService,
     ConnectorHistoryService,
     TestRunsService,
+    TestRunRecordsService,
     Outbound,
     TestRunSlots,
     TestRunRateLimit,

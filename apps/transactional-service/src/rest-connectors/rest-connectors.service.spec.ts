@@ -17,6 +17,7 @@ import {
 } from '@app/domain';
 import { Caller } from '@app/platform';
 import { Test } from '@nestjs/testing';
+import { Author } from './author';
 import { RestConnectorsService } from './rest-connectors.service';
 import { A_CONNECTOR_PATH, aStoredConnector, aWriteDto } from './testing/connector-factories';
 import { MalformedIfMatchException } from './etag';
@@ -27,11 +28,14 @@ import {
   ConnectorNameConflictException,
   ConnectorNotDeletedException,
   ConnectorNotFoundException,
+  VersionNotFoundException,
+  VersionNotRevertibleException,
 } from './rest-connector.exceptions';
 import { strictFake } from '../../../../test/support/strict-fake';
 
 const PATH = A_CONNECTOR_PATH;
 const CALLER: Caller = { sub: 'alice', username: 'alice', picture: null, orgs: ['*'], scopes: ['connectors:write'] };
+const AUTHOR: Author = { caller: CALLER, requestId: 'request-1', reason: null };
 const duplicateKey = () => Object.assign(new Error('Duplicate entry'), { code: 'ER_DUP_ENTRY' });
 /** What the INSERT of a connector whose bot is not at the path fails with (its bot's uuid read as NULL). */
 const nullRefused = () => Object.assign(new Error("Column 'bot_uuid' cannot be null"), { code: 'ER_BAD_NULL_ERROR' });
@@ -126,7 +130,7 @@ describe(RestConnectorsService.name, () => {
       const { sut, connectors } = await newTestService();
       connectors.insert.mockResolvedValue();
 
-      const created = await sut.create(PATH, aWriteDto({ authType: AuthType.AUTH_BEARER, bearerToken: 's3cr3t' }), CALLER);
+      const created = await sut.create(PATH, aWriteDto({ authType: AuthType.AUTH_BEARER, bearerToken: 's3cr3t' }), AUTHOR);
 
       const [tx, , row, tags] = connectors.insert.mock.calls[0];
       expect(tx).toBe(TX);
@@ -138,7 +142,11 @@ describe(RestConnectorsService.name, () => {
       const { sut, connectors, history } = await newTestService();
       connectors.insert.mockResolvedValue();
 
-      const created = await sut.create(PATH, aWriteDto({ authType: AuthType.AUTH_BEARER, bearerToken: 's3cr3t' }), { ...CALLER, picture: 'https://img/a.png' });
+      const created = await sut.create(PATH, aWriteDto({ authType: AuthType.AUTH_BEARER, bearerToken: 's3cr3t' }), {
+        ...AUTHOR,
+        caller: { ...CALLER, picture: 'https://img/a.png' },
+        reason: 'Weather for the FAQ bot',
+      });
 
       expect(history.record).toHaveBeenCalledWith(TX, PATH, {
         connectorUuid: created.uuid,
@@ -147,6 +155,10 @@ describe(RestConnectorsService.name, () => {
         updatedAt: expect.any(Date),
         updatedBy: 'alice',
         updatedByImage: 'https://img/a.png',
+        updatedBySub: 'alice',
+        requestId: 'request-1',
+        reason: 'Weather for the FAQ bot',
+        revertedTo: null,
         changedFields: ['name', 'requestType', 'url', 'headers', 'contentType', 'authType', 'bearerToken', 'output', 'tags'],
         snapshot: expect.objectContaining({ uuid: created.uuid, bearerToken: '<BEARER_TOKEN>', tags: [{ name: 'weather' }] }),
       });
@@ -158,7 +170,7 @@ describe(RestConnectorsService.name, () => {
       connectors.insert.mockRejectedValue(nullRefused());
       scopes.lookup.mockResolvedValue(NO_BOT);
 
-      await expect(sut.create(PATH, aWriteDto(), CALLER)).rejects.toBeInstanceOf(BotNotFoundException);
+      await expect(sut.create(PATH, aWriteDto(), AUTHOR)).rejects.toBeInstanceOf(BotNotFoundException);
       expect(history.record).not.toHaveBeenCalled();
     });
 
@@ -166,7 +178,7 @@ describe(RestConnectorsService.name, () => {
       const { sut, connectors } = await newTestService();
       connectors.insert.mockRejectedValue(duplicateKey());
 
-      await expect(sut.create(PATH, aWriteDto({ name: 'Taken' }), CALLER)).rejects.toBeInstanceOf(ConnectorNameConflictException);
+      await expect(sut.create(PATH, aWriteDto({ name: 'Taken' }), AUTHOR)).rejects.toBeInstanceOf(ConnectorNameConflictException);
     });
 
     it('is a 404 naming the missing link, read on the primary, when the insert read no bot at the path', async () => {
@@ -174,7 +186,7 @@ describe(RestConnectorsService.name, () => {
       connectors.insert.mockRejectedValue(nullRefused());
       scopes.lookup.mockResolvedValue(NO_BOT);
 
-      await expect(sut.create(PATH, aWriteDto(), CALLER)).rejects.toBeInstanceOf(BotNotFoundException);
+      await expect(sut.create(PATH, aWriteDto(), AUTHOR)).rejects.toBeInstanceOf(BotNotFoundException);
       expect(scopes.lookup).toHaveBeenCalledWith(PATH, 'primary');
     });
 
@@ -187,7 +199,7 @@ describe(RestConnectorsService.name, () => {
       });
       scopes.lookup.mockResolvedValue({ organization: true, environment: false, bot: false });
 
-      await expect(sut.create(PATH, aWriteDto(), CALLER)).rejects.toBeInstanceOf(EnvironmentNotFoundException);
+      await expect(sut.create(PATH, aWriteDto(), AUTHOR)).rejects.toBeInstanceOf(EnvironmentNotFoundException);
     });
 
     it("keeps the database's error when a NULL was refused while every link of the path is there", async () => {
@@ -195,7 +207,7 @@ describe(RestConnectorsService.name, () => {
       const refused = nullRefused();
       connectors.insert.mockRejectedValue(refused);
 
-      await expect(sut.create(PATH, aWriteDto(), CALLER)).rejects.toBe(refused);
+      await expect(sut.create(PATH, aWriteDto(), AUTHOR)).rejects.toBe(refused);
     });
 
     it("stores an Idempotency-Key's answer in the unit of work that inserts the connector", async () => {
@@ -203,7 +215,7 @@ describe(RestConnectorsService.name, () => {
       idempotency.begin.mockResolvedValue(undefined);
       connectors.insert.mockResolvedValue();
 
-      const created = await sut.create(PATH, aWriteDto(), CALLER, { key: 'k1', sentBody: {} });
+      const created = await sut.create(PATH, aWriteDto(), AUTHOR, { key: 'k1', sentBody: {} });
 
       expect(db.transaction).toHaveBeenCalledTimes(1);
       expect(idempotency.complete).toHaveBeenCalledWith(TX, expect.objectContaining({ key: 'k1' }), { status: 201, body: created });
@@ -215,7 +227,7 @@ describe(RestConnectorsService.name, () => {
       connectors.insert.mockRejectedValue(nullRefused());
       scopes.lookup.mockResolvedValue(NO_BOT);
 
-      await expect(sut.create(PATH, aWriteDto(), CALLER, { key: 'k1', sentBody: {} })).rejects.toBeInstanceOf(BotNotFoundException);
+      await expect(sut.create(PATH, aWriteDto(), AUTHOR, { key: 'k1', sentBody: {} })).rejects.toBeInstanceOf(BotNotFoundException);
       expect(idempotency.complete).not.toHaveBeenCalled();
       expect(idempotency.release).toHaveBeenCalled();
     });
@@ -224,7 +236,7 @@ describe(RestConnectorsService.name, () => {
       const { sut, connectors, idempotency } = await newTestService();
       idempotency.begin.mockResolvedValue({ status: 201, body: { uuid: 'first-uuid' } });
 
-      await expect(sut.create(PATH, aWriteDto(), CALLER, { key: 'k1', sentBody: {} })).resolves.toEqual({ uuid: 'first-uuid' });
+      await expect(sut.create(PATH, aWriteDto(), AUTHOR, { key: 'k1', sentBody: {} })).resolves.toEqual({ uuid: 'first-uuid' });
       expect(connectors.insert).not.toHaveBeenCalled();
     });
 
@@ -233,7 +245,7 @@ describe(RestConnectorsService.name, () => {
       idempotency.begin.mockResolvedValue(undefined);
       connectors.insert.mockRejectedValue(duplicateKey());
 
-      await expect(sut.create(PATH, aWriteDto(), CALLER, { key: 'k1', sentBody: {} })).rejects.toBeInstanceOf(ConnectorNameConflictException);
+      await expect(sut.create(PATH, aWriteDto(), AUTHOR, { key: 'k1', sentBody: {} })).rejects.toBeInstanceOf(ConnectorNameConflictException);
       expect(idempotency.release).toHaveBeenCalledWith(expect.objectContaining({ key: 'k1', callerSub: 'alice' }));
     });
   });
@@ -244,7 +256,7 @@ describe(RestConnectorsService.name, () => {
       connectors.findForWrite.mockResolvedValue(found(forWrite(aStoredConnector({ version: 2 }))));
       connectors.update.mockResolvedValue(true);
 
-      const { body, etag } = await sut.update(PATH, aWriteDto(), CALLER);
+      const { body, etag } = await sut.update(PATH, aWriteDto(), AUTHOR);
 
       expect(connectors.update).toHaveBeenCalledWith(TX, PATH.botUUID, PATH.serviceUUID, { from: 2, to: 3 }, expect.any(Object), null);
       expect(body).toEqual({ message: 'Rest connector updated', data: PATH.serviceUUID });
@@ -255,7 +267,7 @@ describe(RestConnectorsService.name, () => {
       const { sut, connectors } = await newTestService();
       connectors.findForWrite.mockResolvedValue(found(forWrite(aStoredConnector({ version: 2 }))));
 
-      await expect(sut.update(PATH, aWriteDto(), CALLER, '"v1"')).rejects.toBeInstanceOf(ConnectorChangedException);
+      await expect(sut.update(PATH, aWriteDto(), AUTHOR, '"v1"')).rejects.toBeInstanceOf(ConnectorChangedException);
       expect(connectors.update).not.toHaveBeenCalled();
     });
 
@@ -265,16 +277,16 @@ describe(RestConnectorsService.name, () => {
       connectors.findAny.mockResolvedValue(found(aStoredConnector({ version: 3 })));
       connectors.update.mockResolvedValue(false);
 
-      await expect(sut.update(PATH, aWriteDto(), CALLER, '"v2"')).rejects.toThrow(new ConnectorChangedException(PATH.serviceUUID, '"v3"'));
+      await expect(sut.update(PATH, aWriteDto(), AUTHOR, '"v2"')).rejects.toThrow(new ConnectorChangedException(PATH.serviceUUID, '"v3"'));
     });
 
     it('is a 412 naming the current ETag for a stale If-Match, and a 400 for one that is not an ETag, before reading', async () => {
       const { sut, connectors } = await newTestService();
       connectors.findForWrite.mockResolvedValue(found(forWrite(aStoredConnector({ version: 4 }))));
 
-      await expect(sut.update(PATH, aWriteDto(), CALLER, '"v3"')).rejects.toThrow('its current ETag is "v4"; read it again, then send If-Match: "v4"');
+      await expect(sut.update(PATH, aWriteDto(), AUTHOR, '"v3"')).rejects.toThrow('its current ETag is "v4"; read it again, then send If-Match: "v4"');
       connectors.findForWrite.mockClear();
-      await expect(sut.update(PATH, aWriteDto(), CALLER, 'v4')).rejects.toBeInstanceOf(MalformedIfMatchException);
+      await expect(sut.update(PATH, aWriteDto(), AUTHOR, 'v4')).rejects.toBeInstanceOf(MalformedIfMatchException);
       expect(connectors.findForWrite).not.toHaveBeenCalled();
       expect(connectors.update).not.toHaveBeenCalled();
     });
@@ -284,7 +296,7 @@ describe(RestConnectorsService.name, () => {
       connectors.findForWrite.mockResolvedValue(found(forWrite(aStoredConnector())));
       connectors.update.mockResolvedValue(false);
 
-      await expect(sut.update(PATH, aWriteDto(), CALLER)).rejects.toBeInstanceOf(ConnectorBusyException);
+      await expect(sut.update(PATH, aWriteDto(), AUTHOR)).rejects.toBeInstanceOf(ConnectorBusyException);
       expect(connectors.update).toHaveBeenCalledTimes(3);
       expect(connectors.findForWrite).toHaveBeenCalledTimes(3);
     });
@@ -303,7 +315,7 @@ describe(RestConnectorsService.name, () => {
       await sut.update(
         PATH,
         aWriteDto({ url: 'https://api.example.com/v2', authType: AuthType.AUTH_BEARER, bearerToken: 'new', tags: [{ name: 'Weather' }] }),
-        CALLER,
+        AUTHOR,
       );
 
       expect(history.record).toHaveBeenCalledWith(
@@ -326,13 +338,39 @@ describe(RestConnectorsService.name, () => {
       connectors.update.mockResolvedValueOnce(true).mockResolvedValueOnce(true).mockResolvedValue(false);
       connectors.findAny.mockResolvedValue(found(aStoredConnector({ version: 3 })));
 
-      await sut.update(PATH, aWriteDto({ authType: AuthType.AUTH_BEARER, bearerToken: 'same' }), CALLER);
-      await sut.update(PATH, aWriteDto({ authType: AuthType.AUTH_BEARER, bearerToken: '<BEARER_TOKEN>' }), CALLER);
-      await expect(sut.update(PATH, aWriteDto({ authType: AuthType.AUTH_BEARER, bearerToken: 'x' }), CALLER, '"v2"')).rejects.toBeInstanceOf(
+      await sut.update(PATH, aWriteDto({ url: 'https://api.example.com/v2', authType: AuthType.AUTH_BEARER, bearerToken: 'same' }), AUTHOR);
+      await sut.update(PATH, aWriteDto({ url: 'https://api.example.com/v3', authType: AuthType.AUTH_BEARER, bearerToken: '<BEARER_TOKEN>' }), AUTHOR);
+      await expect(sut.update(PATH, aWriteDto({ authType: AuthType.AUTH_BEARER, bearerToken: 'x' }), AUTHOR, '"v2"')).rejects.toBeInstanceOf(
         ConnectorChangedException,
       );
 
-      expect(history.record.mock.calls.map(([, , version]) => version.changedFields)).toEqual([[], []]);
+      expect(history.record.mock.calls.map(([, , version]) => version.changedFields)).toEqual([['url'], ['url']]);
+    });
+
+    it('writes nothing for a write that changes no field (a secret sent again unchanged, or kept by its placeholder) and answers the current ETag', async () => {
+      const { sut, connectors, history } = await newTestService();
+      const stored = aStoredConnector({
+        version: 2,
+        headers: [{ header: 'Accept', value: 'application/json' }],
+        authType: AuthType.AUTH_BEARER,
+        bearerToken: 'sealed:same',
+      });
+      connectors.findForWrite.mockResolvedValue(found(forWrite(stored)));
+      const same = { headers: [{ header: 'Accept', value: 'application/json' }], authType: AuthType.AUTH_BEARER };
+
+      const resent = await sut.update(PATH, aWriteDto({ ...same, bearerToken: 'same' }), AUTHOR);
+      const kept = await sut.update(PATH, aWriteDto({ ...same, bearerToken: '<BEARER_TOKEN>' }), AUTHOR, '"v2"');
+
+      expect([resent, kept]).toEqual([
+        { body: { message: 'Rest connector unchanged', data: PATH.serviceUUID }, etag: '"v2"' },
+        { body: { message: 'Rest connector unchanged', data: PATH.serviceUUID }, etag: '"v2"' },
+      ]);
+      expect(connectors.update).not.toHaveBeenCalled();
+      expect(history.record).not.toHaveBeenCalled();
+      // If-Match is checked all the same: a write that would change nothing is still a 412 from another version.
+      await expect(sut.update(PATH, aWriteDto({ ...same, bearerToken: 'same' }), AUTHOR, '"v1"')).rejects.toThrow(
+        new ConnectorChangedException(PATH.serviceUUID, '"v2"'),
+      );
     });
 
     it('reads the connector from the primary', async () => {
@@ -340,9 +378,58 @@ describe(RestConnectorsService.name, () => {
       connectors.findForWrite.mockResolvedValue(found(forWrite(aStoredConnector())));
       connectors.update.mockResolvedValue(true);
 
-      await sut.update(PATH, aWriteDto(), CALLER);
+      await sut.update(PATH, aWriteDto(), AUTHOR);
 
       expect(connectors.findForWrite).toHaveBeenCalledWith(PATH);
+    });
+  });
+
+  describe('revert', () => {
+    const VERSION_PATH = { ...PATH, version: 1 };
+    /** Version 1 of the stored connector: its record before a later write changed the URL. */
+    const versionOne = (stored: ReturnType<typeof aStoredConnector>) => found({ ...forWrite({ ...stored, url: 'https://api.example.com/v1' }), version: 1 });
+
+    it("writes the version's record back as an UPDATED version naming it, the stored secret kept by its placeholder", async () => {
+      const { sut, connectors, history } = await newTestService();
+      const stored = aStoredConnector({ version: 3, authType: AuthType.AUTH_BEARER, bearerToken: 'sealed:kept', url: 'https://api.example.com/v3' });
+      history.one.mockResolvedValue(versionOne(stored) as never);
+      connectors.findForWrite.mockResolvedValue(found(forWrite(stored)));
+      connectors.update.mockResolvedValue(true);
+
+      const { body, etag } = await sut.revert(VERSION_PATH, { ...AUTHOR, reason: 'v3 broke the FAQ flow' }, '"v3"');
+
+      expect(history.one).toHaveBeenCalledWith(PATH, 1, 'primary');
+      expect(connectors.update.mock.calls[0][4]).toMatchObject({ url: 'https://api.example.com/v1', bearerToken: 'sealed:kept' });
+      expect(history.record).toHaveBeenCalledWith(
+        TX,
+        PATH,
+        expect.objectContaining({ version: 4, operation: 'UPDATED', revertedTo: 1, reason: 'v3 broke the FAQ flow', changedFields: ['url'] }),
+      );
+      expect({ body, etag }).toEqual({ body: { message: 'Rest connector reverted to version 1', data: PATH.serviceUUID }, etag: '"v4"' });
+    });
+
+    it('is a 409 saying why when the version needs a secret that is no longer stored, and writes nothing', async () => {
+      const { sut, connectors, history } = await newTestService();
+      const stored = aStoredConnector({ version: 3, url: 'https://api.example.com/v3' });
+      history.one.mockResolvedValue(
+        found({ ...forWrite(aStoredConnector({ authType: AuthType.AUTH_BEARER, bearerToken: 'sealed:gone' })), version: 1 }) as never,
+      );
+      connectors.findForWrite.mockResolvedValue(found(forWrite(stored)));
+
+      await expect(sut.revert(VERSION_PATH, AUTHOR)).rejects.toThrow(
+        new VersionNotRevertibleException(PATH.serviceUUID, 1, [
+          'bearerToken must be the secret itself: <BEARER_TOKEN> only stands for a stored one, and none is stored',
+        ]),
+      );
+      expect(connectors.update).not.toHaveBeenCalled();
+    });
+
+    it('is a 404 for a version the connector does not have, and for a connector not at the path', async () => {
+      const { sut, history } = await newTestService();
+      history.one.mockResolvedValueOnce(found(null)).mockResolvedValueOnce(NOTHING_AT_PATH);
+
+      await expect(sut.revert(VERSION_PATH, AUTHOR)).rejects.toBeInstanceOf(VersionNotFoundException);
+      await expect(sut.revert(VERSION_PATH, AUTHOR)).rejects.toBeInstanceOf(ConnectorNotFoundException);
     });
   });
 
@@ -352,7 +439,7 @@ describe(RestConnectorsService.name, () => {
       connectors.findActive.mockResolvedValue(found(aStoredConnector({ version: 3 })));
       connectors.softDelete.mockResolvedValue(true);
 
-      const etag = await sut.remove(PATH, CALLER);
+      const etag = await sut.remove(PATH, AUTHOR);
 
       expect(connectors.findActive).toHaveBeenCalledWith(PATH, 'primary');
       expect(connectors.softDelete).toHaveBeenCalledWith(
@@ -370,14 +457,17 @@ describe(RestConnectorsService.name, () => {
       connectors.findAny.mockResolvedValue(NOTHING_AT_PATH);
       connectors.softDelete.mockResolvedValue(true);
 
-      await sut.remove(PATH, CALLER);
-      await expect(sut.remove(PATH, CALLER)).rejects.toBeInstanceOf(ConnectorNotFoundException);
+      await sut.remove(PATH, { ...AUTHOR, reason: 'The vendor retired the API' });
+      await expect(sut.remove(PATH, AUTHOR)).rejects.toBeInstanceOf(ConnectorNotFoundException);
 
       expect(history.recordUnchanged).toHaveBeenCalledTimes(1);
       expect(history.recordUnchanged).toHaveBeenCalledWith(TX, PATH, PATH.serviceUUID, expect.objectContaining({ to: expect.any(Number) }), 'DELETED', {
         updatedAt: expect.any(Date),
         updatedBy: 'alice',
         updatedByImage: null,
+        updatedBySub: 'alice',
+        requestId: 'request-1',
+        reason: 'The vendor retired the API',
       });
     });
 
@@ -385,7 +475,7 @@ describe(RestConnectorsService.name, () => {
       const { sut, connectors } = await newTestService();
       connectors.findActive.mockResolvedValue(found(aStoredConnector({ version: 4 })));
 
-      await expect(sut.remove(PATH, CALLER, '"v99"')).rejects.toThrow(new ConnectorChangedException(PATH.serviceUUID, '"v4"'));
+      await expect(sut.remove(PATH, AUTHOR, '"v99"')).rejects.toThrow(new ConnectorChangedException(PATH.serviceUUID, '"v4"'));
       expect(connectors.softDelete).not.toHaveBeenCalled();
     });
 
@@ -395,8 +485,8 @@ describe(RestConnectorsService.name, () => {
       connectors.findAny.mockResolvedValue(found(aStoredConnector({ version: 5 })));
       connectors.softDelete.mockResolvedValueOnce(false).mockResolvedValueOnce(false).mockResolvedValue(true);
 
-      await expect(sut.remove(PATH, CALLER, '"v4"')).rejects.toThrow(new ConnectorChangedException(PATH.serviceUUID, '"v5"'));
-      await expect(sut.remove(PATH, CALLER)).resolves.toBe('"v6"');
+      await expect(sut.remove(PATH, AUTHOR, '"v4"')).rejects.toThrow(new ConnectorChangedException(PATH.serviceUUID, '"v5"'));
+      await expect(sut.remove(PATH, AUTHOR)).resolves.toBe('"v6"');
       expect(connectors.softDelete).toHaveBeenLastCalledWith(TX, PATH, { from: 5, to: 6 }, expect.anything());
     });
 
@@ -405,7 +495,7 @@ describe(RestConnectorsService.name, () => {
       connectors.findActive.mockResolvedValue(NOTHING_AT_PATH);
       scopes.lookup.mockResolvedValue({ ...EVERY_LINK, bot: false });
 
-      await expect(sut.remove(PATH, CALLER)).rejects.toBeInstanceOf(BotNotFoundException);
+      await expect(sut.remove(PATH, AUTHOR)).rejects.toBeInstanceOf(BotNotFoundException);
       expect(scopes.lookup).toHaveBeenCalledWith(PATH, 'primary');
     });
   });
@@ -418,7 +508,7 @@ describe(RestConnectorsService.name, () => {
       connectors.findAny.mockResolvedValue(found(deleted()));
       connectors.restore.mockResolvedValue(true);
 
-      const { body, etag } = await sut.restore(PATH, CALLER, '"v4"');
+      const { body, etag } = await sut.restore(PATH, AUTHOR, '"v4"');
 
       expect(connectors.findAny).toHaveBeenCalledWith(PATH, 'primary');
       expect(connectors.restore).toHaveBeenCalledWith(TX, PATH, { from: 4, to: 5 }, { deletedAt: null, deletedBy: null, activeNameKey: 'weather forecast' });
@@ -438,9 +528,9 @@ describe(RestConnectorsService.name, () => {
       const { sut, connectors } = await newTestService();
       connectors.findAny.mockResolvedValueOnce(found(aStoredConnector())).mockResolvedValueOnce(found(deleted())).mockResolvedValueOnce(NOTHING_AT_PATH);
 
-      await expect(sut.restore(PATH, CALLER)).rejects.toBeInstanceOf(ConnectorNotDeletedException);
-      await expect(sut.restore(PATH, CALLER, '"v3"')).rejects.toBeInstanceOf(ConnectorChangedException);
-      await expect(sut.restore(PATH, CALLER)).rejects.toBeInstanceOf(ConnectorNotFoundException);
+      await expect(sut.restore(PATH, AUTHOR)).rejects.toBeInstanceOf(ConnectorNotDeletedException);
+      await expect(sut.restore(PATH, AUTHOR, '"v3"')).rejects.toBeInstanceOf(ConnectorChangedException);
+      await expect(sut.restore(PATH, AUTHOR)).rejects.toBeInstanceOf(ConnectorNotFoundException);
       expect(connectors.restore).not.toHaveBeenCalled();
     });
 
@@ -452,8 +542,8 @@ describe(RestConnectorsService.name, () => {
         .mockResolvedValue(found(deleted()));
       connectors.restore.mockResolvedValueOnce(false).mockRejectedValue(duplicateKey());
 
-      await expect(sut.restore(PATH, CALLER)).rejects.toBeInstanceOf(ConnectorNotDeletedException);
-      await expect(sut.restore(PATH, CALLER)).rejects.toThrow('A rest connector named "Weather forecast" already exists in this bot');
+      await expect(sut.restore(PATH, AUTHOR)).rejects.toBeInstanceOf(ConnectorNotDeletedException);
+      await expect(sut.restore(PATH, AUTHOR)).rejects.toThrow('A rest connector named "Weather forecast" already exists in this bot');
       expect(history.recordUnchanged).not.toHaveBeenCalled();
     });
   });

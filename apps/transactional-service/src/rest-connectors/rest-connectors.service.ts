@@ -3,6 +3,7 @@ import {
   ConnectorHistoryRepository,
   ConsistencyScope,
   connectorSnapshot,
+  InvalidInputError,
   creationOf,
   Database,
   fingerprintOf,
@@ -20,6 +21,7 @@ import {
   RestConnectorRepository,
   RestConnectorRestoredDto,
   RestConnectorUpdatedDto,
+  RestConnectorVersionPath,
   RestConnectorWriteDto,
   ReadFrom,
   ScopeService,
@@ -27,12 +29,11 @@ import {
   TagRow,
   secretContext,
   SecretCipher,
-  VersionAuthor,
   VersionOperation,
 } from '@app/domain';
-import { Caller } from '@app/platform';
 import { Injectable } from '@nestjs/common';
-import { Seal, toConnectorWrite } from './connector-write';
+import { Author, versionAuthorOf } from './author';
+import { Seal, toConnectorWrite, writeOfSnapshot } from './connector-write';
 import { deletionBy, restorationOf } from './connector-lifecycle';
 import { toRecord } from './connector-views';
 import { etagOf, IfMatch } from './etag';
@@ -44,6 +45,8 @@ import {
   ConnectorNameConflictException,
   ConnectorNotDeletedException,
   ConnectorNotFoundException,
+  VersionNotFoundException,
+  VersionNotRevertibleException,
 } from './rest-connector.exceptions';
 
 /** Without If-Match a write retries against the newest version this many times before a 409. */
@@ -53,9 +56,6 @@ export interface WithEtag<T> {
   body: T;
   etag: string;
 }
-
-/** Who made a write and when, as its version records it. */
-const authorOf = (caller: Caller, now: Date): VersionAuthor => ({ updatedAt: now, updatedBy: caller.username, updatedByImage: caller.picture });
 
 /** Create, read, update, soft delete and restore of one connector; each write records its version in its own transaction. */
 @Injectable()
@@ -76,20 +76,20 @@ export class RestConnectorsService {
   async create(
     path: BotPath,
     dto: RestConnectorWriteDto,
-    caller: Caller,
+    author: Author,
     retry?: { key: string; sentBody: unknown },
     consistency?: ConsistencyScope,
   ): Promise<RestConnectorCreatedDto> {
-    if (!retry) return this.insert(path, dto, caller, consistency);
+    if (!retry) return this.insert(path, dto, author, consistency);
     const request = {
-      callerSub: caller.sub,
+      callerSub: author.caller.sub,
       key: retry.key,
       fingerprint: fingerprintOf('POST', `${path.orgUUID}/${path.envUUID}/${path.botUUID}`, retry.sentBody),
     };
     const replay = await this.idempotency.begin(request);
     if (replay) return { uuid: String(replay.body.uuid) };
     try {
-      return await this.insert(path, dto, caller, consistency, request);
+      return await this.insert(path, dto, author, consistency, request);
     } catch (error) {
       await this.idempotency.release(request);
       throw error;
@@ -104,19 +104,19 @@ export class RestConnectorsService {
   async createAll(
     path: BotPath,
     dtos: RestConnectorWriteDto[],
-    caller: Caller,
+    author: Author,
     retry?: { key: string; sentBody: unknown; route: string },
     consistency?: ConsistencyScope,
   ): Promise<string[]> {
     const request = retry && {
-      callerSub: caller.sub,
+      callerSub: author.caller.sub,
       key: retry.key,
       fingerprint: fingerprintOf('POST', `${path.orgUUID}/${path.envUUID}/${path.botUUID}/${retry.route}`, retry.sentBody),
     };
     const replay = request && (await this.idempotency.begin(request));
     if (replay) return String(replay.body.uuids).split(',');
     try {
-      return await this.insertAll(path, dtos, caller, consistency, request);
+      return await this.insertAll(path, dtos, author, consistency, request);
     } catch (error) {
       if (request) await this.idempotency.release(request);
       throw error;
@@ -127,16 +127,17 @@ export class RestConnectorsService {
   private async insert(
     path: BotPath,
     dto: RestConnectorWriteDto,
-    caller: Caller,
+    author: Author,
     consistency?: ConsistencyScope,
     idempotent?: IdempotentRequest,
   ): Promise<RestConnectorCreatedDto> {
-    const { connector, tags } = this.newConnector(path, dto, caller, new Date());
+    const now = new Date();
+    const { connector, tags } = this.newConnector(path, dto, author, now);
     const created = { uuid: connector.uuid };
     await this.inserting(path, connector.name, () =>
       this.db.transaction(async (tx) => {
         await this.connectors.insert(tx, path, connector, tags);
-        await this.history.record(tx, path, creationOf(connector, tags));
+        await this.history.record(tx, path, creationOf(connector, tags, versionAuthorOf(author, now)));
         if (idempotent) await this.idempotency.complete(tx, idempotent, { status: 201, body: created });
       }, consistency),
     );
@@ -146,18 +147,18 @@ export class RestConnectorsService {
   private async insertAll(
     path: BotPath,
     dtos: RestConnectorWriteDto[],
-    caller: Caller,
+    author: Author,
     consistency?: ConsistencyScope,
     idempotent?: IdempotentRequest,
   ): Promise<string[]> {
     const now = new Date();
-    const written = dtos.map((dto) => this.newConnector(path, dto, caller, now));
+    const written = dtos.map((dto) => this.newConnector(path, dto, author, now));
     const uuids = written.map(({ connector }) => connector.uuid);
     await this.inserting(path, written.length === 1 ? written[0].connector.name : undefined, () =>
       this.db.transaction(async (tx) => {
         for (const { connector, tags } of written) {
           await this.connectors.insert(tx, path, connector, tags);
-          await this.history.record(tx, path, creationOf(connector, tags));
+          await this.history.record(tx, path, creationOf(connector, tags, versionAuthorOf(author, now)));
         }
         if (idempotent) await this.idempotency.complete(tx, idempotent, { status: 201, body: { uuids: uuids.join(',') } });
       }, consistency),
@@ -181,7 +182,7 @@ export class RestConnectorsService {
   }
 
   /** A created connector's row and tags: a new uuid, its secrets sealed for it, version 1. */
-  private newConnector(path: BotPath, dto: RestConnectorWriteDto, caller: Caller, now: Date): { connector: RestConnector; tags: TagRow[] } {
+  private newConnector(path: BotPath, dto: RestConnectorWriteDto, { caller }: Author, now: Date): { connector: RestConnector; tags: TagRow[] } {
     const uuid = newUuid();
     const { values, tags } = toConnectorWrite(dto, caller, now, this.sealFor(uuid));
     return {
@@ -207,25 +208,59 @@ export class RestConnectorsService {
 
   /**
    * A full write. With If-Match it applies only to that exact version (else 412 naming the current ETag);
-   * without, it applies to the newest version, re-reading when another write lands in between.
+   * without, it applies to the newest version, re-reading when another write lands in between. A write that changes
+   * no field answers the current ETag and writes nothing: no version, no event.
    */
   async update(
     path: RestConnectorPath,
     dto: RestConnectorWriteDto,
-    caller: Caller,
+    author: Author,
     ifMatch?: string,
     consistency?: ConsistencyScope,
   ): Promise<WithEtag<RestConnectorUpdatedDto>> {
-    const condition = IfMatch.from(ifMatch);
+    return this.replace(path, dto, author, IfMatch.from(ifMatch), consistency, null);
+  }
+
+  /**
+   * Puts the record of an earlier version back, as a PUT of its snapshot would (placeholders keep the stored secrets
+   * while their destinations are unchanged), recorded as a revert to that version. 409 listing why when that record
+   * can no longer be written (a secret it used is no longer stored, or would go elsewhere); as an update otherwise.
+   */
+  async revert(
+    { version, ...path }: RestConnectorVersionPath,
+    author: Author,
+    ifMatch?: string,
+    consistency?: ConsistencyScope,
+  ): Promise<WithEtag<RestConnectorUpdatedDto>> {
+    const target = await this.scope.inPath(path, await this.history.one(path, version, 'primary'), 'primary');
+    if (target === undefined) throw new ConnectorNotFoundException(path.botUUID, path.serviceUUID);
+    if (target === null) throw new VersionNotFoundException(path.serviceUUID, version);
+    try {
+      return await this.replace(path, writeOfSnapshot(target.snapshot), author, IfMatch.from(ifMatch), consistency, version);
+    } catch (error) {
+      if (error instanceof InvalidInputError) throw new VersionNotRevertibleException(path.serviceUUID, version, error.problems);
+      throw error;
+    }
+  }
+
+  private async replace(
+    path: RestConnectorPath,
+    dto: RestConnectorWriteDto,
+    author: Author,
+    condition: IfMatch | undefined,
+    consistency: ConsistencyScope | undefined,
+    revertedTo: number | null,
+  ): Promise<WithEtag<RestConnectorUpdatedDto>> {
     for (let attempt = 1; ; attempt++) {
       const { connector: current, snapshot: before } =
         (await this.scope.inPath(path, await this.connectors.findForWrite(path), 'primary')) ?? (await this.missing(path, 'primary'));
       this.requireMatch(condition, current);
       const now = new Date();
-      const { values, tags } = toConnectorWrite(dto, caller, now, this.sealFor(current.uuid), current);
+      const { values, tags } = toConnectorWrite(dto, author.caller, now, this.sealFor(current.uuid), current);
       const step = nextVersionOf(current);
       const after = connectorSnapshot({ ...current, ...values }, tags);
       const changedFields = fieldsChanged(before, after, changedSecrets(dto, current, values, this.sameAsStored(current.uuid)));
+      if (changedFields.length === 0) return { body: { message: 'Rest connector unchanged', data: current.uuid }, etag: etagOf(current) };
       const written = await this.unlessNameTaken(values.name, () =>
         this.db.transaction(async (tx) => {
           if (!(await this.connectors.update(tx, path.botUUID, current.uuid, step, values, sameTags(before, tags) ? null : tags))) return false;
@@ -233,7 +268,8 @@ export class RestConnectorsService {
             connectorUuid: current.uuid,
             version: step.to,
             operation: VersionOperation.UPDATED,
-            ...authorOf(caller, now),
+            ...versionAuthorOf(author, now),
+            revertedTo,
             changedFields,
             snapshot: after,
           });
@@ -241,7 +277,10 @@ export class RestConnectorsService {
         }, consistency),
       );
       if (written) {
-        return { body: { message: 'Rest connector updated', data: current.uuid }, etag: etagOf({ version: step.to }) };
+        return {
+          body: { message: revertedTo === null ? 'Rest connector updated' : `Rest connector reverted to version ${revertedTo}`, data: current.uuid },
+          etag: etagOf({ version: step.to }),
+        };
       }
       await this.afterLostRace(path, condition, attempt);
     }
@@ -251,7 +290,7 @@ export class RestConnectorsService {
    * A soft delete; answers the connector's new ETag (its version in the trash, what a restore's If-Match names).
    * With If-Match only from that exact version (else 412); without, from the newest.
    */
-  async remove(path: RestConnectorPath, caller: Caller, ifMatch?: string, consistency?: ConsistencyScope): Promise<string> {
+  async remove(path: RestConnectorPath, author: Author, ifMatch?: string, consistency?: ConsistencyScope): Promise<string> {
     const condition = IfMatch.from(ifMatch);
     for (let attempt = 1; ; attempt++) {
       const current = await this.findActive(path, 'primary');
@@ -259,8 +298,8 @@ export class RestConnectorsService {
       const now = new Date();
       const step = nextVersionOf(current);
       const deleted = await this.db.transaction(async (tx) => {
-        if (!(await this.connectors.softDelete(tx, path, step, deletionBy(caller, now)))) return false;
-        await this.history.recordUnchanged(tx, path, current.uuid, step, VersionOperation.DELETED, authorOf(caller, now));
+        if (!(await this.connectors.softDelete(tx, path, step, deletionBy(author.caller, now)))) return false;
+        await this.history.recordUnchanged(tx, path, current.uuid, step, VersionOperation.DELETED, versionAuthorOf(author, now));
         return true;
       }, consistency);
       if (deleted) return etagOf({ version: step.to });
@@ -273,7 +312,7 @@ export class RestConnectorsService {
    * new version. With If-Match only from that exact version (else 412). Two restores at once: one wins, the other
    * finds it active (409); a connector that took the name meanwhile: the unique key refuses it (409 naming it).
    */
-  async restore(path: RestConnectorPath, caller: Caller, ifMatch?: string, consistency?: ConsistencyScope): Promise<WithEtag<RestConnectorRestoredDto>> {
+  async restore(path: RestConnectorPath, author: Author, ifMatch?: string, consistency?: ConsistencyScope): Promise<WithEtag<RestConnectorRestoredDto>> {
     const condition = IfMatch.from(ifMatch);
     for (let attempt = 1; ; attempt++) {
       const current = await this.findAny(path);
@@ -283,7 +322,7 @@ export class RestConnectorsService {
       const restored = await this.unlessNameTaken(current.name, () =>
         this.db.transaction(async (tx) => {
           if (!(await this.connectors.restore(tx, path, step, restorationOf(current)))) return false;
-          await this.history.recordUnchanged(tx, path, current.uuid, step, VersionOperation.RESTORED, authorOf(caller, new Date()));
+          await this.history.recordUnchanged(tx, path, current.uuid, step, VersionOperation.RESTORED, versionAuthorOf(author, new Date()));
           return true;
         }, consistency),
       );

@@ -14,7 +14,7 @@ import { CONNECTOR_EVENT_RELAY_ROWS, ConnectorEventRelayState } from './connecto
 export interface RecordedEvent {
   position: number;
   event: Pick<ConnectorEvent, 'eventUuid' | 'organizationUuid' | 'environmentUuid' | 'botUuid' | 'connectorUuid' | 'version'>;
-  recorded: Pick<VersionRow, 'operation' | 'updatedAt' | 'updatedBy' | 'changedFields' | 'snapshot'>;
+  recorded: Pick<VersionRow, 'operation' | 'updatedAt' | 'updatedBy' | 'reason' | 'revertedTo' | 'changedFields' | 'snapshot'>;
 }
 
 /** Where a feed reads: an environment of an organization, optionally one bot of it. */
@@ -53,7 +53,7 @@ export type RelayProgress = Pick<ConnectorEventRelayState, 'sequencedThrough' | 
 
 const APPEND_ROWS = CONNECTOR_EVENT_ROWS.pick('eventUuid', 'organizationUuid', 'environmentUuid', 'botUuid', 'connectorUuid', 'version', 'createdAt');
 const EVENT_ROWS = CONNECTOR_EVENT_ROWS.pick('position', 'eventUuid', 'organizationUuid', 'environmentUuid', 'botUuid', 'connectorUuid', 'version');
-const RECORDED_ROWS = REST_CONNECTOR_VERSION_ROWS.pick('operation', 'updatedAt', 'updatedBy', 'changedFields', 'snapshot');
+const RECORDED_ROWS = REST_CONNECTOR_VERSION_ROWS.pick('operation', 'updatedAt', 'updatedBy', 'reason', 'revertedTo', 'changedFields', 'snapshot');
 const PROGRESS_ROWS = CONNECTOR_EVENT_RELAY_ROWS.pick('sequencedThrough', 'publishedThrough', 'purgedThrough');
 const EXPIRING_ROWS = CONNECTOR_EVENT_ROWS.pick('seq', 'position', 'createdAt');
 const CREATED_ROWS = CONNECTOR_EVENT_ROWS.pick('createdAt');
@@ -64,11 +64,11 @@ const RECORDED_EVENTS =
   `SELECT ${EVENT_ROWS.select('ev')}, ${RECORDED_ROWS.select('v')} FROM connector_events ev ` +
   'JOIN rest_connector_versions v ON v.connector_uuid = ev.connector_uuid AND v.version = ev.version';
 /**
- * The same events' positions and the bytes of what they carry that grows (the snapshot, the changed fields and the
- * author, as stored, in UTF-8): what a read weighs before it loads them (EventReads). OCTET_LENGTH on both engines.
+ * The same events' positions and the bytes of what they carry that grows (the snapshot, the changed fields, the
+ * author and the reason, as stored, in UTF-8): what a read weighs before it loads them (EventReads). OCTET_LENGTH on both engines.
  */
 const EVENT_SIZES =
-  'SELECT ev.position AS position, OCTET_LENGTH(v.snapshot) + OCTET_LENGTH(v.changed_fields) + OCTET_LENGTH(v.updated_by) AS bytes ' +
+  'SELECT ev.position AS position, OCTET_LENGTH(v.snapshot) + OCTET_LENGTH(v.changed_fields) + OCTET_LENGTH(v.updated_by) + COALESCE(OCTET_LENGTH(v.reason), 0) AS bytes ' +
   'FROM connector_events ev JOIN rest_connector_versions v ON v.connector_uuid = ev.connector_uuid AND v.version = ev.version';
 /** A range of the outbox, in position order: after `after`, up to `through`, at most `limit`. */
 const RANGE = 'ev.position > :after AND ev.position <= :through ORDER BY ev.position LIMIT :limit';

@@ -10,6 +10,7 @@ import { ConnectorContent } from '../rest-connectors/connector-content.entity';
 import { RestConnectorTag } from '../rest-connectors/rest-connector-tag.entity';
 import { RestConnectorVersion } from '../rest-connectors/rest-connector-version.entity';
 import { RestConnector } from '../rest-connectors/rest-connector.entity';
+import { ConnectorTestRun } from '../rest-connectors/test-runs/connector-test-run.entity';
 
 /** Listed, not globbed: the apps are bundled by webpack. */
 export const ENTITIES = [
@@ -25,4 +26,5 @@ export const ENTITIES = [
   IdempotencyKey,
   ConnectorEvent,
   ConnectorEventRelayState,
+  ConnectorTestRun,
 ];

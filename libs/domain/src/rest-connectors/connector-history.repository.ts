@@ -12,34 +12,46 @@ import type { TagRef } from './connector-relations.repository';
 import { REST_CONNECTOR_VERSION_ROWS, RestConnectorVersion } from './rest-connector-version.entity';
 import { REST_CONNECTOR_ROWS, RestConnector } from './rest-connector.entity';
 import { VersionOperation } from './rest-connector.enums';
+import { SECRET_FIELDS, SecretField } from './connector-secrets';
 
 export type VersionRow = Omit<RestConnectorVersion, 'connector'>;
 export type VersionSummary = Omit<VersionRow, 'snapshot'>;
 export type TrashRow = Pick<RestConnector, 'uuid' | 'name' | 'deletedAt' | 'deletedBy' | 'version'>;
-/** Who made a write and when: what a version records beside the record. */
-export type VersionAuthor = Pick<RestConnectorVersion, 'updatedAt' | 'updatedBy' | 'updatedByImage'>;
+/** Who made a write and when, through which request and why: what a version records beside the record. */
+export type VersionAuthor = Pick<RestConnectorVersion, 'updatedAt' | 'updatedBy' | 'updatedByImage' | 'updatedBySub' | 'requestId' | 'reason'>;
 
 export interface Paged<T> {
   rows: T[];
   total: number;
 }
 
-/** The first version of a connector just created: who created it and when, every field it set, the record it left. */
-export function creationOf(connector: RestConnector, tags: readonly TagRef[]): VersionRow {
+/** The writer a connector's row names, without a token or request: what a version made outside a request (the demo data) records. */
+const writerOf = (connector: RestConnector): VersionAuthor => ({
+  updatedAt: connector.updatedAt,
+  updatedBy: connector.updatedBy,
+  updatedByImage: connector.updatedByImage,
+  updatedBySub: null,
+  requestId: null,
+  reason: null,
+});
+
+/** The first version of a connector just created: who created it, when and why, every field it set, the record it left. */
+export function creationOf(connector: RestConnector, tags: readonly TagRef[], author: VersionAuthor = writerOf(connector)): VersionRow {
   const snapshot = connectorSnapshot(connector, tags);
   return {
     connectorUuid: connector.uuid,
     version: connector.version,
     operation: VersionOperation.CREATED,
-    updatedAt: connector.updatedAt,
-    updatedBy: connector.updatedBy,
-    updatedByImage: connector.updatedByImage,
+    ...author,
+    revertedTo: null,
     changedFields: fieldsSetBy(snapshot),
     snapshot,
   };
 }
 
-const SUMMARY_ROWS = REST_CONNECTOR_VERSION_ROWS.pick('connectorUuid', 'version', 'operation', 'updatedAt', 'updatedBy', 'updatedByImage', 'changedFields');
+const SUMMARY_ROWS = REST_CONNECTOR_VERSION_ROWS.omit('snapshot');
+/** A delete or a restore reverts to nothing. */
+const UNCHANGED_ROWS = REST_CONNECTOR_VERSION_ROWS.omit('revertedTo');
 const TRASH_ROWS = REST_CONNECTOR_ROWS.pick('uuid', 'name', 'deletedAt', 'deletedBy', 'version');
 /** The connector of the path, in any state, its bot in the path's environment and organization. */
 const CONNECTOR_IN_SCOPE = `JOIN rest_connectors c ON c.uuid = v.connector_uuid JOIN bots b ON b.uuid = c.bot_uuid JOIN environments e ON e.uuid = b.environment_uuid WHERE v.connector_uuid = :serviceUUID AND c.bot_uuid = :botUUID AND ${BOT_IN_SCOPE}`;
@@ -49,8 +61,9 @@ const CONNECTOR_IN_SCOPE = `JOIN rest_connectors c ON c.uuid = v.connector_uuid 
  * version it was applied to (`from`), in one statement.
  */
 const RECORD_UNCHANGED = statement(
-  `INSERT INTO rest_connector_versions (${REST_CONNECTOR_VERSION_ROWS.names}) `,
-  "SELECT v.connector_uuid, :to, :operation, :updatedAt, :updatedBy, :updatedByImage, '[]', v.snapshot FROM rest_connector_versions v WHERE v.connector_uuid = :connectorUuid AND v.version = :from",
+  `INSERT INTO rest_connector_versions (${UNCHANGED_ROWS.names}) `,
+  "SELECT v.connector_uuid, :to, :operation, :updatedAt, :updatedBy, :updatedByImage, :updatedBySub, :requestId, :reason, '[]', v.snapshot ",
+  'FROM rest_connector_versions v WHERE v.connector_uuid = :connectorUuid AND v.version = :from',
 );
 const PAGE = statement(
   `SELECT ${SUMMARY_ROWS.select('v')} FROM rest_connector_versions v ${CONNECTOR_IN_SCOPE} ORDER BY v.version DESC LIMIT :limit OFFSET :offset`,
@@ -58,6 +71,14 @@ const PAGE = statement(
 const COUNT = statement(`SELECT COUNT(*) AS total FROM rest_connector_versions v ${CONNECTOR_IN_SCOPE}`).returning<{ total: number | string }>();
 const ONE = statement(`SELECT ${REST_CONNECTOR_VERSION_ROWS.select('v')} FROM rest_connector_versions v ${CONNECTOR_IN_SCOPE} AND v.version = :version`);
 const ANY_VERSION = statement(`SELECT 1 AS found FROM rest_connector_versions v ${CONNECTOR_IN_SCOPE} LIMIT 1`);
+/**
+ * Which secrets a write after version :low up to :high changed (its changed_fields names them): one row, a 0 or 1 per
+ * secret, read in the primary key's range. The names are quoted as the JSON array stores them.
+ */
+const SECRETS_CHANGED = statement(
+  `SELECT ${SECRET_FIELDS.map((field) => `MAX(CASE WHEN v.changed_fields LIKE '%"${field}"%' THEN 1 ELSE 0 END) AS ${field}`).join(', ')} `,
+  'FROM rest_connector_versions v WHERE v.connector_uuid = :serviceUUID AND v.version > :low AND v.version <= :high',
+).returning<Record<SecretField, number | string | null>>();
 const TRASH_OF_BOT = `FROM rest_connectors c JOIN bots b ON b.uuid = c.bot_uuid JOIN environments e ON e.uuid = b.environment_uuid WHERE c.bot_uuid = :botUUID AND c.deleted_at IS NOT NULL AND ${BOT_IN_SCOPE}`;
 const TRASH = statement(`SELECT ${TRASH_ROWS.select('c')} ${TRASH_OF_BOT} ORDER BY c.deleted_at DESC, c.uuid DESC LIMIT :limit OFFSET :offset`);
 const TRASH_COUNT = statement(`SELECT COUNT(*) AS total ${TRASH_OF_BOT}`).returning<{ total: number | string }>();
@@ -114,6 +135,16 @@ export class ConnectorHistoryRepository {
     // Only for a 404: is it the version that is missing, or the connector?
     const [connector] = await this.db.rows(ANY_VERSION, path, from);
     return connector ? found(null) : NOTHING_AT_PATH;
+  }
+
+  /**
+   * The secrets the writes after version `low` up to `high` of the connector changed (set, cleared or replaced): what a
+   * diff of those versions says of secrets, which snapshots show only as placeholders. The caller has read both versions in scope.
+   */
+  @GenerateSql({ params: [DummyValue.CONNECTOR_PATH, 2, 5] })
+  async secretsChangedBetween(path: RestConnectorPath, low: number, high: number, from: ReadFrom = 'replica'): Promise<SecretField[]> {
+    const [row] = await this.db.rows(SECRETS_CHANGED, { serviceUUID: path.serviceUUID, low, high }, from);
+    return SECRET_FIELDS.filter((field) => Number(row?.[field] ?? 0) === 1);
   }
 
   /** A page of the bot's deleted connectors, newest deletion first, uuid breaking ties; nothing at the path when there is none. */

@@ -5,10 +5,14 @@ import type { RestConnectorSnapshotDto } from './dto/rest-connector-history.dto'
 import { RestConnector } from './rest-connector.entity';
 import { VersionOperation } from './rest-connector.enums';
 
+/** The longest Change-Reason a version keeps, in characters. */
+export const CHANGE_REASON_MAX_LENGTH = 500;
+
 /**
  * One recorded write of a connector (create, update, delete, restore), written in the same transaction as
  * the write. `version` is the connector's version after that write, the number in its ETag. Secrets appear
- * in `snapshot` only as placeholders and in `changedFields` only by name.
+ * in `snapshot` only as placeholders and in `changedFields` only by name. Who (`updatedBy`, `updatedBySub`), through
+ * which request (`requestId`) and why (`reason`) are what support reads to explain a change.
  */
 @Entity('rest_connector_versions')
 export class RestConnectorVersion {
@@ -33,6 +37,22 @@ export class RestConnectorVersion {
 
   @Column({ type: 'varchar', length: 2048, nullable: true })
   updatedByImage: string | null;
+
+  /** The `sub` of the token that made the write; null for versions recorded before it was kept. */
+  @Column({ type: 'varchar', length: 255, nullable: true })
+  updatedBySub: string | null;
+
+  /** The id of the request that made the write (X-Request-Id, the access log line's `requestId`); null before it was kept. */
+  @Column({ type: 'varchar', length: 128, nullable: true })
+  requestId: string | null;
+
+  /** Why, as the writer said it (the Change-Reason header), or null. */
+  @Column({ type: 'varchar', length: CHANGE_REASON_MAX_LENGTH, nullable: true })
+  reason: string | null;
+
+  /** The earlier version whose record this write put back (a revert), or null. */
+  @Column({ type: 'int', nullable: true })
+  revertedTo: number | null;
 
   /** The record fields the write changed, secrets by name. */
   @LargeJsonColumn()

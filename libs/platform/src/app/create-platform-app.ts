@@ -19,6 +19,7 @@ import { AddressRateLimit } from '../rate-limit/address-rate-limit';
 import { requireBearerBeforeBody } from '../auth/bearer-before-body.middleware';
 import { DataSource } from 'typeorm';
 import { applyServerTimeouts } from './server-timeouts';
+import { asyncApiDocumentPath } from '../swagger/asyncapi-document';
 import { setupSwagger } from '../swagger/swagger';
 import { readsReplicas, type ReadReplicas } from '@app/domain';
 import { CONSISTENCY_TOKEN_HEADER } from '../database/consistency-token';
@@ -88,7 +89,7 @@ class PlatformAppRootModule {
 
 /**
  * `handlers`, in order, for every request but the reads of the operations endpoints and the API
- * documentation (GET or HEAD of /health/*, /metrics, /{label}/docs, its assets, docs-json and docs-yaml):
+ * documentation (GET or HEAD of /health/*, /metrics, /{label}/docs, its assets, docs-json, docs-yaml and docs-asyncapi):
  * those need no token and take no body, so nothing of theirs is parsed. Every other request, unknown paths
  * and other methods on those paths included, passes `handlers`. Express matches routes ignoring case and
  * a trailing slash; so does this.
@@ -97,6 +98,7 @@ function exceptOpenReads(definition: PlatformAppDefinition, ...handlers: Request
   const open = new Set(ROOT_ROUTES.map((route) => `/${route}`));
   const docs = `/${definition.label}/docs`.toLowerCase();
   open.add(docs).add(`${docs}-json`).add(`${docs}-yaml`);
+  if (definition.asyncApiDocument) open.add(asyncApiDocumentPath(definition.label).toLowerCase());
   const isOpenRead = (req: Request) => {
     if (req.method !== 'GET' && req.method !== 'HEAD') return false;
     const path = req.path.toLowerCase().replace(/(.)\/$/, '$1');

@@ -21,6 +21,12 @@ export interface PlatformAppDefinition {
    * committed documents keep the generic example.
    */
   pathExamples?: Readonly<Record<string, string>>;
+  /**
+   * The AsyncAPI document of the messages the app publishes, a file of docs/asyncapi (`connector-events.yaml`): served
+   * as it is at `/{label}/docs-asyncapi` beside the OpenAPI document, which links it (`externalDocs`). The app's build
+   * copies it beside the bundle.
+   */
+  asyncApiDocument?: string;
   /** Routes (matched on the request path) that take a body larger than BODY_LIMIT_BYTES, and their limit. */
   largeBodies?: ReadonlyArray<{ path: RegExp; limitBytes: number }>;
 }

@@ -88,8 +88,9 @@ export interface AppConfig {
   changeEvents: ChangeEventsConfig;
   logLevel: (typeof LOG_LEVELS)[number];
   /**
-   * API_DOCS (default on): Swagger UI and the OpenAPI documents at `/{label}/docs`, `docs-json`, `docs-yaml`; off,
-   * those paths are 404 (a production deployment that publishes its documents elsewhere).
+   * API_DOCS (default on): Swagger UI and the OpenAPI documents at `/{label}/docs`, `docs-json`, `docs-yaml`, and an
+   * app's AsyncAPI document at `docs-asyncapi`; off, those paths are 404 (a production deployment that publishes its
+   * documents elsewhere).
    */
   apiDocs: boolean;
   /** PERFORMANCE_OVERRIDES (default on): off runs the stock library path (libs/platform/src/performance/README.md). */

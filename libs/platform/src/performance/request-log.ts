@@ -1,4 +1,4 @@
-import type { RequestHandler } from 'express';
+import type { RequestHandler, Response } from 'express';
 import type { Logger } from 'pino';
 // Its declarations type `req.id` and `req.log`.
 import type {} from 'pino-http';
@@ -7,8 +7,16 @@ import { onceAnswered } from '../http/on-answered';
 import { routeOf } from '../http/route-of';
 
 /**
+ * Fields a handler adds to its request's access line (a write's `connectorId`): strings only, no secret, set
+ * before the answer is sent.
+ */
+export function logAlongside(res: Response, fields: Record<string, string>): void {
+  res.locals.accessLog = { ...(res.locals.accessLog as Record<string, string> | undefined), ...fields };
+}
+
+/**
  * One JSON line per request when its response is done: request id, method, route template, status,
- * duration in ms and the caller's `sub`; `warn` for 4xx and 503 (a refusal with Retry-After), `error` for the other 5xx
+ * duration in ms, the caller's `sub` and what the handler added (logAlongside); `warn` for 4xx and 503 (a refusal with Retry-After), `error` for the other 5xx
  * and for an answer the server cut short;
  * `info` for one whose caller closed the connection first (it stopped waiting: a long poll's client, a timeout of its own).
  * Written with the root logger, not a child per request (pino-http's), which cost more than the rest of
@@ -35,6 +43,7 @@ export function createHttpLogger(logger: Logger): RequestHandler {
           res: { statusCode: status },
           route,
           sub: req.caller?.sub,
+          ...(res.locals.accessLog as Record<string, string> | undefined),
           durationMs: Date.now() - started,
         },
         `${req.method} ${route} ${status}${callerLeft ? ' (the caller closed the connection before the answer was sent)' : cut ? ' (connection closed before the answer was sent)' : ''}`,

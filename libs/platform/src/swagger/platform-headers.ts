@@ -4,11 +4,10 @@ import { BUCKETS, SLOTS } from '../performance/rate-limit-counters';
 import { CONSISTENCY_TOKEN_EXAMPLE, CONSISTENCY_TOKEN_HEADER } from '../database/consistency-token';
 
 /** What a Consistency-Token looks like: a MariaDB GTID position (up to 16 `domain-server-sequence`). */
-const CONSISTENCY_TOKEN_SCHEMA = {
+const CONSISTENCY_TOKEN_FORMAT = {
   type: 'string',
   maxLength: 512,
   pattern: '^\\d{1,10}-\\d{1,10}-\\d{1,20}(,\\d{1,10}-\\d{1,10}-\\d{1,20}){0,15}$',
-  example: CONSISTENCY_TOKEN_EXAMPLE,
 };
 
 const INT32_MAX = 2_147_483_647;
@@ -37,7 +36,7 @@ const HEADERS = {
   [CONSISTENCY_TOKEN_HEADER]: {
     description:
       "Where this write committed, when the deployment reads from replicas (absent otherwise). Send it back as the `Consistency-Token` request header and the reads of that request see this write, whoever sends it; the writer's own reads see it without the header.",
-    schema: CONSISTENCY_TOKEN_SCHEMA,
+    schema: { ...CONSISTENCY_TOKEN_FORMAT, example: CONSISTENCY_TOKEN_EXAMPLE },
   },
   'WWW-Authenticate': { description: 'The bearer challenge (RFC 6750), with `error` when a token was given.', required: true, schema: { type: 'string' } },
 };
@@ -69,14 +68,19 @@ const REQUEST_ID_PARAMETER = {
   schema: { type: 'string', maxLength: 128, pattern: ACCEPTABLE_REQUEST_ID.source },
 };
 
-/** A write of one request's caller, to read after it from any replica (docs/api-contract.md, "Consistency tokens"). */
+/**
+ * A write of one request's caller, to read after it from any replica (docs/api-contract.md, "Consistency tokens").
+ * No example nor default, here or in its schema: Swagger UI fills a parameter's "Try it out" field with either and
+ * sends it with every request tried there, a token no write of the caller answered. Its form is in the description.
+ */
 const CONSISTENCY_TOKEN_PARAMETER = {
   name: CONSISTENCY_TOKEN_HEADER,
   in: 'header',
   required: false,
   description:
-    'The `Consistency-Token` a write answered: the reads of this request see that write (and everything before it), on whatever replica of the database they run. A value that is not one is a 400.',
-  schema: CONSISTENCY_TOKEN_SCHEMA,
+    'The `Consistency-Token` a write answered, sent back as it came: the reads of this request see that write (and everything before it), on whatever replica of the database they run. ' +
+    `Leave it out unless a write gave you one. Its form: up to 16 \`domain-server-sequence\` groups of digits, comma-separated (such as \`${CONSISTENCY_TOKEN_EXAMPLE}\`); any other value is a 400.`,
+  schema: CONSISTENCY_TOKEN_FORMAT,
 };
 
 const WRITE_METHODS = new Set(['post', 'put', 'patch', 'delete']);

@@ -1,6 +1,8 @@
 import { INestApplication } from '@nestjs/common';
+import type { Response } from 'express';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import { AppConfig } from '../config/app-config';
+import { asyncApiDocumentPath, readAsyncApiDocument } from './asyncapi-document';
 import { withOwnErrorExamplePaths } from './error-example-paths';
 import { withNullableReferences } from './nullable-references';
 import { withPlatformHeaders } from './platform-headers';
@@ -20,17 +22,21 @@ const BEARER_DESCRIPTION =
   'asymmetric keys of AUTH_JWKS_URL), never `none`; `exp` required; issuer and audience checked outside development.';
 
 export function buildOpenApiDocument(app: INestApplication, definition: PlatformAppDefinition): OpenAPIObject {
-  const config = new DocumentBuilder()
+  const builder = new DocumentBuilder()
     .setTitle(definition.title)
     .setDescription(definition.description)
     .setVersion('1.0')
     .addBearerAuth({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: BEARER_DESCRIPTION }, BEARER_SCHEME)
-    .addSecurityRequirements(BEARER_SCHEME)
-    .build();
+    .addSecurityRequirements(BEARER_SCHEME);
+  // Swagger UI shows it under the title. A path, not a URL: the ingress serves the app under its label, whatever the host.
+  if (definition.asyncApiDocument) builder.setExternalDoc(ASYNCAPI_LINK_TEXT, asyncApiDocumentPath(definition.label));
+  const config = builder.build();
   // Operation ids are the controller method names: stable across builds, readable in generated clients.
   const document = SwaggerModule.createDocument(app, config, { operationIdFactory: (_controller, method) => method });
   return withPlatformHeaders(withOwnErrorExamplePaths(withNullableReferences(withPlainSchemaNames(withTaskGroups(document, definition.groups)))));
 }
+
+const ASYNCAPI_LINK_TEXT = 'The messages this app publishes: its AsyncAPI 3.0 document (YAML)';
 
 /** The order Swagger UI shows a section's operations in: each operation's place in its group (withTaskGroups). */
 const ORDER_EXTENSION = 'x-order';
@@ -77,11 +83,13 @@ function withPlainSchemaNames(document: OpenAPIObject): OpenAPIObject {
 }
 
 /**
- * Swagger UI at `/{label}/docs`, the OpenAPI 3 document at `/{label}/docs-json`. Outside production, where
- * `npm start` loads the demo data, path ids come pre-filled with the app's `pathExamples`; in production the
- * document is the committed one (docs/openapi).
+ * Swagger UI at `/{label}/docs`, the OpenAPI 3 document at `/{label}/docs-json`, and the app's AsyncAPI document, if it
+ * has one, at `/{label}/docs-asyncapi`, as committed in docs/asyncapi. Outside production, where `npm start` loads the
+ * demo data, path ids come pre-filled with the app's `pathExamples`; in production the document is the committed one
+ * (docs/openapi).
  */
 export function setupSwagger(app: INestApplication, definition: PlatformAppDefinition, config: AppConfig): void {
+  if (definition.asyncApiDocument) serveAsyncApiDocument(app, definition.label, readAsyncApiDocument(definition.asyncApiDocument));
   const document = () => buildOpenApiDocument(app, definition);
   const examples = definition.pathExamples;
   const served = config.nodeEnv === 'production' || !examples ? document : () => withPathExamples(document(), examples);
@@ -95,6 +103,13 @@ export function setupSwagger(app: INestApplication, definition: PlatformAppDefin
       // Inlined in the init script as written (buildJSInitOptions): no closure, no `$`.
       operationsSorter: (a: OperationEntry, b: OperationEntry) => (a.get('operation').get('x-order') ?? 0) - (b.get('operation').get('x-order') ?? 0),
     },
+  });
+}
+
+/** `text`, the YAML of an AsyncAPI document, at `/{label}/docs-asyncapi`, like the OpenAPI documents: no token, no body read. */
+function serveAsyncApiDocument(app: INestApplication, label: string, text: string): void {
+  app.getHttpAdapter().get(asyncApiDocumentPath(label), (_req: unknown, res: Response) => {
+    res.type('application/yaml; charset=utf-8').send(text);
   });
 }
 

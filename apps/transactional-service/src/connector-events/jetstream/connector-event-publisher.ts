@@ -8,6 +8,12 @@ export interface ConnectorEventPublisher {
   publish(subject: string, event: object, msgId: string): Promise<{ duplicate: boolean; seq: number }>;
   /** 'up' when connected and the stream was found or created; 'down' otherwise. Synchronous. */
   status(): 'up' | 'down';
+  /**
+   * True from the start until the first connection attempt has concluded: connected with the stream ready, or failed
+   * and logged why (unreachable after the connect timeout, a server too old, no stream). A publish before then could
+   * only fail, and would say NATS is down when it may be a moment from connecting. Synchronous.
+   */
+  connecting(): boolean;
   close(): Promise<void>;
 }
 

@@ -3,6 +3,7 @@ import { connect, headers, NatsConnection } from '@nats-io/transport-node';
 import type { Logger } from 'pino';
 import { CLOUDEVENTS_JSON, CONNECTOR_EVENTS_SUBJECT_PREFIX, ConnectorEventPublisher } from './connector-event-publisher';
 import { ConnectorEventStreamConfig, connectorEventStreamConfig, ConnectorEventStreamSettings, ensureConnectorEventStream } from './connector-event-stream';
+import { MIN_NATS_SERVER_VERSION, serverVersionProblem } from './nats-server-version';
 
 export interface JetStreamPublisherOptions extends ConnectorEventStreamSettings {
   /** `nats://host:4222`, or several URLs of one cluster separated by commas. */
@@ -11,6 +12,8 @@ export interface JetStreamPublisherOptions extends ConnectorEventStreamSettings 
   publishTimeoutMs: number;
   /** Between two attempts to connect, at start and after a loss (the client's own default, 2000). */
   reconnectWaitMs?: number;
+  /** The oldest server version published to (default MIN_NATS_SERVER_VERSION); an older one is not used. */
+  minServerVersion?: string;
 }
 
 export type PublisherLogger = Pick<Logger, 'info' | 'warn' | 'error'>;
@@ -59,12 +62,16 @@ export function startJetStreamPublisher(options: JetStreamPublisherOptions, logg
  *   failure and stops. (JetStream's dedup makes a publish that failed but was stored harmless to repeat.)
  * - Finding the stream again. A publish that no stream answers (the stream was deleted while connected) turns the
  *   publisher 'down' until the stream is found or created again, as after a reconnect.
+ * - Checking the server's version (its INFO) at each connection: a server older than `minServerVersion` is not used
+ *   (an error line names both versions; the publisher stays 'down', as while NATS is unreachable, so the events wait
+ *   in the outbox) until a reconnection finds one new enough.
  */
 export class JetStreamConnectorEventPublisher implements ConnectorEventPublisher {
   private readonly wanted: ConnectorEventStreamConfig;
   private readonly servers: string[];
   private readonly prefix: string;
   private readonly reconnectWaitMs: number;
+  private readonly minServerVersion: string;
   private state: 'up' | 'down' = 'down';
   private nc?: NatsConnection;
   private js?: JetStreamClient;
@@ -78,6 +85,10 @@ export class JetStreamConnectorEventPublisher implements ConnectorEventPublisher
   private readonly pauses = new Set<() => void>();
   /** Whether the last connection attempt failed and said so: an outage is logged once, not at every attempt. */
   private unreachableLogged = false;
+  /** Until the first connection attempt has concluded: connected with the stream ready, or failed and said why. */
+  private firstAttemptPending = true;
+  /** Why the server connected to is not used (its version), while it is; a publish meanwhile fails saying so. */
+  private refusal?: string;
 
   constructor(
     private readonly options: JetStreamPublisherOptions,
@@ -92,6 +103,9 @@ export class JetStreamConnectorEventPublisher implements ConnectorEventPublisher
     if (this.servers.length === 0) throw new RangeError('connector events: no NATS URL');
     this.prefix = options.subjectPrefix ?? CONNECTOR_EVENTS_SUBJECT_PREFIX;
     this.reconnectWaitMs = options.reconnectWaitMs ?? 2_000;
+    this.minServerVersion = options.minServerVersion ?? MIN_NATS_SERVER_VERSION;
+    // A minimum that is no release version fails here, not at the first connection.
+    serverVersionProblem(this.minServerVersion, this.minServerVersion);
   }
 
   /** Begins connecting; the promise close() awaits. */
@@ -103,10 +117,14 @@ export class JetStreamConnectorEventPublisher implements ConnectorEventPublisher
     return this.state;
   }
 
+  connecting(): boolean {
+    return this.firstAttemptPending && !this.closing;
+  }
+
   async publish(subject: string, event: object, msgId: string): Promise<{ duplicate: boolean; seq: number }> {
     if (this.closing) throw new ConnectorEventPublishError('connector events: the publisher is closed');
     const js = this.js;
-    if (this.state !== 'up' || !js) throw new ConnectorEventPublishError('connector events: NATS JetStream is not connected');
+    if (this.state !== 'up' || !js) throw new ConnectorEventPublishError(`connector events: ${this.refusal ?? 'NATS JetStream is not connected'}`);
     if (!subject.startsWith(`${this.prefix}.`)) throw new TypeError(`connector events: ${subject} is not under ${this.prefix}, the stream's subjects`);
     if (msgId === '') throw new TypeError('connector events: a publish needs a message id');
     const contentType = headers();
@@ -180,6 +198,7 @@ export class JetStreamConnectorEventPublisher implements ConnectorEventPublisher
           `connector events: NATS is unreachable; events wait in the outbox, connecting again every ${this.reconnectWaitMs} ms`,
         );
       }
+      this.firstAttemptPending = false;
       return undefined;
     }
   }
@@ -198,9 +217,10 @@ export class JetStreamConnectorEventPublisher implements ConnectorEventPublisher
     }
   }
 
-  /** Finds or creates the stream, again until it succeeds while this connection lasts; then 'up'. */
+  /** Checks the server's version, then finds or creates the stream, again until it succeeds while this connection lasts; then 'up'. */
   private async prepare(nc: NatsConnection): Promise<void> {
     const generation = this.generation;
+    if (!this.acceptsServer(nc)) return;
     let failureLogged = false;
     while (!this.closing && generation === this.generation && !nc.isClosed()) {
       try {
@@ -209,6 +229,7 @@ export class JetStreamConnectorEventPublisher implements ConnectorEventPublisher
         if (this.closing || generation !== this.generation) return;
         this.js = jetstream(nc, { timeout: this.options.publishTimeoutMs });
         this.state = 'up';
+        this.firstAttemptPending = false;
         this.logger.info({ nats: nc.getServer(), stream: this.wanted.name }, `connector events: connected to NATS, publishing to stream ${this.wanted.name}`);
         return;
       } catch (error) {
@@ -219,14 +240,33 @@ export class JetStreamConnectorEventPublisher implements ConnectorEventPublisher
             `connector events: could not find or create stream ${this.wanted.name}; trying again every ${this.reconnectWaitMs} ms`,
           );
         }
+        this.firstAttemptPending = false;
         await this.pause();
       }
     }
   }
 
+  /**
+   * Whether the server connected to is recent enough (its INFO, sent again at each reconnection); if not, says so in
+   * an error line naming both versions and leaves the publisher 'down', the events in the outbox.
+   */
+  private acceptsServer(nc: NatsConnection): boolean {
+    const version = nc.info?.version;
+    const problem = serverVersionProblem(version, this.minServerVersion);
+    this.refusal = problem;
+    if (problem === undefined) return true;
+    this.firstAttemptPending = false;
+    this.logger.error(
+      { nats: nc.getServer(), version: version ?? null, required: this.minServerVersion },
+      `connector events: ${problem}; nothing is published to it, events wait in the outbox (the change feed serves them) until NATS is upgraded`,
+    );
+    return false;
+  }
+
   /** 'down', and every publish awaiting its acknowledgement fails now rather than at its timeout. */
   private lost(reason: Error): void {
     this.generation++;
+    this.refusal = undefined;
     this.state = 'down';
     this.js = undefined;
     for (const reject of this.inFlight) reject(reason);

@@ -30,8 +30,11 @@ const EVENTS: RecordedEvent[] = Array.from({ length: 10 }, (_, i) =>
   ),
 );
 
-/** The relay on strict fakes, on fake timers (performance.now() included): the lease's rules without a database or a broker. */
-function newTestRelay() {
+/**
+ * The relay on strict fakes, on fake timers (performance.now() included): the lease's rules without a database or a
+ * broker. `connecting` is the publisher's (connected from the start unless it says otherwise).
+ */
+function newTestRelay(connecting: () => boolean = () => false) {
   const events = strictFake(ConnectorEventRepository);
   let publishedThrough = 0;
   events.acquire.mockResolvedValue({ taken: true });
@@ -64,11 +67,12 @@ function newTestRelay() {
       return { duplicate: false, seq: publishedAt.length };
     },
     status: () => 'up',
+    connecting,
     close: async () => undefined,
   };
   const config = { changeEvents: { retentionDays: 7, stream: 'CONNECTOR_EVENTS' } } as AppConfig;
   const sut = new ConnectorEventRelay(events, watcher, new EventReads(), metrics, config, logger, publisher, RELAY_TIMING);
-  return { sut, events, logger, publishedAt };
+  return { sut, events, metrics, logger, publishedAt };
 }
 
 /** Shutdown waits for the relay's loops: timers run meanwhile. */
@@ -122,6 +126,26 @@ describe(ConnectorEventRelay.name, () => {
     await shutDown(sut);
   });
 
+  it("publishes nothing while the publisher's first connection is under way (no failure counted, no warning), then what waited", async () => {
+    let connecting = true;
+    const { sut, events, metrics, logger, publishedAt } = newTestRelay(() => connecting);
+    events.renew.mockResolvedValue(true);
+    sut.onApplicationBootstrap();
+    await jest.advanceTimersByTimeAsync(1_000);
+
+    // Rounds went on (the feed is numbered), but no publish was tried.
+    expect(events.sequence.mock.calls.length).toBeGreaterThan(1);
+    expect(publishedAt).toEqual([]);
+    expect(metrics.publishFailures.inc).not.toHaveBeenCalled();
+    expect(logger.warn).not.toHaveBeenCalled();
+
+    connecting = false;
+    await jest.advanceTimersByTimeAsync(RELAY_TIMING.idleMs + EVENTS.length * PUBLISH_MS);
+    expect(publishedAt).toHaveLength(EVENTS.length);
+    expect(events.markPublished).toHaveBeenLastCalledWith(sut.holder, RELAY_TIMING.leaseMs, EVENTS.length);
+    await shutDown(sut);
+  });
+
   it('stops at once when a renewal finds another holder', async () => {
     const { sut, events, logger, publishedAt } = newTestRelay();
     events.renew.mockResolvedValue(false);
@@ -169,6 +193,7 @@ describe(`${ConnectorEventRelay.name} and the byte bound`, () => {
     const publisher: ConnectorEventPublisher = {
       publish: jest.fn().mockResolvedValue({ duplicate: false, seq: 1 }),
       status: () => 'up',
+      connecting: () => false,
       close: jest.fn().mockResolvedValue(undefined),
     };
     const counter = () => ({ inc: jest.fn() });

@@ -163,7 +163,10 @@ export class ConnectorEventRelay implements OnApplicationBootstrap, BeforeApplic
       this.metrics.numbered.inc(numbered);
       this.watcher.advanced(progress.sequencedThrough);
     }
-    if (this.publisher) {
+    // While the publisher's first connection is under way (the first moments of a start), the events wait for a later
+    // round: a publish now could only fail, and count and log NATS as down when it is a moment from connecting.
+    const connecting = this.publisher?.connecting() === true;
+    if (this.publisher && !connecting) {
       const reached = await this.publish(this.publisher, progress.publishedThrough, progress.sequencedThrough);
       if (reached === null) return this.lost();
       // Publishing stopped at the deadline (or at a lost lease): what was acknowledged is marked, the rest waits.
@@ -175,7 +178,7 @@ export class ConnectorEventRelay implements OnApplicationBootstrap, BeforeApplic
       this.lastPurgeAt = Date.now();
       await this.purge(this.publisher ? (await this.events.progress()).publishedThrough : progress.sequencedThrough);
     }
-    return numbered === RELAY_BATCHES.sequence || this.backlog;
+    return numbered === RELAY_BATCHES.sequence || (this.backlog && !connecting);
   }
 
   /**

@@ -18,6 +18,8 @@ export function aRecordedEvent(position: number, event: Partial<RecordedEvent['e
       operation,
       updatedAt: new Date(0),
       updatedBy: 'ada',
+      reason: null,
+      revertedTo: null,
       changedFields: [],
       snapshot: {} as RecordedEvent['recorded']['snapshot'],
     },

@@ -5,15 +5,21 @@ import {
   ConnectorRelationsRepository,
   DeletedRestConnectorPageDto,
   HistoryPageQueryDto,
+  RECORDED_FIELDS,
   RestConnectorPath,
   RestConnectorVersionDetailDto,
+  RestConnectorVersionDiffDto,
+  RestConnectorVersionDiffPath,
   RestConnectorVersionDto,
   RestConnectorVersionPageDto,
   RestConnectorVersionPath,
   ScopeService,
+  SECRET_FIELDS,
+  SecretField,
   VersionSummary,
 } from '@app/domain';
 import { Injectable } from '@nestjs/common';
+import { isDeepStrictEqual } from 'node:util';
 import { toPage } from '../connector-views';
 import { etagOf } from '../etag';
 import { ConnectorNotFoundException, VersionNotFoundException } from '../rest-connector.exceptions';
@@ -26,9 +32,15 @@ function toVersion(row: VersionSummary): RestConnectorVersionDto {
     updatedAt: row.updatedAt.toISOString(),
     updatedBy: row.updatedBy,
     user: { username: row.updatedBy, image: row.updatedByImage },
+    sub: row.updatedBySub,
+    requestId: row.requestId,
+    reason: row.reason,
+    revertedTo: row.revertedTo,
     changedFields: row.changedFields,
   };
 }
+
+const isSecret = (field: string): field is SecretField => (SECRET_FIELDS as readonly string[]).includes(field);
 
 /** The reads of history and trash: a connector's versions (deleted connectors' too) and the bot's deleted connectors. */
 @Injectable()
@@ -50,6 +62,19 @@ export class ConnectorHistoryService {
     if (found === undefined) throw new ConnectorNotFoundException(path.botUUID, path.serviceUUID);
     if (found === null) throw new VersionNotFoundException(path.serviceUUID, path.version);
     return { ...toVersion(found), snapshot: found.snapshot };
+  }
+
+  /**
+   * What changed in the record from `version` to `otherVersion` (either may be the newer): the fields whose snapshot
+   * values differ and the secrets a write between them changed, secrets shown as placeholders only.
+   */
+  async diff(path: RestConnectorVersionDiffPath, consistency?: ConsistencyScope): Promise<RestConnectorVersionDiffDto> {
+    const [from, to] = await Promise.all([this.version({ ...path }, consistency), this.version({ ...path, version: path.otherVersion }, consistency)]);
+    const secrets = await this.history.secretsChangedBetween(path, Math.min(from.version, to.version), Math.max(from.version, to.version), consistency);
+    const changes = RECORDED_FIELDS.filter((field) =>
+      isSecret(field) && secrets.includes(field) ? true : !isDeepStrictEqual(from.snapshot[field], to.snapshot[field]),
+    ).map((field) => ({ field, from: from.snapshot[field], to: to.snapshot[field] }));
+    return { from: from.version, to: to.version, changes };
   }
 
   async trash(path: BotPath, { page, linesPerPage }: HistoryPageQueryDto, consistency?: ConsistencyScope): Promise<DeletedRestConnectorPageDto> {

@@ -13,6 +13,7 @@ import {
 } from '@app/domain';
 import { AnswerHandle, Caller, PLATFORM_VALIDATION_OPTIONS, PlatformValidationPipe } from '@app/platform';
 import { BadRequestException, Injectable } from '@nestjs/common';
+import { Author } from '../author';
 import { toConnectorWrite } from '../connector-write';
 import { RestConnectorsService } from '../rest-connectors.service';
 import { ConnectorDraft, CredentialDraft, CredentialField, ImportDraft } from './connector-draft';
@@ -60,11 +61,12 @@ export class ConnectorImportService {
   async import(
     path: BotPath,
     dto: RestConnectorImportDto,
-    caller: Caller,
+    author: Author,
     retry?: { key: string; sentBody: unknown },
     consistency?: ConsistencyScope,
     sent?: AnswerHandle,
   ): Promise<RestConnectorImportResultDto> {
+    const { caller } = author;
     const draft = await this.reader.read(caller.sub, dto.format, dto.source, dto.select, sent);
     const planned = await this.plan(draft, dto, caller);
     const dryRun = dto.dryRun !== false;
@@ -81,7 +83,7 @@ export class ConnectorImportService {
       const uuids = await this.connectors.createAll(
         path,
         planned.map(({ body }) => body),
-        caller,
+        author,
         retry && { ...retry, route: 'rest-connectors/import' },
         consistency,
       );

@@ -12,9 +12,7 @@ import {
   Answer,
   AnswerHandle,
   ApiErrorResponses,
-  Caller,
   CONNECTORS_WRITE_SCOPE,
-  CurrentCaller,
   IdempotencyKeyHeader,
   RequestConsistency,
   RequireScope,
@@ -23,6 +21,7 @@ import {
 import { Body, Controller, Get, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
 import { ApiBearerAuth, ApiBody, ApiHeader, ApiOkResponse, ApiOperation, ApiProduces } from '@nestjs/swagger';
 import type { Response } from 'express';
+import { ApiChangeReasonHeader, Author, WriteAuthor } from '../author';
 import { ConnectorExportService } from './connector-export.service';
 import { ConnectorImportService } from './connector-import.service';
 
@@ -54,19 +53,20 @@ export class ImportExportController {
     description: 'With `"dryRun": false`: the same key and body within 24 h answer the first import again and create nothing; another body is a 422.',
     schema: { type: 'string', minLength: 1, maxLength: 255, pattern: ACCEPTABLE_IDEMPOTENCY_KEY.source },
   })
+  @ApiChangeReasonHeader()
   @ApiBody({ type: RestConnectorImportDto, examples: REST_CONNECTOR_IMPORT_EXAMPLES })
   @ApiOkResponse({ type: RestConnectorImportResultDto, description: 'The connectors planned (a dry run) or created (with their uuids), and the warnings' })
   @ApiErrorResponses(409, 413, 415, 422)
   importRestConnectors(
     @Param() path: BotPath,
     @Body() dto: RestConnectorImportDto,
-    @CurrentCaller() caller: Caller,
+    @WriteAuthor() author: Author,
     @IdempotencyKeyHeader() key: string | undefined,
     @SentBody() sentBody: unknown,
     @Answer() answer: AnswerHandle,
     @RequestConsistency() consistency?: ConsistencyScope,
   ): Promise<RestConnectorImportResultDto> {
-    return this.importer.import(path, dto, caller, key === undefined ? undefined : { key, sentBody }, consistency, answer);
+    return this.importer.import(path, dto, author, key === undefined ? undefined : { key, sentBody }, consistency, answer);
   }
 
   @Get(':serviceUUID/export')

@@ -20,7 +20,8 @@ const RUN_DESCRIPTION =
   'redirect, ends when CONNECTOR_TEST_TIMEOUT_MS have passed since it started (the token request included) or when the caller ' +
   'disconnects, and reads at most 1 MiB. `output` is evaluated within bounds of time, memory and size (`output.error` says when it ' +
   'was stopped). Secrets and the OAuth access token appear only as their placeholders. At most CONNECTOR_TEST_PER_MINUTE runs per ' +
-  'caller a minute (429; a 400 is not counted); 503 while this replica runs its maximum at once.';
+  'caller a minute (429; a 400 is not counted); 503 while this replica runs its maximum at once. Each attempted run is recorded ' +
+  '(who, when, the host called, the outcome; never a secret, header, path, query or body), listed by `GET …/test-runs`.';
 
 const ANSWER = {
   type: TestRunAnswerDto,

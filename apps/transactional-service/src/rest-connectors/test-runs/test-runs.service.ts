@@ -2,6 +2,9 @@ import {
   ConsistencyScope,
   BotPath,
   ConnectorWrite,
+  DESTINATION_HOST_LENGTH,
+  newUuid,
+  RecordedTestRunOutcome,
   RestConnector,
   RestConnectorPath,
   RestConnectorTestDto,
@@ -22,6 +25,7 @@ import { Outbound } from './outbound.providers';
 import { RunnableConnector, TestRunReport } from './test-run';
 import { TestRunRateLimit, TestRunSlots } from './test-run-limits';
 import { TestRunMetrics } from './test-run-metrics';
+import { TestRunRecordsService } from './test-run-records.service';
 
 /** Who asked, for the log line, and the signal of their leaving. */
 export interface TestRunCaller {
@@ -39,8 +43,8 @@ const inClear = (_field: unknown, plaintext: string) => plaintext;
  * Connector test runs (docs/api-contract.md, "Connector test runs"): the connector is made runnable (an
  * unsaved one validated as a create, a saved one with its secrets decrypted, edits applied as a PUT would
  * apply them), checked and filled (a 400 costs the caller nothing), given a slot and counted against the
- * caller's limit (a 503 costs nothing either), run once through the outbound guard, logged and counted.
- * Nothing is saved.
+ * caller's limit (a 503 costs nothing either), run once through the outbound guard, logged, counted and
+ * recorded (who, when, where to, what came of it: TestRunRecordsService). Nothing of the connector is saved.
  */
 @Injectable()
 export class TestRunsService {
@@ -52,6 +56,7 @@ export class TestRunsService {
     private readonly rateLimit: TestRunRateLimit,
     private readonly slots: TestRunSlots,
     private readonly metrics: TestRunMetrics,
+    private readonly records: TestRunRecordsService,
     @InjectPinoLogger(TestRunsService.name) private readonly logger: PinoLogger,
   ) {}
 
@@ -59,7 +64,7 @@ export class TestRunsService {
   async testUnsaved(path: BotPath, dto: RestConnectorTestDto, who: TestRunCaller): Promise<TestRunAnswerDto> {
     const { values } = toConnectorWrite(dto.connector, who.caller, new Date(), inClear);
     await this.scope.require(path, who.consistency);
-    return this.run(runnable(values), dto.variables ?? {}, who);
+    return this.run(path, runnable(values), dto.variables ?? {}, who);
   }
 
   /** A saved connector (404 as a get), or edits of it as a PUT would store them. */
@@ -68,14 +73,14 @@ export class TestRunsService {
     const values = dto.connector ? toConnectorWrite(dto.connector, who.caller, new Date(), inClear, stored).values : stored;
     // The secrets the caller did not send (kept by a placeholder, or the stored connector as it is).
     const kept = SECRET_FIELDS.filter((field) => stored[field] !== null && values[field] === stored[field]);
-    return this.run({ ...runnable(values, stored.uuid), kept }, dto.variables ?? {}, who);
+    return this.run(path, { ...runnable(values, stored.uuid), kept }, dto.variables ?? {}, who);
   }
 
-  private async run(connector: RunnableConnector, variables: Record<string, string>, who: TestRunCaller): Promise<TestRunAnswerDto> {
+  private async run(path: BotPath, connector: RunnableConnector, variables: Record<string, string>, who: TestRunCaller): Promise<TestRunAnswerDto> {
     const { runner } = this.outbound;
     const prepared = runner.prepare(connector, variables);
     // A slot first, then the caller's count: a run this replica has no room for (503) was not attempted.
-    const report = await this.slots.run(async () => {
+    const { startedAt, report } = await this.slots.run(async () => {
       await this.rateLimit.admit(who.caller);
       // Counted: a caller who puts a stored secret in what is sent is probing it, not fixing a typo.
       await runner.screen(prepared, who.gone).catch((refusal: unknown) => {
@@ -86,9 +91,29 @@ export class TestRunsService {
         );
         throw refusal;
       });
-      return runner.execute(prepared, who.gone);
+      const started = new Date();
+      return { startedAt: started, report: await runner.execute(prepared, who.gone) };
     });
-    this.report(prepared.call.url, connector, report, who);
+    // The host of the URL called, never the URL: its path or query may carry a variable's value or a secret.
+    const destinationHost = new URL(prepared.call.url).host;
+    const outcome: RecordedTestRunOutcome = report.cancelled ? RecordedTestRunOutcome.CANCELLED : (report.answer.outcome as TestRunOutcome);
+    this.report(destinationHost, outcome, connector, report, who);
+    // After the run, its slot freed: no transaction is open while a run waits on a far side.
+    await this.records.record({
+      uuid: newUuid(startedAt.getTime()),
+      organizationUuid: path.orgUUID,
+      environmentUuid: path.envUUID,
+      botUuid: path.botUUID,
+      connectorUuid: connector.uuid ?? null,
+      callerSub: who.caller.sub,
+      callerUsername: who.caller.username,
+      requestId: who.requestId,
+      destinationHost: destinationHost.slice(0, DESTINATION_HOST_LENGTH),
+      outcome,
+      httpStatus: report.answer.response?.status ?? null,
+      durationMs: report.answer.durationMs,
+      startedAt,
+    });
     return report.answer as TestRunAnswerDto;
   }
 
@@ -97,23 +122,28 @@ export class TestRunsService {
    * its metrics.
    * A refused destination's address is logged here and only here: the answer must not say what a name resolves to.
    */
-  private report(url: string, connector: RunnableConnector, { answer, blocked, cancelled, failure }: TestRunReport, who: TestRunCaller): void {
-    const outcome = answer.outcome as TestRunOutcome;
-    if (cancelled) this.metrics.cancelled();
+  private report(
+    destinationHost: string,
+    outcome: RecordedTestRunOutcome,
+    connector: RunnableConnector,
+    { answer, blocked, failure }: TestRunReport,
+    who: TestRunCaller,
+  ): void {
+    if (outcome === RecordedTestRunOutcome.CANCELLED) this.metrics.cancelled();
     else this.metrics.ran(outcome, answer.durationMs);
     this.logger.info(
       {
         requestId: who.requestId,
         callerSub: who.caller.sub,
         connectorUuid: connector.uuid ?? null,
-        destinationHost: new URL(url).host,
-        outcome: cancelled ? 'CANCELLED' : outcome,
+        destinationHost,
+        outcome,
         status: answer.response?.status ?? null,
         durationMs: answer.durationMs,
         ...(blocked && { blockedAddress: blocked.address, blockedRange: blocked.range }),
         ...(failure && { readerError: { type: failure.name, message: failure.message } }),
       },
-      cancelled ? 'connector test run cancelled: its caller disconnected' : 'connector test run',
+      outcome === RecordedTestRunOutcome.CANCELLED ? 'connector test run cancelled: its caller disconnected' : 'connector test run',
     );
   }
 

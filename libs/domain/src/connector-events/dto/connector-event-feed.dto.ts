@@ -2,7 +2,7 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { IsInt, IsOptional, Matches, Max, Min } from 'class-validator';
 import { toInteger } from '../../rest-connectors/dto/pagination-query.dto';
-import { RestConnectorSnapshotDto } from '../../rest-connectors/dto/rest-connector-history.dto';
+import { ReasonProperty, RestConnectorSnapshotDto, RevertedToProperty } from '../../rest-connectors/dto/rest-connector-history.dto';
 import { VersionOperation } from '../../rest-connectors/rest-connector.enums';
 import { UUID_PATTERN } from '../../scope/uuid';
 
@@ -109,6 +109,12 @@ export class ConnectorEventDataDto {
 
   @ApiProperty({ example: 'alice', description: 'Who made the write.' })
   updatedBy: string;
+
+  @ReasonProperty()
+  reason: string | null;
+
+  @RevertedToProperty()
+  revertedTo: number | null;
 
   @ApiProperty({ type: RestConnectorSnapshotDto, description: 'The record as a get showed it right after the write, without flows; secrets as placeholders.' })
   snapshot: RestConnectorSnapshotDto;

@@ -15,6 +15,17 @@ const LATER_COLUMNS = new Set(['apiKeyName', 'apiKeyIn', 'apiKey']);
 const CONNECTOR_ROWS = REST_CONNECTOR_ROWS.pick(
   ...REST_CONNECTOR_ROWS.layout.map(({ property }) => property).filter((property) => !LATER_COLUMNS.has(property)),
 );
+/** The columns of rest_connector_versions this migration creates: those added later (VersionSupportTrail) are not there yet. */
+const VERSION_ROWS = REST_CONNECTOR_VERSION_ROWS.pick(
+  'connectorUuid',
+  'version',
+  'operation',
+  'updatedAt',
+  'updatedBy',
+  'updatedByImage',
+  'changedFields',
+  'snapshot',
+);
 
 /** Connectors recorded per batch: one SELECT of connectors, one of their tags, one multi-row INSERT. */
 const BATCH = 500;
@@ -87,7 +98,7 @@ export class ConnectorVersions1795564800000 implements MigrationInterface {
       for (const tag of tagRows.map((row) => REST_CONNECTOR_TAG_ROWS.from(row))) {
         tags.set(tag.connectorUuid, [...(tags.get(tag.connectorUuid) ?? []), { name: tag.name }]);
       }
-      const versions: Array<Omit<RestConnectorVersion, 'connector'>> = connectors.map((connector) => {
+      const versions: Array<Pick<RestConnectorVersion, (typeof VERSION_ROWS.layout)[number]['property']>> = connectors.map((connector) => {
         const deleted = connector.deletedAt !== null;
         return {
           connectorUuid: connector.uuid,
@@ -101,9 +112,9 @@ export class ConnectorVersions1795564800000 implements MigrationInterface {
         };
       });
       await queryRunner.query(
-        REST_CONNECTOR_VERSION_ROWS.insertSql(versions.length),
+        VERSION_ROWS.insertSql(versions.length),
         bindable(
-          versions.flatMap((version) => REST_CONNECTOR_VERSION_ROWS.values(version)),
+          versions.flatMap((version) => VERSION_ROWS.values(version)),
           sqlite,
         ),
       );

@@ -6,6 +6,8 @@ import { CanonicalConnectorUrls1795651200000 } from './1795651200000-canonical-c
 import { ConnectorEvents1795737600000 } from './1795737600000-connector-events';
 import { ApiKeyAuth1795824000000 } from './1795824000000-api-key-auth';
 import { RelayLeaseEpoch1795917600000 } from './1795917600000-relay-lease-epoch';
+import { ConnectorTestRuns1796000000000 } from './1796000000000-connector-test-runs';
+import { VersionSupportTrail1796100000000 } from './1796100000000-version-support-trail';
 
 /** In order. Listed, not globbed: the apps are bundled by webpack. */
 export const MIGRATIONS = [
@@ -17,4 +19,6 @@ export const MIGRATIONS = [
   ConnectorEvents1795737600000,
   ApiKeyAuth1795824000000,
   RelayLeaseEpoch1795917600000,
+  ConnectorTestRuns1796000000000,
+  VersionSupportTrail1796100000000,
 ];
