@@ -62,6 +62,7 @@ describe(buildIfStale.name, () => {
     ['a removed source', (r: string) => rmSync(join(r, 'tools/cli/src/main.ts'))],
     ['a changed lock file', (r: string) => write(r, 'package-lock.json', '{"lockfileVersion":3}\n')],
     ['a new tsconfig', (r: string) => write(r, 'tsconfig.build.json', '{}\n')],
+    ['an edited AsyncAPI document (copied beside the bundle)', (r: string) => write(r, 'docs/asyncapi/connector-events.yaml', 'asyncapi: 3.0.0\n')],
   ])('builds again after %s', (_, change) => {
     const build = aBuild(root);
     buildIfStale(root, build, log);

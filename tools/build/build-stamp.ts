@@ -3,10 +3,11 @@ import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync 
 import { join } from 'node:path';
 
 /**
- * What the bundles are built from: the sources of the apps, libraries and tools, and the files that say how they are
- * compiled and with which dependencies. Unit specs and Markdown are left out: no bundle holds them.
+ * What the bundles are built from: the sources of the apps, libraries and tools, the AsyncAPI documents the
+ * transactional service's build copies beside its bundle, and the files that say how they are compiled and with
+ * which dependencies. Unit specs and Markdown are left out: no bundle holds them.
  */
-const INPUT_FOLDERS = ['apps', 'libs', 'tools'];
+const INPUT_FOLDERS = ['apps', 'libs', 'tools', 'docs/asyncapi'];
 const INPUT_ROOT_FILES = /^(tsconfig.*\.json|nest-cli\.json|package\.json|package-lock\.json)$/;
 const NOT_BUILT = /\.spec\.ts$|\.md$/;
 
