@@ -124,10 +124,12 @@ describe('Rest connectors: pagination (MariaDB)', () => {
     });
 
     it('moves an updated connector to the front of the default order', async () => {
+      const record = (await sut.http.get(`${tenantPath(tenant)}/${created[0]}`).set(bearer(token))).body;
+      // An update that changes a field: one that changes nothing writes nothing, updatedAt included.
       await sut.http
         .put(`${tenantPath(tenant)}/${created[0]}`)
         .set(bearer(token))
-        .send({ ...(await sut.http.get(`${tenantPath(tenant)}/${created[0]}`).set(bearer(token))).body })
+        .send({ ...record, description: `${record.description ?? ''} (edited)` })
         .expect(200);
 
       const res = await page(tenant, 'linesPerPage=1').expect(200);
