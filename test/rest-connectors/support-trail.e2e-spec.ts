@@ -180,7 +180,11 @@ describe('Support trail: why, by whom, through which request; no-op saves; rever
       const cases: Array<[string, string]> = [
         ['   ', 'Change-Reason must not be blank: leave the header out to give no reason'],
         ['x'.repeat(501), 'Change-Reason must be at most 500 characters'],
-        ['first line\tsecond', 'Change-Reason must not hold control characters (line breaks, tabs): write it on one line'],
+        ['first line\tsecond', 'Change-Reason must not hold control characters or line separators (line breaks, tabs, U+2028, U+2029): write it on one line'],
+        [
+          utf8Header('first line\u2028second'),
+          'Change-Reason must not hold control characters or line separators (line breaks, tabs, U+2028, U+2029): write it on one line',
+        ],
         [Buffer.from([0x66, 0xff, 0x66]).toString('latin1'), 'Change-Reason must be UTF-8 text'],
       ];
       for (const [reason, message] of cases) {

@@ -27,7 +27,11 @@ describe(changeReasonOf.name, () => {
   it('refuses bytes that are not UTF-8, a blank value, control characters and bidirectional controls', () => {
     expect(problemsOf(Buffer.from([0x61, 0xc3]).toString('latin1'))).toEqual(['Change-Reason must be UTF-8 text']);
     expect(problemsOf('')).toEqual(['Change-Reason must not be blank: leave the header out to give no reason']);
-    expect(problemsOf(sent('a\u0085b'))).toEqual(['Change-Reason must not hold control characters (line breaks, tabs): write it on one line']);
+    const oneLine = 'Change-Reason must not hold control characters or line separators (line breaks, tabs, U+2028, U+2029): write it on one line';
+    expect(problemsOf(sent('a\u0085b'))).toEqual([oneLine]);
+    // The line and paragraph separators break a line as a line feed does (in a log viewer, an editor, JavaScript source).
+    expect(problemsOf(sent('first line\u2028second'))).toEqual([oneLine]);
+    expect(problemsOf(sent('first paragraph\u2029second'))).toEqual([oneLine]);
     expect(problemsOf(sent('fixed \u202Egnp.exe'))).toEqual([
       'Change-Reason must not hold bidirectional control characters (U+202A to U+202E, U+2066 to U+2069)',
     ]);

@@ -15,14 +15,16 @@ export interface Author {
 }
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
-const CONTROL = /\p{Cc}/u;
+/** Control characters, and the line and paragraph separators (U+2028, U+2029): each would break the reason's one line. */
+const CONTROL = /[\p{Cc}\p{Zl}\p{Zp}]/u;
 /** Bidirectional embeddings, overrides and isolates: they would make a reason read otherwise than it is written. */
 const BIDI_CONTROL = /[\u202A-\u202E\u2066-\u2069]/u;
 
 /**
  * The Change-Reason header: undefined is no reason. Node reads header bytes as Latin-1; they are decoded as UTF-8
  * (what clients send), trimmed, and refused (400 saying how to send it) when not UTF-8, blank, longer than
- * CHANGE_REASON_MAX_LENGTH characters, or holding a control character or a bidirectional control.
+ * CHANGE_REASON_MAX_LENGTH characters, or holding a control character, a line or paragraph separator, or a bidirectional
+ * control.
  */
 export function changeReasonOf(raw: string | undefined): string | null {
   if (raw === undefined) return null;
@@ -35,7 +37,9 @@ export function changeReasonOf(raw: string | undefined): string | null {
   const problems = [
     ...(text === '' ? [`${CHANGE_REASON_HEADER} must not be blank: leave the header out to give no reason`] : []),
     ...([...text].length > CHANGE_REASON_MAX_LENGTH ? [`${CHANGE_REASON_HEADER} must be at most ${CHANGE_REASON_MAX_LENGTH} characters`] : []),
-    ...(CONTROL.test(text) ? [`${CHANGE_REASON_HEADER} must not hold control characters (line breaks, tabs): write it on one line`] : []),
+    ...(CONTROL.test(text)
+      ? [`${CHANGE_REASON_HEADER} must not hold control characters or line separators (line breaks, tabs, U+2028, U+2029): write it on one line`]
+      : []),
     ...(BIDI_CONTROL.test(text) ? [`${CHANGE_REASON_HEADER} must not hold bidirectional control characters (U+202A to U+202E, U+2066 to U+2069)`] : []),
   ];
   if (problems.length > 0) throw new InvalidInputError(problems);
