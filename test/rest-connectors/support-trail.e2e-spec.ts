@@ -211,6 +211,25 @@ describe('Support trail: why, by whom, through which request; no-op saves; rever
       expect(page.totalElements).toBe(2);
       expect(page.content[0].reason).toBe('🚀'.repeat(500));
     });
+
+    it('refuses Change-Reason sent twice (Node would join the two into a reason nobody wrote), writing nothing', async () => {
+      const uuid = await createConnector(sut, tenant, token);
+      const record = recordOf((await get(uuid).expect(200)).body);
+      for (const lines of [
+        ['first', 'second'],
+        ['first', ''],
+      ]) {
+        const res = await sut.http
+          .put(`${base}/${uuid}`)
+          .set(bearer(token))
+          // One field line per item (Node's setHeader with an array); superagent's types allow an array for Cookie only.
+          .set('Change-Reason', lines as unknown as string)
+          .send({ ...record, description: 'never written' })
+          .expect(400);
+        expect(res.body.message).toEqual(['Change-Reason must be sent once: give one reason in one header']);
+      }
+      expect((await versions(uuid).expect(200)).body.totalElements).toBe(1);
+    });
   });
 
   describe('revert to a version', () => {

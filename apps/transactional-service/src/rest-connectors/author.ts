@@ -21,13 +21,16 @@ const CONTROL = /[\p{Cc}\p{Zl}\p{Zp}]/u;
 const BIDI_CONTROL = /[\u202A-\u202E\u2066-\u2069]/u;
 
 /**
- * The Change-Reason header: undefined is no reason. Node reads header bytes as Latin-1; they are decoded as UTF-8
- * (what clients send), trimmed, and refused (400 saying how to send it) when not UTF-8, blank, longer than
- * CHANGE_REASON_MAX_LENGTH characters, or holding a control character, a line or paragraph separator, or a bidirectional
- * control.
+ * The Change-Reason header, each of its field lines as sent (IncomingMessage.headersDistinct): none is no reason. Node
+ * reads header bytes as Latin-1; they are decoded as UTF-8 (what clients send), trimmed, and refused (400 saying how to
+ * send it) when the header comes more than once (joined, as Node joins them, the lines would be a reason nobody wrote),
+ * not UTF-8, blank, longer than CHANGE_REASON_MAX_LENGTH characters, or holding a control character, a line or
+ * paragraph separator, or a bidirectional control.
  */
-export function changeReasonOf(raw: string | undefined): string | null {
-  if (raw === undefined) return null;
+export function changeReasonOf(lines: readonly string[] | undefined): string | null {
+  if (lines === undefined) return null;
+  if (lines.length > 1) throw new InvalidInputError([`${CHANGE_REASON_HEADER} must be sent once: give one reason in one header`]);
+  const [raw] = lines;
   let text: string;
   try {
     text = utf8.decode(Buffer.from(raw, 'latin1')).trim();
@@ -53,7 +56,7 @@ export function changeReasonOf(raw: string | undefined): string | null {
 export const WriteAuthor = createParamDecorator((_: unknown, ctx: ExecutionContext): Author => {
   const req = ctx.switchToHttp().getRequest<Request>();
   if (!req.caller) throw new Error('WriteAuthor used on a public route');
-  const reason = changeReasonOf(req.header(CHANGE_REASON_HEADER));
+  const reason = changeReasonOf(req.headersDistinct[CHANGE_REASON_HEADER.toLowerCase()]);
   const connectorId = req.params?.serviceUUID;
   if (typeof connectorId === 'string') logAlongside(ctx.switchToHttp().getResponse(), { connectorId });
   return { caller: req.caller, requestId: String(req.id), reason };
