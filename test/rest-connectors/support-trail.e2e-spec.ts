@@ -174,6 +174,22 @@ describe('Support trail: why, by whom, through which request; no-op saves; rever
       }
     });
 
+    it('names on the access line only a connector id the path holds, as the records write it (lower case)', async () => {
+      const uuid = await createConnector(sut, tenant, token);
+      const upper = await sut.http.delete(`${base}/${uuid.toUpperCase()}`).set(bearer(token)).expect(204);
+      // Not a connector id: refused (400), and not copied onto the line, whatever its length.
+      const notAnId = await sut.http
+        .post(`${base}/${'x'.repeat(4000)}/restore`)
+        .set(bearer(token))
+        .expect(400);
+
+      const lineOf = (requestId: string) => sut.logs.find((line) => line.requestId === requestId && typeof line.route === 'string');
+      expect(lineOf(upper.headers['x-request-id'])).toMatchObject({ connectorId: uuid });
+      const refused = lineOf(notAnId.headers['x-request-id']);
+      expect(refused).toMatchObject({ res: { statusCode: 400 }, sub: 'auth0|alice' });
+      expect(refused).not.toHaveProperty('connectorId');
+    });
+
     it('refuses a blank reason, one over 500 characters, one with a line break or a tab, and one that is not UTF-8, writing nothing', async () => {
       const uuid = await createConnector(sut, tenant, token);
       const record = recordOf((await get(uuid).expect(200)).body);

@@ -1,4 +1,4 @@
-import { CHANGE_REASON_MAX_LENGTH, InvalidInputError, VersionAuthor } from '@app/domain';
+import { CHANGE_REASON_MAX_LENGTH, InvalidInputError, isUuid, VersionAuthor } from '@app/domain';
 import { Caller, logAlongside } from '@app/platform';
 import { applyDecorators, createParamDecorator, ExecutionContext } from '@nestjs/common';
 import { ApiHeader } from '@nestjs/swagger';
@@ -51,14 +51,16 @@ export function changeReasonOf(lines: readonly string[] | undefined): string | n
 
 /**
  * The author of a write: the verified caller (JwtAuthGuard), the request id (requestIdMiddleware) and the
- * Change-Reason header. The connector the path names goes on the access log line beside them.
+ * Change-Reason header. The connector the path names goes on the access log line beside them, as the write's
+ * records name it (lower case), and only when the path names one: this runs before the path is validated, and
+ * any other text there (up to the size of the headers) is not a connector id.
  */
 export const WriteAuthor = createParamDecorator((_: unknown, ctx: ExecutionContext): Author => {
   const req = ctx.switchToHttp().getRequest<Request>();
   if (!req.caller) throw new Error('WriteAuthor used on a public route');
   const reason = changeReasonOf(req.headersDistinct[CHANGE_REASON_HEADER.toLowerCase()]);
   const connectorId = req.params?.serviceUUID;
-  if (typeof connectorId === 'string') logAlongside(ctx.switchToHttp().getResponse(), { connectorId });
+  if (isUuid(connectorId)) logAlongside(ctx.switchToHttp().getResponse(), { connectorId: connectorId.toLowerCase() });
   return { caller: req.caller, requestId: String(req.id), reason };
 });
 
