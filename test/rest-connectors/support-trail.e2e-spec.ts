@@ -174,13 +174,33 @@ describe('Support trail: why, by whom, through which request; no-op saves; rever
       }
     });
 
+    it('names on the access line only a connector id the path holds, as the records write it (lower case)', async () => {
+      const uuid = await createConnector(sut, tenant, token);
+      const upper = await sut.http.delete(`${base}/${uuid.toUpperCase()}`).set(bearer(token)).expect(204);
+      // Not a connector id: refused (400), and not copied onto the line, whatever its length.
+      const notAnId = await sut.http
+        .post(`${base}/${'x'.repeat(4000)}/restore`)
+        .set(bearer(token))
+        .expect(400);
+
+      const lineOf = (requestId: string) => sut.logs.find((line) => line.requestId === requestId && typeof line.route === 'string');
+      expect(lineOf(upper.headers['x-request-id'])).toMatchObject({ connectorId: uuid });
+      const refused = lineOf(notAnId.headers['x-request-id']);
+      expect(refused).toMatchObject({ res: { statusCode: 400 }, sub: 'auth0|alice' });
+      expect(refused).not.toHaveProperty('connectorId');
+    });
+
     it('refuses a blank reason, one over 500 characters, one with a line break or a tab, and one that is not UTF-8, writing nothing', async () => {
       const uuid = await createConnector(sut, tenant, token);
       const record = recordOf((await get(uuid).expect(200)).body);
       const cases: Array<[string, string]> = [
         ['   ', 'Change-Reason must not be blank: leave the header out to give no reason'],
         ['x'.repeat(501), 'Change-Reason must be at most 500 characters'],
-        ['first line\tsecond', 'Change-Reason must not hold control characters (line breaks, tabs): write it on one line'],
+        ['first line\tsecond', 'Change-Reason must not hold control characters or line separators (line breaks, tabs, U+2028, U+2029): write it on one line'],
+        [
+          utf8Header('first line\u2028second'),
+          'Change-Reason must not hold control characters or line separators (line breaks, tabs, U+2028, U+2029): write it on one line',
+        ],
         [Buffer.from([0x66, 0xff, 0x66]).toString('latin1'), 'Change-Reason must be UTF-8 text'],
       ];
       for (const [reason, message] of cases) {
@@ -206,6 +226,25 @@ describe('Support trail: why, by whom, through which request; no-op saves; rever
       const page = (await versions(uuid).expect(200)).body;
       expect(page.totalElements).toBe(2);
       expect(page.content[0].reason).toBe('🚀'.repeat(500));
+    });
+
+    it('refuses Change-Reason sent twice (Node would join the two into a reason nobody wrote), writing nothing', async () => {
+      const uuid = await createConnector(sut, tenant, token);
+      const record = recordOf((await get(uuid).expect(200)).body);
+      for (const lines of [
+        ['first', 'second'],
+        ['first', ''],
+      ]) {
+        const res = await sut.http
+          .put(`${base}/${uuid}`)
+          .set(bearer(token))
+          // One field line per item (Node's setHeader with an array); superagent's types allow an array for Cookie only.
+          .set('Change-Reason', lines as unknown as string)
+          .send({ ...record, description: 'never written' })
+          .expect(400);
+        expect(res.body.message).toEqual(['Change-Reason must be sent once: give one reason in one header']);
+      }
+      expect((await versions(uuid).expect(200)).body.totalElements).toBe(1);
     });
   });
 

@@ -1,11 +1,11 @@
 import { InvalidInputError } from '@app/domain';
 import { changeReasonOf } from './author';
 
-/** What the header's bytes look like to the server: Node reads each byte as a Latin-1 character. */
-const sent = (text: string) => Buffer.from(text, 'utf8').toString('latin1');
-const problemsOf = (raw: string) => {
+/** What the header's bytes look like to the server (one field line): Node reads each byte as a Latin-1 character. */
+const sent = (text: string) => [Buffer.from(text, 'utf8').toString('latin1')];
+const problemsOf = (lines: string[]) => {
   try {
-    changeReasonOf(raw);
+    changeReasonOf(lines);
     return [];
   } catch (error) {
     return (error as InvalidInputError).problems;
@@ -25,11 +25,21 @@ describe(changeReasonOf.name, () => {
   });
 
   it('refuses bytes that are not UTF-8, a blank value, control characters and bidirectional controls', () => {
-    expect(problemsOf(Buffer.from([0x61, 0xc3]).toString('latin1'))).toEqual(['Change-Reason must be UTF-8 text']);
-    expect(problemsOf('')).toEqual(['Change-Reason must not be blank: leave the header out to give no reason']);
-    expect(problemsOf(sent('a\u0085b'))).toEqual(['Change-Reason must not hold control characters (line breaks, tabs): write it on one line']);
+    expect(problemsOf([Buffer.from([0x61, 0xc3]).toString('latin1')])).toEqual(['Change-Reason must be UTF-8 text']);
+    expect(problemsOf([''])).toEqual(['Change-Reason must not be blank: leave the header out to give no reason']);
+    const oneLine = 'Change-Reason must not hold control characters or line separators (line breaks, tabs, U+2028, U+2029): write it on one line';
+    expect(problemsOf(sent('a\u0085b'))).toEqual([oneLine]);
+    // The line and paragraph separators break a line as a line feed does (in a log viewer, an editor, JavaScript source).
+    expect(problemsOf(sent('first line\u2028second'))).toEqual([oneLine]);
+    expect(problemsOf(sent('first paragraph\u2029second'))).toEqual([oneLine]);
     expect(problemsOf(sent('fixed \u202Egnp.exe'))).toEqual([
       'Change-Reason must not hold bidirectional control characters (U+202A to U+202E, U+2066 to U+2069)',
     ]);
+  });
+
+  it('refuses the header sent more than once: Node would join the lines into a reason nobody wrote', () => {
+    const once = ['Change-Reason must be sent once: give one reason in one header'];
+    expect(problemsOf([...sent('first'), ...sent('second')])).toEqual(once);
+    expect(problemsOf([...sent('first'), ''])).toEqual(once);
   });
 });

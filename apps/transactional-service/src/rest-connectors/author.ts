@@ -1,4 +1,4 @@
-import { CHANGE_REASON_MAX_LENGTH, InvalidInputError, VersionAuthor } from '@app/domain';
+import { CHANGE_REASON_MAX_LENGTH, InvalidInputError, isUuid, VersionAuthor } from '@app/domain';
 import { Caller, logAlongside } from '@app/platform';
 import { applyDecorators, createParamDecorator, ExecutionContext } from '@nestjs/common';
 import { ApiHeader } from '@nestjs/swagger';
@@ -15,17 +15,22 @@ export interface Author {
 }
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
-const CONTROL = /\p{Cc}/u;
+/** Control characters, and the line and paragraph separators (U+2028, U+2029): each would break the reason's one line. */
+const CONTROL = /[\p{Cc}\p{Zl}\p{Zp}]/u;
 /** Bidirectional embeddings, overrides and isolates: they would make a reason read otherwise than it is written. */
 const BIDI_CONTROL = /[\u202A-\u202E\u2066-\u2069]/u;
 
 /**
- * The Change-Reason header: undefined is no reason. Node reads header bytes as Latin-1; they are decoded as UTF-8
- * (what clients send), trimmed, and refused (400 saying how to send it) when not UTF-8, blank, longer than
- * CHANGE_REASON_MAX_LENGTH characters, or holding a control character or a bidirectional control.
+ * The Change-Reason header, each of its field lines as sent (IncomingMessage.headersDistinct): none is no reason. Node
+ * reads header bytes as Latin-1; they are decoded as UTF-8 (what clients send), trimmed, and refused (400 saying how to
+ * send it) when the header comes more than once (joined, as Node joins them, the lines would be a reason nobody wrote),
+ * not UTF-8, blank, longer than CHANGE_REASON_MAX_LENGTH characters, or holding a control character, a line or
+ * paragraph separator, or a bidirectional control.
  */
-export function changeReasonOf(raw: string | undefined): string | null {
-  if (raw === undefined) return null;
+export function changeReasonOf(lines: readonly string[] | undefined): string | null {
+  if (lines === undefined) return null;
+  if (lines.length > 1) throw new InvalidInputError([`${CHANGE_REASON_HEADER} must be sent once: give one reason in one header`]);
+  const [raw] = lines;
   let text: string;
   try {
     text = utf8.decode(Buffer.from(raw, 'latin1')).trim();
@@ -35,7 +40,9 @@ export function changeReasonOf(raw: string | undefined): string | null {
   const problems = [
     ...(text === '' ? [`${CHANGE_REASON_HEADER} must not be blank: leave the header out to give no reason`] : []),
     ...([...text].length > CHANGE_REASON_MAX_LENGTH ? [`${CHANGE_REASON_HEADER} must be at most ${CHANGE_REASON_MAX_LENGTH} characters`] : []),
-    ...(CONTROL.test(text) ? [`${CHANGE_REASON_HEADER} must not hold control characters (line breaks, tabs): write it on one line`] : []),
+    ...(CONTROL.test(text)
+      ? [`${CHANGE_REASON_HEADER} must not hold control characters or line separators (line breaks, tabs, U+2028, U+2029): write it on one line`]
+      : []),
     ...(BIDI_CONTROL.test(text) ? [`${CHANGE_REASON_HEADER} must not hold bidirectional control characters (U+202A to U+202E, U+2066 to U+2069)`] : []),
   ];
   if (problems.length > 0) throw new InvalidInputError(problems);
@@ -44,14 +51,16 @@ export function changeReasonOf(raw: string | undefined): string | null {
 
 /**
  * The author of a write: the verified caller (JwtAuthGuard), the request id (requestIdMiddleware) and the
- * Change-Reason header. The connector the path names goes on the access log line beside them.
+ * Change-Reason header. The connector the path names goes on the access log line beside them, as the write's
+ * records name it (lower case), and only when the path names one: this runs before the path is validated, and
+ * any other text there (up to the size of the headers) is not a connector id.
  */
 export const WriteAuthor = createParamDecorator((_: unknown, ctx: ExecutionContext): Author => {
   const req = ctx.switchToHttp().getRequest<Request>();
   if (!req.caller) throw new Error('WriteAuthor used on a public route');
-  const reason = changeReasonOf(req.header(CHANGE_REASON_HEADER));
+  const reason = changeReasonOf(req.headersDistinct[CHANGE_REASON_HEADER.toLowerCase()]);
   const connectorId = req.params?.serviceUUID;
-  if (typeof connectorId === 'string') logAlongside(ctx.switchToHttp().getResponse(), { connectorId });
+  if (isUuid(connectorId)) logAlongside(ctx.switchToHttp().getResponse(), { connectorId: connectorId.toLowerCase() });
   return { caller: req.caller, requestId: String(req.id), reason };
 });
 

@@ -1,4 +1,12 @@
-import { ConnectorTestRun, ConnectorTestRunRepository, Database, RecordedTestRunOutcome, ScopeService, Transaction } from '@app/domain';
+import {
+  ConnectorTestRun,
+  ConnectorTestRunRepository,
+  Database,
+  DESTINATION_HOST_LENGTH,
+  RecordedTestRunOutcome,
+  ScopeService,
+  Transaction,
+} from '@app/domain';
 import { PinoLogger } from 'nestjs-pino';
 import { strictFake } from '../../../../../test/support/strict-fake';
 import { TEST_RUNS_KEPT, TestRunRecordsService } from './test-run-records.service';
@@ -53,6 +61,21 @@ describe(TestRunRecordsService.name, () => {
 
       expect(runs.record).toHaveBeenCalledWith(TX, A_RUN);
       expect(runs.deleteFrom).not.toHaveBeenCalled();
+    });
+
+    it('keeps a host longer than the column cut and marked, with its port: a cut through the port would name another', async () => {
+      const { sut, runs } = newTestService();
+      runs.firstPast.mockResolvedValue(null);
+      // Longer than any DNS name: a URL may hold one, the run found no address for it, and its record says so.
+      const name = `${'a'.repeat(63)}.${'b'.repeat(63)}.${'c'.repeat(63)}.${'d'.repeat(61)}`;
+
+      await sut.record({ ...A_RUN, destinationHost: `${name}:8080` });
+      await sut.record({ ...A_RUN, destinationHost: `${name}xyz` });
+      await sut.record({ ...A_RUN, destinationHost: `${'e'.repeat(250)}:8080` });
+
+      const kept = runs.record.mock.calls.map(([, run]) => run.destinationHost);
+      expect(kept).toEqual([`${name.slice(0, 249)}…:8080`, `${name}x…`, `${'e'.repeat(250)}:8080`]);
+      expect(kept.map((host) => host.length)).toEqual([DESTINATION_HOST_LENGTH, DESTINATION_HOST_LENGTH, DESTINATION_HOST_LENGTH]);
     });
 
     it("never fails for the database: a write that fails is a warning with the run's request id", async () => {

@@ -6,6 +6,7 @@ import {
   ConnectorTestRunRepository,
   ConsistencyScope,
   Database,
+  DESTINATION_HOST_LENGTH,
   driverCodeOf,
   HistoryPageQueryDto,
   ListedTestRun,
@@ -38,6 +39,16 @@ function toListed(run: ListedTestRun): ConnectorTestRunDto {
 }
 
 /**
+ * `host[:port]` as a record keeps it: whole up to DESTINATION_HOST_LENGTH characters. A longer host name (longer than
+ * any DNS name: it never resolved) is cut and marked with "…", its port kept: a cut through the port would name another.
+ */
+function recordedHost(host: string): string {
+  if (host.length <= DESTINATION_HOST_LENGTH) return host;
+  const port = /:\d+$/.exec(host)?.[0] ?? '';
+  return `${host.slice(0, DESTINATION_HOST_LENGTH - port.length - 1)}…${port}`;
+}
+
+/**
  * The record of test runs (docs/api-contract.md, "Connector test runs"): each attempted run written once it ended, in
  * a transaction of its own, never one held during the run; the lists read back, newest first, by readers.
  */
@@ -51,13 +62,13 @@ export class TestRunRecordsService {
   ) {}
 
   /**
-   * Records the run and cuts its group to the newest TEST_RUNS_KEPT. Never throws: a run that was made is answered
+   * Records the run (its host as recordedHost keeps it) and cuts its group to the newest TEST_RUNS_KEPT. Never throws: a run that was made is answered
    * whatever the database does with its record (a warning says it was not recorded).
    */
   async record(run: ConnectorTestRun): Promise<void> {
     try {
       await this.db.transaction(async (tx) => {
-        await this.runs.record(tx, run);
+        await this.runs.record(tx, { ...run, destinationHost: recordedHost(run.destinationHost) });
         const mark = await this.runs.firstPast(tx, run, TEST_RUNS_KEPT);
         if (mark !== null) await this.runs.deleteFrom(tx, run, mark);
       });

@@ -7,7 +7,7 @@ import { TestRunOutcome } from '../rest-connector.enums';
 export const RecordedTestRunOutcome = { ...TestRunOutcome, CANCELLED: 'CANCELLED' } as const;
 export type RecordedTestRunOutcome = (typeof RecordedTestRunOutcome)[keyof typeof RecordedTestRunOutcome];
 
-/** The longest `destinationHost` kept: a host longer than any DNS name (253) is cut there. */
+/** The longest `destinationHost` kept: a longer host name (longer than any DNS name, 253) is cut to it, marked with …, its port kept. */
 export const DESTINATION_HOST_LENGTH = 255;
 
 /**
