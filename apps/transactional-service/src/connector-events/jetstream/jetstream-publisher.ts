@@ -266,6 +266,8 @@ export class JetStreamConnectorEventPublisher implements ConnectorEventPublisher
   /** 'down', and every publish awaiting its acknowledgement fails now rather than at its timeout. */
   private lost(reason: Error): void {
     this.generation++;
+    // A connection lost ends the first attempt too (its loss is warned where it is seen): the relay goes on as when down.
+    this.firstAttemptPending = false;
     this.refusal = undefined;
     this.state = 'down';
     this.js = undefined;
