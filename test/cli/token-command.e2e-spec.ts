@@ -4,7 +4,7 @@ import { dirname, join } from 'node:path';
 import { SignJWT } from 'jose';
 import { TRANSACTIONAL_SERVICE_APP } from '../../apps/transactional-service/src/transactional-service.app';
 import { aConnectorBody } from '../rest-connectors/connector-factories';
-import { runTs } from '../support/run-command';
+import { runNode, runTs } from '../support/run-command';
 import { sqliteTestConfig } from '../support/test-config';
 import { startTestApp, TestApp } from '../support/test-app';
 import { bearer } from '../support/tokens';
@@ -29,9 +29,12 @@ describe('npm run token', () => {
   });
   afterAll(() => sut.close());
 
-  /** What `npm run token -- <args>` prints, run on the same embedded database (so the same development secret). */
+  /**
+   * What `npm run token -- <args>` prints, run on the same embedded database (so the same development secret): the
+   * command's code as built (the suite builds first), which starts in a second where ts-node takes several.
+   */
   async function token(...args: string[]): Promise<string> {
-    const result = await runTs('tools/cli/src/main.ts', ['token', ...args], { DATABASE_URL: `sqlite:${database}` });
+    const result = await runNode(['dist/tools/cli/main.js', 'token', ...args], { DATABASE_URL: `sqlite:${database}` });
     expect({ code: result.code, stderr: result.stderr }).toEqual({ code: 0, stderr: '' });
     expect(result.stdout).toMatch(/^ey[\w-]+\.[\w-]+\.[\w-]+\n$/);
     return result.stdout.trim();
@@ -69,7 +72,7 @@ describe('npm run token', () => {
   });
 
   it('refuses a bad option with one line naming it and how to see the options, exit 2, no token', async () => {
-    const result = await runTs('tools/cli/src/main.ts', ['token', '--orgs', 'acme'], { DATABASE_URL: `sqlite:${database}` });
+    const result = await runNode(['dist/tools/cli/main.js', 'token', '--orgs', 'acme'], { DATABASE_URL: `sqlite:${database}` });
 
     expect(result).toEqual({
       code: 2,
@@ -80,7 +83,7 @@ describe('npm run token', () => {
     });
   });
 
-  it('--help prints the options', async () => {
+  it('--help prints the options (from the sources, as the npm script runs them)', async () => {
     const result = await runTs('tools/cli/src/main.ts', ['token', '--help'], { DATABASE_URL: `sqlite:${database}` });
 
     expect(result.code).toBe(0);
