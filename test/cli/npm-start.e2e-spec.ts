@@ -1,11 +1,15 @@
 import { ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
-import { connect } from 'node:net';
+import { connect, createServer, Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startNatsServer } from '../support/nats-server';
-import { ROOT } from '../support/run-command';
+import { ROOT, runNode } from '../support/run-command';
 
+/**
+ * npm start listens on the fixed ports 3001-3003: every test that starts it is in this file, so that jest's workers,
+ * which run files side by side, never run two of them at once.
+ */
 const CLI = join(ROOT, 'dist', 'tools', 'cli', 'main.js');
 const ACME = '0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01';
 const ACME_PRODUCTION = '1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02';
@@ -185,4 +189,30 @@ describe('npm start on a fresh machine', () => {
       await sut.close();
     }
   }, 90_000);
+});
+
+/** platform-environment's port: the middle one, so the check cannot be passing by luck of order. */
+const TAKEN = 3002;
+
+/** A second `npm start` while one runs: one line naming the port, exit 1, and nothing started. */
+describe('npm start when a port of the platform is taken', () => {
+  let listener: Server;
+
+  beforeAll(async () => {
+    listener = createServer();
+    await new Promise<void>((done, fail) => listener.once('error', fail).listen(TAKEN, '127.0.0.1', done));
+  });
+  afterAll(() => new Promise<void>((done) => listener.close(() => done())));
+
+  it('says in one line which port is taken and by which app, exits non-zero, prints no banner or token', async () => {
+    if (!existsSync(CLI)) throw new Error(`${CLI} is missing: npm test builds before running jest`);
+    const database = join(mkdtempSync(join(tmpdir(), 'platform-port-taken-')), 'platform.sqlite');
+
+    const result = await runNode([CLI, 'platform'], { DATABASE_URL: `sqlite:${database}` });
+
+    expect(result.code).toBe(1);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toBe(`Port ${TAKEN} (platform-environment) is already in use, perhaps by a running npm start: stop it or free the port.\n`);
+    expect(existsSync(database)).toBe(false);
+  });
 });
