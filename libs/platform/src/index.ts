@@ -14,6 +14,7 @@ export * from './app/run-platform-app';
 // Config: validated once at start (docs/operations.md)
 export * from './config/app-config';
 export * from './config/app-config.module';
+export * from './config/nats-servers';
 
 // Auth: the bearer token, the caller and its scopes
 export * from './auth/caller';

@@ -1,4 +1,4 @@
-import { AppConfig, PLATFORM_APPS } from '@app/platform';
+import { AppConfig, natsServers, PLATFORM_APPS, withoutCredentials } from '@app/platform';
 
 /** The apps' log level under `npm start` unless LOG_LEVEL says otherwise: no line per request, so the banner stays readable. */
 export const LAUNCHED_LOG_LEVEL = 'warn';
@@ -43,6 +43,5 @@ function outbound(config: AppConfig): string {
 function nats(config: AppConfig): string {
   const { natsUrl, stream } = config.changeEvents;
   if (!natsUrl) return 'no broker: events via the feed only (NATS_URL publishes them to NATS JetStream)';
-  const servers = natsUrl.split(',').map((server) => server.trim().replace(/^([a-z]+:\/\/)[^@/]*@/i, '$1'));
-  return `${servers.join(', ')}, stream ${stream}`;
+  return `${natsServers(natsUrl).map(withoutCredentials).join(', ')}, stream ${stream}`;
 }

@@ -1,6 +1,7 @@
 import { jetstream, JetStreamClient, jetstreamManager, PubAck } from '@nats-io/jetstream';
 import { connect, headers, NatsConnection } from '@nats-io/transport-node';
 import type { Logger } from 'pino';
+import { natsServers, withoutCredentials } from '@app/platform';
 import { CLOUDEVENTS_JSON, CONNECTOR_EVENTS_SUBJECT_PREFIX, ConnectorEventPublisher } from './connector-event-publisher';
 import { ConnectorEventStreamConfig, connectorEventStreamConfig, ConnectorEventStreamSettings, ensureConnectorEventStream } from './connector-event-stream';
 import { MIN_NATS_SERVER_VERSION, serverVersionProblem } from './nats-server-version';
@@ -96,10 +97,7 @@ export class JetStreamConnectorEventPublisher implements ConnectorEventPublisher
   ) {
     if (!(options.publishTimeoutMs > 0)) throw new RangeError(`connector events: publishTimeoutMs must be positive, got ${options.publishTimeoutMs}`);
     this.wanted = connectorEventStreamConfig(options);
-    this.servers = options.url
-      .split(',')
-      .map((url) => url.trim())
-      .filter(Boolean);
+    this.servers = natsServers(options.url);
     if (this.servers.length === 0) throw new RangeError('connector events: no NATS URL');
     this.prefix = options.subjectPrefix ?? CONNECTOR_EVENTS_SUBJECT_PREFIX;
     this.reconnectWaitMs = options.reconnectWaitMs ?? 2_000;
@@ -308,9 +306,4 @@ export class JetStreamConnectorEventPublisher implements ConnectorEventPublisher
       this.pauses.add(wake);
     });
   }
-}
-
-/** `nats://user:secret@host:4222` → `nats://host:4222`, for log lines. */
-function withoutCredentials(url: string): string {
-  return url.replace(/^([a-z]+:\/\/)?[^@/]*@/i, '$1');
 }
