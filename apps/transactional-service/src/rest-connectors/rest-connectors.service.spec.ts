@@ -44,6 +44,9 @@ const NO_BOT = { organization: true, environment: true, bot: false };
 /** The unit of work's transaction the fake database hands to the work. */
 const TX: Transaction = { rows: jest.fn(), run: jest.fn(), write: jest.fn(), insert: jest.fn(), upsert: jest.fn() };
 const EVERY_LINK = { organization: true, environment: true, bot: true };
+/** A stored bearer connector at version 2 with an Accept header, its token sealed as given. */
+const aBearerConnector = (bearerToken: string) =>
+  aStoredConnector({ version: 2, headers: [{ header: 'Accept', value: 'application/json' }], authType: AuthType.AUTH_BEARER, bearerToken });
 /** What findForWrite answers: the connector and the record its current version left. */
 const forWrite = (connector: ReturnType<typeof aStoredConnector>) => ({ connector, snapshot: connectorSnapshot(connector, [{ name: 'weather' }]) });
 
@@ -303,12 +306,7 @@ describe(RestConnectorsService.name, () => {
 
     it('records version N+1, UPDATED, in the same transaction, naming the changed fields and a secret sent anew with another value', async () => {
       const { sut, connectors, history } = await newTestService();
-      const stored = aStoredConnector({
-        version: 2,
-        headers: [{ header: 'Accept', value: 'application/json' }],
-        authType: AuthType.AUTH_BEARER,
-        bearerToken: 'sealed:old',
-      });
+      const stored = aBearerConnector('sealed:old');
       connectors.findForWrite.mockResolvedValue(found(forWrite(stored)));
       connectors.update.mockResolvedValue(true);
 
@@ -328,12 +326,7 @@ describe(RestConnectorsService.name, () => {
 
     it('does not name a secret sent again unchanged, nor one kept by its placeholder, and records no version for a lost write', async () => {
       const { sut, connectors, history } = await newTestService();
-      const stored = aStoredConnector({
-        version: 2,
-        headers: [{ header: 'Accept', value: 'application/json' }],
-        authType: AuthType.AUTH_BEARER,
-        bearerToken: 'sealed:same',
-      });
+      const stored = aBearerConnector('sealed:same');
       connectors.findForWrite.mockResolvedValue(found(forWrite(stored)));
       connectors.update.mockResolvedValueOnce(true).mockResolvedValueOnce(true).mockResolvedValue(false);
       connectors.findAny.mockResolvedValue(found(aStoredConnector({ version: 3 })));
@@ -349,12 +342,7 @@ describe(RestConnectorsService.name, () => {
 
     it('writes nothing for a write that changes no field (a secret sent again unchanged, or kept by its placeholder) and answers the current ETag', async () => {
       const { sut, connectors, history } = await newTestService();
-      const stored = aStoredConnector({
-        version: 2,
-        headers: [{ header: 'Accept', value: 'application/json' }],
-        authType: AuthType.AUTH_BEARER,
-        bearerToken: 'sealed:same',
-      });
+      const stored = aBearerConnector('sealed:same');
       connectors.findForWrite.mockResolvedValue(found(forWrite(stored)));
       const same = { headers: [{ header: 'Accept', value: 'application/json' }], authType: AuthType.AUTH_BEARER };
 
