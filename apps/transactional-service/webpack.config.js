@@ -27,9 +27,10 @@ class AsyncApiDocumentsPlugin {
 }
 
 /**
- * The transactional service's bundle, plus the scripts of its worker threads as entries beside main.js: the answer
- * reader's (apps/transactional-service/src/rest-connectors/test-runs/answer/answer-reader.ts loads it from there) and
- * the import reader's (…/import-export/import-reader.ts); and its AsyncAPI documents beside them (AsyncApiDocumentsPlugin).
+ * The transactional service's bundle, plus the scripts of its worker threads as entries beside main.js, where
+ * workerScript (apps/transactional-service/src/workers/worker-script.ts) finds them: the answer reader's
+ * (…/rest-connectors/test-runs/answer/answer-reader.ts) and the import reader's (…/import-export/import-reader.ts);
+ * and its AsyncAPI documents beside them (AsyncApiDocumentsPlugin).
  * Everything else is Nest's default webpack configuration, unchanged.
  */
 module.exports = (defaults) => ({

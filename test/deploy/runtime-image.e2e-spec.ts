@@ -257,7 +257,9 @@ describe('the runtime image, rebuilt on disk', () => {
   it("runs the transactional service's answer worker script from the image's layout and production install", async () => {
     place(PLATFORM_APPS.transactionalService.name);
     const task = JSON.stringify({ whole: true, texts: [], secrets: [], shownBytes: 65536, isJson: false, expression: '$.data.level' });
-    const script = `process.stdout.write(JSON.stringify(require('./dist/app/answer.worker.js').default({ ...${task}, bytes: Buffer.from('{"data":{"level":7}}') })))`;
+    // As the pool hands it over (workers/worker-task.ts): the task, and the word where the worker writes when it starts.
+    const envelope = `{ task: { ...${task}, bytes: Buffer.from('{"data":{"level":7}}') }, started: new SharedArrayBuffer(8) }`;
+    const script = `process.stdout.write(JSON.stringify(require('./dist/app/answer.worker.js').default(${envelope})))`;
     const result = await run(process.execPath, ['-e', script], { cwd: app, env: { PATH: process.env.PATH }, timeoutMs: 30_000 });
     expect({ code: result.code, output: result.output }).toEqual({
       code: 0,

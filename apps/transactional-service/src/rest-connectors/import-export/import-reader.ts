@@ -1,9 +1,9 @@
 import { ImportFormat, InvalidInputError } from '@app/domain';
 import { AnswerHandle, releaseOnceSent, TooManyRequestsException } from '@app/platform';
 import { Inject, Injectable, OnApplicationShutdown, Optional, ServiceUnavailableException } from '@nestjs/common';
-import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Piscina } from 'piscina';
+import { StopReason, WorkerLimits, WorkerPool } from '../../workers/worker-pool';
+import { workerScript } from '../../workers/worker-script';
 import { ImportDraft } from './connector-draft';
 import type { ImportTask, ImportTaskResult } from './import.worker';
 
@@ -32,16 +32,40 @@ export const IMPORT_READER_TIMING = Symbol('IMPORT_READER_TIMING');
  * heap (128 MB in the image) and the answer readers' (2 × 56 MB), the pod stays within its 512 Mi limit
  * (docker/k8s/base/transactional-service.yaml) whatever the sources. A second import meanwhile waits its turn.
  */
-const MAX_WORKERS = 1;
+const THREADS = { min: 0, max: 1, idleMs: 30_000 };
+/**
+ * The imports that may wait for the worker: one per caller (below), each holding its source (up to 1 MiB of text)
+ * until read; with one worker and IMPORT_QUEUE_MS, more than this many callers at once are refused either way.
+ */
+const MAX_QUEUE = 16;
 /** The worker's heap: the largest documents of the corpus (Figma's 400 KB of YAML) take far less; a bomb is stopped with it. */
-const WORKER_LIMITS = { maxOldGenerationSizeMb: 160, maxYoungGenerationSizeMb: 16, stackSizeMb: 4 } as const;
+const WORKER_LIMITS: WorkerLimits = { maxOldGenerationSizeMb: 160, maxYoungGenerationSizeMb: 16, stackSizeMb: 4 };
+
+/** The 503 of an import that could not be read in its turn. */
+const busy = () => new ServiceUnavailableException('This replica is busy reading other imports; retry in a few seconds');
+/** What an import answers when its reading was stopped. */
+const STOPPED: Record<StopReason, (budgetMs: number) => Error> = {
+  'queue-wait': busy,
+  'queue-full': busy,
+  budget: (budgetMs) =>
+    new InvalidInputError([
+      `source took longer than ${budgetMs / 1000} s to read and was not imported: import a smaller source, or fewer parts of it (select)`,
+    ]),
+  'out-of-memory': () =>
+    new InvalidInputError([
+      `source needed more than ${WORKER_LIMITS.maxOldGenerationSizeMb} MB of memory to read and was not imported: import a smaller source`,
+    ]),
+  // Nobody reads the answer of an import whose caller left, or that a closing replica stopped: a refusal, as busy.
+  'caller-left': busy,
+  shutdown: () => new ServiceUnavailableException('This replica is shutting down; retry in a few seconds'),
+};
 
 /**
- * Reads import sources (import.worker.ts: the format's importer) in a small pool of worker threads (piscina, as the
- * test runs' AnswerReader): a source that would hold the event loop for seconds, or take the process's memory, takes
- * one worker instead, and is stopped past IMPORT_BUDGET_MS or its heap, with a 400 that says so. Nothing is started
- * before the first import. Built, the worker is a webpack entry beside main.js; from the sources (jest, ts-node) the
- * worker runs its TypeScript through ts-node, with the project's path aliases.
+ * Reads import sources (import.worker.ts: the format's importer) in the bounded worker pool (workers/worker-pool.ts,
+ * as the test runs' AnswerReader): a source that would hold the event loop for seconds, or take the process's
+ * memory, takes one worker instead, and is stopped past IMPORT_BUDGET_MS (from when the worker starts on it) or its
+ * heap, with a 400 that says so; one that waits past IMPORT_QUEUE_MS, or behind MAX_QUEUE others, is a 503. Nothing
+ * is started before the first import.
  *
  * Fair across callers: a caller (the token's `sub`) has at most one import queued, read or being answered on a
  * replica, a second one meanwhile is a 429 (Retry-After IMPORT_BUSY_RETRY_AFTER_S), and the queue is first come, first
@@ -52,17 +76,23 @@ const WORKER_LIMITS = { maxOldGenerationSizeMb: 160, maxYoungGenerationSizeMb: 1
  */
 @Injectable()
 export class ImportReader implements OnApplicationShutdown {
-  private pool?: Piscina;
+  private readonly pool: WorkerPool;
   /** The callers with an import queued or read here. */
   private readonly callers = new Set<string>();
   private readonly budgetMs: number;
-  private readonly queueMs: number;
   private readonly sendMs: number;
 
   constructor(@Optional() @Inject(IMPORT_READER_TIMING) timing?: ImportReaderTiming) {
     this.budgetMs = timing?.budgetMs ?? IMPORT_BUDGET_MS;
-    this.queueMs = timing?.queueMs ?? IMPORT_QUEUE_MS;
     this.sendMs = timing?.sendMs ?? IMPORT_SEND_MS;
+    this.pool = new WorkerPool({
+      script: () => workerScript(join(__dirname, 'import.worker')),
+      threads: THREADS,
+      limits: WORKER_LIMITS,
+      budgetMs: this.budgetMs,
+      queueMs: timing?.queueMs ?? IMPORT_QUEUE_MS,
+      maxQueue: MAX_QUEUE,
+    });
   }
 
   /** The draft of `source`, read for `caller` (the token's `sub`) in its turn; the caller's place is held until `answer` has left. */
@@ -76,70 +106,17 @@ export class ImportReader implements OnApplicationShutdown {
     this.callers.add(caller);
     const free = () => this.callers.delete(caller);
     try {
-      return await this.readInTurn(format, source, select);
+      const outcome = await this.pool.run<ImportTaskResult>({ format, source, select } satisfies ImportTask);
+      if ('error' in outcome) throw outcome.error;
+      if ('stopped' in outcome) throw STOPPED[outcome.stopped](this.budgetMs);
+      if ('problems' in outcome.result) throw new InvalidInputError(outcome.result.problems);
+      return outcome.result.draft;
     } finally {
       releaseOnceSent(answer, this.sendMs, free);
     }
   }
 
-  private async readInTurn(format: ImportFormat, source: string, select: string[] | undefined): Promise<ImportDraft> {
-    const started = new SharedArrayBuffer(8);
-    const stop = new AbortController();
-    const timer = this.watch(new Float64Array(started), Date.now(), stop);
-    let result: ImportTaskResult;
-    try {
-      result = (await this.workers().run({ format, source, select, started } satisfies ImportTask, { signal: stop.signal })) as ImportTaskResult;
-    } catch (error) {
-      if (stop.signal.reason === 'queued') throw new ServiceUnavailableException('This replica is busy reading other imports; retry in a few seconds');
-      if (stop.signal.reason === 'budget') {
-        throw new InvalidInputError([
-          `source took longer than ${this.budgetMs / 1000} s to read and was not imported: import a smaller source, or fewer parts of it (select)`,
-        ]);
-      }
-      if ((error as { code?: unknown }).code === 'ERR_WORKER_OUT_OF_MEMORY') {
-        throw new InvalidInputError([
-          `source needed more than ${WORKER_LIMITS.maxOldGenerationSizeMb} MB of memory to read and was not imported: import a smaller source`,
-        ]);
-      }
-      throw error;
-    } finally {
-      clearTimeout(timer.current);
-    }
-    if ('problems' in result) throw new InvalidInputError(result.problems);
-    return result.draft;
-  }
-
-  /** One timer, re-armed: while the task waits, until queueMs; once its worker wrote when it started, until budgetMs after. */
-  private watch(started: Float64Array, submitted: number, stop: AbortController): { current?: NodeJS.Timeout } {
-    const timer: { current?: NodeJS.Timeout } = {};
-    const check = () => {
-      const at = started[0];
-      const left = at === 0 ? submitted + this.queueMs - Date.now() : at + this.budgetMs - Date.now();
-      if (left <= 0) stop.abort(at === 0 ? 'queued' : 'budget');
-      else timer.current = setTimeout(check, Math.min(left, 1_000));
-    };
-    timer.current = setTimeout(check, Math.min(this.budgetMs, this.queueMs, 1_000));
-    return timer;
-  }
-
   async onApplicationShutdown(): Promise<void> {
-    await this.pool?.destroy();
-  }
-
-  private workers(): Piscina {
-    if (this.pool) return this.pool;
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    const { Piscina } = require('piscina') as typeof import('piscina');
-    const built = join(__dirname, 'import.worker.js');
-    const fromSources = !existsSync(built);
-    this.pool = new Piscina({
-      filename: fromSources ? join(__dirname, 'import.worker.ts') : built,
-      execArgv: fromSources ? ['-r', 'ts-node/register/transpile-only', '-r', 'tsconfig-paths/register'] : [],
-      minThreads: 0,
-      maxThreads: MAX_WORKERS,
-      idleTimeout: 30_000,
-      resourceLimits: WORKER_LIMITS,
-    });
-    return this.pool;
+    await this.pool.close();
   }
 }

@@ -1,9 +1,9 @@
 import { IMPORT_LIMITS, ImportFormat } from '@app/domain';
-import readSource, { ImportTaskResult } from './import.worker';
+import { ImportTaskResult, readSource } from './import.worker';
 
 /** The worker's function itself, on this thread: what a worker answers for a source. */
 function read(format: ImportFormat, source: string, select?: string[]): Promise<ImportTaskResult> {
-  return readSource({ format, source, select, started: new SharedArrayBuffer(8) });
+  return readSource({ format, source, select });
 }
 
 /** An OpenAPI document of `operations` operations that all use one request body, whose example is `exampleBytes` long. */

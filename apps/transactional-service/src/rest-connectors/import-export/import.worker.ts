@@ -4,6 +4,7 @@
  * here it takes one worker, within a time and memory budget, and every other request goes on.
  */
 import { ImportFormat, InvalidInputError } from '@app/domain';
+import { workerTask } from '../../workers/worker-task';
 import { ImportDraft } from './connector-draft';
 import { draftSizeProblem } from './draft-size';
 import { IMPORTERS } from './importers';
@@ -12,15 +13,12 @@ export interface ImportTask {
   format: ImportFormat;
   source: string;
   select?: string[];
-  /** Where this worker writes when it starts on the task (Date.now()): the budget runs from then, not from the queue. */
-  started: SharedArrayBuffer;
 }
 
 /** A draft, or the problems of a source that cannot be imported (an error's class does not cross to the app's thread). */
 export type ImportTaskResult = { draft: ImportDraft } | { problems: string[] };
 
-export default async function readSource({ format, source, select, started }: ImportTask): Promise<ImportTaskResult> {
-  new Float64Array(started)[0] = Date.now();
+export async function readSource({ format, source, select }: ImportTask): Promise<ImportTaskResult> {
   try {
     const draft = await IMPORTERS[format](source, { select });
     // Checked here, so that a draft of many copies of one large part never reaches the app's heap.
@@ -31,3 +29,6 @@ export default async function readSource({ format, source, select, started }: Im
     throw error;
   }
 }
+
+/** The task of the reader's pool (workers/worker-pool.ts). */
+export default workerTask(readSource);

@@ -1,6 +1,7 @@
+import { join } from 'node:path';
 import { ANSWER_BUDGET_MS, AnswerReader, WORKER_LIMITS } from './answer-reader';
 import type { AnswerTask } from './answer.worker';
-import { transpiledWorkerScript } from './from-sources/worker-script';
+import { workerScript } from '../../../workers/worker-script';
 
 /** 57 bytes nested 28 deep: `$..*` eight times over it walks millions of paths, and a name no node has selects none of them. */
 const NESTED = `${'['.repeat(28)}1${']'.repeat(28)}`;
@@ -80,7 +81,7 @@ describe(AnswerReader.name, () => {
       stopped: 'could not be read: the answer reader failed to start',
       error: expect.objectContaining({ message: expect.stringContaining('/nowhere/answer.worker.js') }),
     });
-    script = transpiledWorkerScript(require.resolve('./answer.worker'));
+    script = workerScript(join(__dirname, 'answer.worker'));
     await expect(sut.read(aTask({ body: '[1]', expression: '$[0]' }))).resolves.toMatchObject({ result: { query: { values: [1] } } });
   });
 });

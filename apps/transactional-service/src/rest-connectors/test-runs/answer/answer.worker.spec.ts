@@ -1,4 +1,4 @@
-import readAnswer, { AnswerTask } from './answer.worker';
+import { AnswerTask, readAnswer } from './answer.worker';
 import { cutAt } from './cut-at';
 
 const SECRET = { value: 's3cr3t/t0ken', placeholder: '<BEARER_TOKEN>' };

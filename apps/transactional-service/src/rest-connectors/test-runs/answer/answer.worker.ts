@@ -6,9 +6,10 @@
  * its bytes: a hostile answer, query or secret can only stop its own worker.
  *
  * It imports packages and files that import only packages or each other (never Nest, never config): built, it is
- * one webpack entry beside the app's bundle; from the TypeScript sources (tests) see from-sources/worker-script.ts.
+ * one webpack entry beside the app's bundle; from the TypeScript sources (tests) see workers/worker-script.ts.
  */
 import { BroadcastChannel } from 'node:worker_threads';
+import { workerTask } from '../../../workers/worker-task';
 import { SecretScrubber, SecretValue } from '../secret-scrubber';
 import { cutAt } from './cut-at';
 import { parseAnswer, QueryResult, queryAnswer, queryFailed } from './output-query';
@@ -30,7 +31,7 @@ export interface AnswerTask {
   isJson: boolean;
   /** The connector's `output` when it is a JSONPath query, null when none is to be evaluated. */
   expression: string | null;
-  /** Where the worker says when it started, and hands over what can be shown before it parses and queries. */
+  /** Where the worker hands over what can be shown before it parses and queries. */
   progress?: AnswerProgress;
 }
 
@@ -48,19 +49,13 @@ export interface AnswerTaskResult extends AnswerShown {
   query?: QueryResult;
 }
 
-/** How a task reports its progress: the time it started (written into `started`), then what can be shown, posted on the BroadcastChannel `channel` with the task's `id`. */
+/** How a task hands over what can be shown: posted on the BroadcastChannel `channel` with the task's `id`. */
 export interface AnswerProgress {
   id: number;
   channel: string;
-  started: SharedArrayBuffer;
 }
 
 const channels = new Map<string, BroadcastChannel>();
-
-/** The task has started: its time, for the reader's budget. */
-function markStarted(progress: AnswerProgress | undefined): void {
-  if (progress) new Float64Array(progress.started)[0] = Date.now();
-}
 
 function postShown(progress: AnswerProgress | undefined, shown: AnswerShown): void {
   if (!progress) return;
@@ -82,8 +77,7 @@ function postShown(progress: AnswerProgress | undefined, shown: AnswerShown): vo
  * ever showing the secret. What it selects is part of the scrubbed body, and its hint quotes the scrubbed body and
  * the caller's own query, so neither is scrubbed again: scrubbing the hint told whether the query held a secret.
  */
-export default function readAnswer(task: AnswerTask): AnswerTaskResult {
-  markStarted(task.progress);
+export function readAnswer(task: AnswerTask): AnswerTaskResult {
   const scrubber = new SecretScrubber(task.secrets);
   const body = new TextDecoder().decode(task.bytes, { stream: !task.whole });
   const cut = cutAt(scrubber.text(body), task.shownBytes);
@@ -105,12 +99,14 @@ export default function readAnswer(task: AnswerTask): AnswerTaskResult {
 export interface SecretSearch {
   texts: string[];
   secrets: SecretValue[];
-  progress?: AnswerProgress;
 }
 
 /** Whether any of the texts holds any form of any of the secrets: what scrubbing would change. */
 export function holdsSecret(task: SecretSearch): boolean {
-  markStarted(task.progress);
   const scrubber = new SecretScrubber(task.secrets);
   return task.texts.some((text) => scrubber.text(text) !== text);
 }
+
+/** The tasks of the reader's pool (workers/worker-pool.ts): the default export reads an answer. */
+export default workerTask(readAnswer);
+export const holdsSecretTask = workerTask(holdsSecret);
