@@ -42,6 +42,12 @@ describe(WorkerPool.name, () => {
     await expect(sut.run(busy(0, 'next'))).resolves.toEqual({ result: 'next' });
   });
 
+  it('runs the tasks that waited behind a stopped one on a new worker, with no worker kept, without waiting for another task', async () => {
+    sut = aPool({ threads: { min: 0, max: 1, idleMs: 60_000 }, budgetMs: 300 });
+    const outcomes = await Promise.all([sut.run(busy(20_000)), sut.run(busy(0, 'waited'))]);
+    expect(outcomes).toEqual([{ stopped: 'budget' }, { result: 'waited' }]);
+  });
+
   it('refuses a task at once when maxQueue tasks already wait behind the running ones', async () => {
     sut = aPool({ maxQueue: 1 });
     const running = sut.run(busy(1_000, 'running'));

@@ -56,6 +56,14 @@ export class WorkerPool {
   private pool?: Promise<Piscina>;
   /** The tasks queued or running, each with the word its worker writes when it starts on it. */
   private readonly tasks = new Map<AbortController, SharedArrayBuffer>();
+  /**
+   * The tasks handed to piscina, at most one per worker, and those waiting for their turn, first come first served.
+   * The queue is the pool's own: piscina, with no worker kept (threads.min 0), starts none for the tasks it queued
+   * when the worker it stopped (a task past its budget, its caller gone) was the last, and they would wait until
+   * the next task came; handed one per worker, each task that finds no worker makes piscina start one.
+   */
+  private handed = 0;
+  private readonly waiting: (() => void)[] = [];
   private closed = false;
   private readonly logger = new Logger(WorkerPool.name);
 
@@ -80,7 +88,12 @@ export class WorkerPool {
       }
       const unwatch = this.watch(envelope.started, stop);
       try {
-        return { result: (await workers.run(envelope, { name, signal: stop.signal, transferList: transfer as never })) as R };
+        if (!(await this.turn(stop.signal))) return stopped(stop.signal);
+        try {
+          return { result: (await workers.run(envelope, { name, signal: stop.signal, transferList: transfer as never })) as R };
+        } finally {
+          this.release();
+        }
       } catch (error) {
         if (stop.signal.aborted) return stopped(stop.signal);
         if ((error as { code?: unknown }).code === 'ERR_WORKER_OUT_OF_MEMORY') return { stopped: 'out-of-memory' };
@@ -100,6 +113,33 @@ export class WorkerPool {
     for (const stop of this.tasks.keys()) stop.abort('shutdown');
     const pool = await this.pool?.catch(() => undefined);
     await pool?.destroy();
+  }
+
+  /** Resolves true once the task may be handed to piscina (a worker is or will be free for it), false if it was stopped first. */
+  private turn(stop: AbortSignal): Promise<boolean> {
+    if (stop.aborted) return Promise.resolve(false);
+    if (this.handed < this.options.threads.max) {
+      this.handed++;
+      return Promise.resolve(true);
+    }
+    return new Promise((resolve) => {
+      const go = () => {
+        stop.removeEventListener('abort', leave);
+        this.handed++;
+        resolve(true);
+      };
+      const leave = () => {
+        this.waiting.splice(this.waiting.indexOf(go), 1);
+        resolve(false);
+      };
+      this.waiting.push(go);
+      stop.addEventListener('abort', leave, { once: true });
+    });
+  }
+
+  private release(): void {
+    this.handed--;
+    this.waiting.shift()?.();
   }
 
   /** One timer, re-armed: while the task waits, until queueMs from now; once its worker wrote when it started, until budgetMs after. */
