@@ -29,7 +29,7 @@ describe('Connector header names beside a secret (MariaDB, far sides on 127.0.0.
     token = await signToken(ALICE);
     base = tenantPath(tenant);
     side = await farSide();
-    // The import's worker starts at the first import (from the sources, through ts-node: seconds on a busy machine),
+    // The import's worker starts at the first import (it loads the domain library and its packages: seconds on a busy machine),
     // and an import that waits longer than IMPORT_QUEUE_MS for it is a 503: started once before the tests.
     for (const deadline = Date.now() + 120_000; ;) {
       const warm = await sut.http.post(`${base}/import`).set(bearer(token)).send({ format: 'curl', source: 'curl https://api.example.com/warm' });

@@ -3,7 +3,7 @@ import { TooManyRequestsException } from '@app/platform';
 import { ServiceUnavailableException } from '@nestjs/common';
 import { IMPORT_BUDGET_MS, IMPORT_QUEUE_MS, ImportReader } from './import-reader';
 
-/** The reader's worker threads, from the sources (ts-node in the worker): slow to start, so these tests wait long. */
+/** The reader's worker thread, from the sources (workers/worker-script.ts): it loads the domain library, seconds on a busy machine, so these tests wait long. */
 describe(ImportReader.name, () => {
   // 1 MiB of shallow YAML flow collections: seconds of the yaml parser, which no structural limit stops.
   const line = `k: ${'['.repeat(150)}1${']'.repeat(150)}\n`;
@@ -11,7 +11,7 @@ describe(ImportReader.name, () => {
   let reader: ImportReader | undefined;
   afterEach(() => reader?.onApplicationShutdown());
 
-  /** Reads a quick source until the worker is up: its start (ts-node, from the sources) may outlast a short queue. */
+  /** Reads a quick source until the worker is up: its start may outlast a short queue. */
   async function warmUp(sut: ImportReader): Promise<void> {
     for (;;) {
       const warm = await sut.read('warm-up', ImportFormat.CURL, 'curl https://api.example.com/warm', undefined).catch((error: unknown) => error);
@@ -40,6 +40,22 @@ describe(ImportReader.name, () => {
     const first = reader.read('ana', ImportFormat.OPENAPI, slowSource, undefined).catch(() => undefined);
     await expect(reader.read('bob', ImportFormat.CURL, 'curl https://api.example.com/second', undefined)).rejects.toBeInstanceOf(ServiceUnavailableException);
     await first;
+  }, 60_000);
+
+  it('answers the same 503 at once to an import of a ninth caller waiting for the worker', async () => {
+    reader = new ImportReader({ budgetMs: 2_000, queueMs: 60_000 });
+    const sut = reader;
+    await warmUp(sut);
+    const ping = (caller: string) => sut.read(caller, ImportFormat.CURL, 'curl https://api.example.com/ping', undefined).catch((error: unknown) => error);
+    const slow = sut.read('ana', ImportFormat.OPENAPI, slowSource, undefined).catch((error: unknown) => error);
+    const waiting = Array.from({ length: 8 }, (_, index) => ping(`caller-${index}`));
+
+    const refused = await ping('one-too-many');
+
+    expect(refused).toBeInstanceOf(ServiceUnavailableException);
+    expect((refused as ServiceUnavailableException).message).toBe('This replica is busy reading other imports; retry in a few seconds');
+    await expect(slow).resolves.toBeInstanceOf(InvalidInputError);
+    for (const draft of await Promise.all(waiting)) expect(draft).toMatchObject({ connectors: [expect.anything()] });
   }, 60_000);
 
   it('lets an import wait for the whole budget of the one ahead of it, so that one other caller never makes it fail', () => {

@@ -34,10 +34,11 @@ export const IMPORT_READER_TIMING = Symbol('IMPORT_READER_TIMING');
  */
 const THREADS = { min: 0, max: 1, idleMs: 30_000 };
 /**
- * The imports that may wait for the worker: one per caller (below), each holding its source (up to 1 MiB of text)
- * until read; with one worker and IMPORT_QUEUE_MS, more than this many callers at once are refused either way.
+ * The imports that may wait for the worker, one per caller (below): each holds its request in the heap while it
+ * waits (up to IMPORT_BODY_LIMIT_BYTES, 3 MiB), 8 of them at most 24 MiB of the 128 MB heap; one more is the same
+ * 503 as an import that waited past IMPORT_QUEUE_MS, at once.
  */
-const MAX_QUEUE = 16;
+const MAX_QUEUE = 8;
 /** The worker's heap: the largest documents of the corpus (Figma's 400 KB of YAML) take far less; a bomb is stopped with it. */
 const WORKER_LIMITS: WorkerLimits = { maxOldGenerationSizeMb: 160, maxYoungGenerationSizeMb: 16, stackSizeMb: 4 };
 
