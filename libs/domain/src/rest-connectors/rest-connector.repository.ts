@@ -115,7 +115,7 @@ const FIND_ACTIVE = statement(`SELECT ${REST_CONNECTOR_ROWS.select('c')} ${ACTIV
  * leave the connector's columns NULL, with no ORDER BY (sorting the union's wide rows cost MariaDB more than
  * the three parts; the rows are put in order in code). JSON aggregation would need a dialect per engine, MySQL's
  * JSON_ARRAYAGG keeps no order, and its correlated subqueries measured slower than this union
- * (docs/performance.md, "Reads against a tighter floor"). The tag and flow rows are dropped when the connector is not found.
+ * (docs/performance-log.md, "Reads against a tighter floor"). The tag and flow rows are dropped when the connector is not found.
  */
 const FIND_WITH_RELATIONS = statement(
   `SELECT ${RelationKind.Connector} AS kind, 0 AS position, NULL AS relation_name, NULL AS relation_uuid, ${VIEW_ROWS.select('c')} ${ACTIVE_IN_SCOPE} `,
