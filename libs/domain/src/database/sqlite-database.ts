@@ -4,7 +4,7 @@ import { SqliteTransaction } from './sqlite-transaction';
 import { Transaction } from './statements';
 import { transactionOn } from './transaction-statements';
 
-/** Per SQLite DataSource (one connection), the end of the last transaction queued on it (see `transaction`). */
+/** Per SQLite DataSource (one connection), the end of the last transaction queued on it (see `attempt`). */
 const SQLITE_TURNS = new WeakMap<DataSource, Promise<unknown>>();
 
 /** The embedded SQLite (DATABASE_URL unset, or `sqlite:`): one in-process connection, TypeORM's query runner. */
