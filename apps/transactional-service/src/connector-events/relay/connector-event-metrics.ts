@@ -65,24 +65,30 @@ export class ConnectorEventMetrics {
       },
     });
 
-    // One read per scrape serves both gauges: the second one's collect takes what the first one read.
+    // One read per scrape serves both gauges: a scrape collects every metric at once, so the first collect starts the
+    // read and the other awaits the same one; the last value stays when the database does not answer in time.
     let counts: HeldCounts = { parked: 0, held: 0 };
+    let reading: Promise<void> | undefined;
+    const readCounts = async (): Promise<HeldCounts> => {
+      if (!state.leader) return (counts = { parked: 0, held: 0 });
+      reading ??= withinScrape(async () => (counts = await parking.counts())).finally(() => (reading = undefined));
+      await reading;
+      return counts;
+    };
     new Gauge({
       name: 'connector_events_parked',
       help: 'Change events parked (refused by JetStream EVENTS_PUBLISH_MAX_ATTEMPTS times), waiting for a replay; reported by the leader only',
       registers,
       async collect() {
-        if (!state.leader) return this.set((counts = { parked: 0, held: 0 }).parked);
-        await withinScrape(async () => (counts = await parking.counts()));
-        this.set(counts.parked);
+        this.set((await readCounts()).parked);
       },
     });
     new Gauge({
       name: 'connector_events_held',
       help: "Change events held unpublished behind their connector's parked event (or released, waiting for their turn); reported by the leader only",
       registers,
-      collect() {
-        this.set(state.leader ? counts.held : 0);
+      async collect() {
+        this.set((await readCounts()).held);
       },
     });
   }

@@ -5,7 +5,8 @@ import { strictFake } from '../../../../../test/support/strict-fake';
 import { EventReads } from '../event-reads';
 import { EventFeedWatcher } from '../feed/event-feed-watcher';
 import { ConnectorEventPublisher, ConnectorEventRefusedError } from '../jetstream/connector-event-publisher';
-import { aRecordedEvent, nothingHeld } from '../testing/recorded-events';
+import { aRecordedEvent } from '../testing/recorded-events';
+import { nothingHeld } from '../../../../../test/support/parked-events';
 import { ConnectorEventMetrics } from './connector-event-metrics';
 import { ConnectorEventRelay, RELAY_TIMING } from './connector-event-relay';
 

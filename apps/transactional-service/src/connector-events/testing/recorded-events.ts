@@ -1,6 +1,5 @@
-import { ParkedEventRepository, RecordedEvent, VersionOperation } from '@app/domain';
+import { RecordedEvent, VersionOperation } from '@app/domain';
 import { randomUUID } from 'node:crypto';
-import { strictFake } from '../../../../../test/support/strict-fake';
 
 /** An outbox event at `position` as the repository reads it: a connector of its own, created, unless `event` says otherwise. */
 export function aRecordedEvent(position: number, event: Partial<RecordedEvent['event']> = {}, operation = VersionOperation.CREATED): RecordedEvent {
@@ -25,12 +24,4 @@ export function aRecordedEvent(position: number, event: Partial<RecordedEvent['e
       snapshot: {} as RecordedEvent['recorded']['snapshot'],
     },
   };
-}
-
-/** The parking of a relay spec where nothing is held nor released: any other call fails the spec (strictFake). */
-export function nothingHeld(): jest.Mocked<ParkedEventRepository> {
-  const parking = strictFake(ParkedEventRepository);
-  parking.heldAmong.mockResolvedValue(new Set());
-  parking.releasedSizes.mockResolvedValue([]);
-  return parking;
 }
