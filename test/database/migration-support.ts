@@ -1,18 +1,16 @@
 import {
-  AuthType,
   BOT_ROWS,
   buildDataSourceOptions,
-  ContentType,
   Database,
   DatabaseConfig,
   ENVIRONMENT_ROWS,
   ORGANIZATION_ROWS,
   PlatformDataSource,
   REST_CONNECTOR_ROWS,
-  RequestType,
   RestConnector,
 } from '@app/domain';
 import { parseServerUrl } from '@app/platform';
+import { aStoredConnector } from '../../apps/transactional-service/src/rest-connectors/testing/connector-factories';
 import { sqliteTestConfig } from '../support/test-config';
 import { createDatabase, dropDatabase, serverUrl, uniqueDatabaseName } from '../support/test-database';
 
@@ -92,38 +90,16 @@ export const CONNECTOR_ROWS_BEFORE_API_KEY = REST_CONNECTOR_ROWS.pick(
 );
 
 /** A connector row of `bot`, as stored: a GET without authentication unless `overrides` say otherwise. */
-export const aConnectorRow = (uuid: string, bot: string, at: Date, overrides: Partial<RestConnector>): Omit<RestConnector, 'bot'> => ({
-  uuid,
-  botUuid: bot,
-  name: `Connector ${uuid}`,
-  nameKey: `connector ${uuid}`,
-  activeNameKey: `connector ${uuid}`,
-  description: null,
-  requestType: RequestType.GET,
-  url: 'https://api.example.com/x',
-  headers: [],
-  contentType: ContentType.NONE,
-  authType: AuthType.AUTH_NONE,
-  grantType: null,
-  basicToken: null,
-  bearerToken: null,
-  clientId: null,
-  clientSecret: null,
-  oauthUrl: null,
-  authUsername: null,
-  authPassword: null,
-  apiKeyName: null,
-  apiKeyIn: null,
-  apiKey: null,
-  body: '',
-  output: '$.x',
-  createdAt: at,
-  createdBy: 'ada',
-  updatedAt: at,
-  updatedBy: 'ada',
-  updatedByImage: null,
-  deletedAt: null,
-  deletedBy: null,
-  version: 1,
-  ...overrides,
-});
+export const aConnectorRow = (uuid: string, bot: string, at: Date, overrides: Partial<RestConnector>): RestConnector =>
+  aStoredConnector({
+    uuid,
+    botUuid: bot,
+    name: `Connector ${uuid}`,
+    url: 'https://api.example.com/x',
+    output: '$.x',
+    createdAt: at,
+    createdBy: 'ada',
+    updatedAt: at,
+    updatedBy: 'ada',
+    ...overrides,
+  });

@@ -1,4 +1,4 @@
-import { ConsistencyScope, ImportFormat, RestConnectorPath } from '@app/domain';
+import { ConsistencyScope, EXPORTED_FIELDS, ImportFormat, RestConnectorPath } from '@app/domain';
 import { Injectable } from '@nestjs/common';
 import { RestConnectorsService } from '../rest-connectors.service';
 import { ExportedConnector } from './connector-draft';
@@ -20,23 +20,8 @@ export class ConnectorExportService {
 
   async export(path: RestConnectorPath, format: ImportFormat, consistency?: ConsistencyScope): Promise<ExportedFile> {
     const { body } = await this.connectors.get(path, consistency);
-    const connector: ExportedConnector = {
-      name: body.name,
-      description: body.description,
-      requestType: body.requestType,
-      url: body.url,
-      headers: body.headers.map(({ header, value }) => ({ header, value })),
-      contentType: body.contentType,
-      authType: body.authType,
-      grantType: body.grantType,
-      clientId: body.clientId,
-      oauthUrl: body.oauthUrl,
-      authUsername: body.authUsername,
-      apiKeyName: body.apiKeyName,
-      apiKeyIn: body.apiKeyIn,
-      body: body.body,
-      output: body.output,
-    };
+    const connector = Object.fromEntries(EXPORTED_FIELDS.map((field) => [field, body[field]])) as ExportedConnector;
+    connector.headers = body.headers.map(({ header, value }) => ({ header, value }));
     const { write, mediaType, extension } = EXPORTERS[format];
     return { content: write(connector), mediaType, fileName: `${fileNameOf(body.name)}.${extension}` };
   }
