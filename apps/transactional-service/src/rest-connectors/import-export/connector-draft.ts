@@ -105,4 +105,11 @@ export class ImportSourceError extends InvalidInputError {
  */
 export type ExportedConnector = Pick<RestConnectorDto, ExportedField>;
 
+/** A record as the exporters take it: its exported fields, each header a plain pair. */
+export function exportedOf(record: ExportedConnector): ExportedConnector {
+  const connector = Object.fromEntries(EXPORTED_FIELDS.map((field) => [field, record[field]])) as ExportedConnector;
+  connector.headers = record.headers.map(({ header, value }) => ({ header, value }));
+  return connector;
+}
+
 export type Exporter = (connector: ExportedConnector) => string;

@@ -1,7 +1,7 @@
-import { ConsistencyScope, EXPORTED_FIELDS, ImportFormat, RestConnectorPath } from '@app/domain';
+import { ConsistencyScope, ImportFormat, RestConnectorPath } from '@app/domain';
 import { Injectable } from '@nestjs/common';
 import { RestConnectorsService } from '../rest-connectors.service';
-import { ExportedConnector } from './connector-draft';
+import { exportedOf } from './connector-draft';
 import { EXPORTERS } from './formats';
 
 export interface ExportedFile {
@@ -20,8 +20,7 @@ export class ConnectorExportService {
 
   async export(path: RestConnectorPath, format: ImportFormat, consistency?: ConsistencyScope): Promise<ExportedFile> {
     const { body } = await this.connectors.get(path, consistency);
-    const connector = Object.fromEntries(EXPORTED_FIELDS.map((field) => [field, body[field]])) as ExportedConnector;
-    connector.headers = body.headers.map(({ header, value }) => ({ header, value }));
+    const connector = exportedOf(body);
     const { write, mediaType, extension } = EXPORTERS[format];
     return { content: write(connector), mediaType, fileName: `${fileNameOf(body.name)}.${extension}` };
   }
