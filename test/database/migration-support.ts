@@ -2,6 +2,7 @@ import {
   BOT_ROWS,
   buildDataSourceOptions,
   Database,
+  openDatabase,
   DatabaseConfig,
   ENVIRONMENT_ROWS,
   ORGANIZATION_ROWS,
@@ -48,7 +49,7 @@ export async function beforeMigration(
     await dataSource.runMigrations({ transaction: 'each' });
     const undone = dataSource.migrations.length - dataSource.migrations.findIndex(({ name }) => name === migration);
     for (let i = 0; i < undone; i++) await dataSource.undoLastMigration({ transaction: 'each' });
-    await body(new Database(dataSource), dataSource, undone);
+    await body(openDatabase(dataSource), dataSource, undone);
   } finally {
     await dataSource.destroy();
     await drop?.();

@@ -7,6 +7,8 @@ export * from './database/data-source-options';
 export * from './database/platform-data-source';
 export * from './database/database-errors';
 export * from './database/database';
+export * from './database/open-database';
+export { rowsWrite } from './database/row-writes';
 export * from './database/server-pool';
 export * from './database/server-transaction';
 export * from './database/replicas/gtid-position';

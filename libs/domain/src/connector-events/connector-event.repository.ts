@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { Database, Transaction } from '../database/database';
+import { Database, ErrorsLater, Transaction } from '../database/database';
 import { DummyValue, GenerateSql } from '../database/generate-sql';
 import { listed, placeholderList, statement, statementsBy } from '../database/statement';
 import { newUuid } from '../database/uuid-v7';
@@ -157,8 +157,8 @@ function paddedSeqs(values: readonly number[]): { count: number; params: Record<
  * Writes the change event of a connector's version in the write's transaction (the outbox). Only the history's
  * record methods call it: a version is never recorded without its event.
  */
-export function appendConnectorEvent(tx: Transaction, path: BotPath, connectorUuid: string, version: number, at: Date): Promise<void> {
-  return tx.insert(APPEND_ROWS, [
+export function appendConnectorEvent(tx: Transaction, path: BotPath, connectorUuid: string, version: number, at: Date): ErrorsLater {
+  return tx.defer.insert(APPEND_ROWS, [
     {
       eventUuid: newUuid(at.getTime()),
       organizationUuid: path.orgUUID,

@@ -4,8 +4,8 @@ import {
   ConnectorHistoryRepository,
   ContentType,
   creationOf,
-  Database,
-  isNullRefused,
+  openDatabase,
+  insertedAtPath,
   RequestType,
   RestConnectorRepository,
   storedConnector,
@@ -55,15 +55,15 @@ const DEMO_CONNECTORS: DemoConnector[] = [
  * Returns false, and writes nothing, when the database already holds organizations.
  */
 export async function seedDemoData(dataSource: DataSource): Promise<boolean> {
-  const db = new Database(dataSource);
+  const db = openDatabase(dataSource);
   const [{ organizations }] = await db.rows<{ organizations: number | string }>('SELECT COUNT(*) AS organizations FROM organizations', [], 'primary');
   if (Number(organizations) > 0) return false;
   await new Importer(dataSource).import(DEMO_DATA);
   const now = new Date();
   const connectors = new RestConnectorRepository(db);
   const history = new ConnectorHistoryRepository(db);
-  await db
-    .transaction(async (tx) => {
+  const inserted = await insertedAtPath(
+    db.transaction(async (tx) => {
       for (const demo of DEMO_CONNECTORS) {
         const connector = storedConnector(
           {
@@ -82,13 +82,11 @@ export async function seedDemoData(dataSource: DataSource): Promise<boolean> {
           now,
         );
         const tags = demo.tags.map((name, position) => ({ name, nameKey: name.toLowerCase(), position }));
-        await connectors.insert(tx, SUPPORT_BOT, connector, tags);
-        await history.record(tx, SUPPORT_BOT, creationOf(connector, tags));
+        connectors.insert(tx, SUPPORT_BOT, connector, tags);
+        history.record(tx, SUPPORT_BOT, creationOf(connector, tags));
       }
-    })
-    .catch((error: unknown) => {
-      if (isNullRefused(error)) throw new Error('A demo connector names a bot outside its environment and organization (demo-data.ts)', { cause: error });
-      throw error;
-    });
+    }),
+  );
+  if (!inserted.found) throw new Error('A demo connector names a bot outside its environment and organization (demo-data.ts)', { cause: inserted.refusal });
   return true;
 }
