@@ -12,6 +12,7 @@ import {
 } from '@app/domain';
 import { parseServerUrl } from '@app/platform';
 import { aStoredConnector } from '../../apps/transactional-service/src/rest-connectors/testing/connector-factories';
+import { CONNECTOR_ROWS as FROZEN_CONNECTOR_ROWS } from '../../libs/domain/src/database/migrations/frozen/1795564800000-table-rows';
 import { sqliteTestConfig } from '../support/test-config';
 import { createDatabase, dropDatabase, serverUrl, uniqueDatabaseName } from '../support/test-database';
 
@@ -82,12 +83,15 @@ export async function insertBot(db: Database, ids: { org: string; env: string; b
   await db.insert(BOT_ROWS, [{ uuid: ids.bot, environmentUuid: ids.env, name: 'Helper', image: null }]);
 }
 
+/** The columns rest_connectors had when the history migration was written, as its frozen copy lists them. */
+const COLUMNS_BEFORE_API_KEY = new Set(FROZEN_CONNECTOR_ROWS.names.split(', '));
+
 /**
  * The columns of rest_connectors before the API key's migration (ApiKeyAuth1795824000000): what a test of an earlier
- * migration inserts and reads.
+ * migration inserts and reads. Taken from a frozen list, so that a column added later never joins them.
  */
 export const CONNECTOR_ROWS_BEFORE_API_KEY = REST_CONNECTOR_ROWS.pick(
-  ...REST_CONNECTOR_ROWS.layout.map(({ property }) => property).filter((property) => !['apiKeyName', 'apiKeyIn', 'apiKey'].includes(property)),
+  ...REST_CONNECTOR_ROWS.layout.filter(({ column }) => COLUMNS_BEFORE_API_KEY.has(column)).map(({ property }) => property),
 );
 
 /** A connector row of `bot`, as stored: a GET without authentication unless `overrides` say otherwise. */
