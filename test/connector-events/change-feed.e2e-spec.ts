@@ -189,8 +189,8 @@ describe('Connector change events: the feed (MariaDB)', () => {
 
     await expect(
       db.transaction(async (tx) => {
-        await connectors.insert(tx, pathOf(bot), connector, []);
-        await history.record(tx, pathOf(bot), creationOf(connector, []));
+        connectors.insert(tx, pathOf(bot), connector, []);
+        history.record(tx, pathOf(bot), creationOf(connector, []));
         // A statement that answers takes the writes before it to the server (ServerTransaction): they are written.
         await tx.rows('SELECT 1 AS one');
         throw new Error('rolled back after the version and its event were written');
@@ -217,8 +217,8 @@ describe('Connector change events: the feed (MariaDB)', () => {
 
     // The slow write takes its seq first, then waits before its commit.
     const slowWrite = db.transaction(async (tx) => {
-      await connectors.insert(tx, pathOf(bot), slow, []);
-      await history.record(tx, pathOf(bot), creationOf(slow, []));
+      connectors.insert(tx, pathOf(bot), slow, []);
+      history.record(tx, pathOf(bot), creationOf(slow, []));
       // A statement that answers takes the writes before it to the server (ServerTransaction): the event's row is
       // inserted, and its seq taken, now.
       await tx.rows('SELECT 1 AS one');

@@ -6,6 +6,7 @@ import {
   ConnectorHistoryRepository,
   connectorSnapshot,
   Database,
+  ERRORS_LATER,
   IdempotencyService,
   found,
   NOTHING_AT_PATH,
@@ -42,7 +43,7 @@ const nullRefused = () => Object.assign(new Error("Column 'bot_uuid' cannot be n
 const NO_BOT = { organization: true, environment: true, bot: false };
 
 /** The unit of work's transaction the fake database hands to the work. */
-const TX: Transaction = { rows: jest.fn(), run: jest.fn(), write: jest.fn(), insert: jest.fn(), upsert: jest.fn() };
+const TX: Transaction = { rows: jest.fn(), run: jest.fn(), defer: { write: jest.fn(), insert: jest.fn(), upsert: jest.fn() } };
 const EVERY_LINK = { organization: true, environment: true, bot: true };
 /** A stored bearer connector at version 2 with an Accept header, its token sealed as given. */
 const aBearerConnector = (bearerToken: string) =>
@@ -54,7 +55,7 @@ const forWrite = (connector: ReturnType<typeof aStoredConnector>) => ({ connecto
 async function newTestService() {
   const connectors = strictFake(RestConnectorRepository);
   const history = strictFake(ConnectorHistoryRepository);
-  history.record.mockResolvedValue();
+  history.record.mockReturnValue(ERRORS_LATER);
   history.recordUnchanged.mockResolvedValue();
   const scopes = strictFake(ScopeRepository);
   scopes.lookup.mockResolvedValue(EVERY_LINK);
@@ -79,6 +80,17 @@ async function newTestService() {
     ],
   }).compile();
   return { sut: module.get(RestConnectorsService), connectors, history, scopes, db, cipher, idempotency };
+}
+
+/**
+ * The fake database's unit of work failing as a refused deferred write makes it fail: after the work ran, at the
+ * commit (the insert's error is the transaction's, not the insert call's).
+ */
+function refusedAtCommit(db: jest.Mocked<Database>, error: Error): void {
+  db.transaction.mockImplementation(async (work) => {
+    await work(TX);
+    throw error;
+  });
 }
 
 describe(RestConnectorsService.name, () => {
@@ -131,7 +143,7 @@ describe(RestConnectorsService.name, () => {
   describe('create', () => {
     it('inserts version 1 with a new id, sealing its secrets, and answers the id', async () => {
       const { sut, connectors } = await newTestService();
-      connectors.insert.mockResolvedValue();
+      connectors.insert.mockReturnValue(ERRORS_LATER);
 
       const created = await sut.create(PATH, aWriteDto({ authType: AuthType.AUTH_BEARER, bearerToken: 's3cr3t' }), AUTHOR);
 
@@ -143,7 +155,7 @@ describe(RestConnectorsService.name, () => {
 
     it('records version 1, CREATED, in the unit of work of the insert: who, the fields set, the record with placeholders', async () => {
       const { sut, connectors, history } = await newTestService();
-      connectors.insert.mockResolvedValue();
+      connectors.insert.mockReturnValue(ERRORS_LATER);
 
       const created = await sut.create(PATH, aWriteDto({ authType: AuthType.AUTH_BEARER, bearerToken: 's3cr3t' }), {
         ...AUTHOR,
@@ -168,47 +180,49 @@ describe(RestConnectorsService.name, () => {
       expect(JSON.stringify(history.record.mock.calls)).not.toContain('s3cr3t');
     });
 
-    it('records no version when the insert fails', async () => {
-      const { sut, connectors, history, scopes } = await newTestService();
-      connectors.insert.mockRejectedValue(nullRefused());
+    it('records the version in the unit of work whose insert is refused, so none is kept', async () => {
+      const { sut, connectors, history, scopes, db } = await newTestService();
+      connectors.insert.mockReturnValue(ERRORS_LATER);
+      refusedAtCommit(db, nullRefused());
       scopes.lookup.mockResolvedValue(NO_BOT);
 
       await expect(sut.create(PATH, aWriteDto(), AUTHOR)).rejects.toBeInstanceOf(BotNotFoundException);
-      expect(history.record).not.toHaveBeenCalled();
+      expect(db.transaction).toHaveBeenCalledTimes(1);
+      expect(history.record).toHaveBeenCalledWith(TX, PATH, expect.objectContaining({ version: 1 }));
     });
 
     it('is a 409 naming the name when the database reports a duplicate key', async () => {
-      const { sut, connectors } = await newTestService();
-      connectors.insert.mockRejectedValue(duplicateKey());
+      const { sut, connectors, db } = await newTestService();
+      connectors.insert.mockReturnValue(ERRORS_LATER);
+      refusedAtCommit(db, duplicateKey());
 
       await expect(sut.create(PATH, aWriteDto({ name: 'Taken' }), AUTHOR)).rejects.toBeInstanceOf(ConnectorNameConflictException);
     });
 
     it('is a 404 naming the missing link, read on the primary, when the insert read no bot at the path', async () => {
-      const { sut, connectors, scopes } = await newTestService();
-      connectors.insert.mockRejectedValue(nullRefused());
+      const { sut, connectors, scopes, db } = await newTestService();
+      connectors.insert.mockReturnValue(ERRORS_LATER);
+      refusedAtCommit(db, nullRefused());
       scopes.lookup.mockResolvedValue(NO_BOT);
 
       await expect(sut.create(PATH, aWriteDto(), AUTHOR)).rejects.toBeInstanceOf(BotNotFoundException);
       expect(scopes.lookup).toHaveBeenCalledWith(PATH, 'primary');
     });
 
-    it('is the same 404 when the refusal comes at the commit (the insert was sent with it)', async () => {
+    it("names the path's first missing link when the bot's environment is the one gone", async () => {
       const { sut, connectors, scopes, db } = await newTestService();
-      connectors.insert.mockResolvedValue();
-      db.transaction.mockImplementation(async (work) => {
-        await work(TX);
-        throw nullRefused();
-      });
+      connectors.insert.mockReturnValue(ERRORS_LATER);
+      refusedAtCommit(db, nullRefused());
       scopes.lookup.mockResolvedValue({ organization: true, environment: false, bot: false });
 
       await expect(sut.create(PATH, aWriteDto(), AUTHOR)).rejects.toBeInstanceOf(EnvironmentNotFoundException);
     });
 
     it("keeps the database's error when a NULL was refused while every link of the path is there", async () => {
-      const { sut, connectors } = await newTestService();
+      const { sut, connectors, db } = await newTestService();
       const refused = nullRefused();
-      connectors.insert.mockRejectedValue(refused);
+      connectors.insert.mockReturnValue(ERRORS_LATER);
+      refusedAtCommit(db, refused);
 
       await expect(sut.create(PATH, aWriteDto(), AUTHOR)).rejects.toBe(refused);
     });
@@ -216,7 +230,7 @@ describe(RestConnectorsService.name, () => {
     it("stores an Idempotency-Key's answer in the unit of work that inserts the connector", async () => {
       const { sut, connectors, idempotency, db } = await newTestService();
       idempotency.begin.mockResolvedValue(undefined);
-      connectors.insert.mockResolvedValue();
+      connectors.insert.mockReturnValue(ERRORS_LATER);
 
       const created = await sut.create(PATH, aWriteDto(), AUTHOR, { key: 'k1', sentBody: {} });
 
@@ -224,14 +238,16 @@ describe(RestConnectorsService.name, () => {
       expect(idempotency.complete).toHaveBeenCalledWith(TX, expect.objectContaining({ key: 'k1' }), { status: 201, body: created });
     });
 
-    it('stores no answer for an Idempotency-Key when nothing was inserted', async () => {
-      const { sut, connectors, idempotency, scopes } = await newTestService();
+    it("stores an Idempotency-Key's answer only in the unit of work of the insert, and frees the key when it is refused", async () => {
+      const { sut, connectors, idempotency, scopes, db } = await newTestService();
       idempotency.begin.mockResolvedValue(undefined);
-      connectors.insert.mockRejectedValue(nullRefused());
+      connectors.insert.mockReturnValue(ERRORS_LATER);
+      refusedAtCommit(db, nullRefused());
       scopes.lookup.mockResolvedValue(NO_BOT);
 
       await expect(sut.create(PATH, aWriteDto(), AUTHOR, { key: 'k1', sentBody: {} })).rejects.toBeInstanceOf(BotNotFoundException);
-      expect(idempotency.complete).not.toHaveBeenCalled();
+      expect(db.transaction).toHaveBeenCalledTimes(1);
+      expect(idempotency.complete).toHaveBeenCalledWith(TX, expect.objectContaining({ key: 'k1' }), expect.anything());
       expect(idempotency.release).toHaveBeenCalled();
     });
 
@@ -244,9 +260,10 @@ describe(RestConnectorsService.name, () => {
     });
 
     it('releases the Idempotency-Key when the create fails', async () => {
-      const { sut, connectors, idempotency } = await newTestService();
+      const { sut, connectors, idempotency, db } = await newTestService();
       idempotency.begin.mockResolvedValue(undefined);
-      connectors.insert.mockRejectedValue(duplicateKey());
+      connectors.insert.mockReturnValue(ERRORS_LATER);
+      refusedAtCommit(db, duplicateKey());
 
       await expect(sut.create(PATH, aWriteDto(), AUTHOR, { key: 'k1', sentBody: {} })).rejects.toBeInstanceOf(ConnectorNameConflictException);
       expect(idempotency.release).toHaveBeenCalledWith(expect.objectContaining({ key: 'k1', callerSub: 'alice' }));

@@ -10,8 +10,8 @@ import {
   FIRST_VERSION,
   IdempotencyService,
   IdempotentRequest,
+  insertedAtPath,
   isDuplicateKey,
-  isNullRefused,
   newUuid,
   nextVersionOf,
   RestConnector,
@@ -136,8 +136,8 @@ export class RestConnectorsService {
     const created = { uuid: connector.uuid };
     await this.inserting(path, connector.name, () =>
       this.db.transaction(async (tx) => {
-        await this.connectors.insert(tx, path, connector, tags);
-        await this.history.record(tx, path, creationOf(connector, tags, versionAuthorOf(author, now)));
+        this.connectors.insert(tx, path, connector, tags);
+        this.history.record(tx, path, creationOf(connector, tags, versionAuthorOf(author, now)));
         if (idempotent) await this.idempotency.complete(tx, idempotent, { status: 201, body: created });
       }, consistency),
     );
@@ -157,8 +157,8 @@ export class RestConnectorsService {
     await this.inserting(path, written.length === 1 ? written[0].connector.name : undefined, () =>
       this.db.transaction(async (tx) => {
         for (const { connector, tags } of written) {
-          await this.connectors.insert(tx, path, connector, tags);
-          await this.history.record(tx, path, creationOf(connector, tags, versionAuthorOf(author, now)));
+          this.connectors.insert(tx, path, connector, tags);
+          this.history.record(tx, path, creationOf(connector, tags, versionAuthorOf(author, now)));
         }
         if (idempotent) await this.idempotency.complete(tx, idempotent, { status: 201, body: { uuids: uuids.join(',') } });
       }, consistency),
@@ -173,12 +173,10 @@ export class RestConnectorsService {
    * and the error stands.
    */
   private async inserting(path: BotPath, name: string | undefined, write: () => Promise<void>): Promise<void> {
-    try {
-      await this.unlessNameTaken(name, write);
-    } catch (error) {
-      if (isNullRefused(error)) await this.scope.require(path, 'primary');
-      throw error;
-    }
+    const inserted = await insertedAtPath(this.unlessNameTaken(name, write));
+    if (inserted.found) return;
+    await this.scope.require(path, 'primary');
+    throw inserted.refusal;
   }
 
   /** A created connector's row and tags: a new uuid, its secrets sealed for it, version 1. */
@@ -264,7 +262,7 @@ export class RestConnectorsService {
       const written = await this.unlessNameTaken(values.name, () =>
         this.db.transaction(async (tx) => {
           if (!(await this.connectors.update(tx, path.botUUID, current.uuid, step, values, sameTags(before, tags) ? null : tags))) return false;
-          await this.history.record(tx, path, {
+          this.history.record(tx, path, {
             connectorUuid: current.uuid,
             version: step.to,
             operation: VersionOperation.UPDATED,

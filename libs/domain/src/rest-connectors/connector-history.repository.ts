@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { appendConnectorEvent } from '../connector-events/connector-event.repository';
 import { DummyValue, GenerateSql } from '../database/generate-sql';
-import { Database, ReadFrom, Transaction } from '../database/database';
+import { Database, ErrorsLater, ReadFrom, Transaction } from '../database/database';
 import { statement } from '../database/statement';
 import { BOT_IN_SCOPE } from '../scope/bot-scope.sql';
 import { found, Lookup, NOTHING_AT_PATH } from '../scope/lookup';
@@ -12,7 +12,7 @@ import type { TagRef } from './connector-relations.repository';
 import { REST_CONNECTOR_VERSION_ROWS, RestConnectorVersion } from './rest-connector-version.entity';
 import { REST_CONNECTOR_ROWS, RestConnector } from './rest-connector.entity';
 import { VersionOperation } from './rest-connector.enums';
-import { SECRET_FIELDS, SecretField } from './connector-secrets';
+import { SECRET_FIELDS, type SecretField } from './connector-fields';
 
 export type VersionRow = Omit<RestConnectorVersion, 'connector'>;
 export type VersionSummary = Omit<VersionRow, 'snapshot'>;
@@ -94,9 +94,9 @@ export class ConnectorHistoryRepository {
 
   /** Records a create or an update of the connector of `path`'s bot, with the record it left, and its change event. */
   @GenerateSql({ params: [DummyValue.TX, DummyValue.BOT_PATH, {}] })
-  async record(tx: Transaction, path: BotPath, version: VersionRow): Promise<void> {
-    await tx.insert(REST_CONNECTOR_VERSION_ROWS, [version]);
-    await appendConnectorEvent(tx, path, version.connectorUuid, version.version, version.updatedAt);
+  record(tx: Transaction, path: BotPath, version: VersionRow): ErrorsLater {
+    tx.defer.insert(REST_CONNECTOR_VERSION_ROWS, [version]);
+    return appendConnectorEvent(tx, path, version.connectorUuid, version.version, version.updatedAt);
   }
 
   /** Records a delete or a restore of the connector, just written in `tx`, with the snapshot of its version before, and its change event. */
@@ -112,7 +112,7 @@ export class ConnectorHistoryRepository {
     const recorded = await tx.run(RECORD_UNCHANGED, { ...step, operation, ...author, connectorUuid });
     // Every write records a version, and the migration recorded every connector before: a missing one is a bug.
     if (recorded !== 1) throw new Error(`Rest connector ${connectorUuid} has no recorded version before its current one`);
-    await appendConnectorEvent(tx, path, connectorUuid, step.to, author.updatedAt);
+    appendConnectorEvent(tx, path, connectorUuid, step.to, author.updatedAt);
   }
 
   /** A page of the connector's versions, newest first, without snapshots. */

@@ -4,11 +4,11 @@ import {
   ConnectorHistoryRepository,
   ContentType,
   creationOf,
-  Database,
-  FIRST_VERSION,
-  isNullRefused,
+  openDatabase,
+  insertedAtPath,
   RequestType,
   RestConnectorRepository,
+  storedConnector,
 } from '@app/domain';
 import { DataSource } from 'typeorm';
 import { Importer } from '../import/importer';
@@ -55,58 +55,38 @@ const DEMO_CONNECTORS: DemoConnector[] = [
  * Returns false, and writes nothing, when the database already holds organizations.
  */
 export async function seedDemoData(dataSource: DataSource): Promise<boolean> {
-  const db = new Database(dataSource);
+  const db = openDatabase(dataSource);
   const [{ organizations }] = await db.rows<{ organizations: number | string }>('SELECT COUNT(*) AS organizations FROM organizations', [], 'primary');
   if (Number(organizations) > 0) return false;
   await new Importer(dataSource).import(DEMO_DATA);
   const now = new Date();
   const connectors = new RestConnectorRepository(db);
   const history = new ConnectorHistoryRepository(db);
-  await db
-    .transaction(async (tx) => {
+  const inserted = await insertedAtPath(
+    db.transaction(async (tx) => {
       for (const demo of DEMO_CONNECTORS) {
-        const connector = {
-          uuid: demo.uuid,
-          botUuid: DEMO_IDS.supportBot,
-          name: demo.name,
-          nameKey: demo.name.toLowerCase(),
-          activeNameKey: demo.name.toLowerCase(),
-          description: null,
-          requestType: demo.requestType,
-          url: demo.url,
-          headers: [{ header: 'Accept', value: 'application/json' }],
-          contentType: demo.requestType === RequestType.GET ? ContentType.NONE : ContentType.APPLICATION_JSON,
-          authType: AuthType.AUTH_NONE,
-          grantType: null,
-          basicToken: null,
-          bearerToken: null,
-          clientId: null,
-          clientSecret: null,
-          oauthUrl: null,
-          authUsername: null,
-          authPassword: null,
-          apiKeyName: null,
-          apiKeyIn: null,
-          apiKey: null,
-          body: demo.requestType === RequestType.GET ? '' : '{"name": "{{name}}"}',
-          output: '$.data',
-          createdAt: now,
-          createdBy: DEMO_AUTHOR,
-          updatedAt: now,
-          updatedBy: DEMO_AUTHOR,
-          updatedByImage: null,
-          deletedAt: null,
-          deletedBy: null,
-          version: FIRST_VERSION,
-        };
+        const connector = storedConnector(
+          {
+            uuid: demo.uuid,
+            botUuid: DEMO_IDS.supportBot,
+            name: demo.name,
+            requestType: demo.requestType,
+            url: demo.url,
+            headers: [{ header: 'Accept', value: 'application/json' }],
+            contentType: demo.requestType === RequestType.GET ? ContentType.NONE : ContentType.APPLICATION_JSON,
+            authType: AuthType.AUTH_NONE,
+            body: demo.requestType === RequestType.GET ? '' : '{"name": "{{name}}"}',
+            output: '$.data',
+          },
+          DEMO_AUTHOR,
+          now,
+        );
         const tags = demo.tags.map((name, position) => ({ name, nameKey: name.toLowerCase(), position }));
-        await connectors.insert(tx, SUPPORT_BOT, connector, tags);
-        await history.record(tx, SUPPORT_BOT, creationOf(connector, tags));
+        connectors.insert(tx, SUPPORT_BOT, connector, tags);
+        history.record(tx, SUPPORT_BOT, creationOf(connector, tags));
       }
-    })
-    .catch((error: unknown) => {
-      if (isNullRefused(error)) throw new Error('A demo connector names a bot outside its environment and organization (demo-data.ts)', { cause: error });
-      throw error;
-    });
+    }),
+  );
+  if (!inserted.found) throw new Error('A demo connector names a bot outside its environment and organization (demo-data.ts)', { cause: inserted.refusal });
   return true;
 }
