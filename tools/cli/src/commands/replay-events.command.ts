@@ -1,5 +1,5 @@
 import { AppConfig } from '@app/platform';
-import { Database, ParkedEventRepository, ReplayTarget, UUID_PATTERN } from '@app/domain';
+import { openDatabase, ParkedEventRepository, ReplayTarget, UUID_PATTERN } from '@app/domain';
 import { openDataSource } from '../open-data-source';
 
 export const REPLAY_USAGE = `Usage: npm run events:replay -- --event <eventUuid> | --all
@@ -27,7 +27,7 @@ export async function replayParkedEvents(config: AppConfig, args: readonly strin
   }
   const dataSource = await openDataSource(config.database);
   try {
-    const released = await new ParkedEventRepository(new Database(dataSource)).replay(target);
+    const released = await new ParkedEventRepository(openDatabase(dataSource)).replay(target);
     if ('eventUuid' in target && released === 0) {
       console.error(`Event ${target.eventUuid} is not parked: nothing to replay`);
       return 1;
