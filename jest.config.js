@@ -7,6 +7,52 @@ const base = {
   testEnvironment: 'node',
 };
 
+// One fresh MariaDB/MySQL database per run, migrated by the real migrations; every test file then works in
+// organizations, environments and bots of its own.
+const e2eDatabase = {
+  globalSetup: '<rootDir>/test/support/global-setup.ts',
+  globalTeardown: '<rootDir>/test/support/global-teardown.ts',
+};
+
+/**
+ * The release checks (`npm run test:release`, run by .ci/run after `npm test`): the runtime image rebuilt on disk,
+ * which installs the production dependencies from the registry, and the Swagger UI suites, which drive Chromium.
+ * `npm test` stays offline and needs no browser.
+ */
+const RELEASE = [
+  '<rootDir>/test/deploy/runtime-image.e2e-spec.ts',
+  '<rootDir>/test/openapi/swagger-ui.e2e-spec.ts',
+  '<rootDir>/test/openapi/swagger-ui-demo.e2e-spec.ts',
+];
+
+/**
+ * The suites run a second time on the stock library path (PERFORMANCE_OVERRIDES=off), each for the switchable
+ * overrides of libs/platform/src/performance whose path its assertions pin down:
+ * - performance-overrides: proves which path each run is on (all of them).
+ * - validation, hostile-input, api-key-auth, header-names: ValidityCheck and the validation-metadata cache (every
+ *   body rule, `validateIf` and `each` included, and the words of each rejection), the pipe on path ids and queries.
+ * - crud, safe-writes: PlatformExpressAdapter's reply (objects, 201/204, ETag, conditional requests) and
+ *   RememberingValidationPipe on path ids.
+ * - pagination, quicksearch-and-list: RememberingValidationPipe on query strings (defaults, transforms, rejections).
+ * - test-runs: the test-run body (a nested connector and its variables) through ValidityCheck.
+ * The other suites exercise the database, the tenancy, the events and the processes: the same code on both paths.
+ * PlatformExpressAdapter's replies are compared case by case with Nest's own in platform-express.adapter.spec.ts, and
+ * http-edge asserts the fast path's own request prototypes, so it runs on that path only.
+ * The lazy date formatters are switched at import, so every suite above loads @nestjs/common the stock way.
+ */
+const STOCK_PATH = [
+  'rest-connectors/performance-overrides',
+  'rest-connectors/validation',
+  'security/hostile-input',
+  'rest-connectors/api-key-auth',
+  'rest-connectors/header-names',
+  'rest-connectors/crud',
+  'rest-connectors/safe-writes',
+  'rest-connectors/pagination',
+  'rest-connectors/quicksearch-and-list',
+  'test-runs/test-runs',
+].map((suite) => `<rootDir>/test/${suite}.e2e-spec.ts`);
+
 module.exports = {
   projects: [
     {
@@ -16,22 +62,26 @@ module.exports = {
     },
     {
       ...base,
+      ...e2eDatabase,
       displayName: 'e2e',
       testMatch: ['<rootDir>/test/**/*.e2e-spec.ts'],
-      // One fresh MariaDB/MySQL database per run, migrated by the real migrations; every test file
-      // then works in organizations, environments and bots of its own.
-      globalSetup: '<rootDir>/test/support/global-setup.ts',
-      globalTeardown: '<rootDir>/test/support/global-teardown.ts',
+      testPathIgnorePatterns: ['/node_modules/', ...RELEASE],
     },
     {
       ...base,
-      // The transactional service's suites again on the stock library path (PERFORMANCE_OVERRIDES=off):
-      // a drift between a performance override and the library behaviour it replaces fails here.
+      ...e2eDatabase,
+      // A drift between a performance override and the library behaviour it replaces fails here.
       displayName: 'e2e-stock',
-      testMatch: ['<rootDir>/test/rest-connectors/**/*.e2e-spec.ts', '<rootDir>/test/test-runs/test-runs.e2e-spec.ts', '<rootDir>/test/security/hostile-input.e2e-spec.ts'],
+      testMatch: STOCK_PATH,
       setupFiles: ['<rootDir>/test/support/stock-path.ts'],
-      globalSetup: '<rootDir>/test/support/global-setup.ts',
-      globalTeardown: '<rootDir>/test/support/global-teardown.ts',
+    },
+    {
+      ...base,
+      displayName: 'release',
+      testMatch: RELEASE,
+      // The e2e database, and one Chromium for every browser suite (they connect to it).
+      globalSetup: '<rootDir>/test/support/release-global-setup.ts',
+      globalTeardown: '<rootDir>/test/support/release-global-teardown.ts',
     },
     {
       ...base,

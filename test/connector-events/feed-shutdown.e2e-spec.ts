@@ -1,12 +1,11 @@
 import { buildDataSourceOptions, DatabaseConfig, PlatformDataSource } from '@app/domain';
 import { DRAIN_TIMEOUT_MS, parseServerUrl } from '@app/platform';
-import { ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { TRANSACTIONAL_SERVICE_APP } from '../../apps/transactional-service/src/transactional-service.app';
+import { APP_START_TIMEOUT_MS, AppProcess, startApp } from '../support/app-process';
 import { seedTenant, Tenant } from '../support/fixtures';
-import { freePort } from '../support/free-port';
 import { ROOT } from '../support/run-command';
 import { TEST_JWT_SECRET } from '../support/test-config';
 import { createMigratedDatabase, dropDatabase, uniqueDatabaseName } from '../support/test-database';
@@ -58,65 +57,60 @@ async function seeded(database: DatabaseConfig): Promise<Tenant> {
  * the drain's bound (docs/operations.md, "Shutdown (SIGTERM)").
  */
 describe.each(ENGINES)('SIGTERM with long polls of the change feed waiting (%s)', (_engine, prepare) => {
-  let child: ChildProcess | undefined;
+  let app: AppProcess | undefined;
   let drop: (() => Promise<void>) | undefined;
-  let output = '';
 
   afterEach(async () => {
-    child?.kill('SIGKILL');
+    await app?.stop();
     await drop?.();
   });
 
-  it('answers every waiting poll at once and each new one without waiting, then stops cleanly', async () => {
-    const main = join(ROOT, 'dist', 'apps', 'transactional-service', 'main.js');
-    if (!existsSync(main)) throw new Error(`${main} is missing: npm test builds before running jest`);
-    const database = await prepare();
-    drop = database.drop;
-    const { tenant } = database;
-    const port = await freePort();
-    child = spawn(process.execPath, [main], {
-      env: { PATH: process.env.PATH, PORT: String(port), DATABASE_URL: database.url, AUTH_JWT_SECRET: TEST_JWT_SECRET, LOG_LEVEL: 'info' },
-    });
-    const app = child;
-    app.stdout!.on('data', (chunk) => (output += chunk));
-    app.stderr!.on('data', (chunk) => (output += chunk));
-    const exited = new Promise<number | null>((done) => app.on('exit', (code) => done(code)));
-    const waitFor = (what: string, check: () => boolean | Promise<boolean>, timeoutMs?: number) =>
-      until(what, check, timeoutMs).catch((error: Error) => {
-        throw new Error(`${error.message}; the app's output:\n${output.slice(-5_000)}`);
-      });
-    await waitFor('the app to be ready', async () => isStatus(await get(port, '/health/ready'), 200), 30_000);
+  it(
+    'answers every waiting poll at once and each new one without waiting, then stops cleanly',
+    async () => {
+      const main = join(ROOT, 'dist', 'apps', 'transactional-service', 'main.js');
+      if (!existsSync(main)) throw new Error(`${main} is missing: npm test builds before running jest`);
+      const database = await prepare();
+      drop = database.drop;
+      const { tenant } = database;
+      app = await startApp({ args: [main], env: { PATH: process.env.PATH, DATABASE_URL: database.url, AUTH_JWT_SECRET: TEST_JWT_SECRET, LOG_LEVEL: 'info' } });
+      const { port, exited } = app;
+      const output = () => app!.output;
+      const waitFor = (what: string, check: () => boolean | Promise<boolean>, timeoutMs?: number) =>
+        until(what, check, timeoutMs).catch((error: Error) => {
+          throw new Error(`${error.message}; the app's output:\n${output().slice(-5_000)}`);
+        });
 
-    const headers = { Authorization: `Bearer ${await signToken({ orgs: [tenant.organization.uuid] })}` };
-    const feed = `/${TRANSACTIONAL_SERVICE_APP.label}/org/${tenant.organization.uuid}/env/${tenant.environment.uuid}/connector-events?after=now&wait=30`;
-    const polls = Array.from({ length: 50 }, () => get(port, feed, headers));
-    await waitFor('50 long polls waiting', async () => waitingPolls(await get(port, '/metrics')) === 50, 20_000);
+      const headers = { Authorization: `Bearer ${await signToken({ orgs: [tenant.organization.uuid] })}` };
+      const feed = `/${TRANSACTIONAL_SERVICE_APP.label}/org/${tenant.organization.uuid}/env/${tenant.environment.uuid}/connector-events?after=now&wait=30`;
+      const polls = Array.from({ length: 50 }, () => get(port, feed, headers));
+      await waitFor('50 long polls waiting', async () => waitingPolls(await get(port, '/metrics')) === 50, 20_000);
 
-    app.kill('SIGTERM');
-    const signalledAt = Date.now();
-    await waitFor('the app to say it drains', () => output.includes('SIGTERM: draining'));
-    const [readiness, newPoll, answers] = await Promise.all([get(port, '/health/ready'), get(port, feed, headers), Promise.all(polls)]);
-    let timer: NodeJS.Timeout | undefined;
-    const code = await Promise.race([exited, new Promise((done) => (timer = setTimeout(() => done('still running'), 2 * DRAIN_TIMEOUT_MS)))]);
-    clearTimeout(timer);
-    const stoppedWithinMs = Date.now() - signalledAt;
+      app.child.kill('SIGTERM');
+      const signalledAt = Date.now();
+      await waitFor('the app to say it drains', () => output().includes('SIGTERM: draining'));
+      const [readiness, newPoll, answers] = await Promise.all([get(port, '/health/ready'), get(port, feed, headers), Promise.all(polls)]);
+      let timer: NodeJS.Timeout | undefined;
+      const code = await Promise.race([exited, new Promise((done) => (timer = setTimeout(() => done('still running'), 2 * DRAIN_TIMEOUT_MS)))]);
+      clearTimeout(timer);
+      const stoppedWithinMs = Date.now() - signalledAt;
 
-    expect(answers).toEqual(Array.from({ length: 50 }, () => answeredAtDrain));
-    expect(newPoll).toEqual(answeredAtDrain);
-    expect(readiness).toMatchObject({ status: 503 });
-    expect(code).toBe(0);
-    // Generous: the drain's own bound, twice (it ends at once here: nothing holds it).
-    expect(stoppedWithinMs).toBeLessThan(2 * DRAIN_TIMEOUT_MS);
-    expect(output).toContain('Stopped cleanly');
-    // No error line: readiness's 503 while draining is a refusal with Retry-After, logged as a warning.
-    const errors = output.split('\n').filter((line) => /"level":"(error|fatal)"/.test(line));
-    expect(errors).toEqual([]);
-  }, 90_000);
+      expect(answers).toEqual(Array.from({ length: 50 }, () => answeredAtDrain));
+      expect(newPoll).toEqual(answeredAtDrain);
+      expect(readiness).toMatchObject({ status: 503 });
+      expect(code).toBe(0);
+      // Generous: the drain's own bound, twice (it ends at once here: nothing holds it).
+      expect(stoppedWithinMs).toBeLessThan(2 * DRAIN_TIMEOUT_MS);
+      expect(output()).toContain('Stopped cleanly');
+      // No error line: readiness's 503 while draining is a refusal with Retry-After, logged as a warning.
+      const errors = output()
+        .split('\n')
+        .filter((line) => /"level":"(error|fatal)"/.test(line));
+      expect(errors).toEqual([]);
+    },
+    APP_START_TIMEOUT_MS + 90_000,
+  );
 });
-
-function isStatus(outcome: Outcome, status: number): boolean {
-  return 'status' in outcome && outcome.status === status;
-}
 
 /** `connector_event_feed_waiting` in a /metrics answer: the long polls waiting in the process. */
 function waitingPolls(metrics: Outcome): number | undefined {

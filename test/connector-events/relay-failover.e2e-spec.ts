@@ -1,16 +1,16 @@
 import { buildDataSourceOptions, PlatformDataSource } from '@app/domain';
 import { parseServerUrl } from '@app/platform';
 import { connect, NatsConnection } from '@nats-io/transport-node';
-import { ChildProcess, spawn } from 'node:child_process';
+import { ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import request from 'supertest';
 import TestAgent from 'supertest/lib/agent';
 import { RELAY_TIMING } from '../../apps/transactional-service/src/connector-events/relay/connector-event-relay';
 import { aConnectorBody, ALICE, tenantPath } from '../rest-connectors/connector-factories';
+import { startApp } from '../support/app-process';
 import { jetStreamAdmin, storedMessages, until } from '../support/connector-events';
 import { seedTenant, Tenant } from '../support/fixtures';
-import { freePort } from '../support/free-port';
 import { NatsServer, startNatsServer } from '../support/nats-server';
 import { ROOT } from '../support/run-command';
 import { isAlive, stopProcess } from '../support/server-process';
@@ -19,12 +19,11 @@ import { createMigratedDatabase, dropDatabase, uniqueDatabaseName } from '../sup
 import { bearer, signToken } from '../support/tokens';
 
 const MAIN = join(ROOT, 'dist', 'apps', 'transactional-service', 'main.js');
-const SETPRIV = '/usr/bin/setpriv';
 const STREAM = 'CONNECTOR_EVENTS';
 const { leaseMs } = RELAY_TIMING;
 
 /** The built transactional service in a process of its own, as a pod runs it. */
-interface AppProcess {
+interface Pod {
   readonly child: ChildProcess;
   readonly http: TestAgent;
   /** What it wrote to stdout and stderr. */
@@ -59,7 +58,7 @@ describe('The change events relay across pods: the built app twice, the leader k
   let nats: NatsServer;
   let tenant: Tenant;
   let token: string;
-  const apps: AppProcess[] = [];
+  const pods: Pod[] = [];
 
   beforeAll(async () => {
     if (!existsSync(MAIN)) throw new Error(`${MAIN} is missing: run npm run build first (npm test builds before running jest)`);
@@ -72,77 +71,51 @@ describe('The change events relay across pods: the built app twice, the leader k
     nats = await startNatsServer({ name: 'relay-pods' });
   });
   afterAll(async () => {
-    for (const app of apps) await app.kill();
+    for (const pod of pods) await pod.kill();
     await nats?.close();
     await dataSource?.destroy();
     if (database) await dropDatabase(database);
   });
 
   /** Starts the built app on the suite's database and broker; resolves once it is ready. */
-  async function startApp(): Promise<AppProcess> {
-    for (let attempt = 1; ; attempt++) {
-      const port = await freePort();
-      const env = {
-        PATH: process.env.PATH,
-        PORT: String(port),
-        DATABASE_URL: url,
-        AUTH_JWT_SECRET: TEST_JWT_SECRET,
-        SECRETS_KEY: Buffer.alloc(32, 7).toString('base64'),
-        NATS_URL: nats.url,
-        // The writes of the test go as fast as the pod answers: no per-caller limit in the way.
-        RATE_LIMIT_PER_MINUTE: '100000',
-        LOG_LEVEL: 'info',
-      };
-      // Killed by the kernel if the jest worker dies (as the test servers are: test/support/nats-server.ts).
-      const [command, args] = existsSync(SETPRIV) ? [SETPRIV, ['--pdeathsig', 'KILL', '--', process.execPath, MAIN]] : [process.execPath, [MAIN]];
-      const child = spawn(command, args, { env });
-      let output = '';
-      child.stdout!.on('data', (chunk) => (output += chunk));
-      child.stderr!.on('data', (chunk) => (output += chunk));
-      const exited = new Promise<void>((done) => child.once('exit', () => done()));
-      const app: AppProcess = {
-        child,
-        http: request(`http://127.0.0.1:${port}`),
-        output: () => output,
-        logged: (prefix) =>
-          output
-            .split('\n')
-            .filter((line) => line.startsWith('{'))
-            .map((line) => JSON.parse(line) as Record<string, unknown>)
-            .filter((line) => String(line.msg).startsWith(prefix)),
-        metric: async (name) => {
-          const text = (await app.http.get('/metrics').expect(200)).text;
-          const match = new RegExp(`^${name}(?:\\{[^}]*\\})? (\\S+)$`, 'm').exec(text);
-          if (!match) throw new Error(`no ${name} in /metrics`);
-          return Number(match[1]);
-        },
-        kill: async () => {
-          if (isAlive(child)) child.kill('SIGKILL');
-          await exited;
-        },
-      };
-      const ready = async () =>
-        isAlive(child) &&
-        (await app.http.get('/health/ready').then(
-          (res) => res.status === 200,
-          () => false,
-        ));
-      const started = await until('the app to be ready', async () => (await ready()) || !isAlive(child), 60_000).then(
-        () => isAlive(child),
-        () => false,
-      );
-      if (started) {
-        apps.push(app);
-        return app;
-      }
-      await app.kill();
-      // freePort() hands out a port another process may take before the child listens: another port, three tries.
-      if (attempt === 3 || !/EADDRINUSE/.test(output)) throw new Error(`the app did not become ready within 60 s\n--- its output ---\n${output.slice(-4000)}`);
-    }
+  async function startPod(): Promise<Pod> {
+    const env = {
+      PATH: process.env.PATH,
+      DATABASE_URL: url,
+      AUTH_JWT_SECRET: TEST_JWT_SECRET,
+      SECRETS_KEY: Buffer.alloc(32, 7).toString('base64'),
+      NATS_URL: nats.url,
+      // The writes of the test go as fast as the pod answers: no per-caller limit in the way.
+      RATE_LIMIT_PER_MINUTE: '100000',
+      LOG_LEVEL: 'info',
+    };
+    const app = await startApp({ args: [MAIN], env });
+    const pod: Pod = {
+      child: app.child,
+      http: request(app.base),
+      output: () => app.output,
+      logged: (prefix) =>
+        app.output
+          .split('\n')
+          .filter((line) => line.startsWith('{'))
+          .map((line) => JSON.parse(line) as Record<string, unknown>)
+          .filter((line) => String(line.msg).startsWith(prefix)),
+      metric: async (name) => {
+        const text = (await pod.http.get('/metrics').expect(200)).text;
+        const match = new RegExp(`^${name}(?:\\{[^}]*\\})? (\\S+)$`, 'm').exec(text);
+        if (!match) throw new Error(`no ${name} in /metrics`);
+        return Number(match[1]);
+      },
+      kill: async () => {
+        await app.stop();
+      },
+    };
+    pods.push(pod);
+    return pod;
   }
 
   const pidOf = (holder: string | null) => (holder === null ? undefined : Number(holder.split(':')[1]));
-  const holdsTheLease = (app: AppProcess, row: RelayRow) => pidOf(row.holder) === app.child.pid;
+  const holdsTheLease = (app: Pod, row: RelayRow) => pidOf(row.holder) === app.child.pid;
 
   async function relayRow(): Promise<RelayRow> {
     const [row] = await dataSource.query(
@@ -194,12 +167,12 @@ describe('The change events relay across pods: the built app twice, the leader k
     }
   }
 
-  const create = async (via: AppProcess) => {
+  const create = async (via: Pod) => {
     const res = await via.http.post(tenantPath(tenant)).set(bearer(token)).send(aConnectorBody());
     if (res.status !== 201) throw new Error(`create answered ${res.status}: ${res.text}`);
     return res.body.uuid as string;
   };
-  const update = async (via: AppProcess, connector: string, description: string) => {
+  const update = async (via: Pod, connector: string, description: string) => {
     const res = await via.http
       .put(`${tenantPath(tenant)}/${connector}`)
       .set(bearer(token))
@@ -210,7 +183,7 @@ describe('The change events relay across pods: the built app twice, the leader k
   /** `until`, failing with the relay's row and the end of each pod's output. */
   const waitFor = (what: string, check: () => boolean | Promise<boolean>, timeoutMs = 30_000) =>
     until(what, check, timeoutMs).catch(async (error: Error) => {
-      const outputs = apps.map((app) => `--- pod ${app.child.pid} ---\n${app.output().slice(-2000)}`).join('\n');
+      const outputs = pods.map((pod) => `--- pod ${pod.child.pid} ---\n${pod.output().slice(-2000)}`).join('\n');
       throw new Error(`${error.message}\nrelay row: ${JSON.stringify(await relayRow())}\n${outputs}`, { cause: error });
     });
 
@@ -230,7 +203,7 @@ describe('The change events relay across pods: the built app twice, the leader k
   }
 
   it('moves the lease within the configured lease of a SIGKILL of the leader; the other pod numbers and publishes every event once, in order', async () => {
-    const [a, b] = [await startApp(), await startApp()];
+    const [a, b] = [await startPod(), await startPod()];
     let first!: RelayRow;
     await waitFor('a pod holds the lease', async () => ((first = await relayRow()), holdsTheLease(a, first) || holdsTheLease(b, first)));
     const [leader, follower] = holdsTheLease(a, first) ? [a, b] : [b, a];
@@ -268,9 +241,9 @@ describe('The change events relay across pods: the built app twice, the leader k
 
   it('hands the lease over when the leader freezes mid-publish (SIGSTOP); resumed, the old leader publishes nothing more', async () => {
     // The leader is the pod left by the test above (or, alone, whichever leads); a new pod follows.
-    const leader = apps.find((app) => isAlive(app.child)) ?? (await startApp());
+    const leader = pods.find((pod) => isAlive(pod.child)) ?? (await startPod());
     await waitFor('the pod leads', async () => holdsTheLease(leader, await relayRow()));
-    const follower = await startApp();
+    const follower = await startPod();
     const connector = await create(follower);
     await untilAllPublished([connector], 'the first version');
 

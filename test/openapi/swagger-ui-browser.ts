@@ -1,35 +1,12 @@
-import { existsSync } from 'node:fs';
 import { AddressInfo } from 'node:net';
 import { AppName, committedDocument, DocumentedOperation, operationsOf } from './committed-documents';
 import { join } from 'node:path';
-import { Browser, chromium, ConsoleMessage, Locator, Page, Request } from 'playwright-core';
+import { ConsoleMessage, Locator, Page, Request } from 'playwright-core';
 import { ROOT } from '../support/run-command';
 import { TestApp } from '../support/test-app';
 
-/** Debian's chromium package; CI installs it. Override with CHROMIUM_PATH. */
-export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 /** Not committed (.gitignore). */
 export const SCREENSHOT_DIR = join(ROOT, 'test-output', 'swagger-ui');
-
-const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
-
-/** Headless Chromium; fails (never skips) when the browser is not installed. */
-export async function launchChromium(): Promise<Browser> {
-  if (!existsSync(CHROMIUM_PATH)) {
-    throw new Error(
-      `The Swagger UI test needs Chromium at ${CHROMIUM_PATH} (Debian: apt-get install chromium; ` + 'or set CHROMIUM_PATH to another Chromium binary)',
-    );
-  }
-  return chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: CHROMIUM_ARGS });
-}
 
 /** Serves the app on a real port of the loopback interface; returns its origin. */
 export async function listenOnLoopback(sut: TestApp): Promise<string> {

@@ -6,11 +6,12 @@ import { Browser } from 'playwright-core';
 import { BOT_ADMIN_APP } from '../../apps/bot-admin/src/bot-admin.app';
 import { ENVIRONMENT_APP } from '../../apps/environment/src/environment.app';
 import { TRANSACTIONAL_SERVICE_APP } from '../../apps/transactional-service/src/transactional-service.app';
+import { connectChromium } from '../support/chromium';
 import { sqliteTestConfig } from '../support/test-config';
 import { startTestApp, TestApp } from '../support/test-app';
 import { signToken } from '../support/tokens';
 import { AppName } from './committed-documents';
-import { authorize, documentedOperations, launchChromium, listenOnLoopback, openSwaggerUi, SCREENSHOT_DIR, tryItOut } from './swagger-ui-browser';
+import { authorize, documentedOperations, listenOnLoopback, openSwaggerUi, SCREENSHOT_DIR, tryItOut } from './swagger-ui-browser';
 
 /** A read of each app and the demo record its answer shows. */
 const CASES: Array<{ app: AppName; definition: PlatformAppDefinition; operationId: string; expectedText: string[] }> = [
@@ -40,7 +41,7 @@ describe('Swagger UI on the demo data, with the pre-filled path ids', () => {
   const apps: TestApp[] = [];
 
   beforeAll(async () => {
-    browser = await launchChromium();
+    browser = await connectChromium();
     mkdirSync(SCREENSHOT_DIR, { recursive: true });
   });
   afterAll(async () => {

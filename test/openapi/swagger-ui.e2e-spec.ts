@@ -8,6 +8,7 @@ import { TRANSACTIONAL_SERVICE_APP } from '../../apps/transactional-service/src/
 import { farSide } from '../../apps/transactional-service/src/rest-connectors/test-runs/testing/far-side';
 import { aConnectorBody, createConnector } from '../rest-connectors/connector-factories';
 import { loopbackTestRuns, withResolver } from '../test-runs/loopback-resolver';
+import { connectChromium } from '../support/chromium';
 import { seedTenant } from '../support/fixtures';
 import { mysqlTestConfig } from '../support/test-config';
 import { startTestApp, TestApp } from '../support/test-app';
@@ -18,7 +19,6 @@ import {
   collectOperationRequests,
   collectRequestedOrigins,
   documentedOperations,
-  launchChromium,
   listedOperations,
   listenOnLoopback,
   openSwaggerUi,
@@ -105,7 +105,7 @@ describe('Swagger UI in headless Chromium', () => {
   let browser: Browser;
 
   beforeAll(async () => {
-    browser = await launchChromium();
+    browser = await connectChromium();
     mkdirSync(SCREENSHOT_DIR, { recursive: true });
   });
   afterAll(async () => {

@@ -33,6 +33,22 @@ describe('Read replicas on real replication', () => {
   const base = () => tenantPath(tenant);
   const open = (url: string) => new PlatformDataSource(buildDataSourceOptions(parseServerUrl(url), { migrationsRun: false })).initialize();
   const onReplica = async (uuid: string) => replica.getRepository(RestConnector).countBy({ uuid });
+  const apps = () => [connectors, otherConnectors, bots];
+
+  /**
+   * Until `app`'s readiness says replica-1 is in `state` and, with `loggedSince`, the app has logged that change since
+   * its `loggedSince`-th log line. Readiness works the state out when asked, from the lag at that moment; the log line
+   * comes with the replica's next probe (every 500 ms, later on a busy machine), as does a state the probes find (a
+   * replica serving again): the state is waited for, not a time.
+   */
+  async function untilReplicaIs(app: TestApp, state: string, loggedSince?: number): Promise<void> {
+    const current = async () => (await app.http.get('/health/ready').expect(200)).body.checks.replicas['replica-1'].state;
+    const told = () => loggedSince === undefined || app.logs.slice(loggedSince).some((line) => line.replica === 'replica-1' && line.state === state);
+    for (const deadline = Date.now() + 30_000; Date.now() < deadline; await new Promise((r) => setTimeout(r, 100))) {
+      if ((await current()) === state && told()) break;
+    }
+    expect({ state: await current(), told: told() }).toEqual({ state, told: true });
+  }
 
   beforeAll(async () => {
     pair = await startReplicationPair({ name: 'read-replicas' });
@@ -51,12 +67,14 @@ describe('Read replicas on real replication', () => {
       startTestApp(TRANSACTIONAL_SERVICE_APP, config),
       startTestApp(BOT_ADMIN_APP, config),
     ]);
+    // Every test starts with the replica serving reads in every app.
+    for (const app of apps()) await untilReplicaIs(app, 'up');
     const run = Math.random().toString(36).slice(2);
     writer = await signToken({ sub: `writer-${run}`, scope: 'connectors:write' });
     reader = await signToken({ sub: `reader-${run}`, scope: 'connectors:write' });
-  }, 60_000);
+  }, 180_000);
   afterAll(async () => {
-    await Promise.all([connectors, otherConnectors, bots].map((app) => app?.close()));
+    await Promise.all(apps().map((app) => app?.close()));
     await primary?.destroy();
     await replica?.destroy();
     await pair?.close();
@@ -65,7 +83,8 @@ describe('Read replicas on real replication', () => {
     await pair.startSqlThread();
     await pair.setDelay(0);
     await pair.caughtUp();
-  });
+    for (const app of apps()) await untilReplicaIs(app, 'up');
+  }, 90_000);
 
   it('sends plain reads to the replica and writes to the primary', async () => {
     // A bot only the replica has (the replica writes no binary log: nothing of it goes anywhere).
@@ -192,7 +211,7 @@ describe('Read replicas on real replication', () => {
       await connectors.http.delete(`${base()}/${uuid}`).set(bearer(writer)).expect(204);
       await connectors.http.get(`${base()}/${uuid}`).set(bearer(writer)).expect(404);
     }
-  });
+  }, 90_000);
 
   describe('with DATABASE_REPLICA_MAX_LAG_MS=1000', () => {
     let bounded: TestApp;
@@ -203,24 +222,16 @@ describe('Read replicas on real replication', () => {
         database: { ...config.database, replicaMaxLagMs: 1_000 } as AppConfig['database'],
         logLevel: 'info',
       });
-    });
+      await untilReplicaIs(bounded, 'up');
+    }, 60_000);
     afterAll(() => bounded?.close());
 
-    async function replicaState(): Promise<string> {
-      const ready = await bounded.http.get('/health/ready').expect(200);
-      return ready.body.checks.replicas['replica-1'].state;
-    }
-
-    async function until(state: string): Promise<void> {
-      for (let i = 0; i < 100 && (await replicaState()) !== state; i++) await new Promise((r) => setTimeout(r, 100));
-      expect(await replicaState()).toBe(state);
-    }
-
     it('serves nobody from a replica further behind than the bound, and serves from it again once it caught up', async () => {
+      const beforeStop = bounded.logs.length;
       await pair.stopSqlThread();
       const uuid = (await connectors.http.post(base()).set(bearer(writer)).send(aConnectorBody()).expect(201)).body.uuid;
 
-      await until('lagging');
+      await untilReplicaIs(bounded, 'lagging', beforeStop);
       const reads = await Promise.all(Array.from({ length: 10 }, () => bounded.http.get(`${base()}/${uuid}`).set(bearer(reader))));
       const metrics = (await bounded.http.get('/metrics').expect(200)).text;
 
@@ -232,10 +243,11 @@ describe('Read replicas on real replication', () => {
       expect(lagging).toHaveLength(1);
       expect(lagging[0]).toMatchObject({ level: 'warn', previous: 'up' });
 
+      const beforeStart = bounded.logs.length;
       await pair.startSqlThread();
-      await until('up');
+      await untilReplicaIs(bounded, 'up', beforeStart);
       expect(bounded.logs.filter((line) => line.replica === 'replica-1' && line.state === 'up').length).toBeGreaterThanOrEqual(1);
       await bounded.http.get(`${base()}/${uuid}`).set(bearer(reader)).expect(200);
-    });
+    }, 90_000);
   });
 });

@@ -5,9 +5,9 @@ import { mysqlTestConfig } from '../support/test-config';
 import { startTestApp, TestApp } from '../support/test-app';
 
 /**
- * The rest connector suites run twice in `npm test`: in the e2e project with the performance overrides,
- * and in the e2e-stock project without them (test/support/stock-path.ts). This suite proves which path
- * each run is really on, so neither run can pass on the other's path.
+ * The suites that exercise an override run twice in `npm test`: in the e2e project with the performance
+ * overrides, and in the e2e-stock project without them (test/support/stock-path.ts, jest.config.js). This suite
+ * proves which path each run is really on, so neither run can pass on the other's path.
  */
 describe('Performance overrides: the path this run is on', () => {
   let sut: TestApp;

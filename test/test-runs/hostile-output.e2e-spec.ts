@@ -1,93 +1,45 @@
 import { buildDataSourceOptions, PlatformDataSource } from '@app/domain';
 import { parseServerUrl } from '@app/platform';
-import { ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { farSide, FarSide } from '../../apps/transactional-service/src/rest-connectors/test-runs/testing/far-side';
 import { aConnectorBody, ALICE, tenantPath } from '../rest-connectors/connector-factories';
+import { APP_START_TIMEOUT_MS, AppProcess, startApp } from '../support/app-process';
 import { seedTenant, Tenant } from '../support/fixtures';
-import { freePort } from '../support/free-port';
 import { ROOT } from '../support/run-command';
 import { TEST_JWT_SECRET } from '../support/test-config';
 import { bearer, signToken } from '../support/tokens';
 
 /** The flags the production image starts the apps with (docker/Dockerfile's CMD). */
 const PRODUCTION_NODE_FLAGS = ['--max-old-space-size=128', '--no-allocation-site-pretenuring'];
-/** How long the built app may take to listen and be ready: generous, for a loaded 2-core machine. */
-const START_TIMEOUT_MS = 120_000;
-
-/** The built app, started on a port of its own, with all it wrote. */
-interface BuiltApp {
-  child: ChildProcess;
-  base: string;
-  exited: Promise<number | null>;
-  output: { stdout: string; stderr: string };
-}
-
-/** What the app wrote last, for a failing test's message. */
-const tail = ({ output }: BuiltApp) => `--- app stderr ---\n${output.stderr.slice(-4000)}\n--- app stdout ---\n${output.stdout.slice(-4000)}`;
-
-/**
- * The built transactional service as the production image starts it, on a free port. Another process may take that
- * port before the app binds it: the app then exits (EADDRINUSE) and is started again on another, three times in all.
- * It counts as started once it wrote that it listens on its port (so a readiness answer is its own, not another
- * process's) and answered /health/ready; whatever else happens within START_TIMEOUT_MS fails with what it wrote.
- */
-async function startBuiltApp(main: string, env: NodeJS.ProcessEnv): Promise<BuiltApp> {
-  for (let attempt = 1; ; attempt++) {
-    const port = await freePort();
-    const child = spawn(process.execPath, [...PRODUCTION_NODE_FLAGS, main], { env: { ...env, PORT: String(port), LOG_LEVEL: 'info' } });
-    const app: BuiltApp = {
-      child,
-      base: `http://127.0.0.1:${port}`,
-      exited: new Promise((done) => child.on('exit', done)),
-      output: { stdout: '', stderr: '' },
-    };
-    child.stdout!.on('data', (chunk) => (app.output.stdout += chunk));
-    child.stderr!.on('data', (chunk) => (app.output.stderr += chunk));
-    const listening = new RegExp(`listening on [^"]*, port ${port}[;"]`);
-    for (const deadline = Date.now() + START_TIMEOUT_MS; ; await new Promise((wait) => setTimeout(wait, 200))) {
-      if (child.exitCode !== null || child.signalCode !== null) break;
-      if (listening.test(app.output.stdout) && (await fetch(`${app.base}/health/ready`).catch(() => undefined))?.ok) return app;
-      if (Date.now() > deadline) {
-        child.kill('SIGKILL');
-        throw new Error(`The built app did not listen on port ${port} and answer /health/ready within ${START_TIMEOUT_MS} ms\n${tail(app)}`);
-      }
-    }
-    await app.exited;
-    if (!/EADDRINUSE/.test(app.output.stderr) || attempt === 3) {
-      throw new Error(`The built app exited (code ${child.exitCode}, signal ${child.signalCode}) before it was ready\n${tail(app)}`);
-    }
-  }
-}
-
 /**
  * The payloads of an outside probe that stopped a replica (issue 26), against the built transactional service
  * started as the production image starts it: each run answers 200 with `output.error` or bounded values, and the
  * process keeps answering, its health included, the whole time.
  */
 describe('Hostile output expressions and answers, against the built app under the production heap flags', () => {
-  let app: BuiltApp;
+  let app: AppProcess;
   let tenant: Tenant;
   let token: string;
   let side: FarSide;
   /** What the far side answers, by path. */
   const answers: Record<string, string> = {};
 
-  beforeAll(
-    async () => {
-      const main = join(ROOT, 'dist', 'apps', 'transactional-service', 'main.js');
-      if (!existsSync(main)) throw new Error(`${main} is missing: npm test builds before running jest`);
-      const dataSource = await new PlatformDataSource(
-        buildDataSourceOptions(parseServerUrl(process.env.TEST_DATABASE_URL!), { migrationsRun: false }),
-      ).initialize();
-      tenant = await seedTenant(dataSource);
-      await dataSource.destroy();
-      side = await farSide((received, res) => {
-        res.setHeader('content-type', 'application/json');
-        res.end(answers[received.url] ?? '{}');
-      });
-      app = await startBuiltApp(main, {
+  beforeAll(async () => {
+    const main = join(ROOT, 'dist', 'apps', 'transactional-service', 'main.js');
+    if (!existsSync(main)) throw new Error(`${main} is missing: npm test builds before running jest`);
+    const dataSource = await new PlatformDataSource(
+      buildDataSourceOptions(parseServerUrl(process.env.TEST_DATABASE_URL!), { migrationsRun: false }),
+    ).initialize();
+    tenant = await seedTenant(dataSource);
+    await dataSource.destroy();
+    side = await farSide((received, res) => {
+      res.setHeader('content-type', 'application/json');
+      res.end(answers[received.url] ?? '{}');
+    });
+    app = await startApp({
+      args: [...PRODUCTION_NODE_FLAGS, main],
+      env: {
         PATH: process.env.PATH,
         NODE_ENV: 'production',
         DATABASE_URL: process.env.TEST_DATABASE_URL,
@@ -96,14 +48,12 @@ describe('Hostile output expressions and answers, against the built app under th
         OUTBOUND_ALLOWED_CIDRS: '127.0.0.2/32',
         CONNECTOR_TEST_PER_MINUTE: '1000',
         RATE_LIMIT_PER_MINUTE: '100000',
-      });
-      token = await signToken(ALICE);
-    },
-    START_TIMEOUT_MS * 3 + 30_000,
-  );
+      },
+    });
+    token = await signToken(ALICE);
+  }, APP_START_TIMEOUT_MS + 30_000);
   afterAll(async () => {
-    app?.child.kill('SIGTERM');
-    await app?.exited;
+    await app?.stop('SIGTERM');
     await side?.close();
   });
 
@@ -114,7 +64,7 @@ describe('Hostile output expressions and answers, against the built app under th
     } catch (error) {
       const state =
         app.child.exitCode === null && app.child.signalCode === null ? 'still running' : `exited (code ${app.child.exitCode}, signal ${app.child.signalCode})`;
-      throw new Error(`${path} could not reach the built app (${state}): ${(error as Error).cause ?? error}\n${tail(app)}`, { cause: error });
+      throw new Error(`${path} could not reach the built app (${state}): ${(error as Error).cause ?? error}\n${app.tail()}`, { cause: error });
     }
   }
 
@@ -177,6 +127,6 @@ describe('Hostile output expressions and answers, against the built app under th
   });
 
   it('wrote no fatal error', () => {
-    expect(app.output.stderr).not.toMatch(/FATAL|heap out of memory|RangeError/);
+    expect(app.stderr).not.toMatch(/FATAL|heap out of memory|RangeError/);
   });
 });

@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { AddressInfo } from 'node:net';
 import { INestApplication, Logger } from '@nestjs/common';
 import pino from 'pino';
 import { AppConfig, loadAppConfig } from '../config/app-config';
@@ -27,8 +28,10 @@ export async function runPlatformApp(definition: PlatformAppDefinition): Promise
   exitGracefullyOnSignals(app, app.get(ShutdownState));
   if (config.host === undefined) await app.listen(config.port);
   else await app.listen(config.port, config.host);
+  // The port bound, which PORT=0 leaves to the system: whoever started the app reads it here.
+  const { port } = app.getHttpServer().address() as AddressInfo;
   new Logger('Bootstrap').log(
-    `${definition.label} listening on ${config.host ?? 'every interface'}, port ${config.port}; Swagger UI at http://localhost:${config.port}/${definition.label}/docs`,
+    `${definition.label} listening on ${config.host ?? 'every interface'}, port ${port}; Swagger UI at http://localhost:${port}/${definition.label}/docs`,
   );
   if (launched) await tellLauncherStarted(app);
 }

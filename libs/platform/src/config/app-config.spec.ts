@@ -170,6 +170,11 @@ describe(loadAppConfig.name, () => {
     expect(message).not.toContain('tiny-secret-value');
   });
 
+  it('takes PORT=0 (a port the system picks), not a negative port', () => {
+    expect(loadAppConfig({ PORT: '0' }, 3001).port).toBe(0);
+    expect(problemOf({ PORT: '-1' })).toContain('PORT must not be less than 0');
+  });
+
   it('treats blank variables as unset', () => {
     const sut = loadAppConfig({ PORT: '', DATABASE_URL: ' ', LOG_LEVEL: '' }, 3001);
 

@@ -29,7 +29,8 @@ export class EnvironmentVariables {
   @Transform(toInt)
   // Decorators run bottom-up and validation stops at the first failure: type before range.
   @IsOptional()
-  @Min(1)
+  // 0: a port the system picks; the start line names it.
+  @Min(0)
   @Max(65535)
   @IsInt()
   PORT?: number;

@@ -9,7 +9,8 @@ import { cacheValidationMetadata } from './validation-metadata-cache';
  * The platform replaces some library behaviour where measurements demanded it (this folder's README.md).
  * `PERFORMANCE_OVERRIDES=off` runs the stock path instead: Nest's own ExpressAdapter, the platform's input
  * rules on Nest's stock ValidationPipe (createValidationPipe), class-validator unpatched. `npm test` runs the
- * rest connector suites both ways, so a drift between an override and the library it replaces fails a test.
+ * suites that exercise an override both ways (jest.config.js), so a drift between an override and the library it
+ * replaces fails a test.
  *
  * Called once at start-up, before the app module is built: what it installs is process-wide.
  */
