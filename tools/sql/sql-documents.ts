@@ -1,5 +1,6 @@
 import {
   BotRepository,
+  ConnectorEventOutbox,
   ConnectorEventRepository,
   ConnectorHistoryRepository,
   ConnectorRelationsRepository,
@@ -19,7 +20,7 @@ import {
 import { format } from 'sql-formatter';
 import { DataSource } from 'typeorm';
 
-/** Every repository of libs/domain: the statements of their @GenerateSql methods are committed in docs/sql. */
+/** Every repository of libs/domain (and the outbox's append): the statements of their @GenerateSql methods are committed in docs/sql. */
 export const REPOSITORIES = [
   ScopeRepository,
   EnvironmentRepository,
@@ -28,6 +29,7 @@ export const REPOSITORIES = [
   RestConnectorSearchRepository,
   ConnectorRelationsRepository,
   ConnectorEventRepository,
+  ConnectorEventOutbox,
   ConnectorHistoryRepository,
   ConnectorTestRunRepository,
   IdempotencyRepository,
@@ -64,12 +66,12 @@ class RecordingDatabase extends Database {
   }
 }
 
-/** docs/sql/<file>: `RestConnectorSearchRepository` is rest-connector-search.repository.sql. */
+/** docs/sql/<file>: `RestConnectorSearchRepository` is rest-connector-search.repository.sql, `ConnectorEventOutbox` connector-event-outbox.sql. */
 export const sqlFileOf = (repository: string): string =>
   `${repository
-    .replace(/Repository$/, '')
     .replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`)
-    .slice(1)}.repository.sql`;
+    .slice(1)
+    .replace(/-repository$/, '.repository')}.sql`;
 
 type RepositoryMethod = (...params: unknown[]) => Promise<unknown>;
 
