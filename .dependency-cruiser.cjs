@@ -16,6 +16,14 @@ module.exports = {
       to: { path: ['^libs/(platform|seed-data)/', '^node_modules/(express|@nestjs/platform-express|pino|pino-http|nestjs-pino)/'] },
     },
     {
+      name: 'migrations-are-frozen',
+      comment:
+        'A migration carries the shapes and functions as of when it was written (migrations/frozen/): it imports only TypeORM and its own folder, so that a later change to the domain never changes what it writes. ESLint holds the same rule on the import text.',
+      severity: 'error',
+      from: { path: '^(.+/migrations/)' },
+      to: { pathNot: ['^$1', '^node_modules/typeorm/'] },
+    },
+    {
       name: 'libraries-never-import-an-app',
       severity: 'error',
       from: { path: '^libs/' },

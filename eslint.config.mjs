@@ -69,6 +69,27 @@ export default tseslint.config(
     },
   },
   {
+    // Frozen migrations (docs/decisions.md): each carries the shapes and functions as of when it was written, in
+    // migrations/frozen/, so that a later change to the entities or the domain never changes what an old migration
+    // writes. Only TypeORM and the migrations' own folder (`./…`, never `..`). The one import rule here rather than in
+    // dependency-cruiser alone: the editor shows it as the import is typed; dependency-cruiser holds the same boundary
+    // on resolved paths (`migrations-are-frozen`), require() and import() included.
+    files: ['**/migrations/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '^(?!typeorm$|\\./(?!.*\\.\\.)).*',
+              message: 'A migration imports only typeorm and files of the migrations folder: copy what it needs, as of now, into migrations/frozen/.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     files: ['apps/**/*.ts', 'libs/**/*.ts', 'tools/**/*.ts'],
     ignores: ['**/*.spec.ts', '**/testing/**', 'libs/platform/src/performance/**', 'libs/domain/src/database/migrations/**'],
     rules: { 'no-restricted-syntax': ['error', ...PERFORMANCE_OVERRIDES, ...TYPEORM_DATA_ACCESS] },

@@ -8,7 +8,7 @@ import {
   buildDataSourceOptions,
   ConnectorHistoryRepository,
   ConnectorRelationsRepository,
-  Database,
+  openDatabase,
   EnvironmentRepository,
   PageCriteria,
   PlatformDataSource,
@@ -91,7 +91,7 @@ async function main(): Promise<void> {
 type Explain = (title: string, run: () => Promise<unknown>) => Promise<void>;
 
 async function runOperations(dataSource: PlatformDataSource, f: Fixtures, explain: Explain): Promise<void> {
-  const db = new Database(dataSource);
+  const db = openDatabase(dataSource);
   const scope = new ScopeRepository(db);
   const connectors = new RestConnectorRepository(db);
   const search = new RestConnectorSearchRepository(db);

@@ -357,6 +357,7 @@ FROM
 WHERE
   ev.position IS NOT NULL
   AND ev.position <= :bound
+  AND ev.held_at IS NULL
 ORDER BY
   ev.position
 LIMIT
@@ -382,6 +383,7 @@ FROM
 WHERE
   ev.position IS NOT NULL
   AND ev.position <= :bound
+  AND ev.held_at IS NULL
 ORDER BY
   ev.position
 LIMIT

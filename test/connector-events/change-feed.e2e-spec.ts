@@ -190,10 +190,10 @@ describe('Connector change events: the feed (MariaDB)', () => {
 
     await expect(
       db.transaction(async (tx) => {
-        await connectors.insert(tx, pathOf(bot), connector, []);
+        connectors.insert(tx, pathOf(bot), connector, []);
         const version = creationOf(connector, []);
-        await history.record(tx, version);
-        await outbox.append(tx, pathOf(bot), version);
+        history.record(tx, version);
+        outbox.append(tx, pathOf(bot), version);
         // A statement that answers takes the writes before it to the server (ServerTransaction): they are written.
         await tx.rows('SELECT 1 AS one');
         throw new Error('rolled back after the version and its event were written');
@@ -221,10 +221,10 @@ describe('Connector change events: the feed (MariaDB)', () => {
 
     // The slow write takes its seq first, then waits before its commit.
     const slowWrite = db.transaction(async (tx) => {
-      await connectors.insert(tx, pathOf(bot), slow, []);
+      connectors.insert(tx, pathOf(bot), slow, []);
       const version = creationOf(slow, []);
-      await history.record(tx, version);
-      await outbox.append(tx, pathOf(bot), version);
+      history.record(tx, version);
+      outbox.append(tx, pathOf(bot), version);
       // A statement that answers takes the writes before it to the server (ServerTransaction): the event's row is
       // inserted, and its seq taken, now.
       await tx.rows('SELECT 1 AS one');

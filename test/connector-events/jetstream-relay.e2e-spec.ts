@@ -52,7 +52,7 @@ describe('Connector change events on NATS JetStream (MariaDB, NATS)', () => {
   const startApp = (natsUrl: string, stream: string, subjectPrefix: string) =>
     startTestApp(
       TRANSACTIONAL_SERVICE_APP,
-      mysqlTestConfig({ database: parseServerUrl(url), changeEvents: { natsUrl, stream, retentionDays: 7, subjectPrefix } }),
+      mysqlTestConfig({ database: parseServerUrl(url), changeEvents: { natsUrl, stream, retentionDays: 7, maxPublishAttempts: 5, subjectPrefix } }),
       { providers: [relayTiming({ backoffMs: 50, maxBackoffMs: 500, followerMs: 100 })] },
     );
   const feedPathOf = (tenant: Tenant) => `/${TRANSACTIONAL_SERVICE_APP.label}/org/${tenant.organization.uuid}/env/${tenant.environment.uuid}/connector-events`;

@@ -42,7 +42,7 @@ describe('The transactional service starting with NATS_URL and events waiting in
 
   /** The service on `database`, logging at info, publishing to `natsUrl` on a stream of its own. */
   async function startWithNats(database: AppConfig['database'], natsUrl: string, stream: string): Promise<TestApp> {
-    const changeEvents = { natsUrl, stream, retentionDays: 7, subjectPrefix: `test.${stream.toLowerCase()}` };
+    const changeEvents = { natsUrl, stream, retentionDays: 7, maxPublishAttempts: 5, subjectPrefix: `test.${stream.toLowerCase()}` };
     // nestjs-pino keeps, module-wide, the logger of the first app it saw for the lines logged outside a request (the
     // publisher's, the relay's): forgotten here, so that this app's lines reach its own logs, not the writer's.
     __resetOutOfContextForTests();

@@ -1,4 +1,4 @@
-import { buildDataSourceOptions, ConnectorEventRepository, Database, PlatformDataSource } from '@app/domain';
+import { buildDataSourceOptions, ConnectorEventRepository, openDatabase, PlatformDataSource } from '@app/domain';
 import { parseServerUrl } from '@app/platform';
 import { TRANSACTIONAL_SERVICE_APP } from '../../apps/transactional-service/src/transactional-service.app';
 import { seedTenant, Tenant } from '../support/fixtures';
@@ -198,7 +198,7 @@ describe.each([
     drop = target.drop;
     dataSource = new PlatformDataSource(buildDataSourceOptions(target.config, { migrationsRun: true }));
     await dataSource.initialize();
-    sut = new ConnectorEventRepository(new Database(dataSource));
+    sut = new ConnectorEventRepository(openDatabase(dataSource));
   });
   afterEach(() => jest.useRealTimers());
   afterAll(async () => {

@@ -2,6 +2,7 @@ import {
   BATCH_LIMIT_BYTES,
   buildDataSourceOptions,
   Database,
+  openDatabase,
   DatabaseDeadlineError,
   DatabaseConfig,
   ORGANIZATION_ROWS,
@@ -19,6 +20,7 @@ const B = '0199bbbb-0000-7000-8000-00000000000b';
 
 function describeDatabase(engine: string, configOf: () => Promise<{ config: DatabaseConfig; drop?: () => Promise<void> }>) {
   describe(`Database on ${engine}`, () => {
+    const DUPLICATE = engine === 'SQLite' ? 'SQLITE_CONSTRAINT_PRIMARYKEY' : 'ER_DUP_ENTRY';
     let dataSource: PlatformDataSource;
     let db: Database;
     let drop: (() => Promise<void>) | undefined;
@@ -33,7 +35,7 @@ function describeDatabase(engine: string, configOf: () => Promise<{ config: Data
       drop = target.drop;
       dataSource = new PlatformDataSource(buildDataSourceOptions(target.config, { migrationsRun: true }));
       await dataSource.initialize();
-      db = new Database(dataSource);
+      db = openDatabase(dataSource);
     });
     afterAll(async () => {
       await dataSource?.destroy();
@@ -69,7 +71,7 @@ function describeDatabase(engine: string, configOf: () => Promise<{ config: Data
 
     it('commits a unit of work whole', async () => {
       await db.transaction(async (tx) => {
-        await tx.upsert(ORGANIZATION_ROWS, [{ uuid: A, name: 'Acme' }], ['uuid']);
+        tx.defer.upsert(ORGANIZATION_ROWS, [{ uuid: A, name: 'Acme' }], ['uuid']);
         await tx.run('UPDATE organizations SET name = ? WHERE uuid = ?', ['Acme in tx', A]);
         expect(await tx.rows('SELECT name FROM organizations WHERE uuid = ?', [A])).toEqual([{ name: 'Acme in tx' }]);
       });
@@ -82,7 +84,7 @@ function describeDatabase(engine: string, configOf: () => Promise<{ config: Data
       await expect(
         db.transaction(async (tx) => {
           runs += 1;
-          await tx.upsert(ORGANIZATION_ROWS, [{ uuid: A, name: 'Acme' }], ['uuid']);
+          tx.defer.upsert(ORGANIZATION_ROWS, [{ uuid: A, name: 'Acme' }], ['uuid']);
           throw failure;
         }),
       ).rejects.toBe(failure);
@@ -95,7 +97,7 @@ function describeDatabase(engine: string, configOf: () => Promise<{ config: Data
       const deadlock = Object.assign(new Error('Deadlock found when trying to get lock'), { code: engine === 'SQLite' ? 'SQLITE_BUSY' : 'ER_LOCK_DEADLOCK' });
       await db.transaction(async (tx) => {
         runs += 1;
-        await tx.upsert(ORGANIZATION_ROWS, [{ uuid: A, name: `Acme ${runs}` }], ['uuid']);
+        tx.defer.upsert(ORGANIZATION_ROWS, [{ uuid: A, name: `Acme ${runs}` }], ['uuid']);
         if (runs === 1) throw deadlock;
       });
       expect(runs).toBe(2);
@@ -105,9 +107,9 @@ function describeDatabase(engine: string, configOf: () => Promise<{ config: Data
     it('fails a unit of work whose insert fails, keeping nothing of it, nor of what came after the insert', async () => {
       await expect(
         db.transaction(async (tx) => {
-          await tx.insert(ORGANIZATION_ROWS, [{ uuid: A, name: 'Acme' }]);
-          await tx.insert(ORGANIZATION_ROWS, [{ uuid: A, name: 'Acme again' }]);
-          await tx.insert(ORGANIZATION_ROWS, [{ uuid: B, name: 'Globex' }]);
+          tx.defer.insert(ORGANIZATION_ROWS, [{ uuid: A, name: 'Acme' }]);
+          tx.defer.insert(ORGANIZATION_ROWS, [{ uuid: A, name: 'Acme again' }]);
+          tx.defer.insert(ORGANIZATION_ROWS, [{ uuid: B, name: 'Globex' }]);
         }),
       ).rejects.toMatchObject({ code: engine === 'SQLite' ? 'SQLITE_CONSTRAINT_PRIMARYKEY' : 'ER_DUP_ENTRY' });
       expect(await names()).toEqual([]);
@@ -116,21 +118,44 @@ function describeDatabase(engine: string, configOf: () => Promise<{ config: Data
     it('fails the rest of a unit of work, and its commit, once a write failed, also when the work caught the error', async () => {
       await expect(
         db.transaction(async (tx) => {
-          await tx.insert(ORGANIZATION_ROWS, [{ uuid: A, name: 'Acme' }]);
-          await tx.insert(ORGANIZATION_ROWS, [{ uuid: A, name: 'Acme again' }]);
-          await tx.insert(ORGANIZATION_ROWS, [{ uuid: B, name: 'Globex' }]);
-          // On a MySQL server the duplicate's error comes here, where the work does not expect it.
+          tx.defer.insert(ORGANIZATION_ROWS, [{ uuid: A, name: 'Acme' }]);
+          tx.defer.insert(ORGANIZATION_ROWS, [{ uuid: A, name: 'Acme again' }]);
+          tx.defer.insert(ORGANIZATION_ROWS, [{ uuid: B, name: 'Globex' }]);
+          // The duplicate's error comes here, at the next statement that answers, where the work does not expect it.
           await tx.run('UPDATE organizations SET name = ? WHERE uuid = ?', ['Acme renamed', A]).catch(() => undefined);
         }),
       ).rejects.toMatchObject({ code: engine === 'SQLite' ? 'SQLITE_CONSTRAINT_PRIMARYKEY' : 'ER_DUP_ENTRY' });
       expect(await names()).toEqual([]);
     });
 
+    it("throws a deferred write's error at the next statement that answers, never at the write, also when its batch went ahead alone", async () => {
+      // Past one batch: on a MariaDB server the duplicate goes ahead in a batch of its own, sent while the work defers more.
+      const rows = Array.from({ length: 6_000 }, (_, n) => ({
+        uuid: `0199dddd-0000-7000-8000-${String(n).padStart(12, '0')}`,
+        name: `${n} ${'z'.repeat(250)}`,
+      }));
+      const seen: string[] = [];
+      await expect(
+        db.transaction(async (tx) => {
+          tx.defer.insert(ORGANIZATION_ROWS, [{ uuid: A, name: 'Acme' }]);
+          tx.defer.insert(ORGANIZATION_ROWS, [{ uuid: A, name: 'Acme again' }]);
+          for (let start = 0; start < rows.length; start += 500) tx.defer.insert(ORGANIZATION_ROWS, rows.slice(start, start + 500));
+          seen.push('every write deferred');
+          await tx.rows('SELECT 1 AS one').catch((error: unknown) => {
+            seen.push(`the next statement failed: ${(error as { code?: string }).code}`);
+            throw error;
+          });
+        }),
+      ).rejects.toMatchObject({ code: DUPLICATE });
+      expect(seen).toEqual(['every write deferred', `the next statement failed: ${DUPLICATE}`]);
+      expect(await count()).toBe(0);
+    });
+
     it('answers reads in a unit of work with every insert made before them, in order', async () => {
       const seen = await db.transaction(async (tx) => {
-        await tx.insert(ORGANIZATION_ROWS, [{ uuid: A, name: 'Acme' }]);
+        tx.defer.insert(ORGANIZATION_ROWS, [{ uuid: A, name: 'Acme' }]);
         const renamed = await tx.run('UPDATE organizations SET name = ? WHERE uuid = ?', ['Acme renamed', A]);
-        await tx.insert(ORGANIZATION_ROWS, [{ uuid: B, name: 'Globex' }]);
+        tx.defer.insert(ORGANIZATION_ROWS, [{ uuid: B, name: 'Globex' }]);
         return { renamed, rows: await tx.rows<{ name: string }>('SELECT name FROM organizations ORDER BY uuid') };
       });
       expect(seen).toEqual({ renamed: 1, rows: [{ name: 'Acme renamed' }, { name: 'Globex' }] });
@@ -142,7 +167,7 @@ function describeDatabase(engine: string, configOf: () => Promise<{ config: Data
         name: `${n} ${'x'.repeat(250)}`,
       }));
       const insertAll = async (tx: Transaction) => {
-        for (let start = 0; start < rows.length; start += 500) await tx.insert(ORGANIZATION_ROWS, rows.slice(start, start + 500));
+        for (let start = 0; start < rows.length; start += 500) tx.defer.insert(ORGANIZATION_ROWS, rows.slice(start, start + 500));
       };
       const failure = new Error('a rule broke after the writes');
       await expect(
@@ -161,9 +186,9 @@ function describeDatabase(engine: string, configOf: () => Promise<{ config: Data
       const big = (n: number) =>
         Array.from({ length: 2_500 }, (_, k) => ({ uuid: `0199bbbb-0000-7000-8${n}00-${String(k).padStart(12, '0')}`, name: 'y'.repeat(250) }));
       await db.transaction(async (tx) => {
-        await tx.insert(ORGANIZATION_ROWS, big(1));
-        await tx.insert(ORGANIZATION_ROWS, big(2));
-        await tx.insert(ORGANIZATION_ROWS, big(3));
+        tx.defer.insert(ORGANIZATION_ROWS, big(1));
+        tx.defer.insert(ORGANIZATION_ROWS, big(2));
+        tx.defer.insert(ORGANIZATION_ROWS, big(3));
       });
       expect(await count()).toBe(7_500);
     });
@@ -175,7 +200,7 @@ function describeDatabase(engine: string, configOf: () => Promise<{ config: Data
       }));
       await db.transaction(async (tx) => {
         await tx.rows('SELECT 1 AS one');
-        await tx.insert(ORGANIZATION_ROWS, rows);
+        tx.defer.insert(ORGANIZATION_ROWS, rows);
       });
       expect(await count()).toBe(rows.length);
     });
@@ -196,7 +221,7 @@ describe("A MariaDB transaction's round trips", () => {
   beforeAll(async () => {
     dataSource = new PlatformDataSource(buildDataSourceOptions(parseServerUrl(await createMigratedDatabase(name))));
     await dataSource.initialize();
-    db = new Database(dataSource);
+    db = openDatabase(dataSource);
   });
   afterAll(async () => {
     await dataSource?.destroy();
@@ -216,10 +241,10 @@ describe("A MariaDB transaction's round trips", () => {
 
   it('sends inserts with the next statement that answers, and the last ones with the COMMIT', async () => {
     const texts = await roundTrips(async (tx) => {
-      await tx.insert(ORGANIZATION_ROWS, [{ uuid: A, name: 'Acme' }]);
+      tx.defer.insert(ORGANIZATION_ROWS, [{ uuid: A, name: 'Acme' }]);
       await tx.run('UPDATE organizations SET name = ? WHERE uuid = ?', ['Acme renamed', A]);
-      await tx.insert(ORGANIZATION_ROWS, [{ uuid: B, name: 'Globex' }]);
-      await tx.upsert(ORGANIZATION_ROWS, [{ uuid: B, name: 'Globex renamed' }], ['uuid']);
+      tx.defer.insert(ORGANIZATION_ROWS, [{ uuid: B, name: 'Globex' }]);
+      tx.defer.upsert(ORGANIZATION_ROWS, [{ uuid: B, name: 'Globex renamed' }], ['uuid']);
     });
     expect(texts).toHaveLength(2);
     expect(texts[0]).toMatch(/^START TRANSACTION; INSERT INTO organizations .*; UPDATE organizations SET name = \? WHERE uuid = \?$/);
@@ -236,7 +261,7 @@ describe("A MariaDB transaction's deadline", () => {
   beforeAll(async () => {
     dataSource = new PlatformDataSource(buildDataSourceOptions(parseServerUrl(await createMigratedDatabase(name))));
     await dataSource.initialize();
-    db = new Database(dataSource, { statementTimeoutMs: 1_000 });
+    db = openDatabase(dataSource, { statementTimeoutMs: 1_000 });
   });
   afterAll(async () => {
     await dataSource?.destroy();
@@ -250,9 +275,11 @@ describe("A MariaDB transaction's deadline", () => {
     await locker.query('SELECT uuid FROM organizations WHERE uuid = ? FOR UPDATE', [A]);
     try {
       // The upsert waits for the row's lock; it is sent with the COMMIT, in one text.
-      await expect(db.transaction((tx) => tx.upsert(ORGANIZATION_ROWS, [{ uuid: A, name: 'written after the deadline' }], ['uuid']))).rejects.toBeInstanceOf(
-        DatabaseDeadlineError,
-      );
+      await expect(
+        db.transaction(async (tx) => {
+          tx.defer.upsert(ORGANIZATION_ROWS, [{ uuid: A, name: 'written after the deadline' }], ['uuid']);
+        }),
+      ).rejects.toBeInstanceOf(DatabaseDeadlineError);
       // Killed: the waiting statement is gone from the server while the lock is still held.
       await until(async () => {
         const waiting = await locker.query(

@@ -4,6 +4,7 @@ import {
   buildDataSourceOptions,
   ContentType,
   Database,
+  openDatabase,
   DatabaseConfig,
   ENVIRONMENT_ROWS,
   ORGANIZATION_ROWS,
@@ -50,7 +51,7 @@ export async function beforeMigration(
     await dataSource.runMigrations({ transaction: 'each' });
     const undone = dataSource.migrations.length - dataSource.migrations.findIndex(({ name }) => name === migration);
     for (let i = 0; i < undone; i++) await dataSource.undoLastMigration({ transaction: 'each' });
-    await body(new Database(dataSource), dataSource, undone);
+    await body(openDatabase(dataSource), dataSource, undone);
   } finally {
     await dataSource.destroy();
     await drop?.();

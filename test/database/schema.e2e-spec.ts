@@ -1,3 +1,5 @@
+import { rmSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { buildDataSourceOptions, DatabaseConfig, PlatformDataSource } from '@app/domain';
 import { parseServerUrl } from '@app/platform';
 import { sqliteTestConfig } from '../support/test-config';
@@ -12,26 +14,40 @@ async function tablesOf(dataSource: PlatformDataSource): Promise<string[]> {
   return rows.map((row) => row.name).sort();
 }
 
-/** The migrations alone build exactly the schema the entities describe, and revert cleanly. */
+/** What the entities describe that the migrations must build: one table each, and the migrations' own. */
+const entityTables = (dataSource: PlatformDataSource) => [...dataSource.entityMetadatas.map((entity) => entity.tableName), 'migrations'].sort();
+
+/** Every migration from an empty database: exactly the tables, columns, keys and indexes the entities describe. */
+async function expectEntitiesSchema(dataSource: PlatformDataSource): Promise<void> {
+  expect(await tablesOf(dataSource)).toEqual(entityTables(dataSource));
+  const drift = await dataSource.driver.createSchemaBuilder().log();
+  expect(drift.upQueries.map((q) => q.query)).toEqual([]);
+}
+
+/**
+ * The migrations alone build exactly the schema the entities describe, revert to nothing, and build it again: a
+ * down() that leaves a table, an index or a key behind fails the second run or its comparison.
+ */
 async function expectMigrationsMatchEntities(database: DatabaseConfig): Promise<void> {
   const dataSource = new PlatformDataSource(buildDataSourceOptions(database, { migrationsRun: false }));
   await dataSource.initialize();
   try {
     const applied = await dataSource.runMigrations({ transaction: 'each' });
-    expect(applied.length).toBeGreaterThan(0);
-
-    const drift = await dataSource.driver.createSchemaBuilder().log();
-    expect(drift.upQueries.map((q) => q.query)).toEqual([]);
+    expect(applied.map(({ name }) => name)).toEqual(dataSource.migrations.map(({ name }) => name));
+    await expectEntitiesSchema(dataSource);
 
     for (let i = 0; i < applied.length; i++) await dataSource.undoLastMigration({ transaction: 'each' });
     expect(await tablesOf(dataSource)).toEqual(['migrations']);
+
+    expect(await dataSource.runMigrations({ transaction: 'each' })).toHaveLength(applied.length);
+    await expectEntitiesSchema(dataSource);
   } finally {
     await dataSource.destroy();
   }
 }
 
 describe('Migrations', () => {
-  it("build the entities' schema on MariaDB/MySQL and revert to nothing", async () => {
+  it("build the entities' schema on MariaDB/MySQL, revert to nothing and build it again", async () => {
     const name = uniqueDatabaseName('platform_schema');
     await createDatabase(name);
     try {
@@ -42,7 +58,12 @@ describe('Migrations', () => {
     }
   });
 
-  it("build the entities' schema on SQLite and revert to nothing", async () => {
-    await expectMigrationsMatchEntities(sqliteTestConfig().database);
+  it("build the entities' schema on SQLite (a file of its own), revert to nothing and build it again", async () => {
+    const database = sqliteTestConfig().database as Extract<DatabaseConfig, { type: 'sqlite' }>;
+    try {
+      await expectMigrationsMatchEntities(database);
+    } finally {
+      rmSync(dirname(database.path), { recursive: true, force: true });
+    }
   });
 });

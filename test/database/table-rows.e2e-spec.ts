@@ -3,6 +3,7 @@ import {
   buildDataSourceOptions,
   CONNECTOR_CONTENT_ROWS,
   Database,
+  openDatabase,
   DatabaseConfig,
   ENVIRONMENT_ROWS,
   FLOW_CONNECTOR_ROWS,
@@ -159,7 +160,7 @@ function describeOnEngine(engine: string, configOf: () => Promise<{ config: Data
       drop = target.drop;
       dataSource = new PlatformDataSource(buildDataSourceOptions(target.config, { migrationsRun: true }));
       await dataSource.initialize();
-      db = new Database(dataSource);
+      db = openDatabase(dataSource);
       await db.insert(ORGANIZATION_ROWS, [{ uuid: ORG, name: 'Acme' }]);
       await db.insert(ENVIRONMENT_ROWS, [anEnvironment(ENV)]);
       await db.insert(BOT_ROWS, [{ uuid: BOT, environmentUuid: ENV, name: 'Helper', image: null }]);

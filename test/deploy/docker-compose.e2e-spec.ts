@@ -125,7 +125,7 @@ describe('docker/docker-compose.yml', () => {
 
   it.each(APPS.map((a) => [a.name, a] as const))('points %s at the NATS service for change events, without waiting for it', (_, app) => {
     const config = loadAppConfig(services[app.name].environment, app.defaultPort);
-    expect(config.changeEvents).toEqual({ natsUrl: 'nats://nats:4222', stream: 'CONNECTOR_EVENTS', retentionDays: 7 });
+    expect(config.changeEvents).toEqual({ natsUrl: 'nats://nats:4222', stream: 'CONNECTOR_EVENTS', retentionDays: 7, maxPublishAttempts: 5 });
     const url = new URL(config.changeEvents.natsUrl as string);
     expect(services[url.hostname]?.command).toContain('-js');
     expect(url.port).toBe('4222');

@@ -185,7 +185,7 @@ describe.each([
       expect(config.port).toBe(app.defaultPort);
       expect(config.auth.mode).toBe('secret');
       expect(config.database).toEqual(expect.objectContaining({ type: 'mysql', readUrls: [expect.stringContaining('replica-1')] }));
-      expect(config.changeEvents).toEqual({ natsUrl: VALID_SECRETS.NATS_URL, stream: 'CONNECTOR_EVENTS', retentionDays: 7 });
+      expect(config.changeEvents).toEqual({ natsUrl: VALID_SECRETS.NATS_URL, stream: 'CONNECTOR_EVENTS', retentionDays: 7, maxPublishAttempts: 5 });
     });
 
     it('refuses to start with the example Secret’s placeholders', () => {
@@ -250,11 +250,13 @@ describe.each([
     },
   );
 
-  it('gives every Deployment and the Job NATS_URL as an optional key of the Secret (blank: no broker), the stream and retention from the ConfigMap', () => {
+  it('gives every Deployment and the Job NATS_URL as an optional key of the Secret (blank: no broker), the stream, retention and parking from the ConfigMap', () => {
     const config = configMapData(resources, 'platform-config');
-    expect({ NATS_STREAM: config.NATS_STREAM, EVENTS_RETENTION_DAYS: config.EVENTS_RETENTION_DAYS }).toEqual({
+    const { NATS_STREAM, EVENTS_RETENTION_DAYS, EVENTS_PUBLISH_MAX_ATTEMPTS } = config;
+    expect({ NATS_STREAM, EVENTS_RETENTION_DAYS, EVENTS_PUBLISH_MAX_ATTEMPTS }).toEqual({
       NATS_STREAM: 'CONNECTOR_EVENTS',
       EVENTS_RETENTION_DAYS: '7',
+      EVENTS_PUBLISH_MAX_ATTEMPTS: '5',
     });
     expect(secretExampleData().NATS_URL).toBe('');
     for (const workload of workloads) {
@@ -267,6 +269,7 @@ describe.each([
             NATS_URL: { secretKeyRef: { name: 'platform-secrets', key: 'NATS_URL', optional: true } },
             NATS_STREAM: { configMapKeyRef: { name: 'platform-config', key: 'NATS_STREAM' } },
             EVENTS_RETENTION_DAYS: { configMapKeyRef: { name: 'platform-config', key: 'EVENTS_RETENTION_DAYS' } },
+            EVENTS_PUBLISH_MAX_ATTEMPTS: { configMapKeyRef: { name: 'platform-config', key: 'EVENTS_PUBLISH_MAX_ATTEMPTS' } },
           },
         });
         // The Secret without the key, or with the example's blank value: no broker, the feed only.

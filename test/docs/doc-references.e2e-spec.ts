@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, normalize, relative } from 'node:path';
 import { ROOT } from '../support/run-command';
+import { finderRows, openApiOperations, productionClasses, reachedFrom } from './operation-finder';
 
 /** Every file the repository holds (tracked), and every folder above one. */
 const FILES = execFileSync('git', ['ls-files', '-z'], { cwd: ROOT, encoding: 'utf8' }).split('\0').filter(Boolean);
@@ -74,5 +75,50 @@ describe('The docs', () => {
       outside.test(readFileSync(join(ROOT, file), 'latin1')),
     );
     expect(offenders).toEqual([]);
+  });
+});
+
+/** README's operation finder names, for each operation, the handler and the queries a reader would open. */
+describe("README's operation finder", () => {
+  const rows = finderRows(readFileSync(join(ROOT, 'README.md'), 'utf8'));
+  const classes = productionClasses();
+
+  it('lists every operation of the OpenAPI documents once', () => {
+    const listed = rows.flatMap((row) => openApiOperations(row.method, row.path).map((operation) => `${row.method} ${operation.path}`));
+    const documented = execFileSync('git', ['ls-files', 'docs/openapi/*.json'], { cwd: ROOT, encoding: 'utf8' })
+      .split('\n')
+      .filter(Boolean)
+      .flatMap((file) =>
+        Object.entries((JSON.parse(readFileSync(join(ROOT, file), 'utf8')) as { paths: Record<string, object> }).paths).flatMap(([path, operations]) =>
+          Object.keys(operations).map((method) => `${method.toUpperCase()} ${path}`),
+        ),
+      );
+    expect([...listed].sort()).toEqual([...documented].sort());
+  });
+
+  it.each(rows.map((row) => [`${row.method} ${row.path}`, row] as const))('%s names its handler', (_, row) => {
+    const operations = openApiOperations(row.method, row.path);
+    expect(operations).toHaveLength(1);
+    const [controller, method] = row.handler.split('.');
+    expect(method).toBe(operations[0].operationId);
+    expect(controller).toMatch(/Controller$/);
+    expect(classes.get(controller)?.methods.has(method)).toBe(true);
+  });
+
+  it.each(rows.map((row) => [`${row.method} ${row.path}`, row] as const))('%s names the use case its handler reaches, if any', (_, row) => {
+    const inUseCases = (name: string) => classes.get(name.split('.')[0])?.file.includes('/use-cases/') === true;
+    const useCasesReached = [...reachedFrom(classes, row.handler)].filter(inUseCases);
+    if (row.useCase === undefined) {
+      expect(useCasesReached).toEqual([]);
+    } else {
+      expect(inUseCases(row.useCase)).toBe(true);
+      expect(useCasesReached).toContain(row.useCase);
+    }
+  });
+
+  it.each(rows.map((row) => [`${row.method} ${row.path}`, row] as const))('%s names queries its handler (through its use case) reaches', (_, row) => {
+    expect(row.queries.length).toBeGreaterThan(0);
+    const reached = reachedFrom(classes, row.useCase ?? row.handler);
+    expect(row.queries.filter((query) => !/^\w+(Repository|Outbox)\.\w+$/.test(query) || !reached.has(query))).toEqual([]);
   });
 });

@@ -2,6 +2,7 @@ import {
   ConnectorEventOutbox,
   ConnectorHistoryRepository,
   Database,
+  ERRORS_LATER,
   IdempotencyRepository,
   IdempotencyService,
   RestConnectorRepository,
@@ -31,7 +32,18 @@ export const EVERY_LINK = { organization: true, environment: true, bot: true };
 export const duplicateKey = () => Object.assign(new Error('Duplicate entry'), { code: 'ER_DUP_ENTRY' });
 
 /** The unit of work's transaction the fake database hands to the work. */
-export const TX: Transaction = { rows: jest.fn(), run: jest.fn(), write: jest.fn(), insert: jest.fn(), upsert: jest.fn() };
+export const TX: Transaction = { rows: jest.fn(), run: jest.fn(), defer: { write: jest.fn(), insert: jest.fn(), upsert: jest.fn() } };
+
+/**
+ * The fake database's unit of work failing as a refused deferred write makes it fail in production: after the work
+ * ran, at the commit (a deferred write's error is the transaction's, not its call's).
+ */
+export function refusedAtCommit(db: jest.Mocked<Database>, error: Error): void {
+  db.transaction.mockImplementation(async (work) => {
+    await work(TX);
+    throw error;
+  });
+}
 
 /**
  * A connector service or write use case on strict fakes: the real reads, ScopeService, ConditionalWrites,
@@ -41,10 +53,10 @@ export const TX: Transaction = { rows: jest.fn(), run: jest.fn(), write: jest.fn
 export async function newTestService<T>(sut: Type<T>) {
   const connectors = strictFake(RestConnectorRepository);
   const history = strictFake(ConnectorHistoryRepository);
-  history.record.mockResolvedValue();
+  history.record.mockReturnValue(ERRORS_LATER);
   history.recordUnchanged.mockResolvedValue();
   const outbox = strictFake(ConnectorEventOutbox);
-  outbox.append.mockResolvedValue();
+  outbox.append.mockReturnValue(ERRORS_LATER);
   const scopes = strictFake(ScopeRepository);
   scopes.lookup.mockResolvedValue(EVERY_LINK);
   const db = strictFake(Database);

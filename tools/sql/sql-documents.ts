@@ -7,18 +7,21 @@ import {
   ConnectorTestRunRepository,
   Database,
   DummyValue,
+  ERRORS_LATER,
+  ErrorsLater,
   EnvironmentRepository,
   GENERATE_SQL,
   GenerateSqlCall,
   IdempotencyRepository,
+  ParkedEventRepository,
   RestConnectorRepository,
   RestConnectorSearchRepository,
+  rowsWrite,
   ScopeRepository,
   Statement,
   Transaction,
 } from '@app/domain';
 import { format } from 'sql-formatter';
-import { DataSource } from 'typeorm';
 
 /** Every repository of libs/domain (and the outbox's append): the statements of their @GenerateSql methods are committed in docs/sql. */
 export const REPOSITORIES = [
@@ -30,6 +33,7 @@ export const REPOSITORIES = [
   ConnectorRelationsRepository,
   ConnectorEventRepository,
   ConnectorEventOutbox,
+  ParkedEventRepository,
   ConnectorHistoryRepository,
   ConnectorTestRunRepository,
   IdempotencyRepository,
@@ -37,12 +41,25 @@ export const REPOSITORIES = [
 
 type Engine = 'MySQL' | 'SQLite';
 
-/** A Database that runs nothing: it keeps each statement it is sent, answers no rows and one affected row (so a write goes on to its next statement). */
+/**
+ * A Database that runs nothing: it keeps each statement it is sent, deferred or not, answers no rows and one affected
+ * row (so a write goes on to its next statement).
+ */
 class RecordingDatabase extends Database {
   statements: string[] = [];
+  /** What DummyValue.TX stands for: every statement recorded where it is made, deferred or not. */
+  readonly tx: Transaction = {
+    rows: (sql: string | Statement<unknown, unknown>, params?: unknown) => this.rows(sql as string, params as unknown[]),
+    run: (sql: string | Statement<unknown, unknown>, params?: unknown) => this.run(sql as string, params as unknown[]),
+    defer: {
+      write: (statement, params) => this.recorded(statement, params),
+      insert: (table, rows) => this.recorded(rowsWrite(table, rows, this.isSqlite)?.sql),
+      upsert: (table, rows, key) => this.recorded(rowsWrite(table, rows, this.isSqlite, key)?.sql),
+    },
+  } as Transaction;
 
   constructor(readonly engine: Engine) {
-    super({ options: { type: engine === 'SQLite' ? 'better-sqlite3' : 'mysql' } } as DataSource);
+    super(engine === 'SQLite');
   }
 
   override async rows<R>(sql: string | Statement<unknown, unknown>, params?: unknown): Promise<R[]> {
@@ -55,8 +72,24 @@ class RecordingDatabase extends Database {
     return 1;
   }
 
-  override transaction<T>(work: (tx: Transaction) => Promise<T>): Promise<T> {
-    return work(this);
+  protected attempt<T>(work: (tx: Transaction) => Promise<T>): Promise<T> {
+    return work(this.tx);
+  }
+
+  /** Only `rows` reads, and it records its statement itself. */
+  protected async read<R>(): Promise<R[]> {
+    return [];
+  }
+
+  /** What `insert` and `upsert` send. */
+  protected async execute(sql: string): Promise<number> {
+    this.record(sql, []);
+    return 1;
+  }
+
+  private recorded(sql: string | Statement<unknown, unknown> | undefined, params?: unknown): ErrorsLater {
+    if (sql !== undefined) this.record(sql, params);
+    return ERRORS_LATER;
   }
 
   /** The text as written (named placeholders); a Statement is also bound, so a name the call does not give fails here. */
@@ -73,7 +106,8 @@ export const sqlFileOf = (repository: string): string =>
     .slice(1)
     .replace(/-repository$/, '.repository')}.sql`;
 
-type RepositoryMethod = (...params: unknown[]) => Promise<unknown>;
+/** A repository method: most answer a promise, a deferred write ErrorsLater. */
+type RepositoryMethod = (...params: unknown[]) => unknown;
 
 /** The statements each call of each @GenerateSql method sends, on one engine. */
 async function statementsOn(engine: Engine, Repository: (typeof REPOSITORIES)[number]): Promise<Map<string, string[]>> {
@@ -86,10 +120,12 @@ async function statementsOn(engine: Engine, Repository: (typeof REPOSITORIES)[nu
       const label = `${Repository.name}.${method}${name ? ` (${name})` : ''}`;
       db.statements = [];
       // A call fails after its statements when the empty answers are not what it expects (a count's row): the statements are what counts.
-      const failure = await repository[method](...params.map((param) => (param === DummyValue.TX ? db : param))).then(
-        () => undefined,
-        (error: unknown) => error,
-      );
+      const failure = await Promise.resolve()
+        .then(() => repository[method](...params.map((param) => (param === DummyValue.TX ? db.tx : param))))
+        .then(
+          () => undefined,
+          (error: unknown) => error,
+        );
       if (db.statements.length === 0) throw new Error(`${label} sent no statement${failure ? `: ${String(failure)}` : ''}`);
       byCall.set(label, db.statements);
     }

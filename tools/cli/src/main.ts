@@ -2,12 +2,14 @@ import { loadConfigOrExit } from '@app/platform';
 import { importFile } from './commands/import.command';
 import { migrate, revertMigration } from './commands/migrate.command';
 import { startPlatform } from './commands/platform.command';
+import { replayParkedEvents } from './commands/replay-events.command';
 import { rotateStoredSecrets } from './commands/rotate-secrets.command';
 import { printToken } from './commands/token.command';
 
-const USAGE = 'Usage: cli <platform | migrate | migrate:revert | import <file.json> | secrets:rotate | token [--help]>';
+const USAGE =
+  'Usage: cli <platform | migrate | migrate:revert | import <file.json> | secrets:rotate | events:replay <--event <uuid> | --all> | token [--help]>';
 
-/** The platform's command line: `npm start`, `npm run migration:run`, `npm run import`, `npm run secrets:rotate`, `npm run token`. */
+/** The platform's command line: `npm start`, `npm run migration:run`, `npm run import`, `npm run secrets:rotate`, `npm run events:replay`, `npm run token`. */
 async function main(argv: string[]): Promise<number> {
   const [command, ...args] = argv;
   const config = loadConfigOrExit();
@@ -24,6 +26,8 @@ async function main(argv: string[]): Promise<number> {
       return importFile(config, args[0]);
     case 'secrets:rotate':
       return rotateStoredSecrets(config);
+    case 'events:replay':
+      return replayParkedEvents(config, args);
     case 'token':
       return printToken(config, args);
     default:

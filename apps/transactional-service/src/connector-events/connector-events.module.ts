@@ -1,4 +1,4 @@
-import { ConnectorEventRepository, DomainModule } from '@app/domain';
+import { ConnectorEventRepository, DomainModule, ParkedEventRepository } from '@app/domain';
 import { Module } from '@nestjs/common';
 import { ConnectorEventFeedController } from './feed/connector-event-feed.controller';
 import { ConnectorEventFeedService } from './feed/connector-event-feed.service';
@@ -15,7 +15,7 @@ import { EventPublisherProvider } from './relay/event-publisher.provider';
  * (ConnectorEventOutbox), in the write's transaction.
  */
 @Module({
-  imports: [DomainModule.with(ConnectorEventRepository)],
+  imports: [DomainModule.with(ConnectorEventRepository, ParkedEventRepository)],
   controllers: [ConnectorEventFeedController],
   providers: [
     ConnectorEventFeedService,

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { Transaction } from '../database/database';
+import { ErrorsLater, Transaction } from '../database/database';
 import { DummyValue, GenerateSql } from '../database/generate-sql';
 import { newUuid } from '../database/uuid-v7';
 import type { VersionRow } from '../rest-connectors/connector-history.repository';
@@ -18,10 +18,10 @@ const APPEND_ROWS = CONNECTOR_EVENT_ROWS.pick('eventUuid', 'organizationUuid', '
  */
 @Injectable()
 export class ConnectorEventOutbox {
-  /** The change event of `change`, a version of a connector of `path`'s bot just recorded in `tx`. */
+  /** The change event of `change`, a version of a connector of `path`'s bot just recorded in `tx`: deferred, its error the transaction's (ErrorsLater). */
   @GenerateSql({ params: [DummyValue.TX, DummyValue.BOT_PATH, { connectorUuid: DummyValue.UUID, version: 2, updatedAt: DummyValue.DATE }] })
-  append(tx: Transaction, path: BotPath, change: RecordedChange): Promise<void> {
-    return tx.insert(APPEND_ROWS, [
+  append(tx: Transaction, path: BotPath, change: RecordedChange): ErrorsLater {
+    return tx.defer.insert(APPEND_ROWS, [
       {
         eventUuid: newUuid(change.updatedAt.getTime()),
         organizationUuid: path.orgUUID,

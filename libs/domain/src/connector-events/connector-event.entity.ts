@@ -16,6 +16,7 @@ import { entityRows } from '../database/table-rows';
 @Index('idx_connector_events_position', ['position', 'seq'])
 @Index('idx_connector_events_environment', ['environmentUuid', 'position'])
 @Index('idx_connector_events_bot', ['environmentUuid', 'botUuid', 'position'])
+@Index('idx_connector_events_held', ['heldAt'])
 export class ConnectorEvent {
   @SequenceColumn()
   seq: number;
@@ -46,6 +47,25 @@ export class ConnectorEvent {
 
   @TimestampColumn()
   createdAt: Date;
+
+  /** How many times JetStream refused this event (a broker down or silent never counts): parked at EVENTS_PUBLISH_MAX_ATTEMPTS. */
+  @Column({ type: 'int', default: 0 })
+  publishAttempts: number;
+
+  /** JetStream's last refusal of this event, as it said it. */
+  @Column({ type: 'varchar', length: 1000, nullable: true })
+  publishError: string | null;
+
+  /**
+   * Set while the event waits unpublished at or below the relay's published_through: parked itself, or held behind its
+   * connector's parked event. Cleared when JetStream acknowledges it.
+   */
+  @TimestampColumn({ nullable: true })
+  heldAt: Date | null;
+
+  /** When JetStream's refusals parked it; cleared by a replay (`npm run events:replay`), after which it is published again. */
+  @TimestampColumn({ nullable: true })
+  parkedAt: Date | null;
 }
 
 /** The rows of connector_events, read from the decorators above (see TableRows). */

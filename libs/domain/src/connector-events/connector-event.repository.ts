@@ -57,18 +57,18 @@ const CREATED_ROWS = CONNECTOR_EVENT_ROWS.pick('createdAt');
 const SCOPE_ROWS = CONNECTOR_EVENT_ROWS.pick('organizationUuid', 'environmentUuid', 'botUuid');
 
 /** Events with their versions' content (a version row is never changed once written), in position order. */
-const RECORDED_EVENTS =
+export const RECORDED_EVENTS =
   `SELECT ${EVENT_ROWS.select('ev')}, ${RECORDED_ROWS.select('v')} FROM connector_events ev ` +
   'JOIN rest_connector_versions v ON v.connector_uuid = ev.connector_uuid AND v.version = ev.version';
 /**
  * The same events' positions and the bytes of what they carry that grows (the snapshot, the changed fields, the
  * author and the reason, as stored, in UTF-8): what a read weighs before it loads them (EventReads). OCTET_LENGTH on both engines.
  */
-const EVENT_SIZES =
+export const EVENT_SIZES =
   'SELECT ev.position AS position, OCTET_LENGTH(v.snapshot) + OCTET_LENGTH(v.changed_fields) + OCTET_LENGTH(v.updated_by) + COALESCE(OCTET_LENGTH(v.reason), 0) AS bytes ' +
   'FROM connector_events ev JOIN rest_connector_versions v ON v.connector_uuid = ev.connector_uuid AND v.version = ev.version';
 /** A range of the outbox, in position order: after `after`, up to `through`, at most `limit`. */
-const RANGE = 'ev.position > :after AND ev.position <= :through ORDER BY ev.position LIMIT :limit';
+export const RANGE = 'ev.position > :after AND ev.position <= :through ORDER BY ev.position LIMIT :limit';
 /** The feed's scope, in its statements: the organization and the environment of the path (and the bot, when named). */
 const IN_ENVIRONMENT = 'ev.organization_uuid = :orgUUID AND ev.environment_uuid = :envUUID AND ';
 const IN_BOT = 'ev.organization_uuid = :orgUUID AND ev.environment_uuid = :envUUID AND ev.bot_uuid = :botUUID AND ';
@@ -85,7 +85,7 @@ const NUMBERED_SCOPES = statement(
 );
 
 /** The relay's one row. */
-const RELAY = { id: 1 };
+export const RELAY = { id: 1 };
 const PROGRESS = statement(`SELECT ${PROGRESS_ROWS.select('r')} FROM connector_event_relay r WHERE r.id = :id`);
 const RELEASE = statement('UPDATE connector_event_relay SET holder = NULL, lease_until = NULL WHERE id = :id AND holder = :holder');
 
@@ -124,6 +124,9 @@ const leaseStatements = (clock: typeof MYSQL_CLOCK | typeof SQLITE_CLOCK) => ({
   ),
 });
 const LEASE_STATEMENTS = { mysql: leaseStatements(MYSQL_CLOCK), sqlite: leaseStatements(SQLITE_CLOCK) };
+
+/** The lease's statements on `db`'s engine: the fence of every statement of the relay's that changes something. */
+export const relayLease = (db: Database): ReturnType<typeof leaseStatements> => (db.isSqlite ? LEASE_STATEMENTS.sqlite : LEASE_STATEMENTS.mysql);
 const UNNUMBERED = statement('SELECT seq FROM connector_events WHERE position IS NULL ORDER BY seq LIMIT :limit');
 const ANY_UNNUMBERED = statement('SELECT 1 AS waiting FROM connector_events WHERE position IS NULL LIMIT 1');
 /**
@@ -134,8 +137,9 @@ const NUMBER = statementsBy((count: number) =>
   statement(`UPDATE connector_events SET position = seq + :offset WHERE seq IN (${placeholderList('seq', count)}) AND position IS NULL`),
 );
 const SEQUENCED_THROUGH = statement('UPDATE connector_event_relay SET sequenced_through = :through WHERE id = :id');
+/** A held event (parked, or behind its connector's parked one) is kept, whatever its age, until JetStream acknowledges it. */
 const OLDEST_NUMBERED = statement(
-  `SELECT ${EXPIRING_ROWS.select('ev')} FROM connector_events ev WHERE ev.position IS NOT NULL AND ev.position <= :bound ORDER BY ev.position LIMIT :limit`,
+  `SELECT ${EXPIRING_ROWS.select('ev')} FROM connector_events ev WHERE ev.position IS NOT NULL AND ev.position <= :bound AND ev.held_at IS NULL ORDER BY ev.position LIMIT :limit`,
 );
 /** Deletes the listed rows by primary key (padded as NUMBER's). */
 const DELETE = statementsBy((count: number) => statement(`DELETE FROM connector_events WHERE seq IN (${placeholderList('seq', count)})`));
@@ -143,12 +147,14 @@ const PURGED_THROUGH = statement('UPDATE connector_event_relay SET purged_throug
 const OLDEST_UNNUMBERED_AT = statement('SELECT created_at FROM connector_events WHERE position IS NULL ORDER BY seq LIMIT 1');
 const OLDEST_UNPUBLISHED_AT = statement('SELECT created_at FROM connector_events WHERE position > :after ORDER BY position LIMIT 1');
 
-/** `values` padded to the next power of two with its last value, and their names: the parameters of NUMBER and DELETE. */
-function paddedSeqs(values: readonly number[]): { count: number; params: Record<string, number> } {
+/** `values` padded to the next power of two with its last value, and their names: the parameters of a listed statement (NUMBER, DELETE, …). */
+export function paddedList<V extends string | number>(name: string, values: readonly V[]): { count: number; params: Record<string, V> } {
   const count = 2 ** Math.ceil(Math.log2(values.length));
-  const padded = [...values, ...Array<number>(count - values.length).fill(values[values.length - 1])];
-  return { count, params: listed('seq', padded) as Record<string, number> };
+  const padded = [...values, ...Array<V>(count - values.length).fill(values[values.length - 1])];
+  return { count, params: listed(name, padded) as Record<string, V> };
 }
+
+const paddedSeqs = (values: readonly number[]) => paddedList('seq', values);
 
 /**
  * The outbox of connector change events: the feed's reads, and what the relay (one holder of the lease at a time)
@@ -160,7 +166,7 @@ export class ConnectorEventRepository {
   private readonly lease: ReturnType<typeof leaseStatements>;
 
   constructor(private readonly db: Database) {
-    this.lease = db.isSqlite ? LEASE_STATEMENTS.sqlite : LEASE_STATEMENTS.mysql;
+    this.lease = relayLease(db);
   }
 
   /**
@@ -289,7 +295,7 @@ export class ConnectorEventRepository {
 
   /**
    * Deletes up to `batch` of the oldest numbered events written before `cutoff` and at or below `bound` (what
-   * may go: published, or numbered when nothing publishes), and raises purged_through over them. Answers how many
+   * may go: published, or numbered when nothing publishes; never a held one), and raises purged_through over them. Answers how many
    * went, or null when `holder` lost the lease.
    */
   @GenerateSql({ params: ['pod-1', 2000, DummyValue.DATE, 100, 500] })
@@ -319,11 +325,11 @@ export class ConnectorEventRepository {
   }
 }
 
-function eventSizeOf(row: Record<string, unknown>): EventSize {
+export function eventSizeOf(row: Record<string, unknown>): EventSize {
   return { position: Number(row.position), bytes: Number(row.bytes) };
 }
 
-function recordedEventOf(row: Record<string, unknown>): RecordedEvent {
+export function recordedEventOf(row: Record<string, unknown>): RecordedEvent {
   const { position, ...event } = EVENT_ROWS.from(row);
   const recorded = RECORDED_ROWS.from(row);
   return { position: Number(position), event, recorded: { ...recorded, snapshot: recordedSnapshot(recorded.snapshot) } };

@@ -1,4 +1,5 @@
 import type { ServerConnection } from './server-pool';
+import type { TransactionSession } from './transaction-statements';
 
 /**
  * At most this many bytes of SQL go in one batch, counted before escaping as twice the UTF-8 bytes of each bound
@@ -24,43 +25,45 @@ const pending = (sql: string, params: readonly unknown[] = []): Pending => ({ sq
 /**
  * One transaction on a MySQL server connection, in as few round trips as its statements allow (the primary's pool is
  * opened with `multipleStatements`). A write whose answer nobody reads (`defer`: the INSERTs of a unit of work) is
- * not sent alone: it goes with the next statement that answers (`answer`) or with the COMMIT, as one multi-statement
- * text, in the order they were made. `START TRANSACTION` goes with the first. A create (the connector, its tags, its
- * version, its change event) is one round trip, not six.
+ * not sent alone: it goes with the next statement that answers (`rows`, `affected`) or with the COMMIT, as one
+ * multi-statement text, in the order they were made. `START TRANSACTION` goes with the first. A create (the
+ * connector, its tags, its version, its change event) is one round trip, not six.
  *
- * What changes for the work: a deferred write's error (a duplicate key) is thrown by the transaction's next
- * statement that answers, or by its commit, not by `defer` itself. The server runs a batch's statements in order and
- * stops at the first error, so nothing after a failed write runs, the COMMIT behind it neither; and once a batch has
+ * A deferred write's error (a duplicate key) is thrown by the transaction's next statement that answers, or by its
+ * commit, never by `defer` (which returns at once: a batch that grew past the limit is sent in the background, and
+ * its failure waits for the next answering statement too). The server runs a batch's statements in order and stops
+ * at the first error, so nothing after a failed write runs, the COMMIT behind it neither; and once a batch has
  * failed, every later statement of the transaction, and its commit, fail with that same error (work that caught it
  * must not commit the writes before it without those after). A batch whose deadline passes is stopped on the server
  * (ServerPool kills the connection's thread), so a COMMIT in it does not run after the caller was told it failed.
  */
-export class ServerTransaction {
+export class ServerTransaction implements TransactionSession {
   private readonly pending: Pending[] = [pending('START TRANSACTION')];
   private pendingBytes = 0;
   /** Whether anything went to the server: only then is there a transaction to roll back. */
   private sent = false;
   private failure: { error: unknown } | undefined;
+  /** The batches sent so far, one after another: settled when the last has answered, rejected when one failed. */
+  private sending: Promise<void> = Promise.resolve();
 
   constructor(private readonly connection: ServerConnection) {}
 
-  /** The rows of a statement, or its result header: sent with every write deferred before it. */
-  answer<R>(sql: string, params: readonly unknown[]): Promise<R> {
-    return this.sendWith<R>(pending(sql, params));
+  /** The rows of a statement: sent with every write deferred before it. */
+  rows<R>(sql: string, params: readonly unknown[]): Promise<R[]> {
+    return this.sendWith<R[]>(pending(sql, params));
   }
 
   async affected(sql: string, params: readonly unknown[]): Promise<number> {
-    return (await this.answer<ResultHeader>(sql, params)).affectedRows ?? 0;
+    return (await this.sendWith<ResultHeader>(pending(sql, params))).affectedRows ?? 0;
   }
 
-  /** A write sent later, with the next statement that answers or the commit (sooner when the batch would grow too large). */
-  async defer(sql: string, params: readonly unknown[]): Promise<void> {
-    this.throwIfFailed();
+  /** A write sent later, with the next statement that answers or the commit (sooner, in the background, when the batch would grow too large). */
+  defer(sql: string, params: readonly unknown[]): void {
     const write = pending(sql, params);
-    if (this.pendingBytes + write.bytes > BATCH_LIMIT_BYTES) await this.flush();
+    if (this.pendingBytes + write.bytes > BATCH_LIMIT_BYTES) this.flushInBackground();
     this.pending.push(write);
     this.pendingBytes += write.bytes;
-    if (this.pendingBytes >= BATCH_LIMIT_BYTES) await this.flush();
+    if (this.pendingBytes >= BATCH_LIMIT_BYTES) this.flushInBackground();
   }
 
   async commit(): Promise<void> {
@@ -70,24 +73,33 @@ export class ServerTransaction {
   /** Undoes what was sent; closes the connection when even that fails (the pool must not get it back mid-transaction). */
   async rollback(): Promise<void> {
     this.takePending();
+    await this.sending.catch(() => undefined);
     if (this.sent) await this.connection.query('ROLLBACK').catch(() => this.connection.discard());
   }
 
   /** The pending statements and `last`, `last`'s result; the pending ones first on their own when both would be too large. */
-  private async sendWith<R>(last: Pending): Promise<R> {
-    this.throwIfFailed();
-    if (this.pendingBytes + last.bytes > BATCH_LIMIT_BYTES) await this.flush();
-    return this.send<R>([...this.takePending(), last]);
+  private sendWith<R>(last: Pending): Promise<R> {
+    if (this.pendingBytes + last.bytes > BATCH_LIMIT_BYTES) this.flushInBackground();
+    return this.sendAfter<R>([...this.takePending(), last]);
   }
 
-  /** Sends what is pending on its own, when anything is (an empty text is a server error, ER_EMPTY_QUERY). */
-  private async flush(): Promise<void> {
-    if (this.pending.length > 0) await this.send(this.takePending());
+  /** Sends what is pending on its own, when anything is (an empty text is a server error, ER_EMPTY_QUERY); its error is the next statement's. */
+  private flushInBackground(): void {
+    if (this.pending.length > 0) this.sendAfter(this.takePending()).catch(() => undefined);
+  }
+
+  /** `batch`, once every batch before it has answered (one statement at a time on the connection); not after one that failed. */
+  private sendAfter<R>(batch: Pending[]): Promise<R> {
+    const result = this.sending.then(() => this.send<R>(batch));
+    this.sending = result.then(() => undefined);
+    // Awaited by the next batch, or by the rollback: not unhandled in between.
+    this.sending.catch(() => undefined);
+    return result;
   }
 
   /** One text, one round trip: the last statement's result. */
   private async send<R>(batch: Pending[]): Promise<R> {
-    this.throwIfFailed();
+    if (this.failure) throw this.failure.error;
     this.sent = true;
     try {
       const result = await this.connection.query<unknown[]>(
@@ -106,10 +118,6 @@ export class ServerTransaction {
     const taken = this.pending.splice(0);
     this.pendingBytes = 0;
     return taken;
-  }
-
-  private throwIfFailed(): void {
-    if (this.failure) throw this.failure.error;
   }
 }
 

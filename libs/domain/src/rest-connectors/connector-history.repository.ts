@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DummyValue, GenerateSql } from '../database/generate-sql';
-import { Database, ReadFrom, Transaction } from '../database/database';
+import { Database, ErrorsLater, ReadFrom, Transaction } from '../database/database';
 import { statement } from '../database/statement';
 import { BOT_IN_SCOPE } from '../scope/bot-scope.sql';
 import { found, Lookup, NOTHING_AT_PATH } from '../scope/lookup';
@@ -93,8 +93,8 @@ export class ConnectorHistoryRepository {
 
   /** Records a create or an update of a connector, with the record it left; its change event is the unit of work's to append (ConnectorEventOutbox). */
   @GenerateSql({ params: [DummyValue.TX, {}] })
-  async record(tx: Transaction, version: VersionRow): Promise<void> {
-    await tx.insert(REST_CONNECTOR_VERSION_ROWS, [version]);
+  record(tx: Transaction, version: VersionRow): ErrorsLater {
+    return tx.defer.insert(REST_CONNECTOR_VERSION_ROWS, [version]);
   }
 
   /** Records a delete or a restore of the connector, just written in `tx`, with the snapshot of its version before; its change event is the unit of work's to append. */

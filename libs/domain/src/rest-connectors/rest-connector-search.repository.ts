@@ -124,7 +124,7 @@ export class RestConnectorSearchRepository {
    * One statement: a UNION ALL of the connectors with their content and of their tags (`kind` 1, the tag's name in
    * `name`), with no ORDER BY, put in order in code by `name_key` as the engine's ORDER BY would (Database.compareKeys).
    * Sorting the union in SQL sent the content through a temporary table; the floor's JSON aggregation created an
-   * on-disk one per request (docs/performance.md, "The list in one statement").
+   * on-disk one per request (docs/performance-log.md, "What each change bought", step 5).
    */
   @GenerateSql({ params: [DummyValue.BOT_PATH] })
   async listActive(path: BotPath, from: ReadFrom = 'replica'): Promise<Lookup<ListRow[]>> {

@@ -1,9 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { DummyValue, GenerateSql } from '../database/generate-sql';
-import { Database, ReadFrom, Transaction } from '../database/database';
+import { Database, ErrorsLater, ReadFrom, Transaction } from '../database/database';
+import { isNullRefused } from '../database/database-errors';
 import { statement, writeStatement } from '../database/statement';
 import { BOT_IN_SCOPE } from '../scope/bot-scope.sql';
-import { found, Lookup, NOTHING_AT_PATH } from '../scope/lookup';
+import { Found, found, Lookup, NOTHING_AT_PATH, NothingAtPath } from '../scope/lookup';
 import { VersionStep } from './connector-version';
 import { BotPath, RestConnectorPath } from '../scope/scope-params.dto';
 import { FlowRef, flowsInOrder, PlacedTag, TagRef, tagsInOrder } from './connector-relations.repository';
@@ -11,6 +12,28 @@ import { REST_CONNECTOR_TAG_ROWS, RestConnectorTag } from './rest-connector-tag.
 import { REST_CONNECTOR_ROWS, RestConnector } from './rest-connector.entity';
 import type { RestConnectorSnapshotDto } from './dto/rest-connector-history.dto';
 import { recordedSnapshot, type SnapshotSource } from './connector-snapshot';
+
+/** What a unit of work that inserted connectors at a path ended with (insertedAtPath). */
+export type InsertedAtPath<T> = Found<T> | NoBotAtPath;
+/** An INSERT read no bot at the path: nothing was written; `refusal` is the driver's error. */
+export interface NoBotAtPath extends NothingAtPath {
+  readonly refusal: unknown;
+}
+
+/**
+ * How a unit of work that called RestConnectorRepository.insert ended: found(its answer); or, when an INSERT read no
+ * bot in the path's scope (the NOT NULL column refused the NULL: isNullRefused), nothing at the path, with that
+ * refusal. ScopeService.require then names the missing link; when every link is there the NULL was not the bot's
+ * and the refusal stands.
+ */
+export async function insertedAtPath<T>(unitOfWork: Promise<T>): Promise<InsertedAtPath<T>> {
+  try {
+    return found(await unitOfWork);
+  } catch (error) {
+    if (isNullRefused(error)) return { found: false, refusal: error };
+    throw error;
+  }
+}
 
 export type TagRow = Pick<RestConnectorTag, 'name' | 'nameKey' | 'position'>;
 /** The columns a full write sets. */
@@ -115,7 +138,7 @@ const FIND_ACTIVE = statement(`SELECT ${REST_CONNECTOR_ROWS.select('c')} ${ACTIV
  * leave the connector's columns NULL, with no ORDER BY (sorting the union's wide rows cost MariaDB more than
  * the three parts; the rows are put in order in code). JSON aggregation would need a dialect per engine, MySQL's
  * JSON_ARRAYAGG keeps no order, and its correlated subqueries measured slower than this union
- * (docs/performance.md, "Reads against a tighter floor"). The tag and flow rows are dropped when the connector is not found.
+ * (docs/performance-log.md, "Reads against a tighter floor"). The tag and flow rows are dropped when the connector is not found.
  */
 const FIND_WITH_RELATIONS = statement(
   `SELECT ${RelationKind.Connector} AS kind, 0 AS position, NULL AS relation_name, NULL AS relation_uuid, ${VIEW_ROWS.select('c')} ${ACTIVE_IN_SCOPE} `,
@@ -212,15 +235,15 @@ export class RestConnectorRepository {
   }
 
   /**
-   * Inserts the connector and its tags, the scope check folded into the INSERT, without waiting for an answer (the
-   * unit of work's next statements go with them). The transaction fails with the driver's error, now or at its next
-   * statement that answers: a NULL refused (isNullRefused) when the bot is not in the path's environment and
-   * organization, a duplicate key when the name is taken (see the unique index). Nothing is written then.
+   * Inserts the connector and its tags, the scope check folded into the INSERT, deferred (the unit of work's next
+   * statements go with them). The transaction fails with the driver's error at its next statement that answers or at
+   * its commit: a NULL refused when the bot is not in the path's environment and organization (`insertedAtPath`),
+   * a duplicate key when the name is taken (see the unique index). Nothing is written then.
    */
   @GenerateSql({ params: [DummyValue.TX, DummyValue.BOT_PATH, { uuid: DummyValue.UUID }, DummyValue.TAGS] })
-  async insert(tx: Transaction, path: BotPath, connector: RestConnector, tags: TagRow[]): Promise<void> {
-    await tx.write(INSERT, { ...connector, ...path });
-    await this.insertTags(tx, connector.uuid, tags);
+  insert(tx: Transaction, path: BotPath, connector: RestConnector, tags: TagRow[]): ErrorsLater {
+    tx.defer.write(INSERT, { ...connector, ...path });
+    return this.insertTags(tx, connector.uuid, tags);
   }
 
   /**
@@ -233,7 +256,7 @@ export class RestConnectorRepository {
     if (written === 0) return false;
     if (tags === null) return true;
     await tx.run(DELETE_TAGS, { uuid });
-    await this.insertTags(tx, uuid, tags);
+    this.insertTags(tx, uuid, tags);
     return true;
   }
 
@@ -250,8 +273,8 @@ export class RestConnectorRepository {
   }
 
   /** One multi-row INSERT. */
-  private insertTags(tx: Transaction, connectorUuid: string, tags: TagRow[]): Promise<void> {
-    return tx.insert(
+  private insertTags(tx: Transaction, connectorUuid: string, tags: TagRow[]): ErrorsLater {
+    return tx.defer.insert(
       REST_CONNECTOR_TAG_ROWS,
       tags.map((tag) => ({ ...tag, connectorUuid })),
     );

@@ -1,5 +1,5 @@
 import { DataSource } from 'typeorm';
-import { Database } from '../database/database';
+import { openDatabase } from '../database/open-database';
 import { SECRET_FIELDS } from '../rest-connectors/connector-secrets';
 import { REST_CONNECTOR_ROWS } from '../rest-connectors/rest-connector.entity';
 import { secretContext, SecretCipher } from './secret-cipher';
@@ -19,7 +19,7 @@ export interface RotationSummary {
  * the same. Safe to run again: a second run finds nothing stale.
  */
 export async function rotateSecrets(dataSource: DataSource, cipher: SecretCipher): Promise<RotationSummary> {
-  const db = new Database(dataSource);
+  const db = openDatabase(dataSource);
   const summary: RotationSummary = { connectors: 0, secrets: 0 };
   let after = '';
   for (;;) {

@@ -88,6 +88,14 @@ describe(loadAppConfig.name, () => {
     expect(problemOf({ CONNECTOR_TEST_PER_MINUTE: 'many' })).toContain('CONNECTOR_TEST_PER_MINUTE must be an integer number');
   });
 
+  it('parks an event after 5 refusals by default, or as EVENTS_PUBLISH_MAX_ATTEMPTS says, and refuses it out of 1-100', () => {
+    expect(loadAppConfig({}).changeEvents.maxPublishAttempts).toBe(5);
+    expect(loadAppConfig({ EVENTS_PUBLISH_MAX_ATTEMPTS: '12' }).changeEvents.maxPublishAttempts).toBe(12);
+    expect(problemOf({ EVENTS_PUBLISH_MAX_ATTEMPTS: '0' })).toBe('Invalid configuration: EVENTS_PUBLISH_MAX_ATTEMPTS must not be less than 1');
+    expect(problemOf({ EVENTS_PUBLISH_MAX_ATTEMPTS: '101' })).toBe('Invalid configuration: EVENTS_PUBLISH_MAX_ATTEMPTS must not be greater than 100');
+    expect(problemOf({ EVENTS_PUBLISH_MAX_ATTEMPTS: 'often' })).toContain('EVENTS_PUBLISH_MAX_ATTEMPTS must be an integer number');
+  });
+
   it('takes the replicas, their lag bound and the statement deadline from the environment, and refuses them out of range', () => {
     const sut = loadAppConfig({
       ...PRODUCTION,

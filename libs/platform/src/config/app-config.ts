@@ -49,11 +49,16 @@ export interface ChangeEventsConfig {
   stream: string;
   /** EVENTS_RETENTION_DAYS: events older than this (and published, with NATS) are purged. */
   retentionDays: number;
+  /**
+   * EVENTS_PUBLISH_MAX_ATTEMPTS: an event JetStream refuses this many times is parked (set aside with its connector's
+   * later events until replayed); failures of the broker itself (down, no answer) never count.
+   */
+  maxPublishAttempts: number;
   /** The subjects' first tokens (default `connectors.events`); not a variable: tests set their own on a shared NATS server. */
   subjectPrefix?: string;
 }
 
-export const DEFAULT_CHANGE_EVENTS: ChangeEventsConfig = { stream: 'CONNECTOR_EVENTS', retentionDays: 7 };
+export const DEFAULT_CHANGE_EVENTS: ChangeEventsConfig = { stream: 'CONNECTOR_EVENTS', retentionDays: 7, maxPublishAttempts: 5 };
 
 export type AuthConfig =
   | { mode: 'secret'; secret: string; issuer?: string; audience?: string }
@@ -135,6 +140,7 @@ export function loadAppConfig(env: NodeJS.ProcessEnv, defaultPort = 3000): AppCo
       natsUrl: vars.NATS_URL,
       stream: vars.NATS_STREAM ?? DEFAULT_CHANGE_EVENTS.stream,
       retentionDays: vars.EVENTS_RETENTION_DAYS ?? DEFAULT_CHANGE_EVENTS.retentionDays,
+      maxPublishAttempts: vars.EVENTS_PUBLISH_MAX_ATTEMPTS ?? DEFAULT_CHANGE_EVENTS.maxPublishAttempts,
     },
     logLevel: vars.LOG_LEVEL ?? (nodeEnv === 'test' ? 'silent' : 'info'),
     performanceOverrides: vars.PERFORMANCE_OVERRIDES !== 'off',

@@ -184,4 +184,11 @@ export class EnvironmentVariables {
   @Max(3650)
   @IsInt()
   EVENTS_RETENTION_DAYS?: number;
+
+  @Transform(toInt)
+  @IsOptional()
+  @Min(1)
+  @Max(100)
+  @IsInt()
+  EVENTS_PUBLISH_MAX_ATTEMPTS?: number;
 }

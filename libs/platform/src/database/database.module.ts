@@ -1,6 +1,6 @@
 import { DynamicModule, Global, Inject, Module, OnApplicationShutdown, Optional } from '@nestjs/common';
 import { getDataSourceToken, TypeOrmModule } from '@nestjs/typeorm';
-import { buildDataSourceOptions, createReadReplicas, Database, DatabaseConfig, PlatformDataSource, ReadReplicas } from '@app/domain';
+import { buildDataSourceOptions, createReadReplicas, Database, DatabaseConfig, openDatabase, PlatformDataSource, ReadReplicas } from '@app/domain';
 import { Logger } from 'pino';
 import { DataSource } from 'typeorm';
 import { PlatformMetrics } from '../metrics/metrics';
@@ -55,7 +55,7 @@ export class DatabaseModule {
           provide: Database,
           inject: [getDataSourceToken(), READ_REPLICAS],
           useFactory: (dataSource: DataSource, replicas: ReadReplicas | null) =>
-            new Database(dataSource, { statementTimeoutMs: config.type === 'sqlite' ? undefined : config.statementTimeoutMs, replicas: replicas ?? undefined }),
+            openDatabase(dataSource, { statementTimeoutMs: config.type === 'sqlite' ? undefined : config.statementTimeoutMs, replicas: replicas ?? undefined }),
         },
         {
           provide: WRITE_POSITIONS,

@@ -5,9 +5,9 @@ import {
   ConnectorHistoryRepository,
   ContentType,
   creationOf,
-  Database,
+  openDatabase,
   FIRST_VERSION,
-  isNullRefused,
+  insertedAtPath,
   RequestType,
   RestConnectorRepository,
 } from '@app/domain';
@@ -56,7 +56,7 @@ const DEMO_CONNECTORS: DemoConnector[] = [
  * Returns false, and writes nothing, when the database already holds organizations.
  */
 export async function seedDemoData(dataSource: DataSource): Promise<boolean> {
-  const db = new Database(dataSource);
+  const db = openDatabase(dataSource);
   const [{ organizations }] = await db.rows<{ organizations: number | string }>('SELECT COUNT(*) AS organizations FROM organizations', [], 'primary');
   if (Number(organizations) > 0) return false;
   await new Importer(dataSource).import(DEMO_DATA);
@@ -64,8 +64,8 @@ export async function seedDemoData(dataSource: DataSource): Promise<boolean> {
   const connectors = new RestConnectorRepository(db);
   const history = new ConnectorHistoryRepository(db);
   const outbox = new ConnectorEventOutbox();
-  await db
-    .transaction(async (tx) => {
+  const inserted = await insertedAtPath(
+    db.transaction(async (tx) => {
       for (const demo of DEMO_CONNECTORS) {
         const connector = {
           uuid: demo.uuid,
@@ -102,15 +102,13 @@ export async function seedDemoData(dataSource: DataSource): Promise<boolean> {
           version: FIRST_VERSION,
         };
         const tags = demo.tags.map((name, position) => ({ name, nameKey: name.toLowerCase(), position }));
-        await connectors.insert(tx, SUPPORT_BOT, connector, tags);
+        connectors.insert(tx, SUPPORT_BOT, connector, tags);
         const version = creationOf(connector, tags);
-        await history.record(tx, version);
-        await outbox.append(tx, SUPPORT_BOT, version);
+        history.record(tx, version);
+        outbox.append(tx, SUPPORT_BOT, version);
       }
-    })
-    .catch((error: unknown) => {
-      if (isNullRefused(error)) throw new Error('A demo connector names a bot outside its environment and organization (demo-data.ts)', { cause: error });
-      throw error;
-    });
+    }),
+  );
+  if (!inserted.found) throw new Error('A demo connector names a bot outside its environment and organization (demo-data.ts)', { cause: inserted.refusal });
   return true;
 }

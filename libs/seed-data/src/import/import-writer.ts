@@ -10,13 +10,13 @@ const jsonSize = (row: object) => JSON.stringify(row).length;
  */
 export async function writeImport(tx: Transaction, file: ImportFile): Promise<void> {
   for (const batch of chunks(file.organizations ?? [])) {
-    await tx.upsert(ORGANIZATION_ROWS, batch, ['uuid']);
+    tx.defer.upsert(ORGANIZATION_ROWS, batch, ['uuid']);
   }
   for (const batch of chunks((file.environments ?? []).map(environmentRow), jsonSize)) {
-    await tx.upsert(ENVIRONMENT_ROWS, batch, ['uuid']);
+    tx.defer.upsert(ENVIRONMENT_ROWS, batch, ['uuid']);
   }
   for (const batch of chunks((file.bots ?? []).map(botRow))) {
-    await tx.upsert(BOT_ROWS, batch, ['uuid']);
+    tx.defer.upsert(BOT_ROWS, batch, ['uuid']);
   }
   for (const batch of chunks(file.flows ?? [])) {
     await writeFlows(tx, batch);
@@ -26,13 +26,13 @@ export async function writeImport(tx: Transaction, file: ImportFile): Promise<vo
     content: entries,
   }));
   for (const batch of chunks(content, jsonSize)) {
-    await tx.upsert(CONNECTOR_CONTENT_ROWS, batch, ['connectorUuid']);
+    tx.defer.upsert(CONNECTOR_CONTENT_ROWS, batch, ['connectorUuid']);
   }
 }
 
 /** A flow's connectors are replaced, not merged: the file says which connectors the flow uses now. */
 async function writeFlows(tx: Transaction, flows: ImportFlow[]): Promise<void> {
-  await tx.upsert(
+  tx.defer.upsert(
     FLOW_ROWS,
     flows.map(({ uuid, botUuid, name }) => ({ uuid, botUuid, name })),
     ['uuid'],
@@ -42,7 +42,7 @@ async function writeFlows(tx: Transaction, flows: ImportFlow[]): Promise<void> {
     flows.map((flow) => flow.uuid),
   );
   const links = flows.flatMap((flow) => [...new Set(flow.connectors ?? [])].map((connectorUuid) => ({ flowUuid: flow.uuid, connectorUuid })));
-  for (const batch of chunks(links)) await tx.insert(FLOW_CONNECTOR_ROWS, batch);
+  for (const batch of chunks(links)) tx.defer.insert(FLOW_CONNECTOR_ROWS, batch);
 }
 
 function environmentRow(environment: ImportEnvironment) {

@@ -1,4 +1,4 @@
-import { Database } from '@app/domain';
+import { Database, openDatabase } from '@app/domain';
 import { DataSource } from 'typeorm';
 import { ImportRejectedError } from './import-rejected.error';
 import { validateImport } from './import-validator';
@@ -23,7 +23,7 @@ export class Importer {
   private readonly db: Database;
 
   constructor(dataSource: DataSource) {
-    this.db = new Database(dataSource);
+    this.db = openDatabase(dataSource);
   }
 
   async import(input: unknown): Promise<ImportSummary> {

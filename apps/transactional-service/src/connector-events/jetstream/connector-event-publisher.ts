@@ -3,7 +3,7 @@ export interface ConnectorEventPublisher {
   /**
    * Publishes one structured CloudEvent (JSON) on `subject` with header Nats-Msg-Id = msgId (JetStream's dedup) and
    * content-type application/cloudevents+json; resolves after JetStream's publish acknowledgement, rejects on any
-   * failure or after a timeout (never hangs).
+   * failure or after a timeout (never hangs): with ConnectorEventRefusedError when the message itself was refused.
    */
   publish(subject: string, event: object, msgId: string): Promise<{ duplicate: boolean; seq: number }>;
   /** 'up' when connected and the stream was found or created; 'down' otherwise. Synchronous. */
@@ -15,6 +15,15 @@ export interface ConnectorEventPublisher {
    */
   connecting(): boolean;
   close(): Promise<void>;
+}
+
+/**
+ * A publish refused for this message (JetStream answered an error for it, or the client would not send it): trying it
+ * again would most likely fail the same way, unlike a broker that is down or silent. The relay counts these per event
+ * and parks the event after EVENTS_PUBLISH_MAX_ATTEMPTS (docs/operations.md, "Parked events").
+ */
+export class ConnectorEventRefusedError extends Error {
+  override readonly name = 'ConnectorEventRefusedError';
 }
 
 /** The subjects' first tokens; the stream takes `<prefix>.>`. */

@@ -2,9 +2,10 @@ import { jetstream, JetStreamClient, jetstreamManager, PubAck } from '@nats-io/j
 import { connect, headers, NatsConnection } from '@nats-io/transport-node';
 import type { Logger } from 'pino';
 import { natsServers, withoutCredentials } from '@app/platform';
-import { CLOUDEVENTS_JSON, CONNECTOR_EVENTS_SUBJECT_PREFIX, ConnectorEventPublisher } from './connector-event-publisher';
+import { CLOUDEVENTS_JSON, CONNECTOR_EVENTS_SUBJECT_PREFIX, ConnectorEventPublisher, ConnectorEventRefusedError } from './connector-event-publisher';
 import { ConnectorEventStreamConfig, connectorEventStreamConfig, ConnectorEventStreamSettings, ensureConnectorEventStream } from './connector-event-stream';
 import { MIN_NATS_SERVER_VERSION, serverVersionProblem } from './nats-server-version';
+import { isRefusal } from './publish-refusal';
 
 export interface JetStreamPublisherOptions extends ConnectorEventStreamSettings {
   /** `nats://host:4222`, or several URLs of one cluster separated by commas. */
@@ -19,7 +20,7 @@ export interface JetStreamPublisherOptions extends ConnectorEventStreamSettings 
 
 export type PublisherLogger = Pick<Logger, 'info' | 'warn' | 'error'>;
 
-/** A publish that failed: not connected, no acknowledgement in time, or refused by JetStream (`cause`). */
+/** A publish that failed with the broker's state: not connected, no acknowledgement in time, no stream (`cause`). */
 export class ConnectorEventPublishError extends Error {
   override readonly name = 'ConnectorEventPublishError';
 }
@@ -278,7 +279,8 @@ export class JetStreamConnectorEventPublisher implements ConnectorEventPublisher
       this.inFlight.add(reject);
       ack
         .then(resolve, (error: Error) => {
-          reject(new ConnectorEventPublishError(`connector events: publishing on ${subject} failed: ${error.message}`, { cause: error }));
+          const failed = isRefusal(error) ? ConnectorEventRefusedError : ConnectorEventPublishError;
+          reject(new failed(`connector events: publishing on ${subject} failed: ${error.message}`, { cause: error }));
           if (error.name === NO_STREAM) this.streamGone(subject);
         })
         .finally(() => this.inFlight.delete(reject));

@@ -4,6 +4,7 @@ import { PinoLogger } from 'nestjs-pino';
 import { strictFake } from '../../../../../test/support/strict-fake';
 import { EventReads } from '../event-reads';
 import { aRecordedEvent } from '../testing/recorded-events';
+import { nothingHeld } from '../../../../../test/support/parked-events';
 import { EventFeedWatcher } from '../feed/event-feed-watcher';
 import { ConnectorEventPublisher } from '../jetstream/connector-event-publisher';
 import { ConnectorEventMetrics } from './connector-event-metrics';
@@ -47,6 +48,7 @@ function newTestRelay(connecting: () => boolean = () => false) {
   events.progress.mockImplementation(async () => ({ sequencedThrough: EVENTS.length, publishedThrough, purgedThrough: 0 }));
   events.purge.mockResolvedValue(0);
   events.release.mockResolvedValue();
+  const parking = nothingHeld();
   const watcher = strictFake(EventFeedWatcher);
   watcher.advanced.mockReturnValue();
   const counter = () => ({ inc: jest.fn() });
@@ -71,7 +73,7 @@ function newTestRelay(connecting: () => boolean = () => false) {
     close: async () => undefined,
   };
   const config = { changeEvents: { retentionDays: 7, stream: 'CONNECTOR_EVENTS' } } as AppConfig;
-  const sut = new ConnectorEventRelay(events, watcher, new EventReads(), metrics, config, logger, publisher, RELAY_TIMING);
+  const sut = new ConnectorEventRelay(events, parking, watcher, new EventReads(), metrics, config, logger, publisher, RELAY_TIMING);
   return { sut, events, metrics, logger, publishedAt };
 }
 
@@ -203,6 +205,7 @@ describe(`${ConnectorEventRelay.name} and the byte bound`, () => {
     // Idle and follower pauses of an hour: only "more to do at once" can take the relay past the first batch.
     const sut = new ConnectorEventRelay(
       events,
+      nothingHeld(),
       strictFake(EventFeedWatcher),
       new EventReads(),
       metrics as unknown as ConnectorEventMetrics,

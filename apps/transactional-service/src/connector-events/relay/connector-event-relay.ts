@@ -1,4 +1,4 @@
-import { ConnectorEventRepository, RecordedEvent } from '@app/domain';
+import { ConnectorEventRepository, ParkedEventRepository, RecordedEvent } from '@app/domain';
 import { APP_CONFIG, AppConfig } from '@app/platform';
 import { BeforeApplicationShutdown, Inject, Injectable, OnApplicationBootstrap, Optional } from '@nestjs/common';
 import { InjectPinoLogger, PinoLogger } from 'nestjs-pino';
@@ -8,7 +8,7 @@ import { cloudEventOf } from '../cloud-event';
 import { EventBatch, EventReads, EventSource, RELAY_EVENT_READS } from '../event-reads';
 import { EventFeedWatcher } from '../feed/event-feed-watcher';
 import { ConnectorEventMetrics } from './connector-event-metrics';
-import { ConnectorEventPublisher, connectorEventSubject } from '../jetstream/connector-event-publisher';
+import { ConnectorEventPublisher, ConnectorEventRefusedError, connectorEventSubject } from '../jetstream/connector-event-publisher';
 import { CONNECTOR_EVENT_PUBLISHER } from './event-publisher.provider';
 
 /** The relay's pace (docs/operations.md, "Change events"). */
@@ -57,6 +57,10 @@ export const RELAY_BATCHES = { sequence: 1000, publish: 1000, inFlight: 64, purg
 export const RELAY_TIMING_TOKEN = Symbol('RELAY_TIMING');
 
 const DAY_MS = 86_400_000;
+
+/** What became of an event of a batch: acknowledged by JetStream, set aside (held: parked, or behind a parked one), or neither yet. */
+type Outcome = 'acknowledged' | 'held' | undefined;
+
 /**
  * The share of the lease a leader acts in after it sent a renewal that succeeded. The rest (a quarter: 500 ms of
  * 2 s) is the margin between the leader's own deadline and the earliest moment another relay may take the lease on
@@ -73,8 +77,10 @@ const HOLD_SHARE = 0.75;
  * sent, on its monotonic clock), which passes before the lease can end: two relays never publish at once.
  * Publishing goes in position order per connector, one event acknowledged before that connector's next
  * (Nats-Msg-Id = the event's id, so JetStream drops a re-publish within its duplicate window); the relay marks what
- * was acknowledged and stops at the first failure, so per-connector order holds and nothing is skipped. No failure
- * (database, broker) stops the loop or reaches a request.
+ * was acknowledged and stops at the first failure, so per-connector order holds and nothing is skipped. An event
+ * JetStream refuses EVENTS_PUBLISH_MAX_ATTEMPTS times is parked instead (ParkedEventRepository): it and its connector's
+ * later events are held, unpublished, while the mark moves on for every other connector; a replay releases them, and
+ * they are published, in order, before the next batch. No failure (database, broker) stops the loop or reaches a request.
  */
 @Injectable()
 export class ConnectorEventRelay implements OnApplicationBootstrap, BeforeApplicationShutdown {
@@ -102,9 +108,15 @@ export class ConnectorEventRelay implements OnApplicationBootstrap, BeforeApplic
     sizes: (range) => this.events.numberedSizes(range),
     events: (range) => this.events.numberedAfter(range),
   };
+  /** What it publishes first: held events a replay released, read bounded in bytes. */
+  private readonly released: EventSource = {
+    sizes: (range) => this.parking.releasedSizes(range),
+    events: (range) => this.parking.released(range),
+  };
 
   constructor(
     private readonly events: ConnectorEventRepository,
+    private readonly parking: ParkedEventRepository,
     private readonly watcher: EventFeedWatcher,
     @Inject(RELAY_EVENT_READS) private readonly reads: EventReads,
     private readonly metrics: ConnectorEventMetrics,
@@ -166,7 +178,11 @@ export class ConnectorEventRelay implements OnApplicationBootstrap, BeforeApplic
     // While the publisher's first connection is under way (the first moments of a start), the events wait for a later
     // round: a publish now could only fail, and count and log NATS as down when it is a moment from connecting.
     const connecting = this.publisher?.connecting() === true;
+    let replayed = false;
     if (this.publisher && !connecting) {
+      const released = await this.publishReleased(this.publisher, progress.publishedThrough);
+      if (released === null) return this.lost();
+      replayed = released;
       const reached = await this.publish(this.publisher, progress.publishedThrough, progress.sequencedThrough);
       if (reached === null) return this.lost();
       // Publishing stopped at the deadline (or at a lost lease): what was acknowledged is marked, the rest waits.
@@ -178,7 +194,7 @@ export class ConnectorEventRelay implements OnApplicationBootstrap, BeforeApplic
       this.lastPurgeAt = Date.now();
       await this.purge(this.publisher ? (await this.events.progress()).publishedThrough : progress.sequencedThrough);
     }
-    return numbered === RELAY_BATCHES.sequence || (this.backlog && !connecting);
+    return numbered === RELAY_BATCHES.sequence || replayed || (this.backlog && !connecting);
   }
 
   /**
@@ -237,11 +253,11 @@ export class ConnectorEventRelay implements OnApplicationBootstrap, BeforeApplic
    * Publishes the events numbered after `after`, a batch bounded in count and bytes (EventReads): each connector's in
    * position order, one acknowledged before its next; different connectors' side by side (JetStream promises no order
    * across subjects, and one round trip per event would cap the relay at the broker's latency). The first failure
-   * stops every chain; the relay marks the run of events from the start of the batch that were all acknowledged, then
-   * throws (the loop backs off and starts again from there: what was acknowledged beyond the mark is published again,
-   * and JetStream's dedup keeps it once). A connector's later event is never sent before its earlier one is
-   * acknowledged, so per-connector order holds. Answers the position marked (the batch's end when all went), or null
-   * when the lease was lost.
+   * stops every chain; the relay marks the run of events from the start of the batch that were all acknowledged or set
+   * aside (held, in the same transaction), then throws (the loop backs off and starts again from there: what was
+   * acknowledged beyond the mark is published again, and JetStream's dedup keeps it once). A connector's later event is
+   * never sent before its earlier one is acknowledged, nor while the connector has a held event, so per-connector
+   * order holds. Answers the position marked (the batch's end when all went), or null when the lease was lost.
    */
   private async publish(publisher: ConnectorEventPublisher, after: number, through: number): Promise<number | null> {
     if (through <= after) return after;
@@ -255,7 +271,59 @@ export class ConnectorEventRelay implements OnApplicationBootstrap, BeforeApplic
 
   private async publishBatch(publisher: ConnectorEventPublisher, after: number, read: EventBatch): Promise<number | null> {
     const batch = read.events;
-    const acknowledged = new Array<boolean>(batch.length).fill(false);
+    const held = await this.parking.heldAmong([...new Set(batch.map(({ event }) => event.connectorUuid))]);
+    const { outcomes, failure } = await this.publishChains(publisher, batch, held);
+    let count = 0;
+    while (count < batch.length && outcomes[count] !== undefined) count += 1;
+    // All done: every event up to the batch's end went or was set aside (none other is there); else up to the first not done.
+    const reached = count === batch.length ? read.through : count > 0 ? batch[count - 1].position : after;
+    if (reached > after) {
+      const done = batch.slice(0, count);
+      const setAside = done.filter((_, index) => outcomes[index] === 'held').map(({ position }) => position);
+      const marked =
+        setAside.length === 0
+          ? await this.events.markPublished(this.holder, this.timing.leaseMs, reached)
+          : await this.parking.markPublishedHolding(this.holder, this.timing.leaseMs, reached, setAside, new Date());
+      if (!marked) return null;
+      this.metrics.published.inc(count - setAside.length);
+    }
+    if (failure !== undefined) throw failure.error;
+    return reached;
+  }
+
+  /**
+   * Publishes the held events a replay released (no parked event of their connector before them), each connector's in
+   * position order, before the batch: their connectors' later events wait, held, until these have gone. Answers whether
+   * there were any (more may follow at once), or null when the lease was lost; throws the first failure, as a batch does.
+   */
+  private async publishReleased(publisher: ConnectorEventPublisher, through: number): Promise<boolean | null> {
+    const read = await this.reads.read(this.released, { after: 0, through, limit: RELAY_BATCHES.publish });
+    try {
+      if (read.events.length === 0) return false;
+      const { outcomes, failure } = await this.publishChains(publisher, read.events, new Set());
+      const acknowledged = read.events.filter((_, index) => outcomes[index] === 'acknowledged').map(({ position }) => position);
+      if (acknowledged.length > 0) {
+        if (!(await this.parking.unhold(this.holder, this.timing.leaseMs, acknowledged))) return null;
+        this.metrics.published.inc(acknowledged.length);
+      }
+      if (failure !== undefined) throw failure.error;
+      return true;
+    } finally {
+      read.release();
+    }
+  }
+
+  /**
+   * Publishes `batch` as chains, one per connector, in position order, a window of chains at a time. A chain of a `held`
+   * connector is set aside whole; a chain whose event gets parked is set aside from it on. The first other failure stops
+   * every chain. Says what became of each event, and the failure.
+   */
+  private async publishChains(
+    publisher: ConnectorEventPublisher,
+    batch: RecordedEvent[],
+    held: ReadonlySet<string>,
+  ): Promise<{ outcomes: Outcome[]; failure?: { error: unknown } }> {
+    const outcomes = new Array<Outcome>(batch.length).fill(undefined);
     let failure: { error: unknown } | undefined;
     const chains = new Map<string, number[]>();
     batch.forEach(({ event }, index) => {
@@ -263,19 +331,22 @@ export class ConnectorEventRelay implements OnApplicationBootstrap, BeforeApplic
       if (chain) chain.push(index);
       else chains.set(event.connectorUuid, [index]);
     });
+    const setAside = (indexes: number[]) => indexes.forEach((index) => (outcomes[index] = 'held'));
     const publishChain = async (chain: number[]) => {
-      for (const index of chain) {
+      if (held.has(batch[chain[0]].event.connectorUuid)) return setAside(chain);
+      for (const [step, index] of chain.entries()) {
         // Checked right before the publish, which reaches the socket in this same turn of the event loop.
         if (failure !== undefined || !this.holds()) return;
         const recorded = batch[index];
         try {
           await publisher.publish(subjectOf(recorded, this.config.changeEvents.subjectPrefix), cloudEventOf(recorded), recorded.event.eventUuid);
         } catch (error) {
-          failure ??= { error };
           this.metrics.publishFailures.inc();
+          if (error instanceof ConnectorEventRefusedError && (await this.parked(recorded, error))) return setAside(chain.slice(step));
+          failure ??= { error };
           return;
         }
-        acknowledged[index] = true;
+        outcomes[index] = 'acknowledged';
       }
     };
     const waiting = [...chains.values()];
@@ -287,16 +358,24 @@ export class ConnectorEventRelay implements OnApplicationBootstrap, BeforeApplic
         while (next < waiting.length && failure === undefined) await publishChain(waiting[next++]);
       }),
     );
-    let count = 0;
-    while (count < batch.length && acknowledged[count]) count += 1;
-    // All acknowledged: every event up to the batch's end went (none other is there); else up to the first not acknowledged.
-    const reached = count === batch.length ? read.through : count > 0 ? batch[count - 1].position : after;
-    if (reached > after) {
-      if (!(await this.events.markPublished(this.holder, this.timing.leaseMs, reached))) return null;
-      this.metrics.published.inc(count);
-    }
-    if (failure !== undefined) throw failure.error;
-    return reached;
+    return { outcomes, failure };
+  }
+
+  /**
+   * Counts JetStream's refusal of `recorded`; whether that parked it (EVENTS_PUBLISH_MAX_ATTEMPTS), said once in an
+   * error line. A refusal below the limit is a failure like any other: the relay backs off and tries again.
+   */
+  private async parked({ position, event }: RecordedEvent, error: ConnectorEventRefusedError): Promise<boolean> {
+    const { maxPublishAttempts } = this.config.changeEvents;
+    const refusal = await this.parking.refused(this.holder, this.timing.leaseMs, position, error.message, maxPublishAttempts, new Date());
+    if (!refusal?.parked) return false;
+    this.metrics.parked.inc();
+    this.logger.error(
+      { eventUuid: event.eventUuid, connectorUuid: event.connectorUuid, position, attempts: refusal.attempts, err: { message: error.message } },
+      `Change events relay: parked event ${event.eventUuid}, refused ${refusal.attempts} times by JetStream; ` +
+        `connector ${event.connectorUuid}'s later events are held behind it until a replay (npm run events:replay -- --event ${event.eventUuid})`,
+    );
+    return true;
   }
 
   /** Deletes what retention lets go: published (or, without NATS, numbered) and older than EVENTS_RETENTION_DAYS, in small batches. */

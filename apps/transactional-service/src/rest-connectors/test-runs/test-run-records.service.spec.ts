@@ -2,6 +2,7 @@ import {
   ConnectorTestRun,
   ConnectorTestRunRepository,
   Database,
+  ERRORS_LATER,
   DESTINATION_HOST_LENGTH,
   RecordedTestRunOutcome,
   ScopeService,
@@ -34,7 +35,7 @@ function newTestService() {
   const db = strictFake(Database);
   db.transaction.mockImplementation((work) => work(TX));
   const runs = strictFake(ConnectorTestRunRepository);
-  runs.record.mockResolvedValue();
+  runs.record.mockReturnValue(ERRORS_LATER);
   const logger = { warn: jest.fn() } as unknown as jest.Mocked<PinoLogger>;
   return { sut: new TestRunRecordsService(db, strictFake(ScopeService), runs, logger), db, runs, logger };
 }

@@ -68,7 +68,7 @@ export class TestRunRecordsService {
   async record(run: ConnectorTestRun): Promise<void> {
     try {
       await this.db.transaction(async (tx) => {
-        await this.runs.record(tx, { ...run, destinationHost: recordedHost(run.destinationHost) });
+        this.runs.record(tx, { ...run, destinationHost: recordedHost(run.destinationHost) });
         const mark = await this.runs.firstPast(tx, run, TEST_RUNS_KEPT);
         if (mark !== null) await this.runs.deleteFrom(tx, run, mark);
       });

@@ -1,7 +1,7 @@
-import { AuthType, BotNotFoundException, EnvironmentNotFoundException, fingerprintOf, IdempotencyKey, InvalidInputError } from '@app/domain';
+import { AuthType, BotNotFoundException, EnvironmentNotFoundException, ERRORS_LATER, fingerprintOf, IdempotencyKey, InvalidInputError } from '@app/domain';
 import { ConnectorNameConflictException } from '../rest-connector.exceptions';
 import { A_CONNECTOR_PATH, aWriteDto } from '../testing/connector-factories';
-import { AUTHOR, CALLER, duplicateKey, newTestService, TX } from '../../../../../test/support/connector-test-service';
+import { AUTHOR, CALLER, duplicateKey, newTestService, refusedAtCommit, TX } from '../../../../../test/support/connector-test-service';
 import { CreateConnectors } from './create-connectors.use-case';
 
 const { serviceUUID: _, ...PATH } = A_CONNECTOR_PATH;
@@ -23,7 +23,7 @@ const completedKey = (target: string, body: IdempotencyKey['responseBody']): Ide
 
 async function newCreate() {
   const fakes = await newTestService(CreateConnectors);
-  fakes.connectors.insert.mockResolvedValue();
+  fakes.connectors.insert.mockReturnValue(ERRORS_LATER);
   fakes.keys.insert.mockResolvedValue();
   return fakes;
 }
@@ -67,45 +67,52 @@ describe(CreateConnectors.name, () => {
       expect(JSON.stringify(history.record.mock.calls)).not.toContain('s3cr3t');
     });
 
-    it('is a 404 naming the missing link, read on the primary, when the insert read no bot at the path; nothing recorded', async () => {
-      const { sut, connectors, history, outbox, scopes } = await newCreate();
-      connectors.insert.mockRejectedValue(nullRefused());
+    it('is a 404 naming the missing link, read on the primary, when the insert read no bot at the path', async () => {
+      const { sut, scopes, db } = await newCreate();
+      refusedAtCommit(db, nullRefused());
       scopes.lookup.mockResolvedValue(NO_BOT);
 
       await expect(sut.one({ path: PATH, dto: aWriteDto(), author: AUTHOR })).rejects.toBeInstanceOf(BotNotFoundException);
       expect(scopes.lookup).toHaveBeenCalledWith(PATH, 'primary');
-      expect(history.record).not.toHaveBeenCalled();
-      expect(outbox.append).not.toHaveBeenCalled();
     });
 
-    it('is the same 404 when the refusal comes at the commit (the insert was sent with it)', async () => {
+    it('records the version and appends the event in the unit of work whose insert is refused, so neither is kept', async () => {
+      const { sut, history, outbox, scopes, db } = await newCreate();
+      refusedAtCommit(db, nullRefused());
+      scopes.lookup.mockResolvedValue(NO_BOT);
+
+      await expect(sut.one({ path: PATH, dto: aWriteDto(), author: AUTHOR })).rejects.toBeInstanceOf(BotNotFoundException);
+      expect(db.transaction).toHaveBeenCalledTimes(1);
+      expect(history.record).toHaveBeenCalledWith(TX, expect.objectContaining({ version: 1 }));
+      expect(outbox.append).toHaveBeenCalledWith(TX, PATH, expect.objectContaining({ version: 1 }));
+    });
+
+    it("names the path's first missing link when the bot's environment is the one gone", async () => {
       const { sut, scopes, db } = await newCreate();
-      db.transaction.mockImplementation(async (work) => {
-        await work(TX);
-        throw nullRefused();
-      });
+      refusedAtCommit(db, nullRefused());
       scopes.lookup.mockResolvedValue({ organization: true, environment: false, bot: false });
 
       await expect(sut.one({ path: PATH, dto: aWriteDto(), author: AUTHOR })).rejects.toBeInstanceOf(EnvironmentNotFoundException);
     });
 
     it("keeps the database's error when a NULL was refused while every link of the path is there", async () => {
-      const { sut, connectors } = await newCreate();
+      const { sut, db } = await newCreate();
       const refused = nullRefused();
-      connectors.insert.mockRejectedValue(refused);
+      refusedAtCommit(db, refused);
 
       await expect(sut.one({ path: PATH, dto: aWriteDto(), author: AUTHOR })).rejects.toBe(refused);
     });
 
     it('is a 409 naming the name when the database reports a duplicate key, and frees the Idempotency-Key', async () => {
-      const { sut, connectors, keys } = await newCreate();
-      connectors.insert.mockRejectedValue(duplicateKey());
+      const { sut, db, keys } = await newCreate();
+      refusedAtCommit(db, duplicateKey());
 
       await expect(sut.one({ path: PATH, dto: aWriteDto({ name: 'Taken' }), author: AUTHOR, retry: { key: 'k1', sentBody: {} } })).rejects.toThrow(
         new ConnectorNameConflictException('Taken'),
       );
+      // The answer was stored in the unit of work the refusal rolled back; the key is free for a retry.
+      expect(keys.complete).toHaveBeenCalledWith(TX, KEY, 201, expect.anything());
       expect(keys.release).toHaveBeenCalledWith(KEY);
-      expect(keys.complete).not.toHaveBeenCalled();
     });
 
     it("stores an Idempotency-Key's answer in the unit of work that inserts the connector", async () => {
@@ -177,8 +184,8 @@ describe(CreateConnectors.name, () => {
     });
 
     it('is a 409 without a name when one of several names is taken', async () => {
-      const { sut, connectors } = await newCreate();
-      connectors.insert.mockResolvedValueOnce().mockRejectedValue(duplicateKey());
+      const { sut, db } = await newCreate();
+      refusedAtCommit(db, duplicateKey());
       const prepared = [sut.prepare(PATH, aWriteDto({ name: 'One' }), AUTHOR), sut.prepare(PATH, aWriteDto({ name: 'Two' }), AUTHOR)];
 
       await expect(sut.many({ path: PATH, connectors: prepared, author: AUTHOR })).rejects.toThrow(new ConnectorNameConflictException());

@@ -9,7 +9,7 @@ import {
   FIRST_VERSION,
   IdempotencyService,
   IdempotentRequest,
-  isNullRefused,
+  insertedAtPath,
   newUuid,
   RestConnector,
   RestConnectorCreatedDto,
@@ -137,21 +137,21 @@ export class CreateConnectors {
     idempotent: IdempotentRequest | undefined,
     answer: StoredAnswer,
   ): Promise<void> {
-    try {
-      await unlessNameTaken(created.length === 1 ? created[0].connector.name : undefined, () =>
+    const inserted = await insertedAtPath(
+      unlessNameTaken(created.length === 1 ? created[0].connector.name : undefined, () =>
         this.db.transaction(async (tx) => {
           for (const { connector, tags } of created) {
             const version = creationOf(connector, tags, versionAuthorOf(author, connector.createdAt));
-            await this.connectors.insert(tx, path, connector, tags);
-            await this.history.record(tx, version);
-            await this.outbox.append(tx, path, version);
+            this.connectors.insert(tx, path, connector, tags);
+            this.history.record(tx, version);
+            this.outbox.append(tx, path, version);
           }
           if (idempotent) await this.idempotency.complete(tx, idempotent, { status: 201, body: answer });
         }, consistency),
-      );
-    } catch (error) {
-      if (isNullRefused(error)) await this.scope.require(path, 'primary');
-      throw error;
-    }
+      ),
+    );
+    if (inserted.found) return;
+    await this.scope.require(path, 'primary');
+    throw inserted.refusal;
   }
 }

@@ -33,7 +33,7 @@ export class DeleteConnector {
       const deleted = await this.db.transaction(async (tx) => {
         if (!(await this.connectors.softDelete(tx, path, step, deletionBy(author.caller, now)))) return false;
         await this.history.recordUnchanged(tx, current.uuid, step, VersionOperation.DELETED, recorded);
-        await this.outbox.append(tx, path, { connectorUuid: current.uuid, version: step.to, updatedAt: recorded.updatedAt });
+        this.outbox.append(tx, path, { connectorUuid: current.uuid, version: step.to, updatedAt: recorded.updatedAt });
         return true;
       }, consistency);
       return deleted ? etagOf({ version: step.to }) : null;

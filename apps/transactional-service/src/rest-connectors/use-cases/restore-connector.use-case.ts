@@ -44,7 +44,7 @@ export class RestoreConnector {
         this.db.transaction(async (tx) => {
           if (!(await this.connectors.restore(tx, path, step, restorationOf(current)))) return false;
           await this.history.recordUnchanged(tx, current.uuid, step, VersionOperation.RESTORED, recorded);
-          await this.outbox.append(tx, path, { connectorUuid: current.uuid, version: step.to, updatedAt: recorded.updatedAt });
+          this.outbox.append(tx, path, { connectorUuid: current.uuid, version: step.to, updatedAt: recorded.updatedAt });
           return true;
         }, consistency),
       );

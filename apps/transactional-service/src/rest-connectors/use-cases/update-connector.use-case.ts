@@ -67,8 +67,8 @@ export class UpdateConnector {
       const written = await unlessNameTaken(values.name, () =>
         this.db.transaction(async (tx) => {
           if (!(await this.connectors.update(tx, path.botUUID, current.uuid, step, values, sameTags(before, tags) ? null : tags))) return false;
-          await this.history.record(tx, version);
-          await this.outbox.append(tx, path, version);
+          this.history.record(tx, version);
+          this.outbox.append(tx, path, version);
           return true;
         }, consistency),
       );

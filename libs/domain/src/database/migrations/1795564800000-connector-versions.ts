@@ -1,31 +1,6 @@
 import { MigrationInterface, QueryRunner, Table, TableForeignKey, TableIndex } from 'typeorm';
-import { bindable } from '../database';
-import { connectorSnapshot } from '../../rest-connectors/connector-snapshot';
-import { REST_CONNECTOR_ROWS } from '../../rest-connectors/rest-connector.entity';
-import { REST_CONNECTOR_TAG_ROWS } from '../../rest-connectors/rest-connector-tag.entity';
-import { REST_CONNECTOR_VERSION_ROWS } from '../../rest-connectors/rest-connector-version.entity';
-import { RestConnectorVersion } from '../../rest-connectors/rest-connector-version.entity';
-import { VersionOperation } from '../../rest-connectors/rest-connector.enums';
-
-/**
- * The columns rest_connectors had when this migration was written: a later migration's columns (the API key's) do not
- * exist yet when it runs on an older database.
- */
-const LATER_COLUMNS = new Set(['apiKeyName', 'apiKeyIn', 'apiKey']);
-const CONNECTOR_ROWS = REST_CONNECTOR_ROWS.pick(
-  ...REST_CONNECTOR_ROWS.layout.map(({ property }) => property).filter((property) => !LATER_COLUMNS.has(property)),
-);
-/** The columns of rest_connector_versions this migration creates: those added later (VersionSupportTrail) are not there yet. */
-const VERSION_ROWS = REST_CONNECTOR_VERSION_ROWS.pick(
-  'connectorUuid',
-  'version',
-  'operation',
-  'updatedAt',
-  'updatedBy',
-  'updatedByImage',
-  'changedFields',
-  'snapshot',
-);
+import { connectorSnapshot } from './frozen/1795564800000-connector-snapshot';
+import { bindable, CONNECTOR_ROWS, TAG_ROWS, VERSION_ROWS, VersionRow } from './frozen/1795564800000-table-rows';
 
 /** Connectors recorded per batch: one SELECT of connectors, one of their tags, one multi-row INSERT. */
 const BATCH = 500;
@@ -89,21 +64,21 @@ export class ConnectorVersions1795564800000 implements MigrationInterface {
         [after],
       );
       if (rows.length === 0) return;
-      const connectors = rows.map((row) => ({ ...CONNECTOR_ROWS.from(row), apiKeyName: null, apiKeyIn: null, apiKey: null }));
+      const connectors = rows.map((row) => CONNECTOR_ROWS.from(row));
       const tagRows: Array<Record<string, unknown>> = await queryRunner.query(
-        `SELECT ${REST_CONNECTOR_TAG_ROWS.names} FROM rest_connector_tags WHERE connector_uuid IN (${connectors.map(() => '?').join(', ')}) ORDER BY connector_uuid, position`,
+        `SELECT ${TAG_ROWS.names} FROM rest_connector_tags WHERE connector_uuid IN (${connectors.map(() => '?').join(', ')}) ORDER BY connector_uuid, position`,
         connectors.map((connector) => connector.uuid),
       );
       const tags = new Map<string, Array<{ name: string }>>();
-      for (const tag of tagRows.map((row) => REST_CONNECTOR_TAG_ROWS.from(row))) {
+      for (const tag of tagRows.map((row) => TAG_ROWS.from(row))) {
         tags.set(tag.connectorUuid, [...(tags.get(tag.connectorUuid) ?? []), { name: tag.name }]);
       }
-      const versions: Array<Pick<RestConnectorVersion, (typeof VERSION_ROWS.layout)[number]['property']>> = connectors.map((connector) => {
+      const versions: VersionRow[] = connectors.map((connector) => {
         const deleted = connector.deletedAt !== null;
         return {
           connectorUuid: connector.uuid,
           version: connector.version,
-          operation: deleted ? VersionOperation.DELETED : connector.version === 1 ? VersionOperation.CREATED : VersionOperation.UPDATED,
+          operation: deleted ? 'DELETED' : connector.version === 1 ? 'CREATED' : 'UPDATED',
           updatedAt: deleted ? connector.deletedAt! : connector.updatedAt,
           updatedBy: deleted ? (connector.deletedBy ?? connector.updatedBy) : connector.updatedBy,
           updatedByImage: deleted ? null : connector.updatedByImage,

@@ -1,5 +1,5 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
-import { canonicalHttpUrl } from '../../validation/http-url.validator';
+import { canonicalHttpUrl } from './frozen/1795651200000-canonical-http-url';
 
 /** Connectors looked at per query: a keyset page over the primary key, only rows that need a change. */
 const BATCH = 500;

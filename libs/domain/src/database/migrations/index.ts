@@ -8,6 +8,7 @@ import { ApiKeyAuth1795824000000 } from './1795824000000-api-key-auth';
 import { RelayLeaseEpoch1795917600000 } from './1795917600000-relay-lease-epoch';
 import { ConnectorTestRuns1796000000000 } from './1796000000000-connector-test-runs';
 import { VersionSupportTrail1796100000000 } from './1796100000000-version-support-trail';
+import { ParkedEvents1796200000000 } from './1796200000000-parked-events';
 
 /** In order. Listed, not globbed: the apps are bundled by webpack. */
 export const MIGRATIONS = [
@@ -21,4 +22,5 @@ export const MIGRATIONS = [
   RelayLeaseEpoch1795917600000,
   ConnectorTestRuns1796000000000,
   VersionSupportTrail1796100000000,
+  ParkedEvents1796200000000,
 ];

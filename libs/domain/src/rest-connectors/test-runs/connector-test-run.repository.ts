@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { Database, ReadFrom, Transaction } from '../../database/database';
+import { Database, ErrorsLater, ReadFrom, Transaction } from '../../database/database';
 import { DummyValue, GenerateSql } from '../../database/generate-sql';
 import { statement } from '../../database/statement';
 import { BOT_IN_SCOPE } from '../../scope/bot-scope.sql';
@@ -89,8 +89,8 @@ export class ConnectorTestRunRepository {
   constructor(private readonly db: Database) {}
 
   @GenerateSql({ params: [DummyValue.TX, A_RUN] })
-  async record(tx: Transaction, run: ConnectorTestRun): Promise<void> {
-    await tx.insert(CONNECTOR_TEST_RUN_ROWS, [run]);
+  record(tx: Transaction, run: ConnectorTestRun): ErrorsLater {
+    return tx.defer.insert(CONNECTOR_TEST_RUN_ROWS, [run]);
   }
 
   /** The newest run of the group past its first `kept`, newest first; null when it has no more than `kept`. */
