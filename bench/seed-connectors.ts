@@ -1,6 +1,7 @@
-import { PlatformDataSource } from '@app/domain';
+import { connectorSnapshot, PlatformDataSource, REST_CONNECTOR_ROWS } from '@app/domain';
 import { randomUUID } from 'node:crypto';
 import { QueryRunner } from 'typeorm';
+import { aStoredConnector } from '../apps/transactional-service/src/rest-connectors/testing/connector-factories';
 
 export interface SeedOptions {
   connectors: number;
@@ -159,54 +160,26 @@ async function seed(runner: QueryRunner, options: SeedOptions): Promise<SeededDa
       const key = name.toLowerCase();
       const url = `https://api.example.com/items/${i}`;
       const deletedAt = deleted ? new Date(start + i * 1000 + 500) : null;
-      rows.push([
+      const connector = aStoredConnector({
         uuid,
-        bot,
+        botUuid: bot,
         name,
-        key,
-        deleted ? null : key,
-        'GET',
+        activeNameKey: deleted ? null : key,
         url,
-        '[]',
-        'NONE',
-        'AUTH_NONE',
-        '',
-        '$.data',
-        at,
-        'bench',
-        at,
-        `user-${i % 50}`,
+        createdAt: at,
+        createdBy: 'bench',
+        updatedAt: at,
+        updatedBy: `user-${i % 50}`,
         deletedAt,
-        deleted ? 'bench' : null,
-        SEEDED_VERSIONS,
-      ]);
+        deletedBy: deleted ? 'bench' : null,
+        version: SEEDED_VERSIONS,
+      });
+      rows.push(REST_CONNECTOR_ROWS.values(connector));
       const tag = `tag-${'abcdefghij'[rank % 10]}`;
       const group = `group-${rank % 100}`;
       tags.push([uuid, tag, tag, 0], [uuid, group, group, 1]);
-      // The record a get shows (connectorSnapshot's shape), the history of a create and two writes before it.
-      const snapshot = JSON.stringify({
-        uuid,
-        name,
-        description: null,
-        requestType: 'GET',
-        url,
-        headers: [],
-        contentType: 'NONE',
-        authType: 'AUTH_NONE',
-        grantType: null,
-        basicToken: null,
-        bearerToken: null,
-        clientId: null,
-        clientSecret: null,
-        oauthUrl: null,
-        authUsername: null,
-        authPassword: null,
-        body: '',
-        output: '$.data',
-        tags: [{ name: tag }, { name: group }],
-        updatedAt: at.toISOString(),
-        updatedBy: `user-${i % 50}`,
-      });
+      // The record a get shows, the history of a create and two writes before it.
+      const snapshot = JSON.stringify(connectorSnapshot(connector, [{ name: tag }, { name: group }]));
       versions.push(
         [uuid, 1, 'CREATED', at, 'bench', '["name","requestType","url","contentType","authType","output","tags"]', snapshot],
         [uuid, 2, 'UPDATED', at, `user-${i % 50}`, '["url"]', snapshot],
@@ -218,11 +191,7 @@ async function seed(runner: QueryRunner, options: SeedOptions): Promise<SeededDa
     await pending;
     options.onProgress?.(first, total);
     pending = (async () => {
-      await insertRows(
-        runner,
-        'rest_connectors (uuid, bot_uuid, name, name_key, active_name_key, request_type, url, headers, content_type, auth_type, body, output, created_at, created_by, updated_at, updated_by, deleted_at, deleted_by, version)',
-        rows,
-      );
+      await insertRows(runner, `rest_connectors (${REST_CONNECTOR_ROWS.names})`, rows);
       await insertRows(runner, 'rest_connector_versions (connector_uuid, version, operation, updated_at, updated_by, changed_fields, snapshot)', versions);
       await insertRows(runner, 'rest_connector_tags (connector_uuid, name, name_key, position)', tags);
       await insertRows(runner, 'flow_connectors (flow_uuid, connector_uuid)', uses);

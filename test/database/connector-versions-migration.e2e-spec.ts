@@ -1,4 +1,4 @@
-import { AuthType, recordedSnapshot, REST_CONNECTOR_TAG_ROWS, REST_CONNECTOR_VERSION_ROWS, RestConnector } from '@app/domain';
+import { AuthType, recordedSnapshot, REST_CONNECTOR_TAG_ROWS, REST_CONNECTOR_VERSION_ROWS, RestConnector, SHOWN_FIELDS } from '@app/domain';
 import { aConnectorRow, beforeMigration, CONNECTOR_ROWS_BEFORE_API_KEY, insertBot, migrationTargets } from './migration-support';
 
 const ORG = '0199bbbb-0000-7000-8000-000000000001';
@@ -81,8 +81,10 @@ describe.each(migrationTargets('platform_history_migration'))('The history migra
       const recorded = of(updated.uuid)!.snapshot;
       expect(Object.keys(recorded)).toEqual(Object.keys(asWritten));
       expect(recorded).toEqual(asWritten);
-      // Read as today's record: a field added since (the API key's) is null, as the connector had none then.
-      expect(recordedSnapshot(recorded)).toEqual({ ...asWritten, apiKeyName: null, apiKeyIn: null, apiKey: null });
+      // Read as today's record: every field added since (the API key's among them) is null, as the connector had none then.
+      const addedSince = SHOWN_FIELDS.filter((field) => !(field in asWritten));
+      expect(addedSince).toEqual(expect.arrayContaining(['apiKeyName', 'apiKeyIn', 'apiKey']));
+      expect(recordedSnapshot(recorded)).toEqual({ ...asWritten, ...Object.fromEntries(addedSince.map((field) => [field, null])) });
       expect(of(deleted.uuid)).toMatchObject({ version: 4, operation: 'DELETED', updatedAt: at(5000), updatedBy: 'carol', updatedByImage: null });
       expect(JSON.stringify(rows)).not.toContain('sealed-not-plaintext');
     }));

@@ -1,8 +1,6 @@
 import {
-  AuthType,
   BOT_ROWS,
   buildDataSourceOptions,
-  ContentType,
   Database,
   openDatabase,
   DatabaseConfig,
@@ -10,10 +8,11 @@ import {
   ORGANIZATION_ROWS,
   PlatformDataSource,
   REST_CONNECTOR_ROWS,
-  RequestType,
   RestConnector,
 } from '@app/domain';
 import { parseServerUrl } from '@app/platform';
+import { aStoredConnector } from '../../apps/transactional-service/src/rest-connectors/testing/connector-factories';
+import { CONNECTOR_ROWS as FROZEN_CONNECTOR_ROWS } from '../../libs/domain/src/database/migrations/frozen/1795564800000-table-rows';
 import { sqliteTestConfig } from '../support/test-config';
 import { createDatabase, dropDatabase, serverUrl, uniqueDatabaseName } from '../support/test-database';
 
@@ -84,47 +83,28 @@ export async function insertBot(db: Database, ids: { org: string; env: string; b
   await db.insert(BOT_ROWS, [{ uuid: ids.bot, environmentUuid: ids.env, name: 'Helper', image: null }]);
 }
 
+/** The columns rest_connectors had when the history migration was written, as its frozen copy lists them. */
+const COLUMNS_BEFORE_API_KEY = new Set(FROZEN_CONNECTOR_ROWS.names.split(', '));
+
 /**
  * The columns of rest_connectors before the API key's migration (ApiKeyAuth1795824000000): what a test of an earlier
- * migration inserts and reads.
+ * migration inserts and reads. Taken from a frozen list, so that a column added later never joins them.
  */
 export const CONNECTOR_ROWS_BEFORE_API_KEY = REST_CONNECTOR_ROWS.pick(
-  ...REST_CONNECTOR_ROWS.layout.map(({ property }) => property).filter((property) => !['apiKeyName', 'apiKeyIn', 'apiKey'].includes(property)),
+  ...REST_CONNECTOR_ROWS.layout.filter(({ column }) => COLUMNS_BEFORE_API_KEY.has(column)).map(({ property }) => property),
 );
 
 /** A connector row of `bot`, as stored: a GET without authentication unless `overrides` say otherwise. */
-export const aConnectorRow = (uuid: string, bot: string, at: Date, overrides: Partial<RestConnector>): Omit<RestConnector, 'bot'> => ({
-  uuid,
-  botUuid: bot,
-  name: `Connector ${uuid}`,
-  nameKey: `connector ${uuid}`,
-  activeNameKey: `connector ${uuid}`,
-  description: null,
-  requestType: RequestType.GET,
-  url: 'https://api.example.com/x',
-  headers: [],
-  contentType: ContentType.NONE,
-  authType: AuthType.AUTH_NONE,
-  grantType: null,
-  basicToken: null,
-  bearerToken: null,
-  clientId: null,
-  clientSecret: null,
-  oauthUrl: null,
-  authUsername: null,
-  authPassword: null,
-  apiKeyName: null,
-  apiKeyIn: null,
-  apiKey: null,
-  body: '',
-  output: '$.x',
-  createdAt: at,
-  createdBy: 'ada',
-  updatedAt: at,
-  updatedBy: 'ada',
-  updatedByImage: null,
-  deletedAt: null,
-  deletedBy: null,
-  version: 1,
-  ...overrides,
-});
+export const aConnectorRow = (uuid: string, bot: string, at: Date, overrides: Partial<RestConnector>): RestConnector =>
+  aStoredConnector({
+    uuid,
+    botUuid: bot,
+    name: `Connector ${uuid}`,
+    url: 'https://api.example.com/x',
+    output: '$.x',
+    createdAt: at,
+    createdBy: 'ada',
+    updatedAt: at,
+    updatedBy: 'ada',
+    ...overrides,
+  });

@@ -29,6 +29,7 @@ import {
   RecordedTestRunOutcome,
 } from '@app/domain';
 import { parseServerUrl } from '@app/platform';
+import { aStoredConnector } from '../../apps/transactional-service/src/rest-connectors/testing/connector-factories';
 import { EntitySchema, ObjectLiteral } from 'typeorm';
 import { ColumnMetadata } from 'typeorm/metadata/ColumnMetadata';
 import { sqliteTestConfig } from '../support/test-config';
@@ -83,40 +84,28 @@ const anEnvironment = (uuid: string): Omit<Environment, 'organization'> => ({
   permissions: ['read', 'write'],
 });
 
-const aConnector = (uuid: string, name: string): Omit<RestConnector, 'bot'> => ({
-  uuid,
-  botUuid: BOT,
-  name,
-  nameKey: name.toLowerCase(),
-  activeNameKey: null,
-  description: 'with ümlauts and 🚀',
-  requestType: RequestType.POST,
-  url: 'https://api.example.com/{{path}}',
-  headers: [{ header: 'Accept', value: 'application/json' }],
-  contentType: ContentType.APPLICATION_JSON,
-  authType: AuthType.AUTH_BEARER,
-  grantType: null,
-  basicToken: null,
-  bearerToken: 'sealed',
-  clientId: null,
-  clientSecret: null,
-  oauthUrl: null,
-  authUsername: null,
-  authPassword: null,
-  apiKeyName: null,
-  apiKeyIn: null,
-  apiKey: null,
-  body: '{"a": 1}',
-  output: '$.data',
-  createdAt: NOW,
-  createdBy: 'ada',
-  updatedAt: new Date(NOW.getTime() + 1),
-  updatedBy: 'ada',
-  updatedByImage: null,
-  deletedAt: new Date(NOW.getTime() + 999),
-  deletedBy: 'bob',
-  version: 7,
-});
+const aConnector = (uuid: string, name: string): RestConnector =>
+  aStoredConnector({
+    uuid,
+    botUuid: BOT,
+    name,
+    activeNameKey: null,
+    description: 'with ümlauts and 🚀',
+    requestType: RequestType.POST,
+    url: 'https://api.example.com/{{path}}',
+    headers: [{ header: 'Accept', value: 'application/json' }],
+    contentType: ContentType.APPLICATION_JSON,
+    authType: AuthType.AUTH_BEARER,
+    bearerToken: 'sealed',
+    body: '{"a": 1}',
+    createdAt: NOW,
+    createdBy: 'ada',
+    updatedAt: new Date(NOW.getTime() + 1),
+    updatedBy: 'ada',
+    deletedAt: new Date(NOW.getTime() + 999),
+    deletedBy: 'bob',
+    version: 7,
+  });
 
 const aKey = (idempotencyKey: string, responseBody: IdempotencyKey['responseBody']): IdempotencyKey => ({
   callerSub: 'alice',

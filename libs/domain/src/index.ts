@@ -52,6 +52,8 @@ export * from './rest-connectors/connector-snapshot';
 export * from './rest-connectors/connector-version';
 export * from './rest-connectors/rest-connector.enums';
 export * from './rest-connectors/connector-secrets';
+export * from './rest-connectors/connector-fields';
+export * from './rest-connectors/stored-connector';
 export * from './rest-connectors/dto/rest-connector-write.dto';
 export * from './rest-connectors/dto/rest-connector-write.examples';
 export * from './rest-connectors/dto/rest-connector-test.dto';

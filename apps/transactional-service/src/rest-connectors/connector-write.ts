@@ -1,5 +1,6 @@
 import {
   AuthType,
+  BODY_COLUMNS,
   canonicalHttpUrl,
   ConnectorWrite,
   InvalidInputError,
@@ -13,6 +14,7 @@ import {
   secretSentTo,
   secretsUsedBy,
   TagRow,
+  unsetColumns,
   UrlField,
   whenSecretIsUsed,
 } from '@app/domain';
@@ -74,31 +76,32 @@ export function toConnectorWrite(
   const name = dto.name;
   return {
     values: {
+      ...asSent(dto),
       name,
       nameKey: name.toLowerCase(),
       activeNameKey: name.toLowerCase(),
-      description: dto.description ?? null,
-      requestType: dto.requestType,
       url: urls.url,
       headers,
-      contentType: dto.contentType,
-      authType: dto.authType,
-      grantType: dto.grantType ?? null,
-      clientId: dto.clientId ?? null,
       oauthUrl: urls.oauthUrl,
-      authUsername: dto.authUsername ?? null,
       // Where the key goes means nothing without one: kept only with AUTH_API_KEY.
       apiKeyName: dto.authType === AuthType.AUTH_API_KEY ? (dto.apiKeyName ?? null) : null,
       apiKeyIn: dto.authType === AuthType.AUTH_API_KEY ? (dto.apiKeyIn ?? null) : null,
       ...secrets,
-      body: dto.body,
-      output: dto.output,
       updatedAt: now,
       updatedBy: writer.username,
       updatedByImage: writer.picture,
     },
     tags: uniqueTags(dto.tags ?? []),
   };
+}
+
+/** The body's columns but its secrets (sealed above), as it sends them. */
+const SENT_AS_IS = BODY_COLUMNS.filter((field): field is Exclude<(typeof BODY_COLUMNS)[number], SecretField> => !(SECRET_FIELDS as string[]).includes(field));
+
+/** The columns of the body as it sends them, those it leaves out unset (CONNECTOR_FIELDS): the rules above replace the ones they shape. */
+function asSent(dto: RestConnectorWriteDto): Pick<ConnectorWrite, (typeof SENT_AS_IS)[number]> {
+  const unset: Partial<Record<string, unknown>> = unsetColumns();
+  return Object.fromEntries(SENT_AS_IS.map((field) => [field, dto[field] ?? unset[field] ?? null])) as Pick<ConnectorWrite, (typeof SENT_AS_IS)[number]>;
 }
 
 /**

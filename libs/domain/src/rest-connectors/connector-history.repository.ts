@@ -11,7 +11,7 @@ import type { TagRef } from './connector-relations.repository';
 import { REST_CONNECTOR_VERSION_ROWS, RestConnectorVersion } from './rest-connector-version.entity';
 import { REST_CONNECTOR_ROWS, RestConnector } from './rest-connector.entity';
 import { VersionOperation } from './rest-connector.enums';
-import { SECRET_FIELDS, SecretField } from './connector-secrets';
+import { SECRET_FIELDS, type SecretField } from './connector-fields';
 
 export type VersionRow = Omit<RestConnectorVersion, 'connector'>;
 export type VersionSummary = Omit<VersionRow, 'snapshot'>;

@@ -1,6 +1,5 @@
+import { SECRET_FIELDS, type SecretField } from './connector-fields';
 import { AuthType, GrantType } from './rest-connector.enums';
-
-export type SecretField = 'basicToken' | 'bearerToken' | 'clientSecret' | 'authPassword' | 'apiKey';
 
 /** The URLs of a connector: where its call goes, and where an OAuth 2.0 token is got. */
 export type UrlField = 'url' | 'oauthUrl';
@@ -30,7 +29,8 @@ export type PlacementField = 'apiKeyIn' | 'apiKeyName';
 
 /**
  * The one source of which secret each auth type uses: the write DTO's conditions and messages, the
- * placeholders of reads and the discarding on write are all derived from it.
+ * placeholders of reads and the discarding on write are all derived from it. Which fields are secrets is
+ * CONNECTOR_FIELDS' to say; the compiler asks for a rule for each.
  */
 export const SECRETS: Record<SecretField, SecretRule> = {
   basicToken: { placeholder: '<BASIC_TOKEN>', words: 'the basic token', authType: AuthType.AUTH_BASIC, destinations: ['url'] },
@@ -51,8 +51,6 @@ export const SECRETS: Record<SecretField, SecretRule> = {
   },
   apiKey: { placeholder: '<API_KEY>', words: 'the API key', authType: AuthType.AUTH_API_KEY, destinations: ['url'], placement: ['apiKeyIn', 'apiKeyName'] },
 };
-
-export const SECRET_FIELDS = Object.keys(SECRETS) as SecretField[];
 
 export const SECRET_PLACEHOLDERS = Object.fromEntries(SECRET_FIELDS.map((field) => [field, SECRETS[field].placeholder])) as Record<SecretField, string>;
 

@@ -12,6 +12,7 @@ import { REST_CONNECTOR_TAG_ROWS, RestConnectorTag } from './rest-connector-tag.
 import { REST_CONNECTOR_ROWS, RestConnector } from './rest-connector.entity';
 import type { RestConnectorSnapshotDto } from './dto/rest-connector-history.dto';
 import { recordedSnapshot, type SnapshotSource } from './connector-snapshot';
+import { SHOWN_COLUMNS, WRITTEN_COLUMNS, type WrittenColumn } from './connector-fields';
 
 /** What a unit of work that inserted connectors at a path ended with (insertedAtPath). */
 export type InsertedAtPath<T> = Found<T> | NoBotAtPath;
@@ -37,69 +38,19 @@ export async function insertedAtPath<T>(unitOfWork: Promise<T>): Promise<Inserte
 
 export type TagRow = Pick<RestConnectorTag, 'name' | 'nameKey' | 'position'>;
 /** The columns a full write sets. */
-export type ConnectorWrite = Omit<RestConnector, 'uuid' | 'botUuid' | 'bot' | 'createdAt' | 'createdBy' | 'deletedAt' | 'deletedBy' | 'version'>;
+export type ConnectorWrite = Pick<RestConnector, WrittenColumn>;
 /** What a soft delete records (the rules: connector-lifecycle.ts of the transactional service). */
 /** Whether the connector is in the trash, who put it there, and whether it holds its name (the unique index on active names). */
 export type ConnectorTrashState = Pick<RestConnector, 'deletedAt' | 'deletedBy' | 'activeNameKey'>;
 
-const WRITE_ROWS = REST_CONNECTOR_ROWS.pick(
-  'name',
-  'nameKey',
-  'activeNameKey',
-  'description',
-  'requestType',
-  'url',
-  'headers',
-  'contentType',
-  'authType',
-  'grantType',
-  'basicToken',
-  'bearerToken',
-  'clientId',
-  'clientSecret',
-  'oauthUrl',
-  'authUsername',
-  'authPassword',
-  'apiKeyName',
-  'apiKeyIn',
-  'apiKey',
-  'body',
-  'output',
-  'updatedAt',
-  'updatedBy',
-  'updatedByImage',
-);
+/** The columns every full write sets (CONNECTOR_FIELDS' `written`). */
+const WRITE_ROWS = REST_CONNECTOR_ROWS.pick(...WRITTEN_COLUMNS);
 const TRASH_STATE_ROWS = REST_CONNECTOR_ROWS.pick('deletedAt', 'deletedBy', 'activeNameKey');
 /**
- * The columns a get shows, and the version its ETag names: the read selects no more (each further column costs
+ * The columns a get shows (CONNECTOR_FIELDS' `shown`), and the version its ETag names: the read selects no more (each further column costs
  * MariaDB, mysql2's column definitions and the conversion, on every get).
  */
-const VIEW_ROWS = REST_CONNECTOR_ROWS.pick(
-  'uuid',
-  'name',
-  'description',
-  'requestType',
-  'url',
-  'headers',
-  'contentType',
-  'authType',
-  'grantType',
-  'basicToken',
-  'bearerToken',
-  'clientId',
-  'clientSecret',
-  'oauthUrl',
-  'authUsername',
-  'authPassword',
-  'apiKeyName',
-  'apiKeyIn',
-  'apiKey',
-  'body',
-  'output',
-  'updatedAt',
-  'updatedBy',
-  'version',
-);
+const VIEW_ROWS = REST_CONNECTOR_ROWS.pick(...SHOWN_COLUMNS, 'version');
 /** An active connector as a get reads it: the columns it shows and its version. */
 export type ConnectorView = SnapshotSource & Pick<RestConnector, 'version'>;
 

@@ -1,6 +1,6 @@
 import { DataSource } from 'typeorm';
 import { openDatabase } from '../database/open-database';
-import { SECRET_FIELDS } from '../rest-connectors/connector-secrets';
+import { SECRET_FIELDS } from '../rest-connectors/connector-fields';
 import { REST_CONNECTOR_ROWS } from '../rest-connectors/rest-connector.entity';
 import { secretContext, SecretCipher } from './secret-cipher';
 

@@ -6,10 +6,10 @@ import {
   ContentType,
   creationOf,
   openDatabase,
-  FIRST_VERSION,
   insertedAtPath,
   RequestType,
   RestConnectorRepository,
+  storedConnector,
 } from '@app/domain';
 import { DataSource } from 'typeorm';
 import { Importer } from '../import/importer';
@@ -67,40 +67,22 @@ export async function seedDemoData(dataSource: DataSource): Promise<boolean> {
   const inserted = await insertedAtPath(
     db.transaction(async (tx) => {
       for (const demo of DEMO_CONNECTORS) {
-        const connector = {
-          uuid: demo.uuid,
-          botUuid: DEMO_IDS.supportBot,
-          name: demo.name,
-          nameKey: demo.name.toLowerCase(),
-          activeNameKey: demo.name.toLowerCase(),
-          description: null,
-          requestType: demo.requestType,
-          url: demo.url,
-          headers: [{ header: 'Accept', value: 'application/json' }],
-          contentType: demo.requestType === RequestType.GET ? ContentType.NONE : ContentType.APPLICATION_JSON,
-          authType: AuthType.AUTH_NONE,
-          grantType: null,
-          basicToken: null,
-          bearerToken: null,
-          clientId: null,
-          clientSecret: null,
-          oauthUrl: null,
-          authUsername: null,
-          authPassword: null,
-          apiKeyName: null,
-          apiKeyIn: null,
-          apiKey: null,
-          body: demo.requestType === RequestType.GET ? '' : '{"name": "{{name}}"}',
-          output: '$.data',
-          createdAt: now,
-          createdBy: DEMO_AUTHOR,
-          updatedAt: now,
-          updatedBy: DEMO_AUTHOR,
-          updatedByImage: null,
-          deletedAt: null,
-          deletedBy: null,
-          version: FIRST_VERSION,
-        };
+        const connector = storedConnector(
+          {
+            uuid: demo.uuid,
+            botUuid: DEMO_IDS.supportBot,
+            name: demo.name,
+            requestType: demo.requestType,
+            url: demo.url,
+            headers: [{ header: 'Accept', value: 'application/json' }],
+            contentType: demo.requestType === RequestType.GET ? ContentType.NONE : ContentType.APPLICATION_JSON,
+            authType: AuthType.AUTH_NONE,
+            body: demo.requestType === RequestType.GET ? '' : '{"name": "{{name}}"}',
+            output: '$.data',
+          },
+          DEMO_AUTHOR,
+          now,
+        );
         const tags = demo.tags.map((name, position) => ({ name, nameKey: name.toLowerCase(), position }));
         connectors.insert(tx, SUPPORT_BOT, connector, tags);
         const version = creationOf(connector, tags);

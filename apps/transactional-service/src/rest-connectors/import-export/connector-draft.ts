@@ -1,4 +1,14 @@
-import { ApiKeyIn, AuthType, ContentType, GrantType, InvalidInputError, RequestType } from '@app/domain';
+import {
+  AUTH_FIELDS,
+  type AuthField,
+  AuthType,
+  CREDENTIAL_FIELDS,
+  type CredentialField,
+  EXPORTED_FIELDS,
+  type ExportedField,
+  InvalidInputError,
+  RestConnectorDto,
+} from '@app/domain';
 
 /**
  * What an importer makes of a source (a cURL command, an OpenAPI document, a Postman collection), before the
@@ -10,24 +20,18 @@ export interface ImportDraft {
   warnings: ImportWarning[];
 }
 
-/** One connector the source describes: the fields of a create body, without the secrets. */
-export interface ConnectorDraft {
+/** The fields of a draft besides its credentials and where it comes from: an export's but the credentials, in the record's order. */
+export type DraftField = Exclude<ExportedField, CredentialField>;
+export const DRAFT_FIELDS = EXPORTED_FIELDS.filter((field): field is DraftField => !(CREDENTIAL_FIELDS as string[]).includes(field));
+
+/** One connector the source describes: the fields of a create body an export writes, its credentials apart. */
+export interface ConnectorDraft extends Pick<ExportedConnector, DraftField> {
   /** 1-100 characters; the service makes names unique within one import. */
   name: string;
-  description: string | null;
-  requestType: RequestType;
   /** Absolute http(s) URL; `{{variable}}` placeholders allowed (not in scheme, user info, host or port with an auth type). */
   url: string;
   /** Plain headers only: never `Authorization` or an API-key header that became the auth settings. */
   headers: Array<{ header: string; value: string }>;
-  contentType: ContentType;
-  authType: AuthType;
-  grantType: GrantType | null;
-  oauthUrl: string | null;
-  apiKeyName: string | null;
-  apiKeyIn: ApiKeyIn | null;
-  body: string;
-  output: string;
   /**
    * Every credential the auth settings need (`clientId` and `authUsername` included), each with its value when the
    * source holds one, or the variable the source names instead (`$TOKEN`, `{{token}}`), or neither (an OpenAPI
@@ -38,13 +42,21 @@ export interface ConnectorDraft {
   where: string;
 }
 
-/** The auth settings of a draft: what each importer makes of the credentials it finds. */
-export type AuthSettings = Pick<ConnectorDraft, 'authType' | 'grantType' | 'oauthUrl' | 'apiKeyName' | 'apiKeyIn' | 'credentials'>;
+/** The auth settings of a draft (CONNECTOR_FIELDS' `auth`): what each importer makes of the credentials it finds. */
+export type AuthSettings = Pick<ConnectorDraft, Extract<AuthField, DraftField> | 'credentials'>;
 
-export const NO_AUTH: AuthSettings = { authType: AuthType.AUTH_NONE, grantType: null, oauthUrl: null, apiKeyName: null, apiKeyIn: null, credentials: [] };
+/** No authentication: every other auth setting null. */
+export const NO_AUTH: AuthSettings = {
+  ...(Object.fromEntries(DRAFT_FIELDS.filter((field) => (AUTH_FIELDS as string[]).includes(field)).map((field) => [field, null])) as Record<
+    Exclude<keyof AuthSettings, 'authType' | 'credentials'>,
+    null
+  >),
+  authType: AuthType.AUTH_NONE,
+  credentials: [],
+};
 
-/** The secrets and the two non-secret credentials the auth settings need. */
-export type CredentialField = 'basicToken' | 'bearerToken' | 'clientSecret' | 'authPassword' | 'apiKey' | 'clientId' | 'authUsername';
+/** The secrets and the other credentials the auth settings need (CONNECTOR_FIELDS' `credential`). */
+export type { CredentialField };
 
 export interface CredentialDraft {
   field: CredentialField;
@@ -88,9 +100,16 @@ export class ImportSourceError extends InvalidInputError {
 }
 
 /**
- * A saved connector as an exporter sees it: the draft's fields with the two credentials that are not secrets; its
- * secrets never (only whether the auth settings use one).
+ * A saved connector as an exporter sees it: the fields of its record an export writes (CONNECTOR_FIELDS' `exported`),
+ * with the two credentials that are not secrets; its secrets never (only whether the auth settings use one).
  */
-export type ExportedConnector = Omit<ConnectorDraft, 'credentials' | 'where'> & { clientId: string | null; authUsername: string | null };
+export type ExportedConnector = Pick<RestConnectorDto, ExportedField>;
+
+/** A record as the exporters take it: its exported fields, each header a plain pair. */
+export function exportedOf(record: ExportedConnector): ExportedConnector {
+  const connector = Object.fromEntries(EXPORTED_FIELDS.map((field) => [field, record[field]])) as ExportedConnector;
+  connector.headers = record.headers.map(({ header, value }) => ({ header, value }));
+  return connector;
+}
 
 export type Exporter = (connector: ExportedConnector) => string;

@@ -1,7 +1,7 @@
 import { ConsistencyScope, ImportFormat, RestConnectorPath } from '@app/domain';
 import { Injectable } from '@nestjs/common';
 import { RestConnectorsService } from '../rest-connectors.service';
-import { ExportedConnector } from './connector-draft';
+import { exportedOf } from './connector-draft';
 import { EXPORTERS } from './formats';
 
 export interface ExportedFile {
@@ -20,23 +20,7 @@ export class ConnectorExportService {
 
   async export(path: RestConnectorPath, format: ImportFormat, consistency?: ConsistencyScope): Promise<ExportedFile> {
     const { body } = await this.connectors.get(path, consistency);
-    const connector: ExportedConnector = {
-      name: body.name,
-      description: body.description,
-      requestType: body.requestType,
-      url: body.url,
-      headers: body.headers.map(({ header, value }) => ({ header, value })),
-      contentType: body.contentType,
-      authType: body.authType,
-      grantType: body.grantType,
-      clientId: body.clientId,
-      oauthUrl: body.oauthUrl,
-      authUsername: body.authUsername,
-      apiKeyName: body.apiKeyName,
-      apiKeyIn: body.apiKeyIn,
-      body: body.body,
-      output: body.output,
-    };
+    const connector = exportedOf(body);
     const { write, mediaType, extension } = EXPORTERS[format];
     return { content: write(connector), mediaType, fileName: `${fileNameOf(body.name)}.${extension}` };
   }

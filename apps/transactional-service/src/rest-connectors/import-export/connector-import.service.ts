@@ -1,6 +1,8 @@
 import {
+  AUTH_FIELDS,
   BotPath,
   ConsistencyScope,
+  CREDENTIAL_FIELDS,
   IMPORT_LIMITS,
   ImportedConnectorDto,
   ImportedCredentialDto,
@@ -15,20 +17,14 @@ import { AnswerHandle, PLATFORM_VALIDATION_OPTIONS, PlatformValidationPipe } fro
 import { BadRequestException, Injectable } from '@nestjs/common';
 import { Author } from '../author';
 import { CreateConnectors, NewConnector } from '../use-cases/create-connectors.use-case';
-import { ConnectorDraft, CredentialDraft, CredentialField, ImportDraft } from './connector-draft';
+import { ConnectorDraft, CredentialDraft, CredentialField, DRAFT_FIELDS, ImportDraft } from './connector-draft';
 import { ImportReader } from './import-reader';
 import { uniqueNames } from './unique-names';
 
 /** What a missing credential is checked as while nothing is created: a value every rule of its field accepts. */
-const STAND_IN: Record<CredentialField, string> = {
-  basicToken: Buffer.from('user:password').toString('base64'),
-  bearerToken: 'stand-in',
-  clientSecret: 'stand-in',
-  authPassword: 'stand-in',
-  apiKey: 'stand-in',
-  clientId: 'stand-in',
-  authUsername: 'stand-in',
-};
+const STAND_IN = Object.fromEntries(
+  CREDENTIAL_FIELDS.map((field) => [field, field === 'basicToken' ? Buffer.from('user:password').toString('base64') : 'stand-in']),
+) as Record<CredentialField, string>;
 
 const isSecret = (field: CredentialField): field is SecretField => field in SECRETS;
 
@@ -127,23 +123,11 @@ export class ConnectorImportService {
   }
 }
 
-/** The create body of a draft, without its credentials. */
+/** The create body of a draft, without its credentials: an auth setting the draft leaves null is left out. */
 function createBody(draft: ConnectorDraft): Record<string, unknown> {
-  return {
-    name: draft.name,
-    description: draft.description,
-    requestType: draft.requestType,
-    url: draft.url,
-    headers: draft.headers,
-    contentType: draft.contentType,
-    authType: draft.authType,
-    ...(draft.grantType !== null && { grantType: draft.grantType }),
-    ...(draft.oauthUrl !== null && { oauthUrl: draft.oauthUrl }),
-    ...(draft.apiKeyName !== null && { apiKeyName: draft.apiKeyName }),
-    ...(draft.apiKeyIn !== null && { apiKeyIn: draft.apiKeyIn }),
-    body: draft.body,
-    output: draft.output,
-  };
+  return Object.fromEntries(
+    DRAFT_FIELDS.flatMap((field) => (draft[field] === null && (AUTH_FIELDS as string[]).includes(field) ? [] : [[field, draft[field]]])),
+  );
 }
 
 function credentialOf({ field, value, variable, where }: CredentialDraft, given: Partial<Record<CredentialField, string>>): ImportedCredentialDto {

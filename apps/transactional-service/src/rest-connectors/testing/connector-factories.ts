@@ -1,4 +1,4 @@
-import { AuthType, ContentType, RequestType, RestConnector, RestConnectorWriteDto } from '@app/domain';
+import { AuthType, ContentType, RequestType, RestConnector, RestConnectorWriteDto, storedConnector } from '@app/domain';
 import { plainToInstance } from 'class-transformer';
 
 /** Data factories for the unit specs of the connector rules (the e2e suites have their own, over HTTP). */
@@ -19,44 +19,28 @@ export function aWriteDto(overrides: Partial<RestConnectorWriteDto> = {}): RestC
   });
 }
 
-/** A stored connector row; secrets are stored sealed (here: `sealed:<field>`). */
+/**
+ * A stored connector row: a GET without authentication, headers or body, created by alice, unless `overrides` say
+ * otherwise (a name given makes its keys; secrets are stored sealed, here `sealed:<field>`). The one stored-connector
+ * factory of the unit specs, the e2e suites and the bench.
+ */
 export function aStoredConnector(overrides: Partial<RestConnector> = {}): RestConnector {
-  const now = new Date('2026-11-21T09:00:00.000Z');
-  return {
-    uuid: A_CONNECTOR_PATH.serviceUUID,
-    botUuid: A_CONNECTOR_PATH.botUUID,
-    name: 'Weather forecast',
-    nameKey: 'weather forecast',
-    activeNameKey: 'weather forecast',
-    description: null,
-    requestType: RequestType.GET,
-    url: 'https://api.example.com/forecast/{{city}}',
-    headers: [],
-    contentType: ContentType.NONE,
-    authType: AuthType.AUTH_NONE,
-    grantType: null,
-    basicToken: null,
-    bearerToken: null,
-    clientId: null,
-    clientSecret: null,
-    oauthUrl: null,
-    authUsername: null,
-    authPassword: null,
-    apiKeyName: null,
-    apiKeyIn: null,
-    apiKey: null,
-    body: '',
-    output: '$.data',
-    createdAt: now,
-    createdBy: 'alice',
-    updatedAt: now,
-    updatedBy: 'alice',
-    updatedByImage: null,
-    deletedAt: null,
-    deletedBy: null,
-    version: 1,
-    ...overrides,
-  };
+  const created = storedConnector(
+    {
+      uuid: A_CONNECTOR_PATH.serviceUUID,
+      botUuid: A_CONNECTOR_PATH.botUUID,
+      name: overrides.name ?? 'Weather forecast',
+      requestType: RequestType.GET,
+      url: 'https://api.example.com/forecast/{{city}}',
+      contentType: ContentType.NONE,
+      authType: AuthType.AUTH_NONE,
+      body: '',
+      output: '$.data',
+    },
+    'alice',
+    new Date('2026-11-21T09:00:00.000Z'),
+  );
+  return { ...created, ...overrides };
 }
 
 /** The bot of the stored connector, with its organization and environment. */

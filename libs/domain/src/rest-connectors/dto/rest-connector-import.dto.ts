@@ -2,6 +2,7 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { ArrayMaxSize, IsArray, IsBoolean, IsDefined, IsEnum, IsOptional, IsString, MaxLength, registerDecorator } from 'class-validator';
 import { MaxBytes } from '../../validation/max-bytes.validator';
+import { CREDENTIAL_FIELDS, type CredentialField, SECRET_FIELDS } from '../connector-fields';
 import { LIMITS } from './rest-connector-write.dto';
 import { RestConnectorWriteDto } from './rest-connector-write.dto';
 
@@ -30,9 +31,12 @@ export const IMPORT_LIMITS = {
 /** The request body of an import: the source's 1 MiB written as a JSON string (escapes can double it), and the rest. */
 export const IMPORT_BODY_LIMIT_BYTES = 3 * 1024 * 1024;
 
-/** The credentials an import may be given for what its source does not hold: each secret, and the two non-secret ones. */
-export const IMPORT_CREDENTIAL_FIELDS = ['basicToken', 'bearerToken', 'clientSecret', 'authPassword', 'apiKey', 'clientId', 'authUsername'] as const;
-export type ImportCredentialField = (typeof IMPORT_CREDENTIAL_FIELDS)[number];
+/** The credentials an import may be given for what its source does not hold (CONNECTOR_FIELDS' `credential`): each secret, then the others. */
+export const IMPORT_CREDENTIAL_FIELDS: readonly CredentialField[] = [
+  ...SECRET_FIELDS,
+  ...CREDENTIAL_FIELDS.filter((field) => !(SECRET_FIELDS as string[]).includes(field)),
+];
+export type ImportCredentialField = CredentialField;
 
 /** Why `credentials` is refused, or null. */
 function credentialsProblem(value: unknown): string | null {

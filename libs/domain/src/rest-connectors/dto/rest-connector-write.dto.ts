@@ -10,7 +10,8 @@ import { IsHttpUrlWithPlaceholders } from '../../validation/http-url.validator';
 import { MaxBytes } from '../../validation/max-bytes.validator';
 import { RequiredIf } from '../../validation/required-if.validator';
 import { SingleLine } from '../../validation/single-line.validator';
-import { SecretField, SECRETS, usesSecret, whenSecretIsUsed } from '../connector-secrets';
+import type { SecretField } from '../connector-fields';
+import { SECRETS, usesSecret, whenSecretIsUsed } from '../connector-secrets';
 import { ApiKeyIn, AuthType, ContentType, GrantType, RequestType } from '../rest-connector.enums';
 
 export const LIMITS = {

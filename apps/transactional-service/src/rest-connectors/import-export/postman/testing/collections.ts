@@ -1,5 +1,5 @@
-import { AuthType, ContentType, RequestType } from '@app/domain';
-import { ConnectorDraft, ImportDraft } from '../../connector-draft';
+import { ConnectorDraft, DRAFT_FIELDS, DraftField, ImportDraft } from '../../connector-draft';
+import { anExportedConnector } from '../../testing/exported-connector';
 import { importPostman } from '..';
 
 /** What a collection's JSON is built from in the specs. */
@@ -39,22 +39,7 @@ export const codesOf = (draft: ImportDraft) => draft.warnings.map((warning) => w
 
 /** A draft connector as the importer makes a plain one: the fields a spec does not name take these values. */
 export function aDraft(overrides: Partial<ConnectorDraft> = {}): ConnectorDraft {
-  return {
-    name: 'List orders',
-    description: null,
-    requestType: RequestType.GET,
-    url: 'https://api.example.com/orders',
-    headers: [],
-    contentType: ContentType.NONE,
-    authType: AuthType.AUTH_NONE,
-    grantType: null,
-    oauthUrl: null,
-    apiKeyName: null,
-    apiKeyIn: null,
-    body: '',
-    output: '',
-    credentials: [],
-    where: 'item "List orders"',
-    ...overrides,
-  };
+  const connector = anExportedConnector({ name: 'List orders', url: 'https://api.example.com/orders' });
+  const fields = Object.fromEntries(DRAFT_FIELDS.map((field) => [field, connector[field]])) as Pick<ConnectorDraft, DraftField>;
+  return { ...fields, credentials: [], where: 'item "List orders"', ...overrides };
 }
