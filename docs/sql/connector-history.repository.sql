@@ -51,18 +51,6 @@ FROM
 WHERE
   v.connector_uuid = :connectorUuid
   AND v.version = :from;
-INSERT INTO
-  connector_events (
-    event_uuid,
-    organization_uuid,
-    environment_uuid,
-    bot_uuid,
-    connector_uuid,
-    version,
-    created_at
-  )
-VALUES
-  (?, ?, ?, ?, ?, ?, ?);
 
 -- ConnectorHistoryRepository.page
 SELECT

@@ -1,4 +1,4 @@
-import { ConnectorHistoryRepository, creationOf, Database, newUuid, RestConnector, RestConnectorRepository } from '@app/domain';
+import { ConnectorEventOutbox, ConnectorHistoryRepository, creationOf, Database, newUuid, RestConnector, RestConnectorRepository } from '@app/domain';
 import { aStoredConnector } from '../../apps/transactional-service/src/rest-connectors/testing/connector-factories';
 import { parseServerUrl } from '@app/platform';
 import { randomUUID } from 'node:crypto';
@@ -184,13 +184,16 @@ describe('Connector change events: the feed (MariaDB)', () => {
     const db = sut.app.get(Database);
     const connectors = sut.app.get(RestConnectorRepository);
     const history = sut.app.get(ConnectorHistoryRepository);
+    const outbox = sut.app.get(ConnectorEventOutbox);
     const { bot, consumer } = await ownBot();
     const connector = aHeldConnector(bot.bot.uuid);
 
     await expect(
       db.transaction(async (tx) => {
         connectors.insert(tx, pathOf(bot), connector, []);
-        history.record(tx, pathOf(bot), creationOf(connector, []));
+        const version = creationOf(connector, []);
+        history.record(tx, version);
+        outbox.append(tx, pathOf(bot), version);
         // A statement that answers takes the writes before it to the server (ServerTransaction): they are written.
         await tx.rows('SELECT 1 AS one');
         throw new Error('rolled back after the version and its event were written');
@@ -208,6 +211,7 @@ describe('Connector change events: the feed (MariaDB)', () => {
     const db = sut.app.get(Database);
     const connectors = sut.app.get(RestConnectorRepository);
     const history = sut.app.get(ConnectorHistoryRepository);
+    const outbox = sut.app.get(ConnectorEventOutbox);
     const { bot, consumer } = await ownBot();
     const slow = aHeldConnector(bot.bot.uuid);
     let release!: () => void;
@@ -218,7 +222,9 @@ describe('Connector change events: the feed (MariaDB)', () => {
     // The slow write takes its seq first, then waits before its commit.
     const slowWrite = db.transaction(async (tx) => {
       connectors.insert(tx, pathOf(bot), slow, []);
-      history.record(tx, pathOf(bot), creationOf(slow, []));
+      const version = creationOf(slow, []);
+      history.record(tx, version);
+      outbox.append(tx, pathOf(bot), version);
       // A statement that answers takes the writes before it to the server (ServerTransaction): the event's row is
       // inserted, and its seq taken, now.
       await tx.rows('SELECT 1 AS one');

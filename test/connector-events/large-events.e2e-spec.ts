@@ -1,5 +1,6 @@
 import {
   buildDataSourceOptions,
+  ConnectorEventOutbox,
   ConnectorHistoryRepository,
   creationOf,
   openDatabase,
@@ -161,7 +162,9 @@ describe('Change events of the largest connectors, against the built app under t
           // A statement that answers sends the connector's ~0.5 MB INSERT alone, before the version's (issue 38 lists
           // the empty batch a write past the batch limit sends after one that went alone).
           await tx.rows('SELECT 1 AS one');
-          new ConnectorHistoryRepository(db).record(tx, path, creationOf(connector, []));
+          const version = creationOf(connector, []);
+          new ConnectorHistoryRepository(db).record(tx, version);
+          new ConnectorEventOutbox().append(tx, path, version);
         });
       }
     } finally {

@@ -105,9 +105,20 @@ describe("README's operation finder", () => {
     expect(classes.get(controller)?.methods.has(method)).toBe(true);
   });
 
-  it.each(rows.map((row) => [`${row.method} ${row.path}`, row] as const))('%s names queries its handler reaches', (_, row) => {
+  it.each(rows.map((row) => [`${row.method} ${row.path}`, row] as const))('%s names the use case its handler reaches, if any', (_, row) => {
+    const inUseCases = (name: string) => classes.get(name.split('.')[0])?.file.includes('/use-cases/') === true;
+    const useCasesReached = [...reachedFrom(classes, row.handler)].filter(inUseCases);
+    if (row.useCase === undefined) {
+      expect(useCasesReached).toEqual([]);
+    } else {
+      expect(inUseCases(row.useCase)).toBe(true);
+      expect(useCasesReached).toContain(row.useCase);
+    }
+  });
+
+  it.each(rows.map((row) => [`${row.method} ${row.path}`, row] as const))('%s names queries its handler (through its use case) reaches', (_, row) => {
     expect(row.queries.length).toBeGreaterThan(0);
-    const reached = reachedFrom(classes, row.handler);
-    expect(row.queries.filter((query) => !/^\w+Repository\.\w+$/.test(query) || !reached.has(query))).toEqual([]);
+    const reached = reachedFrom(classes, row.useCase ?? row.handler);
+    expect(row.queries.filter((query) => !/^\w+(Repository|Outbox)\.\w+$/.test(query) || !reached.has(query))).toEqual([]);
   });
 });

@@ -4,29 +4,43 @@ import { join } from 'node:path';
 import * as ts from 'typescript';
 import { ROOT } from '../support/run-command';
 
-/** One row of the README's operation finder: `GET …/path` → `Controller.handler` → `Repository.method`, … */
+/** One row of the README's operation finder: `GET …/path` → `Controller.handler` (→ `UseCase.method`) → `Repository.method`, … */
 export interface FinderRow {
   method: string;
   /** The path as the README writes it, `…` standing for the part left out at its start. */
   path: string;
   handler: string;
+  /** The use case a write's handler hands it to (`UpdateConnector.execute`), or undefined for a cell left empty. */
+  useCase?: string;
   queries: string[];
 }
 
-/** The rows of the README table whose header names the handler and the queries. */
+const cellsOf = (line: string): string[] =>
+  line
+    .split('|')
+    .slice(1, -1)
+    .map((cell) => cell.trim());
+
+/** The rows of the README table whose header names the handler, the use case and the queries (each column found by its header's first word). */
 export function finderRows(readme: string): FinderRow[] {
   const lines = readme.split('\n');
   const header = lines.findIndex((line) => /^\|\s*operation\s*\|\s*handler\b/.test(line));
   if (header < 0) throw new Error('README has no operation finder table');
+  const columns = cellsOf(lines[header]);
+  const column = (word: string): number => {
+    const index = columns.findIndex((name) => name.startsWith(word));
+    if (index < 0) throw new Error(`README's operation finder has no column "${word}"`);
+    return index;
+  };
+  const [operationAt, handlerAt, useCaseAt, queriesAt] = ['operation', 'handler', 'use case', 'queries'].map(column);
   const rows: FinderRow[] = [];
   for (const line of lines.slice(header + 2)) {
     if (!line.startsWith('|')) break;
-    const [operation, handler, queries] = line
-      .split('|')
-      .slice(1, -1)
-      .map((cell) => cell.trim());
-    const [method, path] = operation.replace(/`/g, '').split(/\s+/);
-    rows.push({ method, path, handler: handler.replace(/`/g, ''), queries: [...queries.matchAll(/`([^`]+)`/g)].map(([, name]) => name) });
+    const cells = cellsOf(line);
+    const [method, path] = cells[operationAt].replace(/`/g, '').split(/\s+/);
+    const useCase = cells[useCaseAt].replace(/`/g, '') || undefined;
+    const queries = [...cells[queriesAt].matchAll(/`([^`]+)`/g)].map(([, name]) => name);
+    rows.push({ method, path, handler: cells[handlerAt].replace(/`/g, ''), useCase, queries });
   }
   return rows;
 }
@@ -49,6 +63,8 @@ export function openApiOperations(method: string, path: string): Array<{ path: s
 }
 
 interface ClassInfo {
+  /** The file it is declared in, from the repository's root. */
+  file: string;
   /** Method name → its body. */
   methods: Map<string, ts.Node>;
   /** Field name (a constructor's parameter property or a declared property) → the class name of its type. */
@@ -64,7 +80,7 @@ export function productionClasses(): Map<string, ClassInfo> {
   for (const file of files) {
     const source = ts.createSourceFile(file, readFileSync(join(ROOT, file), 'utf8'), ts.ScriptTarget.Latest, true);
     const visit = (node: ts.Node): void => {
-      if (ts.isClassDeclaration(node) && node.name) classes.set(node.name.text, classInfo(node));
+      if (ts.isClassDeclaration(node) && node.name) classes.set(node.name.text, classInfo(file, node));
       ts.forEachChild(node, visit);
     };
     visit(source);
@@ -72,7 +88,7 @@ export function productionClasses(): Map<string, ClassInfo> {
   return classes;
 }
 
-function classInfo(node: ts.ClassDeclaration): ClassInfo {
+function classInfo(file: string, node: ts.ClassDeclaration): ClassInfo {
   const methods = new Map<string, ts.Node>();
   const fields = new Map<string, string>();
   const typeName = (type: ts.TypeNode | undefined) => (type && ts.isTypeReferenceNode(type) ? type.typeName.getText() : undefined);
@@ -91,7 +107,7 @@ function classInfo(node: ts.ClassDeclaration): ClassInfo {
       }
     }
   }
-  return { methods, fields };
+  return { file, methods, fields };
 }
 
 /**

@@ -1,5 +1,6 @@
 import {
   BotRepository,
+  ConnectorEventOutbox,
   ConnectorEventRepository,
   ConnectorHistoryRepository,
   ConnectorRelationsRepository,
@@ -22,7 +23,7 @@ import {
 } from '@app/domain';
 import { format } from 'sql-formatter';
 
-/** Every repository of libs/domain: the statements of their @GenerateSql methods are committed in docs/sql. */
+/** Every repository of libs/domain (and the outbox's append): the statements of their @GenerateSql methods are committed in docs/sql. */
 export const REPOSITORIES = [
   ScopeRepository,
   EnvironmentRepository,
@@ -31,6 +32,7 @@ export const REPOSITORIES = [
   RestConnectorSearchRepository,
   ConnectorRelationsRepository,
   ConnectorEventRepository,
+  ConnectorEventOutbox,
   ParkedEventRepository,
   ConnectorHistoryRepository,
   ConnectorTestRunRepository,
@@ -97,12 +99,12 @@ class RecordingDatabase extends Database {
   }
 }
 
-/** docs/sql/<file>: `RestConnectorSearchRepository` is rest-connector-search.repository.sql. */
+/** docs/sql/<file>: `RestConnectorSearchRepository` is rest-connector-search.repository.sql, `ConnectorEventOutbox` connector-event-outbox.sql. */
 export const sqlFileOf = (repository: string): string =>
   `${repository
-    .replace(/Repository$/, '')
     .replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`)
-    .slice(1)}.repository.sql`;
+    .slice(1)
+    .replace(/-repository$/, '.repository')}.sql`;
 
 /** A repository method: most answer a promise, a deferred write ErrorsLater. */
 type RepositoryMethod = (...params: unknown[]) => unknown;

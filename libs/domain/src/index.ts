@@ -97,5 +97,6 @@ export * from './validation/api-key-name.validator';
 export * from './connector-events/connector-event.entity';
 export * from './connector-events/connector-event-relay.entity';
 export * from './connector-events/connector-event.repository';
+export * from './connector-events/connector-event-outbox';
 export * from './connector-events/parked-event.repository';
 export * from './connector-events/dto/connector-event-feed.dto';

@@ -11,8 +11,8 @@ import { EventPublisherProvider } from './relay/event-publisher.provider';
 
 /**
  * Connector change events: the feed (`…/connector-events`), and the relay that numbers the outbox, publishes it
- * to NATS JetStream (NATS_URL) and purges it. The events themselves are written with each version
- * (ConnectorHistoryRepository), in the write's transaction.
+ * to NATS JetStream (NATS_URL) and purges it. The events themselves are appended beside each version
+ * (ConnectorEventOutbox), in the write's transaction.
  */
 @Module({
   imports: [DomainModule.with(ConnectorEventRepository, ParkedEventRepository)],

@@ -2,6 +2,12 @@ import { DomainError, RestConnector } from '@app/domain';
 import { ApiHeader } from '@nestjs/swagger';
 import { maxHeaderSize } from 'node:http';
 
+/** An answer and the ETag it goes with (the ETag header). */
+export interface WithEtag<T> {
+  body: T;
+  etag: string;
+}
+
 /** The strong ETag of a connector's current state; every write bumps `version`. */
 export function etagOf(connector: Pick<RestConnector, 'version'>): string {
   return `"v${connector.version}"`;

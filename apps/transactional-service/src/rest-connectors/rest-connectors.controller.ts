@@ -32,6 +32,9 @@ import { ApiChangeReasonHeader, Author, WriteAuthor } from './author';
 import { ApiIfMatchHeader } from './etag';
 import { RestConnectorSearchService } from './rest-connector-search.service';
 import { RestConnectorsService } from './rest-connectors.service';
+import { CreateConnectors } from './use-cases/create-connectors.use-case';
+import { DeleteConnector } from './use-cases/delete-connector.use-case';
+import { UpdateConnector } from './use-cases/update-connector.use-case';
 
 const { label } = PLATFORM_APPS.transactionalService;
 
@@ -42,6 +45,9 @@ export class RestConnectorsController {
   constructor(
     private readonly connectors: RestConnectorsService,
     private readonly search: RestConnectorSearchService,
+    private readonly createConnectors: CreateConnectors,
+    private readonly updateConnector: UpdateConnector,
+    private readonly deleteConnector: DeleteConnector,
   ) {}
 
   // The fixed sub-paths come before `:serviceUUID`, which would otherwise capture them.
@@ -137,7 +143,7 @@ export class RestConnectorsController {
     @Res({ passthrough: true }) res: Response,
     @RequestConsistency() consistency?: ConsistencyScope,
   ): Promise<RestConnectorCreatedDto> {
-    const created = await this.connectors.create(path, dto, author, key === undefined ? undefined : { key, sentBody }, consistency);
+    const created = await this.createConnectors.one({ path, dto, author, retry: key === undefined ? undefined : { key, sentBody }, consistency });
     logAlongside(res, { connectorId: created.uuid });
     res.setHeader('Location', `/${label}/org/${path.orgUUID}/env/${path.envUUID}/bot/${path.botUUID}/rest-connectors/${created.uuid}`);
     return created;
@@ -168,7 +174,7 @@ export class RestConnectorsController {
     @Res({ passthrough: true }) res: Response,
     @RequestConsistency() consistency?: ConsistencyScope,
   ): Promise<RestConnectorUpdatedDto> {
-    const { body, etag } = await this.connectors.update(path, dto, author, ifMatch, consistency);
+    const { body, etag } = await this.updateConnector.execute({ path, dto, author, ifMatch, consistency });
     res.setHeader('ETag', etag);
     return body;
   }
@@ -197,6 +203,6 @@ export class RestConnectorsController {
     @Res({ passthrough: true }) res: Response,
     @RequestConsistency() consistency?: ConsistencyScope,
   ): Promise<void> {
-    res.setHeader('ETag', await this.connectors.remove(path, author, ifMatch, consistency));
+    res.setHeader('ETag', await this.deleteConnector.execute({ path, author, ifMatch, consistency }));
   }
 }

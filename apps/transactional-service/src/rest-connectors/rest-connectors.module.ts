@@ -1,4 +1,5 @@
 import {
+  ConnectorEventOutbox,
   ConnectorHistoryRepository,
   ConnectorRelationsRepository,
   ConnectorTestRunRepository,
@@ -25,6 +26,13 @@ import { TestRunRecordsController } from './test-runs/test-run-records.controlle
 import { TestRunRecordsService } from './test-runs/test-run-records.service';
 import { TestRunsController } from './test-runs/test-runs.controller';
 import { TestRunsService } from './test-runs/test-runs.service';
+import { ConditionalWrites } from './use-cases/conditional-writes';
+import { CreateConnectors } from './use-cases/create-connectors.use-case';
+import { DeleteConnector } from './use-cases/delete-connector.use-case';
+import { RestoreConnector } from './use-cases/restore-connector.use-case';
+import { RevertConnector } from './use-cases/revert-connector.use-case';
+import { SecretSealing } from './use-cases/secret-sealing';
+import { UpdateConnector } from './use-cases/update-connector.use-case';
 
 /** Rest connectors of a bot: the operations of the platform-transactional-service group, their test runs, history, trash and restore. */
 @Module({
@@ -34,6 +42,7 @@ import { TestRunsService } from './test-runs/test-runs.service';
       RestConnectorSearchRepository,
       ConnectorRelationsRepository,
       ConnectorHistoryRepository,
+      ConnectorEventOutbox,
       ConnectorTestRunRepository,
       IdempotencyRepository,
       IdempotencyService,
@@ -46,6 +55,13 @@ import { TestRunsService } from './test-runs/test-runs.service';
     ImportReader,
     ConnectorExportService,
     RestConnectorsService,
+    CreateConnectors,
+    UpdateConnector,
+    RevertConnector,
+    DeleteConnector,
+    RestoreConnector,
+    ConditionalWrites,
+    SecretSealing,
     RestConnectorSearchService,
     ConnectorHistoryService,
     TestRunsService,

@@ -1,9 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { Database, ErrorsLater, Transaction } from '../database/database';
+import { Database } from '../database/database';
 import { DummyValue, GenerateSql } from '../database/generate-sql';
 import { listed, placeholderList, statement, statementsBy } from '../database/statement';
-import { newUuid } from '../database/uuid-v7';
-import { BotPath } from '../scope/scope-params.dto';
 import { REST_CONNECTOR_VERSION_ROWS } from '../rest-connectors/rest-connector-version.entity';
 import { recordedSnapshot } from '../rest-connectors/connector-snapshot';
 import type { VersionRow } from '../rest-connectors/connector-history.repository';
@@ -51,7 +49,6 @@ export interface EventSize {
 /** The relay's counters (connector_event_relay). */
 export type RelayProgress = Pick<ConnectorEventRelayState, 'sequencedThrough' | 'publishedThrough' | 'purgedThrough'>;
 
-const APPEND_ROWS = CONNECTOR_EVENT_ROWS.pick('eventUuid', 'organizationUuid', 'environmentUuid', 'botUuid', 'connectorUuid', 'version', 'createdAt');
 const EVENT_ROWS = CONNECTOR_EVENT_ROWS.pick('position', 'eventUuid', 'organizationUuid', 'environmentUuid', 'botUuid', 'connectorUuid', 'version');
 const RECORDED_ROWS = REST_CONNECTOR_VERSION_ROWS.pick('operation', 'updatedAt', 'updatedBy', 'reason', 'revertedTo', 'changedFields', 'snapshot');
 const PROGRESS_ROWS = CONNECTOR_EVENT_RELAY_ROWS.pick('sequencedThrough', 'publishedThrough', 'purgedThrough');
@@ -158,24 +155,6 @@ export function paddedList<V extends string | number>(name: string, values: read
 }
 
 const paddedSeqs = (values: readonly number[]) => paddedList('seq', values);
-
-/**
- * Writes the change event of a connector's version in the write's transaction (the outbox). Only the history's
- * record methods call it: a version is never recorded without its event.
- */
-export function appendConnectorEvent(tx: Transaction, path: BotPath, connectorUuid: string, version: number, at: Date): ErrorsLater {
-  return tx.defer.insert(APPEND_ROWS, [
-    {
-      eventUuid: newUuid(at.getTime()),
-      organizationUuid: path.orgUUID,
-      environmentUuid: path.envUUID,
-      botUuid: path.botUUID,
-      connectorUuid,
-      version,
-      createdAt: at,
-    },
-  ]);
-}
 
 /**
  * The outbox of connector change events: the feed's reads, and what the relay (one holder of the lease at a time)

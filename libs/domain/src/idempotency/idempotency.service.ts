@@ -31,8 +31,29 @@ export interface StoredResponse {
 export class IdempotencyService {
   constructor(private readonly keys: IdempotencyRepository) {}
 
+  /**
+   * Runs `write` once per request: without one (no Idempotency-Key) it simply runs; with one, a retry of a request
+   * that completed gets its stored answer back (read by `replayed`) and runs nothing, and a write that fails frees
+   * the key for the corrected retry. `write` stores its answer with `complete`, in the unit of work it makes.
+   */
+  async once<T>(
+    request: IdempotentRequest | undefined,
+    write: (request: IdempotentRequest | undefined) => Promise<T>,
+    replayed: (stored: StoredResponse) => T,
+  ): Promise<T> {
+    if (!request) return write(undefined);
+    const stored = await this.begin(request);
+    if (stored) return replayed(stored);
+    try {
+      return await write(request);
+    } catch (error) {
+      await this.release(request);
+      throw error;
+    }
+  }
+
   /** Takes the key and returns undefined (go ahead), or returns the stored answer to replay. */
-  async begin(request: IdempotentRequest, now = new Date()): Promise<StoredResponse | undefined> {
+  private async begin(request: IdempotentRequest, now = new Date()): Promise<StoredResponse | undefined> {
     const id = { callerSub: request.callerSub, idempotencyKey: request.key };
     if (Math.floor(Math.random() * SWEEP_ONE_IN) === 0) await this.keys.deleteExpired(now);
     for (let attempt = 0; attempt < 3; attempt++) {
@@ -70,7 +91,7 @@ export class IdempotencyService {
     return this.keys.complete(tx, { callerSub: request.callerSub, idempotencyKey: request.key }, response.status, response.body);
   }
 
-  release(request: IdempotentRequest): Promise<void> {
+  private release(request: IdempotentRequest): Promise<void> {
     return this.keys.release({ callerSub: request.callerSub, idempotencyKey: request.key });
   }
 }

@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import { appendConnectorEvent } from '../connector-events/connector-event.repository';
 import { DummyValue, GenerateSql } from '../database/generate-sql';
 import { Database, ErrorsLater, ReadFrom, Transaction } from '../database/database';
 import { statement } from '../database/statement';
@@ -85,25 +84,23 @@ const TRASH_COUNT = statement(`SELECT COUNT(*) AS total ${TRASH_OF_BOT}`).return
 
 /**
  * The recorded versions of connectors (rest_connector_versions) and the bot's trash. A version is written
- * in the transaction of the write it records, with its change event (the outbox, connector_events). Every read is index-ordered: versions by the primary key
+ * in the transaction of the write it records, beside its change event (ConnectorEventOutbox). Every read is index-ordered: versions by the primary key
  * (connector, version), the trash by idx_rest_connectors_bot_deleted_at (docs/query-plans.md).
  */
 @Injectable()
 export class ConnectorHistoryRepository {
   constructor(private readonly db: Database) {}
 
-  /** Records a create or an update of the connector of `path`'s bot, with the record it left, and its change event. */
-  @GenerateSql({ params: [DummyValue.TX, DummyValue.BOT_PATH, {}] })
-  record(tx: Transaction, path: BotPath, version: VersionRow): ErrorsLater {
-    tx.defer.insert(REST_CONNECTOR_VERSION_ROWS, [version]);
-    return appendConnectorEvent(tx, path, version.connectorUuid, version.version, version.updatedAt);
+  /** Records a create or an update of a connector, with the record it left; its change event is the unit of work's to append (ConnectorEventOutbox). */
+  @GenerateSql({ params: [DummyValue.TX, {}] })
+  record(tx: Transaction, version: VersionRow): ErrorsLater {
+    return tx.defer.insert(REST_CONNECTOR_VERSION_ROWS, [version]);
   }
 
-  /** Records a delete or a restore of the connector, just written in `tx`, with the snapshot of its version before, and its change event. */
-  @GenerateSql({ params: [DummyValue.TX, DummyValue.BOT_PATH, DummyValue.UUID, DummyValue.VERSION_STEP, 'DELETED', DummyValue.AUTHOR] })
+  /** Records a delete or a restore of the connector, just written in `tx`, with the snapshot of its version before; its change event is the unit of work's to append. */
+  @GenerateSql({ params: [DummyValue.TX, DummyValue.UUID, DummyValue.VERSION_STEP, 'DELETED', DummyValue.AUTHOR] })
   async recordUnchanged(
     tx: Transaction,
-    path: BotPath,
     connectorUuid: string,
     step: VersionStep,
     operation: VersionOperation.DELETED | VersionOperation.RESTORED,
@@ -112,7 +109,6 @@ export class ConnectorHistoryRepository {
     const recorded = await tx.run(RECORD_UNCHANGED, { ...step, operation, ...author, connectorUuid });
     // Every write records a version, and the migration recorded every connector before: a missing one is a bug.
     if (recorded !== 1) throw new Error(`Rest connector ${connectorUuid} has no recorded version before its current one`);
-    appendConnectorEvent(tx, path, connectorUuid, step.to, author.updatedAt);
   }
 
   /** A page of the connector's versions, newest first, without snapshots. */

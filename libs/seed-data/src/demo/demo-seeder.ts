@@ -1,6 +1,7 @@
 import {
   AuthType,
   BotPath,
+  ConnectorEventOutbox,
   ConnectorHistoryRepository,
   ContentType,
   creationOf,
@@ -62,6 +63,7 @@ export async function seedDemoData(dataSource: DataSource): Promise<boolean> {
   const now = new Date();
   const connectors = new RestConnectorRepository(db);
   const history = new ConnectorHistoryRepository(db);
+  const outbox = new ConnectorEventOutbox();
   const inserted = await insertedAtPath(
     db.transaction(async (tx) => {
       for (const demo of DEMO_CONNECTORS) {
@@ -83,7 +85,9 @@ export async function seedDemoData(dataSource: DataSource): Promise<boolean> {
         );
         const tags = demo.tags.map((name, position) => ({ name, nameKey: name.toLowerCase(), position }));
         connectors.insert(tx, SUPPORT_BOT, connector, tags);
-        history.record(tx, SUPPORT_BOT, creationOf(connector, tags));
+        const version = creationOf(connector, tags);
+        history.record(tx, version);
+        outbox.append(tx, SUPPORT_BOT, version);
       }
     }),
   );

@@ -18,7 +18,8 @@ import { ApiBearerAuth, ApiOkResponse, ApiOperation } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { ApiChangeReasonHeader, Author, WriteAuthor } from '../author';
 import { ApiIfMatchHeader } from '../etag';
-import { RestConnectorsService } from '../rest-connectors.service';
+import { RestoreConnector } from '../use-cases/restore-connector.use-case';
+import { RevertConnector } from '../use-cases/revert-connector.use-case';
 import { ConnectorHistoryService } from './connector-history.service';
 
 @ApiBearerAuth('bearer')
@@ -27,7 +28,8 @@ import { ConnectorHistoryService } from './connector-history.service';
 export class ConnectorHistoryController {
   constructor(
     private readonly history: ConnectorHistoryService,
-    private readonly connectors: RestConnectorsService,
+    private readonly revertConnector: RevertConnector,
+    private readonly restoreConnector: RestoreConnector,
   ) {}
 
   // Before RestConnectorsController's `:serviceUUID`, which would otherwise capture `deleted`.
@@ -107,7 +109,7 @@ export class ConnectorHistoryController {
     @Res({ passthrough: true }) res: Response,
     @RequestConsistency() consistency?: ConsistencyScope,
   ): Promise<RestConnectorUpdatedDto> {
-    const { body, etag } = await this.connectors.revert(path, author, ifMatch, consistency);
+    const { body, etag } = await this.revertConnector.execute({ path, author, ifMatch, consistency });
     res.setHeader('ETag', etag);
     return body;
   }
@@ -135,7 +137,7 @@ export class ConnectorHistoryController {
     @Res({ passthrough: true }) res: Response,
     @RequestConsistency() consistency?: ConsistencyScope,
   ): Promise<RestConnectorRestoredDto> {
-    const { body, etag } = await this.connectors.restore(path, author, ifMatch, consistency);
+    const { body, etag } = await this.restoreConnector.execute({ path, author, ifMatch, consistency });
     res.setHeader('ETag', etag);
     return body;
   }

@@ -13,11 +13,10 @@ import {
   SECRETS,
   SecretField,
 } from '@app/domain';
-import { AnswerHandle, Caller, PLATFORM_VALIDATION_OPTIONS, PlatformValidationPipe } from '@app/platform';
+import { AnswerHandle, PLATFORM_VALIDATION_OPTIONS, PlatformValidationPipe } from '@app/platform';
 import { BadRequestException, Injectable } from '@nestjs/common';
 import { Author } from '../author';
-import { toConnectorWrite } from '../connector-write';
-import { RestConnectorsService } from '../rest-connectors.service';
+import { CreateConnectors, NewConnector } from '../use-cases/create-connectors.use-case';
 import { ConnectorDraft, CredentialDraft, CredentialField, DRAFT_FIELDS, ImportDraft } from './connector-draft';
 import { ImportReader } from './import-reader';
 import { uniqueNames } from './unique-names';
@@ -29,11 +28,11 @@ const STAND_IN = Object.fromEntries(
 
 const isSecret = (field: CredentialField): field is SecretField => field in SECRETS;
 
-/** One connector of an import, planned: its create body with and without its secrets, and where each credential comes from. */
+/** One connector of an import, planned: the connector to create, its create body as the answer shows it, and where each credential comes from. */
 interface Planned {
   draft: ConnectorDraft;
-  /** The create body as it would be stored (secrets in clear; a missing one as its stand-in). */
-  body: RestConnectorWriteDto;
+  /** The connector as it would be created (a missing secret as its stand-in), the create's write rules passed. */
+  created: NewConnector;
   /** The create body as the answer shows it: secrets as placeholders. */
   shown: RestConnectorWriteDto;
   credentials: ImportedCredentialDto[];
@@ -42,15 +41,16 @@ interface Planned {
 /**
  * `POST …/rest-connectors/import` (docs/api-contract.md, "Import and export"): the format's importer reads the
  * source (no network, no file) in a worker thread (ImportReader), each connector it finds becomes a create body with the credentials the source or
- * the request gives, every body is validated exactly as a create would be (the pipe's rules, then the write's),
- * and a dry run answers the plan; otherwise all are created in one transaction, all or none.
+ * the request gives, every body is validated exactly as a create would be (the pipe's rules, then the write's, once:
+ * CreateConnectors.prepare), and a dry run answers the plan; otherwise CreateConnectors creates all the prepared
+ * connectors in one transaction, all or none.
  */
 @Injectable()
 export class ConnectorImportService {
   private readonly pipe = new PlatformValidationPipe(PLATFORM_VALIDATION_OPTIONS);
 
   constructor(
-    private readonly connectors: RestConnectorsService,
+    private readonly create: CreateConnectors,
     private readonly reader: ImportReader,
   ) {}
 
@@ -62,9 +62,8 @@ export class ConnectorImportService {
     consistency?: ConsistencyScope,
     sent?: AnswerHandle,
   ): Promise<RestConnectorImportResultDto> {
-    const { caller } = author;
-    const draft = await this.reader.read(caller.sub, dto.format, dto.source, dto.select, sent);
-    const planned = await this.plan(draft, dto, caller);
+    const draft = await this.reader.read(author.caller.sub, dto.format, dto.source, dto.select, sent);
+    const planned = await this.plan(path, draft, dto, author);
     const dryRun = dto.dryRun !== false;
     if (!dryRun) {
       const missing = planned.flatMap(({ draft: { where }, credentials }, index) =>
@@ -76,20 +75,20 @@ export class ConnectorImportService {
           ),
       );
       if (missing.length > 0) throw new InvalidInputError(missing);
-      const uuids = await this.connectors.createAll(
+      const uuids = await this.create.many({
         path,
-        planned.map(({ body }) => body),
+        connectors: planned.map(({ created }) => created),
         author,
-        retry && { ...retry, route: 'rest-connectors/import' },
+        retry: retry && { ...retry, route: 'rest-connectors/import' },
         consistency,
-      );
+      });
       return answer(false, planned, draft, uuids);
     }
     return answer(true, planned, draft);
   }
 
-  /** Every connector of the draft as a create body, validated as a create is: all problems of all connectors in one 400. */
-  private async plan(draft: ImportDraft, dto: RestConnectorImportDto, caller: Caller): Promise<Planned[]> {
+  /** Every connector of the draft as a create body, validated and prepared as a create is: all problems of all connectors in one 400. */
+  private async plan(path: BotPath, draft: ImportDraft, dto: RestConnectorImportDto, author: Author): Promise<Planned[]> {
     if (draft.connectors.length > IMPORT_LIMITS.connectors) {
       throw new InvalidInputError([
         `source holds ${draft.connectors.length} connectors; an import creates at most ${IMPORT_LIMITS.connectors}: choose some with select`,
@@ -99,6 +98,7 @@ export class ConnectorImportService {
     const given = dto.credentials ?? {};
     const problems: string[] = [];
     const planned: Planned[] = [];
+    const now = new Date();
     for (const [index, connector] of draft.connectors.entries()) {
       const credentials = connector.credentials.map((credential) => credentialOf(credential, given));
       const values = Object.fromEntries(connector.credentials.map(({ field, value }) => [field, value ?? given[field] ?? STAND_IN[field]])) as Partial<
@@ -112,8 +112,8 @@ export class ConnectorImportService {
           { ...fields, ...values },
           { type: 'body', metatype: RestConnectorWriteDto, data: '' },
         )) as RestConnectorWriteDto;
-        toConnectorWrite(body, caller, new Date(), (_field, plaintext) => plaintext);
-        planned.push({ draft: connector, body, shown: { ...fields, ...shownValues } as unknown as RestConnectorWriteDto, credentials });
+        const created = this.create.prepare(path, body, author, now);
+        planned.push({ draft: connector, created, shown: { ...fields, ...shownValues } as unknown as RestConnectorWriteDto, credentials });
       } catch (error) {
         problems.push(...problemsOf(error).map((problem) => `${prefix} ${problem}`));
       }

@@ -1,0 +1,54 @@
+import {
+  ConnectorEventOutbox,
+  ConnectorHistoryRepository,
+  Database,
+  nextVersionOf,
+  RestConnectorRepository,
+  RestConnectorRestoredDto,
+  VersionOperation,
+} from '@app/domain';
+import { Injectable } from '@nestjs/common';
+import { versionAuthorOf } from '../author';
+import { restorationOf } from '../connector-lifecycle';
+import { etagOf, WithEtag } from '../etag';
+import { ConnectorNotDeletedException } from '../rest-connector.exceptions';
+import { RestConnectorsService } from '../rest-connectors.service';
+import { ConditionalWrites, ExistingConnectorCommand, requireMatch } from './conditional-writes';
+import { unlessNameTaken } from './name-taken';
+
+/**
+ * A deleted connector active again exactly as it was (`POST …/restore`: fields, tags, secrets; flows still name it),
+ * with a new version. One unit of work: the row, a RESTORED version keeping the record, its change event. With
+ * If-Match only from that exact version (else 412). Two restores at once: one wins, the other finds it active (409);
+ * a connector that took the name meanwhile: the unique key refuses it (409 naming it).
+ */
+@Injectable()
+export class RestoreConnector {
+  constructor(
+    private readonly db: Database,
+    private readonly reads: RestConnectorsService,
+    private readonly writes: ConditionalWrites,
+    private readonly connectors: RestConnectorRepository,
+    private readonly history: ConnectorHistoryRepository,
+    private readonly outbox: ConnectorEventOutbox,
+  ) {}
+
+  async execute({ path, author, ifMatch, consistency }: ExistingConnectorCommand): Promise<WithEtag<RestConnectorRestoredDto>> {
+    return this.writes.untilWritten(path, ifMatch, async (condition) => {
+      const current = await this.reads.findAny(path);
+      if (current.deletedAt === null) throw new ConnectorNotDeletedException(current.uuid);
+      requireMatch(condition, current);
+      const step = nextVersionOf(current);
+      const recorded = versionAuthorOf(author, new Date());
+      const restored = await unlessNameTaken(current.name, () =>
+        this.db.transaction(async (tx) => {
+          if (!(await this.connectors.restore(tx, path, step, restorationOf(current)))) return false;
+          await this.history.recordUnchanged(tx, current.uuid, step, VersionOperation.RESTORED, recorded);
+          this.outbox.append(tx, path, { connectorUuid: current.uuid, version: step.to, updatedAt: recorded.updatedAt });
+          return true;
+        }, consistency),
+      );
+      return restored ? { body: { message: 'Rest connector restored', data: current.uuid }, etag: etagOf({ version: step.to }) } : null;
+    });
+  }
+}
