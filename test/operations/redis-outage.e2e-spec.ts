@@ -45,10 +45,26 @@ describe('Read-your-writes while Redis fails', () => {
   /** Writes the replica still lacked after every read of them: the reads could not have come from it. */
   let missingOnReplica = 0;
   let heldWrites = 0;
+  /** Where each app's log stood when an outage began and once it was over. */
+  const outages: { what: string; from: Map<TestApp, number>; to?: Map<TestApp, number> }[] = [];
+  const outageBegins = (what: string) => outages.push({ what, from: new Map([a, b, c].map((app) => [app, app.logs.length])) });
+  const outageEnded = () => (outages[outages.length - 1].to = new Map([a, b, c].map((app) => [app, app.logs.length])));
+  /** How many "unreachable" lines `app` logged within each outage. */
+  const unreachableWithin = (app: TestApp) =>
+    outages.map(({ what, from, to }) => ({
+      what,
+      lines: app.logs.slice(from.get(app), to!.get(app)).filter((line) => String(line.msg).startsWith('read-your-writes: Redis is unreachable')).length,
+    }));
+  /** Whether `app` logged "unreachable" and "reachable again" in turn: once per change of its connection, never twice in a row. */
+  const inTurn = (app: TestApp) =>
+    app.logs
+      .filter((line) => /^read-your-writes: Redis is (unreachable|reachable again)/.test(String(line.msg)))
+      .every((line, i) => String(line.msg).includes(i % 2 === 0 ? 'unreachable' : 'reachable again'));
 
   const base = () => tenantPath(tenant);
   const nameOf = (app: TestApp) => (app === a ? 'a' : app === b ? 'b' : 'c');
   const unreachableLines = (app: TestApp) => app.logs.filter((line) => String(line.msg).startsWith('read-your-writes: Redis is unreachable'));
+  const reachableLines = (app: TestApp) => app.logs.filter((line) => String(line.msg).startsWith('read-your-writes: Redis is reachable again'));
   const lostLines = (app: TestApp) => app.logs.filter((line) => String(line.msg).startsWith("read-your-writes: Redis no longer holds the callers' positions"));
 
   /** Waits until every app has its two connections to Redis again (rate limits, write positions): ioredis waits up to 2 s between tries. */
@@ -152,12 +168,15 @@ describe('Read-your-writes while Redis fails', () => {
       await writeThenRead('before', writer, [reader], { update: true });
 
     // Only the writing app is cut from Redis: the others ask Redis, which has no position for the write.
+    outageBegins('a cut off');
     await proxy.cut();
     for (let i = 0; i < 3; i++) await writeThenRead('a cut off', a, [b]);
     await proxy.restore();
+    outageEnded();
     await writeThenRead('a back', a, [b]);
 
     // Redis is killed: nobody reaches it; c gets no request until it is back.
+    outageBegins('redis killed');
     await redis.kill();
     for (let i = 0; i < 2; i++) await writeThenRead('redis down', a, [b]);
     await writeThenRead('redis down', b, [a]);
@@ -165,14 +184,18 @@ describe('Read-your-writes while Redis fails', () => {
     // A write stored in Redis just before Redis restarts empty, read at once on every app: c's first request since.
     await redis.start();
     await reconnected();
+    outageEnded();
     await holdReplica([b, a]);
     const name = `stored then lost ${Math.random().toString(36).slice(2, 8)}`;
     const uuid = (await a.http.post(base()).set(bearer(caller)).send(aConnectorBody({ name })).expect(201)).body.uuid;
+    outageBegins('redis killed again');
     await redis.kill();
     await redis.start();
     const until = Date.now() + 1_500;
     do for (const reader of [c, b, a]) await readBack('right after Redis returned empty', reader, uuid, name);
     while (Date.now() < until);
+    await reconnected();
+    outageEnded();
     heldWrites++;
     if ((await replica.getRepository(RestConnector).countBy({ uuid })) === 0) missingOnReplica++;
 
@@ -189,9 +212,16 @@ describe('Read-your-writes while Redis fails', () => {
     expect(stale).toEqual([]);
     expect(checks).toBeGreaterThanOrEqual(80);
     expect(missingOnReplica).toBe(heldWrites);
-    // Once per change of each app's connection, not once per request or write: a cut once and Redis killed twice, b and c twice.
-    expect(unreachableLines(a)).toHaveLength(3);
-    expect([unreachableLines(b), unreachableLines(c)].map((lines) => lines.length)).toEqual([2, 2]);
+    // Once per change of each app's connection, not once per request or write: a once when it was cut, every app once
+    // each time Redis was killed. A connection dropped at other times (its second without an answer ran out on a busy
+    // machine) is a change of its own: not counted here, and logged once too, in turn with its recovery.
+    const once = (what: string[]) => what.map((outage) => ({ what: outage, lines: 1 }));
+    expect(unreachableWithin(a)).toEqual(once(['a cut off', 'redis killed', 'redis killed again']));
+    expect(unreachableWithin(b).slice(1)).toEqual(once(['redis killed', 'redis killed again']));
+    expect(unreachableWithin(c).slice(1)).toEqual(once(['redis killed', 'redis killed again']));
+    expect([a, b, c].map(inTurn)).toEqual([true, true, true]);
+    // And each outage ended with a line saying so.
+    expect([a, b, c].map((app) => reachableLines(app).length >= unreachableWithin(app).filter(({ lines }) => lines > 0).length)).toEqual([true, true, true]);
     expect(unreachableLines(b)[0]).toMatchObject({ level: 'warn' });
     // Redis lost what it held twice (killed twice); each app noticed each loss once (the cut lost nothing).
     expect([a, b, c].map((app) => lostLines(app).length)).toEqual([2, 2, 2]);

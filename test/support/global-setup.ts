@@ -1,7 +1,10 @@
+import { join } from 'node:path';
 import { createMigratedDatabase, TEST_MYSQL_SERVER, uniqueDatabaseName } from './test-database';
 import { redisAnswers, TEST_REDIS_URL } from './test-redis';
+import { warmWorkerScripts } from './warm-worker-scripts';
 
 export default async function globalSetup(): Promise<void> {
+  warmWorkerScripts(join(__dirname, '..', '..'));
   const name = uniqueDatabaseName('platform_test');
   try {
     process.env.TEST_DATABASE_URL = await createMigratedDatabase(name);
