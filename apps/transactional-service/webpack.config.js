@@ -1,5 +1,6 @@
 const { readdirSync, readFileSync } = require('node:fs');
 const { dirname, join, resolve } = require('node:path');
+const transpileOnly = require('../../tools/build/webpack.config');
 
 /** The AsyncAPI documents the app serves (PlatformAppDefinition.asyncApiDocument, read beside the bundle). */
 const ASYNCAPI_DIR = resolve(__dirname, '..', '..', 'docs', 'asyncapi');
@@ -31,16 +32,19 @@ class AsyncApiDocumentsPlugin {
  * workerScript (apps/transactional-service/src/workers/worker-script.ts) finds them: the answer reader's
  * (…/rest-connectors/test-runs/answer/answer-reader.ts) and the import reader's (…/import-export/import-reader.ts);
  * and its AsyncAPI documents beside them (AsyncApiDocumentsPlugin).
- * Everything else is Nest's default webpack configuration, unchanged.
+ * Everything else is the project's configuration for every bundle (tools/build/webpack.config.js).
  */
-module.exports = (defaults) => ({
-  ...defaults,
-  entry: {
-    main: defaults.entry,
-    'answer.worker': './apps/transactional-service/src/rest-connectors/test-runs/answer/answer.worker.ts',
-    'import.worker': './apps/transactional-service/src/rest-connectors/import-export/import.worker.ts',
-  },
-  // Nest names the bundle `<the app's folder>/main.js` under dist/: the worker goes beside it.
-  output: { ...defaults.output, filename: join(dirname(defaults.output.filename), '[name].js'), library: { type: 'commonjs2' } },
-  plugins: [...(defaults.plugins ?? []), new AsyncApiDocumentsPlugin(dirname(defaults.output.filename))],
-});
+module.exports = (nestDefaults) => {
+  const defaults = transpileOnly(nestDefaults);
+  return {
+    ...defaults,
+    entry: {
+      main: defaults.entry,
+      'answer.worker': './apps/transactional-service/src/rest-connectors/test-runs/answer/answer.worker.ts',
+      'import.worker': './apps/transactional-service/src/rest-connectors/import-export/import.worker.ts',
+    },
+    // Nest names the bundle `<the app's folder>/main.js` under dist/: the worker goes beside it.
+    output: { ...defaults.output, filename: join(dirname(defaults.output.filename), '[name].js'), library: { type: 'commonjs2' } },
+    plugins: [...defaults.plugins, new AsyncApiDocumentsPlugin(dirname(defaults.output.filename))],
+  };
+};

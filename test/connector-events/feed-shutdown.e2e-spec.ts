@@ -10,7 +10,7 @@ import { ROOT } from '../support/run-command';
 import { TEST_JWT_SECRET } from '../support/test-config';
 import { createMigratedDatabase, dropDatabase, uniqueDatabaseName } from '../support/test-database';
 import { signToken } from '../support/tokens';
-import { getAlone as get, Outcome } from '../support/raw-http';
+import { getAlone as get, openRaw, Outcome, parseRawResponse } from '../support/raw-http';
 import { until } from '../support/connector-events';
 
 /** What a waiting long poll must get at SIGTERM: a whole 200 with no event, a cursor, and `Connection: close`. */
@@ -84,12 +84,24 @@ describe.each(ENGINES)('SIGTERM with long polls of the change feed waiting (%s)'
       const headers = { Authorization: `Bearer ${await signToken({ orgs: [tenant.organization.uuid] })}` };
       const feed = `/${TRANSACTIONAL_SERVICE_APP.label}/org/${tenant.organization.uuid}/env/${tenant.environment.uuid}/connector-events?after=now&wait=30`;
       const polls = Array.from({ length: 50 }, () => get(port, feed, headers));
-      await waitFor('50 long polls waiting', async () => waitingPolls(await get(port, '/metrics')) === 50, 20_000);
+      await waitFor('50 long polls waiting', async () => gauge(await get(port, '/metrics'), 'connector_event_feed_waiting') === 50, 20_000);
+
+      // A create whose body has not all arrived: a request in flight, which keeps the draining app listening until
+      // the new poll below has been answered, however slowly this machine gets to send it.
+      const held = await openRaw(port);
+      const connectors = `/${TRANSACTIONAL_SERVICE_APP.label}/org/${tenant.organization.uuid}/env/${tenant.environment.uuid}/bot/${tenant.bot.uuid}/rest-connectors`;
+      held.socket.write(
+        `POST ${connectors} HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${await signToken({ orgs: [tenant.organization.uuid], scope: 'connectors:write' })}\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{`,
+      );
+      await waitFor('the create to be in flight', async () => gauge(await get(port, '/metrics'), 'http_requests_in_flight') === 50 + 1 + 1, 20_000);
 
       app.child.kill('SIGTERM');
       const signalledAt = Date.now();
       await waitFor('the app to say it drains', () => output().includes('SIGTERM: draining'));
       const [readiness, newPoll, answers] = await Promise.all([get(port, '/health/ready'), get(port, feed, headers), Promise.all(polls)]);
+      // The create's last byte: answered whole (an empty body is a 400) with `Connection: close`, then the drain ends.
+      held.socket.write('}');
+      const heldAnswer = parseRawResponse(await held.closed);
       let timer: NodeJS.Timeout | undefined;
       const code = await Promise.race([exited, new Promise((done) => (timer = setTimeout(() => done('still running'), 2 * DRAIN_TIMEOUT_MS)))]);
       clearTimeout(timer);
@@ -97,6 +109,7 @@ describe.each(ENGINES)('SIGTERM with long polls of the change feed waiting (%s)'
 
       expect(answers).toEqual(Array.from({ length: 50 }, () => answeredAtDrain));
       expect(newPoll).toEqual(answeredAtDrain);
+      expect(heldAnswer).toMatchObject({ status: 400, headers: expect.objectContaining({ connection: 'close' }) });
       expect(readiness).toMatchObject({ status: 503 });
       expect(code).toBe(0);
       // Generous: the drain's own bound, twice (it ends at once here: nothing holds it).
@@ -112,9 +125,12 @@ describe.each(ENGINES)('SIGTERM with long polls of the change feed waiting (%s)'
   );
 });
 
-/** `connector_event_feed_waiting` in a /metrics answer: the long polls waiting in the process. */
-function waitingPolls(metrics: Outcome): number | undefined {
+/**
+ * A gauge's value in a /metrics answer: `connector_event_feed_waiting`, the long polls waiting in the process;
+ * `http_requests_in_flight`, the requests it is answering (the /metrics request itself included).
+ */
+function gauge(metrics: Outcome, name: string): number | undefined {
   if (!('status' in metrics)) return undefined;
-  const match = /^connector_event_feed_waiting(?:\{[^}]*\})? (\S+)$/m.exec(metrics.body);
+  const match = new RegExp(`^${name}(?:\\{[^}]*\\})? (\\S+)$`, 'm').exec(metrics.body);
   return match ? Number(match[1]) : undefined;
 }

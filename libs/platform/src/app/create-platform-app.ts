@@ -132,6 +132,7 @@ export async function createPlatformApp(
   // Here, not in runPlatformApp: every server built from this (tests too) bounds slow clients alike.
   applyServerTimeouts(app.getHttpServer(), config.httpTimeouts);
   metrics.watchDatabase(app.get(DataSource), app.get<ReadReplicas | null>(READ_REPLICAS));
+  metrics.watchRequests(() => shutdown.inFlight);
   app.useLogger(app.get(NestPinoLogger));
   app.disable('x-powered-by');
   // No automatic weak ETag (a SHA-1 of every body): the connector reads and writes set their own strong one.

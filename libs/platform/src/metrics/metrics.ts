@@ -38,6 +38,18 @@ export class PlatformMetrics {
     next();
   };
 
+  /** The requests this process is answering now (`inFlight`: ShutdownState's count, long polls included). */
+  watchRequests(inFlight: () => number): void {
+    new Gauge({
+      name: 'http_requests_in_flight',
+      help: 'Requests this process is answering now, long polls of the change feed included; during a drain, what holds the stop',
+      registers: [this.registry],
+      collect() {
+        this.set(inFlight());
+      },
+    });
+  }
+
   /** Reads of a replica's that the primary served, by reason (ReadReplicas). */
   primaryFallbacks(): Counter<'reason'> {
     return new Counter({

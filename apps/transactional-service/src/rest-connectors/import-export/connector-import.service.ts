@@ -38,6 +38,14 @@ interface Planned {
   credentials: ImportedCredentialDto[];
 }
 
+/** What an import request carries beside its body: its Idempotency-Key, consistency scope, answer and disconnect. */
+export interface ImportRequest {
+  retry?: { key: string; sentBody: unknown };
+  consistency?: ConsistencyScope;
+  answer?: AnswerHandle;
+  callerGone?: AbortSignal;
+}
+
 /**
  * `POST …/rest-connectors/import` (docs/api-contract.md, "Import and export"): the format's importer reads the
  * source (no network, no file) in a worker thread (ImportReader), each connector it finds becomes a create body with the credentials the source or
@@ -58,11 +66,9 @@ export class ConnectorImportService {
     path: BotPath,
     dto: RestConnectorImportDto,
     author: Author,
-    retry?: { key: string; sentBody: unknown },
-    consistency?: ConsistencyScope,
-    sent?: AnswerHandle,
+    { retry, consistency, answer: sent, callerGone }: ImportRequest = {},
   ): Promise<RestConnectorImportResultDto> {
-    const draft = await this.reader.read(author.caller.sub, dto.format, dto.source, dto.select, sent);
+    const draft = await this.reader.read(author.caller.sub, dto.format, dto.source, dto.select, { answer: sent, callerGone });
     const planned = await this.plan(path, draft, dto, author);
     const dryRun = dto.dryRun !== false;
     if (!dryRun) {

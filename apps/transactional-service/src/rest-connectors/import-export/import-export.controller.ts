@@ -11,6 +11,7 @@ import {
   ACCEPTABLE_IDEMPOTENCY_KEY,
   Answer,
   AnswerHandle,
+  CallerGone,
   ApiErrorResponses,
   CONNECTORS_WRITE_SCOPE,
   IdempotencyKeyHeader,
@@ -64,9 +65,10 @@ export class ImportExportController {
     @IdempotencyKeyHeader() key: string | undefined,
     @SentBody() sentBody: unknown,
     @Answer() answer: AnswerHandle,
+    @CallerGone() callerGone: AbortSignal,
     @RequestConsistency() consistency?: ConsistencyScope,
   ): Promise<RestConnectorImportResultDto> {
-    return this.importer.import(path, dto, author, key === undefined ? undefined : { key, sentBody }, consistency, answer);
+    return this.importer.import(path, dto, author, { retry: key === undefined ? undefined : { key, sentBody }, consistency, answer, callerGone });
   }
 
   @Get(':serviceUUID/export')

@@ -34,6 +34,21 @@ describe(ImportReader.name, () => {
     });
   }, 60_000);
 
+  it('stops the reading of a caller that left, frees the worker at once, and refuses the import (nobody reads its answer)', async () => {
+    reader = new ImportReader({ budgetMs: 60_000, queueMs: 60_000 });
+    await warmUp(reader);
+    const gone = new AbortController();
+    const slow = reader.read('ana', ImportFormat.OPENAPI, slowSource, undefined, { callerGone: gone.signal }).catch((error: unknown) => error);
+    const next = reader.read('bob', ImportFormat.CURL, 'curl https://api.example.com/next', undefined);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+
+    gone.abort();
+
+    expect(await slow).toBeInstanceOf(ServiceUnavailableException);
+    // Read by the worker the slow source held: within the test's time only if that source was stopped (its budget is a minute).
+    await expect(next).resolves.toMatchObject({ connectors: [expect.anything()] });
+  }, 30_000);
+
   it('answers 503 to an import that waits too long for the worker another caller holds', async () => {
     reader = new ImportReader({ budgetMs: 60_000, queueMs: 300 });
     await warmUp(reader);
@@ -66,7 +81,7 @@ describe(ImportReader.name, () => {
     reader = new ImportReader({ budgetMs: 60_000, queueMs: 60_000, sendMs: 300 });
     let sent!: () => void;
     const unread = { closed: new Promise<void>((resolve) => (sent = resolve)), cut: jest.fn(() => sent()) };
-    const ping = (answer?: typeof unread) => reader!.read('ana', ImportFormat.CURL, 'curl https://api.example.com/ping', undefined, answer);
+    const ping = (answer?: typeof unread) => reader!.read('ana', ImportFormat.CURL, 'curl https://api.example.com/ping', undefined, { answer });
 
     await ping(unread);
     // A draft up to 2 MiB of JSON in an answer its caller does not read: a loop of them ran the app out of its heap.

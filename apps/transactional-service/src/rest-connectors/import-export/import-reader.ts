@@ -96,8 +96,18 @@ export class ImportReader implements OnApplicationShutdown {
     });
   }
 
-  /** The draft of `source`, read for `caller` (the token's `sub`) in its turn; the caller's place is held until `answer` has left. */
-  async read(caller: string, format: ImportFormat, source: string, select: string[] | undefined, answer?: AnswerHandle): Promise<ImportDraft> {
+  /**
+   * The draft of `source`, read for `caller` (the token's `sub`) in its turn; the caller's place is held until `answer`
+   * has left. When `callerGone` fires (the caller disconnected), the read is dropped from the queue or its worker
+   * stopped, and the import is refused: nobody would read its answer.
+   */
+  async read(
+    caller: string,
+    format: ImportFormat,
+    source: string,
+    select: string[] | undefined,
+    { answer, callerGone }: { answer?: AnswerHandle; callerGone?: AbortSignal } = {},
+  ): Promise<ImportDraft> {
     if (this.callers.has(caller)) {
       throw new TooManyRequestsException(
         IMPORT_BUSY_RETRY_AFTER_S,
@@ -107,7 +117,7 @@ export class ImportReader implements OnApplicationShutdown {
     this.callers.add(caller);
     const free = () => this.callers.delete(caller);
     try {
-      const outcome = await this.pool.run<ImportTaskResult>({ format, source, select } satisfies ImportTask);
+      const outcome = await this.pool.run<ImportTaskResult>({ format, source, select } satisfies ImportTask, { callerGone });
       if ('error' in outcome) throw outcome.error;
       if ('stopped' in outcome) throw STOPPED[outcome.stopped](this.budgetMs);
       if ('problems' in outcome.result) throw new InvalidInputError(outcome.result.problems);
