@@ -87,6 +87,16 @@ module.exports = {
     },
     {
       ...base,
+      // The fuzz suite again, ten times deeper (test/support/deep-fuzz.ts), run by `npm run test:release` beside the
+      // release project, whose global setup (the e2e database) it shares: jest runs one module once.
+      displayName: 'fuzz-deep',
+      globalSetup: '<rootDir>/test/support/release-global-setup.ts',
+      globalTeardown: '<rootDir>/test/support/release-global-teardown.ts',
+      testMatch: ['<rootDir>/test/security/fuzz.e2e-spec.ts'],
+      setupFiles: ['<rootDir>/test/support/deep-fuzz.ts'],
+    },
+    {
+      ...base,
       // `npm run bench` itself, shortened (`npm run test:bench`): never part of `npm test`, like the bench.
       displayName: 'bench',
       testMatch: ['<rootDir>/test/bench/**/*.bench-spec.ts'],

@@ -5,9 +5,9 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { anEnvironment, anOrganization, aBot } from '../support/fixtures';
-import { runTs } from '../support/run-command';
+import { runCli, runTs } from '../support/run-command';
 
-describe('npm run import', () => {
+describe('npm run import (the sources once, then the built CLI)', () => {
   const dir = mkdtempSync(join(tmpdir(), 'platform-import-'));
   const env = () => ({ DATABASE_URL: process.env.TEST_DATABASE_URL });
   let dataSource: PlatformDataSource;
@@ -24,7 +24,7 @@ describe('npm run import', () => {
   });
   afterAll(() => dataSource.destroy());
 
-  it('imports a good file and exits 0', async () => {
+  it('imports a good file and exits 0, run from the sources as the npm script runs it', async () => {
     const organization = anOrganization();
     const environment = anEnvironment(organization.uuid);
     const file = writeJson('good.json', { organizations: [organization], environments: [environment], bots: [aBot(environment.uuid)] });
@@ -44,7 +44,7 @@ describe('npm run import', () => {
       bots: [aBot(missing, { uuid: 'not-a-uuid' })],
     });
 
-    const result = await runTs('tools/cli/src/main.ts', ['import', file], env());
+    const result = await runCli(['import', file], env());
 
     expect(result.code).toBe(1);
     expect(result.stderr).toContain('Import rejected, nothing was written:');
@@ -56,7 +56,7 @@ describe('npm run import', () => {
   it('rejects malformed JSON and exits non-zero', async () => {
     const file = writeJson('malformed.json', '{"organizations": [');
 
-    const result = await runTs('tools/cli/src/main.ts', ['import', file], env());
+    const result = await runCli(['import', file], env());
 
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(/^Import rejected, nothing was written:\n {2}\$: cannot read .*malformed\.json as JSON: /);

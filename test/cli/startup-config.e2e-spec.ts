@@ -1,8 +1,8 @@
-import { runTs } from '../support/run-command';
+import { runBuilt } from '../support/run-command';
 
 describe('Starting an app with a bad environment', () => {
   it('refuses NODE_ENV=production without database, auth and secrets key, in one line', async () => {
-    const result = await runTs('apps/environment/src/main.ts', [], { NODE_ENV: 'production' });
+    const result = await runBuilt('dist/apps/environment/main.js', [], { NODE_ENV: 'production' });
 
     expect(result.code).toBe(1);
     expect(result.stderr).toBe(
@@ -13,7 +13,7 @@ describe('Starting an app with a bad environment', () => {
   });
 
   it('refuses NODE_ENV=production with AUTH_JWKS_URL but no AUTH_JWT_AUDIENCE, in one line naming it', async () => {
-    const result = await runTs('apps/environment/src/main.ts', [], {
+    const result = await runBuilt('dist/apps/environment/main.js', [], {
       NODE_ENV: 'production',
       DATABASE_URL: 'mysql://app:pw@127.0.0.1:3306/platform',
       AUTH_JWKS_URL: 'http://127.0.0.1:9/.well-known/jwks.json',
@@ -25,7 +25,7 @@ describe('Starting an app with a bad environment', () => {
   });
 
   it('refuses a malformed variable, naming it', async () => {
-    const result = await runTs('apps/bot-admin/src/main.ts', [], { PORT: 'not-a-port' });
+    const result = await runBuilt('dist/apps/bot-admin/main.js', [], { PORT: 'not-a-port' });
 
     expect(result.code).toBe(1);
     expect(result.stderr).toBe('Invalid configuration: PORT must be an integer number\n');

@@ -4,7 +4,7 @@ import { dirname, join } from 'node:path';
 import { SignJWT } from 'jose';
 import { TRANSACTIONAL_SERVICE_APP } from '../../apps/transactional-service/src/transactional-service.app';
 import { aConnectorBody } from '../rest-connectors/connector-factories';
-import { runNode, runTs } from '../support/run-command';
+import { runCli, runTs } from '../support/run-command';
 import { sqliteTestConfig } from '../support/test-config';
 import { startTestApp, TestApp } from '../support/test-app';
 import { bearer } from '../support/tokens';
@@ -34,7 +34,7 @@ describe('npm run token', () => {
    * command's code as built (the suite builds first), which starts in a second where ts-node takes several.
    */
   async function token(...args: string[]): Promise<string> {
-    const result = await runNode(['dist/tools/cli/main.js', 'token', ...args], { DATABASE_URL: `sqlite:${database}` });
+    const result = await runCli(['token', ...args], { DATABASE_URL: `sqlite:${database}` });
     expect({ code: result.code, stderr: result.stderr }).toEqual({ code: 0, stderr: '' });
     expect(result.stdout).toMatch(/^ey[\w-]+\.[\w-]+\.[\w-]+\n$/);
     return result.stdout.trim();
@@ -72,7 +72,7 @@ describe('npm run token', () => {
   });
 
   it('refuses a bad option with one line naming it and how to see the options, exit 2, no token', async () => {
-    const result = await runNode(['dist/tools/cli/main.js', 'token', '--orgs', 'acme'], { DATABASE_URL: `sqlite:${database}` });
+    const result = await runCli(['token', '--orgs', 'acme'], { DATABASE_URL: `sqlite:${database}` });
 
     expect(result).toEqual({
       code: 2,

@@ -3,7 +3,7 @@ import { TRANSACTIONAL_SERVICE_APP } from '../../apps/transactional-service/src/
 import { jetStreamAdmin, storedMessages, until } from '../support/connector-events';
 import { seedTenant, Tenant } from '../support/fixtures';
 import { NatsServer, startNatsServer } from '../support/nats-server';
-import { runTs } from '../support/run-command';
+import { runCli } from '../support/run-command';
 import { mysqlTestConfig } from '../support/test-config';
 import { metricOf, startTestApp, TestApp } from '../support/test-app';
 import { createMigratedDatabase, dropDatabase, uniqueDatabaseName } from '../support/test-database';
@@ -94,7 +94,7 @@ describe('Parked change events (MariaDB, a private nats-server)', () => {
     const gauge = (name: string) => Number(new RegExp(`^${name}(?:\\{[^}]*\\})? (\\S+)$`, 'm').exec(text)?.[1]);
     return { parked: gauge('connector_events_parked'), held: gauge('connector_events_held') };
   };
-  const replay = (...args: string[]) => runTs('tools/cli/src/main.ts', ['events:replay', ...args], { DATABASE_URL: url });
+  const replay = (...args: string[]) => runCli(['events:replay', ...args], { DATABASE_URL: url });
 
   it('parks the refused event, holds its connector behind it while another connector flows, counts it, and publishes all in order after a replay', async () => {
     await until('the publisher connected', async () => (await sut.http.get('/health/ready')).body.checks?.nats === 'up', 30_000);

@@ -383,7 +383,11 @@ async function probe<T extends Answer>(sut: TestApp, bot: string, url: string, s
   return res;
 }
 
-const RUNS = Number(process.env.FUZZ_RUNS ?? 500);
+/**
+ * The runs of each property: 150 in `npm test` (new inputs at every run), 1500 in the release checks' deep run
+ * (test/support/deep-fuzz.ts), FUZZ_RUNS when set.
+ */
+const RUNS = Number(process.env.FUZZ_RUNS ?? 150);
 /** A property runs hundreds of requests; shrinking a failure runs more. */
 const PROPERTY_TIMEOUT_MS = 120_000;
 

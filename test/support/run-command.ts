@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 
 export const ROOT = resolve(__dirname, '..', '..');
@@ -12,6 +13,21 @@ export interface CommandResult {
 /** Runs a TypeScript entry point of the project the way the npm scripts do (ts-node, path aliases). */
 export function runTs(entry: string, args: string[], env: NodeJS.ProcessEnv, timeoutMs = 60_000): Promise<CommandResult> {
   return runNode(['-r', 'ts-node/register/transpile-only', '-r', 'tsconfig-paths/register', entry, ...args], env, timeoutMs);
+}
+
+/**
+ * Runs the built CLI (dist/tools/cli/main.js, what `npm run build` makes and the image runs) with `args`: the same
+ * commands as the npm scripts, without transpiling the sources at every start. Each npm script's own path (ts-node)
+ * is run by a test of its own.
+ */
+export function runCli(args: string[], env: NodeJS.ProcessEnv, timeoutMs = 60_000): Promise<CommandResult> {
+  return runBuilt('dist/tools/cli/main.js', args, env, timeoutMs);
+}
+
+/** Runs a built bundle (`dist/…/main.js`) with `args`; says to build first when it is missing. */
+export function runBuilt(bundle: string, args: string[], env: NodeJS.ProcessEnv, timeoutMs = 60_000): Promise<CommandResult> {
+  if (!existsSync(resolve(ROOT, bundle))) throw new Error(`${bundle} is missing: npm test builds before running jest (npm run build)`);
+  return runNode([bundle, ...args], env, timeoutMs);
 }
 
 /** Runs node with `args` in `cwd` (the repository unless told), with only PATH, HOME, the ts-node project and `env`. */
