@@ -87,7 +87,7 @@ module.exports = {
     },
     {
       ...base,
-      // The fuzz suite again, ten times deeper (test/support/deep-fuzz.ts), run by `npm run test:release` beside the
+      // The fuzz suite again, about seven times deeper (test/support/deep-fuzz.ts), run by `npm run test:release` beside the
       // release project, whose global setup (the e2e database) it shares: jest runs one module once.
       displayName: 'fuzz-deep',
       globalSetup: '<rootDir>/test/support/release-global-setup.ts',

@@ -384,7 +384,7 @@ async function probe<T extends Answer>(sut: TestApp, bot: string, url: string, s
 }
 
 /**
- * The runs of each property: 150 in `npm test` (new inputs at every run), 1500 in the release checks' deep run
+ * The runs of each property: 150 in `npm test` (new inputs at every run), 1000 in the release checks' deep run
  * (test/support/deep-fuzz.ts), FUZZ_RUNS when set.
  */
 const RUNS = Number(process.env.FUZZ_RUNS ?? 150);
