@@ -228,7 +228,7 @@ export function judge(op: Operation, appName: string, connections: number, runs:
 
 /**
  * Page and quicksearch app latency of a larger scale over a smaller one. The target is 1m against 1k;
- * 100k against 1k and 1m against 100k (the same CONNECTORS_PER_BOT, 50, per bot; a table a hundred or a thousand times larger) inform.
+ * 100k against 1k and 1m against 100k (the same CONNECTORS_PER_BOT, 50, per bot; a table 100 or 10 times larger) inform.
  */
 export function crossScale(scales: ScaleResult[]): CrossScale[] {
   const pairs: Array<[Scale, Scale]> = [
