@@ -428,6 +428,18 @@ describe('Connector test runs (MariaDB, far sides on 127.0.0.2)', () => {
       });
     });
 
+    it('shows the whole answer and no output when the connector has none (an imported connector starts so): a success', async () => {
+      side = await farSide((_received, res) => {
+        res.setHeader('content-type', 'application/json');
+        res.end('{"data":{"level":3}}');
+      });
+      for (const output of ['', '  ']) {
+        const res = await testUnsaved({ connector: aConnectorBody({ url: `${side.url}/x`, output }) }).expect(200);
+
+        expect(res.body).toMatchObject({ outcome: 'SUCCESS', response: { status: 200, json: { data: { level: 3 } } }, output: null });
+      }
+    });
+
     it('follows no redirect: a 3xx is reported with its Location, and its target is never called', async () => {
       const target = await farSide();
       side = await farSide((_received, res) => {

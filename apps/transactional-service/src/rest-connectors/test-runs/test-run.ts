@@ -198,8 +198,9 @@ export class TestRunner {
       // body are the connector's, which a GET shows, and the caller's variables.
       let shown = withCredentials(call, connector, true);
       let result: OutboundResult;
-      // Null when the run failed at the token request: the connector's output is not applied to a token endpoint's answer.
-      let expression: string | null = connector.output;
+      // Null when the connector has no output (the answer is shown whole, and that is all), or when the run failed at
+      // the token request: the connector's output is not applied to a token endpoint's answer.
+      let expression: string | null = connector.output.trim() === '' ? null : connector.output;
       if (connector.authType === AuthType.AUTH_OAUTH2) {
         const settings = oauthSettings(connector, call.url);
         const credentials = clientCredentials(settings);

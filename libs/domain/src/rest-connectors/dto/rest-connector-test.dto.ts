@@ -213,7 +213,8 @@ export class TestRunAnswerDto {
   @ApiProperty({
     type: TestRunOutputDto,
     nullable: true,
-    description: "The connector's `output` applied to the answer; null when no answer came, or the run failed at the token request.",
+    description:
+      "The connector's `output` applied to the answer; null when no answer came, when the connector's `output` is empty or blank (the answer is shown whole), or when the run failed at the token request.",
   })
   output: TestRunOutputDto | null;
 
