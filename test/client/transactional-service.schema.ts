@@ -592,6 +592,19 @@ export interface components {
              *     }
              */
             json?: Record<string, never>;
+            /**
+             * @description With `json`: the JSONPath of each of its values, in document order (at most 100), each one a query that selects that value: pick the connector's `output` from them.
+             * @example [
+             *       "$.data",
+             *       "$.data.level"
+             *     ]
+             */
+            jsonPaths?: string[];
+            /**
+             * @description With `json`: true when it has more values than `jsonPaths` lists.
+             * @example false
+             */
+            jsonPathsTruncated?: boolean;
         };
         TestRunOutput: {
             /**

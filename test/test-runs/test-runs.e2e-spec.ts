@@ -80,6 +80,8 @@ describe('Connector test runs (MariaDB, far sides on 127.0.0.2)', () => {
           bodyTruncated: false,
           sizeBytes: 20,
           json: { data: { level: 7 } },
+          jsonPaths: ['$.data', '$.data.level'],
+          jsonPathsTruncated: false,
         },
         output: { expression: '$.data.level', values: [7], valuesTruncated: false, error: null, hint: null },
         warnings: [],
@@ -436,7 +438,12 @@ describe('Connector test runs (MariaDB, far sides on 127.0.0.2)', () => {
       for (const output of ['', '  ']) {
         const res = await testUnsaved({ connector: aConnectorBody({ url: `${side.url}/x`, output }) }).expect(200);
 
-        expect(res.body).toMatchObject({ outcome: 'SUCCESS', response: { status: 200, json: { data: { level: 3 } } }, output: null });
+        expect(res.body).toMatchObject({
+          outcome: 'SUCCESS',
+          // The paths to pick an output from.
+          response: { status: 200, json: { data: { level: 3 } }, jsonPaths: ['$.data', '$.data.level'], jsonPathsTruncated: false },
+          output: null,
+        });
       }
     });
 

@@ -142,6 +142,18 @@ export class TestRunResponseDto {
     example: { data: { level: 7 } },
   })
   json?: unknown;
+
+  @ApiPropertyOptional({
+    type: [String],
+    maxItems: 100,
+    example: ['$.data', '$.data.level'],
+    description:
+      "With `json`: the JSONPath of each of its values, in document order (at most 100), each one a query that selects that value: pick the connector's `output` from them.",
+  })
+  jsonPaths?: string[];
+
+  @ApiPropertyOptional({ example: false, description: 'With `json`: true when it has more values than `jsonPaths` lists.' })
+  jsonPathsTruncated?: boolean;
 }
 
 export class TestRunOutputDto {
