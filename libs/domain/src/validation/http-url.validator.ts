@@ -1,7 +1,15 @@
 import { registerDecorator, ValidationOptions } from 'class-validator';
 
-/** `{{variable}}` placeholders (the name captured) are filled in when the connector runs; they may stand anywhere. */
-export const PLACEHOLDER = /\{\{\s*([^{}\s]+)\s*\}\}/g;
+/** A variable's name: what a placeholder holds and a test run's `variables` name (VARIABLE_NAME). */
+export const VARIABLE_NAME_SOURCE = '[A-Za-z_][A-Za-z0-9_.-]{0,63}';
+
+/**
+ * `{{name}}` placeholders (the name captured; spaces around it allowed) are filled in when the connector runs; they
+ * may stand anywhere. Only a variable's name makes one: anything else in double braces is text, sent as written, so
+ * a template the far side fills (`{{1}}` of a WhatsApp template, Mustache's `{{#items}}`, Liquid's
+ * `{{ name | upcase }}`, Handlebars' `{{{raw}}}`: three braces are never a placeholder) passes through untouched.
+ */
+export const PLACEHOLDER = new RegExp(`(?<!\\{)\\{\\{\\s*(${VARIABLE_NAME_SOURCE})\\s*\\}\\}`, 'g');
 
 export function isHttpUrlWithPlaceholders(value: unknown, maxLength: number): boolean {
   if (typeof value !== 'string' || value.length > maxLength || /\s/.test(value.replace(PLACEHOLDER, ''))) return false;

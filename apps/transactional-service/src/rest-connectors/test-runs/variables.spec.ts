@@ -160,10 +160,28 @@ describe('fillTemplate', () => {
   it('a value that itself looks like a placeholder is sent as written, not filled again', () => {
     expect(fillTemplate({ url: 'https://x.example/', headers: [], body: '{{a}}' }, { a: '{{b}}' }).body).toBe('{{b}}');
   });
+
+  it("sends as written what double braces hold that is not a variable's name: a template the far side fills", () => {
+    const whatsApp = '{"template": "Flight {{1}} departs at {{2}}", "to": "{{to}}"}';
+    const mustache = '{{#items}}<li>{{ name | upcase }}</li>{{/items}} {{{raw}}} {{a b}}';
+
+    expect(fillTemplate({ url: 'https://x.example/', headers: [], body: whatsApp }, { to: '+1 555' }, 'json').body).toBe(
+      '{"template": "Flight {{1}} departs at {{2}}", "to": "+1 555"}',
+    );
+    expect(fillTemplate({ url: 'https://x.example/', headers: [{ header: 'X-T', value: '{{1}}' }], body: mustache }, {})).toMatchObject({
+      headers: [{ header: 'X-T', value: '{{1}}' }],
+      body: mustache,
+      unused: [],
+    });
+  });
 });
 
 describe('placeholdersIn', () => {
   it('names each placeholder once, in order', () => {
     expect(placeholdersIn('{{a}} {{ b }} {{a}}')).toEqual(['a', 'b']);
+  });
+
+  it("names only variables' names: not numbers, sections, filters, names past 64 characters or triple braces", () => {
+    expect(placeholdersIn(`{{1}} {{#each}} {{/each}} {{ a | b }} {{${'n'.repeat(65)}}} {{{raw}}} {{_ok}} {"n":{{count}}}`)).toEqual(['_ok', 'count']);
   });
 });

@@ -1,12 +1,13 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform, Type } from 'class-transformer';
 import { IsDefined, IsObject, IsOptional, registerDecorator, ValidateNested } from 'class-validator';
+import { VARIABLE_NAME_SOURCE } from '../../validation/http-url.validator';
 import { TestRunOutcome } from '../rest-connector.enums';
 import { RestConnectorWriteDto } from './rest-connector-write.dto';
 
 export const VARIABLE_LIMITS = { count: 50, valueBytes: 8 * 1024 } as const;
 /** A variable's name, as `{{name}}` stands for it in a connector. */
-export const VARIABLE_NAME = /^[A-Za-z_][A-Za-z0-9_.-]{0,63}$/;
+export const VARIABLE_NAME = new RegExp(`^${VARIABLE_NAME_SOURCE}$`);
 
 /** Why a `variables` object is refused, or null when it is acceptable. */
 export function variablesProblem(value: unknown): string | null {
