@@ -532,14 +532,19 @@ describe('Connector test runs (MariaDB, far sides on 127.0.0.2)', () => {
       expect(side.connections()).toBe(0);
     });
 
-    it('sends a template the far side fills as written: {{1}} of a WhatsApp template is text, not a variable', async () => {
+    it('sends a template the far side fills as written: {{1}} of a WhatsApp template is text, and \\{{name}} the text {{name}}', async () => {
       side = await farSide();
-      const body = '{"template": "Flight {{1}} departs at {{2}}", "to": "{{to}}", "html": "{{#rows}}{{{cell}}}{{/rows}}"}';
-      const connector = aConnectorBody({ requestType: 'POST', url: `${side.url}/messages`, contentType: 'APPLICATION_JSON', body });
+      // And a literal {{to}}: escaped by a backslash.
+      const body = '{"template": "Flight {{1}} departs at {{2}}", "to": "{{to}}", "html": "{{#rows}}{{{cell}}}{{/rows}}", "hint": "\\{{to}}"}';
+      const headers = [{ header: 'X-Template', value: 'Hello \\{{to}}' }];
+      const connector = aConnectorBody({ requestType: 'POST', url: `${side.url}/messages`, contentType: 'APPLICATION_JSON', headers, body });
 
       await testUnsaved({ connector, variables: { to: '+15550100' } }).expect(200);
 
-      expect(side.received[0].body).toBe('{"template": "Flight {{1}} departs at {{2}}", "to": "+15550100", "html": "{{#rows}}{{{cell}}}{{/rows}}"}');
+      expect(side.received[0].body).toBe(
+        '{"template": "Flight {{1}} departs at {{2}}", "to": "+15550100", "html": "{{#rows}}{{{cell}}}{{/rows}}", "hint": "{{to}}"}',
+      );
+      expect(side.received[0].headers['x-template']).toBe('Hello {{to}}');
     });
 
     it('never lets a variable put CR, LF or NUL into a header (400); in the URL they are percent-encoded', async () => {
