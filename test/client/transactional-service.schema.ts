@@ -592,6 +592,19 @@ export interface components {
              *     }
              */
             json?: Record<string, never>;
+            /**
+             * @description With `json`: the JSONPath of each of its values, in document order (at most 100), each one a query that selects that value: pick the connector's `output` from them.
+             * @example [
+             *       "$.data",
+             *       "$.data.level"
+             *     ]
+             */
+            jsonPaths?: string[];
+            /**
+             * @description With `json`: true when it has more values than `jsonPaths` lists.
+             * @example false
+             */
+            jsonPathsTruncated?: boolean;
         };
         TestRunOutput: {
             /**
@@ -639,7 +652,7 @@ export interface components {
             request: components["schemas"]["TestRunRequest"];
             /** @description What came back to `request`: the far side's answer, or the token endpoint's when the run failed at the token request. Null when no answer came. */
             response: components["schemas"]["TestRunResponse"] | (never | null);
-            /** @description The connector's `output` applied to the answer; null when no answer came, or the run failed at the token request. */
+            /** @description The connector's `output` applied to the answer; null when no answer came, when the connector's `output` is empty or blank (the answer is shown whole), or when the run failed at the token request. */
             output: components["schemas"]["TestRunOutput"] | (never | null);
             /**
              * @description What the run did differently from what the connector or the variables say: a variable that stands nowhere, a connector header replaced by `authType` or `contentType`, an answer whose headers and body are not shown because they could not be read within the run's bounds.

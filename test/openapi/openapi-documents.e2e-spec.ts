@@ -376,8 +376,8 @@ describe('What the documents say, field for field', () => {
       });
     }
     expect(keys('TestRunRequest')).toEqual(['method', 'url', 'headers', 'body', 'bodyTruncated']);
-    expect(keys('TestRunResponse')).toEqual(['status', 'headers', 'body', 'bodyTruncated', 'sizeBytes', 'json']);
-    expect(schemaOf(connectors, 'TestRunResponse').required).not.toContain('json');
+    expect(keys('TestRunResponse')).toEqual(['status', 'headers', 'body', 'bodyTruncated', 'sizeBytes', 'json', 'jsonPaths', 'jsonPathsTruncated']);
+    for (const optional of ['json', 'jsonPaths', 'jsonPathsTruncated']) expect(schemaOf(connectors, 'TestRunResponse').required).not.toContain(optional);
     expect(keys('TestRunOutput')).toEqual(['expression', 'values', 'valuesTruncated', 'error', 'hint']);
     for (const op of [unsaved, saved]) {
       expect(Object.keys(op.responses['200'].content['application/json'].examples)).toEqual([

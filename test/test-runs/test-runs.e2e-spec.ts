@@ -80,6 +80,8 @@ describe('Connector test runs (MariaDB, far sides on 127.0.0.2)', () => {
           bodyTruncated: false,
           sizeBytes: 20,
           json: { data: { level: 7 } },
+          jsonPaths: ['$.data', '$.data.level'],
+          jsonPathsTruncated: false,
         },
         output: { expression: '$.data.level', values: [7], valuesTruncated: false, error: null, hint: null },
         warnings: [],
@@ -428,6 +430,23 @@ describe('Connector test runs (MariaDB, far sides on 127.0.0.2)', () => {
       });
     });
 
+    it('shows the whole answer and no output when the connector has none (an imported connector starts so): a success', async () => {
+      side = await farSide((_received, res) => {
+        res.setHeader('content-type', 'application/json');
+        res.end('{"data":{"level":3}}');
+      });
+      for (const output of ['', '  ']) {
+        const res = await testUnsaved({ connector: aConnectorBody({ url: `${side.url}/x`, output }) }).expect(200);
+
+        expect(res.body).toMatchObject({
+          outcome: 'SUCCESS',
+          // The paths to pick an output from.
+          response: { status: 200, json: { data: { level: 3 } }, jsonPaths: ['$.data', '$.data.level'], jsonPathsTruncated: false },
+          output: null,
+        });
+      }
+    });
+
     it('follows no redirect: a 3xx is reported with its Location, and its target is never called', async () => {
       const target = await farSide();
       side = await farSide((_received, res) => {
@@ -511,6 +530,21 @@ describe('Connector test runs (MariaDB, far sides on 127.0.0.2)', () => {
 
       expect(res.body.message).toEqual(['variables.a is missing: {{a}} appears in the connector', 'variables.c is missing: {{c}} appears in the connector']);
       expect(side.connections()).toBe(0);
+    });
+
+    it('sends a template the far side fills as written: {{1}} of a WhatsApp template is text, and \\{{name}} the text {{name}}', async () => {
+      side = await farSide();
+      // And a literal {{to}}: escaped by a backslash.
+      const body = '{"template": "Flight {{1}} departs at {{2}}", "to": "{{to}}", "html": "{{#rows}}{{{cell}}}{{/rows}}", "hint": "\\{{to}}"}';
+      const headers = [{ header: 'X-Template', value: 'Hello \\{{to}}' }];
+      const connector = aConnectorBody({ requestType: 'POST', url: `${side.url}/messages`, contentType: 'APPLICATION_JSON', headers, body });
+
+      await testUnsaved({ connector, variables: { to: '+15550100' } }).expect(200);
+
+      expect(side.received[0].body).toBe(
+        '{"template": "Flight {{1}} departs at {{2}}", "to": "+15550100", "html": "{{#rows}}{{{cell}}}{{/rows}}", "hint": "{{to}}"}',
+      );
+      expect(side.received[0].headers['x-template']).toBe('Hello {{to}}');
     });
 
     it('never lets a variable put CR, LF or NUL into a header (400); in the URL they are percent-encoded', async () => {

@@ -1,7 +1,35 @@
 import { registerDecorator, ValidationOptions } from 'class-validator';
 
-/** `{{variable}}` placeholders (the name captured) are filled in when the connector runs; they may stand anywhere. */
-export const PLACEHOLDER = /\{\{\s*([^{}\s]+)\s*\}\}/g;
+/** A variable's name: what a placeholder holds and a test run's `variables` name (VARIABLE_NAME). */
+export const VARIABLE_NAME_SOURCE = '[A-Za-z_][A-Za-z0-9_.-]{0,63}';
+
+const PLACEHOLDER_SOURCE = `\\{\\{\\s*(${VARIABLE_NAME_SOURCE})\\s*\\}\\}`;
+
+/**
+ * `{{name}}` placeholders (the name captured; spaces around it allowed) are filled in when the connector runs; they
+ * may stand anywhere. Only a variable's name makes one: anything else in double braces is text, sent as written, so
+ * a template the far side fills (`{{1}}` of a WhatsApp template, Mustache's `{{#items}}`, Liquid's
+ * `{{ name | upcase }}`, Handlebars' `{{{raw}}}`: three braces are never a placeholder) passes through untouched.
+ * A backslash right before one escapes it (ESCAPED_PLACEHOLDER): `\{{name}}` is sent as the text `{{name}}`.
+ */
+export const PLACEHOLDER = new RegExp(`(?<![{\\\\])${PLACEHOLDER_SOURCE}`, 'g');
+
+/**
+ * `\{{name}}`: a placeholder escaped by the backslash before it, sent as the text `{{name}}` (the whole text
+ * captured) in header values and the body. In a URL, literal braces are written percent-encoded (`%7B%7B`).
+ */
+export const ESCAPED_PLACEHOLDER = new RegExp(`\\\\(\\{\\{\\s*${VARIABLE_NAME_SOURCE}\\s*\\}\\})`, 'g');
+
+/** An escaped placeholder (its text captured first) or a placeholder (its name captured second), whichever comes first. */
+export const TEMPLATE = new RegExp(`${ESCAPED_PLACEHOLDER.source}|${PLACEHOLDER.source}`, 'g');
+
+/**
+ * A connector's text with its placeholders given to `fill` (the name) and its escaped placeholders written as the
+ * text they stand for, in one pass: what a filled value holds is never read again.
+ */
+export function fillPlaceholders(text: string, fill: (name: string) => string): string {
+  return text.replace(TEMPLATE, (_match, escaped: string | undefined, name: string | undefined) => (escaped !== undefined ? escaped : fill(name!)));
+}
 
 export function isHttpUrlWithPlaceholders(value: unknown, maxLength: number): boolean {
   if (typeof value !== 'string' || value.length > maxLength || /\s/.test(value.replace(PLACEHOLDER, ''))) return false;

@@ -65,6 +65,9 @@ export interface TestRunResponse {
   bodyTruncated: boolean;
   sizeBytes: number | null;
   json?: unknown;
+  /** With `json`: the JSONPath of each of its values, at most 100 (output-query.ts jsonPaths). */
+  jsonPaths?: string[];
+  jsonPathsTruncated?: boolean;
 }
 
 export interface TestRunOutput {
@@ -198,8 +201,9 @@ export class TestRunner {
       // body are the connector's, which a GET shows, and the caller's variables.
       let shown = withCredentials(call, connector, true);
       let result: OutboundResult;
-      // Null when the run failed at the token request: the connector's output is not applied to a token endpoint's answer.
-      let expression: string | null = connector.output;
+      // Null when the connector has no output (the answer is shown whole, and that is all), or when the run failed at
+      // the token request: the connector's output is not applied to a token endpoint's answer.
+      let expression: string | null = connector.output.trim() === '' ? null : connector.output;
       if (connector.authType === AuthType.AUTH_OAUTH2) {
         const settings = oauthSettings(connector, call.url);
         const credentials = clientCredentials(settings);
@@ -286,7 +290,11 @@ export class TestRunner {
       answer.response = { status: received.status, headers: pairs(headers), body: shown.body, bodyTruncated: shown.bodyTruncated, sizeBytes: null };
     }
     answer.response.sizeBytes = sizeBytes;
-    if ('result' in read && read.result.json !== undefined) answer.response.json = read.result.json;
+    if ('result' in read && read.result.json !== undefined) {
+      answer.response.json = read.result.json;
+      answer.response.jsonPaths = read.result.jsonPaths!.paths;
+      answer.response.jsonPathsTruncated = read.result.jsonPaths!.truncated;
+    }
     if (expression === null) return undefined;
     const failed = (error: string) => ({ expression, values: null, valuesTruncated: false, error, hint: null });
     if (query === null) answer.output = failed('output is not a JSONPath query (it does not start with $)');

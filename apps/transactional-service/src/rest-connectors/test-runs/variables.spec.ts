@@ -160,10 +160,54 @@ describe('fillTemplate', () => {
   it('a value that itself looks like a placeholder is sent as written, not filled again', () => {
     expect(fillTemplate({ url: 'https://x.example/', headers: [], body: '{{a}}' }, { a: '{{b}}' }).body).toBe('{{b}}');
   });
+
+  it("sends as written what double braces hold that is not a variable's name: a template the far side fills", () => {
+    const whatsApp = '{"template": "Flight {{1}} departs at {{2}}", "to": "{{to}}"}';
+    const mustache = '{{#items}}<li>{{ name | upcase }}</li>{{/items}} {{{raw}}} {{a b}}';
+
+    expect(fillTemplate({ url: 'https://x.example/', headers: [], body: whatsApp }, { to: '+1 555' }, 'json').body).toBe(
+      '{"template": "Flight {{1}} departs at {{2}}", "to": "+1 555"}',
+    );
+    expect(fillTemplate({ url: 'https://x.example/', headers: [{ header: 'X-T', value: '{{1}}' }], body: mustache }, {})).toMatchObject({
+      headers: [{ header: 'X-T', value: '{{1}}' }],
+      body: mustache,
+      unused: [],
+    });
+  });
+});
+
+describe('an escaped placeholder (\\{{name}})', () => {
+  const template = (body: string, headers = [{ header: 'X-T', value: 'Hi \\{{name}}, {{name}}' }]) => ({ url: 'https://x.example/', headers, body });
+
+  it('is sent as the text {{name}}, in a header value and a text, form or JSON body, beside the same placeholder filled', () => {
+    expect(fillTemplate(template('\\{{ name }} is {{name}}'), { name: 'Ana' })).toMatchObject({
+      headers: [{ header: 'X-T', value: 'Hi {{name}}, Ana' }],
+      body: '{{ name }} is Ana',
+    });
+    expect(fillTemplate(template('n=\\{{name}}&v={{name}}'), { name: 'a b' }, 'form').body).toBe('n={{name}}&v=a+b');
+    expect(fillTemplate(template('{"t": "Dear \\{{name}}", "n": "{{name}}"}'), { name: 'A "q"' }, 'json').body).toBe(
+      '{"t": "Dear {{name}}", "n": "A \\"q\\""}',
+    );
+  });
+
+  it('needs no variable, and a backslash before it is always the escape (two send one backslash and the text)', () => {
+    expect(fillTemplate(template('\\{{other}} \\\\{{other}}', []), {})).toMatchObject({ body: '{{other}} \\{{other}}', unused: [] });
+    expect(placeholdersIn('\\{{a}} {{b}}')).toEqual(['b']);
+  });
+
+  it('is refused in a URL, saying to percent-encode the braces there', () => {
+    expect(problemsOf(() => fillTemplate({ url: 'https://x.example/\\{{id}}', headers: [], body: '' }, {}))).toEqual([
+      'url holds an escaped placeholder (\\{{…}}): in a URL, write literal braces percent-encoded (%7B%7B…%7D%7D)',
+    ]);
+  });
 });
 
 describe('placeholdersIn', () => {
   it('names each placeholder once, in order', () => {
     expect(placeholdersIn('{{a}} {{ b }} {{a}}')).toEqual(['a', 'b']);
+  });
+
+  it("names only variables' names: not numbers, sections, filters, names past 64 characters or triple braces", () => {
+    expect(placeholdersIn(`{{1}} {{#each}} {{/each}} {{ a | b }} {{${'n'.repeat(65)}}} {{{raw}}} {{_ok}} {"n":{{count}}}`)).toEqual(['_ok', 'count']);
   });
 });

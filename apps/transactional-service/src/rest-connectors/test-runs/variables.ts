@@ -1,4 +1,13 @@
-import { CLIENT_MANAGED_HEADERS, InvalidInputError, isHttpUrlWithPlaceholders, isSingleLine, PLACEHOLDER } from '@app/domain';
+import {
+  CLIENT_MANAGED_HEADERS,
+  ESCAPED_PLACEHOLDER,
+  fillPlaceholders,
+  InvalidInputError,
+  isHttpUrlWithPlaceholders,
+  isSingleLine,
+  PLACEHOLDER,
+  TEMPLATE,
+} from '@app/domain';
 
 export type Variables = Readonly<Record<string, string>>;
 
@@ -31,7 +40,7 @@ export function placeholdersIn(text: string): string[] {
 const FIELD_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
 
 function fill(text: string, variables: Variables, encode: (value: string) => string = (value) => value): string {
-  return text.replace(PLACEHOLDER, (_, name: string) => encode(variables[name]));
+  return fillPlaceholders(text, (name) => encode(variables[name]));
 }
 
 /**
@@ -69,15 +78,16 @@ export type BodyEncoding = 'json' | 'form' | 'text';
  * backslash stays one string), as written elsewhere (so `{"n": {{count}}}` can send a number).
  */
 export function fillJson(text: string, variables: Variables): string {
-  const placeholder = new RegExp(PLACEHOLDER.source, 'y');
+  const placeholder = new RegExp(TEMPLATE.source, 'y');
   let filled = '';
   let inString = false;
   for (let i = 0; i < text.length;) {
     placeholder.lastIndex = i;
     const found = placeholder.exec(text);
     if (found) {
-      const value = variables[found[1]];
-      filled += inString ? inJsonString(value) : value;
+      // An escaped placeholder is the text it stands for; a placeholder, its variable's value.
+      const value = found[1] ?? variables[found[2]];
+      filled += inString && found[1] === undefined ? inJsonString(value) : value;
       i = placeholder.lastIndex;
     } else if (inString && text[i] === '\\') {
       filled += text.slice(i, i + 2);
@@ -123,6 +133,10 @@ export function fillTemplate(template: Template, variables: Variables, bodyEncod
   ];
   if (tooLarge.includes(true)) throw new InvalidInputError(problems);
   const filledUrl = (part: string, template: string) => {
+    if (new RegExp(ESCAPED_PLACEHOLDER.source).test(template)) {
+      problems.push(`${part} holds an escaped placeholder (\\{{…}}): in a URL, write literal braces percent-encoded (%7B%7B…%7D%7D)`);
+      return template;
+    }
     const url = fill(template, variables, encodeURIComponent);
     if (!isHttpUrlWithPlaceholders(url, Number.MAX_SAFE_INTEGER) || placeholdersIn(url).length > 0) {
       problems.push(`${part} is not an absolute http or https URL once its variables are filled in`);

@@ -1,12 +1,13 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform, Type } from 'class-transformer';
 import { IsDefined, IsObject, IsOptional, registerDecorator, ValidateNested } from 'class-validator';
+import { VARIABLE_NAME_SOURCE } from '../../validation/http-url.validator';
 import { TestRunOutcome } from '../rest-connector.enums';
 import { RestConnectorWriteDto } from './rest-connector-write.dto';
 
 export const VARIABLE_LIMITS = { count: 50, valueBytes: 8 * 1024 } as const;
 /** A variable's name, as `{{name}}` stands for it in a connector. */
-export const VARIABLE_NAME = /^[A-Za-z_][A-Za-z0-9_.-]{0,63}$/;
+export const VARIABLE_NAME = new RegExp(`^${VARIABLE_NAME_SOURCE}$`);
 
 /** Why a `variables` object is refused, or null when it is acceptable. */
 export function variablesProblem(value: unknown): string | null {
@@ -142,6 +143,18 @@ export class TestRunResponseDto {
     example: { data: { level: 7 } },
   })
   json?: unknown;
+
+  @ApiPropertyOptional({
+    type: [String],
+    maxItems: 100,
+    example: ['$.data', '$.data.level'],
+    description:
+      "With `json`: the JSONPath of each of its values, in document order (at most 100), each one a query that selects that value: pick the connector's `output` from them.",
+  })
+  jsonPaths?: string[];
+
+  @ApiPropertyOptional({ example: false, description: 'With `json`: true when it has more values than `jsonPaths` lists.' })
+  jsonPathsTruncated?: boolean;
 }
 
 export class TestRunOutputDto {
@@ -213,7 +226,8 @@ export class TestRunAnswerDto {
   @ApiProperty({
     type: TestRunOutputDto,
     nullable: true,
-    description: "The connector's `output` applied to the answer; null when no answer came, or the run failed at the token request.",
+    description:
+      "The connector's `output` applied to the answer; null when no answer came, when the connector's `output` is empty or blank (the answer is shown whole), or when the run failed at the token request.",
   })
   output: TestRunOutputDto | null;
 

@@ -5,6 +5,7 @@ import { Header } from './headers';
 import { JsonNode } from './postman-json';
 import { leadingName } from '../quoted-list';
 import { Warnings } from './warnings';
+import { encodedOutsideVariables } from './variables';
 
 /** The Content-Type Postman's runtime sends for a raw body's `options.raw.language` when no header says one (postman-runtime's core-body-builder). */
 const LANGUAGE_MEDIA_TYPES: ReadonlyMap<string, string> = new Map([
@@ -32,10 +33,7 @@ export function contentTypeOf(mediaType: string): Exclude<ContentType, ContentTy
 
 /** A form's text percent-encoded (UTF-8; well-formed text only), every `{{variable}}` left as it is: it is filled in when the connector runs. */
 export function formEncode(text: string): string {
-  return text
-    .split(/(\{\{[^{}]*?\}\})/)
-    .map((part, index) => (index % 2 === 1 ? part : encodeURIComponent(part)))
-    .join('');
+  return encodedOutsideVariables(text, encodeURIComponent);
 }
 
 /** A form field's key or value, as text that can be encoded. */

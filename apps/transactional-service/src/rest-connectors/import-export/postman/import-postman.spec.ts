@@ -1,4 +1,5 @@
 import { ApiKeyIn, AuthType, ContentType, GrantType, RequestType } from '@app/domain';
+import { toNodeUrl } from 'postman-url-encoder';
 import { ImportSourceError } from '../connector-draft';
 import { importPostman } from '.';
 import { aCollection, aDraft, aFolder, anAuth, aRequestItem, codesOf, imported, theConnector } from './testing/collections';
@@ -425,6 +426,40 @@ describe('importPostman', () => {
         ],
         ['VARIABLE_RENAMED', '{{my query}} is {{my_query}} in the connector: a variable name is [A-Za-z_][A-Za-z0-9_.-]{0,63}.'],
       ]);
+    });
+
+    it('percent-encodes the URL as Postman sends it: spaces and quotes in a Graph $filter, the path, the fragment', async () => {
+      const graph = await theConnector(
+        aCollection([
+          aRequestItem('Unread', {
+            url: {
+              raw: "https://graph.microsoft.com/v1.0/me/messages?$filter=importance eq 'high'&$select=subject,from",
+              protocol: 'https',
+              host: ['graph', 'microsoft', 'com'],
+              path: ['v1.0', 'me', 'messages'],
+              query: [
+                { key: '$filter', value: "importance eq 'high'" },
+                { key: '$select', value: 'subject,from' },
+              ],
+            },
+          }),
+        ]),
+      );
+      expect(graph.url).toBe('https://graph.microsoft.com/v1.0/me/messages?$filter=importance%20eq%20%27high%27&$select=subject,from');
+
+      const raw = await theConnector(
+        aCollection([aRequestItem('Raw', { url: 'https://api.example.com/my files/{{file id}}?q=a b&done=%20&who={{user}}#a b' })]),
+      );
+      expect(raw.url).toBe('https://api.example.com/my%20files/{{file_id}}?q=a%20b&done=%20&who={{user}}#a%20b');
+    });
+
+    it.each([
+      "https://graph.microsoft.com/v1.0/me/messages?$filter=importance eq 'high'&$top=5",
+      'https://api.example.com/files/my report.pdf?name=a b&x="q"<>&e=é&p=%20&k={x}',
+      'https://api.example.com/a{b}/c`d/ü?q=1&r=<1>#frag x',
+      'https://api.example.com/%zz/100%?q=50%',
+    ])('sends %s exactly as Postman does (its postman-url-encoder)', async (url) => {
+      expect((await theConnector(aCollection([aRequestItem('Sent', { url })]))).url).toBe(toNodeUrl(url).href);
     });
 
     it('reads a URL object from its parts, as Postman sends it, leaving out disabled parameters', async () => {

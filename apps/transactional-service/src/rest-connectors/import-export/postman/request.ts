@@ -7,7 +7,7 @@ import { enabledHeaders, Header, keepHeader, sortHeaders } from './headers';
 import { located, locatedRequest } from './location';
 import { JsonNode } from './postman-json';
 import { connectorDescription, connectorName } from './texts';
-import { pathVariablesAsPlaceholders, pathVariableValues, postmanUrl } from './url';
+import { encodedAsPostmanSends, pathVariablesAsPlaceholders, pathVariableValues, postmanUrl } from './url';
 import { queryAuth } from './url-auth';
 import { connectorVariableName, replaceVariables } from './variables';
 import { Warnings } from './warnings';
@@ -142,7 +142,7 @@ function draftOf(context: ItemContext): ConnectorDraft {
   const body = bodyOf(request, target.contentType, warnings);
   const sorted = { headers: target.headers, contentType: undefined, auth: target.auth };
   if (body.header !== undefined) keepHeader(body.header, sorted, item.where, warnings);
-  const url = checkedUrl(inConnectorSyntax(target.url, context));
+  const url = checkedUrl(inConnectorSyntax(encodedAsPostmanSends(target.url), context));
   warnSettings(item, request, warnings);
   return {
     name: connectorName(item, url, warnings),

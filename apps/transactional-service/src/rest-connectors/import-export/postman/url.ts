@@ -1,5 +1,7 @@
 import { isJsonObject, Json, JsonNode } from './postman-json';
-import { maskVariables, replaceVariables, variablesIn } from './variables';
+import { encodeFragment, encodePath, percentEncode } from 'postman-url-encoder/encoder';
+import { QUERY_ENCODE_SET } from 'postman-url-encoder/encoder/encode-set';
+import { encodedOutsideVariables, maskVariables, replaceVariables, variablesIn } from './variables';
 import { leadingName } from '../quoted-list';
 import { Warnings } from './warnings';
 
@@ -39,6 +41,21 @@ export function splitUrl(url: string): UrlPieces {
 }
 
 export const joinUrl = ({ origin, path, query, fragment }: UrlPieces) => origin + path + query + fragment;
+
+/**
+ * The URL as Postman's runtime sends it: it encodes every request's URL with postman-url-encoder, the path with its
+ * path set (space, `"`, `#`, `<`, `>`, `?`, `` ` ``, `{`, `}`), the query with its query set (space, `"`, `#`, `'`,
+ * `<`, `>`), the fragment with its fragment set (space, `"`, `<`, `>`, `` ` ``), control and non-ASCII characters as
+ * UTF-8, a `%XX` already there kept. So
+ * `$filter=importance eq 'high'` is sent as `$filter=importance%20eq%20%27high%27`. `{{variables}}` are left as
+ * written: they are filled in when the connector runs.
+ */
+export function encodedAsPostmanSends(url: string): string {
+  const pieces = splitUrl(url);
+  const query = pieces.query === '' ? '' : `?${encodedOutsideVariables(pieces.query.slice(1), (text) => percentEncode(text, QUERY_ENCODE_SET))}`;
+  const fragment = pieces.fragment === '' ? '' : `#${encodedOutsideVariables(pieces.fragment.slice(1), encodeFragment)}`;
+  return joinUrl({ origin: pieces.origin, path: encodedOutsideVariables(pieces.path, encodePath), query, fragment });
+}
 
 /** What Postman encodes in a query parameter it writes out (postman-collection's QueryParam): `&` and `#`, and `=` in a key; never inside a `{{variable}}`. */
 function encodeQueryPart(text: string, isKey: boolean): string {

@@ -14,6 +14,14 @@ export function replaceVariables(text: string, replace: (name: string) => string
   return text.replace(POSTMAN_VARIABLE, (_match, name: string) => replace(name));
 }
 
+/** `text` with what stands outside its `{{variables}}` given to `encode`, each variable left as written. */
+export function encodedOutsideVariables(text: string, encode: (text: string) => string): string {
+  return text
+    .split(/(\{\{[^{}]*?\}\})/)
+    .map((part, index) => (index % 2 === 1 ? part : encode(part)))
+    .join('');
+}
+
 /** `text` with every `{{variable}}` replaced by as many `x`s: positions stay, and no separator inside a name is seen. */
 export function maskVariables(text: string): string {
   return text.replace(POSTMAN_VARIABLE, (match) => 'x'.repeat(match.length));

@@ -33,6 +33,7 @@ describe(AnswerReader.name, () => {
         body: '{"data":{"level":7}}',
         bodyTruncated: false,
         json: { data: { level: 7 } },
+        jsonPaths: { paths: ['$.data', '$.data.level'], truncated: false },
         query: { values: [7], valuesTruncated: false, error: null, hint: null },
       },
     });

@@ -12,7 +12,7 @@ import { BroadcastChannel } from 'node:worker_threads';
 import { workerTask } from '../../../workers/worker-task';
 import { SecretScrubber, SecretValue } from '../secret-scrubber';
 import { cutAt } from './cut-at';
-import { parseAnswer, QueryResult, queryAnswer, queryFailed } from './output-query';
+import { jsonPaths, parseAnswer, QueryResult, queryAnswer, queryFailed } from './output-query';
 
 export interface AnswerTask {
   /**
@@ -45,6 +45,8 @@ export interface AnswerShown {
 export interface AnswerTaskResult extends AnswerShown {
   /** The parsed body, scrubbed, when it is JSON and shown whole. */
   json?: unknown;
+  /** The JSONPaths of `json`'s values (output-query.ts jsonPaths), when `json` is given. */
+  jsonPaths?: { paths: string[]; truncated: boolean };
   /** What `expression` selects, scrubbed; absent without an expression. */
   query?: QueryResult;
 }
@@ -90,7 +92,7 @@ export function readAnswer(task: AnswerTask): AnswerTaskResult {
   if (!task.whole || (task.expression === null && !wantsJson)) return result;
   const parsed = parseAnswer(body);
   const scrubbed = 'value' in parsed ? scrubber.value(parsed.value) : undefined;
-  if (scrubbed !== undefined && wantsJson) result.json = scrubbed;
+  if (scrubbed !== undefined && wantsJson) [result.json, result.jsonPaths] = [scrubbed, jsonPaths(scrubbed)];
   if (task.expression !== null) result.query = 'value' in parsed ? queryAnswer(task.expression, scrubbed!) : queryFailed(parsed.notJson);
   return result;
 }

@@ -1,4 +1,4 @@
-import { jsonDepthExceeds, OUTPUT_LIMITS, parseAnswer, queryText } from './output-query';
+import { jsonDepthExceeds, jsonPaths, OUTPUT_LIMITS, parseAnswer, queryAnswer, queryText } from './output-query';
 
 const query = queryText;
 
@@ -127,5 +127,36 @@ describe('queryText', () => {
   it('parses an answer once, or says why it is not read as JSON', () => {
     expect(parseAnswer('{"a":[1,2]}')).toEqual({ value: { a: [1, 2] } });
     expect(parseAnswer('not json')).toEqual({ notJson: 'the answer is not JSON' });
+  });
+});
+
+describe('jsonPaths', () => {
+  it('lists the path of every value, shorthand where a name allows it, each one a query that selects exactly that value', () => {
+    const document = { data: { level: 3, 'odd key': [1, { x: 'y' }], "it's": null }, '': true };
+
+    const { paths, truncated } = jsonPaths(document);
+
+    expect(paths).toEqual([
+      '$.data',
+      "$['']",
+      '$.data.level',
+      "$.data['odd key']",
+      '$.data["it\'s"]',
+      "$.data['odd key'][0]",
+      "$.data['odd key'][1]",
+      "$.data['odd key'][1].x",
+    ]);
+    expect(truncated).toBe(false);
+    for (const path of paths) expect({ path, selected: queryAnswer(path, document).values?.length }).toEqual({ path, selected: 1 });
+    expect(queryAnswer("$.data['odd key'][1].x", document).values).toEqual(['y']);
+  });
+
+  it(`lists at most ${OUTPUT_LIMITS.paths}, saying there are more; none for a scalar answer`, () => {
+    const many = jsonPaths({ items: Array.from({ length: 500 }, (_, i) => ({ id: i })) });
+
+    expect(many.paths).toHaveLength(OUTPUT_LIMITS.paths);
+    expect(many.paths.slice(0, 3)).toEqual(['$.items', '$.items[0]', '$.items[1]']);
+    expect(many.truncated).toBe(true);
+    expect(jsonPaths(42)).toEqual({ paths: [], truncated: false });
   });
 });

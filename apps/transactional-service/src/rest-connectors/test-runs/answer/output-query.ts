@@ -19,6 +19,8 @@ export const OUTPUT_LIMITS = {
   valuesBytes: 64 * 1024,
   /** Keys listed in a hint. */
   hintKeys: 10,
+  /** JSONPaths listed for a JSON answer, to pick an `output` from. */
+  paths: 100,
 } as const;
 
 export interface QueryResult {
@@ -198,6 +200,20 @@ export function queryAnswer(expression: string, document: JSONValue): QueryResul
   } catch (error) {
     return queryFailed(`output could not be evaluated: ${(error as Error).message}`);
   }
+}
+
+/**
+ * The JSONPath of each value of a parsed answer (`$..*`, in document order), as json-p3 writes a node's path in its
+ * pretty form (`$.data.level`, `$.items[0]`, `$["odd key"]`): each one selects its value, so a caller picks an
+ * `output` from them. At most OUTPUT_LIMITS.paths; `truncated` when there are more.
+ */
+export function jsonPaths(document: JSONValue): { paths: string[]; truncated: boolean } {
+  const paths: string[] = [];
+  for (const node of environment().lazyQuery('$..*', document)) {
+    if (paths.length === OUTPUT_LIMITS.paths) return { paths, truncated: true };
+    paths.push(node.getPath({ form: 'pretty' }));
+  }
+  return { paths, truncated: false };
 }
 
 /** The query of a text: why it could not be read as JSON, or what `expression` selects in it. */
