@@ -3,7 +3,7 @@ import { gzipSync } from 'node:zlib';
 import { MAX_ACCESS_TOKEN_LENGTH, OAuthTokens } from './oauth-tokens';
 import { OutboundGuard } from './outbound-guard';
 import { AnswerReader } from './answer/answer-reader';
-import { ACCESS_TOKEN_PLACEHOLDER, DEFAULT_USER_AGENT, MAX_RETURNED_BYTES, RunnableConnector, TestRunner } from './test-run';
+import { ACCESS_TOKEN_PLACEHOLDER, declaredTypeFits, DEFAULT_USER_AGENT, MAX_RETURNED_BYTES, RunnableConnector, TestRunner } from './test-run';
 import { farSide, FarSide, FarSideHandler } from './testing/far-side';
 import { CLIENT, tokenEndpoint } from './testing/token-endpoint';
 import { problemsOf } from '../testing/problems-of';
@@ -130,6 +130,43 @@ describe(TestRunner.name, () => {
       { method: 'POST', type: null, body: '' },
     ]);
     expect(post.warnings).toEqual(['headers.0 content-type is not sent: contentType APPLICATION_JSON sends Content-Type: application/json']);
+  });
+
+  it("sends the connector's own Content-Type as written when it fits the contentType: a vendor's media type", async () => {
+    side = await farSide(echoAuthorization);
+    const sut = runner();
+    const sent = [
+      [ContentType.APPLICATION_JSON, 'application/merge-patch+json'],
+      [ContentType.APPLICATION_JSON, 'application/vnd.api+json; charset=utf-8'],
+      [ContentType.APPLICATION_FORM_URLENCODED, 'application/x-www-form-urlencoded; charset=UTF-8'],
+      [ContentType.TEXT_PLAIN, 'text/csv'],
+      [ContentType.APPLICATION_XML, 'application/soap+xml; charset=utf-8'],
+    ] as const;
+    for (const [contentType, type] of sent) {
+      const result = await run(
+        aConnector({ url: side.url, requestType: RequestType.PATCH, contentType, body: '{}', headers: [{ header: 'Content-Type', value: type }] }),
+        {},
+        sut,
+      );
+      expect(result.warnings).toEqual([]);
+    }
+
+    expect(side.received.map(({ headers }) => headers['content-type'])).toEqual(sent.map(([, type]) => type));
+  });
+
+  it.each([
+    [ContentType.APPLICATION_JSON, 'application/json-patch+json', true],
+    [ContentType.APPLICATION_JSON, 'application/problem+json', true],
+    [ContentType.APPLICATION_JSON, 'text/plain', false],
+    [ContentType.APPLICATION_JSON, 'application/jsonx', false],
+    [ContentType.APPLICATION_FORM_URLENCODED, 'application/json', false],
+    [ContentType.TEXT_PLAIN, 'text/html; charset=utf-8', true],
+    [ContentType.TEXT_PLAIN, 'application/json', false],
+    [ContentType.APPLICATION_XML, 'multipart/form-data; boundary=x', false],
+    [ContentType.MULTIPART_FORM_DATA, 'multipart/form-data; boundary=x', false],
+    [ContentType.TEXT_PLAIN, 'not a media type', false],
+  ])('for %s, the header %j fits: %s', (contentType, value, fits) => {
+    expect(declaredTypeFits(contentType, value)).toBe(fits);
   });
 
   it('shows at most 64 KiB of the body it sent, and says it was longer', async () => {

@@ -1,4 +1,5 @@
 import { ApiKeyIn, AuthType, ContentType, GrantType, InvalidInputError, MEDIA_TYPES, RequestType, SecretField, SECRETS, secretSentTo } from '@app/domain';
+import { parse as parseMediaType } from 'content-type';
 import type { Dispatcher } from 'undici';
 import { destinationOf, sameDestination } from '../destination';
 import { hostHeaderProblems } from '../host-header';
@@ -127,11 +128,17 @@ export class TestRunner {
 
     const warnings = filled.unused.map((name) => `variables.${name} is not used: the connector has no {{${name}}}`);
     const authHeader = authHeaderOf(connector);
-    // The connector's own header gives way where the auth type sets it (Authorization, an API key's) or a sent body its Content-Type.
-    const headers = filled.headers.filter(({ header }, index) => {
+    // The connector's own header gives way where the auth type sets it (Authorization, an API key's), and its
+    // Content-Type where it does not fit the body's contentType (declaredTypeFits).
+    let declaresType = false;
+    const headers = filled.headers.filter(({ header, value }, index) => {
       if (authHeader !== null && header.toLowerCase() === authHeader.toLowerCase()) {
         warnings.push(`headers.${index} ${header} is not sent: authType ${connector.authType} sets the ${authHeader} header`);
         return false;
+      }
+      if (sendsBody && /^content-type$/i.test(header) && !declaresType && declaredTypeFits(connector.contentType, value)) {
+        declaresType = true;
+        return true;
       }
       if (sendsBody && /^content-type$/i.test(header)) {
         warnings.push(
@@ -141,7 +148,8 @@ export class TestRunner {
       }
       return true;
     });
-    if (sendsBody) headers.push({ header: 'Content-Type', value: MEDIA_TYPES[connector.contentType as Exclude<ContentType, ContentType.NONE>] });
+    if (sendsBody && !declaresType)
+      headers.push({ header: 'Content-Type', value: MEDIA_TYPES[connector.contentType as Exclude<ContentType, ContentType.NONE>] });
     if (!headers.some(({ header }) => /^user-agent$/i.test(header))) headers.push({ header: 'User-Agent', value: DEFAULT_USER_AGENT });
     const url =
       connector.authType === AuthType.AUTH_API_KEY && connector.apiKeyIn === ApiKeyIn.QUERY
@@ -464,4 +472,28 @@ function showStatusOnly(answer: TestRunAnswer, result: OutboundResult, encoding:
 function withoutTheFarSide({ outcome, message, answer }: OutboundResult): string | null {
   if (message === null || answer === null) return message;
   return outcome === 'AUTH_FAILED' ? `Token endpoint: The token endpoint answered ${answer.status}` : `The far side answered ${answer.status}`;
+}
+
+/** A JSON media type: `application/json` and every `+json` one (json-patch, merge-patch, vnd.api, problem). */
+const JSON_FAMILY = /^application\/(?:json|[a-z0-9!#$&^_.+-]+\+json)$/;
+
+/**
+ * Whether a connector's own Content-Type fits its `contentType`, and is then sent as written (a vendor's media type,
+ * its parameters included): APPLICATION_JSON takes the JSON family, APPLICATION_FORM_URLENCODED
+ * `application/x-www-form-urlencoded`, TEXT_PLAIN and APPLICATION_XML any other type but multipart. A multipart body
+ * sends the platform's own; a value that is not a media type fits nothing.
+ */
+export function declaredTypeFits(contentType: ContentType, value: string): boolean {
+  let essence: string;
+  try {
+    essence = parseMediaType(value).type;
+  } catch {
+    return false;
+  }
+  const json = JSON_FAMILY.test(essence);
+  const form = essence === 'application/x-www-form-urlencoded';
+  if (contentType === ContentType.APPLICATION_JSON) return json;
+  if (contentType === ContentType.APPLICATION_FORM_URLENCODED) return form;
+  if (contentType === ContentType.TEXT_PLAIN || contentType === ContentType.APPLICATION_XML) return !json && !form && !essence.startsWith('multipart/');
+  return false;
 }
