@@ -25,6 +25,7 @@ const BODY_ENCODINGS: Partial<Record<ContentType, BodyEncoding>> = {
 };
 
 /** `application/json`, `application/problem+json`, … */
+/** A JSON media type, parameters allowed: `application/json` and every `+json` one (json-patch, merge-patch, vnd.api, problem). */
 const JSON_MEDIA_TYPE = /^application\/(?:[\w.-]+\+)?json\s*(?:;|$)/i;
 
 /** A connector as a test run needs it: its settings, and its secrets in clear for this run only. */
@@ -136,11 +137,11 @@ export class TestRunner {
         warnings.push(`headers.${index} ${header} is not sent: authType ${connector.authType} sets the ${authHeader} header`);
         return false;
       }
-      if (sendsBody && /^content-type$/i.test(header) && !declaresType && declaredTypeFits(connector.contentType, value)) {
-        declaresType = true;
-        return true;
-      }
       if (sendsBody && /^content-type$/i.test(header)) {
+        if (!declaresType && declaredTypeFits(connector.contentType, value)) {
+          declaresType = true;
+          return true;
+        }
         warnings.push(
           `headers.${index} ${header} is not sent: contentType ${connector.contentType} sends Content-Type: ${MEDIA_TYPES[connector.contentType as Exclude<ContentType, ContentType.NONE>]}`,
         );
@@ -474,9 +475,6 @@ function withoutTheFarSide({ outcome, message, answer }: OutboundResult): string
   return outcome === 'AUTH_FAILED' ? `Token endpoint: The token endpoint answered ${answer.status}` : `The far side answered ${answer.status}`;
 }
 
-/** A JSON media type: `application/json` and every `+json` one (json-patch, merge-patch, vnd.api, problem). */
-const JSON_FAMILY = /^application\/(?:json|[a-z0-9!#$&^_.+-]+\+json)$/;
-
 /**
  * Whether a connector's own Content-Type fits its `contentType`, and is then sent as written (a vendor's media type,
  * its parameters included): APPLICATION_JSON takes the JSON family, APPLICATION_FORM_URLENCODED
@@ -490,7 +488,7 @@ export function declaredTypeFits(contentType: ContentType, value: string): boole
   } catch {
     return false;
   }
-  const json = JSON_FAMILY.test(essence);
+  const json = JSON_MEDIA_TYPE.test(essence);
   const form = essence === 'application/x-www-form-urlencoded';
   if (contentType === ContentType.APPLICATION_JSON) return json;
   if (contentType === ContentType.APPLICATION_FORM_URLENCODED) return form;
