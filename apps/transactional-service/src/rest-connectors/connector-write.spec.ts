@@ -1,4 +1,4 @@
-import { ApiKeyIn, AuthType, GrantType, RestConnectorWriteDto } from '@app/domain';
+import { ApiKeyIn, AuthType, ContentType, GrantType, RestConnectorWriteDto } from '@app/domain';
 import { toConnectorWrite } from './connector-write';
 import { aStoredConnector, aWriteDto, WRITER } from './testing/connector-factories';
 import { problemsOf } from './testing/problems-of';
@@ -243,6 +243,20 @@ describe(toConnectorWrite.name, () => {
       expect.stringMatching(/^headers\.1\.value must name the host \(and port\) of url in X-Forwarded-Host/),
     ]);
     expect(toConnectorWrite({ ...dto, authType: AuthType.AUTH_NONE }, WRITER, NOW, seal).values.headers).toEqual(dto.headers);
+  });
+
+  it("refuses a Content-Type header that does not fit contentType, saying which fit, and keeps one that does as written", () => {
+    const patch = (contentType: ContentType, value: string) => aWriteDto({ contentType, headers: [{ header: 'Content-Type', value }] });
+
+    expect(problemsOf(() => toConnectorWrite(patch(ContentType.APPLICATION_JSON, 'text/csv'), WRITER, NOW, seal))).toEqual([
+      expect.stringMatching(/^headers\.0 Content-Type "text\/csv" does not fit contentType APPLICATION_JSON; the Content-Type that fits it: application\/json and every \+json type/),
+    ]);
+    expect(problemsOf(() => toConnectorWrite(patch(ContentType.NONE, 'application/json'), WRITER, NOW, seal))).toEqual([
+      expect.stringContaining('does not fit contentType NONE'),
+    ]);
+    expect(toConnectorWrite(patch(ContentType.APPLICATION_JSON, 'application/merge-patch+json'), WRITER, NOW, seal).values.headers).toEqual([
+      { header: 'Content-Type', value: 'application/merge-patch+json' },
+    ]);
   });
 
   it('lists every problem at once', () => {

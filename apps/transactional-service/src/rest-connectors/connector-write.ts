@@ -3,6 +3,7 @@ import {
   BODY_COLUMNS,
   canonicalHttpUrl,
   ConnectorWrite,
+  contentTypeHeaderProblems,
   InvalidInputError,
   RECORDED_FIELDS,
   RestConnector,
@@ -34,7 +35,8 @@ export type Seal = (field: SecretField, plaintext: string) => string;
  * stored canonical (canonicalHttpUrl). Secrets the auth type does not use are discarded; a new secret is sealed;
  * a secret's placeholder keeps the stored (sealed) value, but only while every URL it or its access token is sent
  * to keeps its destination, and what places it in the call (an API key's apiKeyIn and apiKeyName) is unchanged. A URL that carries a secret has no `{{variable}}` in its destination, and no routing
- * header of its call names another host (hostHeaderProblems); without a secret, both are free. Any rule broken is one 400 listing every problem; nothing is written.
+ * header of its call names another host (hostHeaderProblems); without a secret, both are free. A Content-Type header fits
+ * `contentType` (contentTypeHeaderProblems). Any rule broken is one 400 listing every problem; nothing is written.
  */
 export function toConnectorWrite(
   dto: RestConnectorWriteDto,
@@ -46,7 +48,11 @@ export function toConnectorWrite(
   const urls = { url: canonicalHttpUrl(dto.url), oauthUrl: dto.oauthUrl === undefined || dto.oauthUrl === null ? null : canonicalHttpUrl(dto.oauthUrl) };
   const headers = (dto.headers ?? []).map(({ header, value }) => ({ header, value }));
   const carriesSecret = secretSentTo('url', dto.authType, dto.grantType) !== null;
-  const problems = [...variableDestinationProblems(urls, dto), ...(carriesSecret ? hostHeaderProblems(urls.url, headers) : [])];
+  const problems = [
+    ...variableDestinationProblems(urls, dto),
+    ...(carriesSecret ? hostHeaderProblems(urls.url, headers) : []),
+    ...contentTypeHeaderProblems(dto.contentType, headers),
+  ];
   const used = secretsUsedBy(dto.authType, dto.grantType);
   const secrets = Object.fromEntries(
     SECRET_FIELDS.map((field) => {

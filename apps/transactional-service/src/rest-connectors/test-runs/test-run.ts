@@ -1,5 +1,17 @@
-import { ApiKeyIn, AuthType, ContentType, GrantType, InvalidInputError, MEDIA_TYPES, RequestType, SecretField, SECRETS, secretSentTo } from '@app/domain';
-import { parse as parseMediaType } from 'content-type';
+import {
+  ApiKeyIn,
+  AuthType,
+  ContentType,
+  declaredTypeFits,
+  GrantType,
+  InvalidInputError,
+  JSON_MEDIA_TYPE,
+  MEDIA_TYPES,
+  RequestType,
+  SecretField,
+  SECRETS,
+  secretSentTo,
+} from '@app/domain';
 import type { Dispatcher } from 'undici';
 import { destinationOf, sameDestination } from '../destination';
 import { hostHeaderProblems } from '../host-header';
@@ -23,10 +35,6 @@ const BODY_ENCODINGS: Partial<Record<ContentType, BodyEncoding>> = {
   [ContentType.APPLICATION_JSON]: 'json',
   [ContentType.APPLICATION_FORM_URLENCODED]: 'form',
 };
-
-/** `application/json`, `application/problem+json`, … */
-/** A JSON media type, parameters allowed: `application/json` and every `+json` one (json-patch, merge-patch, vnd.api, problem). */
-const JSON_MEDIA_TYPE = /^application\/(?:[\w.-]+\+)?json\s*(?:;|$)/i;
 
 /** A connector as a test run needs it: its settings, and its secrets in clear for this run only. */
 export interface RunnableConnector {
@@ -130,27 +138,27 @@ export class TestRunner {
     const warnings = filled.unused.map((name) => `variables.${name} is not used: the connector has no {{${name}}}`);
     const authHeader = authHeaderOf(connector);
     // The connector's own header gives way where the auth type sets it (Authorization, an API key's), and its
-    // Content-Type where it does not fit the body's contentType (declaredTypeFits).
+    // Content-Type where it does not fit the body's contentType (declaredTypeFits: writes refuse it, a connector
+    // stored before may hold one) or where the platform writes it (multipart, whose boundary is the platform's).
+    // An empty form sends no Content-Type of ours, as Postman and browsers send none.
+    const ownType = sendsBody ? MEDIA_TYPES[connector.contentType as Exclude<ContentType, ContentType.NONE>] : undefined;
+    const typed = ownType !== undefined && !(connector.contentType === ContentType.APPLICATION_FORM_URLENCODED && filled.body === '');
     let declaresType = false;
     const headers = filled.headers.filter(({ header, value }, index) => {
       if (authHeader !== null && header.toLowerCase() === authHeader.toLowerCase()) {
         warnings.push(`headers.${index} ${header} is not sent: authType ${connector.authType} sets the ${authHeader} header`);
         return false;
       }
-      if (sendsBody && /^content-type$/i.test(header)) {
-        if (!declaresType && declaredTypeFits(connector.contentType, value)) {
-          declaresType = true;
-          return true;
-        }
-        warnings.push(
-          `headers.${index} ${header} is not sent: contentType ${connector.contentType} sends Content-Type: ${MEDIA_TYPES[connector.contentType as Exclude<ContentType, ContentType.NONE>]}`,
-        );
-        return false;
+      if (ownType === undefined || !/^content-type$/i.test(header)) return true;
+      const fits = !declaresType && declaredTypeFits(connector.contentType, value);
+      if (fits && connector.contentType !== ContentType.MULTIPART_FORM_DATA) {
+        declaresType = true;
+        return true;
       }
-      return true;
+      if (!fits) warnings.push(`headers.${index} ${header} is not sent: contentType ${connector.contentType} sends Content-Type: ${ownType}`);
+      return false;
     });
-    if (sendsBody && !declaresType)
-      headers.push({ header: 'Content-Type', value: MEDIA_TYPES[connector.contentType as Exclude<ContentType, ContentType.NONE>] });
+    if (typed && !declaresType) headers.push({ header: 'Content-Type', value: ownType });
     if (!headers.some(({ header }) => /^user-agent$/i.test(header))) headers.push({ header: 'User-Agent', value: DEFAULT_USER_AGENT });
     const url =
       connector.authType === AuthType.AUTH_API_KEY && connector.apiKeyIn === ApiKeyIn.QUERY
@@ -473,25 +481,4 @@ function showStatusOnly(answer: TestRunAnswer, result: OutboundResult, encoding:
 function withoutTheFarSide({ outcome, message, answer }: OutboundResult): string | null {
   if (message === null || answer === null) return message;
   return outcome === 'AUTH_FAILED' ? `Token endpoint: The token endpoint answered ${answer.status}` : `The far side answered ${answer.status}`;
-}
-
-/**
- * Whether a connector's own Content-Type fits its `contentType`, and is then sent as written (a vendor's media type,
- * its parameters included): APPLICATION_JSON takes the JSON family, APPLICATION_FORM_URLENCODED
- * `application/x-www-form-urlencoded`, TEXT_PLAIN and APPLICATION_XML any other type but multipart. A multipart body
- * sends the platform's own; a value that is not a media type fits nothing.
- */
-export function declaredTypeFits(contentType: ContentType, value: string): boolean {
-  let essence: string;
-  try {
-    essence = parseMediaType(value).type;
-  } catch {
-    return false;
-  }
-  const json = JSON_MEDIA_TYPE.test(essence);
-  const form = essence === 'application/x-www-form-urlencoded';
-  if (contentType === ContentType.APPLICATION_JSON) return json;
-  if (contentType === ContentType.APPLICATION_FORM_URLENCODED) return form;
-  if (contentType === ContentType.TEXT_PLAIN || contentType === ContentType.APPLICATION_XML) return !json && !form && !essence.startsWith('multipart/');
-  return false;
 }
