@@ -1,4 +1,4 @@
-import { ContentType } from '@app/domain';
+import { ContentType, MEDIA_TYPES } from '@app/domain';
 import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -24,7 +24,7 @@ const EXPECTED: Record<string, Expected> = {
         name: 'POST localhost:9999/myApi',
         requestType: 'POST',
         url: 'http://localhost:9999/myApi',
-        headers: [],
+        headers: [{ header: 'Content-Type', value: 'application/json;charset=UTF-8' }],
         contentType: 'APPLICATION_JSON',
         body: '{"name":"d4"}',
         authType: 'AUTH_NONE',
@@ -160,7 +160,7 @@ const EXPECTED: Record<string, Expected> = {
         name: 'POST example.com/api',
         requestType: 'POST',
         url: 'https://example.com/api',
-        headers: [],
+        headers: [{ header: 'content-type', value: 'application/json; charset=UTF-8' }],
         contentType: 'APPLICATION_JSON',
         body: '{"userId":"123","active":false,"visited":false}',
         authType: 'AUTH_NONE',
@@ -264,7 +264,10 @@ const EXPECTED: Record<string, Expected> = {
         name: 'POST localhost:28139/api/2.0/fo/auth/unix/',
         requestType: 'POST',
         url: 'http://localhost:28139/api/2.0/fo/auth/unix/?action=create&title=UnixRecord&username=root&password=abc123&ips=10.10.10.10',
-        headers: [{ header: 'X-Requested-With', value: 'curl' }],
+        headers: [
+          { header: 'X-Requested-With', value: 'curl' },
+          { header: 'Content-Type', value: 'text/xml' },
+        ],
         contentType: 'APPLICATION_XML',
         body: '',
         authType: 'AUTH_BASIC',
@@ -614,7 +617,10 @@ const EXPECTED: Record<string, Expected> = {
         name: 'GET localhost:28139/get',
         requestType: 'GET',
         url: 'http://localhost:28139/get',
-        headers: [{ header: 'getWorkOrderCancel', value: '' }],
+        headers: [
+          { header: 'getWorkOrderCancel', value: '' },
+          { header: 'Content-Type', value: 'text/xml;charset=UTF-8' },
+        ],
         contentType: 'APPLICATION_XML',
         body: '',
         authType: 'AUTH_NONE',
@@ -793,6 +799,7 @@ const EXPECTED: Record<string, Expected> = {
           { header: 'DNT', value: '1' },
           { header: 'X-OWA-ClientBegin', value: '2016-11-27T07:17:02.513' },
           { header: 'X-OWA-Attempt', value: '1' },
+          { header: 'Content-Type', value: 'application/json; charset=UTF-8' },
         ],
         contentType: 'APPLICATION_JSON',
         body: '{"__type":"CreateItemJsonRequest:#Exchange","Header":{"__type":"JsonRequestHeaders:#Exchange","RequestServerVersion":"Exchange2013","TimeZoneContext":{"__type":"TimeZoneContext:#Exchange","TimeZoneDefinition":{"__type":"TimeZoneDefinitionType:#Exchange","Id":"France Standard Time"}}},"Body":{"__type":"CreateItemRequest:#Exchange","Items":[{"__type":"Message:#Exchange","Subject":"API","Body":{"__type":"BodyContentType:#Exchange","BodyType":"HTML","Value":"<html><head><meta http-equiv=\\"Content-Type\\" content=\\"text/html; charset=UTF-8\\"><style type=\\"text/css\\" style=\\"display:none\\"><!-- p { margin-top: 0px; margin-bottom: 0px; }--></style></head><body dir=\\"ltr\\" style=\\"font-size:12pt;color:#000000;background-color:#FFFFFF;font-family:Calibri,Arial,Helvetica,sans-serif;\\"><p>API Test for NickC<br></p></body></html>"},"Importance":"Normal","From":null,"ToRecipients":[{"Name":"George LUCAS","EmailAddress":"George.LUCAS@nih.mail.edu.fr","RoutingType":"SMTP","MailboxType":"Mailbox","OriginalDisplayName":"George.LUCAS@nih.mail.edu.fr","SipUri":" "}],"CcRecipients":[],"BccRecipients":[],"Sensitivity":"Normal","IsDeliveryReceiptRequested":false,"IsReadReceiptRequested":false}],"ClientSupportsIrm":true,"OutboundCharset":"AutoDetect","MessageDisposition":"SendAndSaveCopy","ComposeOperation":"newMail"}}',
@@ -1033,6 +1040,7 @@ const EXPECTED: Record<string, Expected> = {
           { header: 'Referer', value: 'http://fiddle.jshell.net/_display/' },
           { header: 'X-Requested-With', value: 'XMLHttpRequest' },
           { header: 'Connection', value: 'keep-alive' },
+          { header: 'Content-Type', value: 'application/x-www-form-urlencoded; charset=UTF-8' },
         ],
         contentType: 'APPLICATION_FORM_URLENCODED',
         body: 'msg1=wow&msg2=such',
@@ -1239,9 +1247,14 @@ function differences(draft: ConnectorDraft, oracle: OracleRequest): string[] {
   const oracleHeaders = Object.entries(oracle.headers ?? {})
     .filter(([name]) => !/^(content-type|authorization)$/i.test(name) && name !== draft.apiKeyName)
     .map(([name, value]) => [name.toLowerCase(), value]);
-  const headers = draft.headers.map(({ header, value }) => [header.toLowerCase(), value]);
+  const headers = draft.headers.filter(({ header }) => !/^content-type$/i.test(header)).map(({ header, value }) => [header.toLowerCase(), value]);
   if (JSON.stringify(oracleHeaders.sort()) !== JSON.stringify(headers.sort())) found.push('headers');
   const contentType = Object.entries(oracle.headers ?? {}).find(([name]) => /^content-type$/i.test(name))?.[1];
+  // The declared type is sent as written (the connector's own header, or its content type's media type); multipart's is the platform's.
+  const declared = draft.headers.find(({ header }) => /^content-type$/i.test(header))?.value;
+  const sent = declared ?? (draft.contentType === ContentType.NONE ? undefined : MEDIA_TYPES[draft.contentType]);
+  if (contentType !== undefined && draft.contentType !== ContentType.MULTIPART_FORM_DATA && sent?.toLowerCase() !== contentType.toLowerCase())
+    found.push('mediaType');
   const expectedType =
     contentType !== undefined
       ? matchMediaType(contentType).contentType

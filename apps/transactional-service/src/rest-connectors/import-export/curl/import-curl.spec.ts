@@ -90,18 +90,24 @@ describe('importCurl', () => {
     });
 
     it.each([
-      ['application/json; charset=utf-8', ContentType.APPLICATION_JSON, []],
-      ['application/vnd.api+json', ContentType.APPLICATION_JSON, []],
-      ['Application/JSON;charset:utf-8;', ContentType.APPLICATION_JSON, []],
-      ['text/xml', ContentType.APPLICATION_XML, []],
-      ['application/atom+xml', ContentType.APPLICATION_XML, []],
-      ['application/x-www-form-urlencoded; charset=UTF-8', ContentType.APPLICATION_FORM_URLENCODED, []],
-      ['multipart/form-data; boundary=abc', ContentType.MULTIPART_FORM_DATA, ['CONTENT_TYPE_CHANGED']],
-      ['text/plain', ContentType.TEXT_PLAIN, []],
-      ['application/octet-stream', ContentType.TEXT_PLAIN, ['CONTENT_TYPE_CHANGED']],
-    ])('reads Content-Type %s by its media type', async (mediaType, contentType, warned) => {
+      ['application/json; charset=utf-8', ContentType.APPLICATION_JSON, 'application/json; charset=utf-8', []],
+      ['application/json', ContentType.APPLICATION_JSON, undefined, []],
+      ['application/vnd.api+json', ContentType.APPLICATION_JSON, 'application/vnd.api+json', []],
+      ['application/merge-patch+json', ContentType.APPLICATION_JSON, 'application/merge-patch+json', []],
+      ['application/json-patch+json', ContentType.APPLICATION_JSON, 'application/json-patch+json', []],
+      ['Application/JSON;charset:utf-8;', ContentType.APPLICATION_JSON, undefined, ['CONTENT_TYPE_CHANGED']],
+      ['text/xml', ContentType.APPLICATION_XML, 'text/xml', []],
+      ['application/atom+xml', ContentType.APPLICATION_XML, 'application/atom+xml', []],
+      ['application/x-www-form-urlencoded; charset=UTF-8', ContentType.APPLICATION_FORM_URLENCODED, 'application/x-www-form-urlencoded; charset=UTF-8', []],
+      ['multipart/form-data; boundary=abc', ContentType.MULTIPART_FORM_DATA, undefined, []],
+      ['multipart/mixed; boundary=abc', ContentType.TEXT_PLAIN, undefined, ['CONTENT_TYPE_CHANGED']],
+      ['text/plain', ContentType.TEXT_PLAIN, undefined, []],
+      ['text/csv', ContentType.TEXT_PLAIN, 'text/csv', []],
+      ['application/octet-stream', ContentType.TEXT_PLAIN, 'application/octet-stream', []],
+    ])('reads Content-Type %s by its media type and keeps the declared type', async (mediaType, contentType, kept, warned) => {
       const { connectors, warnings } = await imported(`curl https://x.test -H 'Content-Type: ${mediaType}' -d '{"n": 1, "ok": true}'`);
-      expect(connectors[0]).toMatchObject({ contentType, headers: [], body: '{"n": 1, "ok": true}' });
+      const headers = kept === undefined ? [] : [{ header: 'Content-Type', value: kept }];
+      expect(connectors[0]).toMatchObject({ contentType, headers, body: '{"n": 1, "ok": true}' });
       expect(warnings.map(({ code }) => code)).toEqual(warned);
     });
 

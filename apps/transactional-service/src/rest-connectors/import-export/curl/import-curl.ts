@@ -26,7 +26,7 @@ import { ShellWord, tokenizeShell } from './shell-words';
  * - SCHEME_ASSUMED: a URL without scheme, read as http:// as curl does.
  * - URL_GLOB_LITERAL: braces or brackets curl would refuse as a glob, taken literally.
  * - METHOD_CASE: `-X post` sent as POST. BODY_NOT_SENT: data with GET or HEAD, which the connector does not send.
- * - CONTENT_TYPE_CHANGED: a media type the connector has no content type for (sent as text/plain), or parameters it drops.
+ * - CONTENT_TYPE_CHANGED: a multipart type other than form-data (sent as text/plain), or parameters that cannot be read (dropped).
  * - HEADER_SKIPPED: `-H 'X:'`, a header without colon, or a Content-Type a later one replaces.
  * - MULTIPART_BODY: -F text fields kept as name=value in the body.
  * - AUTH_CONFLICT: a second credential source, left out. AUTHORIZATION_AS_API_KEY: `Authorization: <other scheme>`.
@@ -239,8 +239,8 @@ function methodOf(settings: CurlSettings, payload: CurlPayload, upload: boolean,
 
 /**
  * The last Content-Type header decides, by media type (matchMediaType); without one, what curl sends by itself:
- * form-urlencoded for -d, JSON for --json, multipart for -F, none with -G. The header itself is not kept: the
- * connector sends its content type's. --json also sends `Accept: application/json` unless an Accept is given.
+ * form-urlencoded for -d, JSON for --json, multipart for -F, none with -G. The header is kept, last, and sent as
+ * written unless it is the content type's own media type or multipart's (the platform writes it, with the boundary). --json also sends `Accept: application/json` unless an Accept is given.
  */
 function contentTypeOf(settings: CurlSettings, payload: CurlPayload, warnings: ImportWarnings): { contentType: ContentType; headers: WrittenHeader[] } {
   const isContentType = ({ header }: WrittenHeader) => /^content-type$/i.test(header);
@@ -253,14 +253,14 @@ function contentTypeOf(settings: CurlSettings, payload: CurlPayload, warnings: I
   }
   const last = declared.at(-1);
   if (last) {
-    const { contentType, mismatch } = matchMediaType(last.value);
+    const { contentType, header, mismatch } = matchMediaType(last.value);
     if (mismatch)
       warnings.push({
         code: 'CONTENT_TYPE_CHANGED',
         where: `line ${last.line}, -H Content-Type`,
         message: `Content-Type ${last.value.slice(0, 80)}: ${mismatch}.`,
       });
-    return { contentType, headers };
+    return { contentType, headers: header === undefined ? headers : [...headers, { ...last, value: header }] };
   }
   if (payload.json) return { contentType: ContentType.APPLICATION_JSON, headers };
   if (settings.get) return { contentType: ContentType.NONE, headers };

@@ -65,8 +65,7 @@ function draftOf(document: JsonRecord, source: OperationSource, warnings: Import
     ...namingOf(method.toUpperCase(), path, operation, where, warnings),
     requestType: method.toUpperCase() as ConnectorDraft['requestType'],
     url,
-    headers: cappedHeaders(parameters.headers, where, warnings),
-    ...bodyOf(operation, where, warnings),
+    ...bodyAndHeaders(operation, parameters.headers, where, warnings),
     authType,
     grantType,
     oauthUrl,
@@ -76,6 +75,17 @@ function draftOf(document: JsonRecord, source: OperationSource, warnings: Import
     credentials,
     where,
   };
+}
+
+/** The body, and the headers with the declared media type's Content-Type last. */
+function bodyAndHeaders(
+  operation: JsonRecord,
+  headers: Array<{ header: string; value: string }>,
+  where: string,
+  warnings: ImportWarning[],
+): Pick<ConnectorDraft, 'headers' | 'contentType' | 'body'> {
+  const { contentTypeHeader, ...body } = bodyOf(operation, where, warnings);
+  return { headers: cappedHeaders(contentTypeHeader ? [...headers, contentTypeHeader] : headers, where, warnings), ...body };
 }
 
 function apiKeyPlace(auth: AuthSettings): ApiKeyPlace | undefined {

@@ -1,5 +1,4 @@
-import { ContentType, MEDIA_TYPES } from '@app/domain';
-import { parse as parseMediaType } from 'content-type';
+import { ContentType, contentTypeOfMediaType, keptContentType, MEDIA_TYPES } from '@app/domain';
 import stripJsonComments from 'strip-json-comments';
 import { Header } from './headers';
 import { JsonNode } from './postman-json';
@@ -15,21 +14,6 @@ const LANGUAGE_MEDIA_TYPES: ReadonlyMap<string, string> = new Map([
   ['html', 'text/html'],
   ['javascript', 'application/javascript'],
 ]);
-
-/** The content type of a media type, parameters ignored (`application/json; charset=utf-8`, `application/vnd.api+json`); undefined for any other. */
-export function contentTypeOf(mediaType: string): Exclude<ContentType, ContentType.NONE> | undefined {
-  let type: string;
-  try {
-    type = parseMediaType(mediaType).type;
-  } catch {
-    return undefined;
-  }
-  if (type === 'application/json' || type.endsWith('+json')) return ContentType.APPLICATION_JSON;
-  if (type === 'application/xml' || type === 'text/xml' || type.endsWith('+xml')) return ContentType.APPLICATION_XML;
-  if (type === 'application/x-www-form-urlencoded') return ContentType.APPLICATION_FORM_URLENCODED;
-  if (type === 'multipart/form-data') return ContentType.MULTIPART_FORM_DATA;
-  return type === 'text/plain' ? ContentType.TEXT_PLAIN : undefined;
-}
 
 /** A form's text percent-encoded (UTF-8; well-formed text only), every `{{variable}}` left as it is: it is filled in when the connector runs. */
 export function formEncode(text: string): string {
@@ -130,24 +114,28 @@ function modeContent(body: JsonNode | undefined, warnings: Warnings): ModeConten
 export interface BodyDraft {
   contentType: ContentType;
   body: string;
-  /** A Content-Type header the content type does not say all of (parameters, a vendor or unsupported type): kept. */
+  /** The declared media type when it is not the content type's own (a vendor's, parameters): kept, and sent as written (keptContentType). */
   header?: Header;
 }
 
-/** The content type a media type gives: an unsupported one is TEXT_PLAIN, its header kept and warned about. */
+/**
+ * The content type a media type gives (the domain's contentTypeOfMediaType: `text/html` and `text/csv` are TEXT_PLAIN,
+ * sent with their own Content-Type); one no content type sends (`multipart/mixed`, a `{{variable}}`) is TEXT_PLAIN
+ * sent as text/plain, its header left out and warned about.
+ */
 function typed(mediaType: string | undefined, text: string, where: string, warnings: Warnings): BodyDraft {
   if (mediaType === undefined) return { contentType: ContentType.NONE, body: text };
-  const contentType = contentTypeOf(mediaType);
-  if (contentType === undefined) {
+  const contentType = contentTypeOfMediaType(mediaType);
+  if (contentType === null) {
     warnings.add(
       'CONTENT_TYPE_UNSUPPORTED',
       where,
-      `The media type ${JSON.stringify(mediaType.slice(0, 100))} is none a connector sends: imported as TEXT_PLAIN, the Content-Type header kept.`,
+      `The media type ${JSON.stringify(mediaType.slice(0, 100))} is none a connector sends: imported as TEXT_PLAIN, sent as text/plain; the Content-Type header is left out.`,
     );
-    return { contentType: ContentType.TEXT_PLAIN, body: text, header: { header: 'Content-Type', value: mediaType } };
+    return { contentType: ContentType.TEXT_PLAIN, body: text };
   }
-  const said = mediaType.trim().toLowerCase() === MEDIA_TYPES[contentType];
-  return { contentType, body: text, ...(said ? {} : { header: { header: 'Content-Type', value: mediaType } }) };
+  const header = keptContentType(contentType, mediaType);
+  return { contentType, body: text, ...(header === undefined ? {} : { header: { header: 'Content-Type', value: header } }) };
 }
 
 /** A JSON body without comments, which Postman's runtime strips before sending (with strip-json-comments 3.1.1, as here). */
@@ -169,6 +157,7 @@ export function bodyOf(request: JsonNode, contentTypeHeader: string | undefined,
   const isRaw = body?.string('mode') === 'raw';
   const result = isRaw ? withoutComments(draft, request.where, warnings) : draft;
   if (!body?.flag('disabled')) return result;
-  warnings.add('DISABLED_SKIPPED', request.where, 'The body is disabled, so Postman sends none: kept, with content type NONE.');
-  return { ...result, contentType: ContentType.NONE };
+  const header = result.header === undefined ? '' : ' Its Content-Type header is left out: a connector without a body declares no media type.';
+  warnings.add('DISABLED_SKIPPED', request.where, `The body is disabled, so Postman sends none: kept, with content type NONE.${header}`);
+  return { contentType: ContentType.NONE, body: result.body };
 }

@@ -281,8 +281,6 @@ describe('importPostman on collections nobody here wrote', () => {
         ['DISABLED_SKIPPED', 'item "POST form data with file"'],
         ['DISABLED_SKIPPED', 'item "POST form data with file"'],
         ['DISABLED_SKIPPED', 'item "POST form data with file"'],
-        ['CONTENT_TYPE_UNSUPPORTED', 'item "POST javascript with raw"'],
-        ['CONTENT_TYPE_UNSUPPORTED', 'item "POST text/html with raw"'],
         ['VARIABLE_VALUES_NOT_IMPORTED', 'item "Resolve URL"'],
         ['DISABLED_SKIPPED', 'item "DELETE Request"'],
         ['DISABLED_SKIPPED', 'item "HEAD request"'],

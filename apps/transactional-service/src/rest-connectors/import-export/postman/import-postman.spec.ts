@@ -515,14 +515,41 @@ describe('importPostman', () => {
       });
     });
 
-    it('imports an unsupported media type as TEXT_PLAIN, keeping the header', async () => {
-      const draft = await imported(post({ mode: 'raw', raw: '<p>hi</p>', options: { raw: { language: 'html' } } }));
-      expect(draft.connectors[0]).toMatchObject({ contentType: ContentType.TEXT_PLAIN, headers: [{ header: 'Content-Type', value: 'text/html' }] });
-      expect(draft.warnings[0]).toEqual({
-        code: 'CONTENT_TYPE_UNSUPPORTED',
-        where: 'item "Create"',
-        message: 'The media type "text/html" is none a connector sends: imported as TEXT_PLAIN, the Content-Type header kept.',
-      });
+    it('imports any other media type as TEXT_PLAIN with its Content-Type, sent as written, without a warning', async () => {
+      const html = await imported(post({ mode: 'raw', raw: '<p>hi</p>', options: { raw: { language: 'html' } } }));
+      const csv = await imported(post({ mode: 'raw', raw: 'a,b' }, [{ key: 'Content-Type', value: 'text/csv' }]));
+      expect(html.connectors[0]).toMatchObject({ contentType: ContentType.TEXT_PLAIN, headers: [{ header: 'Content-Type', value: 'text/html' }] });
+      expect(csv.connectors[0]).toMatchObject({ contentType: ContentType.TEXT_PLAIN, headers: [{ header: 'Content-Type', value: 'text/csv' }] });
+      expect([...html.warnings, ...csv.warnings]).toEqual([]);
+    });
+
+    it('imports a media type no content type sends as TEXT_PLAIN sent as text/plain, and says the header is left out', async () => {
+      const draft = await imported(post({ mode: 'raw', raw: 'x' }, [{ key: 'Content-Type', value: 'multipart/mixed; boundary=b' }]));
+      expect(draft.connectors[0]).toMatchObject({ contentType: ContentType.TEXT_PLAIN, headers: [] });
+      expect(draft.warnings).toEqual([
+        {
+          code: 'CONTENT_TYPE_UNSUPPORTED',
+          where: 'item "Create"',
+          message:
+            'The media type "multipart/mixed; boundary=b" is none a connector sends: imported as TEXT_PLAIN, sent as text/plain; the Content-Type header is left out.',
+        },
+      ]);
+    });
+
+    it('leaves out the Content-Type of a disabled body, and a second Content-Type header', async () => {
+      const disabled = await imported(post({ mode: 'raw', raw: '{}', disabled: true }, [{ key: 'Content-Type', value: 'application/merge-patch+json' }]));
+      const twice = await imported(
+        post({ mode: 'raw', raw: 'a,b' }, [
+          { key: 'Content-Type', value: 'text/csv' },
+          { key: 'Content-Type', value: 'text/plain' },
+        ]),
+      );
+      expect(disabled.connectors[0]).toMatchObject({ contentType: ContentType.NONE, headers: [], body: '{}' });
+      expect(disabled.warnings.map(({ message }) => message)).toEqual([
+        'The body is disabled, so Postman sends none: kept, with content type NONE. Its Content-Type header is left out: a connector without a body declares no media type.',
+      ]);
+      expect(twice.connectors[0]).toMatchObject({ contentType: ContentType.TEXT_PLAIN, headers: [{ header: 'Content-Type', value: 'text/csv' }] });
+      expect(codesOf(twice)).toEqual(['HEADER_SKIPPED']);
     });
 
     it('removes comments from a JSON body, as Postman does before sending', async () => {
