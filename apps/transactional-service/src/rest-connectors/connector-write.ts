@@ -3,7 +3,9 @@ import {
   BODY_COLUMNS,
   canonicalHttpUrl,
   ConnectorWrite,
+  ContentType,
   InvalidInputError,
+  readMultipartParts,
   RECORDED_FIELDS,
   RestConnector,
   RestConnectorSnapshotDto,
@@ -46,7 +48,7 @@ export function toConnectorWrite(
   const urls = { url: canonicalHttpUrl(dto.url), oauthUrl: dto.oauthUrl === undefined || dto.oauthUrl === null ? null : canonicalHttpUrl(dto.oauthUrl) };
   const headers = (dto.headers ?? []).map(({ header, value }) => ({ header, value }));
   const carriesSecret = secretSentTo('url', dto.authType, dto.grantType) !== null;
-  const problems = [...variableDestinationProblems(urls, dto), ...(carriesSecret ? hostHeaderProblems(urls.url, headers) : [])];
+  const problems = [...variableDestinationProblems(urls, dto), ...(carriesSecret ? hostHeaderProblems(urls.url, headers) : []), ...multipartBodyProblems(dto)];
   const used = secretsUsedBy(dto.authType, dto.grantType);
   const secrets = Object.fromEntries(
     SECRET_FIELDS.map((field) => {
@@ -127,6 +129,13 @@ function variableDestinationProblems(urls: Record<UrlField, string | null>, dto:
         'Write them out in full; variables may stand in the path, query and fragment',
     ];
   });
+}
+
+/** A MULTIPART_FORM_DATA body holds parts (docs/api-contract.md, "Multipart bodies"); the other content types' bodies are text. */
+function multipartBodyProblems(dto: RestConnectorWriteDto): string[] {
+  if (dto.contentType !== ContentType.MULTIPART_FORM_DATA) return [];
+  const reading = readMultipartParts(dto.body);
+  return 'problems' in reading ? reading.problems : [];
 }
 
 /** De-duplicated case-insensitively, the first spelling kept, in the order written. */
