@@ -81,7 +81,7 @@ function partProblems(part: unknown, at: string): string[] {
     if (record[field] !== undefined && typeof record[field] !== 'string') problems.push(`${at}.${field} must be a string`);
   }
   if (problems.length > 0) return problems;
-  const { name, value, base64, filename, contentType } = record as MultipartPart;
+  const { name, value, base64, filename, contentType } = record as Partial<MultipartPart>;
   if (name === undefined || name === '') problems.push(`${at}.name is missing: every part has a non-empty name`);
   else problems.push(...lineProblems(`${at}.name`, name, MULTIPART_LIMITS.name));
   if ((value === undefined) === (base64 === undefined)) {

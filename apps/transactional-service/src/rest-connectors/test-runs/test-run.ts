@@ -4,6 +4,7 @@ import type { Dispatcher } from 'undici';
 import { destinationOf, sameDestination } from '../destination';
 import { hostHeaderProblems } from '../host-header';
 import { CLIENT_CREDENTIALS_PLACEHOLDER, clientCredentials, OAuthSettings, OAuthTokens, tokenRequest } from './oauth-tokens';
+import { encodeForm, ShownPart } from './multipart-call';
 import { callOnce, OutboundRequest, OutboundResult, Outcome } from './outbound-call';
 import { AnswerReader, ownBytes } from './answer/answer-reader';
 import { cutAt } from './answer/cut-at';
@@ -22,6 +23,7 @@ export const MAX_RETURNED_BYTES = 64 * 1024;
 const BODY_ENCODINGS: Partial<Record<ContentType, BodyEncoding>> = {
   [ContentType.APPLICATION_JSON]: 'json',
   [ContentType.APPLICATION_FORM_URLENCODED]: 'form',
+  [ContentType.MULTIPART_FORM_DATA]: 'multipart',
 };
 
 /** `application/json`, `application/problem+json`, … */
@@ -84,7 +86,8 @@ export interface TestRunAnswer {
   outcome: Outcome;
   message: string | null;
   durationMs: number;
-  request: { method: string; url: string; headers: Header[]; body: string; bodyTruncated: boolean };
+  /** `parts`: a multipart body's parts as sent (its `body` is then empty: a file's bytes are not shown). */
+  request: { method: string; url: string; headers: Header[]; body: string; bodyTruncated: boolean; parts?: ShownPart[] };
   response: TestRunResponse | null;
   output: TestRunOutput | null;
   warnings: string[];
@@ -130,8 +133,10 @@ export class TestRunner {
     const warnings = filled.unused.map((name) => `variables.${name} is not used: the connector has no {{${name}}}`);
     const authHeader = authHeaderOf(connector);
     // The connector's own header gives way where the auth type sets it (Authorization, an API key's), and its
-    // Content-Type where it does not fit the body's contentType (declaredTypeFits).
-    let declaresType = false;
+    // Content-Type where it does not fit the body's contentType (declaredTypeFits). A multipart body's Content-Type is
+    // the platform's, with the boundary it writes (added when the form is encoded): one that fits gives way silently.
+    const multipart = sendsBody && connector.contentType === ContentType.MULTIPART_FORM_DATA;
+    let declaresType = multipart;
     const headers = filled.headers.filter(({ header, value }, index) => {
       if (authHeader !== null && header.toLowerCase() === authHeader.toLowerCase()) {
         warnings.push(`headers.${index} ${header} is not sent: authType ${connector.authType} sets the ${authHeader} header`);
@@ -142,6 +147,7 @@ export class TestRunner {
           declaresType = true;
           return true;
         }
+        if (multipart && declaredTypeFits(connector.contentType, value)) return false;
         warnings.push(
           `headers.${index} ${header} is not sent: contentType ${connector.contentType} sends Content-Type: ${MEDIA_TYPES[connector.contentType as Exclude<ContentType, ContentType.NONE>]}`,
         );
@@ -159,7 +165,7 @@ export class TestRunner {
     return {
       connector: { ...connector, oauthUrl: filled.oauthUrl },
       warnings,
-      call: { method: connector.requestType, url, headers, body: sendsBody ? filled.body : null },
+      call: { method: connector.requestType, url, headers, body: sendsBody ? filled.body : null, ...(multipart && { form: filled.parts }) },
     };
   }
 
@@ -179,7 +185,8 @@ export class TestRunner {
       call.url,
       connector.oauthUrl ?? '',
       ...call.headers.flatMap(({ header, value }) => [header, value]),
-      call.body ?? '',
+      typeof call.body === 'string' ? call.body : '',
+      ...(call.form ?? []).flatMap(({ name, value, filename }) => [name, value ?? '', filename ?? '']),
       connector.clientId ?? '',
       connector.authUsername ?? '',
     ];
@@ -199,7 +206,11 @@ export class TestRunner {
     const started = this.now();
     const deadline = new RunDeadline(this.timeoutMs, callerGone);
     try {
-      const { connector, call } = run;
+      const { connector } = run;
+      const form = run.call.form ? await encodeForm(run.call.form) : null;
+      const call: OutboundRequest = form
+        ? { ...run.call, headers: [...run.call.headers, { header: 'Content-Type', value: form.contentType }], body: form.bytes }
+        : run.call;
       const secrets = secretsOf(connector);
       const withAuthorization = (authorization: string): OutboundRequest => ({
         ...call,
@@ -227,12 +238,19 @@ export class TestRunner {
         result = await callOnce(this.dispatcher, withCredentials(call, connector, false), deadline);
       }
 
-      const shownBody = cutAt(shown.body ?? '', MAX_RETURNED_BYTES);
+      const shownBody = cutAt(typeof shown.body === 'string' ? shown.body : '', MAX_RETURNED_BYTES);
       const answer: TestRunAnswer = {
         outcome: result.outcome,
         message: result.message,
         durationMs: 0,
-        request: { method: shown.method, url: shown.url, headers: [...shown.headers], body: shownBody.text, bodyTruncated: shownBody.truncated },
+        request: {
+          method: shown.method,
+          url: shown.url,
+          headers: [...shown.headers],
+          body: shownBody.text,
+          bodyTruncated: shownBody.truncated,
+          ...(form && shown.form && { parts: form.parts }),
+        },
         response: null,
         output: null,
         warnings: [...run.warnings],
@@ -478,8 +496,9 @@ function withoutTheFarSide({ outcome, message, answer }: OutboundResult): string
 /**
  * Whether a connector's own Content-Type fits its `contentType`, and is then sent as written (a vendor's media type,
  * its parameters included): APPLICATION_JSON takes the JSON family, APPLICATION_FORM_URLENCODED
- * `application/x-www-form-urlencoded`, TEXT_PLAIN and APPLICATION_XML any other type but multipart. A multipart body
- * sends the platform's own; a value that is not a media type fits nothing.
+ * `application/x-www-form-urlencoded`, TEXT_PLAIN and APPLICATION_XML any other type but multipart, MULTIPART_FORM_DATA
+ * `multipart/form-data` (replaced by the platform's own, which carries the boundary of the body it writes). A value
+ * that is not a media type fits nothing.
  */
 export function declaredTypeFits(contentType: ContentType, value: string): boolean {
   let essence: string;
@@ -493,5 +512,5 @@ export function declaredTypeFits(contentType: ContentType, value: string): boole
   if (contentType === ContentType.APPLICATION_JSON) return json;
   if (contentType === ContentType.APPLICATION_FORM_URLENCODED) return form;
   if (contentType === ContentType.TEXT_PLAIN || contentType === ContentType.APPLICATION_XML) return !json && !form && !essence.startsWith('multipart/');
-  return false;
+  return contentType === ContentType.MULTIPART_FORM_DATA && essence === 'multipart/form-data';
 }
