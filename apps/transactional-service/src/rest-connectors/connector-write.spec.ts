@@ -304,4 +304,21 @@ describe(toConnectorWrite.name, () => {
       { name: 'eu', nameKey: 'eu', position: 2 },
     ]);
   });
+
+  it('refuses a MULTIPART_FORM_DATA body that is not a JSON array of parts, naming the part and field', () => {
+    const write =
+      (body: string, contentType = ContentType.MULTIPART_FORM_DATA) =>
+      () =>
+        toConnectorWrite(aWriteDto({ contentType, body }), WRITER, NOW, seal);
+
+    expect(problemsOf(write('a=b&c=d'))).toEqual([expect.stringMatching(/^body is not JSON .*: a MULTIPART_FORM_DATA body is a JSON array of parts/)]);
+    expect(problemsOf(write('[{"name":"a","value":"1"},{"name":""}]'))).toEqual([
+      'body[1].name is missing: every part has a non-empty name',
+      "body[1] must have exactly one of value (text, {{variable}} placeholders allowed) and base64 (a file's bytes)",
+    ]);
+    expect(
+      toConnectorWrite(aWriteDto({ contentType: ContentType.MULTIPART_FORM_DATA, body: '[{"name":"a","value":"{{x}}"}]' }), WRITER, NOW, seal).values.body,
+    ).toBe('[{"name":"a","value":"{{x}}"}]');
+    expect(write('a=b&c=d', ContentType.APPLICATION_FORM_URLENCODED)).not.toThrow();
+  });
 });

@@ -4,7 +4,9 @@ import {
   canonicalHttpUrl,
   ConnectorWrite,
   contentTypeHeaderProblems,
+  ContentType,
   InvalidInputError,
+  readMultipartParts,
   RECORDED_FIELDS,
   RestConnector,
   RestConnectorSnapshotDto,
@@ -52,6 +54,7 @@ export function toConnectorWrite(
     ...variableDestinationProblems(urls, dto),
     ...(carriesSecret ? hostHeaderProblems(urls.url, headers) : []),
     ...contentTypeHeaderProblems(dto.contentType, headers),
+    ...multipartBodyProblems(dto),
   ];
   const used = secretsUsedBy(dto.authType, dto.grantType);
   const secrets = Object.fromEntries(
@@ -133,6 +136,13 @@ function variableDestinationProblems(urls: Record<UrlField, string | null>, dto:
         'Write them out in full; variables may stand in the path, query and fragment',
     ];
   });
+}
+
+/** A MULTIPART_FORM_DATA body holds parts (docs/api-contract.md, "Multipart bodies"); the other content types' bodies are text. */
+function multipartBodyProblems(dto: RestConnectorWriteDto): string[] {
+  if (dto.contentType !== ContentType.MULTIPART_FORM_DATA) return [];
+  const reading = readMultipartParts(dto.body);
+  return 'problems' in reading ? reading.problems : [];
 }
 
 /** De-duplicated case-insensitively, the first spelling kept, in the order written. */

@@ -16,6 +16,7 @@ import type { Dispatcher } from 'undici';
 import { destinationOf, sameDestination } from '../destination';
 import { hostHeaderProblems } from '../host-header';
 import { CLIENT_CREDENTIALS_PLACEHOLDER, clientCredentials, OAuthSettings, OAuthTokens, tokenRequest } from './oauth-tokens';
+import { encodeForm, ShownPart } from './multipart-call';
 import { callOnce, OutboundRequest, OutboundResult, Outcome } from './outbound-call';
 import { AnswerReader, ownBytes } from './answer/answer-reader';
 import { cutAt } from './answer/cut-at';
@@ -34,6 +35,7 @@ export const MAX_RETURNED_BYTES = 64 * 1024;
 const BODY_ENCODINGS: Partial<Record<ContentType, BodyEncoding>> = {
   [ContentType.APPLICATION_JSON]: 'json',
   [ContentType.APPLICATION_FORM_URLENCODED]: 'form',
+  [ContentType.MULTIPART_FORM_DATA]: 'multipart',
 };
 
 /** A connector as a test run needs it: its settings, and its secrets in clear for this run only. */
@@ -92,7 +94,8 @@ export interface TestRunAnswer {
   outcome: Outcome;
   message: string | null;
   durationMs: number;
-  request: { method: string; url: string; headers: Header[]; body: string; bodyTruncated: boolean };
+  /** `parts`: a multipart body's parts as sent (its `body` is then empty: a file's bytes are not shown). */
+  request: { method: string; url: string; headers: Header[]; body: string; bodyTruncated: boolean; parts?: ShownPart[] };
   response: TestRunResponse | null;
   output: TestRunOutput | null;
   warnings: string[];
@@ -139,10 +142,11 @@ export class TestRunner {
     const authHeader = authHeaderOf(connector);
     // The connector's own header gives way where the auth type sets it (Authorization, an API key's), and its
     // Content-Type where it does not fit the body's contentType (declaredTypeFits: writes refuse it, a connector
-    // stored before may hold one) or where the platform writes it (multipart, whose boundary is the platform's).
-    // An empty form sends no Content-Type of ours, as Postman and browsers send none.
+    // stored before may hold one) or where the platform writes it (multipart, whose boundary is the platform's, added
+    // when the form is encoded). An empty form sends no Content-Type of ours, as Postman and browsers send none.
+    const multipart = sendsBody && connector.contentType === ContentType.MULTIPART_FORM_DATA;
     const ownType = sendsBody ? MEDIA_TYPES[connector.contentType as Exclude<ContentType, ContentType.NONE>] : undefined;
-    const typed = ownType !== undefined && !(connector.contentType === ContentType.APPLICATION_FORM_URLENCODED && filled.body === '');
+    const typed = ownType !== undefined && !multipart && !(connector.contentType === ContentType.APPLICATION_FORM_URLENCODED && filled.body === '');
     let declaresType = false;
     const headers = filled.headers.filter(({ header, value }, index) => {
       if (authHeader !== null && header.toLowerCase() === authHeader.toLowerCase()) {
@@ -151,7 +155,7 @@ export class TestRunner {
       }
       if (ownType === undefined || !/^content-type$/i.test(header)) return true;
       const fits = !declaresType && declaredTypeFits(connector.contentType, value);
-      if (fits && connector.contentType !== ContentType.MULTIPART_FORM_DATA) {
+      if (fits && !multipart) {
         declaresType = true;
         return true;
       }
@@ -167,7 +171,7 @@ export class TestRunner {
     return {
       connector: { ...connector, oauthUrl: filled.oauthUrl },
       warnings,
-      call: { method: connector.requestType, url, headers, body: sendsBody ? filled.body : null },
+      call: { method: connector.requestType, url, headers, body: sendsBody ? filled.body : null, ...(multipart && { form: filled.parts }) },
     };
   }
 
@@ -187,7 +191,8 @@ export class TestRunner {
       call.url,
       connector.oauthUrl ?? '',
       ...call.headers.flatMap(({ header, value }) => [header, value]),
-      call.body ?? '',
+      typeof call.body === 'string' ? call.body : '',
+      ...(call.form ?? []).flatMap(({ name, value, filename }) => [name, value ?? '', filename ?? '']),
       connector.clientId ?? '',
       connector.authUsername ?? '',
     ];
@@ -207,7 +212,11 @@ export class TestRunner {
     const started = this.now();
     const deadline = new RunDeadline(this.timeoutMs, callerGone);
     try {
-      const { connector, call } = run;
+      const { connector } = run;
+      const form = run.call.form ? await encodeForm(run.call.form) : null;
+      const call: OutboundRequest = form
+        ? { ...run.call, headers: [...run.call.headers, { header: 'Content-Type', value: form.contentType }], body: form.bytes }
+        : run.call;
       const secrets = secretsOf(connector);
       const withAuthorization = (authorization: string): OutboundRequest => ({
         ...call,
@@ -235,12 +244,19 @@ export class TestRunner {
         result = await callOnce(this.dispatcher, withCredentials(call, connector, false), deadline);
       }
 
-      const shownBody = cutAt(shown.body ?? '', MAX_RETURNED_BYTES);
+      const shownBody = cutAt(typeof shown.body === 'string' ? shown.body : '', MAX_RETURNED_BYTES);
       const answer: TestRunAnswer = {
         outcome: result.outcome,
         message: result.message,
         durationMs: 0,
-        request: { method: shown.method, url: shown.url, headers: [...shown.headers], body: shownBody.text, bodyTruncated: shownBody.truncated },
+        request: {
+          method: shown.method,
+          url: shown.url,
+          headers: [...shown.headers],
+          body: shownBody.text,
+          bodyTruncated: shownBody.truncated,
+          ...(form && shown.form && { parts: form.parts }),
+        },
         response: null,
         output: null,
         warnings: [...run.warnings],
