@@ -1,10 +1,13 @@
 import {
   AUTH_FIELDS,
+  BASIC_PARTS,
+  BasicPart,
   BotPath,
   ConsistencyScope,
   CREDENTIAL_FIELDS,
   IMPORT_LIMITS,
   ImportedConnectorDto,
+  ImportCredentialField,
   ImportedCredentialDto,
   InvalidInputError,
   RestConnectorImportDto,
@@ -22,11 +25,14 @@ import { ImportReader } from './import-reader';
 import { uniqueNames } from './unique-names';
 
 /** What a missing credential is checked as while nothing is created: a value every rule of its field accepts. */
-const STAND_IN = Object.fromEntries(
-  CREDENTIAL_FIELDS.map((field) => [field, field === 'basicToken' ? Buffer.from('user:password').toString('base64') : 'stand-in']),
-) as Record<CredentialField, string>;
+const STAND_IN = {
+  ...Object.fromEntries(CREDENTIAL_FIELDS.map((field) => [field, field === 'basicToken' ? Buffer.from('user:password').toString('base64') : 'stand-in'])),
+  basicUsername: 'user',
+  basicPassword: 'password',
+} as Record<ImportCredentialField, string>;
 
-const isSecret = (field: CredentialField): field is SecretField => field in SECRETS;
+const isSecret = (field: string): field is SecretField => field in SECRETS;
+const isBasicPart = (field: ImportCredentialField): field is BasicPart => (BASIC_PARTS as readonly string[]).includes(field);
 
 /** One connector of an import, planned: the connector to create, its create body as the answer shows it, and where each credential comes from. */
 interface Planned {
@@ -107,10 +113,8 @@ export class ConnectorImportService {
     const now = new Date();
     for (const [index, connector] of draft.connectors.entries()) {
       const credentials = connector.credentials.map((credential) => credentialOf(credential, given));
-      const values = Object.fromEntries(connector.credentials.map(({ field, value }) => [field, value ?? given[field] ?? STAND_IN[field]])) as Partial<
-        Record<CredentialField, string>
-      >;
-      const shownValues = Object.fromEntries(connector.credentials.map(({ field }) => [field, isSecret(field) ? SECRETS[field].placeholder : values[field]]));
+      const values = credentialValues(connector.credentials, given);
+      const shownValues = Object.fromEntries(Object.entries(values).map(([field, value]) => [field, isSecret(field) ? SECRETS[field].placeholder : value]));
       const fields = createBody({ ...connector, name: names[index] });
       const prefix = `connectors.${index} (${connector.where}):`;
       try {
@@ -136,8 +140,27 @@ function createBody(draft: ConnectorDraft): Record<string, unknown> {
   );
 }
 
-function credentialOf({ field, value, variable, where }: CredentialDraft, given: Partial<Record<CredentialField, string>>): ImportedCredentialDto {
-  const from = value !== undefined ? 'SOURCE' : given[field] !== undefined ? 'CREDENTIALS' : 'MISSING';
+type Given = Partial<Record<ImportCredentialField, string>>;
+
+/**
+ * The create body's credentials: each from the source, else the request's `credentials`, else its stand-in (a dry
+ * run; a create then stops at the missing one). basicToken is made of the parts basic auth is asked for as (the
+ * Base64 of `basicUsername:basicPassword`, UTF-8, RFC 7617), unless a part is in neither and a basicToken is given.
+ */
+function credentialValues(credentials: CredentialDraft[], given: Given): Partial<Record<CredentialField, string>> {
+  const values: Partial<Record<ImportCredentialField, string>> = {};
+  for (const { field, value } of credentials) values[field] = value ?? given[field] ?? STAND_IN[field];
+  const parts = credentials.filter(({ field }) => isBasicPart(field));
+  if (parts.length === 0) return values as Partial<Record<CredentialField, string>>;
+  const { basicUsername = '', basicPassword = '', ...rest } = values;
+  const partMissing = parts.some(({ field, value }) => value === undefined && given[field] === undefined);
+  const basicToken = partMissing && given.basicToken !== undefined ? given.basicToken : Buffer.from(`${basicUsername}:${basicPassword}`, 'utf8').toString('base64');
+  return { ...(rest as Partial<Record<CredentialField, string>>), basicToken };
+}
+
+function credentialOf({ field, value, variable, where }: CredentialDraft, given: Given): ImportedCredentialDto {
+  const fromRequest = given[field] !== undefined || (isBasicPart(field) && given.basicToken !== undefined);
+  const from = value !== undefined ? 'SOURCE' : fromRequest ? 'CREDENTIALS' : 'MISSING';
   return { field, from, ...(variable !== undefined && { variable }), where };
 }
 

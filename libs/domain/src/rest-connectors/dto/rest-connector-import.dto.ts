@@ -31,12 +31,29 @@ export const IMPORT_LIMITS = {
 /** The request body of an import: the source's 1 MiB written as a JSON string (escapes can double it), and the rest. */
 export const IMPORT_BODY_LIMIT_BYTES = 3 * 1024 * 1024;
 
-/** The credentials an import may be given for what its source does not hold (CONNECTOR_FIELDS' `credential`): each secret, then the others. */
-export const IMPORT_CREDENTIAL_FIELDS: readonly CredentialField[] = [
+/**
+ * The user and password of basic auth, which an import takes apart where its source gives them apart (`-u $SID:$TOKEN`,
+ * Postman's basic auth, an OpenAPI http basic scheme): the platform makes basicToken, the Base64 of `user:password`.
+ */
+export const BASIC_PARTS = ['basicUsername', 'basicPassword'] as const;
+export type BasicPart = (typeof BASIC_PARTS)[number];
+
+/**
+ * The credentials an import may be given for what its source does not hold (CONNECTOR_FIELDS' `credential`, and the
+ * parts of basicToken): each secret, then the others.
+ */
+export const IMPORT_CREDENTIAL_FIELDS: ReadonlyArray<CredentialField | BasicPart> = [
   ...SECRET_FIELDS,
+  'basicPassword',
   ...CREDENTIAL_FIELDS.filter((field) => !(SECRET_FIELDS as string[]).includes(field)),
+  'basicUsername',
 ];
-export type ImportCredentialField = CredentialField;
+export type ImportCredentialField = CredentialField | BasicPart;
+
+/** Whether an import credential is written only, never answered: a secret, or basic auth's password. */
+export function isWriteOnlyCredential(field: ImportCredentialField): boolean {
+  return field === 'basicPassword' || (SECRET_FIELDS as string[]).includes(field);
+}
 
 /** Why `credentials` is refused, or null. */
 function credentialsProblem(value: unknown): string | null {
@@ -47,6 +64,8 @@ function credentialsProblem(value: unknown): string | null {
       problems.push(`${JSON.stringify(field.slice(0, 40))} is not one of ${IMPORT_CREDENTIAL_FIELDS.join(', ')}`);
     else if (typeof text !== 'string' || text.trim() === '') problems.push(`${field} must be a non-blank string`);
     else if (Buffer.byteLength(text, 'utf8') > LIMITS.secret) problems.push(`${field} must be at most ${LIMITS.secret} bytes (UTF-8)`);
+    // RFC 7617: the user-id ends at the first colon.
+    else if (field === 'basicUsername' && text.includes(':')) problems.push('basicUsername must not hold a colon (RFC 7617)');
   }
   return problems.length === 0 ? null : problems.join('; ');
 }
@@ -73,6 +92,19 @@ export class ImportCredentialsDto {
   @ApiPropertyOptional({ type: String, maxLength: LIMITS.secret, writeOnly: true }) apiKey?: string;
   @ApiPropertyOptional({ type: String, maxLength: LIMITS.secret }) clientId?: string;
   @ApiPropertyOptional({ type: String, maxLength: LIMITS.secret }) authUsername?: string;
+  @ApiPropertyOptional({
+    type: String,
+    maxLength: LIMITS.secret,
+    description: "Basic auth's user id, without a colon: with basicPassword, the platform makes basicToken (the Base64 of user:password).",
+  })
+  basicUsername?: string;
+  @ApiPropertyOptional({
+    type: String,
+    maxLength: LIMITS.secret,
+    writeOnly: true,
+    description: "Basic auth's password: with basicUsername (or the source's user), the platform makes basicToken.",
+  })
+  basicPassword?: string;
 }
 
 /** Body of `POST …/rest-connectors/import`. */
@@ -133,6 +165,8 @@ export class RestConnectorImportDto {
     description:
       'Values for the credentials the source declares but does not hold (an OpenAPI security scheme, a `$TOKEN` or `{{token}}` variable), by ' +
       `field: ${IMPORT_CREDENTIAL_FIELDS.join(', ')}. Each goes to every imported connector that needs it; a value the source holds wins. ` +
+      'Basic auth is asked for as basicUsername and basicPassword where the source gives them apart (`-u $SID:$TOKEN`, a Postman or ' +
+      'OpenAPI basic scheme), only the part the source does not hold; the platform makes basicToken from them (a basicToken given instead is taken as it is). ' +
       'Write-only: never answered or logged.',
   })
   @IsOptional()

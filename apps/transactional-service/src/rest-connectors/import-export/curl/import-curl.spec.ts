@@ -205,13 +205,23 @@ describe('importCurl', () => {
       expect(draft.credentials).toEqual([{ field: 'basicToken', value: Buffer.from('josé:pa:ss').toString('base64'), where: 'line 1, -u' }]);
     });
 
-    it('leaves basicToken to the import request when -u has no password or a variable', async () => {
+    it('asks for the user and the password apart when -u has no password or a variable, only for what the source does not hold', async () => {
       const prompt = await imported('curl -u alice https://x.test');
-      expect(prompt.connectors[0].credentials).toEqual([{ field: 'basicToken', where: 'line 1, -u' }]);
-      expect(prompt.warnings.map(({ code }) => code)).toEqual(['PASSWORD_PROMPT']);
-      const variable = await imported('curl -u "$USER:$PASS" https://x.test');
-      expect(variable.connectors[0].credentials).toEqual([{ field: 'basicToken', where: 'line 1, -u' }]);
-      expect(variable.warnings.map(({ code }) => code)).toEqual(['BASIC_CREDENTIALS_VARIABLE']);
+      expect(prompt.connectors[0].credentials).toEqual([
+        { field: 'basicUsername', value: 'alice', where: 'line 1, -u' },
+        { field: 'basicPassword', where: 'line 1, -u' },
+      ]);
+      const variables = await imported('curl -u $SID:$TOKEN https://x.test');
+      expect(variables.connectors[0].credentials).toEqual([
+        { field: 'basicUsername', variable: 'SID', where: 'line 1, -u' },
+        { field: 'basicPassword', variable: 'TOKEN', where: 'line 1, -u' },
+      ]);
+      const literalUser = await imported('curl -u "AC123:$TOKEN" https://x.test');
+      expect(literalUser.connectors[0].credentials).toEqual([
+        { field: 'basicUsername', value: 'AC123', where: 'line 1, -u' },
+        { field: 'basicPassword', variable: 'TOKEN', where: 'line 1, -u' },
+      ]);
+      expect([...prompt.warnings, ...variables.warnings, ...literalUser.warnings]).toEqual([]);
     });
 
     it('moves user info out of the URL into the Basic credentials', async () => {

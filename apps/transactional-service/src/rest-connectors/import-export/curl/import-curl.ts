@@ -1,4 +1,4 @@
-import { AuthType, ContentType, HTTP_TOKEN, LIMITS, RequestType, textProblem } from '@app/domain';
+import { AuthType, ContentType, HTTP_TOKEN, LIMITS, PLACEHOLDER, RequestType, textProblem } from '@app/domain';
 import { ConnectorDraft, ImportDraft, Importer, ImportOptions, ImportSourceError } from '../connector-draft';
 import { ImportWarnings } from '../import-warnings';
 import { leadingName, quotedList } from '../quoted-list';
@@ -31,14 +31,12 @@ import { ShellWord, tokenizeShell } from './shell-words';
  * - MULTIPART_BODY: -F text fields kept as name=value in the body.
  * - AUTH_CONFLICT: a second credential source, left out. AUTHORIZATION_AS_API_KEY: `Authorization: <other scheme>`.
  * - UNSUPPORTED_AUTH_SCHEME: --digest, --ntlm, --negotiate, --anyauth, --aws-sigv4…
- * - PASSWORD_PROMPT: `-u user` without password. BASIC_CREDENTIALS_VARIABLE: `-u` with a variable in it.
  * - HEADER_MAY_HOLD_CREDENTIAL: a Cookie (-b, -H) or Proxy-Authorization header, kept in clear as a plain header.
  * - WARNINGS_CUT: the warnings past the 500th (each said once), counted, not listed.
  */
 export const importCurl: Importer = (source, options) => Promise.resolve().then(() => importSync(source, options));
 
 const METHODS = new Set<string>(Object.values(RequestType));
-const DESTINATION_PLACEHOLDER = /^[a-z]+:\/\/[^/?#]*\{\{/i;
 /** What textProblem refuses in any text: NUL, and a UTF-16 surrogate without its pair. */
 const UNTAKEABLE = /\0|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 /** The command line a selector names: `line 4` and `line 4, URL 2` both name the command on line 4. */
@@ -271,7 +269,7 @@ function contentTypeOf(settings: CurlSettings, payload: CurlPayload, warnings: I
 /** What the service's write rules would refuse, refused here with the line it comes from. */
 function checkDraft(where: string, url: string, authType: AuthType, headers: WrittenHeader[], body: string): void {
   if (url.length > LIMITS.url) throw new ImportSourceError(where, `the URL with its query is longer than ${LIMITS.url} characters`);
-  if (authType !== AuthType.AUTH_NONE && DESTINATION_PLACEHOLDER.test(url)) {
+  if (authType !== AuthType.AUTH_NONE && (/^[a-z]+:\/\/([^/?#]*)/i.exec(url)?.[1] ?? '').search(PLACEHOLDER) !== -1) {
     throw new ImportSourceError(
       where,
       `the URL has a variable in its host while the credentials go to it (${authType}): write the host out in full; variables may stand in the path and query`,

@@ -208,7 +208,7 @@ describe(exportOpenApi.name, () => {
     });
 
     it.each([
-      [AuthType.AUTH_BASIC, ['basicToken']],
+      [AuthType.AUTH_BASIC, ['basicUsername', 'basicPassword']],
       [AuthType.AUTH_BEARER, ['bearerToken']],
       [AuthType.AUTH_API_KEY, ['apiKey']],
     ])('asks for the credentials of %s again, without value or variable', async (authType, fields) => {

@@ -512,7 +512,16 @@ describe(importOpenApi.name, () => {
     const secured = (security: unknown, root: Record<string, unknown> = {}) => aDocumentWith({ security }, { components: { securitySchemes }, ...root });
 
     it.each([
-      ['basic', { authType: AuthType.AUTH_BASIC, credentials: [{ field: 'basicToken', where: 'security scheme basic' }] }],
+      [
+        'basic',
+        {
+          authType: AuthType.AUTH_BASIC,
+          credentials: [
+            { field: 'basicUsername', where: 'security scheme basic' },
+            { field: 'basicPassword', where: 'security scheme basic' },
+          ],
+        },
+      ],
       ['bearer', { authType: AuthType.AUTH_BEARER, credentials: [{ field: 'bearerToken', where: 'security scheme bearer' }] }],
       [
         'headerKey',

@@ -111,7 +111,10 @@ describe('exportPostman', () => {
           authType: AuthType.AUTH_BASIC,
           body: '<order id="{{id}}">\n  <note>a &amp; b</note>\n</order>',
         }),
-        [{ field: 'basicToken', variable: 'basicPassword' }],
+        [
+          { field: 'basicUsername', variable: 'basicUsername' },
+          { field: 'basicPassword', variable: 'basicPassword' },
+        ],
       ],
       [
         'text with an API key header',

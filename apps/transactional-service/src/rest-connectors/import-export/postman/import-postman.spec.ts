@@ -122,7 +122,7 @@ describe('importPostman', () => {
       expect((await theConnector(collection)).credentials).toEqual([{ field: 'bearerToken', variable: 'token', where: 'item "Old", auth bearer' }]);
     });
 
-    it('names the variable a credential comes from, and warns when text and a variable are mixed', async () => {
+    it('names the variable a credential comes from, asks for basic auth as a user and a password, and warns when text and a variable are mixed', async () => {
       const draft = await imported(
         aCollection([
           aRequestItem('Vars', { auth: anAuth('basic', { username: '{{user}}', password: '{{password}}' }) }),
@@ -130,15 +130,13 @@ describe('importPostman', () => {
         ]),
       );
       expect(draft.connectors.map(({ credentials }) => credentials)).toEqual([
-        [{ field: 'basicToken', variable: 'password', where: 'item "Vars", auth basic' }],
+        [
+          { field: 'basicUsername', variable: 'user', where: 'item "Vars", auth basic' },
+          { field: 'basicPassword', variable: 'password', where: 'item "Vars", auth basic' },
+        ],
         [{ field: 'bearerToken', variable: 'suffix', where: 'item "Mixed", auth bearer' }],
       ]);
       expect(draft.warnings).toEqual([
-        {
-          code: 'CREDENTIAL_FROM_VARIABLES',
-          where: 'item "Vars"',
-          message: 'basicToken (item "Vars", auth basic) is the Base64 of username:password, which come from {{password}}, {{user}}: give it when importing.',
-        },
         {
           code: 'CREDENTIAL_FROM_VARIABLES',
           where: 'item "Mixed"',
