@@ -568,9 +568,45 @@ describe('importPostman', () => {
         contentType: ContentType.APPLICATION_FORM_URLENCODED,
         body: 'name=Ana%20Mar%C3%ADa%20%26%20co&id={{id}}',
       });
-      const form = await imported(post({ mode: 'formdata', formdata: [...fields, { key: 'photo', type: 'file', src: '/home/ana/photo.png' }] }));
-      expect(form.connectors[0]).toMatchObject({ contentType: ContentType.MULTIPART_FORM_DATA, body: 'name=Ana%20Mar%C3%ADa%20%26%20co&id={{id}}' });
-      expect(codesOf(form)).toEqual(['DISABLED_SKIPPED', 'FILE_NOT_IMPORTED']);
+    });
+
+    it('reads form data fields as multipart parts: text with its content type, each file of a field with its filename and an empty value', async () => {
+      const form = await imported(
+        post({
+          mode: 'formdata',
+          formdata: [
+            { key: 'name', value: 'Ana María & co', type: 'text' },
+            { key: 'id', value: '{{id}}' },
+            { key: 'off', value: 'x', disabled: true },
+            { key: 'meta', value: '{"a":1}', type: 'text', contentType: 'application/json' },
+            { key: 'photo', type: 'file', src: '/home/ana/photo.png' },
+            { key: 'docs', type: 'file', src: ['C:\\docs\\a.pdf', 'b.pdf'], contentType: 'application/pdf' },
+            { key: 'none', type: 'file', src: null },
+            { key: '', value: 'nameless' },
+          ],
+        }),
+      );
+      expect(form.connectors[0].contentType).toBe(ContentType.MULTIPART_FORM_DATA);
+      expect(JSON.parse(form.connectors[0].body)).toEqual([
+        { name: 'name', value: 'Ana María & co' },
+        { name: 'id', value: '{{id}}' },
+        { name: 'meta', value: '{"a":1}', contentType: 'application/json' },
+        { name: 'photo', value: '', filename: 'photo.png' },
+        { name: 'docs', value: '', filename: 'a.pdf', contentType: 'application/pdf' },
+        { name: 'docs', value: '', filename: 'b.pdf', contentType: 'application/pdf' },
+        { name: 'none', value: '' },
+      ]);
+      expect(codesOf(form)).toEqual(['DISABLED_SKIPPED', 'FILE_NOT_IMPORTED', 'FILE_NOT_IMPORTED', 'FILE_NOT_IMPORTED', 'BODY_NOT_IMPORTED']);
+    });
+
+    it('leaves out a raw body a multipart Content-Type declares: a multipart body holds parts', async () => {
+      const raw = await imported(
+        post({ mode: 'raw', raw: '--x\r\nContent-Disposition: form-data; name="a"\r\n\r\n1\r\n--x--' }, [
+          { key: 'Content-Type', value: 'multipart/form-data; boundary=x' },
+        ]),
+      );
+      expect(raw.connectors[0]).toMatchObject({ contentType: ContentType.MULTIPART_FORM_DATA, body: '' });
+      expect(codesOf(raw)).toContain('BODY_NOT_IMPORTED');
     });
 
     it('writes a GraphQL body as Postman does: variables text as written, or an object as JSON', async () => {
