@@ -5,9 +5,11 @@ import {
   declaredTypeFits,
   GrantType,
   InvalidInputError,
+  isSecretHeader,
   JSON_MEDIA_TYPE,
   MEDIA_TYPES,
   RequestType,
+  SECRET_HEADER_PLACEHOLDER,
   SecretField,
   SECRETS,
   secretSentTo,
@@ -57,6 +59,8 @@ export interface RunnableConnector {
   secrets: Partial<Record<SecretField, string>>;
   /** The secrets that are stored ones the caller did not send: the run must not tell whether a text holds them. */
   kept?: SecretField[];
+  /** The same for secret headers (`secret: true` in `headers`, their values in clear): their lower-cased names. */
+  keptHeaders?: string[];
   body: string;
   output: string;
 }
@@ -134,7 +138,7 @@ export class TestRunner {
     const filled = fillTemplate(connector, variables, sendsBody ? (BODY_ENCODINGS[connector.contentType] ?? 'text') : 'text');
     // Routing headers are checked where a secret goes with the call, as on write: without one, a Host header that
     // differs from the address is how a virtual host is reached by IP.
-    const carriesSecret = secretSentTo('url', connector.authType, connector.grantType) !== null;
+    const carriesSecret = secretSentTo('url', connector.authType, connector.grantType) !== null || connector.headers.some(isSecretHeader);
     const problems = [...boundDestinationProblems(connector, filled), ...(carriesSecret ? hostHeaderProblems(filled.url, filled.headers) : [])];
     if (problems.length > 0) throw new InvalidInputError(problems);
 
@@ -182,15 +186,19 @@ export class TestRunner {
    * says only that a text holds one, never which (docs/decisions.md, "Connector test runs").
    */
   async screen(run: PreparedRun, callerGone?: AbortSignal): Promise<void> {
-    const kept = (run.connector.kept ?? []).flatMap((field) => secretValuesOf(field, run.connector.secrets[field]));
+    const kept = [
+      ...(run.connector.kept ?? []).flatMap((field) => secretValuesOf(field, run.connector.secrets[field])),
+      ...secretHeaderValues(run.connector.headers.filter(({ header }) => run.connector.keptHeaders?.includes(header.toLowerCase()))),
+    ];
     if (kept.length === 0) return;
     const { call, connector } = run;
     // Everything of the caller's that the call or its token request sends, and so a far side may echo: the header
-    // names too, and the OAuth client id and username (the token request's form or Basic credentials).
+    // names too (a secret header's value is where the secret goes), and the OAuth client id and username (the token
+    // request's form or Basic credentials).
     const texts = [
       call.url,
       connector.oauthUrl ?? '',
-      ...call.headers.flatMap(({ header, value }) => [header, value]),
+      ...call.headers.flatMap(({ header, value, secret }) => (secret === true ? [header] : [header, value])),
       typeof call.body === 'string' ? call.body : '',
       ...(call.form ?? []).flatMap(({ name, value, filename }) => [name, value ?? '', filename ?? '']),
       connector.clientId ?? '',
@@ -262,7 +270,7 @@ export class TestRunner {
         warnings: [...run.warnings],
       };
       // A stored secret the caller did not send may be echoed in an encoded answer, which the scrubber cannot read.
-      const hidesEncoded = (connector.kept ?? []).length > 0;
+      const hidesEncoded = (connector.kept ?? []).length > 0 || (connector.keptHeaders ?? []).length > 0;
       const failure = result.answer ? await this.read(answer, result, secrets, expression, hidesEncoded, callerGone) : undefined;
       answer.durationMs = this.now() - started;
       return { answer, blocked: result.blocked ?? null, cancelled: deadline.cancelled, failure };
@@ -369,7 +377,8 @@ function authHeaderOf(connector: RunnableConnector): string | null {
  * The call with what the auth type adds (`shown`: as the answer shows it, secrets as placeholders): an Authorization
  * header, or the API key as its header or as the last query parameter. OAuth 2.0's access token is added per call.
  */
-function withCredentials(call: OutboundRequest, connector: RunnableConnector, shown: boolean): OutboundRequest {
+function withCredentials(sent: OutboundRequest, connector: RunnableConnector, shown: boolean): OutboundRequest {
+  const call = shown ? { ...sent, headers: shownHeaders(sent.headers) } : sent;
   const secret = (field: SecretField) => (shown ? SECRETS[field].placeholder : (connector.secrets[field] ?? ''));
   const withHeader = (header: string, value: string) => ({ ...call, headers: [...call.headers, { header, value }] });
   switch (connector.authType) {
@@ -424,9 +433,22 @@ function withoutParameter(url: string, name: string, warnings: string[]): string
   return `${head.slice(0, question)}${query === '' ? '' : `?${query}`}${fragment}`;
 }
 
-/** Every form of every secret of the connector that an answer must not show. */
+/** Every form of every secret of the connector that an answer must not show, its secret headers' values included. */
 function secretsOf(connector: RunnableConnector): SecretValue[] {
-  return (Object.keys(connector.secrets) as SecretField[]).flatMap((field) => secretValuesOf(field, connector.secrets[field]));
+  return [
+    ...(Object.keys(connector.secrets) as SecretField[]).flatMap((field) => secretValuesOf(field, connector.secrets[field])),
+    ...secretHeaderValues(connector.headers),
+  ];
+}
+
+/** What to scrub for the secret headers among `headers`: each value, shown as SECRET_HEADER_PLACEHOLDER. */
+function secretHeaderValues(headers: readonly Header[]): SecretValue[] {
+  return headers.filter(isSecretHeader).map(({ value }) => ({ value, placeholder: SECRET_HEADER_PLACEHOLDER }));
+}
+
+/** The headers as a test run's answer shows them: a secret header's value as its placeholder. */
+function shownHeaders(headers: readonly Header[]): Header[] {
+  return headers.map((header) => (isSecretHeader(header) ? { header: header.header, value: SECRET_HEADER_PLACEHOLDER } : header));
 }
 
 /** What to scrub for one secret: the value, and for a Basic token what it decodes to. */
@@ -455,6 +477,9 @@ function oauthSettings(connector: RunnableConnector, url: string): OAuthSettings
  */
 function boundDestinationProblems(connector: RunnableConnector, filled: Filled): string[] {
   const problems = new Set<string>();
+  if (connector.headers.some(isSecretHeader) && !sameDestination(filled.url, connector.url)) {
+    problems.add("url must keep its scheme, host, port and user info once its variables are filled in: the connector's secret headers are bound to them");
+  }
   for (const field of Object.keys(connector.secrets) as SecretField[]) {
     for (const bound of SECRETS[field].destinations) {
       if (!sameDestination(filled[bound], connector[bound])) {

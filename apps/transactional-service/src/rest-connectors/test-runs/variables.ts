@@ -17,6 +17,8 @@ export type Variables = Readonly<Record<string, string>>;
 export interface Header {
   header: string;
   value: string;
+  /** A secret header: its value is sent as written (no variable is filled in it) and shown as its placeholder. */
+  secret?: boolean;
 }
 
 /** The parts of a connector that placeholders may stand in. */
@@ -109,7 +111,7 @@ export function fillJson(text: string, variables: Variables): string {
 /**
  * Fills every `{{name}}` of the url and the oauthUrl (percent-encoded there), of the header values and of the body (as
  * `bodyEncoding` says: JSON-escaped inside a JSON body's strings, form-encoded in a form body; the body's own text is
- * the connector's, sent as written). A 400 lists every problem at once: a placeholder without a
+ * the connector's, sent as written); a secret header's value is sent as written. A 400 lists every problem at once: a placeholder without a
  * variable, a header value that would hold CR, LF or NUL or another character a header cannot carry, a header the
  * HTTP client sets itself, a URL that is no longer an absolute http(s) URL once filled, a JSON body that is no
  * longer JSON. Nothing is sent then. The variables that stand nowhere are named in `unused`.
@@ -119,7 +121,8 @@ export function fillTemplate(template: Template, variables: Variables, bodyEncod
   const parts = bodyEncoding === 'multipart' ? partsOf(template.body) : undefined;
   // A multipart body's placeholders stand in its parts' values only; NUL, which no value holds, keeps them apart.
   const bodyText = parts ? parts.map(({ value }) => value ?? '').join('\0') : template.body;
-  const used = new Set([...Object.values(urls), bodyText, ...template.headers.map((header) => header.value)].flatMap(placeholdersIn));
+  const templated = template.headers.filter(({ secret }) => secret !== true);
+  const used = new Set([...Object.values(urls), bodyText, ...templated.map((header) => header.value)].flatMap(placeholdersIn));
   const missing = [...used].filter((name) => !Object.hasOwn(variables, name));
   if (missing.length > 0) {
     throw new InvalidInputError(missing.map((name) => `variables.${name} is missing: {{${name}}} appears in the connector`));
@@ -155,10 +158,12 @@ export function fillTemplate(template: Template, variables: Variables, bodyEncod
   const url = filledUrl('url', template.url);
   const oauthUrl = template.oauthUrl ? filledUrl('oauthUrl', template.oauthUrl) : null;
   let hosts = 0;
-  const headers = template.headers.map(({ header, value }, index) => {
+  const headers = template.headers.map(({ header, value, secret }, index) => {
     const name = header.toLowerCase();
     if (CLIENT_MANAGED_HEADERS.has(name)) problems.push(`headers.${index}.header ${header} is set by the HTTP client: a test run cannot send it`);
     if (name === 'host' && ++hosts === 2) problems.push(`headers.${index}.header Host may be sent once only`);
+    // A secret header's value is the secret itself, never a template.
+    if (secret === true) return { header, value, secret };
     const filled = fill(value, variables);
     // CR, LF and NUL would end the header line early.
     if (!isSingleLine(filled)) problems.push(`headers.${index}.value would hold a line break or NUL once its variables are filled in`);

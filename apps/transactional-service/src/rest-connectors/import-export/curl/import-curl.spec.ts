@@ -306,16 +306,29 @@ describe('importCurl', () => {
       },
     );
 
-    it("follows curl's precedence between sources and leaves the others out, their secrets with them", async () => {
+    it("follows curl's precedence between sources, keeps a credential header as a secret header and leaves the others out, their secrets with them", async () => {
       const { connectors, warnings } = await imported("curl -u a:b https://c:d@x.test/?api_key=k -H 'X-API-Key: k2' -H 'Authorization: Bearer t'");
-      expect(connectors[0]).toMatchObject({ url: 'https://x.test/', authType: AuthType.AUTH_BEARER, headers: [] });
+      expect(connectors[0]).toMatchObject({
+        url: 'https://x.test/',
+        authType: AuthType.AUTH_BEARER,
+        headers: [{ header: 'X-API-Key', value: 'k2', secret: true, where: 'line 1, -H X-API-Key' }],
+      });
       expect(warnings.map(({ code, where }) => `${code} ${where}`)).toEqual([
         'AUTH_CONFLICT line 1, -u',
         'AUTH_CONFLICT line 1, URL user info',
-        'AUTH_CONFLICT line 1, -H X-API-Key',
+        'SECRET_HEADER line 1, -H X-API-Key',
         'AUTH_CONFLICT line 1, URL query parameter api_key',
       ]);
       expect(JSON.stringify(warnings)).not.toMatch(/k2|"t"|YTpi/);
+    });
+
+    it('makes a bearer token and an API-key header two credentials: the auth setting and a secret header, a variable asked for', async () => {
+      const draft = await only(`curl https://x.test/a -H "Authorization: Bearer $TOKEN" -H "x-api-key: $KEY" -H 'X-Other: 1'`);
+      expect(draft).toMatchObject({ authType: AuthType.AUTH_BEARER, credentials: [{ field: 'bearerToken', variable: 'TOKEN' }] });
+      expect(draft.headers).toEqual([
+        { header: 'x-api-key', value: '', secret: true, variable: 'KEY', where: 'line 1, -H x-api-key' },
+        { header: 'X-Other', value: '1' },
+      ]);
     });
 
     it('says the connector sends its own scheme where curl was asked for another', async () => {

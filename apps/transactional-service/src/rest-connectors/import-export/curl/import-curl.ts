@@ -174,7 +174,9 @@ function draftOf(
     ...nameOf(requestType, auth.url),
     requestType,
     url: auth.url,
-    headers: auth.headers.map(({ header, value }) => ({ header, value })),
+    headers: auth.headers.map(({ header, value, secret, variable, where: at }) =>
+      secret === true ? { header, value, secret, ...(variable !== undefined && { variable }), where: at } : { header, value },
+    ),
     contentType,
     authType: auth.authType,
     grantType: auth.grantType,

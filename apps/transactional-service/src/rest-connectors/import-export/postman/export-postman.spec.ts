@@ -228,4 +228,27 @@ describe('exportPostman', () => {
       );
     });
   });
+
+  it('writes a secret header as its {{SECRET_…}} variable, declared empty, which an import reads back as that secret header beside the auth', async () => {
+    const connector = aConnector({
+      authType: AuthType.AUTH_BEARER,
+      headers: [
+        { header: 'x-api-key', value: '<SECRET>', secret: true },
+        { header: 'X-Tenant', value: '<SECRET>', secret: true },
+      ],
+    });
+    const exported = exportPostman(connector);
+    expect(exported).not.toContain('<SECRET>');
+    expect(JSON.parse(exported).item[0].request.header).toEqual([
+      { key: 'x-api-key', value: '{{SECRET_X_API_KEY}}', type: 'text' },
+      { key: 'X-Tenant', value: '{{SECRET_X_TENANT}}', type: 'text' },
+    ]);
+    expect(JSON.parse(exported).variable).toEqual(expect.arrayContaining([{ key: 'SECRET_X_API_KEY', value: '', type: 'string' }]));
+    const [draft] = (await importPostman(exported, {})).connectors;
+    expect(draft.authType).toBe(AuthType.AUTH_BEARER);
+    expect(draft.headers).toEqual([
+      expect.objectContaining({ header: 'x-api-key', value: '', secret: true, variable: 'SECRET_X_API_KEY' }),
+      expect.objectContaining({ header: 'X-Tenant', value: '', secret: true, variable: 'SECRET_X_TENANT' }),
+    ]);
+  });
 });

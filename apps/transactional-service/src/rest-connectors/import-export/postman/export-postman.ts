@@ -1,5 +1,5 @@
 import { ApiKeyIn, AuthType, ContentType, GrantType, MEDIA_TYPES, multipartPartsOf, PLACEHOLDER } from '@app/domain';
-import { ExportedConnector } from '../connector-draft';
+import { ExportedConnector, secretHeaderVariable } from '../connector-draft';
 import { formEncode, X_BASE64 } from './body';
 import { JsonNode } from './postman-json';
 import { splitUrl, urlFromParts } from './url';
@@ -167,15 +167,16 @@ function formdataOf(body: string): object[] {
   });
 }
 
+/** The connector's headers, a secret header's value as its variable (secretHeaderVariable), which the collection declares empty. */
 function headersOf(connector: ExportedConnector, contentType: string | undefined): object[] {
-  const own = connector.headers.map(({ header, value }) => ({ key: header, value, type: 'text' }));
+  const own = connector.headers.map(({ header, value, secret: isSecret }) => ({ key: header, value: isSecret === true ? secret(secretHeaderVariable(header)) : value, type: 'text' }));
   const hasContentType = connector.headers.some(({ header }) => header.toLowerCase() === 'content-type');
   return contentType === undefined || hasContentType ? own : [...own, { key: 'Content-Type', value: contentType, type: 'text' }];
 }
 
 /** The variables the collection declares: those the auth settings' secrets are written as, and the connector's own. */
-function variablesOf(connector: ExportedConnector, auth: object): Array<{ key: string; value: string; type: 'string' }> {
-  const texts = [JSON.stringify(auth), connector.url, connector.body, ...connector.headers.map(({ value }) => value)];
+function variablesOf(connector: ExportedConnector, auth: object, headers: object[]): Array<{ key: string; value: string; type: 'string' }> {
+  const texts = [JSON.stringify(auth), connector.url, connector.body, JSON.stringify(headers)];
   const names = new Set(texts.flatMap((text) => [...text.matchAll(PLACEHOLDER)].map((match) => match[1])));
   return [...names].map((key) => ({ key, value: '', type: 'string' }));
 }
@@ -183,15 +184,16 @@ function variablesOf(connector: ExportedConnector, auth: object): Array<{ key: s
 /**
  * A Postman Collection v2.1 of one request: the connector's method, URL (raw, and its parts when they give it
  * back exactly), headers, body (raw with its language, urlencoded or form data) and auth, each secret written as a
- * `{{variable}}` (SECRET_VARIABLES) that the collection declares empty.
+ * `{{variable}}` (SECRET_VARIABLES, and a secret header's `{{SECRET_X_TENANT}}`) that the collection declares empty.
  */
 export function exportCollection(connector: ExportedConnector): string {
   const auth = authOf(connector);
   const { body, contentType } = bodyOf(connector);
   const parts = urlParts(connector.url);
+  const header = headersOf(connector, contentType);
   const request = {
     method: connector.requestType,
-    header: headersOf(connector, contentType),
+    header,
     ...(body === undefined ? {} : { body }),
     url: { raw: connector.url, ...parts },
     auth,
@@ -200,7 +202,7 @@ export function exportCollection(connector: ExportedConnector): string {
   const collection = {
     info: { name: connector.name, schema: SCHEMA_V21 },
     item: [{ name: connector.name, request }],
-    variable: variablesOf(connector, auth),
+    variable: variablesOf(connector, auth, header),
   };
   return JSON.stringify(collection, null, '\t');
 }

@@ -270,7 +270,7 @@ describe('importPostman', () => {
       ]);
     });
 
-    it('turns an API-key header or query parameter into the auth settings, or into a variable when auth settings apply', async () => {
+    it('turns an API-key header or query parameter into the auth settings, or when auth settings apply into a secret header or a variable', async () => {
       const draft = await imported(
         aCollection([
           aRequestItem('Header', { header: [{ key: 'X-API-Key', value: 'k1' }] }),
@@ -308,14 +308,35 @@ describe('importPostman', () => {
         },
         {
           url: 'https://api.example.com/orders?apikey={{apikey}}&page=1',
-          headers: [{ header: 'x-api-key', value: '{{x-api-key}}' }],
+          headers: [{ header: 'x-api-key', value: 'k3', secret: true, where: 'item "Bearer / Both", header x-api-key' }],
           authType: AuthType.AUTH_BEARER,
           apiKeyName: null,
           apiKeyIn: null,
           credentials: [{ field: 'bearerToken', value: 'collection-token', where: 'folder "Bearer", auth bearer' }],
         },
       ]);
-      expect(codesOf(draft)).toEqual(['HEADER_AS_AUTH', 'QUERY_AS_AUTH', 'SECRET_REPLACED_BY_VARIABLE', 'SECRET_REPLACED_BY_VARIABLE']);
+      expect(codesOf(draft)).toEqual(['HEADER_AS_AUTH', 'QUERY_AS_AUTH', 'SECRET_HEADER', 'SECRET_REPLACED_BY_VARIABLE']);
+    });
+
+    it('keeps an API key before an Authorization header as a secret header beside the bearer auth, a variable asked for', async () => {
+      const connector = await theConnector(
+        aCollection([aRequestItem('Two', { header: [{ key: 'x-api-key', value: '{{apiKey}}' }, { key: 'Authorization', value: 'Bearer t-1' }] })]),
+      );
+      expect(connector).toMatchObject({
+        authType: AuthType.AUTH_BEARER,
+        credentials: [{ field: 'bearerToken', value: 't-1' }],
+        headers: [{ header: 'x-api-key', value: '', secret: true, variable: 'apiKey', where: 'item "Two", header x-api-key' }],
+      });
+    });
+
+    it('keeps an Authorization header beside API-key auth settings as a secret header', async () => {
+      const apiKeyAuth = { type: 'apikey', apikey: [{ key: 'key', value: 'X-Key' }, { key: 'value', value: 'k' }, { key: 'in', value: 'header' }] };
+      const connector = await theConnector(aCollection([aRequestItem('Two', { header: [{ key: 'Authorization', value: 'Bearer t-1' }] })], { auth: apiKeyAuth }));
+      expect(connector).toMatchObject({
+        authType: AuthType.AUTH_API_KEY,
+        apiKeyName: 'X-Key',
+        headers: [{ header: 'Authorization', value: 'Bearer t-1', secret: true }],
+      });
     });
 
     it.each(['PRIVATE-TOKEN', 'X-Auth-Token', 'X-RapidAPI-Key', 'x-goog-api-key'])(
