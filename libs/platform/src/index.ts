@@ -26,6 +26,7 @@ export * from './auth/development-secret';
 export * from './http/api-error-responses.decorator';
 export * from './http/idempotency-key.decorators';
 export * from './http/caller-gone';
+export { bodyTooLarge, malformedJson, refusedUnread, type LargeBodyRoute } from './http/json-body.middleware';
 export * from './http/answer-handle';
 
 // Read replicas: the request's consistency scope, handed from a controller to its service

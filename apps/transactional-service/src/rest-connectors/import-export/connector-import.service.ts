@@ -4,22 +4,30 @@ import {
   ConsistencyScope,
   CREDENTIAL_FIELDS,
   IMPORT_LIMITS,
+  ImportConflict,
   ImportedConnectorDto,
   ImportedCredentialDto,
+  ImportNameConflictDto,
   InvalidInputError,
+  NamedConnector,
+  RestConnectorRepository,
   RestConnectorImportDto,
   RestConnectorImportResultDto,
   RestConnectorWriteDto,
   SECRETS,
   SecretField,
+  StoredAnswer,
 } from '@app/domain';
 import { AnswerHandle, PLATFORM_VALIDATION_OPTIONS, PlatformValidationPipe } from '@app/platform';
 import { BadRequestException, Injectable } from '@nestjs/common';
 import { Author } from '../author';
+import { ConnectorBusyException, ImportNamesTakenException } from '../rest-connector.exceptions';
+import { RestConnectorsService } from '../rest-connectors.service';
 import { CreateConnectors, NewConnector } from '../use-cases/create-connectors.use-case';
+import { PreparedUpdate, UpdateConnector } from '../use-cases/update-connector.use-case';
 import { ConnectorDraft, CredentialDraft, CredentialField, DRAFT_FIELDS, ImportDraft } from './connector-draft';
 import { ImportReader } from './import-reader';
-import { uniqueNames } from './unique-names';
+import { renameConflicts, suffixedPrefix, uniqueNames } from './unique-names';
 
 /** What a missing credential is checked as while nothing is created: a value every rule of its field accepts. */
 const STAND_IN = Object.fromEntries(
@@ -31,11 +39,36 @@ const isSecret = (field: CredentialField): field is SecretField => field in SECR
 /** One connector of an import, planned: the connector to create, its create body as the answer shows it, and where each credential comes from. */
 interface Planned {
   draft: ConnectorDraft;
-  /** The connector as it would be created (a missing secret as its stand-in), the create's write rules passed. */
+  /** Its name before uniqueNames made it unique within the import. */
+  base: string;
+  /** The create body but its credentials, named uniquely within the import. */
+  fields: Record<string, unknown>;
+  /** The credential values the source or the request give (none stands in). */
+  given: Partial<Record<CredentialField, string>>;
+  /** The create body, validated, a missing credential as its stand-in. */
+  body: RestConnectorWriteDto;
+  /** The connector as it would be created, the create's write rules passed. */
   created: NewConnector;
-  /** The create body as the answer shows it: secrets as placeholders. */
-  shown: RestConnectorWriteDto;
+  /** Each credential as the answer shows it: secrets as placeholders. */
+  shownValues: Record<string, unknown>;
   credentials: ImportedCredentialDto[];
+}
+
+/** What the import does with a planned connector once the bot's names are known. */
+interface Resolved {
+  planned: Planned;
+  /** Its final name. */
+  name: string;
+  conflict?: ImportNameConflictDto;
+  /** Created (`created`, renamed when the conflict said so), left out, or written over the existing connector (`update`). */
+  action: { create: NewConnector } | { skip: true } | { update: PreparedUpdate };
+}
+
+/** What an import answers for each connector, and stores for a retry with the same Idempotency-Key. */
+interface Outcome {
+  uuid?: string;
+  name: string;
+  conflict?: ImportNameConflictDto;
 }
 
 /** What an import request carries beside its body: its Idempotency-Key, consistency scope, answer and disconnect. */
@@ -50,8 +83,9 @@ export interface ImportRequest {
  * `POST …/rest-connectors/import` (docs/api-contract.md, "Import and export"): the format's importer reads the
  * source (no network, no file) in a worker thread (ImportReader), each connector it finds becomes a create body with the credentials the source or
  * the request gives, every body is validated exactly as a create would be (the pipe's rules, then the write's, once:
- * CreateConnectors.prepare), and a dry run answers the plan; otherwise CreateConnectors creates all the prepared
- * connectors in one transaction, all or none.
+ * CreateConnectors.prepare). A name an active connector of the bot already has is a conflict, resolved as the request's
+ * `onConflict` says (fail, skip, rename, or update through UpdateConnector's rules). A dry run answers the plan;
+ * otherwise CreateConnectors creates (and updates) them all in one transaction, all or none.
  */
 @Injectable()
 export class ConnectorImportService {
@@ -59,6 +93,9 @@ export class ConnectorImportService {
 
   constructor(
     private readonly create: CreateConnectors,
+    private readonly update: UpdateConnector,
+    private readonly reads: RestConnectorsService,
+    private readonly connectors: RestConnectorRepository,
     private readonly reader: ImportReader,
   ) {}
 
@@ -69,32 +106,51 @@ export class ConnectorImportService {
     { retry, consistency, answer: sent, callerGone }: ImportRequest = {},
   ): Promise<RestConnectorImportResultDto> {
     const draft = await this.reader.read(author.caller.sub, dto.format, dto.source, dto.select, { answer: sent, callerGone });
-    const planned = await this.plan(path, draft, dto, author);
-    const dryRun = dto.dryRun !== false;
-    if (!dryRun) {
-      const missing = planned.flatMap(({ draft: { where }, credentials }, index) =>
-        credentials
-          .filter(({ from }) => from === 'MISSING')
-          .map(
-            ({ field, variable }) =>
-              `connectors.${index} (${where}): ${field} is not in the source${variable ? ` (it names the variable ${variable})` : ''}: send it in credentials.${field}`,
-          ),
+    const now = new Date();
+    const planned = await this.plan(path, draft, dto, author, now);
+    const onConflict = dto.onConflict ?? ImportConflict.FAIL;
+    if (dto.dryRun !== false) {
+      const resolved = await this.resolve(path, planned, onConflict, author, now);
+      return answer(
+        true,
+        planned,
+        draft,
+        resolved.map(({ name, conflict }) => ({ name, ...(conflict && { conflict }) })),
       );
-      if (missing.length > 0) throw new InvalidInputError(missing);
-      const uuids = await this.create.many({
-        path,
-        connectors: planned.map(({ created }) => created),
-        author,
-        retry: retry && { ...retry, route: 'rest-connectors/import' },
-        consistency,
-      });
-      return answer(false, planned, draft, uuids);
     }
-    return answer(true, planned, draft);
+    const stored = await this.create.batch({
+      path,
+      author,
+      retry: retry && { ...retry, route: 'rest-connectors/import' },
+      consistency,
+      // Once the key is taken: a retry of a completed import is answered before its own connectors are taken for conflicts.
+      batch: async () => {
+        const resolved = await this.resolve(path, planned, onConflict, author, now);
+        const failed = resolved.flatMap(({ name, conflict }) => (conflict?.resolution === ImportConflict.FAIL ? [{ name, uuid: conflict.uuid }] : []));
+        if (failed.length > 0) throw new ImportNamesTakenException(failed);
+        requireCredentials(resolved);
+        const outcomes = resolved.map(({ name, conflict, action }): Outcome => ({
+          ...('create' in action && { uuid: action.create.connector.uuid }),
+          ...('update' in action && { uuid: action.update.current.uuid }),
+          name,
+          ...(conflict && { conflict }),
+        }));
+        return {
+          connectors: resolved.flatMap(({ action }) => ('create' in action ? [action.create] : [])),
+          within: async (tx) => {
+            for (const { action } of resolved) {
+              if ('update' in action && !(await this.update.apply(tx, path, action.update))) throw new ConnectorBusyException(action.update.current.uuid);
+            }
+          },
+          answer: { uuids: outcomes.map(({ uuid }) => uuid ?? '').join(','), outcomes: JSON.stringify(outcomes) },
+        };
+      },
+    });
+    return answer(false, planned, draft, outcomesOf(stored, planned));
   }
 
   /** Every connector of the draft as a create body, validated and prepared as a create is: all problems of all connectors in one 400. */
-  private async plan(path: BotPath, draft: ImportDraft, dto: RestConnectorImportDto, author: Author): Promise<Planned[]> {
+  private async plan(path: BotPath, draft: ImportDraft, dto: RestConnectorImportDto, author: Author, now: Date): Promise<Planned[]> {
     if (draft.connectors.length > IMPORT_LIMITS.connectors) {
       throw new InvalidInputError([
         `source holds ${draft.connectors.length} connectors; an import creates at most ${IMPORT_LIMITS.connectors}: choose some with select`,
@@ -104,29 +160,122 @@ export class ConnectorImportService {
     const given = dto.credentials ?? {};
     const problems: string[] = [];
     const planned: Planned[] = [];
-    const now = new Date();
     for (const [index, connector] of draft.connectors.entries()) {
       const credentials = connector.credentials.map((credential) => credentialOf(credential, given));
-      const values = Object.fromEntries(connector.credentials.map(({ field, value }) => [field, value ?? given[field] ?? STAND_IN[field]])) as Partial<
-        Record<CredentialField, string>
-      >;
+      const sent = Object.fromEntries(
+        connector.credentials.flatMap(({ field, value }) => {
+          const text = value ?? given[field];
+          return text === undefined ? [] : [[field, text]];
+        }),
+      ) as Partial<Record<CredentialField, string>>;
+      const values = Object.fromEntries(connector.credentials.map(({ field }) => [field, sent[field] ?? STAND_IN[field]]));
       const shownValues = Object.fromEntries(connector.credentials.map(({ field }) => [field, isSecret(field) ? SECRETS[field].placeholder : values[field]]));
       const fields = createBody({ ...connector, name: names[index] });
-      const prefix = `connectors.${index} (${connector.where}):`;
       try {
-        const body = (await this.pipe.transform(
-          { ...fields, ...values },
-          { type: 'body', metatype: RestConnectorWriteDto, data: '' },
-        )) as RestConnectorWriteDto;
+        const body = await this.validated({ ...fields, ...values });
         const created = this.create.prepare(path, body, author, now);
-        planned.push({ draft: connector, created, shown: { ...fields, ...shownValues } as unknown as RestConnectorWriteDto, credentials });
+        planned.push({ draft: connector, base: connector.name, fields, given: sent, body, created, shownValues, credentials });
       } catch (error) {
-        problems.push(...problemsOf(error).map((problem) => `${prefix} ${problem}`));
+        problems.push(...problemsOf(error).map((problem) => `connectors.${index} (${connector.where}): ${problem}`));
       }
     }
     if (problems.length > 0) throw new InvalidInputError(problems.slice(0, 50));
     return planned;
   }
+
+  /**
+   * The planned connectors against the bot's active names: each one whose name is taken is a conflict, resolved as
+   * `onConflict` says (a rename numbered past the bot's names and the import's; an update prepared over the
+   * connector as it is now, through UpdateConnector's rules). Every problem of an update in one 400.
+   */
+  private async resolve(path: BotPath, planned: Planned[], onConflict: ImportConflict, author: Author, now: Date): Promise<Resolved[]> {
+    const names = planned.map(({ fields }) => String(fields.name));
+    const existing = new Map(
+      (await this.connectors.activeWithNameKeys(path.botUUID, [...new Set(names.map((name) => name.toLowerCase()))])).map((named) => [named.nameKey, named]),
+    );
+    const conflicting = new Set(names.flatMap((name, index) => (existing.has(name.toLowerCase()) ? [index] : [])));
+    const finalNames = onConflict === ImportConflict.RENAME && conflicting.size > 0 ? await this.renamed(path, planned, names, conflicting, existing) : names;
+    const problems: string[] = [];
+    const resolved: Resolved[] = [];
+    for (const [index, one] of planned.entries()) {
+      const taken = existing.get(names[index].toLowerCase());
+      const name = finalNames[index];
+      if (!taken || onConflict === ImportConflict.FAIL) {
+        resolved.push({ planned: one, name, ...(taken && { conflict: conflictOf(taken, onConflict) }), action: { create: one.created } });
+        continue;
+      }
+      const conflict = conflictOf(taken, onConflict);
+      if (onConflict === ImportConflict.SKIP) resolved.push({ planned: one, name, conflict, action: { skip: true } });
+      else if (onConflict === ImportConflict.RENAME) {
+        resolved.push({ planned: one, name, conflict, action: { create: this.create.prepare(path, { ...one.body, name }, author, now) } });
+      } else {
+        try {
+          const update = this.update.prepare(await this.reads.findForWrite({ ...path, serviceUUID: taken.uuid }), await this.updateBody(one), author, now);
+          resolved.push({ planned: one, name, conflict, action: { update } });
+        } catch (error) {
+          problems.push(...problemsOf(error).map((problem) => `connectors.${index} (${one.draft.where}), updating ${taken.uuid}: ${problem}`));
+        }
+      }
+    }
+    if (problems.length > 0) throw new InvalidInputError(problems.slice(0, 50));
+    return resolved;
+  }
+
+  /** `names` with each conflicting one numbered past every name the bot and the import hold (renameConflicts). */
+  private async renamed(
+    path: BotPath,
+    planned: Planned[],
+    names: string[],
+    conflicting: Set<number>,
+    existing: Map<string, NamedConnector>,
+  ): Promise<string[]> {
+    const bases = planned.map(({ base }) => base);
+    const prefixes = [...new Set([...conflicting].map((index) => suffixedPrefix(bases[index])))];
+    const taken = new Set([...existing.keys(), ...(await this.connectors.activeNameKeysStartingWith(path.botUUID, prefixes))]);
+    return renameConflicts(names, bases, conflicting, taken);
+  }
+
+  /** The PUT body of an update: a secret neither the source nor the request gives is its placeholder, which keeps the stored one. */
+  private updateBody({ fields, given, draft }: Planned): Promise<RestConnectorWriteDto> {
+    const kept = Object.fromEntries(
+      draft.credentials.flatMap(({ field }) => (given[field] === undefined ? [[field, isSecret(field) ? SECRETS[field].placeholder : STAND_IN[field]]] : [])),
+    );
+    return this.validated({ ...fields, ...given, ...kept });
+  }
+
+  private async validated(body: Record<string, unknown>): Promise<RestConnectorWriteDto> {
+    return (await this.pipe.transform(body, { type: 'body', metatype: RestConnectorWriteDto, data: '' })) as RestConnectorWriteDto;
+  }
+}
+
+/** A create needs every credential: a 400 naming each one missing and where to send it (an update keeps a stored secret). */
+function requireCredentials(resolved: Resolved[]): void {
+  const missing = resolved.flatMap(({ planned: { draft, credentials }, action, conflict }, index) =>
+    'skip' in action
+      ? []
+      : credentialsShown(credentials, conflict)
+          .filter(({ from }) => from === 'MISSING')
+          .map(
+            ({ field, variable }) =>
+              `connectors.${index} (${draft.where}): ${field} is not in the source${variable ? ` (it names the variable ${variable})` : ''}: send it in credentials.${field}`,
+          ),
+  );
+  if (missing.length > 0) throw new InvalidInputError(missing);
+}
+
+/** Where each credential comes from as answered: a secret missing from an update is the stored one. */
+function credentialsShown(credentials: ImportedCredentialDto[], conflict: ImportNameConflictDto | undefined): ImportedCredentialDto[] {
+  if (conflict?.resolution !== ImportConflict.UPDATE) return credentials;
+  return credentials.map((credential) => (credential.from === 'MISSING' && isSecret(credential.field) ? { ...credential, from: 'STORED' } : credential));
+}
+
+const conflictOf = ({ uuid, name }: NamedConnector, resolution: ImportConflict): ImportNameConflictDto => ({ uuid, name, resolution });
+
+/** The outcomes a create stored (an answer stored before outcomes were: its uuids, the planned names). */
+function outcomesOf(stored: StoredAnswer, planned: Planned[]): Outcome[] {
+  if (typeof stored.outcomes === 'string') return JSON.parse(stored.outcomes) as Outcome[];
+  const uuids = String(stored.uuids).split(',');
+  return planned.map(({ fields }, index) => ({ uuid: uuids[index], name: String(fields.name) }));
 }
 
 /** The create body of a draft, without its credentials: an auth setting the draft leaves null is left out. */
@@ -150,15 +299,19 @@ function problemsOf(error: unknown): string[] {
   throw error;
 }
 
-function answer(dryRun: boolean, planned: Planned[], draft: ImportDraft, uuids?: string[]): RestConnectorImportResultDto {
+function answer(dryRun: boolean, planned: Planned[], draft: ImportDraft, outcomes: Outcome[]): RestConnectorImportResultDto {
   return {
     dryRun,
-    connectors: planned.map(({ draft: { where }, shown, credentials }, index): ImportedConnectorDto => ({
-      ...(uuids && { uuid: uuids[index] }),
-      where,
-      connector: shown,
-      credentials,
-    })),
+    connectors: planned.map(({ draft: { where }, fields, shownValues, credentials }, index): ImportedConnectorDto => {
+      const { uuid, name, conflict } = outcomes[index];
+      return {
+        ...(uuid && { uuid }),
+        where,
+        ...(conflict && { conflict }),
+        connector: { ...fields, name, ...shownValues } as unknown as RestConnectorWriteDto,
+        credentials: credentialsShown(credentials, conflict),
+      };
+    }),
     warnings: draft.warnings,
   };
 }

@@ -30,6 +30,19 @@ export const IMPORT_LIMITS = {
 } as const;
 /** The request body of an import: the source's 1 MiB written as a JSON string (escapes can double it), and the rest. */
 export const IMPORT_BODY_LIMIT_BYTES = 3 * 1024 * 1024;
+/**
+ * A `multipart/form-data` import: the file (the source, at most IMPORT_LIMITS.sourceBytes) and its option fields, each at
+ * most `fieldBytes` (`credentials`, seven values of LIMITS.secret as JSON, fits), at most `fields` of them (`select` repeats).
+ */
+export const IMPORT_FORM_LIMITS = { fieldBytes: 64 * 1024, fields: IMPORT_LIMITS.select + 10 } as const;
+
+/** What an import does with a connector whose name an active connector of the bot already has (docs/api-contract.md, "Re-import"). */
+export enum ImportConflict {
+  FAIL = 'fail',
+  SKIP = 'skip',
+  RENAME = 'rename',
+  UPDATE = 'update',
+}
 
 /** The credentials an import may be given for what its source does not hold (CONNECTOR_FIELDS' `credential`): each secret, then the others. */
 export const IMPORT_CREDENTIAL_FIELDS: readonly CredentialField[] = [
@@ -74,6 +87,13 @@ export class ImportCredentialsDto {
   @ApiPropertyOptional({ type: String, maxLength: LIMITS.secret }) clientId?: string;
   @ApiPropertyOptional({ type: String, maxLength: LIMITS.secret }) authUsername?: string;
 }
+
+const ON_CONFLICT_DESCRIPTION =
+  'What a connector whose name an active connector of the bot already has (case-insensitively) does. `fail` (the default): the ' +
+  'dry run lists each conflict, a create is a 409 naming every conflicting name. `skip`: it is left out. `rename`: it gets the first free ' +
+  '` (2)`, ` (3)`, … suffix (within the name limit). `update`: it replaces the existing connector, as a PUT without If-Match would (a new ' +
+  'version and its change event; nothing when nothing changed); a secret the import does not hold keeps the stored one while its ' +
+  'destination is unchanged.';
 
 /** Body of `POST …/rest-connectors/import`. */
 export class RestConnectorImportDto {
@@ -138,6 +158,16 @@ export class RestConnectorImportDto {
   @IsOptional()
   @IsImportCredentials()
   credentials?: Partial<Record<ImportCredentialField, string>>;
+
+  @ApiPropertyOptional({
+    enum: ImportConflict,
+    enumName: 'ImportConflict',
+    default: ImportConflict.FAIL,
+    description: ON_CONFLICT_DESCRIPTION,
+  })
+  @IsOptional()
+  @IsEnum(ImportConflict)
+  onConflict?: ImportConflict;
 }
 
 export class ImportWarningDto {
@@ -159,11 +189,13 @@ export class ImportedCredentialDto {
   field: ImportCredentialField;
 
   @ApiProperty({
-    enum: ['SOURCE', 'CREDENTIALS', 'MISSING'],
+    enum: ['SOURCE', 'CREDENTIALS', 'STORED', 'MISSING'],
     example: 'SOURCE',
-    description: "Where its value comes from: the source itself, the request's `credentials`, or nowhere yet (a create then is a 400).",
+    description:
+      "Where its value comes from: the source itself, the request's `credentials`, the connector it updates (`onConflict: update`: the " +
+      'stored secret is kept), or nowhere yet (a create then is a 400).',
   })
-  from: 'SOURCE' | 'CREDENTIALS' | 'MISSING';
+  from: 'SOURCE' | 'CREDENTIALS' | 'STORED' | 'MISSING';
 
   @ApiPropertyOptional({ type: String, example: 'TOKEN', description: 'The variable the source names instead of a value (`$TOKEN`, `{{token}}`).' })
   variable?: string;
@@ -172,9 +204,33 @@ export class ImportedCredentialDto {
   where: string;
 }
 
+export class ImportNameConflictDto {
+  @ApiProperty({ format: 'uuid', description: 'The active connector of the bot that has the name.' })
+  uuid: string;
+
+  @ApiProperty({ example: 'Get order', description: 'Its name (the same case-insensitively).' })
+  name: string;
+
+  @ApiProperty({
+    enum: ImportConflict,
+    enumName: 'ImportConflict',
+    description: 'What the import does about it (`onConflict`): `fail` refuses the create (409), `skip` leaves the connector out, `rename` gives it the name in `connector.name`, `update` writes it over that connector.',
+  })
+  resolution: ImportConflict;
+}
+
 export class ImportedConnectorDto {
-  @ApiPropertyOptional({ format: 'uuid', description: 'The created connector (not in a dry run).' })
+  @ApiPropertyOptional({
+    format: 'uuid',
+    description: 'The created connector, or the one updated (`onConflict: update`); not in a dry run, nor for a connector skipped.',
+  })
   uuid?: string;
+
+  @ApiPropertyOptional({
+    type: ImportNameConflictDto,
+    description: 'Only when an active connector of the bot already has its name (before any rename): which, and what the import does about it.',
+  })
+  conflict?: ImportNameConflictDto;
 
   @ApiProperty({ example: 'line 1', description: 'Where in the source it comes from.' })
   where: string;
