@@ -48,6 +48,7 @@ export * from './secrets/secret-cipher.provider';
 // Shutdown, Swagger, performance overrides
 export * from './shutdown/shutdown';
 export * from './swagger/swagger';
+export { ApiAlternativeBodies } from './swagger/alternative-bodies';
 export * from './performance/platform-express.adapter';
 export * from './performance/validation-metadata-cache';
 export { logAlongside } from './performance/request-log';

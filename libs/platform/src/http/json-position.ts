@@ -17,84 +17,114 @@ const LITERALS = ['true', 'false', 'null'];
 /** What the scanner expects next. */
 type Expect = 'value' | 'value-or-end' | 'key' | 'key-or-end' | 'colon' | 'comma-or-end' | 'nothing';
 
+/** Where a step found the text not to be JSON. */
+interface Stop {
+  offset: number;
+  reason: string;
+}
+
+/** The scanner: the text, where it is, the open objects and arrays, what comes next. */
+interface Scan {
+  text: string;
+  i: number;
+  stack: Array<'{' | '['>;
+  expect: Expect;
+}
+
 /**
  * The first place where `text` is not RFC 8259 JSON, or null when it is. One pass with an explicit stack (a body
  * nested thousands deep must not exhaust the call stack). V8's own message names a position for some failures only
  * and quotes the input for others, so the position is found here, the same way for all.
  */
 export function jsonProblem(text: string): JsonProblem | null {
-  const stack: Array<'{' | '['> = [];
-  let expect: Expect = 'value';
-  let i = 0;
-  const at = (offset: number, reason: string): JsonProblem => ({ ...lineAndColumn(text, offset), reason });
-  const afterValue = (): Expect => (stack.length === 0 ? 'nothing' : 'comma-or-end');
-  while (true) {
-    while (i < text.length && WHITESPACE.has(text[i])) i++;
-    if (i === text.length) return expect === 'nothing' ? null : at(i, 'the body ends before the JSON does');
-    const c = text[i];
-    if (expect === 'nothing') return at(i, 'more text follows the JSON value');
-    if (expect === 'colon') {
-      if (c !== ':') return at(i, "a ':' must follow a property name");
-      i++;
-      expect = 'value';
-      continue;
-    }
-    if (expect === 'comma-or-end') {
-      const close = stack[stack.length - 1] === '{' ? '}' : ']';
-      if (c === ',') expect = close === '}' ? 'key' : 'value';
-      else if (c === close) {
-        stack.pop();
-        expect = afterValue();
-      } else return at(i, `a ',' or '${close}' must follow a value`);
-      i++;
-      continue;
-    }
-    if ((expect === 'key-or-end' && c === '}') || (expect === 'value-or-end' && c === ']')) {
-      stack.pop();
-      i++;
-      expect = afterValue();
-      continue;
-    }
-    if (expect === 'key' || expect === 'key-or-end') {
-      if (c !== '"') return at(i, 'a property name must be a double-quoted string (no trailing comma)');
-      const end = stringEnd(text, i);
-      if (typeof end !== 'number') return at(end.offset, end.reason);
-      i = end;
-      expect = 'colon';
-      continue;
-    }
-    // A value.
-    if (c === '{' || c === '[') {
-      stack.push(c);
-      expect = c === '{' ? 'key-or-end' : 'value-or-end';
-      i++;
-      continue;
-    }
-    if (c === '"') {
-      const end = stringEnd(text, i);
-      if (typeof end !== 'number') return at(end.offset, end.reason);
-      i = end;
-    } else if (c === '-' || (c >= '0' && c <= '9')) {
-      NUMBER.lastIndex = i;
-      if (!NUMBER.test(text)) return at(i + 1, 'a number must have digits here');
-      i = NUMBER.lastIndex;
-    } else {
-      const literal = LITERALS.find((word) => word[0] === c);
-      if (!literal) return at(i, expect === 'value-or-end' ? 'a value must follow (no trailing comma)' : 'a value must start here');
-      for (let k = 0; k < literal.length; k++) if (text[i + k] !== literal[k]) return at(i + k, `expected ${literal}`);
-      i += literal.length;
-    }
-    expect = afterValue();
+  const scan: Scan = { text, i: 0, stack: [], expect: 'value' };
+  for (;;) {
+    while (scan.i < text.length && WHITESPACE.has(text[scan.i])) scan.i++;
+    const stop = scan.i === text.length ? (scan.expect === 'nothing' ? null : { offset: scan.i, reason: 'the body ends before the JSON does' }) : step(scan);
+    if (stop === null) return null;
+    if (stop !== undefined) return { ...lineAndColumn(text, stop.offset), reason: stop.reason };
   }
 }
 
+/** One token at `scan.i` (not whitespace, not the end): undefined when it fits, else where and why not. */
+function step(scan: Scan): Stop | undefined {
+  const c = scan.text[scan.i];
+  switch (scan.expect) {
+    case 'nothing':
+      return { offset: scan.i, reason: 'more text follows the JSON value' };
+    case 'colon':
+      if (c !== ':') return { offset: scan.i, reason: "a ':' must follow a property name" };
+      scan.i++;
+      scan.expect = 'value';
+      return undefined;
+    case 'comma-or-end':
+      return commaOrEnd(scan, c);
+    default:
+      if ((scan.expect === 'key-or-end' && c === '}') || (scan.expect === 'value-or-end' && c === ']')) return close(scan);
+      return scan.expect === 'key' || scan.expect === 'key-or-end' ? key(scan, c) : value(scan, c);
+  }
+}
+
+function close(scan: Scan): undefined {
+  scan.stack.pop();
+  scan.i++;
+  scan.expect = afterValue(scan);
+  return undefined;
+}
+
+const afterValue = (scan: Scan): Expect => (scan.stack.length === 0 ? 'nothing' : 'comma-or-end');
+
+function commaOrEnd(scan: Scan, c: string): Stop | undefined {
+  const closer = scan.stack[scan.stack.length - 1] === '{' ? '}' : ']';
+  if (c === closer) return close(scan);
+  if (c !== ',') return { offset: scan.i, reason: `a ',' or '${closer}' must follow a value` };
+  scan.expect = closer === '}' ? 'key' : 'value';
+  scan.i++;
+  return undefined;
+}
+
+function key(scan: Scan, c: string): Stop | undefined {
+  if (c !== '"') return { offset: scan.i, reason: 'a property name must be a double-quoted string (no trailing comma)' };
+  const end = stringEnd(scan.text, scan.i);
+  if (typeof end !== 'number') return end;
+  scan.i = end;
+  scan.expect = 'colon';
+  return undefined;
+}
+
+function value(scan: Scan, c: string): Stop | undefined {
+  const { text } = scan;
+  if (c === '{' || c === '[') {
+    scan.stack.push(c);
+    scan.expect = c === '{' ? 'key-or-end' : 'value-or-end';
+    scan.i++;
+    return undefined;
+  }
+  const end = c === '"' ? stringEnd(text, scan.i) : c === '-' || (c >= '0' && c <= '9') ? numberEnd(text, scan.i) : literalEnd(scan, c);
+  if (typeof end !== 'number') return end;
+  scan.i = end;
+  scan.expect = afterValue(scan);
+  return undefined;
+}
+
+function numberEnd(text: string, start: number): number | Stop {
+  NUMBER.lastIndex = start;
+  return NUMBER.test(text) ? NUMBER.lastIndex : { offset: start + 1, reason: 'a number must have digits here' };
+}
+
+function literalEnd({ text, i, expect }: Scan, c: string): number | Stop {
+  const literal = LITERALS.find((word) => word[0] === c);
+  if (!literal) return { offset: i, reason: expect === 'value-or-end' ? 'a value must follow (no trailing comma)' : 'a value must start here' };
+  for (let k = 0; k < literal.length; k++) if (text[i + k] !== literal[k]) return { offset: i + k, reason: `expected ${literal}` };
+  return i + literal.length;
+}
+
 /** The offset past the string that opens at `start`, or where and why it is not one. */
-function stringEnd(text: string, start: number): number | { offset: number; reason: string } {
+function stringEnd(text: string, start: number): number | Stop {
   for (let i = start + 1; i < text.length; i++) {
     const code = text.charCodeAt(i);
     if (text[i] === '"') return i + 1;
-    if (code < 0x20)
-      return { offset: i, reason: 'a string holds a raw line break, tab or other control character (write it as \\n, \\t, \\u00XX)' };
+    if (code < 0x20) return { offset: i, reason: 'a string holds a raw line break, tab or other control character (write it as \\n, \\t, \\u00XX)' };
     if (text[i] !== '\\') continue;
     const escaped = text[i + 1];
     if (escaped === 'u') {

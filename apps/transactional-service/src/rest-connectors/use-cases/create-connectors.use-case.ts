@@ -120,7 +120,10 @@ export class CreateConnectors {
 
   /** Several as one, all or none. Answers the uuids in the order of `connectors`. */
   async many({ connectors, ...command }: CreateConnectorsCommand): Promise<string[]> {
-    const answer = await this.batch({ ...command, batch: async () => ({ connectors, answer: { uuids: connectors.map(({ connector }) => connector.uuid).join(',') } }) });
+    const answer = await this.batch({
+      ...command,
+      batch: async () => ({ connectors, answer: { uuids: connectors.map(({ connector }) => connector.uuid).join(',') } }),
+    });
     return String(answer.uuids).split(',');
   }
 

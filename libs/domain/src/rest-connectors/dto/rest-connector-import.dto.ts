@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
-import { ArrayMaxSize, IsArray, IsBoolean, IsDefined, IsEnum, IsOptional, IsString, MaxLength, registerDecorator } from 'class-validator';
+import { ArrayMaxSize, IsArray, IsBoolean, IsDefined, IsEnum, IsIn, IsOptional, IsString, MaxLength, registerDecorator } from 'class-validator';
 import { MaxBytes } from '../../validation/max-bytes.validator';
 import { CREDENTIAL_FIELDS, type CredentialField, SECRET_FIELDS } from '../connector-fields';
 import { LIMITS } from './rest-connector-write.dto';
@@ -170,6 +170,50 @@ export class RestConnectorImportDto {
   onConflict?: ImportConflict;
 }
 
+const SOURCE_BODY_ONLY =
+  'Only with the source as the body (text/plain, application/yaml, application/json of the document itself) or a multipart/form-data upload';
+
+/**
+ * The query string of an import whose body is the source itself or an upload: the JSON import request's options but
+ * `credentials` (a query string is kept by proxies, access logs and browser histories). Validated as the strings
+ * they are sent as; the body reader makes the import request of them (import-body.ts).
+ */
+export class RestConnectorImportQueryDto {
+  @ApiPropertyOptional({
+    enum: ImportFormat,
+    enumName: 'ImportFormat',
+    description: `${SOURCE_BODY_ONLY} (then required, here or as a form field): what the body is. With it, an application/json body is the document itself.`,
+  })
+  @IsOptional()
+  @IsEnum(ImportFormat)
+  format?: ImportFormat;
+
+  @ApiPropertyOptional({ type: Boolean, default: true, description: `${SOURCE_BODY_ONLY}: as \`dryRun\` of the JSON import request.` })
+  @IsOptional()
+  @IsIn(['true', 'false'], { message: 'dryRun must be true or false' })
+  dryRun?: string;
+
+  @ApiPropertyOptional({
+    type: 'array',
+    items: { type: 'string', maxLength: IMPORT_LIMITS.selector },
+    maxItems: IMPORT_LIMITS.select,
+    description: `${SOURCE_BODY_ONLY}: as \`select\` of the JSON import request, the parameter repeated (\`select=a&select=b\`).`,
+  })
+  @IsOptional()
+  @IsString({ each: true })
+  select?: string | string[];
+
+  @ApiPropertyOptional({
+    enum: ImportConflict,
+    enumName: 'ImportConflict',
+    default: ImportConflict.FAIL,
+    description: `${SOURCE_BODY_ONLY}: as \`onConflict\` of the JSON import request.`,
+  })
+  @IsOptional()
+  @IsEnum(ImportConflict)
+  onConflict?: ImportConflict;
+}
+
 export class ImportWarningDto {
   @ApiProperty({
     example: 'IGNORED_OPTION',
@@ -214,7 +258,8 @@ export class ImportNameConflictDto {
   @ApiProperty({
     enum: ImportConflict,
     enumName: 'ImportConflict',
-    description: 'What the import does about it (`onConflict`): `fail` refuses the create (409), `skip` leaves the connector out, `rename` gives it the name in `connector.name`, `update` writes it over that connector.',
+    description:
+      'What the import does about it (`onConflict`): `fail` refuses the create (409), `skip` leaves the connector out, `rename` gives it the name in `connector.name`, `update` writes it over that connector.',
   })
   resolution: ImportConflict;
 }
@@ -304,4 +349,24 @@ export const REST_CONNECTOR_IMPORT_EXAMPLES = {
       dryRun: false,
     },
   },
+} as const;
+
+/** The sources of the import examples as they are, for the bodies that take a source as it is (text/plain, YAML, a file). */
+export const REST_CONNECTOR_IMPORT_SOURCE_EXAMPLES = {
+  curl: REST_CONNECTOR_IMPORT_EXAMPLES.curl.value.source,
+  yaml: [
+    'openapi: 3.0.3',
+    'info: { title: Parcels, version: 1.0.0 }',
+    'servers:',
+    '  - url: https://parcels.example.com/v2',
+    'paths:',
+    '  /track/{trackingNumber}:',
+    '    get:',
+    '      operationId: trackParcel',
+    '      parameters:',
+    '        - { name: trackingNumber, in: path, required: true, schema: { type: string } }',
+    '      responses:',
+    "        '200': { description: Where the parcel is }",
+    '',
+  ].join('\n'),
 } as const;
