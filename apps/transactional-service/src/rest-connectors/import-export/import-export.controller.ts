@@ -93,7 +93,7 @@ export class ImportExportController {
           dryRun: { type: 'boolean', default: true },
           select: { type: 'array', items: { type: 'string', maxLength: IMPORT_LIMITS.selector }, maxItems: IMPORT_LIMITS.select },
           onConflict: { type: 'string', enum: Object.values(ImportConflict), default: ImportConflict.FAIL },
-          credentials: { $ref: getSchemaPath('ImportCredentialsDto'), description: 'As `credentials` of the JSON import request, a JSON object.' },
+          credentials: { allOf: [{ $ref: getSchemaPath('ImportCredentialsDto') }], description: 'As `credentials` of the JSON import request, a JSON object.' },
         },
       },
       encoding: { credentials: { contentType: 'application/json' } },
