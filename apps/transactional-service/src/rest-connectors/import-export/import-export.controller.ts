@@ -88,7 +88,12 @@ export class ImportExportController {
         type: 'object',
         required: [FILE_PART, 'format'],
         properties: {
-          [FILE_PART]: { type: 'string', format: 'binary', description: `The source file (UTF-8, at most ${IMPORT_LIMITS.sourceBytes / 1024} KiB).` },
+          [FILE_PART]: {
+            type: 'string',
+            format: 'binary',
+            maxLength: IMPORT_LIMITS.sourceBytes,
+            description: `The source file (UTF-8, at most ${IMPORT_LIMITS.sourceBytes / 1024} KiB).`,
+          },
           format: { type: 'string', enum: Object.values(ImportFormat) },
           dryRun: { type: 'boolean', default: true },
           select: { type: 'array', items: { type: 'string', maxLength: IMPORT_LIMITS.selector }, maxItems: IMPORT_LIMITS.select },
