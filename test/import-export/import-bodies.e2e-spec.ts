@@ -81,20 +81,17 @@ describe('Import bodies: the source as it is, and uploads', () => {
       expect(await names()).toEqual([]);
     });
 
-    it.each(['application/yaml', 'application/x-yaml; charset=utf-8'])(
-      'takes an OpenAPI document as %s, select repeated in the query',
-      async (type) => {
-        const res = await post('?format=openapi&select=getOrder&select=POST%20/orders&dryRun=true&onConflict=rename')
-          .set('Content-Type', type)
-          .send(YAML)
-          .expect(200);
+    it.each(['application/yaml', 'application/x-yaml; charset=utf-8'])('takes an OpenAPI document as %s, select repeated in the query', async (type) => {
+      const res = await post('?format=openapi&select=getOrder&select=POST%20/orders&dryRun=true&onConflict=rename')
+        .set('Content-Type', type)
+        .send(YAML)
+        .expect(200);
 
-        expect(res.body.dryRun).toBe(true);
-        expect(res.body.connectors.map(({ connector }: { connector: { name: string } }) => connector.name)).toEqual(['getOrder', 'createOrder']);
-        // The credentials were never given: each connector asks for it, by field.
-        expect(res.body.connectors[0].credentials).toEqual([expect.objectContaining({ field: 'bearerToken', from: 'MISSING' })]);
-      },
-    );
+      expect(res.body.dryRun).toBe(true);
+      expect(res.body.connectors.map(({ connector }: { connector: { name: string } }) => connector.name)).toEqual(['getOrder', 'createOrder']);
+      // The credentials were never given: each connector asks for it, by field.
+      expect(res.body.connectors[0].credentials).toEqual([expect.objectContaining({ field: 'bearerToken', from: 'MISSING' })]);
+    });
 
     it('takes a Postman collection as the application/json body itself when the query names the format', async () => {
       const res = await post('?format=postman&dryRun=false').send(COLLECTION).expect(200);

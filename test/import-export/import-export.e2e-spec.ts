@@ -196,7 +196,9 @@ describe('Import and export of connectors (MariaDB)', () => {
 
       const res = await importing({ format: 'openapi', source: JSON.stringify(document), credentials: { apiKey: 'k' }, dryRun: false }).expect(409);
 
-      expect(res.body.message).toMatch(new RegExp(`^A name of the import already belongs to active rest connectors of this bot: "createOrder" \\(${taken}\\); `));
+      expect(res.body.message).toMatch(
+        new RegExp(`^A name of the import already belongs to active rest connectors of this bot: "createOrder" \\(${taken}\\); `),
+      );
       expect(await connectorsOfBot()).toEqual(before);
     });
 
