@@ -251,13 +251,15 @@ describe('Import and export of connectors (MariaDB)', () => {
       expect(res.body.connectors[0].connector).toMatchObject({ authType: 'AUTH_API_KEY', apiKeyName: 'X-Figma-Token', apiKeyIn: 'HEADER' });
     });
 
-    it('creates all or none: a name already taken in the bot is a 409 and nothing of the import stays', async () => {
-      await createConnector(sut, tenant, token, { name: 'createOrder' });
+    it('creates all or none: a name already taken in the bot is a 409 naming it and nothing of the import stays', async () => {
+      const taken = await createConnector(sut, tenant, token, { name: 'createOrder' });
       const before = await connectorsOfBot();
 
       const res = await importing({ format: 'openapi', source: JSON.stringify(document), credentials: { apiKey: 'k' }, dryRun: false }).expect(409);
 
-      expect(res.body.message).toMatch(/already belongs to an active rest connector/);
+      expect(res.body.message).toMatch(
+        new RegExp(`^A name of the import already belongs to active rest connectors of this bot: "createOrder" \\(${taken}\\); `),
+      );
       expect(await connectorsOfBot()).toEqual(before);
     });
 
