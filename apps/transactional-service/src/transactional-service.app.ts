@@ -65,6 +65,6 @@ export const TRANSACTIONAL_SERVICE_APP: PlatformAppDefinition = {
   pathExamples: DEMO_PATH_IDS,
   // The change events on NATS JetStream.
   asyncApiDocument: 'connector-events.yaml',
-  // An import's source may be 1 MiB, which JSON escapes can make larger.
+  // An import's source may be 8 MiB (IMPORT_LIMITS.sourceBytes), which JSON escapes can make larger.
   largeBodies: [{ path: /\/rest-connectors\/import$/, limitBytes: IMPORT_BODY_LIMIT_BYTES }],
 };

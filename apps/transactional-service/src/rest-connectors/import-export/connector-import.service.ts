@@ -129,11 +129,12 @@ export class ConnectorImportService {
   }
 }
 
-/** The create body of a draft, without its credentials: an auth setting the draft leaves null is left out. */
+/** The create body of a draft, without its credentials: an auth setting the draft leaves null is left out, and tags when there are none. */
 function createBody(draft: ConnectorDraft): Record<string, unknown> {
-  return Object.fromEntries(
-    DRAFT_FIELDS.flatMap((field) => (draft[field] === null && (AUTH_FIELDS as string[]).includes(field) ? [] : [[field, draft[field]]])),
-  );
+  return {
+    ...Object.fromEntries(DRAFT_FIELDS.flatMap((field) => (draft[field] === null && (AUTH_FIELDS as string[]).includes(field) ? [] : [[field, draft[field]]]))),
+    ...(draft.tags?.length ? { tags: draft.tags } : {}),
+  };
 }
 
 function credentialOf({ field, value, variable, where }: CredentialDraft, given: Partial<Record<CredentialField, string>>): ImportedCredentialDto {
