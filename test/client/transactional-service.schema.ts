@@ -203,7 +203,7 @@ export interface paths {
         put?: never;
         /**
          * Import connectors from cURL, OpenAPI or Postman
-         * @description Reads a cURL command, an OpenAPI 3.x / Swagger 2.0 document or a Postman collection v2.1 (at most 1 MiB; nothing it names is fetched or read) and makes one connector per request or selected operation (at most 200, holding at most 2 MiB of text together). A caller has one import at a time per replica (another meanwhile is a 429 with Retry-After). Authorization headers, `-u`, API keys and security schemes become the auth settings and secrets, never plain headers. A dry run (the default) answers the create bodies, secrets shown as placeholders and listed by field, and warnings; `"dryRun": false` creates them all in one transaction, all or none, each with its version. Every problem of every connector is one 400, naming the connector and where in the source it comes from.
+         * @description Reads a cURL command, an OpenAPI 3.x / Swagger 2.0 document or a Postman collection v2.1 (at most 8 MiB; nothing it names is fetched or read) and makes one connector per request or selected operation (at most 1000, holding at most 4 MiB of text together), tagged with the operation's tags or the request's folders. A caller has one import at a time per replica (another meanwhile is a 429 with Retry-After). Authorization headers, `-u`, API keys and security schemes become the auth settings and secrets, never plain headers. A dry run (the default) answers the create bodies, secrets shown as placeholders and listed by field, and warnings; `"dryRun": false` creates them all in one transaction, all or none, each with its version. Every problem of every connector is one 400, naming the connector and where in the source it comes from.
          */
         post: operations["importRestConnectors"];
         delete?: never;
@@ -803,12 +803,12 @@ export interface components {
             /** @description What `source` is: a cURL command, an OpenAPI 3.x (or Swagger 2.0) document, or a Postman collection v2.1. */
             format: components["schemas"]["ImportFormat"];
             /**
-             * @description The text to import, at most 1 MiB (UTF-8): a cURL command line (POSIX shell quoting), an OpenAPI document (JSON or YAML) or a Postman collection (JSON). Nothing it names is fetched or read: no URL, no file.
+             * @description The text to import, at most 8 MiB (UTF-8): a cURL command line (POSIX shell quoting), an OpenAPI document (JSON or YAML) or a Postman collection (JSON). Nothing it names is fetched or read: no URL, no file.
              * @example curl -X POST 'https://api.example.com/v1/orders' -H 'Content-Type: application/json' -H 'Authorization: Bearer $TOKEN' --data-raw '{"sku": 42}'
              */
             source: string;
             /**
-             * @description Which parts to import: OpenAPI operationIds or `METHOD /path`s, Postman item paths (`Folder/Request`, or a folder for all under it), cURL commands by the line they start on (`line 3`). Without it, everything (at most 200 connectors). A selector that matches nothing is a 400 naming it.
+             * @description Which parts to import: OpenAPI operationIds or `METHOD /path`s, Postman item paths (`Folder/Request`, or a folder for all under it), cURL commands by the line they start on (`line 3`). Without it, everything (at most 1000 connectors). A selector that matches nothing is a 400 naming it. Only the selected operations of an OpenAPI document are validated and have their `$ref`s expanded: the rest may be large or broken.
              * @example [
              *       "getPetById",
              *       "POST /pets"

@@ -1,3 +1,4 @@
+import { stringify } from 'yaml';
 /**
  * Large import sources made at test time (no third-party document is committed): an OpenAPI document and a Postman
  * collection of many operations, grouped by tag or folder, padded to an exact size with text no connector carries.
@@ -70,4 +71,25 @@ function padded(value: object, holder: { description: string }, bytes: number | 
   if (Buffer.byteLength(unpadded) > bytes) throw new Error(`the source is ${Buffer.byteLength(unpadded)} bytes before padding, over ${bytes}`);
   holder.description = 'd'.repeat(bytes - Buffer.byteLength(unpadded));
   return JSON.stringify(value);
+}
+
+/**
+ * An OpenAPI document as dense YAML, about `bytes` long: 1,000 operations, each with an inline schema of small
+ * properties (no padding: every line is a node the YAML reader builds), as real descriptions are written.
+ */
+export function denseYamlOpenApi(bytes: number): string {
+  const operations = 1000;
+  // About 25 bytes of YAML a property line and 70 for its type and description.
+  const properties = Math.floor(bytes / operations / 127);
+  const document = JSON.parse(largeOpenApi({ operations })) as { paths: Record<string, { post: Record<string, unknown> }> };
+  for (const [path, { post }] of Object.entries(document.paths)) {
+    const schema = {
+      type: 'object',
+      properties: Object.fromEntries(
+        Array.from({ length: properties }, (_, index) => [`field${index}`, { type: 'string', description: `Field ${index} of ${path}` }]),
+      ),
+    };
+    post.requestBody = { content: { 'application/json': { schema } } };
+  }
+  return stringify(document, { lineWidth: 0 });
 }

@@ -91,6 +91,25 @@ describe(ImportReader.name, () => {
     await expect(ping()).resolves.toMatchObject({ connectors: [expect.anything()] });
   }, 60_000);
 
+  it('reads 8 MiB of dense YAML within the worker heap (the `yaml` package alone took 280 MB of it)', async () => {
+    reader = new ImportReader({ budgetMs: 100_000, queueMs: 100_000 });
+    // 1,000 operations of 100 small properties each: every line a node.
+    const lines = ['openapi: 3.1.0', 'info: {title: Dense, version: "1"}', 'servers: [{url: "https://api.example.com"}]', 'paths:'];
+    for (let operation = 0; operation < 1000; operation++) {
+      lines.push(`  /items/${operation}:`, '    post:', `      operationId: item${operation}`, '      responses: {"200": {description: ok}}');
+      lines.push('      requestBody:', '        content:', '          application/json:', '            schema:', '              properties:');
+      for (let field = 0; field < 100; field++)
+        lines.push(`                field${field}:`, `                  description: Field ${field} of /items/${operation}`);
+    }
+    const source = lines.join('\n');
+    expect(Buffer.byteLength(source)).toBeGreaterThan(7 * 1024 * 1024);
+    expect(Buffer.byteLength(source)).toBeLessThanOrEqual(IMPORT_LIMITS.sourceBytes);
+
+    const draft = await reader.read('ana', ImportFormat.OPENAPI, source, undefined);
+
+    expect(draft.connectors).toHaveLength(1000);
+  }, 200_000);
+
   it('lets an import wait for the whole budget of the one ahead of it, so that one other caller never makes it fail', () => {
     expect(IMPORT_QUEUE_MS).toBeGreaterThan(IMPORT_BUDGET_MS);
   });

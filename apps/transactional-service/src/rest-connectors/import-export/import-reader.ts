@@ -7,8 +7,12 @@ import { workerScript } from '../../workers/worker-script';
 import { ImportDraft } from './connector-draft';
 import type { ImportTask, ImportTaskResult } from './import.worker';
 
-/** The CPU time one source may take in its worker; past it, the worker is stopped and the import is a 400. */
-export const IMPORT_BUDGET_MS = 20_000;
+/**
+ * The time one source may take in its worker; past it, the worker is stopped and the import is a 400. An 8 MiB source
+ * (IMPORT_LIMITS.sourceBytes) of real descriptions takes 10-20 s on a busy 2-core machine (docs/performance.md,
+ * "Imports"): twice that.
+ */
+export const IMPORT_BUDGET_MS = 40_000;
 /**
  * The time an import may wait for the worker; past it, a 503 (this replica is busy reading other callers' imports).
  * One other import's whole budget and then some: with one import per caller, another caller's import ahead of it,
@@ -45,7 +49,10 @@ const MAX_QUEUE = 8;
  * once: eight 8 MiB sources waiting would take the whole heap.
  */
 export const MAX_HELD_SOURCE_BYTES = 4 * IMPORT_LIMITS.sourceBytes;
-/** The worker's heap: the largest documents of the corpus (Figma's 400 KB of YAML) take far less; a bomb is stopped with it. */
+/**
+ * The worker's heap: an 8 MiB source and OpenAI's whole description fit (docs/performance.md, "Imports of whole
+ * documents"); a bomb is stopped with it.
+ */
 const WORKER_LIMITS: WorkerLimits = { maxOldGenerationSizeMb: 160, maxYoungGenerationSizeMb: 16, stackSizeMb: 4 };
 
 /** The 503 of an import that could not be read in its turn. */
