@@ -1,3 +1,4 @@
+import { IMPORT_LIMITS } from '@app/domain';
 import { TRANSACTIONAL_SERVICE_APP } from '../../apps/transactional-service/src/transactional-service.app';
 import { seedTenant, Tenant } from '../support/fixtures';
 import { mysqlTestConfig } from '../support/test-config';
@@ -113,10 +114,10 @@ describe('Import and export, hostile inputs (MariaDB)', () => {
       const urls = Math.floor((MiB - 4) / 22);
       const res = await importing({ format: 'curl', source: 'curl' + ' http://a.example.com/'.repeat(urls) });
       expect(res.status).toBe(400);
-      expect(JSON.stringify(res.body.message)).toMatch(/at most 200/);
+      expect(JSON.stringify(res.body.message)).toMatch(/at most 1000/);
       const refusal = (count: number) =>
-        `source as a whole: holds ${count} requests (one per URL of each command): an import creates at most 200 connectors; split the source into ` +
-        'several imports, or pick at most 200 with select (`line N`, or `line N, URL 2` for one URL of a command)';
+        `source as a whole: holds ${count} requests (one per URL of each command): an import creates at most 1000 connectors; split the source into ` +
+        'several imports, or pick at most 1000 with select (`line N`, or `line N, URL 2` for one URL of a command)';
       expect(res.body.message).toEqual([refusal(urls)]);
       // Counted before any is drafted: the draft of the last URL would refuse its scheme, and is never made.
       const lastBad = await importing({ format: 'curl', source: 'curl' + ' http://a.example.com/'.repeat(urls - 1) + ' ftp://a.example.com/' });
@@ -127,10 +128,10 @@ describe('Import and export, hostile inputs (MariaDB)', () => {
       const paths = Object.fromEntries(Array.from({ length: 12_000 }, (_, i) => [`/i/${i}`, { get: { operationId: `o${i}`, responses: OK } }]));
       const res = await importing({ format: 'openapi', source: JSON.stringify(openapi(paths)) });
       expect(res.status).toBe(400);
-      expect(JSON.stringify(res.body.message)).toMatch(/at most 200/);
+      expect(JSON.stringify(res.body.message)).toMatch(/at most 1000/);
       // Counted by the importer before validating and drafting, not by the service after ("source holds 12000 connectors").
       expect(res.body.message).toEqual([
-        'source paths: hold 12000 operations; an import creates at most 200 connectors: choose some with select (operationIds or "METHOD /path"s such as "GET /pets")',
+        'source paths: hold 12000 operations; an import creates at most 1000 connectors: choose some with select (operationIds or "METHOD /path"s such as "GET /pets")',
       ]);
     });
 
@@ -146,14 +147,14 @@ describe('Import and export, hostile inputs (MariaDB)', () => {
         expect(res.status).toBe(400);
         expect(res.body.message).toEqual([
           expect.stringMatching(
-            /^source as a whole: its 200 connectors hold 11\.8 MiB of text together .* over the 2 MiB one import may create .*: import fewer with select \(the first 34 fit\)/,
+            /^source as a whole: its 200 connectors hold 11\.8 MiB of text together .* over the 4 MiB one import may create .*: import fewer with select \(the first 68 fit\)/,
           ),
         ]);
       }
       expect(await rowsOfBot()).toEqual([]);
-      const fitting = await importing({ format: 'openapi', source, select: Array.from({ length: 34 }, (_, i) => `n${i}`), dryRun: false });
+      const fitting = await importing({ format: 'openapi', source, select: Array.from({ length: 68 }, (_, i) => `n${i}`), dryRun: false });
       expect(fitting.status).toBe(200);
-      expect(await rowsOfBot()).toHaveLength(34);
+      expect(await rowsOfBot()).toHaveLength(68);
     });
 
     it('counts control characters as the answer writes them: 256 KiB of cURL sharing a -d of 64 KiB of \\x01 among 30 URLs is a 400, not a 12 MB answer', async () => {
@@ -166,7 +167,7 @@ describe('Import and export, hostile inputs (MariaDB)', () => {
 
       expect(res.status).toBe(400);
       expect(res.body.message).toEqual([
-        expect.stringMatching(/^source as a whole: its 30 connectors hold 11\.3 MiB of text together .*: import fewer with select \(the first 5 fit\)/),
+        expect.stringMatching(/^source as a whole: its 30 connectors hold 11\.3 MiB of text together .*: import fewer with select \(the first 10 fit\)/),
       ]);
     });
 
@@ -391,18 +392,18 @@ describe('Import and export, hostile inputs (MariaDB)', () => {
 
       const item = Array.from({ length: 10_000 }, (_, i) => ({ name: `r${i}`, request: { method: 'GET', url: `https://api.example.com/${i}` } }));
       const many = await importing({ format: 'postman', source: JSON.stringify({ info, item }) }).expect(400);
-      expect(JSON.stringify(many.body.message)).toMatch(/at most 200/);
+      expect(JSON.stringify(many.body.message)).toMatch(/at most 1000/);
     });
 
-    it('refuses NUL, lone surrogates and credentials with unknown fields; exactly 1 MiB of multibyte text is not over', async () => {
+    it('refuses NUL, lone surrogates and credentials with unknown fields; exactly 8 MiB of multibyte text is not over', async () => {
       await importing({ format: 'curl', source: 'curl https://api.example.com/\u0000' }).expect(400);
       await importing({ format: 'curl', source: 'curl https://api.example.com/\ud800' }).expect(400);
       const bad = await importing({ format: 'curl', source: 'curl https://api.example.com/x', credentials: { password: 'p', apiKey: 1 } }).expect(400);
       expect(JSON.stringify(bad.body)).not.toContain('"p"');
-      // 1 MiB exactly, the last character 3 bytes: not refused for its size.
-      const head = "curl https://api.example.com/x -H 'X-A: bc' # ";
-      const exact = head + '€'.repeat((MiB - head.length) / 3);
-      expect(Buffer.byteLength(exact)).toBe(MiB);
+      // 8 MiB exactly, the last character 3 bytes: not refused for its size.
+      const head = "curl https://api.example.com/x -H 'X-A: bcd' # ";
+      const exact = head + '€'.repeat((IMPORT_LIMITS.sourceBytes - head.length) / 3);
+      expect(Buffer.byteLength(exact)).toBe(IMPORT_LIMITS.sourceBytes);
       const res = await importing({ format: 'curl', source: exact });
       expect(res.status).toBe(200);
       await importing({ format: 'curl', source: `${exact}x` }).expect(400);

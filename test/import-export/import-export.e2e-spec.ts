@@ -1,4 +1,4 @@
-import { secretContext, SecretCipher } from '@app/domain';
+import { IMPORT_BODY_LIMIT_BYTES, IMPORT_LIMITS, secretContext, SecretCipher } from '@app/domain';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { farSide, FarSide } from '../../apps/transactional-service/src/rest-connectors/test-runs/testing/far-side';
@@ -286,14 +286,14 @@ describe('Import and export of connectors (MariaDB)', () => {
   });
 
   describe('limits and bad input', () => {
-    it('answers 400 for a source over 1 MiB and 413 for a body over the import route limit, 400 for an unknown format', async () => {
-      const tooBig = await importing({ format: 'curl', source: `curl https://api.example.com/${'a'.repeat(1024 * 1024)}` }).expect(400);
-      expect(tooBig.body.message).toEqual([expect.stringMatching(/^source must be at most 1048576 bytes/)]);
+    it('answers 400 for a source over 8 MiB and 413 for a body over the import route limit, 400 for an unknown format', async () => {
+      const tooBig = await importing({ format: 'curl', source: `curl https://api.example.com/${'a'.repeat(IMPORT_LIMITS.sourceBytes)}` }).expect(400);
+      expect(tooBig.body.message).toEqual([expect.stringMatching(/^source must be at most 8388608 bytes/)]);
       await sut.http
         .post(`${base}/import`)
         .set(bearer(token))
         .set('Content-Type', 'application/json')
-        .send(JSON.stringify({ format: 'curl', source: 'x'.repeat(4 * 1024 * 1024) }))
+        .send(JSON.stringify({ format: 'curl', source: 'x'.repeat(IMPORT_BODY_LIMIT_BYTES) }))
         .expect(413);
       const format = await importing({ format: 'har', source: 'curl https://x.example.com' }).expect(400);
       expect(format.body.message).toEqual(['format must be one of curl, openapi, postman; got "har"']);
@@ -306,15 +306,18 @@ describe('Import and export of connectors (MariaDB)', () => {
         .expect(413);
     });
 
-    it('refuses an import that would make more than 200 connectors, saying to select', async () => {
+    it('refuses an import that would make more than 1000 connectors, saying to select', async () => {
       const paths = Object.fromEntries(
-        Array.from({ length: 201 }, (_, i) => [`/items/${i}`, { get: { operationId: `item${i}`, responses: { 200: { description: 'OK' } } } }]),
+        Array.from({ length: IMPORT_LIMITS.connectors + 1 }, (_, i) => [
+          `/items/${i}`,
+          { get: { operationId: `item${i}`, responses: { 200: { description: 'OK' } } } },
+        ]),
       );
       const res = await importing({
         format: 'openapi',
         source: JSON.stringify({ openapi: '3.0.3', info: { title: 'Many', version: '1' }, servers: [{ url: 'https://many.example.com' }], paths }),
       }).expect(400);
-      expect(JSON.stringify(res.body.message)).toMatch(/at most 200/);
+      expect(JSON.stringify(res.body.message)).toMatch(/at most 1000/);
     });
   });
 

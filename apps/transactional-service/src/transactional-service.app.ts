@@ -65,6 +65,6 @@ export const TRANSACTIONAL_SERVICE_APP: PlatformAppDefinition = {
   pathExamples: DEMO_PATH_IDS,
   // The change events on NATS JetStream.
   asyncApiDocument: 'connector-events.yaml',
-  // An import's source may be 1 MiB, which JSON escapes can make larger; it may also be the body itself, or an upload.
+  // An import's source may be 8 MiB (IMPORT_LIMITS.sourceBytes), which JSON escapes can make larger; it may also be the body itself, or an upload.
   largeBodies: [IMPORT_BODY_ROUTE],
 };

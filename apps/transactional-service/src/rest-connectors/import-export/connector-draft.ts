@@ -43,6 +43,11 @@ export interface ConnectorDraft extends Pick<ExportedConnector, DraftField> {
    * security scheme holds no value). The service takes a missing one from the request's `credentials`.
    */
   credentials: CredentialDraft[];
+  /**
+   * What the source groups it by (OpenAPI operation `tags`, the Postman folders it is in), under the connector tag
+   * rules (connectorTags, draft-tags.ts); none when left out.
+   */
+  tags?: Array<{ name: string }>;
   /** Where in the source this connector comes from: `line 1`, `operation GET /pets`, `item "Users / Create"`. */
   where: string;
 }

@@ -310,7 +310,7 @@ function outcomesOf(stored: StoredAnswer, planned: Planned[]): Outcome[] {
  * as MISSING); `shown` (the answer's body), the placeholder instead.
  */
 function createBody(draft: ConnectorDraft, givenHeaders: Record<string, string> | undefined, shown: boolean): Record<string, unknown> {
-  const body = Object.fromEntries(
+  const body: Record<string, unknown> = Object.fromEntries(
     DRAFT_FIELDS.flatMap((field) => (draft[field] === null && (AUTH_FIELDS as string[]).includes(field) ? [] : [[field, draft[field]]])),
   );
   body.headers = draft.headers.map(({ header, value, secret }: DraftHeader) => {
@@ -319,6 +319,7 @@ function createBody(draft: ConnectorDraft, givenHeaders: Record<string, string> 
     const secretValue = shown ? SECRET_HEADER_PLACEHOLDER : (sourced ?? givenSecretHeader(givenHeaders, header) ?? STAND_IN.apiKey);
     return { header, value: secretValue, secret: true };
   });
+  if (draft.tags?.length) body.tags = draft.tags;
   return body;
 }
 

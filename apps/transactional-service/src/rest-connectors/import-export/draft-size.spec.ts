@@ -20,9 +20,9 @@ describe(draftSizeProblem.name, () => {
 
     const problem = draftSizeProblem([aDraft(half, 0), aDraft(half, 1)]);
 
-    expect(problem).toMatch(/^source as a whole: its 2 connectors hold 2\.1 MiB of text together \(URLs, headers, bodies\), over the 2 MiB one import/);
+    expect(problem).toMatch(/^source as a whole: its 2 connectors hold 4\.1 MiB of text together \(URLs, headers, bodies\), over the 4 MiB one import/);
     expect(problem).toMatch(
-      /the first 1 fit\), or shorten what they share; the largest: connectors\.0 \(line 1\) 1\.1 MiB, connectors\.1 \(line 2\) 1\.1 MiB$/,
+      /the first 1 fit\), or shorten what they share; the largest: connectors\.0 \(line 1\) 2\.1 MiB, connectors\.1 \(line 2\) 2\.1 MiB$/,
     );
   });
 
@@ -32,7 +32,7 @@ describe(draftSizeProblem.name, () => {
 
     const problem = draftSizeProblem(Array.from({ length: 30 }, (_, index) => aDraft(body, index)));
 
-    expect(problem).toMatch(/^source as a whole: its 30 connectors hold 11\.3 MiB of text together .*the first 5 fit\)/);
+    expect(problem).toMatch(/^source as a whole: its 30 connectors hold 11\.3 MiB of text together .*the first 10 fit\)/);
   });
 
   it('refuses one connector that holds more text than a create can write, naming it, though the import as a whole fits', () => {

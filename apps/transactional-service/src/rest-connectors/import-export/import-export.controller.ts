@@ -39,6 +39,8 @@ const sourceAsIs = (description: string, example: string) => ({
   example,
 });
 
+const mib = (bytes: number) => `${bytes / (1024 * 1024)} MiB`;
+
 @ApiBearerAuth('bearer')
 @ApiErrorResponses(400, 401, 403, 404, 429, 500, 503)
 @Controller('org/:orgUUID/env/:envUUID/bot/:botUUID/rest-connectors')
@@ -54,8 +56,9 @@ export class ImportExportController {
   @ApiOperation({
     summary: 'Import connectors from cURL, OpenAPI or Postman',
     description:
-      'Reads a cURL command, an OpenAPI 3.x / Swagger 2.0 document or a Postman collection v2.1 (at most 1 MiB; nothing it names is fetched ' +
-      'or read) and makes one connector per request or selected operation (at most 200, holding at most 2 MiB of text together). ' +
+      `Reads a cURL command, an OpenAPI 3.x / Swagger 2.0 document or a Postman collection v2.1 (at most ${mib(IMPORT_LIMITS.sourceBytes)}; nothing it ` +
+      `names is fetched or read) and makes one connector per request or selected operation (at most ${IMPORT_LIMITS.connectors}, holding at most ` +
+      `${mib(IMPORT_LIMITS.connectorBytes)} of text together), tagged with the operation's tags or the request's folders. ` +
       'A caller has one import at a time per replica (another meanwhile is a 429 with Retry-After). Authorization headers, `-u`, API keys and security ' +
       'schemes become the auth settings and secrets, never plain headers. A dry run (the default) answers the create bodies, secrets shown as ' +
       'placeholders and listed by field, and warnings; `"dryRun": false` creates them all in one transaction, all or none, each with its ' +

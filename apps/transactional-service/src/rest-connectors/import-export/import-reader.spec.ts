@@ -1,7 +1,7 @@
-import { ImportFormat, InvalidInputError } from '@app/domain';
+import { IMPORT_LIMITS, ImportFormat, InvalidInputError } from '@app/domain';
 import { TooManyRequestsException } from '@app/platform';
 import { ServiceUnavailableException } from '@nestjs/common';
-import { IMPORT_BUDGET_MS, IMPORT_QUEUE_MS, ImportReader } from './import-reader';
+import { IMPORT_BUDGET_MS, IMPORT_QUEUE_MS, ImportReader, MAX_HELD_SOURCE_BYTES } from './import-reader';
 
 /** The reader's worker thread, from the sources (workers/worker-script.ts): it loads the domain library, seconds on a busy machine, so these tests wait long. */
 describe(ImportReader.name, () => {
@@ -72,6 +72,43 @@ describe(ImportReader.name, () => {
     await expect(slow).resolves.toBeInstanceOf(InvalidInputError);
     for (const draft of await Promise.all(waiting)) expect(draft).toMatchObject({ connectors: [expect.anything()] });
   }, 60_000);
+
+  it('answers 503 at once to an import whose source would take the heap past what the sources held here may take', async () => {
+    reader = new ImportReader({ budgetMs: 60_000, queueMs: 60_000 });
+    const sut = reader;
+    // Two sources of the largest size, each counted at two bytes a character: all the held sources may take.
+    const largest = `{${' '.repeat(IMPORT_LIMITS.sourceBytes - 1)}`;
+    expect(2 * 2 * largest.length).toBe(MAX_HELD_SOURCE_BYTES);
+    const ping = () => sut.read('carol', ImportFormat.CURL, 'curl https://api.example.com/ping', undefined).catch((error: unknown) => error);
+    const held = ['ana', 'bob'].map((caller) => sut.read(caller, ImportFormat.OPENAPI, largest, undefined).catch((error: unknown) => error));
+
+    const refused = await ping();
+
+    expect(refused).toBeInstanceOf(ServiceUnavailableException);
+    expect((refused as ServiceUnavailableException).message).toBe('This replica is busy reading other imports; retry in a few seconds');
+    // Not JSON: each a 400 once read; their bytes are then free again.
+    for (const answer of await Promise.all(held)) expect(answer).toBeInstanceOf(InvalidInputError);
+    await expect(ping()).resolves.toMatchObject({ connectors: [expect.anything()] });
+  }, 60_000);
+
+  it('reads 8 MiB of dense YAML within the worker heap (the `yaml` package alone took 280 MB of it)', async () => {
+    reader = new ImportReader({ budgetMs: 100_000, queueMs: 100_000 });
+    // 1,000 operations of 100 small properties each: every line a node.
+    const lines = ['openapi: 3.1.0', 'info: {title: Dense, version: "1"}', 'servers: [{url: "https://api.example.com"}]', 'paths:'];
+    for (let operation = 0; operation < 1000; operation++) {
+      lines.push(`  /items/${operation}:`, '    post:', `      operationId: item${operation}`, '      responses: {"200": {description: ok}}');
+      lines.push('      requestBody:', '        content:', '          application/json:', '            schema:', '              properties:');
+      for (let field = 0; field < 100; field++)
+        lines.push(`                field${field}:`, `                  description: Field ${field} of /items/${operation}`);
+    }
+    const source = lines.join('\n');
+    expect(Buffer.byteLength(source)).toBeGreaterThan(7 * 1024 * 1024);
+    expect(Buffer.byteLength(source)).toBeLessThanOrEqual(IMPORT_LIMITS.sourceBytes);
+
+    const draft = await reader.read('ana', ImportFormat.OPENAPI, source, undefined);
+
+    expect(draft.connectors).toHaveLength(1000);
+  }, 200_000);
 
   it('lets an import wait for the whole budget of the one ahead of it, so that one other caller never makes it fail', () => {
     expect(IMPORT_QUEUE_MS).toBeGreaterThan(IMPORT_BUDGET_MS);

@@ -1,4 +1,4 @@
-import { ImportFormat, InvalidInputError } from '@app/domain';
+import { IMPORT_LIMITS, ImportFormat, InvalidInputError } from '@app/domain';
 import { AnswerHandle, releaseOnceSent, TooManyRequestsException } from '@app/platform';
 import { Inject, Injectable, OnApplicationShutdown, Optional, ServiceUnavailableException } from '@nestjs/common';
 import { join } from 'node:path';
@@ -7,8 +7,12 @@ import { workerScript } from '../../workers/worker-script';
 import { ImportDraft } from './connector-draft';
 import type { ImportTask, ImportTaskResult } from './import.worker';
 
-/** The CPU time one source may take in its worker; past it, the worker is stopped and the import is a 400. */
-export const IMPORT_BUDGET_MS = 20_000;
+/**
+ * The time one source may take in its worker; past it, the worker is stopped and the import is a 400. An 8 MiB source
+ * (IMPORT_LIMITS.sourceBytes) of real descriptions takes 10-20 s on a busy 2-core machine (docs/performance.md,
+ * "Imports"): twice that.
+ */
+export const IMPORT_BUDGET_MS = 40_000;
 /**
  * The time an import may wait for the worker; past it, a 503 (this replica is busy reading other callers' imports).
  * One other import's whole budget and then some: with one import per caller, another caller's import ahead of it,
@@ -35,11 +39,20 @@ export const IMPORT_READER_TIMING = Symbol('IMPORT_READER_TIMING');
 const THREADS = { min: 0, max: 1, idleMs: 30_000 };
 /**
  * The imports that may wait for the worker, one per caller (below): each holds its request in the heap while it
- * waits (up to IMPORT_BODY_LIMIT_BYTES, 3 MiB), 8 of them at most 24 MiB of the 128 MB heap; one more is the same
- * 503 as an import that waited past IMPORT_QUEUE_MS, at once.
+ * waits; one more is the same 503 as an import that waited past IMPORT_QUEUE_MS, at once.
  */
 const MAX_QUEUE = 8;
-/** The worker's heap: the largest documents of the corpus (Figma's 400 KB of YAML) take far less; a bomb is stopped with it. */
+/**
+ * The heap the sources of the imports queued, read or being answered here may hold together, each counted as two bytes
+ * a character (V8 keeps a text with any character past U+00FF at two bytes each): two sources of the largest size
+ * (IMPORT_LIMITS.sourceBytes), or many small ones, of the 128 MB heap. One more is the same 503 as a full queue, at
+ * once: eight 8 MiB sources waiting would take the whole heap.
+ */
+export const MAX_HELD_SOURCE_BYTES = 4 * IMPORT_LIMITS.sourceBytes;
+/**
+ * The worker's heap: an 8 MiB source and OpenAI's whole description fit (docs/performance.md, "Imports of whole
+ * documents"); a bomb is stopped with it.
+ */
 const WORKER_LIMITS: WorkerLimits = { maxOldGenerationSizeMb: 160, maxYoungGenerationSizeMb: 16, stackSizeMb: 4 };
 
 /** The 503 of an import that could not be read in its turn. */
@@ -80,6 +93,8 @@ export class ImportReader implements OnApplicationShutdown {
   private readonly pool: WorkerPool;
   /** The callers with an import queued or read here. */
   private readonly callers = new Set<string>();
+  /** The bytes their sources hold (MAX_HELD_SOURCE_BYTES). */
+  private heldSourceBytes = 0;
   private readonly budgetMs: number;
   private readonly sendMs: number;
 
@@ -114,8 +129,14 @@ export class ImportReader implements OnApplicationShutdown {
         'Another import of yours is still being read or answered on this replica: one import per caller at a time, so that every caller gets its turn; send this one again once you have received that answer',
       );
     }
+    const sourceBytes = 2 * source.length;
+    if (this.heldSourceBytes + sourceBytes > MAX_HELD_SOURCE_BYTES) throw busy();
     this.callers.add(caller);
-    const free = () => this.callers.delete(caller);
+    this.heldSourceBytes += sourceBytes;
+    const free = () => {
+      this.callers.delete(caller);
+      this.heldSourceBytes -= sourceBytes;
+    };
     try {
       const outcome = await this.pool.run<ImportTaskResult>({ format, source, select } satisfies ImportTask, { callerGone });
       if ('error' in outcome) throw outcome.error;

@@ -19,16 +19,16 @@ function sharedExampleDocument(operations: number, exampleBytes: number): string
 }
 
 describe('the import worker', () => {
-  it('refuses a small document that one shared example makes over 2 MiB of connectors, saying how to fix it', async () => {
-    const source = sharedExampleDocument(200, 12 * 1024);
-    expect(source.length).toBeLessThan(64 * 1024);
+  it('refuses a small document that one shared example makes over 4 MiB of connectors, saying how to fix it', async () => {
+    const source = sharedExampleDocument(400, 12 * 1024);
+    expect(source.length).toBeLessThan(128 * 1024);
 
     const answer = await read(ImportFormat.OPENAPI, source);
 
     expect(answer).toEqual({
       problems: [
-        'source as a whole: its 200 connectors hold 2.4 MiB of text together (URLs, headers, bodies), over the 2 MiB one import may create ' +
-          '(a part the source uses many times, such as a shared example, is copied into each): import fewer with select (the first 170 fit), ' +
+        'source as a whole: its 400 connectors hold 4.8 MiB of text together (URLs, headers, bodies), over the 4 MiB one import may create ' +
+          '(a part the source uses many times, such as a shared example, is copied into each): import fewer with select (the first 340 fit), ' +
           'or shorten what they share; the largest: connectors.100 (operation POST /notes/100) 13 KiB, connectors.101 (operation POST /notes/101) 13 KiB, ' +
           'connectors.102 (operation POST /notes/102) 13 KiB',
       ],
@@ -36,33 +36,33 @@ describe('the import worker', () => {
   });
 
   it('imports as many of them as fit, chosen with select', async () => {
-    const source = sharedExampleDocument(200, 12 * 1024);
+    const source = sharedExampleDocument(400, 12 * 1024);
 
     const answer = await read(
       ImportFormat.OPENAPI,
       source,
-      Array.from({ length: 170 }, (_, index) => `note${index}`),
+      Array.from({ length: 340 }, (_, index) => `note${index}`),
     );
 
-    expect('draft' in answer && answer.draft.connectors).toHaveLength(170);
+    expect('draft' in answer && answer.draft.connectors).toHaveLength(340);
   });
 
   it('counts a cURL body sent to many URLs once per URL', async () => {
-    const urls = Array.from({ length: 200 }, (_, index) => `https://api.example.com/${index}`).join(' ');
+    const urls = Array.from({ length: 400 }, (_, index) => `https://api.example.com/${index}`).join(' ');
     const answer = await read(ImportFormat.CURL, `curl --data-raw '${'d'.repeat(12 * 1024)}' ${urls}`);
 
-    expect(answer).toEqual({ problems: [expect.stringMatching(/^source as a whole: its 200 connectors hold 2\.4 MiB of text together/)] });
+    expect(answer).toEqual({ problems: [expect.stringMatching(/^source as a whole: its 400 connectors hold 4\.8 MiB of text together/)] });
   });
 
   it('counts every text a connector stores: headers and credentials too', async () => {
     const value = 'h'.repeat(8 * 1024);
     const headers = Array.from({ length: 10 }, (_, index) => `-H 'X-${index}: ${value}'`).join(' ');
-    const urls = Array.from({ length: 30 }, (_, index) => `https://api.example.com/${index}`).join(' ');
+    const urls = Array.from({ length: 60 }, (_, index) => `https://api.example.com/${index}`).join(' ');
 
     const answer = await read(ImportFormat.CURL, `curl ${headers} -H 'Authorization: Bearer ${value}' ${urls}`);
 
-    // 30 × 11 values of 8 KiB: 2.6 MiB.
-    expect(30 * 11 * value.length).toBeGreaterThan(IMPORT_LIMITS.connectorBytes);
-    expect(answer).toEqual({ problems: [expect.stringMatching(/^source as a whole: its 30 connectors hold 2\.6 MiB/)] });
+    // 60 × 11 values of 8 KiB: 5.2 MiB.
+    expect(60 * 11 * value.length).toBeGreaterThan(IMPORT_LIMITS.connectorBytes);
+    expect(answer).toEqual({ problems: [expect.stringMatching(/^source as a whole: its 60 connectors hold 5\.2 MiB/)] });
   });
 });

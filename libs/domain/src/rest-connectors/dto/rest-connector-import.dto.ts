@@ -14,22 +14,30 @@ export enum ImportFormat {
 }
 
 /**
- * `connectorBytes`: the text all connectors of one import hold together (UTF-8 in JSON, counted per connector: an
- * example or a header that many operations share counts once for each), twice the largest source; one connector's
- * bound alone would let 200 of them hold 50 MiB. `oneConnectorBytes`: one connector's, what a create's JSON body may
- * hold (256 KiB), so an import makes no connector a create could not, and a connector's change event stays far below
- * NATS's default max_payload (1 MiB) however its text escapes.
+ * Every limit of an import, in one place (docs/api-contract.md, "Import and export"). `sourceBytes`: the source, as
+ * large as a whole real API description (OpenAI's is 3.4 MB, PagerDuty's 2.7 MB) with room to spare; its parsing
+ * takes the import worker's heap, not the app's. `connectors`: what one import creates, in one transaction (a
+ * description of about 1,000 operations, such as GitHub's, imports whole). `select`: selectors per request (a
+ * Postman folder or a cURL line takes many). `connectorBytes`: the text all connectors of one import hold together
+ * (UTF-8 in JSON, counted per connector: an example or a header that many operations share counts once for each);
+ * the answer, the versions and the change events each hold about that much. `oneConnectorBytes`: one connector's,
+ * what a create's JSON body may hold (256 KiB), so an import makes no connector a create could not, and a
+ * connector's change event stays far below NATS's default max_payload (1 MiB) however its text escapes.
  */
+const MiB = 1024 * 1024;
 export const IMPORT_LIMITS = {
-  sourceBytes: 1024 * 1024,
-  connectors: 200,
+  sourceBytes: 8 * MiB,
+  connectors: 1000,
   select: 200,
   selector: 1000,
-  connectorBytes: 2 * 1024 * 1024,
+  connectorBytes: 4 * MiB,
   oneConnectorBytes: 256 * 1024,
 } as const;
-/** The request body of an import: the source's 1 MiB written as a JSON string (escapes can double it), and the rest. */
-export const IMPORT_BODY_LIMIT_BYTES = 3 * 1024 * 1024;
+/**
+ * The request body of an import: the source written as a JSON string (escaping a quote, a backslash or a line break
+ * doubles it; a real document grows by 5-20%), twice its limit, and 256 KiB for the rest (`select`, `credentials`).
+ */
+export const IMPORT_BODY_LIMIT_BYTES = 2 * IMPORT_LIMITS.sourceBytes + 256 * 1024;
 /**
  * A `multipart/form-data` import: the file (the source, at most IMPORT_LIMITS.sourceBytes) and its option fields, each at
  * most `fieldBytes` (`credentials`, seven values of LIMITS.secret as JSON, fits), at most `fields` of them (`select` repeats).
@@ -171,7 +179,7 @@ export class RestConnectorImportDto {
     example:
       "curl -X POST 'https://api.example.com/v1/orders' -H 'Content-Type: application/json' -H 'Authorization: Bearer $TOKEN' --data-raw '{\"sku\": 42}'",
     description:
-      'The text to import, at most 1 MiB (UTF-8): a cURL command line (POSIX shell quoting), an OpenAPI document (JSON or YAML) or a ' +
+      `The text to import, at most ${IMPORT_LIMITS.sourceBytes / MiB} MiB (UTF-8): a cURL command line (POSIX shell quoting), an OpenAPI document (JSON or YAML) or a ` +
       'Postman collection (JSON). Nothing it names is fetched or read: no URL, no file.',
   })
   @IsDefined()
@@ -187,7 +195,8 @@ export class RestConnectorImportDto {
     description:
       'Which parts to import: OpenAPI operationIds or `METHOD /path`s, Postman item paths (`Folder/Request`, or a folder for all under it), ' +
       'cURL commands by the line they start on (`line 3`). ' +
-      'Without it, everything (at most 200 connectors). A selector that matches nothing is a 400 naming it.',
+      `Without it, everything (at most ${IMPORT_LIMITS.connectors} connectors). A selector that matches nothing is a 400 naming it. ` +
+      'Only the selected operations of an OpenAPI document are validated and have their `$ref`s expanded: the rest may be large or broken.',
   })
   @IsOptional()
   @IsArray()

@@ -102,7 +102,7 @@ describe('importCurl on hostile input', () => {
     const refused = await answer(source);
     expect(refused).toBeInstanceOf(ImportSourceError);
     expect((refused as ImportSourceError).message).toBe(
-      'source as a whole: holds 47663 requests (one per URL of each command): an import creates at most 200 connectors; split the source into several imports, or pick at most 200 with select (`line N`, or `line N, URL 2` for one URL of a command)',
+      'source as a whole: holds 47663 requests (one per URL of each command): an import creates at most 1000 connectors; split the source into several imports, or pick at most 1000 with select (`line N`, or `line N, URL 2` for one URL of a command)',
     );
     const chosen = await answer(source, { select: ['line 3', 'line 47000'] });
     expect((chosen as ImportDraft).connectors.map(({ where }) => where)).toEqual(['line 3', 'line 47000']);

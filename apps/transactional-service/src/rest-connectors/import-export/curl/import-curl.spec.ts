@@ -471,13 +471,13 @@ describe('importCurl', () => {
       );
     });
 
-    it('counts the URLs of a command against the limit of 200 before drafting any of them', async () => {
+    it('counts the URLs of a command against the limit of 1000 before drafting any of them', async () => {
       // The last URL would be refused by its draft: the count comes first.
-      expect(await refusal(`curl${' https://x.test/a'.repeat(201)} ftp://x.test/`)).toBe(
-        'source as a whole: holds 202 requests (one per URL of each command): an import creates at most 200 connectors; split the source into ' +
-          'several imports, or pick at most 200 with select (`line N`, or `line N, URL 2` for one URL of a command)',
+      expect(await refusal(`curl${' https://x.test/a'.repeat(1001)} ftp://x.test/`)).toBe(
+        'source as a whole: holds 1002 requests (one per URL of each command): an import creates at most 1000 connectors; split the source into ' +
+          'several imports, or pick at most 1000 with select (`line N`, or `line N, URL 2` for one URL of a command)',
       );
-      const chosen = await importCurl(`curl${' https://x.test/a'.repeat(201)} ftp://x.test/`, { select: ['line 1, URL 7'] });
+      const chosen = await importCurl(`curl${' https://x.test/a'.repeat(1001)} ftp://x.test/`, { select: ['line 1, URL 7'] });
       expect(chosen.connectors.map(({ where }) => where)).toEqual(['line 1, URL 7']);
     });
 

@@ -1,4 +1,4 @@
-import { AuthType, ContentType, HTTP_TOKEN, LIMITS, multipartBody, PLACEHOLDER, readMultipartParts, RequestType, textProblem } from '@app/domain';
+import { AuthType, ContentType, HTTP_TOKEN, IMPORT_LIMITS, LIMITS, multipartBody, PLACEHOLDER, readMultipartParts, RequestType, textProblem } from '@app/domain';
 import { ConnectorDraft, ImportDraft, Importer, ImportOptions, ImportSourceError } from '../connector-draft';
 import { ImportWarnings } from '../import-warnings';
 import { leadingName, quotedList } from '../quoted-list';
@@ -41,8 +41,8 @@ const METHODS = new Set<string>(Object.values(RequestType));
 const UNTAKEABLE = /\0|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 /** The command line a selector names: `line 4` and `line 4, URL 2` both name the command on line 4. */
 const SELECTOR_LINE = /^line (\d+)(?:,|$)/;
-/** The service's limit on the connectors of one import (issue 31). */
-const MAX_CONNECTORS = 200;
+/** The service's limit on the connectors of one import. */
+const MAX_CONNECTORS = IMPORT_LIMITS.connectors;
 
 function importSync(source: unknown, options: ImportOptions | undefined): ImportDraft {
   if (typeof source !== 'string') throw new ImportSourceError('as a whole', 'must be the text of a curl command');

@@ -48,6 +48,7 @@ describe('importOpenApi over the corpus', () => {
       description: 'Update an existing pet',
       requestType: 'PUT',
       url: 'http://petstore.swagger.io/v2/pet',
+      tags: [{ name: 'pet' }],
       headers: [],
       contentType: 'APPLICATION_JSON',
       body: JSON.stringify(
@@ -273,6 +274,7 @@ describe('importOpenApi over the corpus', () => {
       description: 'Create a booking\n\nA booking is a temporary hold on a trip. It is not confirmed until the payment is processed.',
       requestType: 'POST',
       url: 'https://api.example.com/bookings',
+      tags: [{ name: 'Bookings' }],
       headers: [],
       contentType: 'APPLICATION_JSON',
       body: JSON.stringify(
@@ -330,6 +332,7 @@ describe('importOpenApi over the corpus', () => {
       description: expect.stringMatching(/^Get file JSON\n\nReturns the document identified by `file_key` as a JSON object\./),
       requestType: 'GET',
       url: 'https://api.figma.com/v1/files/{{file_key}}',
+      tags: [{ name: 'Files' }],
       headers: [],
       contentType: 'NONE',
       body: '',

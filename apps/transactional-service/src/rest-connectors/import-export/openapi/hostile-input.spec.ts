@@ -1,4 +1,4 @@
-import { isHttpUrlWithPlaceholders } from '@app/domain';
+import { IMPORT_LIMITS, isHttpUrlWithPlaceholders } from '@app/domain';
 import dns from 'node:dns';
 import fs from 'node:fs';
 import http from 'node:http';
@@ -115,7 +115,7 @@ describe('importOpenApi with hostile input', () => {
       );
 
       await expect(sut(JSON.stringify(document), {})).rejects.toThrow(
-        /^source document: the document with its \$refs replaced expands to more than 2000000 values/,
+        /^source document: the document with its \$refs replaced expands to more than 4000000 values/,
       );
     });
 
@@ -215,7 +215,7 @@ describe('importOpenApi with hostile input', () => {
 
     it('refuses more operations than an import creates before validating or drafting them, unless select chooses', async () => {
       const paths: Record<string, Record<string, unknown>> = Object.fromEntries(
-        Array.from({ length: 201 }, (_, index) => [`/items/${index}`, { get: { responses: { '200': { description: 'ok' } } } }]),
+        Array.from({ length: IMPORT_LIMITS.connectors + 1 }, (_, index) => [`/items/${index}`, { get: { responses: { '200': { description: 'ok' } } } }]),
       );
       // One more that is never imported (a connector cannot send TRACE), so it is not counted.
       paths['/items/0'] = { ...paths['/items/0'], trace: { responses: { '200': { description: 'ok' } } } };
@@ -223,7 +223,7 @@ describe('importOpenApi with hostile input', () => {
       await expect(sut(JSON.stringify(aDocument({ paths })), {})).rejects.toThrow(
         new ImportSourceError(
           'paths',
-          'hold 201 operations; an import creates at most 200 connectors: choose some with select (operationIds or "METHOD /path"s such as "GET /pets")',
+          'hold 1001 operations; an import creates at most 1000 connectors: choose some with select (operationIds or "METHOD /path"s such as "GET /pets")',
         ),
       );
       await expect(sut(JSON.stringify(aDocument({ paths })), { select: ['GET /items/7'] })).resolves.toMatchObject({

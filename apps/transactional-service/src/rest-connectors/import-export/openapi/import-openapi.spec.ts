@@ -110,6 +110,21 @@ describe(importOpenApi.name, () => {
     });
   });
 
+  describe('tags', () => {
+    it("makes the operation's tags the connector's, in their order, under the tag rules", async () => {
+      const { connector, warnings } = await importOne(aDocumentWith({ tags: ['pets', ' Store ', 'PETS', 'x'.repeat(60)] }));
+
+      expect(connector.tags).toEqual([{ name: 'pets' }, { name: 'Store' }, { name: 'x'.repeat(50) }]);
+      expect(warnings).toEqual([
+        { code: 'TAG_SHORTENED', where: WHERE, message: `the tag "${'x'.repeat(60)}" is longer than 50 characters: shortened to "${'x'.repeat(50)}"` },
+      ]);
+    });
+
+    it('gives a connector of an operation without tags none', async () => {
+      expect((await importOne(aDocumentWith({}))).connector.tags).toBeUndefined();
+    });
+  });
+
   describe('select', () => {
     const operation = { responses: { '200': { description: 'ok' } } };
     const document = JSON.stringify(
@@ -136,6 +151,74 @@ describe(importOpenApi.name, () => {
       await expect(sut(document, { select: [42] as never })).rejects.toThrow(
         new ImportSourceError('select[0]', 'must be an operationId or `METHOD /path` string'),
       );
+    });
+  });
+
+  describe('select before $ref expansion', () => {
+    const body = (ref: string) => ({ requestBody: { content: { 'application/json': { schema: { $ref: ref } } } } });
+    /** 40 schemas that each point twice at the next: expanded, 2^40 values. */
+    const exponential: Record<string, unknown> = { S40: { type: 'string' } };
+    for (let level = 0; level < 40; level++) {
+      const next = { $ref: `#/components/schemas/S${level + 1}` };
+      exponential[`S${level}`] = { type: 'object', properties: { a: next, b: next } };
+    }
+    const document = aDocument({
+      paths: {
+        '/pets': { post: anOperation({ operationId: 'addPet', parameters: [], ...body('#/components/schemas/Pet') }) },
+        '/broken': { post: anOperation({ operationId: 'broken', parameters: [], ...body('#/components/schemas/Missing') }) },
+        '/huge': { post: anOperation({ operationId: 'huge', parameters: [], ...body('#/components/schemas/S0') }) },
+      },
+      components: {
+        schemas: {
+          Pet: { type: 'object', properties: { name: { type: 'string' }, owner: { $ref: '#/components/schemas/Owner' } } },
+          Owner: { type: 'object', properties: { email: { type: 'string' } } },
+          // Invalid, and used by no selected operation.
+          Unused: { type: 'not-a-type' },
+          ...exponential,
+        },
+      },
+    });
+
+    it('expands only what the selected operations use: a broken $ref, an invalid schema and an exponential one elsewhere do not matter', async () => {
+      const draft = await sut(JSON.stringify(document), { select: ['addPet'] });
+
+      expect(draft.connectors.map(({ where }) => where)).toEqual(['operation POST /pets']);
+      // Pet's $ref to Owner, followed from the selected part.
+      expect(JSON.parse(draft.connectors[0].body)).toEqual({ name: '', owner: { email: '' } });
+    });
+
+    it('still reads the whole document without select, and a selected operation that uses the broken part', async () => {
+      await expect(sut(JSON.stringify(document), {})).rejects.toBeInstanceOf(ImportSourceError);
+      await expect(sut(JSON.stringify(document), { select: ['addPet', 'broken'] })).rejects.toThrow(/Missing/);
+      await expect(sut(JSON.stringify(document), { select: ['huge'] })).rejects.toThrow(/expands to more than 4000000 values/);
+    });
+
+    it('follows $refs of path items, path-level parameters and Swagger 2.0 definitions from the selection', async () => {
+      const swagger = {
+        swagger: '2.0',
+        info: { title: 'Pets', version: '1' },
+        host: 'api.example.com',
+        schemes: ['https'],
+        parameters: { Id: { name: 'id', in: 'path', required: true, type: 'string' } },
+        definitions: { Pet: { type: 'object', properties: { name: { type: 'string' } } }, Unused: { $ref: '#/definitions/Nowhere' } },
+        paths: {
+          '/pets/{id}': {
+            parameters: [{ $ref: '#/parameters/Id' }],
+            put: {
+              operationId: 'putPet',
+              parameters: [{ name: 'pet', in: 'body', schema: { $ref: '#/definitions/Pet' } }],
+              responses: { 200: { description: 'ok' } },
+            },
+            delete: { operationId: 'deletePet', responses: { 200: { description: 'ok' } } },
+          },
+          '/shared': { $ref: '#/x-path-items/shared' },
+        },
+        'x-path-items': { shared: { get: { operationId: 'shared', responses: { 200: { description: 'ok' } } } } },
+      };
+
+      const draft = await sut(JSON.stringify(swagger), { select: ['putPet'] });
+
+      expect(draft.connectors).toEqual([expect.objectContaining({ url: 'https://api.example.com/pets/{{id}}', body: JSON.stringify({ name: '' }, null, 2) })]);
     });
   });
 

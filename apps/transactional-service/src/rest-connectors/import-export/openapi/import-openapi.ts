@@ -1,5 +1,6 @@
 import { ApiKeyIn, AuthType } from '@app/domain';
 import { AuthSettings, ConnectorDraft, DraftHeader, ImportSourceError, ImportWarning, Importer, NO_AUTH } from '../connector-draft';
+import { connectorTags } from '../draft-tags';
 import { documentNotes } from './document-notes';
 import { loadDocument } from './load-document';
 import { namingOf } from './naming';
@@ -11,6 +12,7 @@ import { documentServerWarnings, serverFor } from './server-url';
 import { shownUrl, userInfoAuth } from './server-userinfo';
 import { asOpenApi3 } from './swagger2';
 import { parseSource } from './parse-source';
+import { selectedPart } from './selected-part';
 import { JsonRecord, entriesOf } from './values';
 import { warning } from './warnings';
 
@@ -25,7 +27,8 @@ const MAX_HEADERS = 50;
 export const importOpenApi: Importer = async (source, options) => {
   const parsed = parseSource(source);
   checkOperationCount(parsed, options?.select);
-  const loaded = await loadDocument(parsed);
+  // Only what the selection uses is validated and dereferenced: the rest of a large document is never expanded.
+  const loaded = await loadDocument(selectedPart(parsed, options?.select));
   const warnings = [...loaded.warnings];
   const document = asOpenApi3(loaded.document, warnings);
   warnings.push(...documentServerWarnings(document), ...documentNotes(document));
@@ -64,6 +67,8 @@ function draftOf(document: JsonRecord, source: OperationSource, warnings: Import
   if (entriesOf(operation.callbacks).length)
     warnings.push(warning('CALLBACKS_NOT_IMPORTED', where, 'the callbacks are calls the API makes, not connectors: left out'));
   const { authType, grantType, oauthUrl, apiKeyName, apiKeyIn, credentials } = auth;
+  const tags = connectorTags(Array.isArray(operation.tags) ? operation.tags : []);
+  tags.warnings.forEach(({ code, message }) => warnings.push(warning(code, where, message)));
   return {
     ...namingOf(method.toUpperCase(), path, operation, where, warnings),
     requestType: method.toUpperCase() as ConnectorDraft['requestType'],
@@ -82,6 +87,7 @@ function draftOf(document: JsonRecord, source: OperationSource, warnings: Import
     apiKeyIn,
     output: '',
     credentials,
+    ...(tags.tags.length > 0 && { tags: tags.tags }),
     where,
   };
 }

@@ -69,7 +69,7 @@ export function checkOperationCount(document: JsonRecord, select: unknown): void
   }
 }
 
-function matchesSelector(operation: OperationSource, selector: string): boolean {
+export function matchesSelector(operation: OperationSource, selector: string): boolean {
   if (operation.operation.operationId === selector) return true;
   const methodAndPath = /^(\S+)\s+(\S+)$/.exec(selector);
   return methodAndPath !== null && methodAndPath[1].toLowerCase() === operation.method && methodAndPath[2] === operation.path;

@@ -1,4 +1,5 @@
 import { ImportWarning } from '../connector-draft';
+import type { TagWarning } from '../draft-tags';
 
 /**
  * Every code the OpenAPI importer emits (stable: clients branch on them).
@@ -37,6 +38,8 @@ import { ImportWarning } from '../connector-draft';
  *   code flow, openIdConnect, mutualTLS): the connector is imported without it.
  * - OAUTH2_SCOPES_NOT_SENT: the token request of a connector sends no scope.
  * - NAME_SHORTENED, DESCRIPTION_SHORTENED: cut to 100 and 1000 characters.
+ * - TAG_SHORTENED, TAG_LEFT_OUT, TAGS_CUT: an operation tag cut to 50 characters, one a tag cannot hold, the tags past
+ *   the 20th (draft-tags.ts).
  */
 export type WarningCode =
   | 'DOCUMENT_WARNING'
@@ -67,7 +70,8 @@ export type WarningCode =
   | 'UNSUPPORTED_SECURITY_SCHEME'
   | 'OAUTH2_SCOPES_NOT_SENT'
   | 'NAME_SHORTENED'
-  | 'DESCRIPTION_SHORTENED';
+  | 'DESCRIPTION_SHORTENED'
+  | TagWarning['code'];
 
 export function warning(code: WarningCode, where: string, message: string): ImportWarning {
   return { code, where, message };

@@ -16,6 +16,8 @@ const V1 = 'a Postman Collection v1, which is not read here: export it again fro
 /** A level of the collection: its names from the top, and the auth it hands down (none declared anywhere: undefined). */
 export interface Level {
   names: string[];
+  /** The names the folders from the top down to this level are given (an unnamed folder none): the connector tags of its requests. */
+  folders: string[];
   auth: DeclaredAuth | undefined;
   /** The levels above and this one whose scripts run before or after each request (`collection`, `folder "A"`). */
   scripted: string[];
@@ -25,6 +27,8 @@ export interface Level {
 export interface FoundRequest {
   item: JsonNode;
   names: string[];
+  /** Level's `folders`: the names of the folders the request is in, from the top. */
+  folders: string[];
   auth: DeclaredAuth | undefined;
   scripted: string[];
 }
@@ -136,9 +140,17 @@ function visit(owner: JsonNode, level: Level, taken: boolean, walk: Walk): void 
     if (isFolder) {
       if (names.length > MAX_FOLDER_DEPTH) throw node.fail(`folders nest deeper than ${MAX_FOLDER_DEPTH} levels: move the requests up`);
       const scripted = hasScripts(node) ? [...level.scripted, node.where] : level.scripted;
-      visit(node, { names, auth: declaredAuth(node, node.where) ?? level.auth, scripted }, takesThis, walk);
+      const name = node.string('name');
+      const folders = name === undefined || name.trim() === '' ? level.folders : [...level.folders, name];
+      visit(node, { names, folders, auth: declaredAuth(node, node.where) ?? level.auth, scripted }, takesThis, walk);
     } else if (takesThis && node.has('request')) {
-      walk.found.push({ item: node, names, auth: level.auth, scripted: hasScripts(node) ? [...level.scripted, node.where] : level.scripted });
+      walk.found.push({
+        item: node,
+        names,
+        folders: level.folders,
+        auth: level.auth,
+        scripted: hasScripts(node) ? [...level.scripted, node.where] : level.scripted,
+      });
     } else if (takesThis) {
       walk.warnings.add('ITEM_SKIPPED', node.where, 'Left out: it is neither a request (no `request`) nor a folder (no `item` list).');
     }
@@ -148,7 +160,7 @@ function visit(owner: JsonNode, level: Level, taken: boolean, walk: Walk): void 
 /** The request items under the selection (every one without a selection), in the collection's order. */
 export function requestsOf(collection: JsonNode, select: string[] | undefined, warnings: Warnings): FoundRequest[] {
   const selection = new Selection(select === undefined ? undefined : new Set(select));
-  const top: Level = { names: [], auth: declaredAuth(collection, 'collection'), scripted: hasScripts(collection) ? ['collection'] : [] };
+  const top: Level = { names: [], folders: [], auth: declaredAuth(collection, 'collection'), scripted: hasScripts(collection) ? ['collection'] : [] };
   const walk: Walk = { selection, warnings, found: [] };
   visit(collection, top, select === undefined, walk);
   const missed = selection.missed();

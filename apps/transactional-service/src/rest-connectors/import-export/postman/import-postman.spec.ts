@@ -29,6 +29,33 @@ describe('importPostman', () => {
       expect(draft.warnings).toEqual([]);
     });
 
+    it('tags each connector with the folders it is in, from the top (unnamed folders none), under the tag rules', async () => {
+      const long = 'A folder name far longer than the fifty characters of a tag';
+      const draft = await imported(
+        aCollection([
+          aFolder('Orders', [aRequestItem('List'), aFolder(' orders\n admin ', [aRequestItem('Purge'), aFolder('', [aRequestItem('Deep')])])]),
+          aFolder(long, [aRequestItem('Long')]),
+          aRequestItem('Ping'),
+        ]),
+      );
+
+      expect(draft.connectors.map(({ name, tags }) => [name, tags])).toEqual([
+        ['List', [{ name: 'Orders' }]],
+        // "orders admin" is another tag than "Orders"; the unnamed folder adds none.
+        ['Purge', [{ name: 'Orders' }, { name: 'orders admin' }]],
+        ['Deep', [{ name: 'Orders' }, { name: 'orders admin' }]],
+        ['Long', [{ name: long.slice(0, 50).trimEnd() }]],
+        ['Ping', undefined],
+      ]);
+      expect(draft.warnings).toEqual([
+        {
+          code: 'TAG_SHORTENED',
+          where: `item "${long} / Long"`,
+          message: `the tag "${long}" is longer than 50 characters: shortened to "${long.slice(0, 50).trimEnd()}"`,
+        },
+      ]);
+    });
+
     it('reads a collection wrapped as the Postman API answers it, and a schema on schema.postman.com', async () => {
       const collection = aCollection();
       (collection.info as Record<string, unknown>).schema = 'https://schema.postman.com/json/collection/v2.1.0/collection.json';

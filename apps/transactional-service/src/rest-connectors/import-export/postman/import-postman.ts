@@ -1,4 +1,5 @@
 import { ConnectorDraft, ImportDraft, ImportOptions } from '../connector-draft';
+import { connectorTags } from '../draft-tags';
 import { collectionOf, requestsOf } from './collection';
 import { connectorOf } from './request';
 import { collectionVariables } from './variables';
@@ -28,7 +29,10 @@ export function importCollection(source: string, options: ImportOptions): Import
     const draft = connectorOf({ item: request.item, inheritedAuth: request.auth, variables, warnings, used });
     if (draft === undefined) continue;
     warnScripts(request.scripted, warnings);
-    connectors.push(draft);
+    // Each folder the request is in, from the top, is a tag.
+    const { tags, warnings: tagWarnings } = connectorTags(request.folders);
+    tagWarnings.forEach(({ code, message }) => warnings.add(code, draft.where, message));
+    connectors.push(tags.length > 0 ? { ...draft, tags } : draft);
   }
   if (connectors.length === 0) {
     const reasons = warnings.all().filter((warning) => warning.code === 'ITEM_SKIPPED');

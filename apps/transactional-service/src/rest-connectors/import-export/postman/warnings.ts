@@ -1,4 +1,5 @@
 import { ImportWarning } from '../connector-draft';
+import type { TagWarning } from '../draft-tags';
 import { ImportWarnings, MAX_WARNINGS } from '../import-warnings';
 
 /**
@@ -62,6 +63,8 @@ export type PostmanWarningCode =
   | 'NAME_SHORTENED'
   /** A description over 1000 characters: cut. */
   | 'DESCRIPTION_SHORTENED'
+  /** A folder name cut to 50 characters as a tag, one a tag cannot hold, the folders past the 20th (draft-tags.ts). */
+  | TagWarning['code']
   /** More warnings than an answer lists (MAX_WARNINGS): the rest are counted, not listed. */
   | 'WARNINGS_CUT';
 
