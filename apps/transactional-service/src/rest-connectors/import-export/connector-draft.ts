@@ -105,10 +105,11 @@ export class ImportSourceError extends InvalidInputError {
  */
 export type ExportedConnector = Pick<RestConnectorDto, ExportedField>;
 
-/** A record as the exporters take it: its exported fields, each header a plain pair. */
+/** A record as the exporters take it: its exported fields, each header a plain pair, each tag its name. */
 export function exportedOf(record: ExportedConnector): ExportedConnector {
   const connector = Object.fromEntries(EXPORTED_FIELDS.map((field) => [field, record[field]])) as ExportedConnector;
   connector.headers = record.headers.map(({ header, value }) => ({ header, value }));
+  connector.tags = record.tags.map(({ name }) => ({ name }));
   return connector;
 }
 

@@ -73,6 +73,7 @@ function draftOf(document: JsonRecord, source: OperationSource, warnings: Import
     apiKeyName,
     apiKeyIn,
     output: '',
+    tags: [],
     credentials,
     where,
   };

@@ -158,6 +158,7 @@ function draftOf(context: ItemContext): ConnectorDraft {
     apiKeyIn: target.auth.apiKeyIn,
     body: checkedBody(body, requestType, context),
     output: '',
+    tags: [],
     credentials: target.auth.credentials.map((credential) => {
       if (credential.variable !== undefined) context.used.add(credential.variable);
       return storableCredential(credential, context);
