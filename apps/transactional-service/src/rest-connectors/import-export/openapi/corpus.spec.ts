@@ -57,6 +57,7 @@ describe('importOpenApi over the corpus', () => {
       ),
       ...NO_AUTH,
       output: '',
+      tags: [],
       where: 'operation PUT /pet',
     });
     expect(draft.connectors[4]).toMatchObject({
@@ -109,6 +110,7 @@ describe('importOpenApi over the corpus', () => {
         body: '{\n  "children": [\n    null\n  ]\n}',
         ...NO_AUTH,
         output: '',
+        tags: [],
         where: 'operation POST /post',
       },
     ]);
@@ -288,6 +290,7 @@ describe('importOpenApi over the corpus', () => {
       ),
       ...NO_AUTH,
       output: '',
+      tags: [],
       where: 'operation POST /bookings',
     });
     expect(draft.warnings).toEqual([
@@ -339,6 +342,7 @@ describe('importOpenApi over the corpus', () => {
       apiKeyName: 'X-Figma-Token',
       apiKeyIn: 'HEADER',
       output: '',
+      tags: [],
       credentials: [{ field: 'apiKey', where: 'security scheme PersonalAccessToken' }],
       where: 'operation GET /v1/files/{file_key}',
     });

@@ -1,5 +1,7 @@
 import { ApiKeyIn, AuthType, ContentType, GrantType, MEDIA_TYPES } from '@app/domain';
 import { ExportedConnector, Exporter } from '../connector-draft';
+import { formPairs } from '../form-pairs';
+import { operationIdOf } from './operation-id';
 import { JsonRecord } from './values';
 
 /** A connector variable: `{{name}}`. */
@@ -11,17 +13,24 @@ const VARIABLE = /\{\{([A-Za-z_][A-Za-z0-9_.-]{0,63})\}\}/g;
  * a fixed value as `const`; the body is the request body's example (as text when its JSON holds a key starting
  * with `$`: the document holds no `$ref` but those it makes, and it makes none); the auth settings a security scheme. Secrets are
  * never known here and an OpenAPI document has no place for one: the scheme only says which credential to give.
- * importOpenApi reads it back into the same connector (method, URL, headers, content type, body, auth, name).
+ * The operationId is the name in camelCase (operationIdOf), the summary the name as it is; a form body has a schema
+ * of its fields besides its example. What OpenAPI has no field for is in the operation's `x-connector-name` (the name
+ * exactly) and `x-connector-output`, and the connector's tags are the operation's `tags` (declared at the top too).
+ * importOpenApi reads it back into the same connector (every field an export writes).
  */
 export const exportOpenApi: Exporter = (connector) => JSON.stringify(documentOf(connector), null, 2);
 
 function documentOf(connector: ExportedConnector): JsonRecord {
   const { origin, path, query } = splitUrl(connector.url);
   const security = securityOf(connector);
+  const tags = connector.tags.map(({ name }) => name);
   const operation: JsonRecord = {
-    operationId: connector.name,
+    operationId: operationIdOf(connector.name),
     summary: connector.name,
     ...(connector.description ? { description: connector.description } : {}),
+    ...(tags.length > 0 ? { tags } : {}),
+    'x-connector-name': connector.name,
+    ...(connector.output !== '' ? { 'x-connector-output': connector.output } : {}),
     parameters: [...pathParameters(path), ...queryParameters(query), ...headerParameters(connector.headers)],
     ...requestBodyOf(connector),
     security: security ? [{ [security.name]: [] }] : [],
@@ -31,6 +40,7 @@ function documentOf(connector: ExportedConnector): JsonRecord {
     openapi: '3.1.0',
     info: { title: connector.name, version: '1.0.0' },
     servers: [serverOf(origin)],
+    ...(tags.length > 0 ? { tags: tags.map((name) => ({ name })) } : {}),
     paths: { [pathTemplate(path)]: { [connector.requestType.toLowerCase()]: operation } },
     ...(security ? { components: { securitySchemes: { [security.name]: security.scheme } } } : {}),
   };
@@ -105,7 +115,24 @@ function decoded(text: string): string {
 function requestBodyOf(connector: ExportedConnector): JsonRecord {
   if (connector.contentType === ContentType.NONE) return {};
   const mediaType = MEDIA_TYPES[connector.contentType];
-  return { requestBody: { required: true, content: { [mediaType]: { example: exampleOf(connector) } } } };
+  const schema = connector.contentType === ContentType.APPLICATION_FORM_URLENCODED ? formSchema(connector.body) : undefined;
+  return { requestBody: { required: true, content: { [mediaType]: { ...(schema && { schema }), example: exampleOf(connector) } } } };
+}
+
+/**
+ * A form body's schema: an object of its fields, each a string, a fixed value as `const` (a field that is one
+ * `{{variable}}` takes any), all required; undefined when the body is not `name=value` pairs (the example alone says
+ * it then), or names a field twice (an object cannot). The example stays the body as written.
+ */
+function formSchema(body: string): JsonRecord | undefined {
+  const pairs = formPairs(body, false);
+  if (pairs === undefined || new Set(pairs.map(({ key }) => key)).size !== pairs.length) return undefined;
+  const property = (value: string) => (/^\{\{[A-Za-z_][A-Za-z0-9_.-]{0,63}\}\}$/.test(value) ? { type: 'string' } : { type: 'string', const: value });
+  return {
+    type: 'object',
+    properties: Object.fromEntries(pairs.map(({ key, value }) => [key, property(value)])),
+    required: pairs.map(({ key }) => key),
+  };
 }
 
 /** JSON data when the body reads back the same from it and holds no key that starts with `$`, else the body's text. */

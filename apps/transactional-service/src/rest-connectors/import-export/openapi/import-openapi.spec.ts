@@ -33,6 +33,7 @@ describe(importOpenApi.name, () => {
         apiKeyIn: null,
         body: '',
         output: '',
+        tags: [],
         credentials: [],
         where: WHERE,
       });

@@ -1,5 +1,6 @@
 import { ApiKeyIn, AuthType } from '@app/domain';
 import { AuthSettings, ConnectorDraft, ImportSourceError, ImportWarning, Importer, NO_AUTH } from '../connector-draft';
+import { outputFrom, tagsFrom, tagsLeftOut } from '../connector-extras';
 import { documentNotes } from './document-notes';
 import { loadDocument } from './load-document';
 import { namingOf } from './naming';
@@ -61,6 +62,9 @@ function draftOf(document: JsonRecord, source: OperationSource, warnings: Import
   if (entriesOf(operation.callbacks).length)
     warnings.push(warning('CALLBACKS_NOT_IMPORTED', where, 'the callbacks are calls the API makes, not connectors: left out'));
   const { authType, grantType, oauthUrl, apiKeyName, apiKeyIn, credentials } = auth;
+  // An export's operation (x-connector-name) holds the connector's tags in `tags`.
+  const { tags, left } = tagsFrom(operation['x-connector-name'] === undefined ? [] : operation.tags);
+  if (left > 0) warnings.push(warning('TAGS_LEFT_OUT', where, tagsLeftOut(left)));
   return {
     ...namingOf(method.toUpperCase(), path, operation, where, warnings),
     requestType: method.toUpperCase() as ConnectorDraft['requestType'],
@@ -72,8 +76,9 @@ function draftOf(document: JsonRecord, source: OperationSource, warnings: Import
     oauthUrl,
     apiKeyName,
     apiKeyIn,
-    output: '',
-    tags: [],
+    // An export's `x-connector-output`: the connector's output, which OpenAPI has no field for.
+    output: outputFrom(operation['x-connector-output']) ?? '',
+    tags,
     credentials,
     where,
   };

@@ -37,6 +37,7 @@ import { ImportWarning } from '../connector-draft';
  *   code flow, openIdConnect, mutualTLS): the connector is imported without it.
  * - OAUTH2_SCOPES_NOT_SENT: the token request of a connector sends no scope.
  * - NAME_SHORTENED, DESCRIPTION_SHORTENED: cut to 100 and 1000 characters.
+ * - TAGS_LEFT_OUT: operation tags a connector cannot take (past the 20th, empty, over 50 characters, several lines).
  */
 export type WarningCode =
   | 'DOCUMENT_WARNING'
@@ -67,7 +68,8 @@ export type WarningCode =
   | 'UNSUPPORTED_SECURITY_SCHEME'
   | 'OAUTH2_SCOPES_NOT_SENT'
   | 'NAME_SHORTENED'
-  | 'DESCRIPTION_SHORTENED';
+  | 'DESCRIPTION_SHORTENED'
+  | 'TAGS_LEFT_OUT';
 
 export function warning(code: WarningCode, where: string, message: string): ImportWarning {
   return { code, where, message };

@@ -1,6 +1,6 @@
 import { ApiKeyIn, AuthType, ContentType, GrantType, MEDIA_TYPES, PLACEHOLDER } from '@app/domain';
 import { ExportedConnector } from '../connector-draft';
-import { formEncode } from './body';
+import { formPairs } from '../form-pairs';
 import { JsonNode } from './postman-json';
 import { splitUrl, urlFromParts } from './url';
 import { maskVariables } from './variables';
@@ -111,27 +111,9 @@ function queryParameterOf(parameter: string): { key: string; value: string | nul
   return equals < 0 ? { key: parameter, value: null } : { key: parameter.slice(0, equals), value: parameter.slice(equals + 1) };
 }
 
-/** Text decoded from a form, or undefined when it does not decode. */
-function formDecoded(text: string): string | undefined {
-  try {
-    return decodeURIComponent(text.replace(/\+/g, ' '));
-  } catch {
-    return undefined;
-  }
-}
-
 /** A form body's fields, when they are `key=value` pairs that encode back to the body exactly. */
 function formFields(body: string): Array<{ key: string; value: string; type: 'text' }> | undefined {
-  if (body === '') return [];
-  const fields = body.split('&').map((pair) => {
-    const equals = pair.indexOf('=');
-    const key = formDecoded(pair.slice(0, Math.max(equals, 0)));
-    const value = formDecoded(pair.slice(equals + 1));
-    return equals < 0 || key === undefined || value === undefined ? undefined : { key, value, type: 'text' as const };
-  });
-  if (fields.some((field) => field === undefined)) return undefined;
-  const complete = fields as Array<{ key: string; value: string; type: 'text' }>;
-  return complete.map((field) => `${formEncode(field.key)}=${formEncode(field.value)}`).join('&') === body ? complete : undefined;
+  return formPairs(body)?.map(({ key, value }) => ({ key, value, type: 'text' as const }));
 }
 
 /** The body, and the Content-Type header it needs when no mode says its media type. */
