@@ -1,6 +1,7 @@
 import { ApiKeyIn, AuthType, ContentType, GrantType, MEDIA_TYPES, PLACEHOLDER } from '@app/domain';
 import { ExportedConnector } from '../connector-draft';
 import { formPairs } from '../form-pairs';
+import { withConnectorBlock } from './connector-block';
 import { JsonNode } from './postman-json';
 import { splitUrl, urlFromParts } from './url';
 import { maskVariables } from './variables';
@@ -140,10 +141,13 @@ function variablesOf(connector: ExportedConnector, auth: object): Array<{ key: s
   return [...names].map((key) => ({ key, value: '', type: 'string' }));
 }
 
+const optional = (key: string, value: string | null) => (value === null ? {} : { [key]: value });
+
 /**
  * A Postman Collection v2.1 of one request: the connector's method, URL (raw, and its parts when they give it
  * back exactly), headers, body (raw with its language, urlencoded or form data) and auth, each secret written as a
- * `{{variable}}` (SECRET_VARIABLES) that the collection declares empty.
+ * `{{variable}}` (SECRET_VARIABLES) that the collection declares empty; its description, output and tags in the
+ * request's description (connector-block.ts).
  */
 export function exportCollection(connector: ExportedConnector): string {
   const auth = authOf(connector);
@@ -155,7 +159,7 @@ export function exportCollection(connector: ExportedConnector): string {
     ...(body === undefined ? {} : { body }),
     url: { raw: connector.url, ...parts },
     auth,
-    ...(connector.description === null ? {} : { description: connector.description }),
+    ...optional('description', withConnectorBlock(connector.description, connector.output, connector.tags)),
   };
   const collection = {
     info: { name: connector.name, schema: SCHEMA_V21 },
