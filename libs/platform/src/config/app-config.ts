@@ -2,7 +2,7 @@ import { plainToInstance } from 'class-transformer';
 import { getMetadataStorage, validateSync, ValidationError } from 'class-validator';
 import ipaddr from 'ipaddr.js';
 import { dirname, resolve } from 'node:path';
-import type { DatabaseConfig } from '@app/domain';
+import { DEMO_ECHO_TARGET, type DatabaseConfig } from '@app/domain';
 import { ConfigValidationError } from './config-validation.error';
 import { EnvironmentVariables, LOG_LEVELS, NODE_ENVS } from './environment-variables';
 
@@ -117,7 +117,7 @@ export function loadAppConfig(env: NodeJS.ProcessEnv, defaultPort = 3000): AppCo
   const secretsKey = decodeKey('SECRETS_KEY', vars.SECRETS_KEY, problems);
   const secretsKeyPrevious = decodeKey('SECRETS_KEY_PREVIOUS', vars.SECRETS_KEY_PREVIOUS, problems);
   const database = databaseOf(vars, problems);
-  const connectorTests = connectorTestsOf(vars, problems);
+  const connectorTests = connectorTestsOf(vars, nodeEnv === 'development' && env.OUTBOUND_ALLOWED_CIDRS === undefined, problems);
   if (problems.length > 0 || !database) {
     throw new ConfigValidationError(`Invalid configuration: ${problems.join('; ')}`);
   }
@@ -183,8 +183,13 @@ function databaseOf(vars: EnvironmentVariables, problems: string[]): DatabaseCon
   return undefined;
 }
 
-function connectorTestsOf(vars: EnvironmentVariables, problems: string[]): ConnectorTestConfig {
-  const allowedCidrs = splitList(vars.OUTBOUND_ALLOWED_CIDRS);
+/**
+ * OUTBOUND_ALLOWED_CIDRS as set (empty: nothing); `echoDefault` (development, the variable not set at all), the demo
+ * echo target's address alone (DEMO_ECHO_TARGET), so that the demo's first test run succeeds. Never so in production
+ * or test: there nothing is admitted unless named.
+ */
+function connectorTestsOf(vars: EnvironmentVariables, echoDefault: boolean, problems: string[]): ConnectorTestConfig {
+  const allowedCidrs = echoDefault ? [DEMO_ECHO_TARGET.cidr] : splitList(vars.OUTBOUND_ALLOWED_CIDRS);
   const badCidrs = allowedCidrs.filter((cidr) => !isCidr(cidr));
   if (badCidrs.length > 0) {
     problems.push(
