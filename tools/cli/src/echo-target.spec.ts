@@ -1,3 +1,5 @@
+import { DEMO_ECHO_TARGET } from '@app/domain';
+import { loadAppConfig } from '@app/platform';
 import { createServer, Server } from 'node:http';
 import { AddressInfo } from 'node:net';
 import { echoHandler } from './echo-target';
@@ -28,6 +30,11 @@ describe(echoHandler.name, () => {
         json: { a: 1 },
       },
     });
+  });
+
+  it('is the one address the development default of OUTBOUND_ALLOWED_CIDRS admits', () => {
+    expect(loadAppConfig({}).connectorTests.allowedCidrs).toEqual([DEMO_ECHO_TARGET.cidr]);
+    expect(DEMO_ECHO_TARGET.url).toBe(`http://${DEMO_ECHO_TARGET.host}:${DEMO_ECHO_TARGET.port}`);
   });
 
   it('answers a bearer token to a POST to /oauth/token', async () => {

@@ -2,7 +2,7 @@ import { plainToInstance } from 'class-transformer';
 import { getMetadataStorage, validateSync, ValidationError } from 'class-validator';
 import ipaddr from 'ipaddr.js';
 import { dirname, resolve } from 'node:path';
-import { DEMO_ECHO_TARGET, type DatabaseConfig } from '@app/domain';
+import type { DatabaseConfig } from '@app/domain';
 import { ConfigValidationError } from './config-validation.error';
 import { EnvironmentVariables, LOG_LEVELS, NODE_ENVS } from './environment-variables';
 
@@ -40,6 +40,13 @@ export interface ConnectorTestConfig {
 }
 
 export const DEFAULT_CONNECTOR_TESTS: ConnectorTestConfig = { allowedCidrs: [], timeoutMs: 10_000, perMinute: 30 };
+
+/**
+ * What OUTBOUND_ALLOWED_CIDRS admits in development when it is not set: the demo echo target's address alone
+ * (DEMO_ECHO_TARGET of libs/domain, which this file, loaded by the tests' global setup without path aliases, names
+ * by value: tools/cli/src/echo-target.spec.ts holds the two together).
+ */
+export const DEVELOPMENT_ALLOWED_CIDRS: readonly string[] = ['127.0.0.2/32'];
 
 /** Connector change events (docs/operations.md, "Change events"). */
 export interface ChangeEventsConfig {
@@ -185,11 +192,11 @@ function databaseOf(vars: EnvironmentVariables, problems: string[]): DatabaseCon
 
 /**
  * OUTBOUND_ALLOWED_CIDRS as set (empty: nothing); `echoDefault` (development, the variable not set at all), the demo
- * echo target's address alone (DEMO_ECHO_TARGET), so that the demo's first test run succeeds. Never so in production
+ * echo target's address alone (DEVELOPMENT_ALLOWED_CIDRS), so that the demo's first test run succeeds. Never so in production
  * or test: there nothing is admitted unless named.
  */
 function connectorTestsOf(vars: EnvironmentVariables, echoDefault: boolean, problems: string[]): ConnectorTestConfig {
-  const allowedCidrs = echoDefault ? [DEMO_ECHO_TARGET.cidr] : splitList(vars.OUTBOUND_ALLOWED_CIDRS);
+  const allowedCidrs = echoDefault ? [...DEVELOPMENT_ALLOWED_CIDRS] : splitList(vars.OUTBOUND_ALLOWED_CIDRS);
   const badCidrs = allowedCidrs.filter((cidr) => !isCidr(cidr));
   if (badCidrs.length > 0) {
     problems.push(
