@@ -3,6 +3,8 @@ import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, symlink
 import { connect, createServer, Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { REST_CONNECTOR_TEST_EXAMPLES, SAVED_REST_CONNECTOR_TEST_EXAMPLES } from '@app/domain';
+import { DEMO_IDS } from '@app/seed-data';
 import { startNatsServer } from '../support/nats-server';
 import { ROOT, runNode } from '../support/run-command';
 
@@ -95,7 +97,9 @@ describe('npm start on a fresh machine', () => {
       expect(atStart).toContain('http://localhost:3001/platform-transactional-service/docs');
       expect(atStart).toContain('http://localhost:3002/platform-environment/docs');
       expect(atStart).toContain('http://localhost:3003/platform-bot-admin/docs');
-      expect(atStart).toContain('\n  test runs reach: public addresses only, no private or local range admitted (OUTBOUND_ALLOWED_CIDRS admits some)\n');
+      // Development defaults: the demo echo target alone is admitted, and served.
+      expect(atStart).toContain('\n  test runs reach: public addresses, and 127.0.0.2/32 (OUTBOUND_ALLOWED_CIDRS)\n');
+      expect(atStart).toContain('\n  demo echo target: http://127.0.0.2:3004 (the demo connectors and the test-run examples call it)\n');
       expect(atStart).toContain('\n  NATS: no broker: events via the feed only (NATS_URL publishes them to NATS JetStream)\n');
       expect(existsSync(join(cwd, 'data', 'platform.sqlite'))).toBe(true);
 
@@ -111,6 +115,29 @@ describe('npm start on a fresh machine', () => {
       ]);
       const docs = await fetch('http://127.0.0.1:3002/platform-environment/docs-json');
       expect(docs.status).toBe(200);
+
+      // Swagger UI's test-run examples, as they are, succeed on the demo data: they call the demo echo target.
+      const runs = [
+        ...Object.entries(REST_CONNECTOR_TEST_EXAMPLES).map(([name, example]) => ({ name, path: 'test', example })),
+        ...Object.entries(SAVED_REST_CONNECTOR_TEST_EXAMPLES).map(([name, example]) => ({ name, path: `${DEMO_IDS.weatherConnector}/test`, example })),
+      ];
+      const outcomes: Record<string, string> = {};
+      for (const { name, path, example } of runs) {
+        const run = await fetch(`http://127.0.0.1:3001/platform-transactional-service/org/${ACME}/env/${ACME_PRODUCTION}/bot/${DEMO_IDS.supportBot}/rest-connectors/${path}`, {
+          method: 'POST',
+          headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+          body: JSON.stringify((example as { value: object }).value),
+        });
+        const answer = (await run.json()) as { outcome: string; output: { values: unknown[] | null } | null };
+        outcomes[name] = `${run.status} ${answer.outcome} ${JSON.stringify(answer.output?.values)}`;
+      }
+      expect(outcomes).toEqual({
+        noAuth: '200 SUCCESS ["Lisbon"]',
+        bearer: '200 SUCCESS ["/api/stock/SKU-1042"]',
+        clientCredentials: '200 SUCCESS ["Ana Lima"]',
+        asStored: expect.stringMatching(/^200 SUCCESS \[\{"method":"GET","path":"\/v1\/forecast","query":\{"city":"Lisbon"\}/),
+        withEdits: '200 SUCCESS [{"city":"Porto","lang":"en"}]',
+      });
 
       // The banner's command runs as printed: TOKEN is set on the line before it.
       expect(atStart).toContain(`Try:\n  TOKEN=${token}\n  curl -H "Authorization: Bearer $TOKEN" http://localhost:3003/`);

@@ -23,8 +23,8 @@ describe('The write examples of the served document, sent to the demo bot', () =
   let token: string;
 
   beforeAll(async () => {
-    // The test-run examples name hosts like api.weather.example.com: a resolver that answers from a table (and
-    // knows none of them) keeps every lookup, and so every connection, on this machine.
+    // The test-run examples call the demo echo target: a resolver that answers from a table keeps every lookup, and
+    // so every connection, on this machine.
     sut = await startTestApp(TRANSACTIONAL_SERVICE_APP, sqliteTestConfig(), withResolver());
     expect(await seedDemoData(sut.dataSource)).toBe(true);
     served = (await sut.http.get('/platform-transactional-service/docs-json').expect(200)).body;
@@ -80,7 +80,7 @@ describe('The write examples of the served document, sent to the demo bot', () =
   it('exports the demo weather connector in every format', async () => {
     for (const format of ['curl', 'openapi', 'postman']) {
       const res = await sut.http.get(`${DEMO_BOT}/${DEMO_IDS.weatherConnector}/export?format=${format}`).set(bearer(token)).expect(200);
-      expect(res.text).toContain('api.weather.example.com');
+      expect(res.text).toContain('127.0.0.2:3004');
     }
   });
 
@@ -93,7 +93,7 @@ describe('The write examples of the served document, sent to the demo bot', () =
     expect(outcomes).toEqual(Object.fromEntries(Object.keys(examples).map((name) => [name, '200'])));
   });
 
-  it('runs every test-run example against the demo bot: 200, the call attempted (its host is not resolved here)', async () => {
+  it('runs every test-run example against the demo bot: 200, each sent to the demo echo target, which this test admits not', async () => {
     const runs = [
       { url: `${DEMO_BOT}/test`, examples: examplesOf(served, `${CONNECTORS}/test`, 'post') },
       { url: `${DEMO_BOT}/${DEMO_IDS.weatherConnector}/test`, examples: examplesOf(served, `${CONNECTORS}/{serviceUUID}/test`, 'post') },
@@ -106,12 +106,13 @@ describe('The write examples of the served document, sent to the demo bot', () =
       }
     }
 
+    // Outside development nothing is admitted by default: test/cli/npm-start.e2e-spec.ts runs them where they succeed.
     expect(outcomes).toEqual({
-      noAuth: '200 CONNECTION_FAILED',
-      bearer: '200 CONNECTION_FAILED',
-      clientCredentials: '200 AUTH_FAILED',
-      asStored: '200 CONNECTION_FAILED',
-      withEdits: '200 CONNECTION_FAILED',
+      noAuth: '200 BLOCKED_DESTINATION',
+      bearer: '200 BLOCKED_DESTINATION',
+      clientCredentials: '200 BLOCKED_DESTINATION',
+      asStored: '200 BLOCKED_DESTINATION',
+      withEdits: '200 BLOCKED_DESTINATION',
     });
   });
 

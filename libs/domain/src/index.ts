@@ -52,6 +52,7 @@ export * from './rest-connectors/connector-snapshot';
 export * from './rest-connectors/connector-version';
 export * from './rest-connectors/rest-connector.enums';
 export * from './rest-connectors/media-types';
+export * from './rest-connectors/demo-echo-target';
 export * from './rest-connectors/connector-secrets';
 export * from './rest-connectors/connector-fields';
 export * from './rest-connectors/multipart-parts';

@@ -4,11 +4,19 @@ import { banner } from './banner';
 const linesOf = (env: NodeJS.ProcessEnv) => banner(loadAppConfig(env), 'ey.token.here', undefined).split('\n');
 
 describe(banner.name, () => {
-  it('says that test runs reach public addresses only, and that events go to the feed only, when nothing is configured', () => {
-    const lines = linesOf({});
+  it('says that test runs reach public addresses only, and that events go to the feed only, when nothing is admitted or configured', () => {
+    const lines = linesOf({ OUTBOUND_ALLOWED_CIDRS: '' });
 
     expect(lines).toContain('  test runs reach: public addresses only, no private or local range admitted (OUTBOUND_ALLOWED_CIDRS admits some)');
     expect(lines).toContain('  NATS: no broker: events via the feed only (NATS_URL publishes them to NATS JetStream)');
+  });
+
+  it('names the demo echo target and the address the development default admits for it', () => {
+    const lines = banner(loadAppConfig({}), 'ey.token.here', undefined, 'http://127.0.0.2:3004 (the demo connectors and the test-run examples call it)').split('\n');
+
+    expect(lines).toContain('  test runs reach: public addresses, and 127.0.0.2/32 (OUTBOUND_ALLOWED_CIDRS)');
+    expect(lines).toContain('  demo echo target: http://127.0.0.2:3004 (the demo connectors and the test-run examples call it)');
+    expect(linesOf({}).some((line) => line.includes('echo'))).toBe(false);
   });
 
   it('names the ranges OUTBOUND_ALLOWED_CIDRS admits', () => {

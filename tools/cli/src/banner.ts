@@ -5,9 +5,10 @@ export const LAUNCHED_LOG_LEVEL = 'warn';
 
 /**
  * What `npm start` prints once the three apps have started, last: where they listen, what they reach, their URLs and a
- * development token (undefined when real auth is configured). `logLevel` is LOG_LEVEL as set, if it is.
+ * development token (undefined when real auth is configured). `logLevel` is LOG_LEVEL as set, if it is; `echo` what
+ * became of the demo echo target, when npm start serves it.
  */
-export function banner(config: AppConfig, token: string | undefined, logLevel: string | undefined): string {
+export function banner(config: AppConfig, token: string | undefined, logLevel: string | undefined, echo?: string): string {
   const where =
     config.host === undefined ? 'every interface' : config.host === '127.0.0.1' ? '127.0.0.1 only (HOST=0.0.0.0 to open it to your network)' : config.host;
   const lines = [
@@ -16,6 +17,7 @@ export function banner(config: AppConfig, token: string | undefined, logLevel: s
     `  database: ${config.database.type === 'sqlite' ? config.database.path : 'MySQL (DATABASE_URL)'}`,
     `  listening on: ${where}`,
     `  test runs reach: ${outbound(config)}`,
+    ...(echo === undefined ? [] : [`  demo echo target: ${echo}`]),
     `  NATS: ${nats(config)}`,
     `  request logs: ${logLevel === undefined ? 'off (LOG_LEVEL=info npm start shows one line per request)' : `LOG_LEVEL=${logLevel}`}`,
     '',

@@ -60,7 +60,7 @@ export const CONNECTOR_FIELDS = {
   apiKey: { stored: true, shown: true, written: 'body', unset: null, secret: true, recorded: true, credential: true, auth: true },
   body: { stored: true, shown: true, written: 'body', recorded: true, exported: true },
   output: { stored: true, shown: true, written: 'body', recorded: true, exported: true },
-  tags: { shown: true, written: 'body', unset: [], recorded: true },
+  tags: { shown: true, written: 'body', unset: [], recorded: true, exported: true },
   createdAt: { stored: true },
   createdBy: { stored: true },
   updatedAt: { stored: true, shown: true, written: 'writer' },

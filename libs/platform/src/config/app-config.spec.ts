@@ -74,10 +74,18 @@ describe(loadAppConfig.name, () => {
   });
 
   it("runs connector tests with the contract's defaults, or as the environment says", () => {
-    expect(loadAppConfig({}).connectorTests).toEqual({ allowedCidrs: [], timeoutMs: 10_000, perMinute: 30 });
+    expect(loadAppConfig({ NODE_ENV: 'test' }).connectorTests).toEqual({ allowedCidrs: [], timeoutMs: 10_000, perMinute: 30 });
     expect(
       loadAppConfig({ OUTBOUND_ALLOWED_CIDRS: '10.20.0.0/16, fd00::/8', CONNECTOR_TEST_TIMEOUT_MS: '2500', CONNECTOR_TEST_PER_MINUTE: '5' }).connectorTests,
     ).toEqual({ allowedCidrs: ['10.20.0.0/16', 'fd00::/8'], timeoutMs: 2_500, perMinute: 5 });
+  });
+
+  it('admits the demo echo target alone by default in development, never in production or test, and nothing when set empty', () => {
+    expect(loadAppConfig({}).connectorTests.allowedCidrs).toEqual(['127.0.0.2/32']);
+    expect(loadAppConfig({ NODE_ENV: 'development', OUTBOUND_ALLOWED_CIDRS: '' }).connectorTests.allowedCidrs).toEqual([]);
+    expect(loadAppConfig({ NODE_ENV: 'development', OUTBOUND_ALLOWED_CIDRS: '10.0.0.0/8' }).connectorTests.allowedCidrs).toEqual(['10.0.0.0/8']);
+    expect(loadAppConfig({ NODE_ENV: 'test' }).connectorTests.allowedCidrs).toEqual([]);
+    expect(loadAppConfig(PRODUCTION).connectorTests.allowedCidrs).toEqual([]);
   });
 
   it('refuses an OUTBOUND_ALLOWED_CIDRS entry that is not a CIDR, and out-of-range test-run limits', () => {

@@ -41,6 +41,13 @@ export interface ConnectorTestConfig {
 
 export const DEFAULT_CONNECTOR_TESTS: ConnectorTestConfig = { allowedCidrs: [], timeoutMs: 10_000, perMinute: 30 };
 
+/**
+ * What OUTBOUND_ALLOWED_CIDRS admits in development when it is not set: the demo echo target's address alone
+ * (DEMO_ECHO_TARGET of libs/domain, which this file, loaded by the tests' global setup without path aliases, names
+ * by value: tools/cli/src/echo-target.spec.ts holds the two together).
+ */
+export const DEVELOPMENT_ALLOWED_CIDRS: readonly string[] = ['127.0.0.2/32'];
+
 /** Connector change events (docs/operations.md, "Change events"). */
 export interface ChangeEventsConfig {
   /** NATS_URL: the JetStream the relay publishes to; unset, events go to the feed only. */
@@ -117,7 +124,7 @@ export function loadAppConfig(env: NodeJS.ProcessEnv, defaultPort = 3000): AppCo
   const secretsKey = decodeKey('SECRETS_KEY', vars.SECRETS_KEY, problems);
   const secretsKeyPrevious = decodeKey('SECRETS_KEY_PREVIOUS', vars.SECRETS_KEY_PREVIOUS, problems);
   const database = databaseOf(vars, problems);
-  const connectorTests = connectorTestsOf(vars, problems);
+  const connectorTests = connectorTestsOf(vars, nodeEnv === 'development' && env.OUTBOUND_ALLOWED_CIDRS === undefined, problems);
   if (problems.length > 0 || !database) {
     throw new ConfigValidationError(`Invalid configuration: ${problems.join('; ')}`);
   }
@@ -183,8 +190,13 @@ function databaseOf(vars: EnvironmentVariables, problems: string[]): DatabaseCon
   return undefined;
 }
 
-function connectorTestsOf(vars: EnvironmentVariables, problems: string[]): ConnectorTestConfig {
-  const allowedCidrs = splitList(vars.OUTBOUND_ALLOWED_CIDRS);
+/**
+ * OUTBOUND_ALLOWED_CIDRS as set (empty: nothing); `echoDefault` (development, the variable not set at all), the demo
+ * echo target's address alone (DEVELOPMENT_ALLOWED_CIDRS), so that the demo's first test run succeeds. Never so in production
+ * or test: there nothing is admitted unless named.
+ */
+function connectorTestsOf(vars: EnvironmentVariables, echoDefault: boolean, problems: string[]): ConnectorTestConfig {
+  const allowedCidrs = echoDefault ? [...DEVELOPMENT_ALLOWED_CIDRS] : splitList(vars.OUTBOUND_ALLOWED_CIDRS);
   const badCidrs = allowedCidrs.filter((cidr) => !isCidr(cidr));
   if (badCidrs.length > 0) {
     problems.push(

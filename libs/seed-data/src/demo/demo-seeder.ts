@@ -5,6 +5,7 @@ import {
   ConnectorHistoryRepository,
   ContentType,
   creationOf,
+  DEMO_ECHO_TARGET,
   openDatabase,
   insertedAtPath,
   RequestType,
@@ -31,7 +32,8 @@ const DEMO_CONNECTORS: DemoConnector[] = [
   {
     uuid: DEMO_IDS.weatherConnector,
     name: 'Weather forecast',
-    url: 'https://api.weather.example.com/v1/forecast?city={{city}}',
+    // The demo echo target that npm start serves in development: the first test run of the demo succeeds.
+    url: `${DEMO_ECHO_TARGET.url}/v1/forecast?city={{city}}`,
     requestType: RequestType.GET,
     tags: ['weather', 'public'],
   },

@@ -1,6 +1,9 @@
 import { AppConfig, PLATFORM_APPS } from '@app/platform';
+import { Server } from 'node:http';
 import { seedDemoData } from '@app/seed-data';
+import { DEMO_ECHO_TARGET } from '@app/domain';
 import { banner, LAUNCHED_LOG_LEVEL } from '../banner';
+import { startEchoTarget } from '../echo-target';
 import { LaunchedApp, PlatformApp } from '../launched-app';
 import { openDataSource } from '../open-data-source';
 import { firstTakenPort } from '../port-check';
@@ -35,6 +38,7 @@ export async function startPlatform(config: AppConfig): Promise<number> {
     await dataSource.destroy();
   }
 
+  const echo = await echoTarget(config);
   const launched = apps.map((app) => new LaunchedApp(app, appEnvironment()));
   const stopAll = () => launched.forEach((app) => app.stop());
   const allEnded = () => Promise.all(launched.map((app) => app.ended));
@@ -59,20 +63,33 @@ export async function startPlatform(config: AppConfig): Promise<number> {
     );
     stopAll();
     await allEnded();
+    echo.server?.close();
     return 1;
   }
-  if (!stopping) console.log(banner(config, await developmentToken(config), process.env.LOG_LEVEL));
+  if (!stopping) console.log(banner(config, await developmentToken(config), process.env.LOG_LEVEL, echo.line));
 
   const end = await firstEnd;
   if (!stopping) console.error(`${end.app.label} stopped (${end.how}): stopping the other apps.`);
   stopAll();
   await allEnded();
+  echo.server?.close();
   if (stopping) {
     console.log('Stopped.');
     return 0;
   }
   console.error(`The platform stopped because ${end.app.label} stopped (${end.how}).`);
   return 1;
+}
+
+/**
+ * The demo echo target, in development when the admitted ranges hold its address (the default there): its banner
+ * line, and the server to close at the end. A port taken or an address this machine lacks costs the echo alone.
+ */
+async function echoTarget(config: AppConfig): Promise<{ line?: string; server?: Server }> {
+  if (config.nodeEnv !== 'development' || !config.connectorTests.allowedCidrs.includes(DEMO_ECHO_TARGET.cidr)) return {};
+  const started = await startEchoTarget();
+  if ('problem' in started) return { line: `not served: ${DEMO_ECHO_TARGET.host}:${DEMO_ECHO_TARGET.port} is not available (${started.problem})` };
+  return { line: `${DEMO_ECHO_TARGET.url} (the demo connectors and the test-run examples call it)`, server: started.server };
 }
 
 /** Until every app has started; or the first to end before, or those not started in time. */

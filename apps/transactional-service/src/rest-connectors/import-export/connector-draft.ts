@@ -44,10 +44,11 @@ export interface ConnectorDraft extends Pick<ExportedConnector, DraftField> {
    */
   credentials: CredentialDraft[];
   /**
-   * What the source groups it by (OpenAPI operation `tags`, the Postman folders it is in), under the connector tag
-   * rules (connectorTags, draft-tags.ts); none when left out.
+   * An export's own tags (its `# connector:` line, Postman block, `x-connector-name` operation), else what the source
+   * groups it by (OpenAPI operation `tags`, the Postman folders it is in), under the connector tag rules
+   * (connectorTags, draft-tags.ts).
    */
-  tags?: Array<{ name: string }>;
+  tags: Array<{ name: string }>;
   /** Where in the source this connector comes from: `line 1`, `operation GET /pets`, `item "Users / Create"`. */
   where: string;
 }
@@ -147,10 +148,11 @@ export class ImportSourceError extends InvalidInputError {
  */
 export type ExportedConnector = Pick<RestConnectorDto, ExportedField>;
 
-/** A record as the exporters take it: its exported fields, each header a pair, a secret one marked (its value the placeholder). */
+/** A record as the exporters take it: its exported fields, each header a pair (a secret one marked, its value the placeholder), each tag its name. */
 export function exportedOf(record: ExportedConnector): ExportedConnector {
   const connector = Object.fromEntries(EXPORTED_FIELDS.map((field) => [field, record[field]])) as ExportedConnector;
   connector.headers = record.headers.map(({ header, value, secret }) => (secret === true ? { header, value, secret } : { header, value }));
+  connector.tags = record.tags.map(({ name }) => ({ name }));
   return connector;
 }
 

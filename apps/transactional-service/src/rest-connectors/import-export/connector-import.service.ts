@@ -319,7 +319,6 @@ function createBody(draft: ConnectorDraft, givenHeaders: Record<string, string> 
     const secretValue = shown ? SECRET_HEADER_PLACEHOLDER : (sourced ?? givenSecretHeader(givenHeaders, header) ?? STAND_IN.apiKey);
     return { header, value: secretValue, secret: true };
   });
-  if (draft.tags?.length) body.tags = draft.tags;
   return body;
 }
 

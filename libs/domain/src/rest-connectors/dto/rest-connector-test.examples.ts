@@ -1,23 +1,38 @@
 import { ExamplesObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
+import { DEMO_ECHO_TARGET } from '../demo-echo-target';
 import { TestRunOutcome } from '../rest-connector.enums';
 import { REST_CONNECTOR_CREATE_EXAMPLES } from './rest-connector-write.examples';
 
 /** A create example's body (every one is an ExampleObject with a value). */
 const createBody = (name: string) => (REST_CONNECTOR_CREATE_EXAMPLES[name] as { value: Record<string, unknown> }).value;
 
-/** Bodies of `POST …/rest-connectors/test` for Swagger UI: the create examples, each with the variables it needs. */
+/** A create example pointed at the demo echo target (DEMO_ECHO_TARGET), with an output its answer has. */
+const echoing = (name: string, path: string, output: string, overrides: Record<string, unknown> = {}) => ({
+  ...createBody(name),
+  url: `${DEMO_ECHO_TARGET.url}${path}`,
+  output,
+  ...overrides,
+});
+
+/**
+ * Bodies of `POST …/rest-connectors/test` for Swagger UI: the create examples, each with the variables it needs, sent
+ * to the demo echo target that `npm start` serves in development, so that each succeeds as shown.
+ */
 export const REST_CONNECTOR_TEST_EXAMPLES: ExamplesObject = {
   noAuth: {
     summary: 'No authentication, one variable',
-    value: { connector: createBody('noAuth'), variables: { city: 'Lisbon' } },
+    value: { connector: echoing('noAuth', '/v1/alerts?city={{city}}', '$.data.query.city'), variables: { city: 'Lisbon' } },
   },
   bearer: {
     summary: 'Bearer token',
-    value: { connector: createBody('bearer'), variables: { sku: 'SKU-1042' } },
+    value: { connector: echoing('bearer', '/api/stock/{{sku}}', '$.data.path'), variables: { sku: 'SKU-1042' } },
   },
   clientCredentials: {
     summary: 'OAuth 2, client credentials',
-    value: { connector: createBody('clientCredentials'), variables: { name: 'Ana Lima', email: 'ana@example.com' } },
+    value: {
+      connector: echoing('clientCredentials', '/api/contacts', '$.data.json.name', { oauthUrl: `${DEMO_ECHO_TARGET.url}/oauth/token` }),
+      variables: { name: 'Ana Lima', email: 'ana@example.com' },
+    },
   },
 };
 
@@ -25,7 +40,8 @@ export const REST_CONNECTOR_TEST_EXAMPLES: ExamplesObject = {
 export const SAVED_REST_CONNECTOR_TEST_EXAMPLES: ExamplesObject = {
   asStored: {
     summary: 'The stored connector',
-    description: 'Runs the connector as stored, with its stored secrets. Name every `{{variable}}` it uses.',
+    description:
+      'Runs the connector as stored, with its stored secrets. Name every `{{variable}}` it uses. The demo weather connector calls the demo echo target that `npm start` serves.',
     value: { variables: { city: 'Lisbon' } },
   },
   withEdits: {
@@ -34,7 +50,7 @@ export const SAVED_REST_CONNECTOR_TEST_EXAMPLES: ExamplesObject = {
       "Runs the connector as this PUT body would store it: a secret's placeholder keeps the stored secret while the URL keeps its scheme, host and port. Nothing is saved.",
     value: {
       variables: { city: 'Porto' },
-      connector: { ...createBody('noAuth'), url: 'https://api.weather.example.com/v2/alerts?city={{city}}&lang=en' },
+      connector: { ...createBody('noAuth'), url: `${DEMO_ECHO_TARGET.url}/v2/alerts?city={{city}}&lang=en`, output: '$.data.query' },
     },
   },
 };

@@ -1,4 +1,5 @@
 import { ExamplesObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
+import { DEMO_ECHO_TARGET } from '../demo-echo-target';
 
 const accept = [{ header: 'Accept', value: 'application/json' }];
 
@@ -128,10 +129,11 @@ export const REST_CONNECTOR_CREATE_EXAMPLES: ExamplesObject = {
 };
 
 /** The demo "Weather forecast" connector as a GET shows it (it stores no secret). */
+/** The demo "Weather forecast" connector as seeded: it calls the demo echo target. */
 const demoWeather = {
   name: 'Weather forecast',
   requestType: 'GET',
-  url: 'https://api.weather.example.com/v1/forecast?city={{city}}',
+  url: `${DEMO_ECHO_TARGET.url}/v1/forecast?city={{city}}`,
   headers: accept,
   contentType: 'NONE',
   body: '',

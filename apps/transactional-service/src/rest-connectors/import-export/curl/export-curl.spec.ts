@@ -20,16 +20,16 @@ const aConnector = (overrides: Partial<ExportedConnector> = {}): ExportedConnect
   });
 
 /** The secrets' shell variables, set for the shell that runs an exported command. */
-const SECRETS = { BASIC_TOKEN: 'dXNlcjpwYXNz', BEARER_TOKEN: 'bearer-1', API_KEY: 'key 1', ACCESS_TOKEN: 'access-1', CLIENT_SECRET: 'cs', AUTH_PASSWORD: 'pw' };
+const SECRETS = { BASIC_USER: 'ana', BASIC_PASSWORD: 'pa ss', BEARER_TOKEN: 'bearer-1', API_KEY: 'key 1', ACCESS_TOKEN: 'access-1', CLIENT_SECRET: 'cs', AUTH_PASSWORD: 'pw' };
 
 /**
  * The arguments a real POSIX shell hands curl for an exported command: `curl` is a shell function that prints them
  * (NUL-separated), so nothing is sent anywhere; the secrets' variables are set as a user would set them.
  */
-function argvOf(command: string): string[] {
+function argvOf(command: string, variables: Record<string, string> = {}): string[] {
   const directory = mkdtempSync(join(tmpdir(), 'curl-export-'));
   try {
-    const env = { PATH: process.env.PATH ?? '/usr/bin:/bin', LC_ALL: 'C.UTF-8', ...SECRETS };
+    const env = { PATH: process.env.PATH ?? '/usr/bin:/bin', LC_ALL: 'C.UTF-8', ...SECRETS, ...variables };
     const out = execFileSync('bash', ['--norc', '--noprofile', '-c', `curl() { printf '%s\\0' "$@"; }\n${command}`], { cwd: directory, env, encoding: 'utf8' });
     return out.split('\0').slice(0, -1);
   } finally {
@@ -38,9 +38,11 @@ function argvOf(command: string): string[] {
 }
 
 describe('exportCurl', () => {
-  it('writes one option a line, every value in single quotes, the body in --data-raw', () => {
+  it('writes one option a line, every value in single quotes, the body in --data-raw, the variables to set and the connector line above', () => {
     expect(exportCurl(aConnector({ authType: AuthType.AUTH_BEARER }))).toBe(
       [
+        '# Set these shell variables first: BEARER_TOKEN (the bearer token).',
+        "# connector: --name 'Create user'",
         "curl -X POST 'https://api.example.com/v1/users' \\",
         "  -H 'Accept: application/json' \\",
         "  -H 'Content-Type: application/json' \\",
@@ -71,8 +73,8 @@ describe('exportCurl', () => {
       'X-Empty;',
       '-H',
       'Content-Type: application/json',
-      '-H',
-      `Authorization: Basic ${SECRETS.BASIC_TOKEN}`,
+      '-u',
+      `${SECRETS.BASIC_USER}:${SECRETS.BASIC_PASSWORD}`,
       '--data-raw',
       body,
     ]);
@@ -89,7 +91,7 @@ describe('exportCurl', () => {
       exportCurl(
         aConnector({
           requestType: RequestType.HEAD,
-          url: 'https://x.test/{{id}}?a=1#top',
+          url: 'https://x.test/{{id}}/%7B%7Bx%7D%7D?a=1#top',
           headers: [],
           body: '',
           contentType: ContentType.NONE,
@@ -98,19 +100,65 @@ describe('exportCurl', () => {
           apiKeyIn: ApiKeyIn.QUERY,
         }),
       ),
+      { id: '42' },
     );
-    expect(argv).toEqual(['--head', `https://x.test/{{id}}?a=1&api%20key=${SECRETS.API_KEY}#top`, '--globoff']);
+    expect(argv).toEqual(['--head', `https://x.test/42/%7B%7Bx%7D%7D?a=1&api%20key=${SECRETS.API_KEY}#top`, '--globoff']);
   });
 
   it('writes the OAuth 2.0 settings on a comment line above the command, which the shell ignores', () => {
     const command = exportCurl(
       aConnector({ authType: AuthType.AUTH_OAUTH2, grantType: GrantType.CLIENT_CREDENTIALS, oauthUrl: 'https://auth.test/token', clientId: "app'1" }),
     );
-    expect(command.split('\n').slice(0, 2)).toEqual([
+    expect(command.split('\n').slice(2, 4)).toEqual([
       '# OAuth 2.0 (client credentials): set ACCESS_TOKEN to a token from https://auth.test/token first; the line below holds the settings.',
       `# connector-oauth2: --grant-type CLIENT_CREDENTIALS --token-url 'https://auth.test/token' --client-id 'app'\\''1' --client-secret "$CLIENT_SECRET"`,
     ]);
     expect(argvOf(command)).toContain(`Authorization: Bearer ${SECRETS.ACCESS_TOKEN}`);
+  });
+
+  describe('variables', () => {
+    const connector = aConnector({
+      url: 'https://api.example.com/v1/{{user.id}}?path={{PATH}}&id={{id}}',
+      headers: [{ header: 'X-Token', value: '{{BEARER_TOKEN}}-{{user_id}}' }],
+      body: '{"say": "\\{{name}} is {{name}}", "n": {{n}}}',
+    });
+
+    it('names each a shell variable: its own name when the shell can, else mapped, never the shell’s own or a secret’s', () => {
+      const [toSet, line] = exportCurl(connector).split('\n');
+      expect(toSet).toBe(
+        '# Set these shell variables first: user_id (the connector variable user.id), PATH_2 (the connector variable PATH), id, ' +
+          'BEARER_TOKEN_2 (the connector variable BEARER_TOKEN), user_id_2 (the connector variable user_id), name, n.',
+      );
+      expect(line).toBe(
+        "# connector: --name 'Create user' --variable 'user_id=user.id' --variable 'PATH_2=PATH' --variable 'BEARER_TOKEN_2=BEARER_TOKEN' --variable 'user_id_2=user_id'",
+      );
+    });
+
+    it('gives curl each value the shell holds, and an escaped placeholder as the text it is sent as', () => {
+      const values = { user_id: 'u-1', PATH_2: 'p', id: '7', BEARER_TOKEN_2: 'b', user_id_2: 'u-2', name: 'Ana', n: '3' };
+      expect(argvOf(exportCurl(connector), values)).toEqual([
+        '-X',
+        'POST',
+        'https://api.example.com/v1/u-1?path=p&id=7',
+        '--globoff',
+        '-H',
+        'X-Token: b-u-2',
+        '-H',
+        'Content-Type: application/json',
+        '--data-raw',
+        '{"say": "{{name}} is Ana", "n": 3}',
+      ]);
+    });
+
+    it('reads literal braces as text only below the connector line: a command from elsewhere keeps {{name}} a variable', async () => {
+      const exported = exportCurl(aConnector({ body: '\\{{name}}' }));
+      const withoutLine = exported
+        .split('\n')
+        .filter((text) => !text.startsWith('#'))
+        .join('\n');
+      expect((await importCurl(exported, {})).connectors[0].body).toBe('\\{{name}}');
+      expect((await importCurl(withoutLine, {})).connectors[0].body).toBe('{{name}}');
+    });
   });
 
   describe('round trip: importCurl(exportCurl(c)) is c', () => {
@@ -118,6 +166,19 @@ describe('exportCurl', () => {
       [
         'no auth, JSON with variables in URL, header and body',
         aConnector({ url: 'https://{{host}}/v1/{{id}}?q={{q}}', headers: [{ header: 'X-Trace', value: '{{trace}}' }], body: '{"qty": {{qty}}}' }),
+      ],
+      [
+        'name, description, output and tags; variables a shell cannot name; an escaped placeholder',
+        aConnector({
+          name: "Créer l'usager 🙂",
+          description: 'Two lines:\nit\'s "quoted" {{not.a.variable}}',
+          output: "$.data[?@.name == 'x']",
+          tags: [{ name: 'crm' }, { name: "it's" }],
+          url: 'https://api.example.com/v1/{{user.id}}?path={{PATH}}&token={{BEARER_TOKEN}}',
+          headers: [{ header: 'X-Template', value: '\\{{literal}} and {{user-id}} and {{user_id}}' }],
+          body: '{"text": "\\{{1}} \\{{name}} {{name}}"}',
+          authType: AuthType.AUTH_BEARER,
+        }),
       ],
       ['Basic, form body', aConnector({ authType: AuthType.AUTH_BASIC, contentType: ContentType.APPLICATION_FORM_URLENCODED, body: 'a=1&b=%20x' })],
       [
@@ -150,29 +211,21 @@ describe('exportCurl', () => {
       ['OPTIONS', aConnector({ requestType: RequestType.OPTIONS, contentType: ContentType.NONE, body: '' })],
     ];
 
-    it.each(connectors)('%s', async (_, connector) => {
+    it.each(connectors)('%s: every exported field', async (_, connector) => {
       const {
         connectors: [draft],
+        warnings,
       } = await importCurl(exportCurl(connector), {});
-      expect(draft).toMatchObject({
-        requestType: connector.requestType,
-        url: connector.url,
-        headers: connector.headers,
-        contentType: connector.contentType,
-        body: connector.body,
-        authType: connector.authType,
-        grantType: connector.grantType,
-        oauthUrl: connector.oauthUrl,
-        apiKeyName: connector.apiKeyName,
-        apiKeyIn: connector.apiKeyIn,
-      });
-      expect(draft.credentials.every((credential) => credential.value === undefined || ['clientId', 'authUsername'].includes(credential.field))).toBe(true);
+      const { clientId: _clientId, authUsername: _authUsername, ...fields } = connector;
+      const { credentials, where: _where, ...imported } = draft;
+      expect(imported).toEqual(fields);
+      expect(credentials.every((credential) => credential.value === undefined || ['clientId', 'authUsername'].includes(credential.field))).toBe(true);
+      expect(warnings.filter(({ code }) => code !== 'BASIC_CREDENTIALS_VARIABLE' && code !== 'BODY_NOT_SENT')).toEqual([]);
     });
 
     it('gives each secret back as the variable the command names', async () => {
       const variables = async (connector: ExportedConnector) =>
         (await importCurl(exportCurl(connector), {})).connectors[0].credentials.map(({ field, variable, value }) => `${field}=${variable ?? value}`);
-      expect(await variables(aConnector({ authType: AuthType.AUTH_BASIC }))).toEqual(['basicToken=BASIC_TOKEN']);
       expect(await variables(aConnector({ authType: AuthType.AUTH_BEARER }))).toEqual(['bearerToken=BEARER_TOKEN']);
       expect(await variables(aConnector({ authType: AuthType.AUTH_API_KEY, apiKeyName: 'k', apiKeyIn: ApiKeyIn.QUERY }))).toEqual(['apiKey=API_KEY']);
       expect(

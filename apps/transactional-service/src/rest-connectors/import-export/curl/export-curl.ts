@@ -1,42 +1,51 @@
 import { ApiKeyIn, AuthType, ContentType, GrantType, MEDIA_TYPES, RequestType } from '@app/domain';
 import { ExportedConnector, Exporter, secretHeaderVariable } from '../connector-draft';
+import { connectorComment } from './connector-comment';
 import { curlEscape } from './curl-payload';
 import { withQuery } from './curl-url';
 import { oauth2Comment } from './oauth2-comment';
 import { shellQuoted, shownInComment } from './posix-quote';
+import { SECRET_SHELL_VARIABLES as SECRET, shellVariablesOf, shellWord, variablesIn } from './shell-variables';
 
 /**
- * A connector as a POSIX shell command, one option a line with ` \` continuations, every value in single quotes
- * (`'\''` for a quote), so that the shell expands nothing of it; importCurl reads it back as the same connector. A
- * value with a control or invisible format character (a newline, ^C, ESC, a bidi override) is in ANSI-C quotes instead
- * (`$'{\n  "a": 1\n}'`, posix-quote.ts): pasted into an interactive shell, the command is text and nothing else, and no
- * control character of a connector reaches the terminal or the line editor.
- * The body goes in `--data-raw`, never `--data-binary` or `-d`, which read a file when the body starts with `@`.
- * `--globoff` when the URL holds braces or brackets (the connector's `{{variables}}` are no curl globs).
+ * A connector as a POSIX shell command that runs as it is once its shell variables are set, one option a line with
+ * ` \` continuations, every literal value in single quotes (`'\''` for a quote), so that the shell expands nothing of
+ * it; importCurl reads it back as the same connector. A value with a control or invisible format character (a
+ * newline, ^C, ESC, a bidi override) is in ANSI-C quotes instead (`$'{\n  "a": 1\n}'`, posix-quote.ts): pasted into an
+ * interactive shell, the command is text and nothing else, and no control character of a connector reaches the
+ * terminal or the line editor. The body goes in `--data-raw`, never `--data-binary` or `-d`, which read a file when
+ * the body starts with `@`. `--globoff` when the URL holds braces, brackets or variables (a value must not become a
+ * curl glob).
  *
- * Secrets are never known here: they are shell variables in double quotes, so that the command runs once they are
- * set, and importCurl reads each back as that variable: `$BASIC_TOKEN` (the Base64 of user:password, sent as
- * `Authorization: Basic $BASIC_TOKEN`: a token, not a user and password, is what the connector keeps), `$BEARER_TOKEN`,
- * `$API_KEY` (in the header or query parameter apiKeyName), and for OAuth 2.0 `$ACCESS_TOKEN` in the call with the
- * settings on a `# connector-oauth2:` comment line above it (`$CLIENT_SECRET`, `$AUTH_PASSWORD`; oauth2-comment.ts). A
- * secret header is `-H 'X-Tenant: '"$SECRET_X_TENANT"` (secretHeaderVariable), read back as that secret header.
+ * Every `{{variable}}` is a shell variable, `"${NAME}"` (shell-variables.ts: the name itself when it is a shell name
+ * that neither the shell nor a secret uses, else mapped), and an escaped `\{{name}}` the text `{{name}}` it is sent
+ * as. A value is inserted as it is: the connector percent-encodes a URL's variables, form-encodes a form's and
+ * JSON-escapes those inside a JSON string, the shell does not, so a value is set as it must appear on the wire.
+ * Secrets are never known here: they are shell variables too (SECRET_SHELL_VARIABLES): `-u "$BASIC_USER:$BASIC_PASSWORD"`
+ * (curl makes the Basic token), `$BEARER_TOKEN`, `$API_KEY` (in the header or query parameter apiKeyName), and for
+ * OAuth 2.0 `$ACCESS_TOKEN` in the call with the settings on a `# connector-oauth2:` comment line above it
+ * (`$CLIENT_SECRET`, `$AUTH_PASSWORD`; oauth2-comment.ts). A first comment line says which variables to set; the
+ * `# connector:` line (connector-comment.ts) holds the name, description, output and tags.
+ * A secret header is `-H 'X-Tenant: '"$SECRET_X_TENANT"` (secretHeaderVariable), read back as that secret header.
  */
 export const exportCurl: Exporter = (connector) => {
+  const variables = shellVariablesOf(variablesIn([connector.url, ...connector.headers.map(({ value }) => value), connector.body]));
+  const word = (text: string) => shellWord(text, variables);
   const options = [
     ...(/[{}[\]]/.test(connector.url) ? ['--globoff'] : []),
     ...connector.headers.map(({ header, value, secret }) =>
-      secret === true ? `-H ${shellQuoted(`${header}: `)}"$${secretHeaderVariable(header)}"` : `-H ${shellQuoted(value === '' ? `${header};` : `${header}: ${value}`)}`,
+      secret === true ? `-H ${shellQuoted(`${header}: `)}"$${secretHeaderVariable(header)}"` : `-H ${word(value === '' ? `${header};` : `${header}: ${value}`)}`,
     ),
     // The connector's own Content-Type (a vendor's media type) is the one it sends; else its content type's.
     ...(connector.contentType === ContentType.NONE || declaredType(connector) !== undefined
       ? []
       : [`-H ${shellQuoted(`Content-Type: ${MEDIA_TYPES[connector.contentType]}`)}`]),
     ...authOptions(connector),
-    ...(connector.body === '' ? [] : [`--data-raw ${shellQuoted(connector.body)}`]),
+    ...(connector.body === '' ? [] : [`--data-raw ${word(connector.body)}`]),
   ];
   const method = connector.requestType === RequestType.HEAD ? '--head' : `-X ${connector.requestType}`;
-  const command = [`curl ${method} ${exportedUrl(connector)}`, ...options].join(' \\\n  ');
-  return [...commentLines(connector), command].join('\n') + '\n';
+  const command = [`curl ${method} ${exportedUrl(connector, word)}`, ...options].join(' \\\n  ');
+  return [...toSet(connector, variables), connectorComment(connector, variables), ...oauth2Lines(connector), command].join('\n') + '\n';
 };
 
 /** The connector's own Content-Type header's value, if it has one. */
@@ -44,7 +53,37 @@ export function declaredType(connector: ExportedConnector): string | undefined {
   return connector.headers.find(({ header }) => header.toLowerCase() === 'content-type')?.value;
 }
 
-function commentLines(connector: ExportedConnector): string[] {
+/** `# Set these shell variables first: …`: the secrets' and the connector variables' the command expands. */
+function toSet(connector: ExportedConnector, variables: Map<string, string>): string[] {
+  const names = [
+    ...secretsOf(connector),
+    ...secretHeadersOf(connector),
+    ...[...variables].map(([name, shell]) => (name === shell ? shell : `${shell} (the connector variable ${name})`)),
+  ];
+  return names.length === 0 ? [] : [`# Set these shell variables first: ${names.join(', ')}.`];
+}
+
+function secretsOf(connector: ExportedConnector): string[] {
+  switch (connector.authType) {
+    case AuthType.AUTH_BASIC:
+      return [`${SECRET.basicUser} (the user id)`, `${SECRET.basicPassword} (the password)`];
+    case AuthType.AUTH_BEARER:
+      return [`${SECRET.bearerToken} (the bearer token)`];
+    case AuthType.AUTH_OAUTH2:
+      return [`${SECRET.accessToken} (an access token)`];
+    case AuthType.AUTH_API_KEY:
+      return connector.apiKeyName ? [`${SECRET.apiKey} (the API key)`] : [];
+    default:
+      return [];
+  }
+}
+
+/** The shell variable of each secret header (secretHeaderVariable). */
+function secretHeadersOf(connector: ExportedConnector): string[] {
+  return connector.headers.flatMap(({ header, secret }) => (secret === true ? [`${secretHeaderVariable(header)} (the ${header} header)`] : []));
+}
+
+function oauth2Lines(connector: ExportedConnector): string[] {
   if (connector.authType !== AuthType.AUTH_OAUTH2 || connector.grantType === null || connector.oauthUrl === null) return [];
   const grant = connector.grantType === GrantType.PASSWORD ? 'password' : 'client credentials';
   return [
@@ -56,22 +95,22 @@ function commentLines(connector: ExportedConnector): string[] {
 function authOptions(connector: ExportedConnector): string[] {
   switch (connector.authType) {
     case AuthType.AUTH_BASIC:
-      return ['-H "Authorization: Basic $BASIC_TOKEN"'];
+      return [`-u "$${SECRET.basicUser}:$${SECRET.basicPassword}"`];
     case AuthType.AUTH_BEARER:
-      return ['-H "Authorization: Bearer $BEARER_TOKEN"'];
+      return [`-H "Authorization: Bearer $${SECRET.bearerToken}"`];
     case AuthType.AUTH_OAUTH2:
-      return ['-H "Authorization: Bearer $ACCESS_TOKEN"'];
+      return [`-H "Authorization: Bearer $${SECRET.accessToken}"`];
     case AuthType.AUTH_API_KEY:
-      return connector.apiKeyIn === ApiKeyIn.HEADER && connector.apiKeyName ? [`-H ${shellQuoted(`${connector.apiKeyName}: `)}"$API_KEY"`] : [];
+      return connector.apiKeyIn === ApiKeyIn.HEADER && connector.apiKeyName ? [`-H ${shellQuoted(`${connector.apiKeyName}: `)}"$${SECRET.apiKey}"`] : [];
     default:
       return [];
   }
 }
 
-/** The URL in single quotes; with an API key in the query, `name=` then `"$API_KEY"` outside them (before any fragment). */
-function exportedUrl(connector: ExportedConnector): string {
-  if (connector.authType !== AuthType.AUTH_API_KEY || connector.apiKeyIn !== ApiKeyIn.QUERY || !connector.apiKeyName) return shellQuoted(connector.url);
+/** The URL as a shell word; with an API key in the query, `name=` then `"$API_KEY"` (before any fragment). */
+function exportedUrl(connector: ExportedConnector, word: (text: string) => string): string {
+  if (connector.authType !== AuthType.AUTH_API_KEY || connector.apiKeyIn !== ApiKeyIn.QUERY || !connector.apiKeyName) return word(connector.url);
   const marker = '\u0000';
   const [before, after] = withQuery(connector.url, [`${curlEscape(connector.apiKeyName)}=${marker}`]).split(marker);
-  return `${shellQuoted(before)}"$API_KEY"${after === '' ? '' : shellQuoted(after)}`;
+  return `${word(before)}"$${SECRET.apiKey}"${after === '' ? '' : word(after)}`;
 }

@@ -1,9 +1,11 @@
-import { AuthType, ContentType, HTTP_TOKEN, IMPORT_LIMITS, LIMITS, multipartBody, PLACEHOLDER, readMultipartParts, RequestType, textProblem } from '@app/domain';
+import { AuthType, ContentType, HTTP_TOKEN, IMPORT_LIMITS, LIMITS, multipartBody, PLACEHOLDER, readMultipartParts, RequestType, TEMPLATE, textProblem } from '@app/domain';
 import { ConnectorDraft, ImportDraft, Importer, ImportOptions, ImportSourceError } from '../connector-draft';
+import { tagsLeftOut } from '../connector-extras';
 import { ImportWarnings } from '../import-warnings';
 import { leadingName, quotedList } from '../quoted-list';
 import { CurlArguments, readCurlArguments } from './curl-arguments';
 import { credentialOf, isApiKeyQueryParameter, readAuth } from './curl-auth';
+import { ConnectorComment, readConnectorComment } from './connector-comment';
 import { CurlCommand, curlCommands } from './curl-commands';
 import { CurlPayload, readPayload } from './curl-payload';
 import { CurlSettings, readSettings, WrittenHeader } from './curl-settings';
@@ -32,7 +34,11 @@ import { ShellWord, tokenizeShell } from './shell-words';
  * - AUTH_CONFLICT: a second credential source, left out. AUTHORIZATION_AS_API_KEY: `Authorization: <other scheme>`.
  * - UNSUPPORTED_AUTH_SCHEME: --digest, --ntlm, --negotiate, --anyauth, --aws-sigv4…
  * - HEADER_MAY_HOLD_CREDENTIAL: a Cookie (-b, -H) or Proxy-Authorization header, kept in clear as a plain header.
+ * - TAGS_LEFT_OUT: tags of a `# connector:` line a connector cannot take (over 20, empty, longer than 50, several lines).
  * - WARNINGS_CUT: the warnings past the 500th (each said once), counted, not listed.
+ *
+ * A `# connector:` comment line right above a command (an export's, connector-comment.ts) gives the connector its
+ * name, description, output and tags, and the connector variable each shell variable stands for.
  */
 export const importCurl: Importer = (source, options) => Promise.resolve().then(() => importSync(source, options));
 
@@ -110,6 +116,7 @@ interface PlannedRequest {
   index: number;
   group: CurlArguments;
   oauth2: OAuth2Settings | undefined;
+  exported: ConnectorComment | undefined;
   /** `line 4`: the command's place, which selects all its requests. */
   command: string;
   where: string;
@@ -118,10 +125,11 @@ interface PlannedRequest {
 /** The requests of a command, told apart by their place in it when it has several (`line 4, URL 2`). */
 function requestsOf(command: CurlCommand, warnings: ImportWarnings): PlannedRequest[] {
   const oauth2 = readOAuth2Comment(command.comments, credentialOf);
+  const exported = readConnectorComment(command.comments);
   const groups = readCurlArguments(command.arguments, warnings);
   const requests = groups.flatMap((group) => {
     if (group.urls.length === 0) throw new ImportSourceError(`line ${command.line}`, 'the command has no URL: give it after curl (or with --url)');
-    return group.urls.map((url, index) => ({ url, index, group, oauth2 }));
+    return group.urls.map((url, index) => ({ url, index, group, oauth2, exported }));
   });
   const at = `line ${command.line}`;
   return requests.map((request, index) => ({ ...request, command: at, where: requests.length === 1 ? at : `${at}, URL ${index + 1}` }));
@@ -130,7 +138,7 @@ function requestsOf(command: CurlCommand, warnings: ImportWarnings): PlannedRequ
 /** A draft for each request; the options of a group are read once, for all its URLs. */
 function draftsOf(requests: PlannedRequest[], warnings: ImportWarnings): ConnectorDraft[] {
   const read = new Map<CurlArguments, { settings: CurlSettings; payload: CurlPayload }>();
-  return requests.map(({ url, index, group, oauth2, where }) => {
+  return requests.map(({ url, index, group, oauth2, exported, where }) => {
     let options = read.get(group);
     if (options === undefined) {
       const settings = readSettings(group.options, warnings);
@@ -138,8 +146,31 @@ function draftsOf(requests: PlannedRequest[], warnings: ImportWarnings): Connect
       read.set(group, options);
     }
     const { settings, payload } = options;
-    return { ...draftOf(url, settings, payload, payload.uploads[index], oauth2, warnings), where };
+    const draft = { ...draftOf(url, settings, payload, payload.uploads[index], oauth2, warnings), where };
+    return exported === undefined ? draft : asExported(draft, exported, warnings);
   });
+}
+
+/** A draft as the `# connector:` line above its command says: its name, description, output, tags and variables' names. */
+function asExported(draft: ConnectorDraft, exported: ConnectorComment, warnings: ImportWarnings): ConnectorDraft {
+  const named = (text: string) =>
+    text.replace(TEMPLATE, (match, escaped: string | undefined, name: string) => (escaped !== undefined ? match : `{{${exported.variables.get(name) ?? name}}}`));
+  if (exported.tagsLeft > 0) warnings.push({ code: 'TAGS_LEFT_OUT', where: `line ${exported.line}`, message: tagsLeftOut(exported.tagsLeft) });
+  return {
+    ...draft,
+    name: exported.name ?? draft.name,
+    description: exported.description ?? draft.description,
+    url: named(draft.url),
+    // A secret header's value is never a template: it stays as read (empty, its variable named).
+    headers: draft.headers.map((header) => (header.secret === true ? header : { ...header, value: named(header.value) })),
+    body: named(draft.body),
+    oauthUrl: draft.oauthUrl === null ? null : named(draft.oauthUrl),
+    output: exported.output ?? draft.output,
+    tags: exported.tags,
+    credentials: draft.credentials.map((credential) =>
+      credential.variable === undefined ? credential : { ...credential, variable: exported.variables.get(credential.variable) ?? credential.variable },
+    ),
+  };
 }
 
 /** One URL's connector; `upload` is the -T file paired with it, if any. */
@@ -185,6 +216,7 @@ function draftOf(
     apiKeyIn: auth.apiKeyIn,
     body,
     output: '',
+    tags: [],
     credentials: auth.credentials,
     where,
   };

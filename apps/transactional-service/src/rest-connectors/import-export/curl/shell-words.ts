@@ -1,3 +1,4 @@
+import { PLACEHOLDER } from '@app/domain';
 import { ImportSourceError } from '../connector-draft';
 
 /**
@@ -15,7 +16,9 @@ import { ImportSourceError } from '../connector-draft';
  * an operator, special parameters (`$1`, `$@`, …) and brace expansion (`{a,b}`); and Windows cmd's `^"` and a
  * PowerShell backtick continuation, which a POSIX reading would get silently wrong. Globs (`*`, `?`, `[…]`) and `~`
  * stay literal, as bash leaves a pattern that matches no file. CR before LF outside quotes is taken as a line end
- * (text pasted from Windows); inside quotes it is kept.
+ * (text pasted from Windows); inside quotes it is kept. In the command below a `# connector:` line (an export, whose
+ * every variable is a shell variable: connector-comment.ts), literal `{{name}}` text is the text it is: read as the
+ * escaped `\{{name}}`.
  */
 
 export interface ShellWord {
@@ -44,7 +47,20 @@ const SPECIAL_PARAMETER = /[0-9@*#?$!-]/;
 const MAX_VARIABLE_NAME = 64;
 const ANSI_C_ESCAPES: Record<string, number> = { a: 7, b: 8, e: 27, E: 27, f: 12, n: 10, r: 13, t: 9, v: 11, '\\': 92, "'": 39, '"': 34, '?': 63 };
 const UTF8 = new TextDecoder('utf-8', { fatal: true });
+/**
+ * What stands for an expanded variable's name inside a word until the word ends (`\0name\0`): never text, as no
+ * word holds a NUL (importCurl refuses one in the source, and an ANSI-C quote's value ends at one).
+ */
+const EXPANDED = /\0([^\0]*)\0/g;
 const ENCODER = new TextEncoder();
+
+/** The comment line of an export that holds what a command cannot say of a connector (connector-comment.ts). */
+export const CONNECTOR_COMMENT = 'connector:';
+
+/** Whether a comment's text is the connector line. */
+export function isConnectorComment(text: string): boolean {
+  return text.trimStart().startsWith(CONNECTOR_COMMENT);
+}
 
 /** The tokens of `source`, or an ImportSourceError naming the line of the first thing it cannot read. */
 export function tokenizeShell(source: string): ShellToken[] {
@@ -56,6 +72,9 @@ class ShellLexer {
   private at = 0;
   private line = 1;
   private readonly out: ShellToken[] = [];
+  /** Below a `# connector:` line until its command's line ends: literal `{{name}}` text is escaped. */
+  private exported = false;
+  private lineHasWord = false;
 
   constructor(private readonly text: string) {}
 
@@ -84,6 +103,8 @@ class ShellLexer {
   }
 
   private newline(): void {
+    if (this.lineHasWord) this.exported = false;
+    this.lineHasWord = false;
     this.out.push({ kind: 'newline', line: this.line });
     this.at += this.lineEndAt(this.at);
     this.line++;
@@ -97,7 +118,9 @@ class ShellLexer {
   private comment(): void {
     const end = this.text.indexOf('\n', this.at);
     const stop = end < 0 ? this.text.length : end;
-    this.out.push({ kind: 'comment', text: this.text.slice(this.at + 1, stop).replace(/\r$/, ''), line: this.line });
+    const text = this.text.slice(this.at + 1, stop).replace(/\r$/, '');
+    if (isConnectorComment(text)) this.exported = true;
+    this.out.push({ kind: 'comment', text, line: this.line });
     this.at = stop;
   }
 
@@ -133,6 +156,9 @@ class ShellLexer {
       }
     }
     if (hasBraceExpansion(skeleton)) this.fail('brace expansion ({a,b} or {1..3}) would make several arguments of one word: quote it');
+    this.lineHasWord = true;
+    if (this.exported) text = text.replace(PLACEHOLDER, '\\$&');
+    text = text.replace(EXPANDED, '{{$1}}');
     this.out.push(/^\d+$/.test(skeleton) && /[<>]/.test(this.text[this.at] ?? '') ? this.fileDescriptor(text, line) : { kind: 'word', word: { text, line } });
   }
 
@@ -253,7 +279,7 @@ class ShellLexer {
   /** `$NAME` becomes `{{NAME}}`, the connector's own variable: the value is given when the connector runs. */
   private placeholder(name: string): string {
     if (name.length > MAX_VARIABLE_NAME) this.fail(`$${name.slice(0, 20)}…: a variable name has at most ${MAX_VARIABLE_NAME} characters`);
-    return `{{${name}}}`;
+    return `\0${name}\0`;
   }
 
   /** $'…': bash decodes the escapes to bytes and the bytes as text; a NUL byte ends the string's value. */

@@ -110,6 +110,7 @@ describe('importOpenApi over the corpus', () => {
         body: '{\n  "children": [\n    null\n  ]\n}',
         ...NO_AUTH,
         output: '',
+        tags: [],
         where: 'operation POST /post',
       },
     ]);

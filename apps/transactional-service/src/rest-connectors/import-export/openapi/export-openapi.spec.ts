@@ -20,18 +20,24 @@ describe(exportOpenApi.name, () => {
       clientId: 'client-1',
       oauthUrl: 'https://auth.example.com/token',
       body: '{\n  "size": "large"\n}',
+      output: '$.id',
+      tags: [{ name: 'shop' }, { name: 'orders' }],
     });
 
     expect(JSON.parse(sut(connector))).toEqual({
       openapi: '3.1.0',
       info: { title: 'Create order', version: '1.0.0' },
       servers: [{ url: 'https://shop.example.com:8443' }],
+      tags: [{ name: 'shop' }, { name: 'orders' }],
       paths: {
         '/orders/{shop}': {
           post: {
-            operationId: 'Create order',
+            operationId: 'createOrder',
             summary: 'Create order',
             description: 'Orders a pizza.',
+            tags: ['shop', 'orders'],
+            'x-connector-name': 'Create order',
+            'x-connector-output': '$.id',
             parameters: [
               { name: 'shop', in: 'path', required: true, schema: { type: 'string' } },
               { name: 'lang', in: 'query', required: true, schema: { type: 'string', const: 'en' } },
@@ -63,6 +69,46 @@ describe(exportOpenApi.name, () => {
       { url: 'https://{tenant}.example.com', variables: { tenant: { default: '{{tenant}}', description: 'The connector variable tenant' } } },
     ]);
     expect(JSON.stringify(document)).not.toContain('secret');
+  });
+
+  it.each([
+    ['Create CRM lead', 'createCrmLead'],
+    ['POST 127.0.0.2:8099/2010-04-01/Accounts/{{AccountSid}}/Messages.json', 'postAccountsMessages'],
+    ['GET api.example.com/v1/users?page=2', 'getUsers'],
+    ['DELETE api.example.com', 'delete'],
+    ['Météo à Zürich (v2)', 'meteoAZurichV2'],
+    ['2 factor: send {{code}}', 'op2FactorSend'],
+    ['🎉 — 🎉', 'callConnector'],
+    ['x'.repeat(100), 'x'.repeat(64)],
+  ])('makes the operationId of %j a camelCase identifier: %s', (name, operationId) => {
+    const document = JSON.parse(sut(aForecastConnector({ name })));
+    const [operation] = Object.values(document.paths['/forecast/{city}']) as Array<{ operationId: string }>;
+
+    expect(operation.operationId).toBe(operationId);
+    expect(operation.operationId).toMatch(/^[A-Za-z][A-Za-z0-9]*$/);
+  });
+
+  it('describes a form body by a schema of its fields, a fixed value as const, beside the example', () => {
+    const document = JSON.parse(
+      sut(aForecastConnector({ requestType: RequestType.POST, contentType: ContentType.APPLICATION_FORM_URLENCODED, body: 'To=%2B1555&Body=Hi+there&From={{from}}' })),
+    );
+
+    expect(document.paths['/forecast/{city}'].post.requestBody.content).toEqual({
+      'application/x-www-form-urlencoded': {
+        schema: {
+          type: 'object',
+          properties: { To: { type: 'string', const: '+1555' }, Body: { type: 'string', const: 'Hi there' }, From: { type: 'string' } },
+          required: ['To', 'Body', 'From'],
+        },
+        example: 'To=%2B1555&Body=Hi+there&From={{from}}',
+      },
+    });
+  });
+
+  it('gives a form body that is not name=value pairs no schema, only its example', () => {
+    const document = JSON.parse(sut(aForecastConnector({ requestType: RequestType.POST, contentType: ContentType.APPLICATION_FORM_URLENCODED, body: 'a=1&a=2' })));
+
+    expect(document.paths['/forecast/{city}'].post.requestBody.content).toEqual({ 'application/x-www-form-urlencoded': { example: 'a=1&a=2' } });
   });
 
   describe('never writes a $ref it did not make', () => {
@@ -107,6 +153,10 @@ describe(exportOpenApi.name, () => {
       [
         'no auth, variables in path, query and host',
         aForecastConnector({ url: 'https://{{tenant}}.example.com:8080/forecast/{{city}}/days?units=metric&q=a%20b&day={{day}}' }),
+      ],
+      [
+        'a name that is no identifier, output and tags',
+        aForecastConnector({ name: 'GET forecast.example.com/{{city}} (v2)', output: "$.days[?@.rain > 2].date", tags: [{ name: 'weather' }, { name: 'öffentlich' }] }),
       ],
       [
         'basic auth, a JSON body with unicode, quotes and newlines',

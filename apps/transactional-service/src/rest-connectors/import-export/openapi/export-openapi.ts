@@ -1,6 +1,8 @@
 import { ApiKeyIn, AuthType, ContentType, GrantType, MEDIA_TYPES } from '@app/domain';
 import { ExportedConnector, Exporter, secretHeaderVariable } from '../connector-draft';
 import { declaredType } from '../curl/export-curl';
+import { formPairs } from '../form-pairs';
+import { operationIdOf } from './operation-id';
 import { SECRET_HEADER_EXTENSION } from './security';
 import { JsonRecord } from './values';
 
@@ -15,7 +17,10 @@ const VARIABLE = /\{\{([A-Za-z_][A-Za-z0-9_.-]{0,63})\}\}/g;
  * never known here and an OpenAPI document has no place for one: the scheme only says which credential to give. A
  * secret header is an apiKey scheme in the header (named `SECRET_X_TENANT`, marked `x-connector-secret-header`),
  * required together with the auth settings' scheme, never a header parameter.
- * importOpenApi reads it back into the same connector (method, URL, headers, content type, body, auth, name).
+ * The operationId is the name in camelCase (operationIdOf), the summary the name as it is; a form body has a schema
+ * of its fields besides its example. What OpenAPI has no field for is in the operation's `x-connector-name` (the name
+ * exactly) and `x-connector-output`, and the connector's tags are the operation's `tags` (declared at the top too).
+ * importOpenApi reads it back into the same connector (every field an export writes).
  */
 export const exportOpenApi: Exporter = (connector) => JSON.stringify(documentOf(connector), null, 2);
 
@@ -23,10 +28,14 @@ function documentOf(connector: ExportedConnector): JsonRecord {
   const { origin, path, query } = splitUrl(connector.url);
   const auth = securityOf(connector);
   const security = [...(auth ? [auth] : []), ...secretHeaderSchemes(connector)];
+  const tags = connector.tags.map(({ name }) => name);
   const operation: JsonRecord = {
-    operationId: connector.name,
+    operationId: operationIdOf(connector.name),
     summary: connector.name,
     ...(connector.description ? { description: connector.description } : {}),
+    ...(tags.length > 0 ? { tags } : {}),
+    'x-connector-name': connector.name,
+    ...(connector.output !== '' ? { 'x-connector-output': connector.output } : {}),
     parameters: [...pathParameters(path), ...queryParameters(query), ...headerParameters(connector.headers.filter(({ secret }) => secret !== true))],
     ...requestBodyOf(connector),
     security: security.length > 0 ? [Object.fromEntries(security.map(({ name }) => [name, []]))] : [],
@@ -36,6 +45,7 @@ function documentOf(connector: ExportedConnector): JsonRecord {
     openapi: '3.1.0',
     info: { title: connector.name, version: '1.0.0' },
     servers: [serverOf(origin)],
+    ...(tags.length > 0 ? { tags: tags.map((name) => ({ name })) } : {}),
     paths: { [pathTemplate(path)]: { [connector.requestType.toLowerCase()]: operation } },
     ...(security.length > 0 ? { components: { securitySchemes: Object.fromEntries(security.map(({ name, scheme }) => [name, scheme])) } } : {}),
   };
@@ -114,7 +124,24 @@ function decoded(text: string): string {
 function requestBodyOf(connector: ExportedConnector): JsonRecord {
   if (connector.contentType === ContentType.NONE) return {};
   const mediaType = declaredType(connector) ?? MEDIA_TYPES[connector.contentType];
-  return { requestBody: { required: true, content: { [mediaType]: { example: exampleOf(connector) } } } };
+  const schema = connector.contentType === ContentType.APPLICATION_FORM_URLENCODED ? formSchema(connector.body) : undefined;
+  return { requestBody: { required: true, content: { [mediaType]: { ...(schema && { schema }), example: exampleOf(connector) } } } };
+}
+
+/**
+ * A form body's schema: an object of its fields, each a string, a fixed value as `const` (a field that is one
+ * `{{variable}}` takes any), all required; undefined when the body is not `name=value` pairs (the example alone says
+ * it then), or names a field twice (an object cannot). The example stays the body as written.
+ */
+function formSchema(body: string): JsonRecord | undefined {
+  const pairs = formPairs(body, false);
+  if (pairs === undefined || new Set(pairs.map(({ key }) => key)).size !== pairs.length) return undefined;
+  const property = (value: string) => (/^\{\{[A-Za-z_][A-Za-z0-9_.-]{0,63}\}\}$/.test(value) ? { type: 'string' } : { type: 'string', const: value });
+  return {
+    type: 'object',
+    properties: Object.fromEntries(pairs.map(({ key, value }) => [key, property(value)])),
+    required: pairs.map(({ key }) => key),
+  };
 }
 
 /** JSON data when the body reads back the same from it and holds no key that starts with `$`, else the body's text. */

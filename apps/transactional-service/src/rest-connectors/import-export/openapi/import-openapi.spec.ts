@@ -33,6 +33,7 @@ describe(importOpenApi.name, () => {
         apiKeyIn: null,
         body: '',
         output: '',
+        tags: [],
         credentials: [],
         where: WHERE,
       });
@@ -121,7 +122,7 @@ describe(importOpenApi.name, () => {
     });
 
     it('gives a connector of an operation without tags none', async () => {
-      expect((await importOne(aDocumentWith({}))).connector.tags).toBeUndefined();
+      expect((await importOne(aDocumentWith({}))).connector.tags).toEqual([]);
     });
   });
 

@@ -1,5 +1,6 @@
 import { ApiKeyIn, AuthType } from '@app/domain';
 import { AuthSettings, ConnectorDraft, DraftHeader, ImportSourceError, ImportWarning, Importer, NO_AUTH } from '../connector-draft';
+import { outputFrom } from '../connector-extras';
 import { connectorTags } from '../draft-tags';
 import { documentNotes } from './document-notes';
 import { loadDocument } from './load-document';
@@ -85,9 +86,10 @@ function draftOf(document: JsonRecord, source: OperationSource, warnings: Import
     oauthUrl,
     apiKeyName,
     apiKeyIn,
-    output: '',
+    // An export's `x-connector-output`: the connector's output, which OpenAPI has no field for.
+    output: outputFrom(operation['x-connector-output']) ?? '',
+    tags: tags.tags,
     credentials,
-    ...(tags.tags.length > 0 && { tags: tags.tags }),
     where,
   };
 }

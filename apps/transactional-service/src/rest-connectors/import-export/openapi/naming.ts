@@ -11,13 +11,15 @@ export interface NamePart {
 }
 
 /**
- * The connector's name is the operationId, else the summary, else `METHOD /path`, on one line and at most 100
- * characters. The description is the summary (unless it became the name) and the description, at most 1000.
+ * The connector's name is `x-connector-name` (an export's: the name exactly), else the operationId, else the summary,
+ * else `METHOD /path`, on one line and at most 100 characters. The description is the summary (unless it became the
+ * name) and the description, at most 1000.
  */
 export function namingOf(method: string, path: string, operation: JsonRecord, where: string, warnings: ImportWarning[]): NamePart {
+  const exported = oneLine(stringOrUndefined(operation['x-connector-name']));
   const operationId = oneLine(stringOrUndefined(operation.operationId));
   const summary = stringOrUndefined(operation.summary)?.trim() || undefined;
-  const fullName = operationId || oneLine(summary) || oneLine(`${method} ${path}`);
+  const fullName = exported || operationId || oneLine(summary) || oneLine(`${method} ${path}`);
   const name = shortened(fullName, MAX_NAME);
   if (name !== fullName) warnings.push(warning('NAME_SHORTENED', where, `the name is cut to ${MAX_NAME} characters: ${name}`));
   const parts = [summary !== undefined && oneLine(summary) !== fullName ? summary : undefined, stringOrUndefined(operation.description)?.trim() || undefined];

@@ -75,6 +75,15 @@ describe('exportPostman', () => {
     });
   });
 
+  it('writes the output and tags in a ```connector block at the end of the description, which Postman keeps', () => {
+    const exported = JSON.parse(exportPostman(aConnector({ description: 'Creates an order', output: '$.id', tags: [{ name: 'shop' }, { name: 'orders' }] })));
+    expect(exported.item[0].request.description).toBe('Creates an order\n\n```connector\n{"output":"$.id","tags":["shop","orders"]}\n```');
+    expect(JSON.parse(exportPostman(aConnector({ description: null, output: '', tags: [{ name: 'a' }] }))).item[0].request.description).toBe(
+      '```connector\n{"tags":["a"]}\n```',
+    );
+    expect(JSON.parse(exportPostman(aConnector({ description: null }))).item[0].request.description).toBeUndefined();
+  });
+
   it('writes the URL alone when its parts would not give it back', () => {
     const exported = JSON.parse(exportPostman(aConnector({ url: 'https://user@[::1]:8080/x' })));
     expect(exported.item[0].request.url).toEqual({ raw: 'https://user@[::1]:8080/x' });
@@ -192,6 +201,15 @@ describe('exportPostman', () => {
           { field: 'authUsername', value: 'ana' },
           { field: 'authPassword', variable: 'authPassword' },
         ],
+      ],
+      [
+        'output and tags, a description whose text looks like a block',
+        aConnector({
+          description: 'Say:\n```connector\n{"output": "$.x"}\n```\nand more',
+          output: '$.data[?@.note == "```"]',
+          tags: [{ name: 'shop' }, { name: 'öffentlich "x"' }],
+        }),
+        [],
       ],
       ['no content type but a body (sent by none)', aConnector({ requestType: RequestType.OPTIONS, body: 'kept, not sent' }), []],
       [

@@ -1,6 +1,8 @@
 import { ApiKeyIn, AuthType, ContentType, GrantType, MEDIA_TYPES, multipartPartsOf, PLACEHOLDER } from '@app/domain';
 import { ExportedConnector, secretHeaderVariable } from '../connector-draft';
-import { formEncode, X_BASE64 } from './body';
+import { formPairs } from '../form-pairs';
+import { X_BASE64 } from './body';
+import { withConnectorBlock } from './connector-block';
 import { JsonNode } from './postman-json';
 import { splitUrl, urlFromParts } from './url';
 import { maskVariables } from './variables';
@@ -111,27 +113,9 @@ function queryParameterOf(parameter: string): { key: string; value: string | nul
   return equals < 0 ? { key: parameter, value: null } : { key: parameter.slice(0, equals), value: parameter.slice(equals + 1) };
 }
 
-/** Text decoded from a form, or undefined when it does not decode. */
-function formDecoded(text: string): string | undefined {
-  try {
-    return decodeURIComponent(text.replace(/\+/g, ' '));
-  } catch {
-    return undefined;
-  }
-}
-
 /** A form body's fields, when they are `key=value` pairs that encode back to the body exactly. */
 function formFields(body: string): Array<{ key: string; value: string; type: 'text' }> | undefined {
-  if (body === '') return [];
-  const fields = body.split('&').map((pair) => {
-    const equals = pair.indexOf('=');
-    const key = formDecoded(pair.slice(0, Math.max(equals, 0)));
-    const value = formDecoded(pair.slice(equals + 1));
-    return equals < 0 || key === undefined || value === undefined ? undefined : { key, value, type: 'text' as const };
-  });
-  if (fields.some((field) => field === undefined)) return undefined;
-  const complete = fields as Array<{ key: string; value: string; type: 'text' }>;
-  return complete.map((field) => `${formEncode(field.key)}=${formEncode(field.value)}`).join('&') === body ? complete : undefined;
+  return formPairs(body)?.map(({ key, value }) => ({ key, value, type: 'text' as const }));
 }
 
 /** The body, and the Content-Type header it needs when no mode says its media type. */
@@ -181,10 +165,13 @@ function variablesOf(connector: ExportedConnector, auth: object, headers: object
   return [...names].map((key) => ({ key, value: '', type: 'string' }));
 }
 
+const optional = (key: string, value: string | null) => (value === null ? {} : { [key]: value });
+
 /**
  * A Postman Collection v2.1 of one request: the connector's method, URL (raw, and its parts when they give it
  * back exactly), headers, body (raw with its language, urlencoded or form data) and auth, each secret written as a
- * `{{variable}}` (SECRET_VARIABLES, and a secret header's `{{SECRET_X_TENANT}}`) that the collection declares empty.
+ * `{{variable}}` (SECRET_VARIABLES, and a secret header's `{{SECRET_X_TENANT}}`) that the collection declares empty; its
+ * description, output and tags in the request's description (connector-block.ts).
  */
 export function exportCollection(connector: ExportedConnector): string {
   const auth = authOf(connector);
@@ -197,7 +184,7 @@ export function exportCollection(connector: ExportedConnector): string {
     ...(body === undefined ? {} : { body }),
     url: { raw: connector.url, ...parts },
     auth,
-    ...(connector.description === null ? {} : { description: connector.description }),
+    ...optional('description', withConnectorBlock(connector.description, connector.output, connector.tags)),
   };
   const collection = {
     info: { name: connector.name, schema: SCHEMA_V21 },

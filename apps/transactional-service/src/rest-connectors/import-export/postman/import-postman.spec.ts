@@ -45,7 +45,7 @@ describe('importPostman', () => {
         ['Purge', [{ name: 'Orders' }, { name: 'orders admin' }]],
         ['Deep', [{ name: 'Orders' }, { name: 'orders admin' }]],
         ['Long', [{ name: long.slice(0, 50).trimEnd() }]],
-        ['Ping', undefined],
+        ['Ping', []],
       ]);
       expect(draft.warnings).toEqual([
         {

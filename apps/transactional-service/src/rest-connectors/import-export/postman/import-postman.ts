@@ -29,10 +29,14 @@ export function importCollection(source: string, options: ImportOptions): Import
     const draft = connectorOf({ item: request.item, inheritedAuth: request.auth, variables, warnings, used });
     if (draft === undefined) continue;
     warnScripts(request.scripted, warnings);
-    // Each folder the request is in, from the top, is a tag.
+    // Each folder the request is in, from the top, is a tag, unless the request's own connector block names its tags.
+    if (draft.tags.length > 0) {
+      connectors.push(draft);
+      continue;
+    }
     const { tags, warnings: tagWarnings } = connectorTags(request.folders);
     tagWarnings.forEach(({ code, message }) => warnings.add(code, draft.where, message));
-    connectors.push(tags.length > 0 ? { ...draft, tags } : draft);
+    connectors.push({ ...draft, tags });
   }
   if (connectors.length === 0) {
     const reasons = warnings.all().filter((warning) => warning.code === 'ITEM_SKIPPED');

@@ -144,9 +144,11 @@ function draftOf(context: ItemContext): ConnectorDraft {
   if (body.header !== undefined) keepHeader(body.header, sorted, item.where, warnings);
   const url = checkedUrl(inConnectorSyntax(encodedAsPostmanSends(target.url), context));
   warnSettings(item, request, warnings);
+  const name = connectorName(item, url, warnings);
+  const { description, block } = connectorDescription(item, request, warnings);
   return {
-    name: connectorName(item, url, warnings),
-    description: connectorDescription(item, request, warnings),
+    name,
+    description,
     requestType,
     url,
     headers: sorted.headers.map((header) => (header.secret === true ? header : { header: header.header, value: inConnectorSyntax(header.value, context) })),
@@ -157,7 +159,8 @@ function draftOf(context: ItemContext): ConnectorDraft {
     apiKeyName: target.auth.apiKeyName,
     apiKeyIn: target.auth.apiKeyIn,
     body: checkedBody(body, requestType, context),
-    output: '',
+    output: block?.output ?? '',
+    tags: block?.tags ?? [],
     credentials: target.auth.credentials.map((credential) => {
       if (credential.variable !== undefined) context.used.add(credential.variable);
       return storableCredential(credential, context);

@@ -1,4 +1,6 @@
 import { LIMITS } from '@app/domain';
+import { tagsLeftOut } from '../connector-extras';
+import { ConnectorBlock, readConnectorBlock } from './connector-block';
 import { JsonNode } from './postman-json';
 import { Warnings } from './warnings';
 
@@ -28,9 +30,17 @@ export function connectorName(item: JsonNode, url: string, warnings: Warnings): 
   return name;
 }
 
-/** The request's description (else the item's), at most 1000 characters; null when there is none. */
-export function connectorDescription(item: JsonNode, request: JsonNode, warnings: Warnings): string | null {
-  const written = request.description('description') ?? item.description('description') ?? '';
+/**
+ * The request's description (else the item's), at most 1000 characters, null when there is none; and the output and
+ * tags of an export's ```connector block at its end (connector-block.ts), which the description leaves out.
+ */
+export function connectorDescription(item: JsonNode, request: JsonNode, warnings: Warnings): { description: string | null; block?: ConnectorBlock } {
+  const { description: written, block } = readConnectorBlock(request.description('description') ?? item.description('description') ?? '');
+  if (block !== undefined && block.tagsLeft > 0) warnings.add('TAGS_LEFT_OUT', item.where, tagsLeftOut(block.tagsLeft));
+  return { description: describedAs(written, item, warnings), block };
+}
+
+function describedAs(written: string, item: JsonNode, warnings: Warnings): string | null {
   const description = cut(storable(written), LIMITS.description).trim();
   if (description !== written.trim()) {
     warnings.add(

@@ -61,6 +61,8 @@ export type PostmanWarningCode =
   | 'SETTINGS_NOT_IMPORTED'
   /** A name over 100 characters, or over several lines: shortened to one line of 100. */
   | 'NAME_SHORTENED'
+  /** Tags of an export's ```connector block a connector cannot take (past the 20th, empty, over 50 characters, several lines). */
+  | 'TAGS_LEFT_OUT'
   /** A description over 1000 characters: cut. */
   | 'DESCRIPTION_SHORTENED'
   /** A folder name cut to 50 characters as a tag, one a tag cannot hold, the folders past the 20th (draft-tags.ts). */
