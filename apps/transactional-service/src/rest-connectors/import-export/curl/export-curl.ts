@@ -1,4 +1,4 @@
-import { ApiKeyIn, AuthType, ContentType, GrantType, MEDIA_TYPES, RequestType } from '@app/domain';
+import { ApiKeyIn, AuthType, ContentType, GrantType, MEDIA_TYPES, RequestType, withEscapesAsSent } from '@app/domain';
 import { ExportedConnector, Exporter } from '../connector-draft';
 import { curlEscape } from './curl-payload';
 import { withQuery } from './curl-url';
@@ -23,13 +23,14 @@ import { shellQuoted, shownInComment } from './posix-quote';
 export const exportCurl: Exporter = (connector) => {
   const options = [
     ...(/[{}[\]]/.test(connector.url) ? ['--globoff'] : []),
-    ...connector.headers.map(({ header, value }) => `-H ${shellQuoted(value === '' ? `${header};` : `${header}: ${value}`)}`),
+    // Header values and the body as they are sent: an escaped placeholder (`\{{name}}`) as the text `{{name}}`.
+    ...connector.headers.map(({ header, value }) => `-H ${shellQuoted(value === '' ? `${header};` : `${header}: ${withEscapesAsSent(value)}`)}`),
     // The connector's own Content-Type (a vendor's media type) is the one it sends; else its content type's.
     ...(connector.contentType === ContentType.NONE || declaredType(connector) !== undefined
       ? []
       : [`-H ${shellQuoted(`Content-Type: ${MEDIA_TYPES[connector.contentType]}`)}`]),
     ...authOptions(connector),
-    ...(connector.body === '' ? [] : [`--data-raw ${shellQuoted(connector.body)}`]),
+    ...(connector.body === '' ? [] : [`--data-raw ${shellQuoted(withEscapesAsSent(connector.body))}`]),
   ];
   const method = connector.requestType === RequestType.HEAD ? '--head' : `-X ${connector.requestType}`;
   const command = [`curl ${method} ${exportedUrl(connector)}`, ...options].join(' \\\n  ');

@@ -102,6 +102,23 @@ describe(exportOpenApi.name, () => {
     expect(operation.parameters.filter((parameter) => parameter.in === 'header')).toEqual([]);
   });
 
+  it('writes an escaped placeholder as the text the connector sends, in the example and a fixed header', () => {
+    const document = JSON.parse(
+      sut(
+        aForecastConnector({
+          requestType: RequestType.POST,
+          headers: [{ header: 'X-Template', value: '\\{{name}}' }],
+          contentType: ContentType.TEXT_PLAIN,
+          body: 'dear \\{{name}}: {{v}}',
+        }),
+      ),
+    ) as { paths: Record<string, { post: { parameters: Array<{ name: string; schema: object }>; requestBody: { content: Record<string, { example: string }> } } }> };
+    const operation = Object.values(document.paths)[0].post;
+
+    expect(operation.requestBody.content['text/plain'].example).toBe('dear {{name}}: {{v}}');
+    expect(operation.parameters.find(({ name }) => name === 'X-Template')?.schema).toEqual({ type: 'string', const: '{{name}}' });
+  });
+
   describe('round trip: importOpenApi gives the same connector back', () => {
     const connectors: Array<[string, ExportedConnector]> = [
       [

@@ -1,4 +1,4 @@
-import { ApiKeyIn, AuthType, ContentType, GrantType, MEDIA_TYPES } from '@app/domain';
+import { ApiKeyIn, AuthType, ContentType, GrantType, MEDIA_TYPES, withEscapesAsSent } from '@app/domain';
 import { ExportedConnector, Exporter } from '../connector-draft';
 import { declaredType } from '../curl/export-curl';
 import { JsonRecord } from './values';
@@ -91,7 +91,8 @@ function headerParameters(headers: Array<{ header: string; value: string }>): Js
 }
 
 function requiredParameter(name: string, place: 'query' | 'header', value: string): JsonRecord {
-  const schema = value === `{{${name}}}` ? { type: 'string' } : { type: 'string', const: value };
+  // A fixed value as it is sent: an escaped placeholder as the text it stands for.
+  const schema = value === `{{${name}}}` ? { type: 'string' } : { type: 'string', const: withEscapesAsSent(value) };
   return { name, in: place, required: true, schema };
 }
 
@@ -115,12 +116,14 @@ function requestBodyOf(connector: ExportedConnector): JsonRecord {
 
 /** JSON data when the body reads back the same from it and holds no key that starts with `$`, else the body's text. */
 function exampleOf(connector: ExportedConnector): unknown {
-  if (connector.contentType !== ContentType.APPLICATION_JSON) return connector.body;
+  // As it is sent: an escaped placeholder as the text it stands for.
+  const body = withEscapesAsSent(connector.body);
+  if (connector.contentType !== ContentType.APPLICATION_JSON) return body;
   try {
-    const data: unknown = JSON.parse(connector.body);
-    return JSON.stringify(data, null, 2) === connector.body && !holdsDollarKey(data) ? data : connector.body;
+    const data: unknown = JSON.parse(body);
+    return JSON.stringify(data, null, 2) === body && !holdsDollarKey(data) ? data : body;
   } catch {
-    return connector.body;
+    return body;
   }
 }
 

@@ -1,4 +1,4 @@
-import { ApiKeyIn, AuthType, ContentType, GrantType, MEDIA_TYPES, PLACEHOLDER } from '@app/domain';
+import { ApiKeyIn, AuthType, ContentType, GrantType, MEDIA_TYPES, PLACEHOLDER, withEscapesAsSent } from '@app/domain';
 import { ExportedConnector } from '../connector-draft';
 import { formEncode } from './body';
 import { JsonNode } from './postman-json';
@@ -136,7 +136,9 @@ function formFields(body: string): Array<{ key: string; value: string; type: 'te
 
 /** The body, and the Content-Type header it needs when no mode says its media type. */
 function bodyOf(connector: ExportedConnector): { body?: object; contentType?: string } {
-  const { contentType, body } = connector;
+  const { contentType } = connector;
+  // An escaped placeholder is written as the text it sends; the collection declares no variable for it.
+  const body = withEscapesAsSent(connector.body);
   if (contentType === ContentType.NONE) return body === '' ? {} : { body: { mode: 'raw', raw: body, disabled: true } };
   const language = LANGUAGES[contentType];
   if (language !== undefined) return { body: { mode: 'raw', raw: body, options: { raw: { language } } } };
@@ -146,7 +148,7 @@ function bodyOf(connector: ExportedConnector): { body?: object; contentType?: st
 }
 
 function headersOf(connector: ExportedConnector, contentType: string | undefined): object[] {
-  const own = connector.headers.map(({ header, value }) => ({ key: header, value, type: 'text' }));
+  const own = connector.headers.map(({ header, value }) => ({ key: header, value: withEscapesAsSent(value), type: 'text' }));
   const hasContentType = connector.headers.some(({ header }) => header.toLowerCase() === 'content-type');
   return contentType === undefined || hasContentType ? own : [...own, { key: 'Content-Type', value: contentType, type: 'text' }];
 }
