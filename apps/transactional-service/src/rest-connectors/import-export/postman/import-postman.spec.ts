@@ -145,6 +145,15 @@ describe('importPostman', () => {
       ]);
     });
 
+    it('asks only for the password of basic auth whose username is written out', async () => {
+      const draft = await imported(aCollection([aRequestItem('Twilio', { auth: anAuth('basic', { username: 'AC0123', password: '{{authToken}}' }) })]));
+      expect(draft.connectors[0].credentials).toEqual([
+        { field: 'basicUsername', value: 'AC0123', where: 'item "Twilio", auth basic' },
+        { field: 'basicPassword', variable: 'authToken', where: 'item "Twilio", auth basic' },
+      ]);
+      expect(draft.warnings).toEqual([]);
+    });
+
     it('maps API key auth, in a header or in the query', async () => {
       const draft = await imported(
         aCollection([
