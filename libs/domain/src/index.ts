@@ -54,6 +54,7 @@ export * from './rest-connectors/rest-connector.enums';
 export * from './rest-connectors/media-types';
 export * from './rest-connectors/connector-secrets';
 export * from './rest-connectors/connector-fields';
+export * from './rest-connectors/multipart-parts';
 export * from './rest-connectors/stored-connector';
 export * from './rest-connectors/dto/rest-connector-write.dto';
 export * from './rest-connectors/dto/rest-connector-write.examples';

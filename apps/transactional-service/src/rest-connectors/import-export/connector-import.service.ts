@@ -5,6 +5,7 @@ import {
   BotPath,
   ConsistencyScope,
   CREDENTIAL_FIELDS,
+  givenSecretHeader,
   IMPORT_LIMITS,
   ImportedConnectorDto,
   ImportCredentialField,
@@ -13,6 +14,7 @@ import {
   RestConnectorImportDto,
   RestConnectorImportResultDto,
   RestConnectorWriteDto,
+  SECRET_HEADER_PLACEHOLDER,
   SECRETS,
   SecretField,
 } from '@app/domain';
@@ -20,7 +22,7 @@ import { AnswerHandle, PLATFORM_VALIDATION_OPTIONS, PlatformValidationPipe } fro
 import { BadRequestException, Injectable } from '@nestjs/common';
 import { Author } from '../author';
 import { CreateConnectors, NewConnector } from '../use-cases/create-connectors.use-case';
-import { ConnectorDraft, CredentialDraft, CredentialField, DRAFT_FIELDS, ImportDraft } from './connector-draft';
+import { ConnectorDraft, CredentialDraft, CredentialField, DRAFT_FIELDS, DraftHeader, ImportDraft } from './connector-draft';
 import { ImportReader } from './import-reader';
 import { uniqueNames } from './unique-names';
 
@@ -81,10 +83,11 @@ export class ConnectorImportService {
       const missing = planned.flatMap(({ draft: { where }, credentials }, index) =>
         credentials
           .filter(({ from }) => from === 'MISSING')
-          .map(
-            ({ field, variable }) =>
-              `connectors.${index} (${where}): ${field} is not in the source${variable ? ` (it names the variable ${variable})` : ''}: send it in credentials.${field}`,
-          ),
+          .map(({ field, header, variable }) => {
+            const named = header === undefined ? field : `the secret header ${header}`;
+            const given = header === undefined ? field : `headers[${JSON.stringify(header)}]`;
+            return `connectors.${index} (${where}): ${named} is not in the source${variable ? ` (it names the variable ${variable})` : ''}: send it in credentials.${given}`;
+          }),
       );
       if (missing.length > 0) throw new InvalidInputError(missing);
       const uuids = await this.create.many({
@@ -112,10 +115,13 @@ export class ConnectorImportService {
     const planned: Planned[] = [];
     const now = new Date();
     for (const [index, connector] of draft.connectors.entries()) {
-      const credentials = connector.credentials.map((credential) => credentialOf(credential, given));
+      const credentials = [
+        ...connector.credentials.map((credential) => credentialOf(credential, given)),
+        ...connector.headers.flatMap((header) => (header.secret === true ? [secretHeaderCredentialOf(header, given.headers)] : [])),
+      ];
       const values = credentialValues(connector.credentials, given);
       const shownValues = Object.fromEntries(Object.entries(values).map(([field, value]) => [field, isSecret(field) ? SECRETS[field].placeholder : value]));
-      const fields = createBody({ ...connector, name: names[index] });
+      const fields = createBody({ ...connector, name: names[index] }, given.headers, false);
       const prefix = `connectors.${index} (${connector.where}):`;
       try {
         const body = (await this.pipe.transform(
@@ -123,7 +129,8 @@ export class ConnectorImportService {
           { type: 'body', metatype: RestConnectorWriteDto, data: '' },
         )) as RestConnectorWriteDto;
         const created = this.create.prepare(path, body, author, now);
-        planned.push({ draft: connector, created, shown: { ...fields, ...shownValues } as unknown as RestConnectorWriteDto, credentials });
+        const shown = { ...createBody({ ...connector, name: names[index] }, given.headers, true), ...shownValues } as unknown as RestConnectorWriteDto;
+        planned.push({ draft: connector, created, shown, credentials });
       } catch (error) {
         problems.push(...problemsOf(error).map((problem) => `${prefix} ${problem}`));
       }
@@ -133,11 +140,22 @@ export class ConnectorImportService {
   }
 }
 
-/** The create body of a draft, without its credentials: an auth setting the draft leaves null is left out. */
-function createBody(draft: ConnectorDraft): Record<string, unknown> {
-  return Object.fromEntries(
+/**
+ * The create body of a draft, without its credentials: an auth setting the draft leaves null is left out. A secret
+ * header holds its value from the source, else from `credentials.headers`, else a stand-in (a create is then refused
+ * as MISSING); `shown` (the answer's body), the placeholder instead.
+ */
+function createBody(draft: ConnectorDraft, givenHeaders: Record<string, string> | undefined, shown: boolean): Record<string, unknown> {
+  const body = Object.fromEntries(
     DRAFT_FIELDS.flatMap((field) => (draft[field] === null && (AUTH_FIELDS as string[]).includes(field) ? [] : [[field, draft[field]]])),
   );
+  body.headers = draft.headers.map(({ header, value, secret }: DraftHeader) => {
+    if (secret !== true) return { header, value };
+    const sourced = value === '' ? undefined : value;
+    const secretValue = shown ? SECRET_HEADER_PLACEHOLDER : (sourced ?? givenSecretHeader(givenHeaders, header) ?? STAND_IN.apiKey);
+    return { header, value: secretValue, secret: true };
+  });
+  return body;
 }
 
 type Given = Partial<Record<ImportCredentialField, string>>;
@@ -162,6 +180,12 @@ function credentialOf({ field, value, variable, where }: CredentialDraft, given:
   const fromRequest = given[field] !== undefined || (isBasicPart(field) && given.basicToken !== undefined);
   const from = value !== undefined ? 'SOURCE' : fromRequest ? 'CREDENTIALS' : 'MISSING';
   return { field, from, ...(variable !== undefined && { variable }), where };
+}
+
+/** Where a secret header's value comes from, as a credential: `field: headers`, the header named. */
+function secretHeaderCredentialOf({ header, value, variable, where = '' }: DraftHeader, givenHeaders: Record<string, string> | undefined): ImportedCredentialDto {
+  const from = value !== '' ? 'SOURCE' : givenSecretHeader(givenHeaders, header) !== undefined ? 'CREDENTIALS' : 'MISSING';
+  return { field: 'headers', header, from, ...(variable !== undefined && { variable }), where };
 }
 
 function problemsOf(error: unknown): string[] {

@@ -1,15 +1,15 @@
 import { ApiKeyIn, AuthType, ImportCredentialField, isBasicCredentials, VARIABLE_NAME_SOURCE } from '@app/domain';
 import { basicCredentials } from '../basic-credentials';
-import { AuthSettings, CredentialDraft, ImportSourceError, NO_AUTH } from '../connector-draft';
+import { AuthSettings, CredentialDraft, DraftHeader, ImportSourceError, isExportedSecretHeader, NO_AUTH, secretHeaderOf } from '../connector-draft';
 import { isApiKeyHeaderName, MAY_HOLD_CREDENTIAL, mayHoldCredential } from '../credential-names';
 import { ImportWarnings } from '../import-warnings';
 import { CurlSettings, WrittenHeader } from './curl-settings';
 import { OAuth2Settings } from './oauth2-comment';
 import { percentDecoded, ResolvedUrl } from './curl-url';
 
-/** The auth settings of a draft, and the headers and URL left once the secrets are out of them. */
+/** The auth settings of a draft, and the headers and URL left once the secrets are out of them (a credential header as a secret header). */
 export interface Auth extends AuthSettings {
-  headers: WrittenHeader[];
+  headers: Array<WrittenHeader & Partial<DraftHeader>>;
   url: string;
 }
 
@@ -19,6 +19,8 @@ interface Candidate {
   what: string;
   where: string;
   settings: () => AuthSettings;
+  /** The header it comes from: when another credential wins, it stays as a secret header. */
+  header?: WrittenHeader;
 }
 
 /** A whole value that is one variable: the credential is that variable, given when the connector runs. */
@@ -27,12 +29,14 @@ const WHOLE_PLACEHOLDER = new RegExp(`^\\{\\{\\s*(${VARIABLE_NAME_SOURCE})\\s*\\
 const EXPORTED_API_KEY = '{{API_KEY}}';
 
 /**
- * Credentials become the auth settings, never headers or query parameters (the secret would be stored in clear). The
- * sources, in curl's precedence: an `Authorization` header (curl sends a custom header instead of its own), then
- * --oauth2-bearer, then -u, then user info in the URL; then an API-key header, then an API-key query parameter. The
- * first wins; each other one is left out with AUTH_CONFLICT (a connector has one auth setting, and a secret left in a
- * header would be stored in clear). With the exporter's `# connector-oauth2:` line, that OAuth 2.0 setting wins and
- * the Bearer header below it is the token the connector fetches itself.
+ * Credentials become the auth settings or secret headers, never plain headers or query parameters (the secret would be
+ * stored in clear). The sources, in curl's precedence: an `Authorization` header (curl sends a custom header instead
+ * of its own), then --oauth2-bearer, then -u, then user info in the URL; then an API-key header, then an API-key query
+ * parameter. The first wins; another header among them stays a secret header (SECRET_HEADER: a bearer token and an
+ * `x-api-key` both go), any other is left out with AUTH_CONFLICT (a connector has one auth setting). A header whose
+ * value is the exporter's variable for a secret header (`$SECRET_X_TENANT` for X-Tenant) is that secret header. With
+ * the exporter's `# connector-oauth2:` line, that OAuth 2.0 setting wins and the Bearer header below it is the token
+ * the connector fetches itself.
  *
  * API-key headers: the names both importers share (isApiKeyHeaderName: X-API-Key, X-RapidAPI-Key, X-Auth-Token,
  * PRIVATE-TOKEN, Ocp-Apim-Subscription-Key, …). A Cookie or Proxy-Authorization header stays a plain header, with
@@ -50,30 +54,49 @@ export function readAuth(
 ): Auth {
   const candidates: Candidate[] = [];
   if (oauth2) candidates.push(oauth2Candidate(oauth2));
-  const plainHeaders = headers.filter((header) => {
+  /** The headers that are credentials: each one's candidate, or null for one that is not sent as written. */
+  const taken = new Map<WrittenHeader, Candidate | null>();
+  for (const header of headers) {
+    if (isExportedSecretHeader(header.header, header.value)) continue;
     const candidate = headerCandidate(header, warnings);
     if (candidate === undefined) {
       if (MAY_HOLD_CREDENTIAL.test(header.header)) {
         warnings.push({ code: 'HEADER_MAY_HOLD_CREDENTIAL', where: `line ${header.line}, -H ${header.header}`, message: mayHoldCredential(header.header) });
       }
-      return true;
+      continue;
     }
     // Below the OAuth 2.0 comment, the Bearer header stands for the token the connector gets itself.
-    if (!(oauth2 && candidate.rank === 1 && /^bearer\b/i.test(header.value))) candidates.push(candidate);
-    return false;
-  });
+    const fetched = oauth2 && candidate.rank === 1 && /^bearer\b/i.test(header.value);
+    if (!fetched) candidates.push(candidate);
+    taken.set(header, fetched ? null : candidate);
+  }
   candidates.push(...optionCandidates(settings, url.userInfo));
   const { rest, found } = queryCandidates(url.url, urlLine);
   candidates.push(...found);
   candidates.sort((a, b) => a.rank - b.rank);
   const [winner, ...others] = candidates;
   for (const other of others) {
-    warnings.push({
-      code: 'AUTH_CONFLICT',
-      where: other.where,
-      message: `${other.what} is left out, its secret not imported: the connector has one auth setting, and ${winner.what} comes first (as curl would send it).`,
-    });
+    warnings.push(
+      other.header
+        ? {
+            code: 'SECRET_HEADER',
+            where: other.where,
+            message: `${other.what} is kept as a secret header (sealed, shown as <SECRET>): the connector's auth setting is ${winner.what}, which comes first (as curl would send it).`,
+          }
+        : {
+            code: 'AUTH_CONFLICT',
+            where: other.where,
+            message: `${other.what} is left out, its secret not imported: the connector has one auth setting, and ${winner.what} comes first (as curl would send it).`,
+          },
+    );
   }
+  const plainHeaders = headers.flatMap((header): Auth['headers'] => {
+    if (isExportedSecretHeader(header.header, header.value)) return [{ ...header, ...secretHeaderOf(header.header, header.value, `line ${header.line}, -H ${header.header}`) }];
+    const candidate = taken.get(header);
+    if (candidate === undefined) return [header];
+    if (candidate === null || candidate === winner) return [];
+    return [{ ...header, ...secretHeaderOf(header.header, header.value, candidate.where) }];
+  });
   const auth = winner ? winner.settings() : NO_AUTH;
   for (const scheme of settings.otherAuthSchemes) {
     warnings.push({
@@ -102,13 +125,14 @@ function oauth2Candidate(oauth2: OAuth2Settings): Candidate {
 function headerCandidate(header: WrittenHeader, warnings: ImportWarnings): Candidate | undefined {
   const where = `line ${header.line}, -H ${header.header}`;
   if (/^authorization$/i.test(header.header))
-    return { rank: 1, what: `the Authorization header (line ${header.line})`, where, settings: () => authorizationSettings(header, where, warnings) };
+    return { rank: 1, what: `the Authorization header (line ${header.line})`, where, settings: () => authorizationSettings(header, where, warnings), header };
   if (!isApiKeyHeader(header)) return undefined;
   return {
     rank: 5,
     what: `the ${header.header} header (line ${header.line})`,
     where,
     settings: () => apiKeySettings(header.header, ApiKeyIn.HEADER, header.value, where),
+    header,
   };
 }
 

@@ -1,5 +1,5 @@
 import { ApiKeyIn, AuthType, ContentType, GrantType, MEDIA_TYPES, RequestType, withEscapesAsSent } from '@app/domain';
-import { ExportedConnector, Exporter } from '../connector-draft';
+import { ExportedConnector, Exporter, secretHeaderVariable } from '../connector-draft';
 import { curlEscape } from './curl-payload';
 import { withQuery } from './curl-url';
 import { oauth2Comment } from './oauth2-comment';
@@ -18,24 +18,37 @@ import { shellQuoted, shownInComment } from './posix-quote';
  * set, and importCurl reads each back as that variable: `$BASIC_TOKEN` (the Base64 of user:password, sent as
  * `Authorization: Basic $BASIC_TOKEN`: a token, not a user and password, is what the connector keeps), `$BEARER_TOKEN`,
  * `$API_KEY` (in the header or query parameter apiKeyName), and for OAuth 2.0 `$ACCESS_TOKEN` in the call with the
- * settings on a `# connector-oauth2:` comment line above it (`$CLIENT_SECRET`, `$AUTH_PASSWORD`; oauth2-comment.ts).
+ * settings on a `# connector-oauth2:` comment line above it (`$CLIENT_SECRET`, `$AUTH_PASSWORD`; oauth2-comment.ts). A
+ * secret header is `-H 'X-Tenant: '"$SECRET_X_TENANT"` (secretHeaderVariable), read back as that secret header.
  */
 export const exportCurl: Exporter = (connector) => {
   const options = [
     ...(/[{}[\]]/.test(connector.url) ? ['--globoff'] : []),
     // Header values and the body as they are sent: an escaped placeholder (`\{{name}}`) as the text `{{name}}`.
-    ...connector.headers.map(({ header, value }) => `-H ${shellQuoted(value === '' ? `${header};` : `${header}: ${withEscapesAsSent(value)}`)}`),
+    ...connector.headers.map(({ header, value, secret }) =>
+      secret === true
+        ? `-H ${shellQuoted(`${header}: `)}"$${secretHeaderVariable(header)}"`
+        : `-H ${shellQuoted(value === '' ? `${header};` : `${header}: ${withEscapesAsSent(value)}`)}`,
+    ),
     // The connector's own Content-Type (a vendor's media type) is the one it sends; else its content type's.
     ...(connector.contentType === ContentType.NONE || declaredType(connector) !== undefined
       ? []
       : [`-H ${shellQuoted(`Content-Type: ${MEDIA_TYPES[connector.contentType]}`)}`]),
     ...authOptions(connector),
-    ...(connector.body === '' ? [] : [`--data-raw ${shellQuoted(withEscapesAsSent(connector.body))}`]),
+    ...(connector.body === '' ? [] : [`--data-raw ${shellQuoted(bodyAsSent(connector))}`]),
   ];
   const method = connector.requestType === RequestType.HEAD ? '--head' : `-X ${connector.requestType}`;
   const command = [`curl ${method} ${exportedUrl(connector)}`, ...options].join(' \\\n  ');
   return [...commentLines(connector), command].join('\n') + '\n';
 };
+
+/**
+ * The body as it is sent, but for its placeholders: an escaped one as the text it stands for. A multipart body is
+ * its parts' JSON, whose escapes are the JSON's own: as stored.
+ */
+export function bodyAsSent(connector: ExportedConnector): string {
+  return connector.contentType === ContentType.MULTIPART_FORM_DATA ? connector.body : withEscapesAsSent(connector.body);
+}
 
 /** The connector's own Content-Type header's value, if it has one. */
 export function declaredType(connector: ExportedConnector): string | undefined {

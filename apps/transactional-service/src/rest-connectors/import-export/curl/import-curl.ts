@@ -1,4 +1,4 @@
-import { AuthType, ContentType, HTTP_TOKEN, LIMITS, PLACEHOLDER, RequestType, textProblem } from '@app/domain';
+import { AuthType, ContentType, HTTP_TOKEN, LIMITS, multipartBody, PLACEHOLDER, readMultipartParts, RequestType, textProblem } from '@app/domain';
 import { ConnectorDraft, ImportDraft, Importer, ImportOptions, ImportSourceError } from '../connector-draft';
 import { ImportWarnings } from '../import-warnings';
 import { leadingName, quotedList } from '../quoted-list';
@@ -28,7 +28,7 @@ import { ShellWord, tokenizeShell } from './shell-words';
  * - METHOD_CASE: `-X post` sent as POST. BODY_NOT_SENT: data with GET or HEAD, which the connector does not send.
  * - CONTENT_TYPE_CHANGED: a multipart type other than form-data (sent as text/plain), or parameters that cannot be read (dropped).
  * - HEADER_SKIPPED: `-H 'X:'`, a header without colon, or a Content-Type a later one replaces.
- * - MULTIPART_BODY: -F text fields kept as name=value in the body.
+ * - FORM_PARAMETER_SKIPPED: a -F parameter other than `type=` and `filename=` (`headers=`, `encoder=`, unknown ones).
  * - AUTH_CONFLICT: a second credential source, left out. AUTHORIZATION_AS_API_KEY: `Authorization: <other scheme>`.
  * - UNSUPPORTED_AUTH_SCHEME: --digest, --ntlm, --negotiate, --anyauth, --aws-sigv4…
  * - HEADER_MAY_HOLD_CREDENTIAL: a Cookie (-b, -H) or Proxy-Authorization header, kept in clear as a plain header.
@@ -158,7 +158,7 @@ function draftOf(
   const queryParts = [...payload.urlQuery, ...(settings.get && payload.data !== null ? [payload.data] : [])];
   refuseLongQuery(where, resolved.url, queryParts);
   const url = withQuery(resolved.url, queryParts);
-  const body = settings.get ? '' : (payload.data ?? payload.multipart ?? '');
+  const body = settings.get ? '' : (payload.data ?? multipartBody(payload.multipart ?? []));
   const requestType = methodOf(settings, payload, upload !== undefined, warnings);
   const { contentType, headers } = contentTypeOf(settings, payload, warnings);
   const auth = readAuth(settings, headers, { ...resolved, url }, word.line, oauth2, warnings);
@@ -169,12 +169,14 @@ function draftOf(
       message: `curl sends the data with ${requestType}; the connector keeps the body but sends none with ${requestType}.`,
     });
   }
-  checkDraft(where, auth.url, auth.authType, auth.headers, body);
+  checkDraft(where, auth.url, auth.authType, auth.headers, body, payload.multipart !== null && payload.data === null);
   return {
     ...nameOf(requestType, auth.url),
     requestType,
     url: auth.url,
-    headers: auth.headers.map(({ header, value }) => ({ header, value })),
+    headers: auth.headers.map(({ header, value, secret, variable, where: at }) =>
+      secret === true ? { header, value, secret, ...(variable !== undefined && { variable }), where: at } : { header, value },
+    ),
     contentType,
     authType: auth.authType,
     grantType: auth.grantType,
@@ -267,7 +269,7 @@ function contentTypeOf(settings: CurlSettings, payload: CurlPayload, warnings: I
 }
 
 /** What the service's write rules would refuse, refused here with the line it comes from. */
-function checkDraft(where: string, url: string, authType: AuthType, headers: WrittenHeader[], body: string): void {
+function checkDraft(where: string, url: string, authType: AuthType, headers: WrittenHeader[], body: string, multipart: boolean): void {
   if (url.length > LIMITS.url) throw new ImportSourceError(where, `the URL with its query is longer than ${LIMITS.url} characters`);
   if (authType !== AuthType.AUTH_NONE && (/^[a-z]+:\/\/([^/?#]*)/i.exec(url)?.[1] ?? '').search(PLACEHOLDER) !== -1) {
     throw new ImportSourceError(
@@ -285,6 +287,10 @@ function checkDraft(where: string, url: string, authType: AuthType, headers: Wri
     if (Buffer.byteLength(value) > LIMITS.headerValueBytes) throw new ImportSourceError(at, `the value is longer than ${LIMITS.headerValueBytes} bytes`);
   }
   if (Buffer.byteLength(body) > LIMITS.payloadBytes) throw new ImportSourceError(where, `the body is longer than ${LIMITS.payloadBytes} bytes`);
+  if (multipart) {
+    const reading = readMultipartParts(body);
+    if ('problems' in reading) throw new ImportSourceError(where, `the form's parts cannot be kept: ${reading.problems[0]}`);
+  }
 }
 
 /** `POST api.example.com/v1/users`; a longer one is cut to 100 characters and the description holds the whole URL. */

@@ -241,4 +241,21 @@ describe(exportOpenApi.name, () => {
       expect(draft.connectors[0].credentials).toEqual(fields.map((field) => ({ field, where: expect.stringMatching(/^security scheme /) })));
     });
   });
+
+  it.each([
+    ['beside bearer auth', AuthType.AUTH_BEARER],
+    ['without auth settings', AuthType.AUTH_NONE],
+  ])('writes a secret header %s as a marked apiKey scheme required with the auth, never a parameter, and reads it back', async (_case, authType) => {
+    const connector = aForecastConnector({ authType, headers: [{ header: 'x-api-key', value: '<SECRET>', secret: true }] });
+
+    const document = JSON.parse(sut(connector));
+    const draft = await importOpenApi(sut(connector), {});
+
+    const operation = Object.values(Object.values(document.paths)[0] as Record<string, { parameters: unknown[]; security: unknown[] }>)[0];
+    expect(JSON.stringify(operation.parameters)).not.toContain('x-api-key');
+    expect(document.components.securitySchemes.SECRET_X_API_KEY).toMatchObject({ type: 'apiKey', name: 'x-api-key', in: 'header', 'x-connector-secret-header': true });
+    expect(JSON.stringify(document)).not.toContain('<SECRET>');
+    expect(draft.connectors[0]).toMatchObject({ authType, headers: [{ header: 'x-api-key', value: '', secret: true, where: 'security scheme SECRET_X_API_KEY' }] });
+    expect(draft.warnings).toEqual([]);
+  });
 });

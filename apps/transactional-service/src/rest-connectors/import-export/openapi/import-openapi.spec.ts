@@ -602,14 +602,27 @@ describe(importOpenApi.name, () => {
       ]);
     });
 
-    it('takes the first alternative a connector supports, and one scheme of several required together', async () => {
+    it('takes the first alternative a connector supports, and of several schemes required together one as the auth settings, a second as a secret header', async () => {
       const { connector, warnings } = await importOne(secured([{ digest: [] }, { headerKey: [], bearer: [] }, {}]));
 
       expect(connector.authType).toBe(AuthType.AUTH_API_KEY);
+      expect(connector.headers).toEqual([{ header: 'Authorization', value: '', secret: true, where: 'security scheme bearer' }]);
       expect(warnings).toEqual([
         { code: 'SECURITY_ALTERNATIVES', where: WHERE, message: 'the API accepts digest or headerKey and bearer or none: the connector uses headerKey' },
-        { code: 'SECURITY_SCHEMES_COMBINED', where: WHERE, message: 'the API wants headerKey and bearer together: the connector carries only headerKey' },
+        {
+          code: 'SECURITY_SCHEMES_COMBINED',
+          where: WHERE,
+          message: 'the API wants headerKey and bearer together: the connector carries headerKey, and bearer as a secret header',
+        },
       ]);
+    });
+
+    it('makes an API key in a header required with bearer auth a secret header, its header parameter with it', async () => {
+      const document = secured([{ bearer: [], headerKey: [] }]);
+      const { connector } = await importOne(document);
+
+      expect(connector).toMatchObject({ authType: AuthType.AUTH_BEARER, credentials: [{ field: 'bearerToken' }] });
+      expect(connector.headers.filter(({ secret }) => secret)).toEqual([expect.objectContaining({ secret: true, value: '', where: 'security scheme headerKey' })]);
     });
 
     it("takes the operation's security over the document's, `[]` being no auth", async () => {

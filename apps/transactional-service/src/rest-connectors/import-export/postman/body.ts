@@ -1,4 +1,4 @@
-import { ContentType, contentTypeOfMediaType, keptContentType, MEDIA_TYPES } from '@app/domain';
+import { ContentType, contentTypeOfMediaType, keptContentType, MEDIA_TYPES, multipartBody, MultipartPart, readMultipartParts } from '@app/domain';
 import stripJsonComments from 'strip-json-comments';
 import { Header } from './headers';
 import { JsonNode } from './postman-json';
@@ -43,23 +43,74 @@ const raw: ModeReader = (body) => {
   return { text, mediaType: LANGUAGE_MEDIA_TYPES.get(language) ?? 'text/plain' };
 };
 
-/** The enabled text fields of a urlencoded or formdata body as `key=value&…`; file fields and disabled ones warned about. */
-function formFields(body: JsonNode, mode: string, warnings: Warnings): string {
-  return body
-    .objects(mode)
+/** The enabled fields of a urlencoded or formdata body (disabled ones warned about, as Postman does not send them). */
+function enabledFields(body: JsonNode, mode: string, warnings: Warnings): JsonNode[] {
+  return body.objects(mode).filter((field) => {
+    if (!field.flag('disabled')) return true;
+    warnings.add(
+      'DISABLED_SKIPPED',
+      body.where,
+      `The disabled form field ${JSON.stringify(leadingName(field.string('key') ?? ''))} is not sent by Postman: left out.`,
+    );
+    return false;
+  });
+}
+
+/** The enabled text fields of a urlencoded body as `key=value&…`; file fields and fields' content types warned about. */
+function urlencodedFields(body: JsonNode, warnings: Warnings): string {
+  return enabledFields(body, 'urlencoded', warnings)
     .filter((field) => {
       const key = JSON.stringify(leadingName(field.string('key') ?? ''));
-      if (field.flag('disabled')) warnings.add('DISABLED_SKIPPED', body.where, `The disabled form field ${key} is not sent by Postman: left out.`);
-      else if (field.string('type') === 'file')
+      if (field.string('type') === 'file') {
         warnings.add('FILE_NOT_IMPORTED', body.where, `The file form field ${key} is left out: an import never reads a file.`);
-      else {
-        if (field.string('contentType')) warnings.add('BODY_NOT_IMPORTED', body.where, `The form field ${key} has a content type of its own: not imported.`);
-        return true;
+        return false;
       }
-      return false;
+      if (field.string('contentType')) warnings.add('BODY_NOT_IMPORTED', body.where, `The form field ${key} has a content type of its own: not imported.`);
+      return true;
     })
     .map((field) => `${formEncode(fieldText(field, 'key'))}=${formEncode(fieldText(field, 'value'))}`)
     .join('&');
+}
+
+/** Where an export keeps a file part's bytes in a form data field (Postman leaves it aside; exportPostman). */
+export const X_BASE64 = 'x-base64';
+
+/**
+ * A formdata body's enabled fields as multipart parts, as Postman sends them: a text field its value (and its own
+ * content type), a file field one part per file of its `src`, named by the path's last segment. An import never reads
+ * a file: a file field's content is the `x-base64` bytes or the text `value` an export wrote, else an empty value
+ * (FILE_NOT_IMPORTED says to fill it in).
+ */
+function formdataParts(body: JsonNode, warnings: Warnings): string {
+  const parts = enabledFields(body, 'formdata', warnings).flatMap((field): MultipartPart[] => {
+    const name = fieldText(field, 'key');
+    if (name === '') {
+      warnings.add('BODY_NOT_IMPORTED', body.where, 'A form data field without a key is left out: every part of a connector has a name.');
+      return [];
+    }
+    const contentType = field.string('contentType') || undefined;
+    const typed = contentType === undefined ? {} : { contentType };
+    if (field.string('type') !== 'file') return [{ name, value: fieldText(field, 'value'), ...typed }];
+    const src = field.member('src');
+    const paths = (Array.isArray(src) ? src : [src]).filter((path): path is string => typeof path === 'string' && path !== '');
+    const filename = paths.length === 1 ? { filename: paths[0].split(/[/\\]/).pop()! } : {};
+    const base64 = field.string(X_BASE64);
+    if (base64 !== undefined) return [{ name, base64, ...filename, ...typed }];
+    // Postman's own file fields hold no text (`value` absent, null or another type): only an export's does.
+    const value = field.member('value');
+    if (typeof value === 'string' && value !== '') return [{ name, value, ...filename, ...typed }];
+    warnings.add(
+      'FILE_NOT_IMPORTED',
+      body.where,
+      `The file form field ${JSON.stringify(leadingName(name))} is kept with an empty value: an import never reads a file; write its content (value, or base64 for bytes).`,
+    );
+    const filenames = paths.length === 0 ? [undefined] : paths.map((path) => path.split(/[/\\]/).pop()!);
+    return filenames.map((filename) => ({ name, value: '', ...(filename !== undefined && { filename }), ...typed }));
+  });
+  const text = multipartBody(parts);
+  const reading = readMultipartParts(text);
+  if ('problems' in reading) throw body.fail(`${body.pathOf('formdata')} cannot be a connector's parts: ${reading.problems[0]}`);
+  return text;
 }
 
 /** A GraphQL body as Postman's runtime writes it: `variables` text is put in as written, an object as JSON. */
@@ -86,8 +137,8 @@ const graphql: ModeReader = (body) => {
 
 const MODES: ReadonlyMap<string, ModeReader> = new Map<string, ModeReader>([
   ['raw', raw],
-  ['urlencoded', (body, warnings) => ({ text: formFields(body, 'urlencoded', warnings), mediaType: MEDIA_TYPES.APPLICATION_FORM_URLENCODED })],
-  ['formdata', (body, warnings) => ({ text: formFields(body, 'formdata', warnings), mediaType: MEDIA_TYPES.MULTIPART_FORM_DATA })],
+  ['urlencoded', (body, warnings) => ({ text: urlencodedFields(body, warnings), mediaType: MEDIA_TYPES.APPLICATION_FORM_URLENCODED })],
+  ['formdata', (body, warnings) => ({ text: formdataParts(body, warnings), mediaType: MEDIA_TYPES.MULTIPART_FORM_DATA })],
   ['graphql', graphql],
   [
     'file',
@@ -146,6 +197,13 @@ function withoutComments(draft: BodyDraft, where: string, warnings: Warnings): B
   return { ...draft, body: stripped };
 }
 
+/** A multipart body holds parts: a text body a multipart Content-Type header declares (a raw one) is left out, said so. */
+function onlyParts(draft: BodyDraft, where: string, warnings: Warnings): BodyDraft {
+  if (draft.contentType !== ContentType.MULTIPART_FORM_DATA || !('problems' in readMultipartParts(draft.body))) return draft;
+  warnings.add('BODY_NOT_IMPORTED', where, 'The body is multipart/form-data written as text, not form data fields: left out; write its parts.');
+  return { ...draft, body: '' };
+}
+
 /**
  * The request's body and content type: the Content-Type header decides when there is one (Postman sends it),
  * else the body mode (a raw body's language). A disabled body is kept, with NONE: Postman sends none.
@@ -155,7 +213,7 @@ export function bodyOf(request: JsonNode, contentTypeHeader: string | undefined,
   const content = modeContent(body, warnings);
   const draft = typed(contentTypeHeader ?? content.mediaType, content.text, request.where, warnings);
   const isRaw = body?.string('mode') === 'raw';
-  const result = isRaw ? withoutComments(draft, request.where, warnings) : draft;
+  const result = onlyParts(isRaw ? withoutComments(draft, request.where, warnings) : draft, request.where, warnings);
   if (!body?.flag('disabled')) return result;
   const header = result.header === undefined ? '' : ' Its Content-Type header is left out: a connector without a body declares no media type.';
   warnings.add('DISABLED_SKIPPED', request.where, `The body is disabled, so Postman sends none: kept, with content type NONE.${header}`);

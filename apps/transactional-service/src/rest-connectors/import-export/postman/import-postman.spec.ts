@@ -279,7 +279,7 @@ describe('importPostman', () => {
       ]);
     });
 
-    it('turns an API-key header or query parameter into the auth settings, or into a variable when auth settings apply', async () => {
+    it('turns an API-key header or query parameter into the auth settings, or when auth settings apply into a secret header or a variable', async () => {
       const draft = await imported(
         aCollection([
           aRequestItem('Header', { header: [{ key: 'X-API-Key', value: 'k1' }] }),
@@ -317,14 +317,35 @@ describe('importPostman', () => {
         },
         {
           url: 'https://api.example.com/orders?apikey={{apikey}}&page=1',
-          headers: [{ header: 'x-api-key', value: '{{x-api-key}}' }],
+          headers: [{ header: 'x-api-key', value: 'k3', secret: true, where: 'item "Bearer / Both", header x-api-key' }],
           authType: AuthType.AUTH_BEARER,
           apiKeyName: null,
           apiKeyIn: null,
           credentials: [{ field: 'bearerToken', value: 'collection-token', where: 'folder "Bearer", auth bearer' }],
         },
       ]);
-      expect(codesOf(draft)).toEqual(['HEADER_AS_AUTH', 'QUERY_AS_AUTH', 'SECRET_REPLACED_BY_VARIABLE', 'SECRET_REPLACED_BY_VARIABLE']);
+      expect(codesOf(draft)).toEqual(['HEADER_AS_AUTH', 'QUERY_AS_AUTH', 'SECRET_HEADER', 'SECRET_REPLACED_BY_VARIABLE']);
+    });
+
+    it('keeps an API key before an Authorization header as a secret header beside the bearer auth, a variable asked for', async () => {
+      const connector = await theConnector(
+        aCollection([aRequestItem('Two', { header: [{ key: 'x-api-key', value: '{{apiKey}}' }, { key: 'Authorization', value: 'Bearer t-1' }] })]),
+      );
+      expect(connector).toMatchObject({
+        authType: AuthType.AUTH_BEARER,
+        credentials: [{ field: 'bearerToken', value: 't-1' }],
+        headers: [{ header: 'x-api-key', value: '', secret: true, variable: 'apiKey', where: 'item "Two", header x-api-key' }],
+      });
+    });
+
+    it('keeps an Authorization header beside API-key auth settings as a secret header', async () => {
+      const apiKeyAuth = { type: 'apikey', apikey: [{ key: 'key', value: 'X-Key' }, { key: 'value', value: 'k' }, { key: 'in', value: 'header' }] };
+      const connector = await theConnector(aCollection([aRequestItem('Two', { header: [{ key: 'Authorization', value: 'Bearer t-1' }] })], { auth: apiKeyAuth }));
+      expect(connector).toMatchObject({
+        authType: AuthType.AUTH_API_KEY,
+        apiKeyName: 'X-Key',
+        headers: [{ header: 'Authorization', value: 'Bearer t-1', secret: true }],
+      });
     });
 
     it.each(['PRIVATE-TOKEN', 'X-Auth-Token', 'X-RapidAPI-Key', 'x-goog-api-key'])(
@@ -603,9 +624,45 @@ describe('importPostman', () => {
         contentType: ContentType.APPLICATION_FORM_URLENCODED,
         body: 'name=Ana%20Mar%C3%ADa%20%26%20co&id={{id}}',
       });
-      const form = await imported(post({ mode: 'formdata', formdata: [...fields, { key: 'photo', type: 'file', src: '/home/ana/photo.png' }] }));
-      expect(form.connectors[0]).toMatchObject({ contentType: ContentType.MULTIPART_FORM_DATA, body: 'name=Ana%20Mar%C3%ADa%20%26%20co&id={{id}}' });
-      expect(codesOf(form)).toEqual(['DISABLED_SKIPPED', 'FILE_NOT_IMPORTED']);
+    });
+
+    it('reads form data fields as multipart parts: text with its content type, each file of a field with its filename and an empty value', async () => {
+      const form = await imported(
+        post({
+          mode: 'formdata',
+          formdata: [
+            { key: 'name', value: 'Ana María & co', type: 'text' },
+            { key: 'id', value: '{{id}}' },
+            { key: 'off', value: 'x', disabled: true },
+            { key: 'meta', value: '{"a":1}', type: 'text', contentType: 'application/json' },
+            { key: 'photo', type: 'file', src: '/home/ana/photo.png' },
+            { key: 'docs', type: 'file', src: ['C:\\docs\\a.pdf', 'b.pdf'], contentType: 'application/pdf' },
+            { key: 'none', type: 'file', src: null },
+            { key: '', value: 'nameless' },
+          ],
+        }),
+      );
+      expect(form.connectors[0].contentType).toBe(ContentType.MULTIPART_FORM_DATA);
+      expect(JSON.parse(form.connectors[0].body)).toEqual([
+        { name: 'name', value: 'Ana María & co' },
+        { name: 'id', value: '{{id}}' },
+        { name: 'meta', value: '{"a":1}', contentType: 'application/json' },
+        { name: 'photo', value: '', filename: 'photo.png' },
+        { name: 'docs', value: '', filename: 'a.pdf', contentType: 'application/pdf' },
+        { name: 'docs', value: '', filename: 'b.pdf', contentType: 'application/pdf' },
+        { name: 'none', value: '' },
+      ]);
+      expect(codesOf(form)).toEqual(['DISABLED_SKIPPED', 'FILE_NOT_IMPORTED', 'FILE_NOT_IMPORTED', 'FILE_NOT_IMPORTED', 'BODY_NOT_IMPORTED']);
+    });
+
+    it('leaves out a raw body a multipart Content-Type declares: a multipart body holds parts', async () => {
+      const raw = await imported(
+        post({ mode: 'raw', raw: '--x\r\nContent-Disposition: form-data; name="a"\r\n\r\n1\r\n--x--' }, [
+          { key: 'Content-Type', value: 'multipart/form-data; boundary=x' },
+        ]),
+      );
+      expect(raw.connectors[0]).toMatchObject({ contentType: ContentType.MULTIPART_FORM_DATA, body: '' });
+      expect(codesOf(raw)).toContain('BODY_NOT_IMPORTED');
     });
 
     it('writes a GraphQL body as Postman does: variables text as written, or an object as JSON', async () => {
