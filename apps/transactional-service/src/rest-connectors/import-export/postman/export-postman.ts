@@ -182,8 +182,10 @@ function headersOf(connector: ExportedConnector, contentType: string | undefined
 }
 
 /** The variables the collection declares: those the auth settings' secrets are written as, and the connector's own. */
-function variablesOf(connector: ExportedConnector, auth: object, headers: object[]): Array<{ key: string; value: string; type: 'string' }> {
-  const texts = [JSON.stringify(auth), connector.url, connector.body, JSON.stringify(headers)];
+function variablesOf(connector: ExportedConnector, auth: object): Array<{ key: string; value: string; type: 'string' }> {
+  // The connector's own texts, where an escaped placeholder is no variable; a secret header as its variable.
+  const headers = connector.headers.map(({ header, value, secret: isSecret }) => (isSecret === true ? secret(secretHeaderVariable(header)) : value));
+  const texts = [JSON.stringify(auth), connector.url, connector.body, ...headers];
   const names = new Set(texts.flatMap((text) => [...text.matchAll(PLACEHOLDER)].map((match) => match[1])));
   return [...names].map((key) => ({ key, value: '', type: 'string' }));
 }
@@ -209,7 +211,7 @@ export function exportCollection(connector: ExportedConnector): string {
   const collection = {
     info: { name: connector.name, schema: SCHEMA_V21 },
     item: [{ name: connector.name, request }],
-    variable: variablesOf(connector, auth, header),
+    variable: variablesOf(connector, auth),
   };
   return JSON.stringify(collection, null, '\t');
 }
