@@ -148,7 +148,9 @@ describe('Import and export of connectors (MariaDB)', () => {
         expect.objectContaining({ field: 'basicPassword', from: 'MISSING', variable: 'AUTH_TOKEN' }),
       ]);
       const refused = await importing({ format: 'curl', source, dryRun: false }).expect(400);
-      expect(refused.body.message).toEqual([expect.stringMatching(/basicPassword is not in the source \(it names the variable AUTH_TOKEN\): send it in credentials\.basicPassword$/)]);
+      expect(refused.body.message).toEqual([
+        expect.stringMatching(/basicPassword is not in the source \(it names the variable AUTH_TOKEN\): send it in credentials\.basicPassword$/),
+      ]);
 
       const created = await importing({ format: 'curl', source, dryRun: false, credentials: { basicPassword: 'pw-from-credentials-58' } }).expect(200);
 
@@ -170,6 +172,16 @@ describe('Import and export of connectors (MariaDB)', () => {
 
       expect(created.body.connectors[0].credentials.map(({ from }: { from: string }) => from)).toEqual(['CREDENTIALS', 'CREDENTIALS']);
       expect(await storedSecret(created.body.connectors[0].uuid, 'basicToken', 'basic_token')).toBe(Buffer.from('AC9:tok-41').toString('base64'));
+
+      // A basicToken given instead of the parts is taken as it is.
+      const token64 = Buffer.from('AC7:tok-42').toString('base64');
+      const byToken = await importing({
+        format: 'curl',
+        source: 'curl -u $SID:$TOKEN https://api.example.com/you',
+        dryRun: false,
+        credentials: { basicToken: token64 },
+      }).expect(200);
+      expect(await storedSecret(byToken.body.connectors[0].uuid, 'basicToken', 'basic_token')).toBe(token64);
     });
 
     it("keeps a vendor's media type, refuses one that does not fit its content type at write time, and sends a template's braces unchanged", async () => {
@@ -180,7 +192,11 @@ describe('Import and export of connectors (MariaDB)', () => {
       const [{ uuid, connector }] = res.body.connectors;
       expect(connector).toMatchObject({ contentType: 'APPLICATION_JSON', headers: [{ header: 'Content-Type', value: 'application/merge-patch+json' }], body });
 
-      const run = await sut.http.post(`${base}/${uuid}/test`).set(bearer(token)).send({ variables: { to: '+15550100' } }).expect(200);
+      const run = await sut.http
+        .post(`${base}/${uuid}/test`)
+        .set(bearer(token))
+        .send({ variables: { to: '+15550100' } })
+        .expect(200);
 
       expect(run.body).toMatchObject({ outcome: 'SUCCESS', warnings: [] });
       expect(side.received[0]).toMatchObject({
@@ -195,7 +211,9 @@ describe('Import and export of connectors (MariaDB)', () => {
         .send({ ...read.body, headers: [{ header: 'Content-Type', value: 'text/csv' }] })
         .expect(400);
       expect(misfit.body.message).toEqual([
-        expect.stringMatching(/^headers\.0 Content-Type "text\/csv" does not fit contentType APPLICATION_JSON; the Content-Type that fits it: application\/json and every \+json type/),
+        expect.stringMatching(
+          /^headers\.0 Content-Type "text\/csv" does not fit contentType APPLICATION_JSON; the Content-Type that fits it: application\/json and every \+json type/,
+        ),
       ]);
     });
   });

@@ -101,7 +101,6 @@ describe('Connector test runs (MariaDB, far sides on 127.0.0.2)', () => {
         requestType: 'POST',
         url: `${side.url}/contacts`,
         contentType: 'APPLICATION_JSON',
-        headers: [{ header: 'Content-Type', value: 'text/plain' }],
         body: '{"name":"{{name}}"}',
       });
       await testUnsaved({ connector: post, variables: { name: 'Ana "A" Lima' } }).expect(200);
@@ -114,9 +113,31 @@ describe('Connector test runs (MariaDB, far sides on 127.0.0.2)', () => {
       expect(JSON.parse(json.body)).toEqual({ name: 'Ana "A" Lima' });
       expect(json.headers['content-type']).toBe('application/json');
       expect(none.body).toBe('');
-      expect(none.headers['content-type']).toBe('text/plain');
+      expect(none.headers['content-type']).toBeUndefined();
       expect(get).toMatchObject({ method: 'GET', body: '' });
       expect(get.headers['content-type']).toBeUndefined();
+    });
+
+    it('refuses a Content-Type that does not fit contentType; a connector stored with one before still runs, and its next write is the 400', async () => {
+      side = await farSide();
+      const misfit = aConnectorBody({
+        requestType: 'POST',
+        url: `${side.url}/contacts`,
+        contentType: 'APPLICATION_JSON',
+        headers: [{ header: 'Content-Type', value: 'text/plain' }],
+        body: '{}',
+      });
+      const refused = await testUnsaved({ connector: misfit }).expect(400);
+      expect(refused.body.message).toEqual([expect.stringMatching(/^headers\.0 Content-Type "text\/plain" does not fit contentType APPLICATION_JSON/)]);
+
+      const uuid = await createConnector(sut, tenant, token, { ...misfit, headers: [] });
+      await sut.dataSource.query('UPDATE rest_connectors SET headers = ? WHERE uuid = ?', [JSON.stringify(misfit.headers), uuid]);
+      const run = await testSaved(uuid).expect(200);
+
+      expect(side.received[0].headers['content-type']).toBe('application/json');
+      expect(run.body.warnings).toEqual(['headers.0 Content-Type is not sent: contentType APPLICATION_JSON sends Content-Type: application/json']);
+      const read = await sut.http.get(`${base}/${uuid}`).set(bearer(token)).expect(200);
+      await sut.http.put(`${base}/${uuid}`).set(bearer(token)).send(read.body).expect(400);
     });
 
     it('form-encodes each variable of an APPLICATION_FORM_URLENCODED body, so that the far side reads exactly the fields written', async () => {

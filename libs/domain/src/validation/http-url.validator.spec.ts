@@ -1,4 +1,4 @@
-import { canonicalHttpUrl, isHttpUrlWithPlaceholders } from './http-url.validator';
+import { canonicalHttpUrl, isHttpUrlWithPlaceholders, withEscapesAsSent } from './http-url.validator';
 
 describe(canonicalHttpUrl.name, () => {
   it.each([
@@ -28,4 +28,10 @@ describe(canonicalHttpUrl.name, () => {
       expect(isHttpUrlWithPlaceholders(canonicalHttpUrl(url), 2048)).toBe(true);
     },
   );
+});
+
+describe(withEscapesAsSent.name, () => {
+  it('writes each escaped placeholder as the text it stands for, and leaves placeholders and other braces as they are', () => {
+    expect(withEscapesAsSent('\\{{name}} {{v}} \\{{ spaced }} {{1}} \\\\{{x}}')).toBe('{{name}} {{v}} {{ spaced }} {{1}} \\{{x}}');
+  });
 });

@@ -31,6 +31,14 @@ export function fillPlaceholders(text: string, fill: (name: string) => string): 
   return text.replace(TEMPLATE, (_match, escaped: string | undefined, name: string | undefined) => (escaped !== undefined ? escaped : fill(name!)));
 }
 
+/**
+ * A header value or body as it is sent, but for its placeholders: each escaped placeholder (`\{{name}}`) written as
+ * the text `{{name}}` it stands for. What an export writes where its reader sends text as written (cURL).
+ */
+export function withEscapesAsSent(text: string): string {
+  return text.replace(ESCAPED_PLACEHOLDER, (_match, literal: string) => literal);
+}
+
 export function isHttpUrlWithPlaceholders(value: unknown, maxLength: number): boolean {
   if (typeof value !== 'string' || value.length > maxLength || /\s/.test(value.replace(PLACEHOLDER, ''))) return false;
   try {

@@ -148,13 +148,22 @@ export class RestConnectorWriteDto {
       '`host=`) must name the host and port of `url`, without `{{variable}}` placeholders, and one that routes by a path, scheme or port ' +
       '(`X-Original-URL`, `X-Rewrite-URL`, `X-Original-URI`, `X-Forwarded-Prefix`, `X-Forwarded-Uri`, `X-Forwarded-Path`, ' +
       '`X-Envoy-Original-Path`, `X-Forwarded-Proto`, `X-Forwarded-Scheme`, `X-Url-Scheme`, `X-Forwarded-Ssl`, `Front-End-Https`, ' +
-      '`X-Forwarded-Port`) is refused.',
+      '`X-Forwarded-Port`) is refused. One `Content-Type` header may declare the media type the body is sent as, which must fit ' +
+      '`contentType` (see contentType).',
   })
   @IsOptional()
   @ArrayOf(() => ConnectorHeaderDto, LIMITS.headers)
   headers?: ConnectorHeaderDto[];
 
-  @ApiProperty({ enum: ContentType, enumName: 'ContentType', description: 'Content type of the request.' })
+  @ApiProperty({
+    enum: ContentType,
+    enumName: 'ContentType',
+    description:
+      'Content type of the request: how variables are written into the body, and the media type sent unless a `Content-Type` header ' +
+      'declares one that fits (sent as written): APPLICATION_JSON `application/json` and every `+json` type (`application/merge-patch+json`), ' +
+      'APPLICATION_FORM_URLENCODED `application/x-www-form-urlencoded`, MULTIPART_FORM_DATA `multipart/form-data` (the platform adds the ' +
+      'boundary), TEXT_PLAIN and APPLICATION_XML any other non-multipart type (`text/csv`), NONE none. Another is a 400 naming what fits.',
+  })
   @IsDefined()
   @IsEnum(ContentType)
   contentType: ContentType;

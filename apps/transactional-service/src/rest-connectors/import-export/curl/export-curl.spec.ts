@@ -53,6 +53,22 @@ describe('exportCurl', () => {
     );
   });
 
+  it('writes an escaped placeholder as the text the connector sends, in a header and in the body', () => {
+    const argv = argvOf(
+      exportCurl(
+        aConnector({
+          contentType: ContentType.TEXT_PLAIN,
+          headers: [{ header: 'X-Template', value: '\\{{name}}' }],
+          body: 'Flight {{1}} departs at {{2}}, dear \\{{name}}: {{v}}',
+        }),
+      ),
+      { v: 'value of v' },
+    );
+    expect(argv).toContain('X-Template: {{name}}');
+    // `{{v}}` is a variable, the shell variable `${v}`; the others are text.
+    expect(argv.at(-1)).toBe('Flight {{1}} departs at {{2}}, dear {{name}}: value of v');
+  });
+
   it('gives a real shell exactly the intended arguments, quotes, newlines, dollars and unicode included', () => {
     const body = `{"say": "it's \\"$HOME\\" \`id\` $(id) ü 🙂",\n "n": 1}`;
     const connector = aConnector({

@@ -1,4 +1,4 @@
-import { ApiKeyIn, AuthType, ContentType, GrantType, MEDIA_TYPES, RequestType } from '@app/domain';
+import { ApiKeyIn, AuthType, ContentType, GrantType, MEDIA_TYPES, RequestType, withEscapesAsSent } from '@app/domain';
 import { ExportedConnector, Exporter, secretHeaderVariable } from '../connector-draft';
 import { connectorComment } from './connector-comment';
 import { curlEscape } from './curl-payload';
@@ -33,6 +33,7 @@ export const exportCurl: Exporter = (connector) => {
   const word = (text: string) => shellWord(text, variables);
   const options = [
     ...(/[{}[\]]/.test(connector.url) ? ['--globoff'] : []),
+    // Header values and the body as they are sent: an escaped placeholder (`\{{name}}`) as the text `{{name}}`.
     ...connector.headers.map(({ header, value, secret }) =>
       secret === true ? `-H ${shellQuoted(`${header}: `)}"$${secretHeaderVariable(header)}"` : `-H ${word(value === '' ? `${header};` : `${header}: ${value}`)}`,
     ),
@@ -47,6 +48,14 @@ export const exportCurl: Exporter = (connector) => {
   const command = [`curl ${method} ${exportedUrl(connector, word)}`, ...options].join(' \\\n  ');
   return [...toSet(connector, variables), connectorComment(connector, variables), ...oauth2Lines(connector), command].join('\n') + '\n';
 };
+
+/**
+ * The body as it is sent, but for its placeholders: an escaped one as the text it stands for. A multipart body is
+ * its parts' JSON, whose escapes are the JSON's own: as stored.
+ */
+export function bodyAsSent(connector: ExportedConnector): string {
+  return connector.contentType === ContentType.MULTIPART_FORM_DATA ? connector.body : withEscapesAsSent(connector.body);
+}
 
 /** The connector's own Content-Type header's value, if it has one. */
 export function declaredType(connector: ExportedConnector): string | undefined {

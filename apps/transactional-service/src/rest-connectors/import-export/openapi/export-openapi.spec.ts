@@ -6,6 +6,17 @@ import { aForecastConnector } from './testing/openapi-factories';
 
 const sut = exportOpenApi;
 
+interface Operation {
+  parameters: Array<{ name: string; in: string; schema: object }>;
+  requestBody: { content: Record<string, { example: unknown }> };
+}
+
+/** The one operation of the document a connector is exported as. */
+function onlyOperation(connector: ExportedConnector): Operation {
+  const document = JSON.parse(sut(connector)) as { paths: Record<string, Record<string, Operation>> };
+  return Object.values(Object.values(document.paths)[0])[0];
+}
+
 describe(exportOpenApi.name, () => {
   it('writes the connector as the one operation of an OpenAPI 3.1 document, its auth as a security scheme without a secret', () => {
     const connector = aForecastConnector({
@@ -132,20 +143,31 @@ describe(exportOpenApi.name, () => {
   });
 
   it("writes the connector's declared Content-Type as the request body's media type, not as a header parameter", () => {
-    const document = JSON.parse(
-      sut(
-        aForecastConnector({
-          requestType: RequestType.PATCH,
-          headers: [{ header: 'Content-Type', value: 'application/json-patch+json' }],
-          contentType: ContentType.APPLICATION_JSON,
-          body: '[]',
-        }),
-      ),
-    ) as { paths: Record<string, { patch: { parameters: Array<{ in: string }>; requestBody: { content: object } } }> };
-    const operation = Object.values(document.paths)[0].patch;
+    const operation = onlyOperation(
+      aForecastConnector({
+        requestType: RequestType.PATCH,
+        headers: [{ header: 'Content-Type', value: 'application/json-patch+json' }],
+        contentType: ContentType.APPLICATION_JSON,
+        body: '[]',
+      }),
+    );
 
     expect(Object.keys(operation.requestBody.content)).toEqual(['application/json-patch+json']);
     expect(operation.parameters.filter((parameter) => parameter.in === 'header')).toEqual([]);
+  });
+
+  it('writes an escaped placeholder as the text the connector sends, in the example and a fixed header', () => {
+    const operation = onlyOperation(
+      aForecastConnector({
+        requestType: RequestType.POST,
+        headers: [{ header: 'X-Template', value: '\\{{name}}' }],
+        contentType: ContentType.TEXT_PLAIN,
+        body: 'dear \\{{name}}: {{v}}',
+      }),
+    );
+
+    expect(operation.requestBody.content['text/plain'].example).toBe('dear {{name}}: {{v}}');
+    expect(operation.parameters.find(({ name }) => name === 'X-Template')?.schema).toEqual({ type: 'string', const: '{{name}}' });
   });
 
   describe('round trip: importOpenApi gives the same connector back', () => {

@@ -1,6 +1,6 @@
-import { ApiKeyIn, AuthType, ContentType, GrantType, MEDIA_TYPES } from '@app/domain';
+import { ApiKeyIn, AuthType, ContentType, GrantType, MEDIA_TYPES, withEscapesAsSent } from '@app/domain';
 import { ExportedConnector, Exporter, secretHeaderVariable } from '../connector-draft';
-import { declaredType } from '../curl/export-curl';
+import { bodyAsSent, declaredType } from '../curl/export-curl';
 import { formPairs } from '../form-pairs';
 import { operationIdOf } from './operation-id';
 import { SECRET_HEADER_EXTENSION } from './security';
@@ -105,7 +105,8 @@ function headerParameters(headers: Array<{ header: string; value: string }>): Js
 }
 
 function requiredParameter(name: string, place: 'query' | 'header', value: string): JsonRecord {
-  const schema = value === `{{${name}}}` ? { type: 'string' } : { type: 'string', const: value };
+  // A fixed value as it is sent: an escaped placeholder as the text it stands for.
+  const schema = value === `{{${name}}}` ? { type: 'string' } : { type: 'string', const: withEscapesAsSent(value) };
   return { name, in: place, required: true, schema };
 }
 
@@ -146,12 +147,13 @@ function formSchema(body: string): JsonRecord | undefined {
 
 /** JSON data when the body reads back the same from it and holds no key that starts with `$`, else the body's text. */
 function exampleOf(connector: ExportedConnector): unknown {
-  if (connector.contentType !== ContentType.APPLICATION_JSON) return connector.body;
+  const body = bodyAsSent(connector);
+  if (connector.contentType !== ContentType.APPLICATION_JSON) return body;
   try {
-    const data: unknown = JSON.parse(connector.body);
-    return JSON.stringify(data, null, 2) === connector.body && !holdsDollarKey(data) ? data : connector.body;
+    const data: unknown = JSON.parse(body);
+    return JSON.stringify(data, null, 2) === body && !holdsDollarKey(data) ? data : body;
   } catch {
-    return connector.body;
+    return body;
   }
 }
 

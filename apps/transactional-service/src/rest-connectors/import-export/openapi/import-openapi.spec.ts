@@ -278,6 +278,18 @@ describe(importOpenApi.name, () => {
       ]);
     });
 
+    it('asks for the password alone of a server URL whose user info has none', async () => {
+      const { connector } = await importOne(aDocument({ servers: [{ url: 'https://ada@api.example.com/v1' }] }));
+
+      expect(connector).toMatchObject({
+        authType: AuthType.AUTH_BASIC,
+        credentials: [
+          { field: 'basicUsername', value: 'ada', where: 'server URL user info' },
+          { field: 'basicPassword', where: 'server URL user info' },
+        ],
+      });
+    });
+
     it("leaves an OAuth 2.0 token URL's user info out of oauthUrl, and says so without quoting it", async () => {
       const oauth = {
         components: {

@@ -84,6 +84,22 @@ describe('exportPostman', () => {
     expect(JSON.parse(exportPostman(aConnector({ description: null }))).item[0].request.description).toBeUndefined();
   });
 
+  it('writes an escaped placeholder as the text the connector sends, and declares no variable for it', () => {
+    const collection = JSON.parse(
+      exportPostman(
+        aConnector({
+          contentType: ContentType.TEXT_PLAIN,
+          headers: [{ header: 'X-Template', value: '\\{{name}}' }],
+          body: 'Flight {{1}}, dear \\{{name}}: {{v}}',
+        }),
+      ),
+    ) as { item: Array<{ request: { header: Array<{ key: string; value: string }>; body: { raw: string } } }>; variable: Array<{ key: string }> };
+    const [{ request }] = collection.item;
+    expect(request.body.raw).toBe('Flight {{1}}, dear {{name}}: {{v}}');
+    expect(request.header).toContainEqual(expect.objectContaining({ key: 'X-Template', value: '{{name}}' }));
+    expect(collection.variable.map(({ key }) => key)).toEqual(['v']);
+  });
+
   it('writes the URL alone when its parts would not give it back', () => {
     const exported = JSON.parse(exportPostman(aConnector({ url: 'https://user@[::1]:8080/x' })));
     expect(exported.item[0].request.url).toEqual({ raw: 'https://user@[::1]:8080/x' });

@@ -1,5 +1,6 @@
-import { ApiKeyIn, AuthType, ContentType, GrantType, MEDIA_TYPES, multipartPartsOf, PLACEHOLDER } from '@app/domain';
+import { ApiKeyIn, AuthType, ContentType, GrantType, MEDIA_TYPES, multipartPartsOf, PLACEHOLDER, withEscapesAsSent } from '@app/domain';
 import { ExportedConnector, secretHeaderVariable } from '../connector-draft';
+import { bodyAsSent } from '../curl/export-curl';
 import { formPairs } from '../form-pairs';
 import { X_BASE64 } from './body';
 import { withConnectorBlock } from './connector-block';
@@ -120,7 +121,9 @@ function formFields(body: string): Array<{ key: string; value: string; type: 'te
 
 /** The body, and the Content-Type header it needs when no mode says its media type. */
 function bodyOf(connector: ExportedConnector): { body?: object; contentType?: string } {
-  const { contentType, body } = connector;
+  const { contentType } = connector;
+  // An escaped placeholder is written as the text it sends; the collection declares no variable for it.
+  const body = bodyAsSent(connector);
   if (contentType === ContentType.NONE) return body === '' ? {} : { body: { mode: 'raw', raw: body, disabled: true } };
   const language = LANGUAGES[contentType];
   if (language !== undefined) return { body: { mode: 'raw', raw: body, options: { raw: { language } } } };
@@ -139,7 +142,7 @@ function bodyOf(connector: ExportedConnector): { body?: object; contentType?: st
 function formdataOf(body: string): object[] {
   return multipartPartsOf(body).map(({ name, value, base64, filename, contentType }) => {
     const typed = contentType === undefined ? {} : { contentType };
-    if (filename === undefined && base64 === undefined) return { key: name, value, type: 'text', ...typed };
+    if (filename === undefined && base64 === undefined) return { key: name, value: withEscapesAsSent(value ?? ''), type: 'text', ...typed };
     return {
       key: name,
       type: 'file',
@@ -153,14 +156,20 @@ function formdataOf(body: string): object[] {
 
 /** The connector's headers, a secret header's value as its variable (secretHeaderVariable), which the collection declares empty. */
 function headersOf(connector: ExportedConnector, contentType: string | undefined): object[] {
-  const own = connector.headers.map(({ header, value, secret: isSecret }) => ({ key: header, value: isSecret === true ? secret(secretHeaderVariable(header)) : value, type: 'text' }));
+  const own = connector.headers.map(({ header, value, secret: isSecret }) => ({
+    key: header,
+    value: isSecret === true ? secret(secretHeaderVariable(header)) : withEscapesAsSent(value),
+    type: 'text',
+  }));
   const hasContentType = connector.headers.some(({ header }) => header.toLowerCase() === 'content-type');
   return contentType === undefined || hasContentType ? own : [...own, { key: 'Content-Type', value: contentType, type: 'text' }];
 }
 
 /** The variables the collection declares: those the auth settings' secrets are written as, and the connector's own. */
-function variablesOf(connector: ExportedConnector, auth: object, headers: object[]): Array<{ key: string; value: string; type: 'string' }> {
-  const texts = [JSON.stringify(auth), connector.url, connector.body, JSON.stringify(headers)];
+function variablesOf(connector: ExportedConnector, auth: object): Array<{ key: string; value: string; type: 'string' }> {
+  // The connector's own texts, where an escaped placeholder is no variable; a secret header as its variable.
+  const headers = connector.headers.map(({ header, value, secret: isSecret }) => (isSecret === true ? secret(secretHeaderVariable(header)) : value));
+  const texts = [JSON.stringify(auth), connector.url, connector.body, ...headers];
   const names = new Set(texts.flatMap((text) => [...text.matchAll(PLACEHOLDER)].map((match) => match[1])));
   return [...names].map((key) => ({ key, value: '', type: 'string' }));
 }
@@ -189,7 +198,7 @@ export function exportCollection(connector: ExportedConnector): string {
   const collection = {
     info: { name: connector.name, schema: SCHEMA_V21 },
     item: [{ name: connector.name, request }],
-    variable: variablesOf(connector, auth, header),
+    variable: variablesOf(connector, auth),
   };
   return JSON.stringify(collection, null, '\t');
 }

@@ -172,6 +172,15 @@ describe('importPostman', () => {
       ]);
     });
 
+    it('asks only for the password of basic auth whose username is written out', async () => {
+      const draft = await imported(aCollection([aRequestItem('Twilio', { auth: anAuth('basic', { username: 'AC0123', password: '{{authToken}}' }) })]));
+      expect(draft.connectors[0].credentials).toEqual([
+        { field: 'basicUsername', value: 'AC0123', where: 'item "Twilio", auth basic' },
+        { field: 'basicPassword', variable: 'authToken', where: 'item "Twilio", auth basic' },
+      ]);
+      expect(draft.warnings).toEqual([]);
+    });
+
     it('maps API key auth, in a header or in the query', async () => {
       const draft = await imported(
         aCollection([
@@ -461,8 +470,29 @@ describe('importPostman', () => {
       expect(draft.warnings[0].message).toMatch(/^Left out: its URL's scheme, host or port comes from \{\{a\}\}/);
     });
 
+    it('keeps an undefined variable no connector variable can name as the text Postman sends, in a body, a header and a URL', async () => {
+      const body = '{"body": "Flight {{1}} departs at {{2}}", "to": "{{to}}", "name": "{{ name | upcase }}", "who": "{{ who }}"}';
+      const connector = await theConnector(
+        aCollection([
+          aRequestItem('Template', {
+            method: 'post',
+            url: 'https://api.example.com/send?t={{1}}',
+            header: [{ key: 'X-Template', value: '{{1}}-{{ who }}' }],
+            body: { mode: 'raw', raw: body, options: { raw: { language: 'json' } } },
+          }),
+        ]),
+      );
+      expect(connector).toMatchObject({
+        url: 'https://api.example.com/send?t=%7B%7B1%7D%7D',
+        headers: [{ header: 'X-Template', value: '{{1}}-\\{{ who }}' }],
+        body: '{"body": "Flight {{1}} departs at {{2}}", "to": "{{to}}", "name": "{{ name | upcase }}", "who": "\\{{ who }}"}',
+      });
+    });
+
     it('adds http:// to a URL without a scheme, as Postman does, and renames variables a connector cannot name', async () => {
-      const draft = await imported(aCollection([aRequestItem('Local', { url: 'localhost:5050/orders?id={{$guid}}&q={{my query}}' })]));
+      const draft = await imported(
+        aCollection([aRequestItem('Local', { url: 'localhost:5050/orders?id={{$guid}}&q={{my query}}' })], variable({ 'my query': 'x' })),
+      );
       expect(draft.connectors[0].url).toBe('http://localhost:5050/orders?id={{guid}}&q={{my_query}}');
       expect(draft.warnings.map(({ code, message }) => [code, message])).toEqual([
         ['SCHEME_ADDED', 'The URL has no scheme: http:// is added, as Postman does.'],
@@ -471,6 +501,10 @@ describe('importPostman', () => {
           '{{$guid}} is {{guid}} in the connector: a variable name is [A-Za-z_][A-Za-z0-9_.-]{0,63} (Postman makes its value up on each send; the bot fills it in when the connector runs).',
         ],
         ['VARIABLE_RENAMED', '{{my query}} is {{my_query}} in the connector: a variable name is [A-Za-z_][A-Za-z0-9_.-]{0,63}.'],
+        [
+          'VARIABLE_VALUES_NOT_IMPORTED',
+          '{{my query}} keep their names: the values the collection gives them are not imported, the bot fills them in when the connector runs.',
+        ],
       ]);
     });
 
@@ -496,7 +530,8 @@ describe('importPostman', () => {
       const raw = await theConnector(
         aCollection([aRequestItem('Raw', { url: 'https://api.example.com/my files/{{file id}}?q=a b&done=%20&who={{user}}#a b' })]),
       );
-      expect(raw.url).toBe('https://api.example.com/my%20files/{{file_id}}?q=a%20b&done=%20&who={{user}}#a%20b');
+      // {{file id}} is defined nowhere and no connector variable can name it: the text Postman sends.
+      expect(raw.url).toBe('https://api.example.com/my%20files/%7B%7Bfile%20id%7D%7D?q=a%20b&done=%20&who={{user}}#a%20b');
     });
 
     it.each([

@@ -1,4 +1,4 @@
-import { isHttpUrlWithPlaceholders, LIMITS, RequestType, textProblem } from '@app/domain';
+import { isHttpUrlWithPlaceholders, LIMITS, PLACEHOLDER, RequestType, textProblem, VARIABLE_NAME } from '@app/domain';
 import { ConnectorDraft, CredentialDraft } from '../connector-draft';
 import { AuthSettings } from '../connector-draft';
 import { authSettingsOf, DeclaredAuth, declaredAuth } from './auth';
@@ -44,8 +44,11 @@ function methodOf(request: JsonNode): RequestType {
 }
 
 /** Postman variables as the connector's: the same `{{name}}`, renamed where a connector cannot use the name. */
-function inConnectorSyntax(text: string, context: ItemContext): string {
+function inConnectorSyntax(text: string, context: ItemContext, inUrl = false): string {
   return replaceVariables(text, (name) => {
+    // Postman sends a variable it cannot fill as the text it is: one the collection does not define, and that no
+    // connector variable could stand for (`{{1}}` of a WhatsApp template, Liquid's `{{ name | upcase }}`), stays text.
+    if (!VARIABLE_NAME.test(name) && !name.startsWith('$') && !context.variables.has(name)) return literalBraces(`{{${name}}}`, inUrl);
     context.used.add(name);
     const renamed = connectorVariableName(name);
     if (renamed !== name) {
@@ -58,6 +61,15 @@ function inConnectorSyntax(text: string, context: ItemContext): string {
     }
     return `{{${renamed}}}`;
   });
+}
+
+/**
+ * Text in double braces as the connector sends it as written: in a URL percent-encoded (as Postman sends it); elsewhere
+ * as it is, escaped (`\{{ name }}`) where the connector would read it as a placeholder (a name with spaces around it).
+ */
+function literalBraces(text: string, inUrl: boolean): string {
+  if (inUrl) return encodeURIComponent(text);
+  return text.search(PLACEHOLDER) === -1 ? text : `\\${text}`;
 }
 
 /** The URL, with its path variables, located; and the auth settings that its auth, headers, query and user info give. */
@@ -86,7 +98,7 @@ function oauthUrlOf(auth: AuthSettings, context: ItemContext): string | null {
   if (auth.oauthUrl === null) return null;
   const tokenUrl = located(auth.oauthUrl, context.variables, true, 'token URL', context.item.where, context.warnings);
   if ('problem' in tokenUrl) throw new ItemLeftOut(tokenUrl.problem);
-  const url = inConnectorSyntax(tokenUrl.url, context);
+  const url = inConnectorSyntax(tokenUrl.url, context, true);
   if (!isHttpUrlWithPlaceholders(url, LIMITS.url)) throw new ItemLeftOut(`its token URL is not an absolute http(s) URL of at most ${LIMITS.url} characters`);
   return url;
 }
@@ -142,7 +154,7 @@ function draftOf(context: ItemContext): ConnectorDraft {
   const body = bodyOf(request, target.contentType, warnings);
   const sorted = { headers: target.headers, contentType: undefined, auth: target.auth };
   if (body.header !== undefined) keepHeader(body.header, sorted, item.where, warnings);
-  const url = checkedUrl(inConnectorSyntax(encodedAsPostmanSends(target.url), context));
+  const url = checkedUrl(inConnectorSyntax(encodedAsPostmanSends(target.url), context, true));
   warnSettings(item, request, warnings);
   const name = connectorName(item, url, warnings);
   const { description, block } = connectorDescription(item, request, warnings);
