@@ -1,5 +1,14 @@
 import { ApiKeyIn, AuthType, isBasicCredentials } from '@app/domain';
-import { AuthSettings, CredentialDraft, CredentialField, DraftHeader, ImportSourceError, isExportedSecretHeader, NO_AUTH, secretHeaderOf } from '../connector-draft';
+import {
+  AuthSettings,
+  CredentialDraft,
+  CredentialField,
+  DraftHeader,
+  ImportSourceError,
+  isExportedSecretHeader,
+  NO_AUTH,
+  secretHeaderOf,
+} from '../connector-draft';
 import { isApiKeyHeaderName, MAY_HOLD_CREDENTIAL, mayHoldCredential } from '../credential-names';
 import { ImportWarnings } from '../import-warnings';
 import { CurlSettings, WrittenHeader } from './curl-settings';
@@ -91,7 +100,8 @@ export function readAuth(
     );
   }
   const plainHeaders = headers.flatMap((header): Auth['headers'] => {
-    if (isExportedSecretHeader(header.header, header.value)) return [{ ...header, ...secretHeaderOf(header.header, header.value, `line ${header.line}, -H ${header.header}`) }];
+    if (isExportedSecretHeader(header.header, header.value))
+      return [{ ...header, ...secretHeaderOf(header.header, header.value, `line ${header.line}, -H ${header.header}`) }];
     const candidate = taken.get(header);
     if (candidate === undefined) return [header];
     if (candidate === null || candidate === winner) return [];

@@ -25,7 +25,9 @@ export const exportCurl: Exporter = (connector) => {
   const options = [
     ...(/[{}[\]]/.test(connector.url) ? ['--globoff'] : []),
     ...connector.headers.map(({ header, value, secret }) =>
-      secret === true ? `-H ${shellQuoted(`${header}: `)}"$${secretHeaderVariable(header)}"` : `-H ${shellQuoted(value === '' ? `${header};` : `${header}: ${value}`)}`,
+      secret === true
+        ? `-H ${shellQuoted(`${header}: `)}"$${secretHeaderVariable(header)}"`
+        : `-H ${shellQuoted(value === '' ? `${header};` : `${header}: ${value}`)}`,
     ),
     ...(connector.contentType === ContentType.NONE ? [] : [`-H ${shellQuoted(`Content-Type: ${MEDIA_TYPES[connector.contentType]}`)}`]),
     ...authOptions(connector),

@@ -147,7 +147,11 @@ function bodyOf(connector: ExportedConnector): { body?: object; contentType?: st
 
 /** The connector's headers, a secret header's value as its variable (secretHeaderVariable), which the collection declares empty. */
 function headersOf(connector: ExportedConnector, contentType: string | undefined): object[] {
-  const own = connector.headers.map(({ header, value, secret: isSecret }) => ({ key: header, value: isSecret === true ? secret(secretHeaderVariable(header)) : value, type: 'text' }));
+  const own = connector.headers.map(({ header, value, secret: isSecret }) => ({
+    key: header,
+    value: isSecret === true ? secret(secretHeaderVariable(header)) : value,
+    type: 'text',
+  }));
   const hasContentType = connector.headers.some(({ header }) => header.toLowerCase() === 'content-type');
   return contentType === undefined || hasContentType ? own : [...own, { key: 'Content-Type', value: contentType, type: 'text' }];
 }
