@@ -416,10 +416,15 @@ export interface components {
              */
             header: string;
             /**
-             * @description At most 8 KiB; no CR, LF or NUL.
+             * @description At most 8 KiB; no CR, LF or NUL. Of a secret header: reads show `<SECRET>`, and sending `<SECRET>` back keeps the stored value.
              * @example application/json
              */
             value: string;
+            /**
+             * @description A secret header (an API key, a tenant key beside the auth type's credential): its value is sealed at rest, sent as written (no `{{variable}}` is filled in it), and shown only as `<SECRET>` by reads, history, events, test runs and exports. Sending `<SECRET>` with `secret: true` keeps the value stored for the secret header of that name (compared case-insensitively) while `url` keeps its scheme, host, port and user info. Reads show `secret: true` on secret headers only.
+             * @example true
+             */
+            secret?: boolean;
         };
         /**
          * @description Content type of the request.
@@ -798,6 +803,15 @@ export interface components {
             apiKey?: string;
             clientId?: string;
             authUsername?: string;
+            /**
+             * @description The value of each secret header the source names but does not hold, by the header's name (case-insensitively).
+             * @example {
+             *       "x-api-key": "example-key-3b9d"
+             *     }
+             */
+            headers?: {
+                [key: string]: string;
+            };
         };
         RestConnectorImport: {
             /** @description What `source` is: a cURL command, an OpenAPI 3.x (or Swagger 2.0) document, or a Postman collection v2.1. */
@@ -821,7 +835,7 @@ export interface components {
              */
             dryRun: boolean;
             /**
-             * @description Values for the credentials the source declares but does not hold (an OpenAPI security scheme, a `$TOKEN` or `{{token}}` variable), by field: basicToken, bearerToken, clientSecret, authPassword, apiKey, clientId, authUsername. Each goes to every imported connector that needs it; a value the source holds wins. Write-only: never answered or logged.
+             * @description Values for the credentials the source declares but does not hold (an OpenAPI security scheme, a `$TOKEN` or `{{token}}` variable), by field: basicToken, bearerToken, clientSecret, authPassword, apiKey, clientId, authUsername; and `headers`, the value of each secret header by its name. Each goes to every imported connector that needs it; a value the source holds wins. Write-only: never answered or logged.
              * @example {
              *       "bearerToken": "example-token-5f1c9e7a2b4d"
              *     }
@@ -830,10 +844,16 @@ export interface components {
         };
         ImportedCredential: {
             /**
+             * @description `headers` for a secret header (named by `header`), given in `credentials.headers`.
              * @example bearerToken
              * @enum {string}
              */
-            field: "basicToken" | "bearerToken" | "clientSecret" | "authPassword" | "apiKey" | "clientId" | "authUsername";
+            field: "basicToken" | "bearerToken" | "clientSecret" | "authPassword" | "apiKey" | "clientId" | "authUsername" | "headers";
+            /**
+             * @description With `field: headers`: the secret header.
+             * @example x-api-key
+             */
+            header?: string;
             /**
              * @description Where its value comes from: the source itself, the request's `credentials`, or nowhere yet (a create then is a 400).
              * @example SOURCE
