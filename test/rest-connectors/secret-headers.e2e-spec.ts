@@ -10,7 +10,7 @@ import { createMigratedDatabase, dropDatabase, uniqueDatabaseName } from '../sup
 import { startTestApp, TestApp } from '../support/test-app';
 import { bearer, signToken } from '../support/tokens';
 import { loopbackTestRuns, withResolver } from '../test-runs/loopback-resolver';
-import { ALICE, createConnector, tenantPath, withBearerAuth } from './connector-factories';
+import { aConnectorBody, ALICE, createConnector, tenantPath, withBearerAuth } from './connector-factories';
 
 const KEY = 'x-key-5d1f0b9a77';
 const apiKeyHeader = (value = KEY) => ({ header: 'X-Api-Key', value, secret: true });
@@ -162,6 +162,26 @@ describe('Secret headers in test runs, history, events, exports and imports (Mar
     expect(run.body.output.values).toEqual(['<SECRET>']);
     expect(JSON.stringify(run.body)).not.toContain(KEY);
     expect(JSON.stringify(sut.logs)).not.toContain(KEY);
+  });
+
+  it('an unsaved run sends a secret header as written (no variable filled in it); a saved run refuses edits that would carry its stored value elsewhere', async () => {
+    const connector = aConnectorBody({ name: 'Unsaved', url: `${side.url}/v1/{{id}}`, headers: [apiKeyHeader('k-{{id}}')], output: '' });
+    const sent = side.received.length;
+
+    const run = await sut.http
+      .post(`${base}/test`)
+      .set(bearer(token))
+      .send({ connector, variables: { id: '7' } })
+      .expect(200);
+
+    expect(side.received[sent]).toMatchObject({ url: '/v1/7', headers: { 'x-api-key': 'k-{{id}}' } });
+    expect(run.body.request.headers).toContainEqual({ header: 'X-Api-Key', value: '<SECRET>' });
+
+    const uuid = await createConnector(sut, tenant, token, { ...connector, name: 'Probed', url: `${side.url}/v1/p`, headers: [apiKeyHeader()] });
+    const probe = { ...connector, name: 'Probed', url: `${side.url}/v1/p`, headers: [apiKeyHeader('<SECRET>'), { header: 'X-Echo', value: KEY }] };
+    const refused = await sut.http.post(`${base}/${uuid}/test`).set(bearer(token)).send({ connector: probe }).expect(400);
+    expect(refused.body.message).toEqual([expect.stringMatching(/^The request would carry a secret stored for this connector outside/)]);
+    expect(side.received.length).toBe(sent + 1);
   });
 
   it('history and events show <SECRET>, and a changed value alone is a change of the headers', async () => {
