@@ -105,7 +105,7 @@ describe.each(ENGINES)('Secret headers (%s)', (_engine, engine) => {
   });
 
   it('rotates a secret header with the other secrets, leaving the ETag alone', async () => {
-    const uuid = await createConnector(sut, tenant, token, aRotated());
+    const uuid = await createConnector(sut, tenant, token, { name: 'Rotated', headers: [apiKeyHeader('rotated-key-1')] });
     const before = await sut.http.get(`${base}/${uuid}`).set(bearer(token)).expect(200);
     const newKey = randomBytes(32);
 
@@ -117,8 +117,6 @@ describe.each(ENGINES)('Secret headers (%s)', (_engine, engine) => {
     const after = await sut.http.get(`${base}/${uuid}`).set(bearer(token)).expect(200);
     expect(after.headers.etag).toBe(before.headers.etag);
   });
-
-  const aRotated = () => ({ name: 'Rotated', headers: [apiKeyHeader('rotated-key-1')] });
 });
 
 describe('Secret headers in test runs, history, events, exports and imports (MariaDB, far sides on 127.0.0.2)', () => {
