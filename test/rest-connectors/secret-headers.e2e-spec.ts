@@ -205,13 +205,17 @@ describe('Secret headers in test runs, history, events, exports and imports (Mar
     const second = await sut.http.get(`${base}/${uuid}/versions/2`).set(bearer(token)).expect(200);
     expect(second.body.changedFields).toEqual(['headers']);
     expect(second.body.snapshot.headers).toEqual([{ header: 'X-Api-Key', value: '<SECRET>', secret: true }]);
+    const diff = await sut.http.get(`${base}/${uuid}/versions/1/diff/2`).set(bearer(token)).expect(200);
+    expect(diff.body.changes).toEqual([
+      { field: 'headers', from: [{ header: 'X-Api-Key', value: '<SECRET>', secret: true }], to: [{ header: 'X-Api-Key', value: '<SECRET>', secret: true }] },
+    ]);
     const events = (await consumer.until(2)).filter(({ event }) => event.subject === uuid);
     expect(events.map(({ event }) => event.data.snapshot.headers)).toEqual([
       [{ header: 'X-Api-Key', value: '<SECRET>', secret: true }],
       [{ header: 'X-Api-Key', value: '<SECRET>', secret: true }],
     ]);
     expect(events[1].event.data.changedFields).toEqual(['headers']);
-    for (const text of [versions.text, second.text, JSON.stringify(events)]) {
+    for (const text of [versions.text, second.text, diff.text, JSON.stringify(events)]) {
       expect(text).not.toContain(KEY);
       expect(text).not.toContain('new-key-0c4e');
     }
