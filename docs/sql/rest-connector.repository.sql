@@ -416,3 +416,26 @@ WHERE
       AND b.environment_uuid = :envUUID
       AND e.organization_uuid = :orgUUID
   );
+
+-- RestConnectorRepository.activeWithNameKeys
+SELECT
+  c.uuid AS uuid,
+  c.name AS name,
+  c.active_name_key AS active_name_key
+FROM
+  rest_connectors c
+WHERE
+  c.bot_uuid = :botUuid
+  AND c.active_name_key IN (:nameKey0, :nameKey1);
+
+-- RestConnectorRepository.activeNameKeysStartingWith
+SELECT
+  c.active_name_key AS active_name_key
+FROM
+  rest_connectors c
+WHERE
+  c.bot_uuid = :botUuid
+  AND (
+    c.active_name_key LIKE :pattern0 ESCAPE '!'
+    OR c.active_name_key LIKE :pattern1 ESCAPE '!'
+  );

@@ -203,7 +203,9 @@ export interface paths {
         put?: never;
         /**
          * Import connectors from cURL, OpenAPI or Postman
-         * @description Reads a cURL command, an OpenAPI 3.x / Swagger 2.0 document or a Postman collection v2.1 (at most 1 MiB; nothing it names is fetched or read) and makes one connector per request or selected operation (at most 200, holding at most 2 MiB of text together). A caller has one import at a time per replica (another meanwhile is a 429 with Retry-After). Authorization headers, `-u`, API keys and security schemes become the auth settings and secrets, never plain headers. A dry run (the default) answers the create bodies, secrets shown as placeholders and listed by field, and warnings; `"dryRun": false` creates them all in one transaction, all or none, each with its version. Every problem of every connector is one 400, naming the connector and where in the source it comes from.
+         * @description Reads a cURL command, an OpenAPI 3.x / Swagger 2.0 document or a Postman collection v2.1 (at most 1 MiB; nothing it names is fetched or read) and makes one connector per request or selected operation (at most 200, holding at most 2 MiB of text together). A caller has one import at a time per replica (another meanwhile is a 429 with Retry-After). Authorization headers, `-u`, API keys and security schemes become the auth settings and secrets, never plain headers. A dry run (the default) answers the create bodies, secrets shown as placeholders and listed by field, and warnings; `"dryRun": false` creates them all in one transaction, all or none, each with its version. Every problem of every connector is one 400, naming the connector and where in the source it comes from. A name an active connector of the bot already has is a conflict: the dry run names the connector; `onConflict` says what it does (fail with a 409 naming every such name, skip, rename, update).
+         *
+         *     The body is the JSON import request, or the source as it is: `text/plain`, `application/yaml` (or `application/x-yaml`), or `application/json` holding the OpenAPI document or Postman collection itself, with `format` and the other options in the query string (an `application/json` body is the source itself exactly when the query string holds an import option); or a `multipart/form-data` upload, the source as its `file` part and the options as fields. Credentials never go in the query string: send them in the JSON import request or as the upload's `credentials` field (a JSON object).
          */
         post: operations["importRestConnectors"];
         delete?: never;
@@ -790,11 +792,10 @@ export interface components {
             /** @description Newest first */
             content: components["schemas"]["ConnectorTestRun"][];
         };
-        /**
-         * @description What `source` is: a cURL command, an OpenAPI 3.x (or Swagger 2.0) document, or a Postman collection v2.1.
-         * @enum {string}
-         */
+        /** @enum {string} */
         ImportFormat: "curl" | "openapi" | "postman";
+        /** @enum {string} */
+        ImportConflict: "fail" | "skip" | "rename" | "update";
         ImportCredentials: {
             basicToken?: string;
             bearerToken?: string;
@@ -841,6 +842,25 @@ export interface components {
              *     }
              */
             credentials?: components["schemas"]["ImportCredentials"];
+            /**
+             * @description What a connector whose name an active connector of the bot already has (case-insensitively) does. `fail` (the default): the dry run lists each conflict, a create is a 409 naming every conflicting name. `skip`: it is left out. `rename`: it gets the first free ` (2)`, ` (3)`, … suffix (within the name limit). `update`: it replaces the existing connector, as a PUT without If-Match would (a new version and its change event; nothing when nothing changed); a secret the import does not hold keeps the stored one while its destination is unchanged.
+             * @default fail
+             */
+            onConflict: components["schemas"]["ImportConflict"];
+        };
+        ImportNameConflict: {
+            /**
+             * Format: uuid
+             * @description The active connector of the bot that has the name.
+             */
+            uuid: string;
+            /**
+             * @description Its name (the same case-insensitively).
+             * @example Get order
+             */
+            name: string;
+            /** @description What the import does about it (`onConflict`): `fail` refuses the create (409), `skip` leaves the connector out, `rename` gives it the name in `connector.name`, `update` writes it over that connector. */
+            resolution: components["schemas"]["ImportConflict"];
         };
         ImportedCredential: {
             /**
@@ -855,11 +875,11 @@ export interface components {
              */
             header?: string;
             /**
-             * @description Where its value comes from: the source itself, the request's `credentials`, or nowhere yet (a create then is a 400).
+             * @description Where its value comes from: the source itself, the request's `credentials`, the connector it updates (`onConflict: update`: the stored secret is kept), or nowhere yet (a create then is a 400).
              * @example SOURCE
              * @enum {string}
              */
-            from: "SOURCE" | "CREDENTIALS" | "MISSING";
+            from: "SOURCE" | "CREDENTIALS" | "STORED" | "MISSING";
             /**
              * @description The variable the source names instead of a value (`$TOKEN`, `{{token}}`).
              * @example TOKEN
@@ -871,9 +891,11 @@ export interface components {
         ImportedConnector: {
             /**
              * Format: uuid
-             * @description The created connector (not in a dry run).
+             * @description The created connector, or the one updated (`onConflict: update`); not in a dry run, nor for a connector skipped.
              */
             uuid?: string;
+            /** @description Only when an active connector of the bot already has its name (before any rename): which, and what the import does about it. */
+            conflict?: components["schemas"]["ImportNameConflict"];
             /**
              * @description Where in the source it comes from.
              * @example line 1
@@ -3917,7 +3939,16 @@ export interface operations {
     };
     importRestConnectors: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Only with the source as the body (text/plain, application/yaml, application/json of the document itself) or a multipart/form-data upload (then required, here or as a form field): what the body is. With it, an application/json body is the document itself. */
+                format?: components["schemas"]["ImportFormat"];
+                /** @description Only with the source as the body (text/plain, application/yaml, application/json of the document itself) or a multipart/form-data upload: as `dryRun` of the JSON import request. */
+                dryRun?: boolean;
+                /** @description Only with the source as the body (text/plain, application/yaml, application/json of the document itself) or a multipart/form-data upload: as `select` of the JSON import request, the parameter repeated (`select=a&select=b`). */
+                select?: string[];
+                /** @description Only with the source as the body (text/plain, application/yaml, application/json of the document itself) or a multipart/form-data upload: as `onConflict` of the JSON import request. */
+                onConflict?: components["schemas"]["ImportConflict"];
+            };
             header?: {
                 /** @description Why this write is made, kept in the version it records and carried by its change event (`reason`): one line of UTF-8 text, at most 500 characters. Leave it out for no reason. */
                 "Change-Reason"?: string;
@@ -3941,6 +3972,62 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["RestConnectorImport"];
+                /**
+                 * @example curl -X POST 'https://api.example.com/v1/orders?source=bot' \
+                 *       -H 'Content-Type: application/json; charset=utf-8' \
+                 *       -H "Authorization: Bearer $ORDERS_TOKEN" \
+                 *       --data-raw '{"sku": 42, "quantity": 1}'
+                 */
+                "text/plain": string;
+                /**
+                 * @example openapi: 3.0.3
+                 *     info: { title: Parcels, version: 1.0.0 }
+                 *     servers:
+                 *       - url: https://parcels.example.com/v2
+                 *     paths:
+                 *       /track/{trackingNumber}:
+                 *         get:
+                 *           operationId: trackParcel
+                 *           parameters:
+                 *             - { name: trackingNumber, in: path, required: true, schema: { type: string } }
+                 *           responses:
+                 *             '200': { description: Where the parcel is }
+                 */
+                "application/yaml": string;
+                /**
+                 * @example openapi: 3.0.3
+                 *     info: { title: Parcels, version: 1.0.0 }
+                 *     servers:
+                 *       - url: https://parcels.example.com/v2
+                 *     paths:
+                 *       /track/{trackingNumber}:
+                 *         get:
+                 *           operationId: trackParcel
+                 *           parameters:
+                 *             - { name: trackingNumber, in: path, required: true, schema: { type: string } }
+                 *           responses:
+                 *             '200': { description: Where the parcel is }
+                 */
+                "application/x-yaml": string;
+                "multipart/form-data": {
+                    /**
+                     * Format: binary
+                     * @description The source file (UTF-8, at most 1024 KiB).
+                     */
+                    file: string;
+                    /** @enum {string} */
+                    format: "curl" | "openapi" | "postman";
+                    /** @default true */
+                    dryRun?: boolean;
+                    select?: string[];
+                    /**
+                     * @default fail
+                     * @enum {string}
+                     */
+                    onConflict?: "fail" | "skip" | "rename" | "update";
+                    /** @description As `credentials` of the JSON import request, a JSON object. */
+                    credentials?: components["schemas"]["ImportCredentials"];
+                };
             };
         };
         responses: {

@@ -279,6 +279,18 @@ describe('What the documents say, field for field', () => {
     expect(headers('get')).toContain('Consistency-Token');
   });
 
+  it('documents the import bodies: the JSON import request, the source as text or YAML (a text area), an upload (a file picker), the options in the query', () => {
+    const importing = operation(connectors, `${CONNECTORS}/import`, 'post');
+    const content = importing.requestBody.content;
+
+    expect(Object.keys(content)).toEqual(['application/json', 'text/plain', 'application/yaml', 'application/x-yaml', 'multipart/form-data']);
+    for (const type of ['text/plain', 'application/yaml', 'application/x-yaml']) expect(content[type].schema).toMatchObject({ type: 'string' });
+    expect(content['multipart/form-data'].schema).toMatchObject({ required: ['file', 'format'], properties: { file: { type: 'string', format: 'binary' } } });
+    const query = importing.parameters!.filter(({ in: where }) => where === 'query').map(({ name }) => name);
+    expect(query).toEqual(['format', 'dryRun', 'select', 'onConflict']);
+    expect(schemaOf(connectors, 'RestConnectorImport').properties.onConflict).toMatchObject({ default: 'fail' });
+  });
+
   it("documents the write body: required fields, enums, lengths, the seed's placeholders and examples that work", () => {
     const body = schemaOf(connectors, 'RestConnectorWrite');
     const create = operation(connectors, CONNECTORS, 'post').requestBody.content['application/json'];

@@ -62,6 +62,21 @@ describe('The write examples of the served document, sent to the demo bot', () =
     expect(names).toContain('trackParcel');
   });
 
+  it('imports the text and YAML bodies of the import operation, pasted as they are shown (200)', async () => {
+    const content = (served.paths[`${CONNECTORS}/import`] as any).post.requestBody.content;
+    const outcomes: Record<string, number> = {};
+    for (const [type, format] of [
+      ['text/plain', 'curl'],
+      ['application/yaml', 'openapi'],
+      ['application/x-yaml', 'openapi'],
+    ]) {
+      const res = await sut.http.post(`${DEMO_BOT}/import?format=${format}`).set(bearer(token)).set('Content-Type', type).send(content[type].example);
+      outcomes[type] = res.status;
+    }
+
+    expect(outcomes).toEqual({ 'text/plain': 200, 'application/yaml': 200, 'application/x-yaml': 200 });
+  });
+
   it('exports the demo weather connector in every format', async () => {
     for (const format of ['curl', 'openapi', 'postman']) {
       const res = await sut.http.get(`${DEMO_BOT}/${DEMO_IDS.weatherConnector}/export?format=${format}`).set(bearer(token)).expect(200);

@@ -1,5 +1,6 @@
 import { JwtVerifier } from '@app/platform';
 import type { Express } from 'express';
+import { randomUUID } from 'node:crypto';
 import { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { AddressInfo } from 'node:net';
 import { BOT_ADMIN_APP } from '../../apps/bot-admin/src/bot-admin.app';
@@ -82,12 +83,23 @@ describe('HTTP edge', () => {
     expect(res.body.message).toEqual(expect.arrayContaining([expect.stringContaining('name')]));
   });
 
-  it('answers malformed JSON with a fixed message that never quotes the body', async () => {
+  it('answers malformed JSON with where it stops being JSON and why, never quoting the body', async () => {
     const res = await sut.http.post(tenantPath(tenant)).set(bearer(token)).set('Content-Type', 'application/json').send('{"bearerToken": s3cr3t-value}');
 
     expect(res.status).toBe(400);
-    expect(res.body.message).toBe('Malformed JSON in request body');
+    expect(res.body.message).toBe('Malformed JSON in request body at line 1, column 17: a value must start here');
     expect(res.text).not.toContain('s3cr3t');
+  });
+
+  it('names the line and column of malformed JSON on every JSON route, a PUT as a POST', async () => {
+    const res = await sut.http
+      .put(`${tenantPath(tenant)}/${randomUUID()}`)
+      .set(bearer(token))
+      .set('Content-Type', 'application/json')
+      .send('{\n  "name": "a",\n  "url": "https://x.example",\n}');
+
+    expect(res.status).toBe(400);
+    expect(res.body.message).toBe('Malformed JSON in request body at line 4, column 1: a property name must be a double-quoted string (no trailing comma)');
   });
 
   it('answers 413 to a body over 256 KiB', async () => {

@@ -1,6 +1,6 @@
-import { IMPORT_BODY_LIMIT_BYTES } from '@app/domain';
 import { PLATFORM_APPS, PlatformAppDefinition } from '@app/platform';
 import { DEMO_PATH_IDS } from '@app/seed-data';
+import { IMPORT_BODY_ROUTE } from './rest-connectors/import-export/import-body';
 import { TransactionalServiceModule } from './transactional-service.module';
 
 export const TRANSACTIONAL_SERVICE_APP: PlatformAppDefinition = {
@@ -65,6 +65,6 @@ export const TRANSACTIONAL_SERVICE_APP: PlatformAppDefinition = {
   pathExamples: DEMO_PATH_IDS,
   // The change events on NATS JetStream.
   asyncApiDocument: 'connector-events.yaml',
-  // An import's source may be 1 MiB, which JSON escapes can make larger.
-  largeBodies: [{ path: /\/rest-connectors\/import$/, limitBytes: IMPORT_BODY_LIMIT_BYTES }],
+  // An import's source may be 1 MiB, which JSON escapes can make larger; it may also be the body itself, or an upload.
+  largeBodies: [IMPORT_BODY_ROUTE],
 };

@@ -26,6 +26,7 @@ export * from './auth/development-secret';
 export * from './http/api-error-responses.decorator';
 export * from './http/idempotency-key.decorators';
 export * from './http/caller-gone';
+export { bodyTooLarge, malformedJson, refusedUnread, type LargeBodyRoute } from './http/json-body.middleware';
 export * from './http/answer-handle';
 
 // Read replicas: the request's consistency scope, handed from a controller to its service
@@ -47,6 +48,7 @@ export * from './secrets/secret-cipher.provider';
 // Shutdown, Swagger, performance overrides
 export * from './shutdown/shutdown';
 export * from './swagger/swagger';
+export { ApiAlternativeBodies } from './swagger/alternative-bodies';
 export * from './performance/platform-express.adapter';
 export * from './performance/validation-metadata-cache';
 export { logAlongside } from './performance/request-log';

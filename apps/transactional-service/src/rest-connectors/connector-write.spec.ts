@@ -1,4 +1,4 @@
-import { ApiKeyIn, AuthType, GrantType, RestConnectorWriteDto } from '@app/domain';
+import { ApiKeyIn, AuthType, ContentType, GrantType, RestConnectorWriteDto } from '@app/domain';
 import { toConnectorWrite } from './connector-write';
 import { aStoredConnector, aWriteDto, WRITER } from './testing/connector-factories';
 import { problemsOf } from './testing/problems-of';
@@ -245,6 +245,20 @@ describe(toConnectorWrite.name, () => {
     expect(toConnectorWrite({ ...dto, authType: AuthType.AUTH_NONE }, WRITER, NOW, seal).values.headers).toEqual(dto.headers);
   });
 
+  it("refuses a Content-Type header that does not fit contentType, saying which fit, and keeps one that does as written", () => {
+    const patch = (contentType: ContentType, value: string) => aWriteDto({ contentType, headers: [{ header: 'Content-Type', value }] });
+
+    expect(problemsOf(() => toConnectorWrite(patch(ContentType.APPLICATION_JSON, 'text/csv'), WRITER, NOW, seal))).toEqual([
+      expect.stringMatching(/^headers\.0 Content-Type "text\/csv" does not fit contentType APPLICATION_JSON; the Content-Type that fits it: application\/json and every \+json type/),
+    ]);
+    expect(problemsOf(() => toConnectorWrite(patch(ContentType.NONE, 'application/json'), WRITER, NOW, seal))).toEqual([
+      expect.stringContaining('does not fit contentType NONE'),
+    ]);
+    expect(toConnectorWrite(patch(ContentType.APPLICATION_JSON, 'application/merge-patch+json'), WRITER, NOW, seal).values.headers).toEqual([
+      { header: 'Content-Type', value: 'application/merge-patch+json' },
+    ]);
+  });
+
   it('lists every problem at once', () => {
     const stored = aStoredConnector({
       authType: AuthType.AUTH_OAUTH2,
@@ -289,6 +303,23 @@ describe(toConnectorWrite.name, () => {
       { name: 'stock', nameKey: 'stock', position: 1 },
       { name: 'eu', nameKey: 'eu', position: 2 },
     ]);
+  });
+
+  it('refuses a MULTIPART_FORM_DATA body that is not a JSON array of parts, naming the part and field', () => {
+    const write =
+      (body: string, contentType = ContentType.MULTIPART_FORM_DATA) =>
+      () =>
+        toConnectorWrite(aWriteDto({ contentType, body }), WRITER, NOW, seal);
+
+    expect(problemsOf(write('a=b&c=d'))).toEqual([expect.stringMatching(/^body is not JSON .*: a MULTIPART_FORM_DATA body is a JSON array of parts/)]);
+    expect(problemsOf(write('[{"name":"a","value":"1"},{"name":""}]'))).toEqual([
+      'body[1].name is missing: every part has a non-empty name',
+      "body[1] must have exactly one of value (text, {{variable}} placeholders allowed) and base64 (a file's bytes)",
+    ]);
+    expect(
+      toConnectorWrite(aWriteDto({ contentType: ContentType.MULTIPART_FORM_DATA, body: '[{"name":"a","value":"{{x}}"}]' }), WRITER, NOW, seal).values.body,
+    ).toBe('[{"name":"a","value":"{{x}}"}]');
+    expect(write('a=b&c=d', ContentType.APPLICATION_FORM_URLENCODED)).not.toThrow();
   });
 });
 

@@ -3,7 +3,10 @@ import {
   BODY_COLUMNS,
   canonicalHttpUrl,
   ConnectorWrite,
+  contentTypeHeaderProblems,
+  ContentType,
   InvalidInputError,
+  readMultipartParts,
   RECORDED_FIELDS,
   RestConnector,
   RestConnectorSnapshotDto,
@@ -36,8 +39,9 @@ export type Seal = (field: SecretField | SecretHeaderKey, plaintext: string) => 
  * stored canonical (canonicalHttpUrl). Secrets the auth type does not use are discarded; a new secret is sealed;
  * a secret's placeholder keeps the stored (sealed) value, but only while every URL it or its access token is sent
  * to keeps its destination, and what places it in the call (an API key's apiKeyIn and apiKeyName) is unchanged. A secret header
- * (`secret: true`) is sealed and kept the same way, bound to `url` (storedHeaders). A URL that carries a secret has no `{{variable}}` in its destination, and no routing
- * header of its call names another host (hostHeaderProblems); without a secret, both are free. Any rule broken is one 400 listing every problem; nothing is written.
+ * (`secret: true`) is sealed and kept the same way, bound to `url` (storedHeaders). A URL that carries a secret has no `{{variable}}` in its
+ * destination, and no routing header of its call names another host (hostHeaderProblems); without a secret, both are free. A Content-Type
+ * header fits `contentType` (contentTypeHeaderProblems). Any rule broken is one 400 listing every problem; nothing is written.
  */
 export function toConnectorWrite(
   dto: RestConnectorWriteDto,
@@ -50,7 +54,12 @@ export function toConnectorWrite(
   const problems: string[] = [];
   const headers = storedHeaders(dto.headers ?? [], urls.url, seal, stored, problems);
   const carriesSecret = secretCarriedTo('url', dto) !== null;
-  problems.push(...variableDestinationProblems(urls, dto), ...(carriesSecret ? hostHeaderProblems(urls.url, headers) : []));
+  problems.push(
+    ...variableDestinationProblems(urls, dto),
+    ...(carriesSecret ? hostHeaderProblems(urls.url, headers) : []),
+    ...contentTypeHeaderProblems(dto.contentType, dto.headers ?? []),
+    ...multipartBodyProblems(dto),
+  );
   const used = secretsUsedBy(dto.authType, dto.grantType);
   const secrets = Object.fromEntries(
     SECRET_FIELDS.map((field) => {
@@ -136,6 +145,13 @@ function variableDestinationProblems(urls: Record<UrlField, string | null>, dto:
         'Write them out in full; variables may stand in the path, query and fragment',
     ];
   });
+}
+
+/** A MULTIPART_FORM_DATA body holds parts (docs/api-contract.md, "Multipart bodies"); the other content types' bodies are text. */
+function multipartBodyProblems(dto: RestConnectorWriteDto): string[] {
+  if (dto.contentType !== ContentType.MULTIPART_FORM_DATA) return [];
+  const reading = readMultipartParts(dto.body);
+  return 'problems' in reading ? reading.problems : [];
 }
 
 /**

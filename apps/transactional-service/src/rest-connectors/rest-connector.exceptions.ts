@@ -32,6 +32,18 @@ export class ConnectorNameConflictException extends DomainError {
   }
 }
 
+/** An import (onConflict fail) whose connectors have names that active connectors of the bot already have: every one named. */
+export class ImportNamesTakenException extends DomainError {
+  constructor(taken: ReadonlyArray<{ name: string; uuid: string }>) {
+    const names = taken.map(({ name, uuid }) => `"${name}" (${uuid})`).join(', ');
+    super(
+      'CONNECTOR_NAME_TAKEN',
+      `${taken.length === 1 ? 'A name' : `${taken.length} names`} of the import already ${taken.length === 1 ? 'belongs' : 'belong'} to active rest connectors of this bot: ${names}; ` +
+        'send onConflict skip, rename or update (a dry run shows what each does), or rename them in the source',
+    );
+  }
+}
+
 export class ConnectorChangedException extends DomainError {
   constructor(uuid: string, currentEtag: string) {
     super(

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { DummyValue, GenerateSql } from '../database/generate-sql';
 import { Database, ErrorsLater, ReadFrom, Transaction } from '../database/database';
 import { isNullRefused } from '../database/database-errors';
-import { statement, writeStatement } from '../database/statement';
+import { listed, placeholderList, statement, statementsBy, writeStatement } from '../database/statement';
 import { BOT_IN_SCOPE } from '../scope/bot-scope.sql';
 import { Found, found, Lookup, NOTHING_AT_PATH, NothingAtPath } from '../scope/lookup';
 import { VersionStep } from './connector-version';
@@ -37,6 +37,14 @@ export async function insertedAtPath<T>(unitOfWork: Promise<T>): Promise<Inserte
 }
 
 export type TagRow = Pick<RestConnectorTag, 'name' | 'nameKey' | 'position'>;
+/** An active connector by its name: what an import's name conflict names. */
+export interface NamedConnector {
+  uuid: string;
+  name: string;
+  /** The lower-cased name. */
+  nameKey: string;
+}
+
 /** The columns a full write sets. */
 export type ConnectorWrite = Pick<RestConnector, WrittenColumn>;
 /** What a soft delete records (the rules: connector-lifecycle.ts of the transactional service). */
@@ -127,6 +135,22 @@ const FIND_FOR_WRITE = statement(
 const FIND_ANY = statement(
   `SELECT ${REST_CONNECTOR_ROWS.select('c')} FROM rest_connectors c JOIN bots b ON b.uuid = c.bot_uuid JOIN environments e ON e.uuid = b.environment_uuid `,
   `WHERE c.uuid = :serviceUUID AND c.bot_uuid = :botUUID AND ${BOT_IN_SCOPE}`,
+);
+/** ACTIVE_WITH_NAME_KEYS for `count` names (`:nameKey0`, …). */
+const ACTIVE_WITH_NAME_KEYS = statementsBy((count: number) =>
+  statement(
+    'SELECT c.uuid AS uuid, c.name AS name, c.active_name_key AS active_name_key FROM rest_connectors c ',
+    `WHERE c.bot_uuid = :botUuid AND c.active_name_key IN (${placeholderList('nameKey', count)})`,
+  ),
+);
+/** ACTIVE_NAME_KEYS_LIKE for `count` patterns (`:pattern0`, …), `!` their escape. */
+const ACTIVE_NAME_KEYS_LIKE = statementsBy((count: number) =>
+  statement(
+    `SELECT c.active_name_key AS active_name_key FROM rest_connectors c WHERE c.bot_uuid = :botUuid AND (${placeholderList('pattern', count)
+      .split(', ')
+      .map((pattern) => `c.active_name_key LIKE ${pattern} ESCAPE '!'`)
+      .join(' OR ')})`,
+  ),
 );
 /** Active again as it was: its name takes the unique key back (a duplicate-key error when another has it now). */
 const RESTORE = writeStatement(
@@ -221,6 +245,30 @@ export class RestConnectorRepository {
   @GenerateSql({ params: [DummyValue.TX, DummyValue.CONNECTOR_PATH, DummyValue.VERSION_STEP, DummyValue.TRASH_STATE] })
   async softDelete(tx: Transaction, path: RestConnectorPath, step: VersionStep, deleted: ConnectorTrashState): Promise<boolean> {
     return (await tx.run(SOFT_DELETE, { ...deleted, ...step, ...path })) === 1;
+  }
+
+  /**
+   * The bot's active connectors that hold one of `nameKeys` (lower-cased names, as `active_name_key` keeps them),
+   * on the primary (a write follows): one lookup in the unique index of active names.
+   */
+  @GenerateSql({ params: [DummyValue.UUID, ['get order', 'list orders']] })
+  async activeWithNameKeys(botUuid: string, nameKeys: readonly string[]): Promise<NamedConnector[]> {
+    if (nameKeys.length === 0) return [];
+    const rows = await this.db.rows(ACTIVE_WITH_NAME_KEYS(nameKeys.length), { botUuid, ...listed('nameKey', nameKeys) }, 'primary');
+    return rows.map((row) => ({ uuid: String(row.uuid), name: String(row.name), nameKey: String(row.active_name_key) }));
+  }
+
+  /**
+   * The active name keys of the bot that start with one of `prefixes` (lower-cased), on the primary: the names a
+   * rename must step over. LIKE may match more than the prefix on a case-insensitive collation; the caller compares
+   * exactly.
+   */
+  @GenerateSql({ params: [DummyValue.UUID, ['get order', 'list orders']] })
+  async activeNameKeysStartingWith(botUuid: string, prefixes: readonly string[]): Promise<string[]> {
+    if (prefixes.length === 0) return [];
+    const patterns = prefixes.map((prefix) => `${prefix.replace(/[!%_]/g, '!$&')}%`);
+    const rows = await this.db.rows(ACTIVE_NAME_KEYS_LIKE(prefixes.length), { botUuid, ...listed('pattern', patterns) }, 'primary');
+    return rows.map((row) => String(row.active_name_key));
   }
 
   /** One multi-row INSERT. */

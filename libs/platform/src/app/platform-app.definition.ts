@@ -1,4 +1,5 @@
 import { Type } from '@nestjs/common';
+import type { LargeBodyRoute } from '../http/json-body.middleware';
 
 /** What distinguishes one deployable app of the platform from another. */
 export interface PlatformAppDefinition {
@@ -27,8 +28,8 @@ export interface PlatformAppDefinition {
    * copies it beside the bundle.
    */
   asyncApiDocument?: string;
-  /** Routes (matched on the request path) that take a body larger than BODY_LIMIT_BYTES, and their limit. */
-  largeBodies?: ReadonlyArray<{ path: RegExp; limitBytes: number }>;
+  /** Routes (matched on the request path) that take a body larger than BODY_LIMIT_BYTES, their limit, and the bodies they read themselves. */
+  largeBodies?: readonly LargeBodyRoute[];
 }
 
 /** One section of the app's API documentation. */

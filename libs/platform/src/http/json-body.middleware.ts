@@ -3,6 +3,7 @@ import { isUtf8 } from 'node:buffer';
 import { parse as parseContentType } from 'content-type';
 import { json } from 'express';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import { jsonProblem } from './json-position';
 import { quoted } from './quoted';
 import { textProblem } from '@app/domain';
 
@@ -51,10 +52,21 @@ function isUtf8Json(contentType: string | undefined): boolean {
   }
 }
 
-/** A route that takes a larger body than BODY_LIMIT_BYTES (an import's source), matched on the request's path. */
+/**
+ * A route that takes a larger body than BODY_LIMIT_BYTES (an import's source), matched on the request's path; it may
+ * read some of its bodies itself (`ownBody`), and say more about a malformed JSON body (`malformedJsonHint`).
+ */
 export interface LargeBodyRoute {
   path: RegExp;
   limitBytes: number;
+  /**
+   * Bodies the route reads itself instead of the JSON pipeline (another media type, or JSON that is not a request
+   * object): `carries(req)` says whether this request's is one, `read` reads it into `req.body` (its own 415, 413 and
+   * 400s) and calls `next`.
+   */
+  ownBody?: { carries: (req: Request) => boolean; read: RequestHandler };
+  /** Said after the position in the 400 of a malformed JSON body. */
+  malformedJsonHint?: string;
 }
 
 /** The 413 of a body over `limitBytes`. */
@@ -136,13 +148,22 @@ export function limitJsonShape(req: Request, _res: Response, next: NextFunction)
   next();
 }
 
+/** The 400 of a malformed JSON body: where it stops being JSON and why, never quoting it, then `hint`. */
+export function malformedJson(body: unknown, hint?: string): BadRequestException {
+  const problem = typeof body === 'string' ? jsonProblem(body) : null;
+  // No problem found: valid JSON that is not an object or an array, which the parser refuses (strict).
+  const where = problem ? ` at line ${problem.line}, column ${problem.column}: ${problem.reason}` : ': it must be a JSON object';
+  return new BadRequestException(`Malformed JSON in request body${where}${hint ? `. ${hint}` : ''}`);
+}
+
 /**
- * Right after the JSON parser: a parse failure becomes a fixed message. The parser's own message quotes
- * the body (V8: `Unexpected token … "<the input>" is not valid JSON`), which may hold a secret.
+ * Right after the JSON parser: a parse failure becomes a message of its own (malformedJson) that names the line and
+ * column. The parser's own message quotes the body (V8: `Unexpected token … "<the input>" is not valid JSON`),
+ * which may hold a secret.
  */
-export function rejectMalformedJson(error: unknown, _req: Request, _res: Response, next: NextFunction): void {
-  const parseFailed = (error as { type?: unknown } | undefined)?.type === 'entity.parse.failed';
-  next(parseFailed ? new BadRequestException('Malformed JSON in request body') : error);
+export function rejectMalformedJson(error: unknown, next: NextFunction, hint?: string): void {
+  const failed = error as { type?: unknown; body?: unknown } | undefined;
+  next(failed?.type === 'entity.parse.failed' ? malformedJson(failed.body, hint) : error);
 }
 
 /** body-parser's `verify`: its error keeps this status and type (the exception filter words it). */
@@ -159,17 +180,19 @@ export function jsonBody(largeBodies: readonly LargeBodyRoute[] = []): RequestHa
   // body-parser decodes invalid UTF-8 leniently, into U+FFFD: refused instead, as lone surrogates are.
   const parser = (limitBytes: number) => json({ limit: limitBytes, verify: refuseInvalidUtf8 });
   const standard = { limitBytes: BODY_LIMIT_BYTES, parse: parser(BODY_LIMIT_BYTES) };
-  const large = largeBodies.map(({ path, limitBytes }) => ({ path, limitBytes, parse: parser(limitBytes) }));
+  const large = largeBodies.map((route) => ({ ...route, parse: parser(route.limitBytes) }));
   return (req, res, next) => {
     if (!carriesBody(req)) return next();
-    const { limitBytes, parse } = large.find(({ path }) => path.test(req.path)) ?? standard;
+    const route: (typeof large)[number] | undefined = large.find(({ path }) => path.test(req.path));
+    if (route?.ownBody?.carries(req)) return void route.ownBody.read(req, res, next);
+    const { limitBytes, parse } = route ?? standard;
     requireJsonBody(
       req,
       res,
       (error?: unknown) => {
         if (error) return next(error);
         parse(req, res, (parseError?: unknown) => {
-          if (parseError) return rejectMalformedJson(parseError, req, res, next);
+          if (parseError) return rejectMalformedJson(parseError, next, route?.malformedJsonHint);
           limitJsonShape(req, res, next);
         });
       },

@@ -1,3 +1,4 @@
+import { withAlternativeBodies } from './alternative-bodies';
 import { INestApplication } from '@nestjs/common';
 import type { Response } from 'express';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
@@ -33,7 +34,9 @@ export function buildOpenApiDocument(app: INestApplication, definition: Platform
   const config = builder.build();
   // Operation ids are the controller method names: stable across builds, readable in generated clients.
   const document = SwaggerModule.createDocument(app, config, { operationIdFactory: (_controller, method) => method });
-  return withPlatformHeaders(withOwnErrorExamplePaths(withNullableReferences(withPlainSchemaNames(withTaskGroups(document, definition.groups)))));
+  return withPlatformHeaders(
+    withOwnErrorExamplePaths(withNullableReferences(withPlainSchemaNames(withAlternativeBodies(withTaskGroups(document, definition.groups))))),
+  );
 }
 
 const ASYNCAPI_LINK_TEXT = 'The messages this app publishes: its AsyncAPI 3.0 document (YAML)';

@@ -6,6 +6,7 @@ import {
   type CredentialField,
   EXPORTED_FIELDS,
   type ExportedField,
+  type ImportCredentialField,
   InvalidInputError,
   RestConnectorDto,
 } from '@app/domain';
@@ -63,7 +64,8 @@ export const NO_AUTH: AuthSettings = {
 export type { CredentialField };
 
 export interface CredentialDraft {
-  field: CredentialField;
+  /** A credential of the auth settings, or a part of basicToken (basicUsername, basicPassword) the service makes it from. */
+  field: ImportCredentialField;
   /** The value the source holds; never logged, never answered. */
   value?: string;
   /** The variable the source names instead of a value (without `$` or braces). */

@@ -1,14 +1,20 @@
 import {
   BotPath,
   ConsistencyScope,
+  ImportConflict,
+  ImportFormat,
+  IMPORT_LIMITS,
   REST_CONNECTOR_IMPORT_EXAMPLES,
+  REST_CONNECTOR_IMPORT_SOURCE_EXAMPLES,
   RestConnectorExportQueryDto,
   RestConnectorImportDto,
+  RestConnectorImportQueryDto,
   RestConnectorImportResultDto,
   RestConnectorPath,
 } from '@app/domain';
 import {
   ACCEPTABLE_IDEMPOTENCY_KEY,
+  ApiAlternativeBodies,
   Answer,
   AnswerHandle,
   CallerGone,
@@ -20,11 +26,18 @@ import {
   SentBody,
 } from '@app/platform';
 import { Body, Controller, Get, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
-import { ApiBearerAuth, ApiBody, ApiHeader, ApiOkResponse, ApiOperation, ApiProduces } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiBody, ApiHeader, ApiOkResponse, ApiOperation, ApiProduces, getSchemaPath } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { ApiChangeReasonHeader, Author, WriteAuthor } from '../author';
 import { ConnectorExportService } from './connector-export.service';
 import { ConnectorImportService } from './connector-import.service';
+import { FILE_PART } from './import-body';
+
+/** The source as it is, one body for each text media type an import takes. */
+const sourceAsIs = (description: string, example: string) => ({
+  schema: { type: 'string', maxLength: IMPORT_LIMITS.sourceBytes, description },
+  example,
+});
 
 @ApiBearerAuth('bearer')
 @ApiErrorResponses(400, 401, 403, 404, 429, 500, 503)
@@ -46,7 +59,14 @@ export class ImportExportController {
       'A caller has one import at a time per replica (another meanwhile is a 429 with Retry-After). Authorization headers, `-u`, API keys and security ' +
       'schemes become the auth settings and secrets, never plain headers. A dry run (the default) answers the create bodies, secrets shown as ' +
       'placeholders and listed by field, and warnings; `"dryRun": false` creates them all in one transaction, all or none, each with its ' +
-      'version. Every problem of every connector is one 400, naming the connector and where in the source it comes from.',
+      'version. Every problem of every connector is one 400, naming the connector and where in the source it comes from. ' +
+      'A name an active connector of the bot already has is a conflict: the dry run names the connector; `onConflict` says what it does ' +
+      '(fail with a 409 naming every such name, skip, rename, update).\n\n' +
+      'The body is the JSON import request, or the source as it is: `text/plain`, `application/yaml` (or `application/x-yaml`), or ' +
+      '`application/json` holding the OpenAPI document or Postman collection itself, with `format` and the other options in the query ' +
+      'string (an `application/json` body is the source itself exactly when the query string holds an import option); or a ' +
+      '`multipart/form-data` upload, the source as its `file` part and the options as fields. Credentials never go in the query string: ' +
+      "send them in the JSON import request or as the upload's `credentials` field (a JSON object).",
   })
   @ApiHeader({
     name: 'Idempotency-Key',
@@ -56,10 +76,40 @@ export class ImportExportController {
   })
   @ApiChangeReasonHeader()
   @ApiBody({ type: RestConnectorImportDto, examples: REST_CONNECTOR_IMPORT_EXAMPLES })
+  @ApiAlternativeBodies({
+    'text/plain': sourceAsIs(
+      'The source as it is (a cURL command, an OpenAPI document, a Postman collection); `?format=` says which.',
+      REST_CONNECTOR_IMPORT_SOURCE_EXAMPLES.curl,
+    ),
+    'application/yaml': sourceAsIs('An OpenAPI document in YAML, as it is, with `?format=openapi`.', REST_CONNECTOR_IMPORT_SOURCE_EXAMPLES.yaml),
+    'application/x-yaml': sourceAsIs('As application/yaml.', REST_CONNECTOR_IMPORT_SOURCE_EXAMPLES.yaml),
+    'multipart/form-data': {
+      schema: {
+        type: 'object',
+        required: [FILE_PART, 'format'],
+        properties: {
+          [FILE_PART]: {
+            type: 'string',
+            format: 'binary',
+            maxLength: IMPORT_LIMITS.sourceBytes,
+            description: `The source file (UTF-8, at most ${IMPORT_LIMITS.sourceBytes / 1024} KiB).`,
+          },
+          format: { type: 'string', enum: Object.values(ImportFormat) },
+          dryRun: { type: 'boolean', default: true },
+          select: { type: 'array', items: { type: 'string', maxLength: IMPORT_LIMITS.selector }, maxItems: IMPORT_LIMITS.select },
+          onConflict: { type: 'string', enum: Object.values(ImportConflict), default: ImportConflict.FAIL },
+          credentials: { allOf: [{ $ref: getSchemaPath('ImportCredentialsDto') }], description: 'As `credentials` of the JSON import request, a JSON object.' },
+        },
+      },
+      encoding: { credentials: { contentType: 'application/json' } },
+    },
+  })
   @ApiOkResponse({ type: RestConnectorImportResultDto, description: 'The connectors planned (a dry run) or created (with their uuids), and the warnings' })
   @ApiErrorResponses(409, 413, 415, 422)
   importRestConnectors(
     @Param() path: BotPath,
+    // The options of a source sent as the body: import-body.ts has made them part of the import request (`dto`).
+    @Query() _options: RestConnectorImportQueryDto,
     @Body() dto: RestConnectorImportDto,
     @WriteAuthor() author: Author,
     @IdempotencyKeyHeader() key: string | undefined,

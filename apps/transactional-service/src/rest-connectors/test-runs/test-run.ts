@@ -2,9 +2,11 @@ import {
   ApiKeyIn,
   AuthType,
   ContentType,
+  declaredTypeFits,
   GrantType,
   InvalidInputError,
   isSecretHeader,
+  JSON_MEDIA_TYPE,
   MEDIA_TYPES,
   RequestType,
   SECRET_HEADER_PLACEHOLDER,
@@ -12,11 +14,11 @@ import {
   SECRETS,
   secretSentTo,
 } from '@app/domain';
-import { parse as parseMediaType } from 'content-type';
 import type { Dispatcher } from 'undici';
 import { destinationOf, sameDestination } from '../destination';
 import { hostHeaderProblems } from '../host-header';
 import { CLIENT_CREDENTIALS_PLACEHOLDER, clientCredentials, OAuthSettings, OAuthTokens, tokenRequest } from './oauth-tokens';
+import { encodeForm, ShownPart } from './multipart-call';
 import { callOnce, OutboundRequest, OutboundResult, Outcome } from './outbound-call';
 import { AnswerReader, ownBytes } from './answer/answer-reader';
 import { cutAt } from './answer/cut-at';
@@ -35,11 +37,8 @@ export const MAX_RETURNED_BYTES = 64 * 1024;
 const BODY_ENCODINGS: Partial<Record<ContentType, BodyEncoding>> = {
   [ContentType.APPLICATION_JSON]: 'json',
   [ContentType.APPLICATION_FORM_URLENCODED]: 'form',
+  [ContentType.MULTIPART_FORM_DATA]: 'multipart',
 };
-
-/** `application/json`, `application/problem+json`, … */
-/** A JSON media type, parameters allowed: `application/json` and every `+json` one (json-patch, merge-patch, vnd.api, problem). */
-const JSON_MEDIA_TYPE = /^application\/(?:[\w.-]+\+)?json\s*(?:;|$)/i;
 
 /** A connector as a test run needs it: its settings, and its secrets in clear for this run only. */
 export interface RunnableConnector {
@@ -99,7 +98,8 @@ export interface TestRunAnswer {
   outcome: Outcome;
   message: string | null;
   durationMs: number;
-  request: { method: string; url: string; headers: Header[]; body: string; bodyTruncated: boolean };
+  /** `parts`: a multipart body's parts as sent (its `body` is then empty: a file's bytes are not shown). */
+  request: { method: string; url: string; headers: Header[]; body: string; bodyTruncated: boolean; parts?: ShownPart[] };
   response: TestRunResponse | null;
   output: TestRunOutput | null;
   warnings: string[];
@@ -145,27 +145,28 @@ export class TestRunner {
     const warnings = filled.unused.map((name) => `variables.${name} is not used: the connector has no {{${name}}}`);
     const authHeader = authHeaderOf(connector);
     // The connector's own header gives way where the auth type sets it (Authorization, an API key's), and its
-    // Content-Type where it does not fit the body's contentType (declaredTypeFits).
+    // Content-Type where it does not fit the body's contentType (declaredTypeFits: writes refuse it, a connector
+    // stored before may hold one) or where the platform writes it (multipart, whose boundary is the platform's, added
+    // when the form is encoded). An empty form sends no Content-Type of ours, as Postman and browsers send none.
+    const multipart = sendsBody && connector.contentType === ContentType.MULTIPART_FORM_DATA;
+    const ownType = sendsBody ? MEDIA_TYPES[connector.contentType as Exclude<ContentType, ContentType.NONE>] : undefined;
+    const typed = ownType !== undefined && !multipart && !(connector.contentType === ContentType.APPLICATION_FORM_URLENCODED && filled.body === '');
     let declaresType = false;
     const headers = filled.headers.filter(({ header, value }, index) => {
       if (authHeader !== null && header.toLowerCase() === authHeader.toLowerCase()) {
         warnings.push(`headers.${index} ${header} is not sent: authType ${connector.authType} sets the ${authHeader} header`);
         return false;
       }
-      if (sendsBody && /^content-type$/i.test(header)) {
-        if (!declaresType && declaredTypeFits(connector.contentType, value)) {
-          declaresType = true;
-          return true;
-        }
-        warnings.push(
-          `headers.${index} ${header} is not sent: contentType ${connector.contentType} sends Content-Type: ${MEDIA_TYPES[connector.contentType as Exclude<ContentType, ContentType.NONE>]}`,
-        );
-        return false;
+      if (ownType === undefined || !/^content-type$/i.test(header)) return true;
+      const fits = !declaresType && declaredTypeFits(connector.contentType, value);
+      if (fits && !multipart) {
+        declaresType = true;
+        return true;
       }
-      return true;
+      if (!fits) warnings.push(`headers.${index} ${header} is not sent: contentType ${connector.contentType} sends Content-Type: ${ownType}`);
+      return false;
     });
-    if (sendsBody && !declaresType)
-      headers.push({ header: 'Content-Type', value: MEDIA_TYPES[connector.contentType as Exclude<ContentType, ContentType.NONE>] });
+    if (typed && !declaresType) headers.push({ header: 'Content-Type', value: ownType });
     if (!headers.some(({ header }) => /^user-agent$/i.test(header))) headers.push({ header: 'User-Agent', value: DEFAULT_USER_AGENT });
     const url =
       connector.authType === AuthType.AUTH_API_KEY && connector.apiKeyIn === ApiKeyIn.QUERY
@@ -174,7 +175,7 @@ export class TestRunner {
     return {
       connector: { ...connector, oauthUrl: filled.oauthUrl },
       warnings,
-      call: { method: connector.requestType, url, headers, body: sendsBody ? filled.body : null },
+      call: { method: connector.requestType, url, headers, body: sendsBody ? filled.body : null, ...(multipart && { form: filled.parts }) },
     };
   }
 
@@ -198,7 +199,8 @@ export class TestRunner {
       call.url,
       connector.oauthUrl ?? '',
       ...call.headers.flatMap(({ header, value, secret }) => (secret === true ? [header] : [header, value])),
-      call.body ?? '',
+      typeof call.body === 'string' ? call.body : '',
+      ...(call.form ?? []).flatMap(({ name, value, filename }) => [name, value ?? '', filename ?? '']),
       connector.clientId ?? '',
       connector.authUsername ?? '',
     ];
@@ -218,7 +220,11 @@ export class TestRunner {
     const started = this.now();
     const deadline = new RunDeadline(this.timeoutMs, callerGone);
     try {
-      const { connector, call } = run;
+      const { connector } = run;
+      const form = run.call.form ? await encodeForm(run.call.form) : null;
+      const call: OutboundRequest = form
+        ? { ...run.call, headers: [...run.call.headers, { header: 'Content-Type', value: form.contentType }], body: form.bytes }
+        : run.call;
       const secrets = secretsOf(connector);
       const withAuthorization = (authorization: string): OutboundRequest => ({
         ...call,
@@ -246,12 +252,19 @@ export class TestRunner {
         result = await callOnce(this.dispatcher, withCredentials(call, connector, false), deadline);
       }
 
-      const shownBody = cutAt(shown.body ?? '', MAX_RETURNED_BYTES);
+      const shownBody = cutAt(typeof shown.body === 'string' ? shown.body : '', MAX_RETURNED_BYTES);
       const answer: TestRunAnswer = {
         outcome: result.outcome,
         message: result.message,
         durationMs: 0,
-        request: { method: shown.method, url: shown.url, headers: [...shown.headers], body: shownBody.text, bodyTruncated: shownBody.truncated },
+        request: {
+          method: shown.method,
+          url: shown.url,
+          headers: [...shown.headers],
+          body: shownBody.text,
+          bodyTruncated: shownBody.truncated,
+          ...(form && shown.form && { parts: form.parts }),
+        },
         response: null,
         output: null,
         warnings: [...run.warnings],
@@ -509,25 +522,4 @@ function showStatusOnly(answer: TestRunAnswer, result: OutboundResult, encoding:
 function withoutTheFarSide({ outcome, message, answer }: OutboundResult): string | null {
   if (message === null || answer === null) return message;
   return outcome === 'AUTH_FAILED' ? `Token endpoint: The token endpoint answered ${answer.status}` : `The far side answered ${answer.status}`;
-}
-
-/**
- * Whether a connector's own Content-Type fits its `contentType`, and is then sent as written (a vendor's media type,
- * its parameters included): APPLICATION_JSON takes the JSON family, APPLICATION_FORM_URLENCODED
- * `application/x-www-form-urlencoded`, TEXT_PLAIN and APPLICATION_XML any other type but multipart. A multipart body
- * sends the platform's own; a value that is not a media type fits nothing.
- */
-export function declaredTypeFits(contentType: ContentType, value: string): boolean {
-  let essence: string;
-  try {
-    essence = parseMediaType(value).type;
-  } catch {
-    return false;
-  }
-  const json = JSON_MEDIA_TYPE.test(essence);
-  const form = essence === 'application/x-www-form-urlencoded';
-  if (contentType === ContentType.APPLICATION_JSON) return json;
-  if (contentType === ContentType.APPLICATION_FORM_URLENCODED) return form;
-  if (contentType === ContentType.TEXT_PLAIN || contentType === ContentType.APPLICATION_XML) return !json && !form && !essence.startsWith('multipart/');
-  return false;
 }

@@ -191,4 +191,34 @@ describe(CreateConnectors.name, () => {
       await expect(sut.many({ path: PATH, connectors: prepared, author: AUTHOR })).rejects.toThrow(new ConnectorNameConflictException());
     });
   });
+
+  describe('batch', () => {
+    it('decides the batch once the key is taken, runs its further writes in the unit of work of the inserts, and stores its answer', async () => {
+      const { sut, connectors, keys, db } = await newCreate();
+      const retry = { key: 'k1', sentBody: {}, route: 'rest-connectors/import' };
+      const prepared = [sut.prepare(PATH, aWriteDto({ name: 'One' }), AUTHOR)];
+      const within = jest.fn().mockResolvedValue(undefined);
+      const batch = jest.fn().mockResolvedValue({ connectors: prepared, within, answer: { outcomes: '[1]' } });
+
+      await expect(sut.batch({ path: PATH, author: AUTHOR, retry, batch })).resolves.toEqual({ outcomes: '[1]' });
+
+      expect(keys.insert.mock.invocationCallOrder[0]).toBeLessThan(batch.mock.invocationCallOrder[0]);
+      expect(db.transaction).toHaveBeenCalledTimes(1);
+      expect(within).toHaveBeenCalledWith(TX);
+      expect(within.mock.invocationCallOrder[0]).toBeGreaterThan(connectors.insert.mock.invocationCallOrder[0]);
+      expect(keys.complete).toHaveBeenCalledWith(TX, KEY, 201, { outcomes: '[1]' });
+    });
+
+    it('answers a retry of a completed request with its stored answer, deciding nothing again', async () => {
+      const { sut, keys } = await newCreate();
+      keys.insert.mockRejectedValue(duplicateKey());
+      keys.find.mockResolvedValue(completedKey(`${BOT_TARGET}/rest-connectors/import`, { outcomes: '[first]' }));
+      const batch = jest.fn();
+
+      await expect(sut.batch({ path: PATH, author: AUTHOR, retry: { key: 'k1', sentBody: {}, route: 'rest-connectors/import' }, batch })).resolves.toEqual({
+        outcomes: '[first]',
+      });
+      expect(batch).not.toHaveBeenCalled();
+    });
+  });
 });

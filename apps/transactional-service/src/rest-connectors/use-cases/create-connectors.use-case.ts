@@ -18,6 +18,7 @@ import {
   ScopeService,
   StoredAnswer,
   TagRow,
+  Transaction,
 } from '@app/domain';
 import { Injectable } from '@nestjs/common';
 import { Author, versionAuthorOf } from '../author';
@@ -53,6 +54,19 @@ export interface CreateConnectorsCommand {
   /** `route`: the operation under the bot's path that creates them, in the key's fingerprint. */
   retry?: CreateRetry & { route: string };
   consistency?: ConsistencyScope;
+}
+
+/** Connectors to create as one, decided once the Idempotency-Key is taken (a retry is answered before). */
+export interface CreateBatch {
+  connectors: readonly NewConnector[];
+  /** Further writes of the same unit of work (an import's updates of existing connectors); throwing undoes it all. */
+  within?: (tx: Transaction) => Promise<void>;
+  /** What the request answers, stored for a retry with the same key. */
+  answer: StoredAnswer;
+}
+
+export interface CreateBatchCommand extends Omit<CreateConnectorsCommand, 'connectors'> {
+  batch: () => Promise<CreateBatch>;
 }
 
 /**
@@ -105,16 +119,28 @@ export class CreateConnectors {
   }
 
   /** Several as one, all or none. Answers the uuids in the order of `connectors`. */
-  async many({ path, connectors, author, retry, consistency }: CreateConnectorsCommand): Promise<string[]> {
+  async many({ connectors, ...command }: CreateConnectorsCommand): Promise<string[]> {
+    const answer = await this.batch({
+      ...command,
+      batch: async () => ({ connectors, answer: { uuids: connectors.map(({ connector }) => connector.uuid).join(',') } }),
+    });
+    return String(answer.uuids).split(',');
+  }
+
+  /**
+   * Several as one, with the further writes of the same unit of work (`within`), all or none; `batch` runs once the
+   * Idempotency-Key is taken, so a retry of a completed request gets its stored answer and decides nothing again.
+   */
+  async batch({ path, author, retry, consistency, batch }: CreateBatchCommand): Promise<StoredAnswer> {
     const request = retry && this.requestOf(path, author, retry, `/${retry.route}`);
     return this.idempotency.once(
       request,
       async (idempotent) => {
-        const uuids = connectors.map(({ connector }) => connector.uuid);
-        await this.insert(path, connectors, author, consistency, idempotent, { uuids: uuids.join(',') });
-        return uuids;
+        const { connectors, within, answer } = await batch();
+        await this.insert(path, connectors, author, consistency, idempotent, answer, within);
+        return answer;
       },
-      (replay) => String(replay.body.uuids).split(','),
+      (replay) => replay.body,
     );
   }
 
@@ -136,6 +162,7 @@ export class CreateConnectors {
     consistency: ConsistencyScope | undefined,
     idempotent: IdempotentRequest | undefined,
     answer: StoredAnswer,
+    within?: (tx: Transaction) => Promise<void>,
   ): Promise<void> {
     const inserted = await insertedAtPath(
       unlessNameTaken(created.length === 1 ? created[0].connector.name : undefined, () =>
@@ -146,6 +173,7 @@ export class CreateConnectors {
             this.history.record(tx, version);
             this.outbox.append(tx, path, version);
           }
+          if (within) await within(tx);
           if (idempotent) await this.idempotency.complete(tx, idempotent, { status: 201, body: answer });
         }, consistency),
       ),

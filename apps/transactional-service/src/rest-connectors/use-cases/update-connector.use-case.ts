@@ -1,17 +1,24 @@
 import {
+  BotPath,
   ConnectorEventOutbox,
+  ConnectorForWrite,
+  ConnectorWrite,
   ConnectorHistoryRepository,
   connectorSnapshot,
   Database,
   nextVersionOf,
   RestConnectorRepository,
   RestConnectorUpdatedDto,
+  RestConnector,
   RestConnectorWriteDto,
+  TagRow,
+  Transaction,
   VersionOperation,
   VersionRow,
+  VersionStep,
 } from '@app/domain';
 import { Injectable } from '@nestjs/common';
-import { versionAuthorOf } from '../author';
+import { Author, versionAuthorOf } from '../author';
 import { toConnectorWrite } from '../connector-write';
 import { etagOf, WithEtag } from '../etag';
 import { changedSecrets, fieldsChanged, sameTags } from '../history/version-changes';
@@ -24,6 +31,13 @@ export interface UpdateConnectorCommand extends ExistingConnectorCommand {
   dto: RestConnectorWriteDto;
   /** The earlier version whose record this write puts back (RevertConnector), or null for a PUT. */
   revertedTo?: number | null;
+}
+
+/** A full write of an existing connector, the write rules passed: what to write over which version, or nothing when no field changes. */
+export interface PreparedUpdate {
+  current: RestConnector;
+  /** Null when the write changes no field: nothing is written. */
+  write: { step: VersionStep; values: ConnectorWrite; tags: TagRow[] | null; version: VersionRow } | null;
 }
 
 /**
@@ -47,34 +61,51 @@ export class UpdateConnector {
 
   async execute({ path, dto, author, ifMatch, consistency, revertedTo = null }: UpdateConnectorCommand): Promise<WithEtag<RestConnectorUpdatedDto>> {
     return this.writes.untilWritten(path, ifMatch, async (condition) => {
-      const { connector: current, snapshot: before } = await this.reads.findForWrite(path);
-      requireMatch(condition, current);
-      const now = new Date();
-      const { values, tags } = toConnectorWrite(dto, author.caller, now, this.sealing.sealFor(current.uuid), current);
-      const step = nextVersionOf(current);
-      const after = connectorSnapshot({ ...current, ...values }, tags);
-      const changedFields = fieldsChanged(before, after, changedSecrets(dto, current, values, this.sealing.sameAsStored(current.uuid)));
-      if (changedFields.length === 0) return { body: { message: 'Rest connector unchanged', data: current.uuid }, etag: etagOf(current) };
-      const version: VersionRow = {
-        connectorUuid: current.uuid,
-        version: step.to,
-        operation: VersionOperation.UPDATED,
-        ...versionAuthorOf(author, now),
-        revertedTo,
-        changedFields,
-        snapshot: after,
-      };
-      const written = await unlessNameTaken(values.name, () =>
-        this.db.transaction(async (tx) => {
-          if (!(await this.connectors.update(tx, path.botUUID, current.uuid, step, values, sameTags(before, tags) ? null : tags))) return false;
-          this.history.record(tx, version);
-          this.outbox.append(tx, path, version);
-          return true;
-        }, consistency),
-      );
+      const found = await this.reads.findForWrite(path);
+      requireMatch(condition, found.connector);
+      const { current, write } = this.prepare(found, dto, author, new Date(), revertedTo);
+      if (write === null) return { body: { message: 'Rest connector unchanged', data: current.uuid }, etag: etagOf(current) };
+      const written = await unlessNameTaken(write.values.name, () => this.db.transaction((tx) => this.apply(tx, path, { current, write }), consistency));
       if (!written) return null;
       const message = revertedTo === null ? 'Rest connector updated' : `Rest connector reverted to version ${revertedTo}`;
-      return { body: { message, data: current.uuid }, etag: etagOf({ version: step.to }) };
+      return { body: { message, data: current.uuid }, etag: etagOf({ version: write.step.to }) };
     });
+  }
+
+  /**
+   * The write of `dto` over the connector as found: the write rules (an InvalidInputError listing every problem), its
+   * secrets sealed or kept, the version naming the fields that change; no write when none does.
+   */
+  prepare(
+    { connector: current, snapshot: before }: ConnectorForWrite,
+    dto: RestConnectorWriteDto,
+    author: Author,
+    now: Date,
+    revertedTo: number | null = null,
+  ): PreparedUpdate {
+    const { values, tags } = toConnectorWrite(dto, author.caller, now, this.sealing.sealFor(current.uuid), current);
+    const step = nextVersionOf(current);
+    const after = connectorSnapshot({ ...current, ...values }, tags);
+    const changedFields = fieldsChanged(before, after, changedSecrets(dto, current, values, this.sealing.sameAsStored(current.uuid)));
+    if (changedFields.length === 0) return { current, write: null };
+    const version: VersionRow = {
+      connectorUuid: current.uuid,
+      version: step.to,
+      operation: VersionOperation.UPDATED,
+      ...versionAuthorOf(author, now),
+      revertedTo,
+      changedFields,
+      snapshot: after,
+    };
+    return { current, write: { step, values, tags: sameTags(before, tags) ? null : tags, version } };
+  }
+
+  /** A prepared write in the unit of work `tx`: the row (only over the version it was prepared from), its tags, the version, its change event; false when another write came first. */
+  async apply(tx: Transaction, path: BotPath, { current, write }: PreparedUpdate): Promise<boolean> {
+    if (write === null) return true;
+    if (!(await this.connectors.update(tx, path.botUUID, current.uuid, write.step, write.values, write.tags))) return false;
+    this.history.record(tx, write.version);
+    this.outbox.append(tx, path, write.version);
+    return true;
   }
 }

@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
-import { ArrayMaxSize, IsArray, IsBoolean, IsDefined, IsEnum, IsOptional, IsString, MaxLength, registerDecorator } from 'class-validator';
+import { ArrayMaxSize, IsArray, IsBoolean, IsDefined, IsEnum, IsIn, IsOptional, IsString, MaxLength, registerDecorator } from 'class-validator';
 import { MaxBytes } from '../../validation/max-bytes.validator';
 import { CREDENTIAL_FIELDS, type CredentialField, SECRET_FIELDS } from '../connector-fields';
 import { LIMITS } from './rest-connector-write.dto';
@@ -30,13 +30,44 @@ export const IMPORT_LIMITS = {
 } as const;
 /** The request body of an import: the source's 1 MiB written as a JSON string (escapes can double it), and the rest. */
 export const IMPORT_BODY_LIMIT_BYTES = 3 * 1024 * 1024;
+/**
+ * A `multipart/form-data` import: the file (the source, at most IMPORT_LIMITS.sourceBytes) and its option fields, each at
+ * most `fieldBytes` (`credentials`, seven values of LIMITS.secret as JSON, fits), at most `fields` of them (`select` repeats).
+ */
+export const IMPORT_FORM_LIMITS = { fieldBytes: 64 * 1024, fields: IMPORT_LIMITS.select + 10 } as const;
 
-/** The credentials an import may be given for what its source does not hold (CONNECTOR_FIELDS' `credential`): each secret, then the others. */
-export const IMPORT_CREDENTIAL_FIELDS: readonly CredentialField[] = [
+/** What an import does with a connector whose name an active connector of the bot already has (docs/api-contract.md, "Re-import"). */
+export enum ImportConflict {
+  FAIL = 'fail',
+  SKIP = 'skip',
+  RENAME = 'rename',
+  UPDATE = 'update',
+}
+
+/**
+ * The user and password of basic auth, which an import takes apart where its source gives them apart (`-u $SID:$TOKEN`,
+ * Postman's basic auth, an OpenAPI http basic scheme): the platform makes basicToken, the Base64 of `user:password`.
+ */
+export const BASIC_PARTS = ['basicUsername', 'basicPassword'] as const;
+export type BasicPart = (typeof BASIC_PARTS)[number];
+
+/**
+ * The credentials an import may be given for what its source does not hold (CONNECTOR_FIELDS' `credential`, and the
+ * parts of basicToken): each secret, then the others.
+ */
+export const IMPORT_CREDENTIAL_FIELDS: ReadonlyArray<CredentialField | BasicPart> = [
   ...SECRET_FIELDS,
+  'basicPassword',
   ...CREDENTIAL_FIELDS.filter((field) => !(SECRET_FIELDS as string[]).includes(field)),
+  'basicUsername',
 ];
-export type ImportCredentialField = CredentialField;
+export type ImportCredentialField = CredentialField | BasicPart;
+
+/** Whether an import credential is written only, never answered: a secret, or basic auth's password. */
+export function isWriteOnlyCredential(field: ImportCredentialField): boolean {
+  return field === 'basicPassword' || (SECRET_FIELDS as string[]).includes(field);
+}
+
 /** What `credentials.headers` holds: the value of each secret header by its name (case-insensitively). */
 export const SECRET_HEADER_CREDENTIALS = 'headers';
 
@@ -50,6 +81,8 @@ export function givenSecretHeader(headers: Readonly<Record<string, string>> | un
 function valueProblem(field: string, text: unknown): string | null {
   if (typeof text !== 'string' || text.trim() === '') return `${field} must be a non-blank string`;
   if (Buffer.byteLength(text, 'utf8') > LIMITS.secret) return `${field} must be at most ${LIMITS.secret} bytes (UTF-8)`;
+  // RFC 7617: the user-id ends at the first colon.
+  if (field === 'basicUsername' && text.includes(':')) return 'basicUsername must not hold a colon (RFC 7617)';
   return null;
 }
 
@@ -92,6 +125,19 @@ export class ImportCredentialsDto {
   @ApiPropertyOptional({ type: String, maxLength: LIMITS.secret }) clientId?: string;
   @ApiPropertyOptional({ type: String, maxLength: LIMITS.secret }) authUsername?: string;
   @ApiPropertyOptional({
+    type: String,
+    maxLength: LIMITS.secret,
+    description: "Basic auth's user id, without a colon: with basicPassword, the platform makes basicToken (the Base64 of user:password).",
+  })
+  basicUsername?: string;
+  @ApiPropertyOptional({
+    type: String,
+    maxLength: LIMITS.secret,
+    writeOnly: true,
+    description: "Basic auth's password: with basicUsername (or the source's user), the platform makes basicToken.",
+  })
+  basicPassword?: string;
+  @ApiPropertyOptional({
     type: 'object',
     additionalProperties: { type: 'string', maxLength: LIMITS.secret },
     writeOnly: true,
@@ -100,6 +146,13 @@ export class ImportCredentialsDto {
   })
   headers?: Record<string, string>;
 }
+
+const ON_CONFLICT_DESCRIPTION =
+  'What a connector whose name an active connector of the bot already has (case-insensitively) does. `fail` (the default): the ' +
+  'dry run lists each conflict, a create is a 409 naming every conflicting name. `skip`: it is left out. `rename`: it gets the first free ' +
+  '` (2)`, ` (3)`, … suffix (within the name limit). `update`: it replaces the existing connector, as a PUT without If-Match would (a new ' +
+  'version and its change event; nothing when nothing changed); a secret the import does not hold keeps the stored one while its ' +
+  'destination is unchanged.';
 
 /** Body of `POST …/rest-connectors/import`. */
 export class RestConnectorImportDto {
@@ -160,11 +213,67 @@ export class RestConnectorImportDto {
       'Values for the credentials the source declares but does not hold (an OpenAPI security scheme, a `$TOKEN` or `{{token}}` variable), by ' +
       `field: ${IMPORT_CREDENTIAL_FIELDS.join(', ')}; and \`headers\`, the value of each secret header by its name. ` +
       'Each goes to every imported connector that needs it; a value the source holds wins. ' +
+      'Basic auth is asked for as basicUsername and basicPassword where the source gives them apart (`-u $SID:$TOKEN`, a Postman or ' +
+      'OpenAPI basic scheme), only the part the source does not hold; the platform makes basicToken from them (a basicToken given instead is taken as it is). ' +
       'Write-only: never answered or logged.',
   })
   @IsOptional()
   @IsImportCredentials()
   credentials?: Partial<Record<ImportCredentialField, string>> & { headers?: Record<string, string> };
+
+  @ApiPropertyOptional({
+    enum: ImportConflict,
+    enumName: 'ImportConflict',
+    default: ImportConflict.FAIL,
+    description: ON_CONFLICT_DESCRIPTION,
+  })
+  @IsOptional()
+  @IsEnum(ImportConflict)
+  onConflict?: ImportConflict;
+}
+
+const SOURCE_BODY_ONLY =
+  'Only with the source as the body (text/plain, application/yaml, application/json of the document itself) or a multipart/form-data upload';
+
+/**
+ * The query string of an import whose body is the source itself or an upload: the JSON import request's options but
+ * `credentials` (a query string is kept by proxies, access logs and browser histories). Validated as the strings
+ * they are sent as; the body reader makes the import request of them (import-body.ts).
+ */
+export class RestConnectorImportQueryDto {
+  @ApiPropertyOptional({
+    enum: ImportFormat,
+    enumName: 'ImportFormat',
+    description: `${SOURCE_BODY_ONLY} (then required, here or as a form field): what the body is. With it, an application/json body is the document itself.`,
+  })
+  @IsOptional()
+  @IsEnum(ImportFormat)
+  format?: ImportFormat;
+
+  @ApiPropertyOptional({ type: Boolean, default: true, description: `${SOURCE_BODY_ONLY}: as \`dryRun\` of the JSON import request.` })
+  @IsOptional()
+  @IsIn(['true', 'false'], { message: 'dryRun must be true or false' })
+  dryRun?: string;
+
+  @ApiPropertyOptional({
+    type: 'array',
+    items: { type: 'string', maxLength: IMPORT_LIMITS.selector },
+    maxItems: IMPORT_LIMITS.select,
+    description: `${SOURCE_BODY_ONLY}: as \`select\` of the JSON import request, the parameter repeated (\`select=a&select=b\`).`,
+  })
+  @IsOptional()
+  @IsString({ each: true })
+  select?: string | string[];
+
+  @ApiPropertyOptional({
+    enum: ImportConflict,
+    enumName: 'ImportConflict',
+    default: ImportConflict.FAIL,
+    description: `${SOURCE_BODY_ONLY}: as \`onConflict\` of the JSON import request.`,
+  })
+  @IsOptional()
+  @IsEnum(ImportConflict)
+  onConflict?: ImportConflict;
 }
 
 export class ImportWarningDto {
@@ -193,11 +302,13 @@ export class ImportedCredentialDto {
   header?: string;
 
   @ApiProperty({
-    enum: ['SOURCE', 'CREDENTIALS', 'MISSING'],
+    enum: ['SOURCE', 'CREDENTIALS', 'STORED', 'MISSING'],
     example: 'SOURCE',
-    description: "Where its value comes from: the source itself, the request's `credentials`, or nowhere yet (a create then is a 400).",
+    description:
+      "Where its value comes from: the source itself, the request's `credentials`, the connector it updates (`onConflict: update`: the " +
+      'stored secret is kept), or nowhere yet (a create then is a 400).',
   })
-  from: 'SOURCE' | 'CREDENTIALS' | 'MISSING';
+  from: 'SOURCE' | 'CREDENTIALS' | 'STORED' | 'MISSING';
 
   @ApiPropertyOptional({ type: String, example: 'TOKEN', description: 'The variable the source names instead of a value (`$TOKEN`, `{{token}}`).' })
   variable?: string;
@@ -206,9 +317,34 @@ export class ImportedCredentialDto {
   where: string;
 }
 
+export class ImportNameConflictDto {
+  @ApiProperty({ format: 'uuid', description: 'The active connector of the bot that has the name.' })
+  uuid: string;
+
+  @ApiProperty({ example: 'Get order', description: 'Its name (the same case-insensitively).' })
+  name: string;
+
+  @ApiProperty({
+    enum: ImportConflict,
+    enumName: 'ImportConflict',
+    description:
+      'What the import does about it (`onConflict`): `fail` refuses the create (409), `skip` leaves the connector out, `rename` gives it the name in `connector.name`, `update` writes it over that connector.',
+  })
+  resolution: ImportConflict;
+}
+
 export class ImportedConnectorDto {
-  @ApiPropertyOptional({ format: 'uuid', description: 'The created connector (not in a dry run).' })
+  @ApiPropertyOptional({
+    format: 'uuid',
+    description: 'The created connector, or the one updated (`onConflict: update`); not in a dry run, nor for a connector skipped.',
+  })
   uuid?: string;
+
+  @ApiPropertyOptional({
+    type: ImportNameConflictDto,
+    description: 'Only when an active connector of the bot already has its name (before any rename): which, and what the import does about it.',
+  })
+  conflict?: ImportNameConflictDto;
 
   @ApiProperty({ example: 'line 1', description: 'Where in the source it comes from.' })
   where: string;
@@ -282,4 +418,24 @@ export const REST_CONNECTOR_IMPORT_EXAMPLES = {
       dryRun: false,
     },
   },
+} as const;
+
+/** The sources of the import examples as they are, for the bodies that take a source as it is (text/plain, YAML, a file). */
+export const REST_CONNECTOR_IMPORT_SOURCE_EXAMPLES = {
+  curl: REST_CONNECTOR_IMPORT_EXAMPLES.curl.value.source,
+  yaml: [
+    'openapi: 3.0.3',
+    'info: { title: Parcels, version: 1.0.0 }',
+    'servers:',
+    '  - url: https://parcels.example.com/v2',
+    'paths:',
+    '  /track/{trackingNumber}:',
+    '    get:',
+    '      operationId: trackParcel',
+    '      parameters:',
+    '        - { name: trackingNumber, in: path, required: true, schema: { type: string } }',
+    '      responses:',
+    "        '200': { description: Where the parcel is }",
+    '',
+  ].join('\n'),
 } as const;

@@ -1,14 +1,6 @@
-import { ApiKeyIn, AuthType, isBasicCredentials } from '@app/domain';
-import {
-  AuthSettings,
-  CredentialDraft,
-  CredentialField,
-  DraftHeader,
-  ImportSourceError,
-  isExportedSecretHeader,
-  NO_AUTH,
-  secretHeaderOf,
-} from '../connector-draft';
+import { ApiKeyIn, AuthType, ImportCredentialField, isBasicCredentials, VARIABLE_NAME_SOURCE } from '@app/domain';
+import { basicCredentials } from '../basic-credentials';
+import { AuthSettings, CredentialDraft, DraftHeader, ImportSourceError, isExportedSecretHeader, NO_AUTH, secretHeaderOf } from '../connector-draft';
 import { isApiKeyHeaderName, MAY_HOLD_CREDENTIAL, mayHoldCredential } from '../credential-names';
 import { ImportWarnings } from '../import-warnings';
 import { CurlSettings, WrittenHeader } from './curl-settings';
@@ -32,8 +24,7 @@ interface Candidate {
 }
 
 /** A whole value that is one variable: the credential is that variable, given when the connector runs. */
-const WHOLE_PLACEHOLDER = /^\{\{\s*([A-Za-z_][A-Za-z0-9_.-]{0,63})\s*\}\}$/;
-const PLACEHOLDER = /\{\{\s*[^{}\s]+\s*\}\}/;
+const WHOLE_PLACEHOLDER = new RegExp(`^\\{\\{\\s*(${VARIABLE_NAME_SOURCE})\\s*\\}\\}$`);
 /** The variable the exporter writes for an API key: whatever the header or parameter is called, it is the API key. */
 const EXPORTED_API_KEY = '{{API_KEY}}';
 
@@ -79,7 +70,7 @@ export function readAuth(
     if (!fetched) candidates.push(candidate);
     taken.set(header, fetched ? null : candidate);
   }
-  candidates.push(...optionCandidates(settings, url.userInfo, warnings));
+  candidates.push(...optionCandidates(settings, url.userInfo));
   const { rest, found } = queryCandidates(url.url, urlLine);
   candidates.push(...found);
   candidates.sort((a, b) => a.rank - b.rank);
@@ -118,7 +109,7 @@ export function readAuth(
   return { ...auth, headers: plainHeaders, url: rest };
 }
 
-export function credentialOf(field: CredentialField, text: string, where: string): CredentialDraft {
+export function credentialOf(field: ImportCredentialField, text: string, where: string): CredentialDraft {
   const variable = WHOLE_PLACEHOLDER.exec(text.trim());
   return variable ? { field, variable: variable[1], where } : { field, value: text, where };
 }
@@ -173,7 +164,7 @@ function apiKeySettings(name: string, apiKeyIn: ApiKeyIn, value: string, where: 
   return { ...NO_AUTH, authType: AuthType.AUTH_API_KEY, apiKeyName: name, apiKeyIn, credentials: [credentialOf('apiKey', value, where)] };
 }
 
-function optionCandidates(settings: CurlSettings, userInfo: ResolvedUrl['userInfo'], warnings: ImportWarnings): Candidate[] {
+function optionCandidates(settings: CurlSettings, userInfo: ResolvedUrl['userInfo']): Candidate[] {
   const candidates: Candidate[] = [];
   const { oauth2Bearer, user } = settings;
   if (oauth2Bearer) {
@@ -187,43 +178,25 @@ function optionCandidates(settings: CurlSettings, userInfo: ResolvedUrl['userInf
   }
   if (user) {
     const where = `line ${user.line}, ${user.written}`;
-    candidates.push({ rank: 3, what: user.written, where, settings: () => basicSettings(user.value ?? '', where, warnings) });
+    candidates.push({ rank: 3, what: user.written, where, settings: () => basicSettings(user.value ?? '', where) });
   }
   if (userInfo) {
     const where = `line ${userInfo.line}, URL user info`;
-    candidates.push({ rank: 4, what: 'the user info in the URL', where, settings: () => basicSettings(userInfo.text, where, warnings) });
+    candidates.push({ rank: 4, what: 'the user info in the URL', where, settings: () => basicSettings(userInfo.text, where) });
   }
   return candidates;
 }
 
 /**
  * `-u user:password` (or `user:password@` in the URL): AUTH_BASIC with basicToken = Base64(UTF-8 `user:password`), as
- * curl sends it. Without a password curl would prompt for one, and with a variable in it the token cannot be computed
- * here: basicToken is then left to the import request (the service takes it from `credentials`), with a warning.
+ * curl sends it. Without a password (curl would prompt for one), or with a variable in either (`-u $SID:$TOKEN`), the
+ * import asks for the user and the password apart, only the one the source does not hold (basicCredentials).
  */
-function basicSettings(text: string, where: string, warnings: ImportWarnings): AuthSettings {
-  const basic = { ...NO_AUTH, authType: AuthType.AUTH_BASIC };
-  if (PLACEHOLDER.test(text)) {
-    warnings.push({
-      code: 'BASIC_CREDENTIALS_VARIABLE',
-      where,
-      message:
-        'The user name or password is a variable: the Base64 token cannot be made from it here. Give basicToken (the Base64 of user:password) with the import.',
-    });
-    return { ...basic, credentials: [{ field: 'basicToken', where }] };
-  }
-  if (!text.includes(':')) {
-    warnings.push({
-      code: 'PASSWORD_PROMPT',
-      where,
-      message: 'No password is given (curl would prompt for it): give basicToken (the Base64 of user:password) with the import.',
-    });
-    return { ...basic, credentials: [{ field: 'basicToken', where }] };
-  }
-  const token = Buffer.from(text, 'utf8').toString('base64');
-  if (!isBasicCredentials(token))
-    throw new ImportSourceError(where, 'the user name or password holds a control character, which HTTP Basic cannot carry (RFC 7617)');
-  return { ...basic, credentials: [{ field: 'basicToken', value: token, where }] };
+function basicSettings(text: string, where: string): AuthSettings {
+  const colon = text.indexOf(':');
+  const credentials = colon === -1 ? basicCredentials(text, undefined, where) : basicCredentials(text.slice(0, colon), text.slice(colon + 1), where);
+  if (credentials === null) throw new ImportSourceError(where, 'the user name or password holds a control character, which HTTP Basic cannot carry (RFC 7617)');
+  return { ...NO_AUTH, authType: AuthType.AUTH_BASIC, credentials };
 }
 
 /** API-key query parameters, each a candidate; the URL without any of them (a loser's secret must not stay in it). */

@@ -141,6 +141,11 @@ describe('exportCurl', () => {
         aConnector({ requestType: RequestType.GET, contentType: ContentType.NONE, body: '', headers: [{ header: 'X-Empty', value: '' }] }),
       ],
       ['DELETE with a body', aConnector({ requestType: RequestType.DELETE, body: '{}' })],
+      [
+        'a declared vendor media type',
+        aConnector({ requestType: RequestType.PATCH, headers: [{ header: 'Content-Type', value: 'application/json-patch+json' }], body: '[]' }),
+      ],
+      ['a declared text/csv', aConnector({ headers: [{ header: 'Content-Type', value: 'text/csv' }], contentType: ContentType.TEXT_PLAIN, body: 'a,b' })],
       ['HEAD', aConnector({ requestType: RequestType.HEAD, contentType: ContentType.NONE, body: '' })],
       ['OPTIONS', aConnector({ requestType: RequestType.OPTIONS, contentType: ContentType.NONE, body: '' })],
     ];

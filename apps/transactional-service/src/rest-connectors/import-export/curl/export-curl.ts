@@ -29,7 +29,10 @@ export const exportCurl: Exporter = (connector) => {
         ? `-H ${shellQuoted(`${header}: `)}"$${secretHeaderVariable(header)}"`
         : `-H ${shellQuoted(value === '' ? `${header};` : `${header}: ${value}`)}`,
     ),
-    ...(connector.contentType === ContentType.NONE ? [] : [`-H ${shellQuoted(`Content-Type: ${MEDIA_TYPES[connector.contentType]}`)}`]),
+    // The connector's own Content-Type (a vendor's media type) is the one it sends; else its content type's.
+    ...(connector.contentType === ContentType.NONE || declaredType(connector) !== undefined
+      ? []
+      : [`-H ${shellQuoted(`Content-Type: ${MEDIA_TYPES[connector.contentType]}`)}`]),
     ...authOptions(connector),
     ...(connector.body === '' ? [] : [`--data-raw ${shellQuoted(connector.body)}`]),
   ];
@@ -37,6 +40,11 @@ export const exportCurl: Exporter = (connector) => {
   const command = [`curl ${method} ${exportedUrl(connector)}`, ...options].join(' \\\n  ');
   return [...commentLines(connector), command].join('\n') + '\n';
 };
+
+/** The connector's own Content-Type header's value, if it has one. */
+export function declaredType(connector: ExportedConnector): string | undefined {
+  return connector.headers.find(({ header }) => header.toLowerCase() === 'content-type')?.value;
+}
 
 function commentLines(connector: ExportedConnector): string[] {
   if (connector.authType !== AuthType.AUTH_OAUTH2 || connector.grantType === null || connector.oauthUrl === null) return [];

@@ -85,6 +85,23 @@ describe(exportOpenApi.name, () => {
     });
   });
 
+  it("writes the connector's declared Content-Type as the request body's media type, not as a header parameter", () => {
+    const document = JSON.parse(
+      sut(
+        aForecastConnector({
+          requestType: RequestType.PATCH,
+          headers: [{ header: 'Content-Type', value: 'application/json-patch+json' }],
+          contentType: ContentType.APPLICATION_JSON,
+          body: '[]',
+        }),
+      ),
+    ) as { paths: Record<string, { patch: { parameters: Array<{ in: string }>; requestBody: { content: object } } }> };
+    const operation = Object.values(document.paths)[0].patch;
+
+    expect(Object.keys(operation.requestBody.content)).toEqual(['application/json-patch+json']);
+    expect(operation.parameters.filter((parameter) => parameter.in === 'header')).toEqual([]);
+  });
+
   describe('round trip: importOpenApi gives the same connector back', () => {
     const connectors: Array<[string, ExportedConnector]> = [
       [
@@ -162,6 +179,22 @@ describe(exportOpenApi.name, () => {
           body: '',
         }),
       ],
+      [
+        'a declared vendor media type, written as the request body content key',
+        aForecastConnector({
+          requestType: RequestType.PATCH,
+          headers: [
+            { header: 'Accept', value: 'application/json' },
+            { header: 'Content-Type', value: 'application/merge-patch+json' },
+          ],
+          contentType: ContentType.APPLICATION_JSON,
+          body: '{"spec": {"replicas": {{n}}}}',
+        }),
+      ],
+      [
+        'a declared text/csv',
+        aForecastConnector({ requestType: RequestType.POST, headers: [{ header: 'Content-Type', value: 'text/csv' }], contentType: ContentType.TEXT_PLAIN, body: 'a,b\n1,2' }),
+      ],
       ['HEAD', aForecastConnector({ requestType: RequestType.HEAD, headers: [] })],
       ['OPTIONS, a JSON body that is empty', aForecastConnector({ requestType: RequestType.OPTIONS, contentType: ContentType.APPLICATION_JSON, body: '' })],
     ];
@@ -175,7 +208,7 @@ describe(exportOpenApi.name, () => {
     });
 
     it.each([
-      [AuthType.AUTH_BASIC, ['basicToken']],
+      [AuthType.AUTH_BASIC, ['basicUsername', 'basicPassword']],
       [AuthType.AUTH_BEARER, ['bearerToken']],
       [AuthType.AUTH_API_KEY, ['apiKey']],
     ])('asks for the credentials of %s again, without value or variable', async (authType, fields) => {

@@ -1,5 +1,6 @@
 import { ApiKeyIn, AuthType, ContentType, GrantType, MEDIA_TYPES } from '@app/domain';
 import { ExportedConnector, Exporter, secretHeaderVariable } from '../connector-draft';
+import { declaredType } from '../curl/export-curl';
 import { SECRET_HEADER_EXTENSION } from './security';
 import { JsonRecord } from './values';
 
@@ -83,8 +84,9 @@ function queryParameters(query: string | undefined): JsonRecord[] {
   return parameters;
 }
 
+/** The headers but Content-Type, which OpenAPI ignores as a parameter: the request body's media type says it. */
 function headerParameters(headers: Array<{ header: string; value: string }>): JsonRecord[] {
-  const seen = new Set<string>();
+  const seen = new Set<string>(['content-type']);
   return headers.flatMap(({ header, value }) => {
     if (seen.has(header.toLowerCase())) return [];
     seen.add(header.toLowerCase());
@@ -105,10 +107,13 @@ function decoded(text: string): string {
   }
 }
 
-/** The body as the example of its media type: as JSON data when it reads back the same, else as the text it is. */
+/**
+ * The body as the example of its media type (the connector's declared Content-Type as written, else its content
+ * type's): as JSON data when it reads back the same, else as the text it is.
+ */
 function requestBodyOf(connector: ExportedConnector): JsonRecord {
   if (connector.contentType === ContentType.NONE) return {};
-  const mediaType = MEDIA_TYPES[connector.contentType];
+  const mediaType = declaredType(connector) ?? MEDIA_TYPES[connector.contentType];
   return { requestBody: { required: true, content: { [mediaType]: { example: exampleOf(connector) } } } };
 }
 
@@ -147,7 +152,7 @@ function securityOf(connector: ExportedConnector): { name: string; scheme: JsonR
     case AuthType.AUTH_BASIC:
       return {
         name: 'basicAuth',
-        scheme: { type: 'http', scheme: 'basic', description: 'Give the user id and password (the basicToken) again: secrets are not exported.' },
+        scheme: { type: 'http', scheme: 'basic', description: 'Give the user id and password again (basicUsername and basicPassword): secrets are not exported.' },
       };
     case AuthType.AUTH_BEARER:
       return { name: 'bearerAuth', scheme: { type: 'http', scheme: 'bearer', description: 'Give the bearer token again: secrets are not exported.' } };

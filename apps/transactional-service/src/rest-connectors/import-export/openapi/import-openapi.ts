@@ -69,12 +69,12 @@ function draftOf(document: JsonRecord, source: OperationSource, warnings: Import
     requestType: method.toUpperCase() as ConnectorDraft['requestType'],
     url,
     // A header parameter a secret header sends is that secret header.
-    headers: cappedHeaders(
+    ...bodyAndHeaders(
+      operation,
       [...parameters.headers.filter(({ header }) => !secretHeaders.some((secret) => secret.header.toLowerCase() === header.toLowerCase())), ...secretHeaders],
       where,
       warnings,
     ),
-    ...bodyOf(operation, where, warnings),
     authType,
     grantType,
     oauthUrl,
@@ -84,6 +84,17 @@ function draftOf(document: JsonRecord, source: OperationSource, warnings: Import
     credentials,
     where,
   };
+}
+
+/** The body, and the headers with the declared media type's Content-Type last. */
+function bodyAndHeaders(
+  operation: JsonRecord,
+  headers: Array<{ header: string; value: string }>,
+  where: string,
+  warnings: ImportWarning[],
+): Pick<ConnectorDraft, 'headers' | 'contentType' | 'body'> {
+  const { contentTypeHeader, ...body } = bodyOf(operation, where, warnings);
+  return { headers: cappedHeaders(contentTypeHeader ? [...headers, contentTypeHeader] : headers, where, warnings), ...body };
 }
 
 function apiKeyPlace(auth: AuthSettings): ApiKeyPlace | undefined {

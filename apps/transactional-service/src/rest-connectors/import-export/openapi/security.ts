@@ -1,5 +1,5 @@
-import { ApiKeyIn, AuthType, GrantType, apiKeyNameProblem } from '@app/domain';
-import { AuthSettings, CredentialField, DraftHeader, ImportWarning, NO_AUTH } from '../connector-draft';
+import { ApiKeyIn, AuthType, GrantType, ImportCredentialField, apiKeyNameProblem } from '@app/domain';
+import { AuthSettings, DraftHeader, ImportWarning, NO_AUTH } from '../connector-draft';
 import { ServerBase } from './server-url';
 import { shownUrl, splitUserInfo } from './server-userinfo';
 import { JsonRecord, arrayOrEmpty, entriesOf, has, isRecord, recordOrEmpty, stringOrUndefined } from './values';
@@ -133,7 +133,8 @@ function mapScheme(name: string, schemes: JsonRecord, server: ServerBase): Mappe
 
 function httpScheme(scheme: JsonRecord, declared: string): Mapped {
   const kind = String(scheme.scheme).toLowerCase();
-  if (kind === 'basic') return { auth: auth(AuthType.AUTH_BASIC, declared, ['basicToken']), scopes: [] };
+  // The user and the password are asked for apart: the service makes basicToken from them.
+  if (kind === 'basic') return { auth: auth(AuthType.AUTH_BASIC, declared, ['basicUsername', 'basicPassword']), scopes: [] };
   if (kind === 'bearer') return { auth: auth(AuthType.AUTH_BEARER, declared, ['bearerToken']), scopes: [] };
   return { unsupported: `a connector cannot use HTTP ${kind.slice(0, 40)} authentication (basic and bearer only)` };
 }
@@ -183,6 +184,6 @@ function absoluteTokenUrl(tokenUrl: unknown, server: ServerBase): string | undef
 }
 
 /** The credentials an auth type needs: the document holds no values, so each is asked for (neither value nor variable). */
-function auth(authType: AuthType, declared: string, fields: CredentialField[]): AuthSettings {
+function auth(authType: AuthType, declared: string, fields: ImportCredentialField[]): AuthSettings {
   return { ...NO_AUTH, authType, credentials: fields.map((field) => ({ field, where: declared })) };
 }

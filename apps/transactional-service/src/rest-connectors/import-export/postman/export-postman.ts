@@ -1,6 +1,6 @@
-import { ApiKeyIn, AuthType, ContentType, GrantType, MEDIA_TYPES, PLACEHOLDER } from '@app/domain';
+import { ApiKeyIn, AuthType, ContentType, GrantType, MEDIA_TYPES, multipartPartsOf, PLACEHOLDER } from '@app/domain';
 import { ExportedConnector, secretHeaderVariable } from '../connector-draft';
-import { formEncode } from './body';
+import { formEncode, X_BASE64 } from './body';
 import { JsonNode } from './postman-json';
 import { splitUrl, urlFromParts } from './url';
 import { maskVariables } from './variables';
@@ -140,9 +140,31 @@ function bodyOf(connector: ExportedConnector): { body?: object; contentType?: st
   if (contentType === ContentType.NONE) return body === '' ? {} : { body: { mode: 'raw', raw: body, disabled: true } };
   const language = LANGUAGES[contentType];
   if (language !== undefined) return { body: { mode: 'raw', raw: body, options: { raw: { language } } } };
-  const mode = contentType === ContentType.APPLICATION_FORM_URLENCODED ? 'urlencoded' : 'formdata';
+  if (contentType === ContentType.MULTIPART_FORM_DATA) return { body: { mode: 'formdata', formdata: formdataOf(body) } };
   const fields = formFields(body);
-  return fields === undefined ? { body: { mode: 'raw', raw: body }, contentType: MEDIA_TYPES[contentType] } : { body: { mode, [mode]: fields } };
+  return fields === undefined
+    ? { body: { mode: 'raw', raw: body }, contentType: MEDIA_TYPES[contentType] }
+    : { body: { mode: 'urlencoded', urlencoded: fields } };
+}
+
+/**
+ * A multipart body's parts as form data fields: a text part a `text` field (its contentType kept); a file (a part with
+ * a filename or base64) a `file` field whose `src` is its filename, its text in `value` and its bytes in `x-base64`,
+ * which Postman leaves aside and the import reads back (Postman sends the file at `src` once the user picks it).
+ */
+function formdataOf(body: string): object[] {
+  return multipartPartsOf(body).map(({ name, value, base64, filename, contentType }) => {
+    const typed = contentType === undefined ? {} : { contentType };
+    if (filename === undefined && base64 === undefined) return { key: name, value, type: 'text', ...typed };
+    return {
+      key: name,
+      type: 'file',
+      src: filename ?? '',
+      ...(value !== undefined && { value }),
+      ...(base64 !== undefined && { [X_BASE64]: base64 }),
+      ...typed,
+    };
+  });
 }
 
 /** The connector's headers, a secret header's value as its variable (secretHeaderVariable), which the collection declares empty. */

@@ -168,6 +168,7 @@ export function sortHeaders(headers: Header[], auth: AuthSettings, where: string
     if (isExportedSecretHeader(header.header, header.value)) secretHeader(header, sorted, where, warnings);
     else if (name === 'authorization') authorizationHeader(header, sorted, where, warnings);
     else if (name === 'content-type' && sorted.contentType === undefined) sorted.contentType = header.value;
+    else if (name === 'content-type') warnings.add('HEADER_SKIPPED', where, 'A second Content-Type header is left out: the first one gives the media type.');
     else if (isApiKeyHeaderName(header.header) && headerProblem(header) === undefined) apiKeyHeader(header, sorted, where, warnings);
     else keepPlainHeader(header, sorted, where, warnings);
   }

@@ -46,7 +46,7 @@ export type PostmanWarningCode =
   | 'SCHEME_ADDED'
   /** A URL object whose `raw` text differs from its parts: the parts are imported, as Postman sends them. */
   | 'URL_RAW_DIFFERS'
-  /** A media type none of the content types is: TEXT_PLAIN, the Content-Type header kept. */
+  /** A media type no content type sends (another multipart type, a variable): TEXT_PLAIN sent as text/plain, the Content-Type header left out. */
   | 'CONTENT_TYPE_UNSUPPORTED'
   /** Comments in a JSON body: removed, as Postman removes them before sending. */
   | 'JSON_COMMENTS_REMOVED'
