@@ -549,6 +549,30 @@ export interface components {
             /** @example application/json */
             value: string;
         };
+        TestRunPart: {
+            /** @example attachment */
+            name: string;
+            /**
+             * @description Null for a text field; `blob` for a file part written without one.
+             * @example report.pdf
+             */
+            filename: string | null;
+            /**
+             * @description The part's Content-Type as sent; null for a text field.
+             * @example application/pdf
+             */
+            contentType: string | null;
+            /**
+             * @description The part's content in bytes as sent.
+             * @example 5120
+             */
+            sizeBytes: number;
+            /**
+             * @description A `value` part as sent, variables filled in (line breaks as CRLF on the wire); absent for a `base64` part, whose bytes are not shown.
+             * @example Hello
+             */
+            value?: string;
+        };
         TestRunRequest: {
             /** @example GET */
             method: string;
@@ -569,6 +593,8 @@ export interface components {
              * @example false
              */
             bodyTruncated: boolean;
+            /** @description Only for a MULTIPART_FORM_DATA body: the parts sent, in order (`body` is then empty: a file's bytes are not shown). */
+            parts?: components["schemas"]["TestRunPart"][];
         };
         TestRunResponse: {
             /** @example 200 */
@@ -804,6 +830,10 @@ export interface components {
             apiKey?: string;
             clientId?: string;
             authUsername?: string;
+            /** @description Basic auth's user id, without a colon: with basicPassword, the platform makes basicToken (the Base64 of user:password). */
+            basicUsername?: string;
+            /** @description Basic auth's password: with basicUsername (or the source's user), the platform makes basicToken. */
+            basicPassword?: string;
             /**
              * @description The value of each secret header the source names but does not hold, by the header's name (case-insensitively).
              * @example {
@@ -836,7 +866,7 @@ export interface components {
              */
             dryRun: boolean;
             /**
-             * @description Values for the credentials the source declares but does not hold (an OpenAPI security scheme, a `$TOKEN` or `{{token}}` variable), by field: basicToken, bearerToken, clientSecret, authPassword, apiKey, clientId, authUsername; and `headers`, the value of each secret header by its name. Each goes to every imported connector that needs it; a value the source holds wins. Write-only: never answered or logged.
+             * @description Values for the credentials the source declares but does not hold (an OpenAPI security scheme, a `$TOKEN` or `{{token}}` variable), by field: basicToken, bearerToken, clientSecret, authPassword, apiKey, basicPassword, clientId, authUsername, basicUsername; and `headers`, the value of each secret header by its name. Each goes to every imported connector that needs it; a value the source holds wins. Basic auth is asked for as basicUsername and basicPassword where the source gives them apart (`-u $SID:$TOKEN`, a Postman or OpenAPI basic scheme), only the part the source does not hold; the platform makes basicToken from them (a basicToken given instead is taken as it is). Write-only: never answered or logged.
              * @example {
              *       "bearerToken": "example-token-5f1c9e7a2b4d"
              *     }
@@ -868,7 +898,7 @@ export interface components {
              * @example bearerToken
              * @enum {string}
              */
-            field: "basicToken" | "bearerToken" | "clientSecret" | "authPassword" | "apiKey" | "clientId" | "authUsername" | "headers";
+            field: "basicToken" | "bearerToken" | "clientSecret" | "authPassword" | "apiKey" | "basicPassword" | "clientId" | "authUsername" | "basicUsername" | "headers";
             /**
              * @description With `field: headers`: the secret header.
              * @example x-api-key
