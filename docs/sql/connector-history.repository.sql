@@ -169,7 +169,13 @@ SELECT
       WHEN v.changed_fields LIKE '%"apiKey"%' THEN 1
       ELSE 0
     END
-  ) AS apiKey
+  ) AS apiKey,
+  MAX(
+    CASE
+      WHEN v.changed_fields LIKE '%"headers"%' THEN 1
+      ELSE 0
+    END
+  ) AS headers
 FROM
   rest_connector_versions v
 WHERE

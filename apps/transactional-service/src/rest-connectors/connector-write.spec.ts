@@ -347,7 +347,9 @@ describe('secret headers', () => {
   });
 
   it('asks for a kept secret header again when url moves to another scheme, host, port or user info', () => {
-    const problems = problemsOf(() => toConnectorWrite(aWriteDto({ url: 'http://api.example.com/forecast', headers: [secretHeader('<SECRET>')] }), WRITER, NOW, seal, stored));
+    const problems = problemsOf(() =>
+      toConnectorWrite(aWriteDto({ url: 'http://api.example.com/forecast', headers: [secretHeader('<SECRET>')] }), WRITER, NOW, seal, stored),
+    );
 
     expect(problems).toEqual([expect.stringMatching(/^headers\.0\.value of the secret header x-api-key must be sent again: url now points elsewhere/)]);
   });
@@ -355,7 +357,9 @@ describe('secret headers', () => {
   it('refuses <SECRET> with nothing stored under that name, a plain header carrying it, and two secret headers of one name', () => {
     const problems = problemsOf(() =>
       toConnectorWrite(
-        aWriteDto({ headers: [secretHeader('<SECRET>', 'X-Other'), { header: 'x-api-key', value: '<SECRET>' }, secretHeader('a', 'K'), secretHeader('b', 'k')] }),
+        aWriteDto({
+          headers: [secretHeader('<SECRET>', 'X-Other'), { header: 'x-api-key', value: '<SECRET>' }, secretHeader('a', 'K'), secretHeader('b', 'k')],
+        }),
         WRITER,
         NOW,
         seal,
@@ -376,7 +380,9 @@ describe('secret headers', () => {
     const routed = problemsOf(() => toConnectorWrite(aWriteDto({ url: 'https://api.example.com/x', headers }), WRITER, NOW, seal));
 
     expect(variableHost).toEqual([
-      expect.stringMatching(/^url must not have a \{\{variable\}\} in its scheme, user info, host or port while a header is secret: the secret headers would go/),
+      expect.stringMatching(
+        /^url must not have a \{\{variable\}\} in its scheme, user info, host or port while a header is secret: the secret headers would go/,
+      ),
     ]);
     expect(routed).toEqual([expect.stringMatching(/^headers\.1\./)]);
   });

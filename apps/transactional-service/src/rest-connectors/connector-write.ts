@@ -135,7 +135,11 @@ function variableDestinationProblems(urls: Record<UrlField, string | null>, dto:
     const carried = secretCarriedTo(field, dto);
     if (url === null || carried === null || !hasVariableDestination(url)) return [];
     const byAuth = secretSentTo(field, dto.authType, dto.grantType) !== null;
-    const when = !byAuth ? 'a header is secret' : field === 'url' ? `authType is ${dto.authType}` : whenSecretIsUsed(secretsUsedBy(dto.authType, dto.grantType)[0]);
+    const when = !byAuth
+      ? 'a header is secret'
+      : field === 'url'
+        ? `authType is ${dto.authType}`
+        : whenSecretIsUsed(secretsUsedBy(dto.authType, dto.grantType)[0]);
     return [
       `${field} must not have a {{variable}} in its scheme, user info, host or port while ${when}: ${carried} would go wherever the variable points. ` +
         'Write them out in full; variables may stand in the path, query and fragment',

@@ -14,17 +14,26 @@ export interface StoredHeaders {
  * value is the placeholder of a stored secret header, a placeholder with nothing stored, and two secret headers of
  * one name are problems (pushed to `problems`).
  */
-export function storedHeaders(sent: readonly ConnectorHeaderDto[], url: string, seal: (key: SecretHeaderKey, plaintext: string) => string, stored: StoredHeaders | undefined, problems: string[]): ConnectorHeader[] {
+export function storedHeaders(
+  sent: readonly ConnectorHeaderDto[],
+  url: string,
+  seal: (key: SecretHeaderKey, plaintext: string) => string,
+  stored: StoredHeaders | undefined,
+  problems: string[],
+): ConnectorHeader[] {
   const secretNames = new Set<string>();
   return sent.map(({ header, value, secret }, index) => {
     if (secret !== true) {
       if (value === SECRET_HEADER_PLACEHOLDER && storedSecretHeader(stored?.headers, header) !== undefined) {
-        problems.push(`headers.${index}.value ${value} stands for the stored value of the secret header ${header}: send secret: true with it to keep that value`);
+        problems.push(
+          `headers.${index}.value ${value} stands for the stored value of the secret header ${header}: send secret: true with it to keep that value`,
+        );
       }
       return { header, value };
     }
     const key = secretHeaderKey(header);
-    if (secretNames.has(key)) problems.push(`headers.${index}.header ${header} is a second secret header of that name: a connector has one secret header per name`);
+    if (secretNames.has(key))
+      problems.push(`headers.${index}.header ${header} is a second secret header of that name: a connector has one secret header per name`);
     secretNames.add(key);
     if (value !== SECRET_HEADER_PLACEHOLDER) return { header, value: seal(key, value), secret: true };
     const kept = storedSecretHeader(stored?.headers, header);

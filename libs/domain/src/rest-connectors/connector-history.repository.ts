@@ -11,7 +11,7 @@ import type { TagRef } from './connector-relations.repository';
 import { REST_CONNECTOR_VERSION_ROWS, RestConnectorVersion } from './rest-connector-version.entity';
 import { REST_CONNECTOR_ROWS, RestConnector } from './rest-connector.entity';
 import { VersionOperation } from './rest-connector.enums';
-import { SECRET_FIELDS, type SecretField } from './connector-fields';
+import { SECRET_FIELDS } from './connector-fields';
 
 export type VersionRow = Omit<RestConnectorVersion, 'connector'>;
 export type VersionSummary = Omit<VersionRow, 'snapshot'>;
@@ -70,14 +70,17 @@ const PAGE = statement(
 const COUNT = statement(`SELECT COUNT(*) AS total FROM rest_connector_versions v ${CONNECTOR_IN_SCOPE}`).returning<{ total: number | string }>();
 const ONE = statement(`SELECT ${REST_CONNECTOR_VERSION_ROWS.select('v')} FROM rest_connector_versions v ${CONNECTOR_IN_SCOPE} AND v.version = :version`);
 const ANY_VERSION = statement(`SELECT 1 AS found FROM rest_connector_versions v ${CONNECTOR_IN_SCOPE} LIMIT 1`);
+/** The secrets, and `headers` (a secret header's value), whose changes a diff cannot see in the snapshots. */
+const HIDDEN_CHANGES = [...SECRET_FIELDS, 'headers'] as const;
+export type HiddenChange = (typeof HIDDEN_CHANGES)[number];
 /**
- * Which secrets a write after version :low up to :high changed (its changed_fields names them): one row, a 0 or 1 per
- * secret, read in the primary key's range. The names are quoted as the JSON array stores them.
+ * Which secrets (and the headers) a write after version :low up to :high changed (its changed_fields names them): one
+ * row, a 0 or 1 per field, read in the primary key's range. The names are quoted as the JSON array stores them.
  */
 const SECRETS_CHANGED = statement(
-  `SELECT ${SECRET_FIELDS.map((field) => `MAX(CASE WHEN v.changed_fields LIKE '%"${field}"%' THEN 1 ELSE 0 END) AS ${field}`).join(', ')} `,
+  `SELECT ${HIDDEN_CHANGES.map((field) => `MAX(CASE WHEN v.changed_fields LIKE '%"${field}"%' THEN 1 ELSE 0 END) AS ${field}`).join(', ')} `,
   'FROM rest_connector_versions v WHERE v.connector_uuid = :serviceUUID AND v.version > :low AND v.version <= :high',
-).returning<Record<SecretField, number | string | null>>();
+).returning<Record<HiddenChange, number | string | null>>();
 const TRASH_OF_BOT = `FROM rest_connectors c JOIN bots b ON b.uuid = c.bot_uuid JOIN environments e ON e.uuid = b.environment_uuid WHERE c.bot_uuid = :botUUID AND c.deleted_at IS NOT NULL AND ${BOT_IN_SCOPE}`;
 const TRASH = statement(`SELECT ${TRASH_ROWS.select('c')} ${TRASH_OF_BOT} ORDER BY c.deleted_at DESC, c.uuid DESC LIMIT :limit OFFSET :offset`);
 const TRASH_COUNT = statement(`SELECT COUNT(*) AS total ${TRASH_OF_BOT}`).returning<{ total: number | string }>();
@@ -134,13 +137,14 @@ export class ConnectorHistoryRepository {
   }
 
   /**
-   * The secrets the writes after version `low` up to `high` of the connector changed (set, cleared or replaced): what a
-   * diff of those versions says of secrets, which snapshots show only as placeholders. The caller has read both versions in scope.
+   * The secrets the writes after version `low` up to `high` of the connector changed (set, cleared or replaced), and
+   * `headers` when one changed them: what a diff of those versions says of secrets, which snapshots show only as
+   * placeholders (a secret header's value too). The caller has read both versions in scope.
    */
   @GenerateSql({ params: [DummyValue.CONNECTOR_PATH, 2, 5] })
-  async secretsChangedBetween(path: RestConnectorPath, low: number, high: number, from: ReadFrom = 'replica'): Promise<SecretField[]> {
+  async secretsChangedBetween(path: RestConnectorPath, low: number, high: number, from: ReadFrom = 'replica'): Promise<HiddenChange[]> {
     const [row] = await this.db.rows(SECRETS_CHANGED, { serviceUUID: path.serviceUUID, low, high }, from);
-    return SECRET_FIELDS.filter((field) => Number(row?.[field] ?? 0) === 1);
+    return HIDDEN_CHANGES.filter((field) => Number(row?.[field] ?? 0) === 1);
   }
 
   /** A page of the bot's deleted connectors, newest deletion first, uuid breaking ties; nothing at the path when there is none. */

@@ -43,13 +43,20 @@ export async function rotateSecrets(dataSource: DataSource, cipher: SecretCipher
       }
       const headers = row.headers.map((header) =>
         header.secret === true && cipher.isStale(header.value)
-          ? { ...header, value: cipher.encrypt(cipher.decrypt(header.value, secretHeaderContext(row.uuid, header.header)), secretHeaderContext(row.uuid, header.header)) }
+          ? {
+              ...header,
+              value: cipher.encrypt(cipher.decrypt(header.value, secretHeaderContext(row.uuid, header.header)), secretHeaderContext(row.uuid, header.header)),
+            }
           : header,
       );
       const staleHeaders = headers.filter((header, index) => header !== row.headers[index]).length;
       if (staleHeaders > 0) {
         const column = REST_CONNECTOR_ROWS.column('headers');
-        const written = await db.run(`UPDATE rest_connectors SET ${column} = ? WHERE uuid = ? AND version = ?`, [...HEADERS.values({ headers }), row.uuid, row.version]);
+        const written = await db.run(`UPDATE rest_connectors SET ${column} = ? WHERE uuid = ? AND version = ?`, [
+          ...HEADERS.values({ headers }),
+          row.uuid,
+          row.version,
+        ]);
         rotated += written * staleHeaders;
       }
       if (rotated > 0) summary.connectors += 1;

@@ -2,6 +2,8 @@ import {
   BotPath,
   ConsistencyScope,
   ConnectorHistoryRepository,
+  HiddenChange,
+  isSecretHeader,
   ConnectorRelationsRepository,
   DeletedRestConnectorPageDto,
   HistoryPageQueryDto,
@@ -66,13 +68,16 @@ export class ConnectorHistoryService {
 
   /**
    * What changed in the record from `version` to `otherVersion` (either may be the newer): the fields whose snapshot
-   * values differ and the secrets a write between them changed, secrets shown as placeholders only.
+   * values differ and the secrets a write between them changed, secrets shown as placeholders only; the headers too
+   * when both hold a secret header and a write between them changed the headers (a secret header's value, unseen).
    */
   async diff(path: RestConnectorVersionDiffPath, consistency?: ConsistencyScope): Promise<RestConnectorVersionDiffDto> {
     const [from, to] = await Promise.all([this.version({ ...path }, consistency), this.version({ ...path, version: path.otherVersion }, consistency)]);
     const secrets = await this.history.secretsChangedBetween(path, Math.min(from.version, to.version), Math.max(from.version, to.version), consistency);
-    const changes = RECORDED_FIELDS.filter((field) =>
-      isSecret(field) && secrets.includes(field) ? true : !isDeepStrictEqual(from.snapshot[field], to.snapshot[field]),
+    const hidesSecretHeader = [from, to].every(({ snapshot }) => snapshot.headers.some(isSecretHeader));
+    const hiddenChange = (field: string) => (isSecret(field) || (field === 'headers' && hidesSecretHeader)) && secrets.includes(field as HiddenChange);
+    const changes = RECORDED_FIELDS.filter(
+      (field) => hiddenChange(field) || (!isSecret(field) && !isDeepStrictEqual(from.snapshot[field], to.snapshot[field])),
     ).map((field) => ({ field, from: from.snapshot[field], to: to.snapshot[field] }));
     return { from: from.version, to: to.version, changes };
   }

@@ -34,12 +34,7 @@ export type ChangedSecret = SecretField | 'headers';
  * the stored one by `sameAsStored`, which decrypts it in memory only: no plaintext is kept, answered or logged.
  * A placeholder keeps the sealed value itself, which is unchanged.
  */
-export function changedSecrets(
-  dto: RestConnectorWriteDto,
-  stored: RestConnector,
-  written: ConnectorWrite,
-  sameAsStored: SameAsStored,
-): ChangedSecret[] {
+export function changedSecrets(dto: RestConnectorWriteDto, stored: RestConnector, written: ConnectorWrite, sameAsStored: SameAsStored): ChangedSecret[] {
   const fields = SECRET_FIELDS.filter((field) => {
     const before = stored[field];
     const after = written[field];

@@ -350,7 +350,10 @@ function credentialOf({ field, value, variable, where }: CredentialDraft, given:
 }
 
 /** Where a secret header's value comes from, as a credential: `field: headers`, the header named. */
-function secretHeaderCredentialOf({ header, value, variable, where = '' }: DraftHeader, givenHeaders: Record<string, string> | undefined): ImportedCredentialDto {
+function secretHeaderCredentialOf(
+  { header, value, variable, where = '' }: DraftHeader,
+  givenHeaders: Record<string, string> | undefined,
+): ImportedCredentialDto {
   const from = value !== '' ? 'SOURCE' : givenSecretHeader(givenHeaders, header) !== undefined ? 'CREDENTIALS' : 'MISSING';
   return { field: 'headers', header, from, ...(variable !== undefined && { variable }), where };
 }

@@ -34,6 +34,13 @@ describe('fillTemplate', () => {
     ]);
   });
 
+  it("sends a secret header's value as written: no variable is filled in it, nor asked for", () => {
+    const template = { url: 'https://api.example.com/x', headers: [{ header: 'X-Api-Key', value: 'k-{{id}}', secret: true }], body: '' };
+
+    expect(fillTemplate(template, {})).toMatchObject({ headers: [{ header: 'X-Api-Key', value: 'k-{{id}}', secret: true }], unused: [] });
+    expect(fillTemplate(template, { id: '1' }).unused).toEqual(['id']);
+  });
+
   it('names the variables that stand nowhere in the connector', () => {
     expect(fillTemplate(TEMPLATE, { id: '1', term: 't', tenant: 'a', name: 'n', lang: 'pt', extra: 'x' }).unused).toEqual(['lang', 'extra']);
   });

@@ -81,7 +81,7 @@ export class ConnectorHeaderDto {
     type: Boolean,
     example: true,
     description:
-      'A secret header (an API key, a tenant key beside the auth type\'s credential): its value is sealed at rest, sent as written (no ' +
+      "A secret header (an API key, a tenant key beside the auth type's credential): its value is sealed at rest, sent as written (no " +
       `\`{{variable}}\` is filled in it), and shown only as \`${SECRET_HEADER_PLACEHOLDER}\` by reads, history, events, test runs and exports. ` +
       `Sending \`${SECRET_HEADER_PLACEHOLDER}\` with \`secret: true\` keeps the value stored for the secret header of that name ` +
       '(compared case-insensitively) while `url` keeps its scheme, host, port and user info. Reads show `secret: true` on secret headers only.',

@@ -91,7 +91,8 @@ export function readAuth(
     );
   }
   const plainHeaders = headers.flatMap((header): Auth['headers'] => {
-    if (isExportedSecretHeader(header.header, header.value)) return [{ ...header, ...secretHeaderOf(header.header, header.value, `line ${header.line}, -H ${header.header}`) }];
+    if (isExportedSecretHeader(header.header, header.value))
+      return [{ ...header, ...secretHeaderOf(header.header, header.value, `line ${header.line}, -H ${header.header}`) }];
     const candidate = taken.get(header);
     if (candidate === undefined) return [header];
     if (candidate === null || candidate === winner) return [];

@@ -16,7 +16,10 @@ async function shownOf(source: string): Promise<string> {
   const result = await answer(source);
   if (result instanceof ImportSourceError) return result.message;
   // The credentials and the secret headers' values are what the import seals: the rest is shown.
-  return JSON.stringify([result.warnings, result.connectors.map(({ credentials, ...rest }) => ({ ...rest, headers: rest.headers.filter(({ secret }) => !secret) }))]);
+  return JSON.stringify([
+    result.warnings,
+    result.connectors.map(({ credentials, ...rest }) => ({ ...rest, headers: rest.headers.filter(({ secret }) => !secret) })),
+  ]);
 }
 
 /** A small seeded generator: the same hostile inputs on every run. */

@@ -303,9 +303,17 @@ describe(exportOpenApi.name, () => {
 
     const operation = Object.values(Object.values(document.paths)[0] as Record<string, { parameters: unknown[]; security: unknown[] }>)[0];
     expect(JSON.stringify(operation.parameters)).not.toContain('x-api-key');
-    expect(document.components.securitySchemes.SECRET_X_API_KEY).toMatchObject({ type: 'apiKey', name: 'x-api-key', in: 'header', 'x-connector-secret-header': true });
+    expect(document.components.securitySchemes.SECRET_X_API_KEY).toMatchObject({
+      type: 'apiKey',
+      name: 'x-api-key',
+      in: 'header',
+      'x-connector-secret-header': true,
+    });
     expect(JSON.stringify(document)).not.toContain('<SECRET>');
-    expect(draft.connectors[0]).toMatchObject({ authType, headers: [{ header: 'x-api-key', value: '', secret: true, where: 'security scheme SECRET_X_API_KEY' }] });
+    expect(draft.connectors[0]).toMatchObject({
+      authType,
+      headers: [{ header: 'x-api-key', value: '', secret: true, where: 'security scheme SECRET_X_API_KEY' }],
+    });
     expect(draft.warnings).toEqual([]);
   });
 });

@@ -208,7 +208,13 @@ function secretHeaderSchemes(connector: ExportedConnector): Array<{ name: string
     .filter(({ secret }) => secret === true)
     .map(({ header }) => ({
       name: secretHeaderVariable(header),
-      scheme: { type: 'apiKey', name: header, in: 'header', [SECRET_HEADER_EXTENSION]: true, description: `Give the ${header} header's value again: secrets are not exported.` },
+      scheme: {
+        type: 'apiKey',
+        name: header,
+        in: 'header',
+        [SECRET_HEADER_EXTENSION]: true,
+        description: `Give the ${header} header's value again: secrets are not exported.`,
+      },
     }));
 }
 

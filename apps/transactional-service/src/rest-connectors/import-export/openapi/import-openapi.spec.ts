@@ -706,7 +706,9 @@ describe(importOpenApi.name, () => {
       const { connector } = await importOne(document);
 
       expect(connector).toMatchObject({ authType: AuthType.AUTH_BEARER, credentials: [{ field: 'bearerToken' }] });
-      expect(connector.headers.filter(({ secret }) => secret)).toEqual([expect.objectContaining({ secret: true, value: '', where: 'security scheme headerKey' })]);
+      expect(connector.headers.filter(({ secret }) => secret)).toEqual([
+        expect.objectContaining({ secret: true, value: '', where: 'security scheme headerKey' }),
+      ]);
     });
 
     it("takes the operation's security over the document's, `[]` being no auth", async () => {

@@ -33,7 +33,9 @@ export function authOf(document: JsonRecord, operation: JsonRecord, server: Serv
   );
   const chosen = alternatives.flat().find((candidate) => 'auth' in candidate.mapped && !candidate.mapped.secretHeader);
   const together = alternatives.find((requirement) => requirement.some((scheme) => scheme === chosen)) ?? exportedSecretHeadersAlone(alternatives);
-  const secretHeaders = (together ?? []).flatMap(({ name, mapped }) => (name !== chosen?.name && 'auth' in mapped ? secretHeaderOf(mapped, chosen?.mapped, name) : []));
+  const secretHeaders = (together ?? []).flatMap(({ name, mapped }) =>
+    name !== chosen?.name && 'auth' in mapped ? secretHeaderOf(mapped, chosen?.mapped, name) : [],
+  );
   reportChoice(alternatives, chosen?.name, secretHeaders, where, warnings);
   if (!chosen || !('auth' in chosen.mapped)) return { auth: NO_AUTH, secretHeaders };
   return { auth: authOfChosen(chosen.name, chosen.scopes, chosen.mapped, where, warnings), secretHeaders };
@@ -47,10 +49,12 @@ function exportedSecretHeadersAlone<T extends { mapped: Mapped }>(alternatives: 
 /** The header a scheme required with the auth settings sends, as a secret header; none when the auth settings send that header already. */
 function secretHeaderOf(mapped: Supported, chosen: Mapped | undefined, name: string): DraftHeader[] {
   const chosenAuth = chosen !== undefined && 'auth' in chosen ? chosen.auth : NO_AUTH;
-  const chosenHeader = chosenAuth.authType === AuthType.AUTH_API_KEY ? (chosenAuth.apiKeyIn === ApiKeyIn.HEADER ? chosenAuth.apiKeyName : null) : 'Authorization';
+  const chosenHeader =
+    chosenAuth.authType === AuthType.AUTH_API_KEY ? (chosenAuth.apiKeyIn === ApiKeyIn.HEADER ? chosenAuth.apiKeyName : null) : 'Authorization';
   const sendsNone = chosenAuth.authType === AuthType.AUTH_NONE;
   const { authType, apiKeyIn, apiKeyName } = mapped.auth;
-  const header = authType === AuthType.AUTH_API_KEY ? (apiKeyIn === ApiKeyIn.HEADER ? apiKeyName : null) : authType === AuthType.AUTH_OAUTH2 ? null : 'Authorization';
+  const header =
+    authType === AuthType.AUTH_API_KEY ? (apiKeyIn === ApiKeyIn.HEADER ? apiKeyName : null) : authType === AuthType.AUTH_OAUTH2 ? null : 'Authorization';
   if (header === null || (!sendsNone && header.toLowerCase() === chosenHeader?.toLowerCase())) return [];
   return [{ header, value: '', secret: true, where: `security scheme ${name}` }];
 }
@@ -108,7 +112,9 @@ function reportChoice(
       asHeaders.length === 0
         ? `only ${chosen}`
         : `${chosen}, and ${asHeaders.join(' and ')} as ${asHeaders.length > 1 ? 'secret headers' : 'a secret header'}${left.length > 0 ? ` (not ${left.join(' and ')})` : ''}`;
-    warnings.push(warning('SECURITY_SCHEMES_COMBINED', where, `the API wants ${names[alternatives.indexOf(together)]} together: the connector carries ${carried}`));
+    warnings.push(
+      warning('SECURITY_SCHEMES_COMBINED', where, `the API wants ${names[alternatives.indexOf(together)]} together: the connector carries ${carried}`),
+    );
   }
 }
 

@@ -356,7 +356,14 @@ describe('importPostman', () => {
 
     it('keeps an API key before an Authorization header as a secret header beside the bearer auth, a variable asked for', async () => {
       const connector = await theConnector(
-        aCollection([aRequestItem('Two', { header: [{ key: 'x-api-key', value: '{{apiKey}}' }, { key: 'Authorization', value: 'Bearer t-1' }] })]),
+        aCollection([
+          aRequestItem('Two', {
+            header: [
+              { key: 'x-api-key', value: '{{apiKey}}' },
+              { key: 'Authorization', value: 'Bearer t-1' },
+            ],
+          }),
+        ]),
       );
       expect(connector).toMatchObject({
         authType: AuthType.AUTH_BEARER,
@@ -366,8 +373,17 @@ describe('importPostman', () => {
     });
 
     it('keeps an Authorization header beside API-key auth settings as a secret header', async () => {
-      const apiKeyAuth = { type: 'apikey', apikey: [{ key: 'key', value: 'X-Key' }, { key: 'value', value: 'k' }, { key: 'in', value: 'header' }] };
-      const connector = await theConnector(aCollection([aRequestItem('Two', { header: [{ key: 'Authorization', value: 'Bearer t-1' }] })], { auth: apiKeyAuth }));
+      const apiKeyAuth = {
+        type: 'apikey',
+        apikey: [
+          { key: 'key', value: 'X-Key' },
+          { key: 'value', value: 'k' },
+          { key: 'in', value: 'header' },
+        ],
+      };
+      const connector = await theConnector(
+        aCollection([aRequestItem('Two', { header: [{ key: 'Authorization', value: 'Bearer t-1' }] })], { auth: apiKeyAuth }),
+      );
       expect(connector).toMatchObject({
         authType: AuthType.AUTH_API_KEY,
         apiKeyName: 'X-Key',
