@@ -139,6 +139,67 @@ describe('Import and export of connectors (MariaDB)', () => {
     });
   });
 
+  describe('what the source declares is what is sent', () => {
+    it('takes basic auth as a user and a password: asks only for the missing one, and makes the token', async () => {
+      const source = 'curl -u "AC0123:$AUTH_TOKEN" https://api.example.com/2010-04-01/Accounts.json';
+      const planned = await importing({ format: 'curl', source }).expect(200);
+      expect(planned.body.connectors[0].credentials).toEqual([
+        expect.objectContaining({ field: 'basicUsername', from: 'SOURCE' }),
+        expect.objectContaining({ field: 'basicPassword', from: 'MISSING', variable: 'AUTH_TOKEN' }),
+      ]);
+      const refused = await importing({ format: 'curl', source, dryRun: false }).expect(400);
+      expect(refused.body.message).toEqual([expect.stringMatching(/basicPassword is not in the source \(it names the variable AUTH_TOKEN\): send it in credentials\.basicPassword$/)]);
+
+      const created = await importing({ format: 'curl', source, dryRun: false, credentials: { basicPassword: 'pw-from-credentials-58' } }).expect(200);
+
+      const [{ uuid, connector }] = created.body.connectors;
+      expect(connector).toMatchObject({ authType: 'AUTH_BASIC', basicToken: '<BASIC_TOKEN>' });
+      expect(connector).not.toHaveProperty('basicUsername');
+      expect(created.body.warnings).toEqual([]);
+      expect(await storedSecret(uuid, 'basicToken', 'basic_token')).toBe(Buffer.from('AC0123:pw-from-credentials-58').toString('base64'));
+      expect(JSON.stringify(created.body)).not.toContain('pw-from-credentials-58');
+    });
+
+    it('makes the token of -u $SID:$TOKEN from both parts given with the import', async () => {
+      const created = await importing({
+        format: 'curl',
+        source: 'curl -u $SID:$TOKEN https://api.example.com/me',
+        dryRun: false,
+        credentials: { basicUsername: 'AC9', basicPassword: 'tok-41' },
+      }).expect(200);
+
+      expect(created.body.connectors[0].credentials.map(({ from }: { from: string }) => from)).toEqual(['CREDENTIALS', 'CREDENTIALS']);
+      expect(await storedSecret(created.body.connectors[0].uuid, 'basicToken', 'basic_token')).toBe(Buffer.from('AC9:tok-41').toString('base64'));
+    });
+
+    it("keeps a vendor's media type, refuses one that does not fit its content type at write time, and sends a template's braces unchanged", async () => {
+      side = await farSide((_received, res) => res.end('{}'));
+      const body = '{"body": "Flight {{1}} departs at {{2}}", "to": "{{to}}"}';
+      const source = `curl -X PATCH '${side.url}/v1/messages' -H 'Content-Type: application/merge-patch+json' --data-raw '${body}'`;
+      const res = await importing({ format: 'curl', source, dryRun: false }).expect(200);
+      const [{ uuid, connector }] = res.body.connectors;
+      expect(connector).toMatchObject({ contentType: 'APPLICATION_JSON', headers: [{ header: 'Content-Type', value: 'application/merge-patch+json' }], body });
+
+      const run = await sut.http.post(`${base}/${uuid}/test`).set(bearer(token)).send({ variables: { to: '+15550100' } }).expect(200);
+
+      expect(run.body).toMatchObject({ outcome: 'SUCCESS', warnings: [] });
+      expect(side.received[0]).toMatchObject({
+        method: 'PATCH',
+        headers: { 'content-type': 'application/merge-patch+json' },
+        body: '{"body": "Flight {{1}} departs at {{2}}", "to": "+15550100"}',
+      });
+      const read = await sut.http.get(`${base}/${uuid}`).set(bearer(token)).expect(200);
+      const misfit = await sut.http
+        .put(`${base}/${uuid}`)
+        .set(bearer(token))
+        .send({ ...read.body, headers: [{ header: 'Content-Type', value: 'text/csv' }] })
+        .expect(400);
+      expect(misfit.body.message).toEqual([
+        expect.stringMatching(/^headers\.0 Content-Type "text\/csv" does not fit contentType APPLICATION_JSON; the Content-Type that fits it: application\/json and every \+json type/),
+      ]);
+    });
+  });
+
   describe('OpenAPI', () => {
     const OK = { 200: { description: 'OK' } };
     const document = {

@@ -1,4 +1,4 @@
-import { ApiKeyIn, AuthType, GrantType, RestConnectorWriteDto } from '@app/domain';
+import { ApiKeyIn, AuthType, ContentType, GrantType, RestConnectorWriteDto } from '@app/domain';
 import { toConnectorWrite } from './connector-write';
 import { aStoredConnector, aWriteDto, WRITER } from './testing/connector-factories';
 import { problemsOf } from './testing/problems-of';
@@ -245,6 +245,20 @@ describe(toConnectorWrite.name, () => {
     expect(toConnectorWrite({ ...dto, authType: AuthType.AUTH_NONE }, WRITER, NOW, seal).values.headers).toEqual(dto.headers);
   });
 
+  it("refuses a Content-Type header that does not fit contentType, saying which fit, and keeps one that does as written", () => {
+    const patch = (contentType: ContentType, value: string) => aWriteDto({ contentType, headers: [{ header: 'Content-Type', value }] });
+
+    expect(problemsOf(() => toConnectorWrite(patch(ContentType.APPLICATION_JSON, 'text/csv'), WRITER, NOW, seal))).toEqual([
+      expect.stringMatching(/^headers\.0 Content-Type "text\/csv" does not fit contentType APPLICATION_JSON; the Content-Type that fits it: application\/json and every \+json type/),
+    ]);
+    expect(problemsOf(() => toConnectorWrite(patch(ContentType.NONE, 'application/json'), WRITER, NOW, seal))).toEqual([
+      expect.stringContaining('does not fit contentType NONE'),
+    ]);
+    expect(toConnectorWrite(patch(ContentType.APPLICATION_JSON, 'application/merge-patch+json'), WRITER, NOW, seal).values.headers).toEqual([
+      { header: 'Content-Type', value: 'application/merge-patch+json' },
+    ]);
+  });
+
   it('lists every problem at once', () => {
     const stored = aStoredConnector({
       authType: AuthType.AUTH_OAUTH2,
@@ -289,5 +303,81 @@ describe(toConnectorWrite.name, () => {
       { name: 'stock', nameKey: 'stock', position: 1 },
       { name: 'eu', nameKey: 'eu', position: 2 },
     ]);
+  });
+
+  it('refuses a MULTIPART_FORM_DATA body that is not a JSON array of parts, naming the part and field', () => {
+    const write =
+      (body: string, contentType = ContentType.MULTIPART_FORM_DATA) =>
+      () =>
+        toConnectorWrite(aWriteDto({ contentType, body }), WRITER, NOW, seal);
+
+    expect(problemsOf(write('a=b&c=d'))).toEqual([expect.stringMatching(/^body is not JSON .*: a MULTIPART_FORM_DATA body is a JSON array of parts/)]);
+    expect(problemsOf(write('[{"name":"a","value":"1"},{"name":""}]'))).toEqual([
+      'body[1].name is missing: every part has a non-empty name',
+      "body[1] must have exactly one of value (text, {{variable}} placeholders allowed) and base64 (a file's bytes)",
+    ]);
+    expect(
+      toConnectorWrite(aWriteDto({ contentType: ContentType.MULTIPART_FORM_DATA, body: '[{"name":"a","value":"{{x}}"}]' }), WRITER, NOW, seal).values.body,
+    ).toBe('[{"name":"a","value":"{{x}}"}]');
+    expect(write('a=b&c=d', ContentType.APPLICATION_FORM_URLENCODED)).not.toThrow();
+  });
+});
+
+describe('secret headers', () => {
+  const secretHeader = (value: string, header = 'x-api-key') => ({ header, value, secret: true });
+  const stored = aStoredConnector({ url: 'https://api.example.com/forecast', headers: [{ header: 'X-Api-Key', value: 'sealed:key', secret: true }] });
+
+  it('seals a secret header bound to its lower-cased name, and stores a plain one as sent', () => {
+    const dto = aWriteDto({ headers: [{ header: 'Accept', value: 'text/plain' }, secretHeader('k-1', 'X-Api-Key')] });
+
+    const { values } = toConnectorWrite(dto, WRITER, NOW, seal);
+
+    expect(values.headers).toEqual([
+      { header: 'Accept', value: 'text/plain' },
+      { header: 'X-Api-Key', value: 'sealed(header:x-api-key:k-1)', secret: true },
+    ]);
+  });
+
+  it('keeps the stored value for <SECRET>, matched by name case-insensitively, while url keeps its destination', () => {
+    const dto = aWriteDto({ url: 'HTTPS://api.example.com/other', headers: [secretHeader('<SECRET>')] });
+
+    const { values } = toConnectorWrite(dto, WRITER, NOW, seal, stored);
+
+    expect(values.headers).toEqual([{ header: 'x-api-key', value: 'sealed:key', secret: true }]);
+  });
+
+  it('asks for a kept secret header again when url moves to another scheme, host, port or user info', () => {
+    const problems = problemsOf(() => toConnectorWrite(aWriteDto({ url: 'http://api.example.com/forecast', headers: [secretHeader('<SECRET>')] }), WRITER, NOW, seal, stored));
+
+    expect(problems).toEqual([expect.stringMatching(/^headers\.0\.value of the secret header x-api-key must be sent again: url now points elsewhere/)]);
+  });
+
+  it('refuses <SECRET> with nothing stored under that name, a plain header carrying it, and two secret headers of one name', () => {
+    const problems = problemsOf(() =>
+      toConnectorWrite(
+        aWriteDto({ headers: [secretHeader('<SECRET>', 'X-Other'), { header: 'x-api-key', value: '<SECRET>' }, secretHeader('a', 'K'), secretHeader('b', 'k')] }),
+        WRITER,
+        NOW,
+        seal,
+        stored,
+      ),
+    );
+
+    expect(problems).toEqual([
+      expect.stringMatching(/^headers\.0\.value must be the secret itself: <SECRET> only stands for a stored one, and no secret header X-Other is stored/),
+      expect.stringMatching(/^headers\.1\.value <SECRET> stands for the stored value of the secret header x-api-key: send secret: true/),
+      expect.stringMatching(/^headers\.3\.header k is a second secret header of that name/),
+    ]);
+  });
+
+  it('binds url as a secret does: no variable in its destination, no routing header naming another host', () => {
+    const headers = [secretHeader('k'), { header: 'X-Forwarded-Host', value: 'evil.example.net' }];
+    const variableHost = problemsOf(() => toConnectorWrite(aWriteDto({ url: 'https://{{host}}/x', headers: [secretHeader('k')] }), WRITER, NOW, seal));
+    const routed = problemsOf(() => toConnectorWrite(aWriteDto({ url: 'https://api.example.com/x', headers }), WRITER, NOW, seal));
+
+    expect(variableHost).toEqual([
+      expect.stringMatching(/^url must not have a \{\{variable\}\} in its scheme, user info, host or port while a header is secret: the secret headers would go/),
+    ]);
+    expect(routed).toEqual([expect.stringMatching(/^headers\.1\./)]);
   });
 });

@@ -3,12 +3,16 @@ import {
   BODY_COLUMNS,
   canonicalHttpUrl,
   ConnectorWrite,
+  contentTypeHeaderProblems,
+  ContentType,
   InvalidInputError,
+  readMultipartParts,
   RECORDED_FIELDS,
   RestConnector,
   RestConnectorSnapshotDto,
   RestConnectorWriteDto,
   SecretField,
+  SecretHeaderKey,
   SECRET_FIELDS,
   SECRETS,
   secretSentTo,
@@ -20,21 +24,24 @@ import {
 } from '@app/domain';
 import { hasVariableDestination, sameDestination } from './destination';
 import { hostHeaderProblems } from './host-header';
+import { storedHeaders } from './secret-headers';
 
 export interface Writer {
   username: string;
   picture: string | null;
 }
 
-/** Encrypts a new secret value for storage (see SecretCipher). */
-export type Seal = (field: SecretField, plaintext: string) => string;
+/** Encrypts a new secret value, or a secret header's (SecretHeaderKey), for storage (see SecretCipher). */
+export type Seal = (field: SecretField | SecretHeaderKey, plaintext: string) => string;
 
 /**
  * Turns a validated write body into the columns of a full write (create, PUT, and a test run's edits). URLs are
  * stored canonical (canonicalHttpUrl). Secrets the auth type does not use are discarded; a new secret is sealed;
  * a secret's placeholder keeps the stored (sealed) value, but only while every URL it or its access token is sent
- * to keeps its destination, and what places it in the call (an API key's apiKeyIn and apiKeyName) is unchanged. A URL that carries a secret has no `{{variable}}` in its destination, and no routing
- * header of its call names another host (hostHeaderProblems); without a secret, both are free. Any rule broken is one 400 listing every problem; nothing is written.
+ * to keeps its destination, and what places it in the call (an API key's apiKeyIn and apiKeyName) is unchanged. A secret header
+ * (`secret: true`) is sealed and kept the same way, bound to `url` (storedHeaders). A URL that carries a secret has no `{{variable}}` in its
+ * destination, and no routing header of its call names another host (hostHeaderProblems); without a secret, both are free. A Content-Type
+ * header fits `contentType` (contentTypeHeaderProblems). Any rule broken is one 400 listing every problem; nothing is written.
  */
 export function toConnectorWrite(
   dto: RestConnectorWriteDto,
@@ -44,9 +51,15 @@ export function toConnectorWrite(
   stored?: RestConnector,
 ): { values: ConnectorWrite; tags: TagRow[] } {
   const urls = { url: canonicalHttpUrl(dto.url), oauthUrl: dto.oauthUrl === undefined || dto.oauthUrl === null ? null : canonicalHttpUrl(dto.oauthUrl) };
-  const headers = (dto.headers ?? []).map(({ header, value }) => ({ header, value }));
-  const carriesSecret = secretSentTo('url', dto.authType, dto.grantType) !== null;
-  const problems = [...variableDestinationProblems(urls, dto), ...(carriesSecret ? hostHeaderProblems(urls.url, headers) : [])];
+  const problems: string[] = [];
+  const headers = storedHeaders(dto.headers ?? [], urls.url, seal, stored, problems);
+  const carriesSecret = secretCarriedTo('url', dto) !== null;
+  problems.push(
+    ...variableDestinationProblems(urls, dto),
+    ...(carriesSecret ? hostHeaderProblems(urls.url, headers) : []),
+    ...contentTypeHeaderProblems(dto.contentType, dto.headers ?? []),
+    ...multipartBodyProblems(dto),
+  );
   const used = secretsUsedBy(dto.authType, dto.grantType);
   const secrets = Object.fromEntries(
     SECRET_FIELDS.map((field) => {
@@ -119,14 +132,32 @@ export function writeOfSnapshot(snapshot: RestConnectorSnapshotDto): RestConnect
 function variableDestinationProblems(urls: Record<UrlField, string | null>, dto: RestConnectorWriteDto): string[] {
   return (['url', 'oauthUrl'] as const).flatMap((field) => {
     const url = urls[field];
-    const carried = secretSentTo(field, dto.authType, dto.grantType);
+    const carried = secretCarriedTo(field, dto);
     if (url === null || carried === null || !hasVariableDestination(url)) return [];
-    const when = field === 'url' ? `authType is ${dto.authType}` : whenSecretIsUsed(secretsUsedBy(dto.authType, dto.grantType)[0]);
+    const byAuth = secretSentTo(field, dto.authType, dto.grantType) !== null;
+    const when = !byAuth ? 'a header is secret' : field === 'url' ? `authType is ${dto.authType}` : whenSecretIsUsed(secretsUsedBy(dto.authType, dto.grantType)[0]);
     return [
       `${field} must not have a {{variable}} in its scheme, user info, host or port while ${when}: ${carried} would go wherever the variable points. ` +
         'Write them out in full; variables may stand in the path, query and fragment',
     ];
   });
+}
+
+/** A MULTIPART_FORM_DATA body holds parts (docs/api-contract.md, "Multipart bodies"); the other content types' bodies are text. */
+function multipartBodyProblems(dto: RestConnectorWriteDto): string[] {
+  if (dto.contentType !== ContentType.MULTIPART_FORM_DATA) return [];
+  const reading = readMultipartParts(dto.body);
+  return 'problems' in reading ? reading.problems : [];
+}
+
+/**
+ * What a write's settings send to `field` that a secret binds there, in the words of a 400: the auth type's secret
+ * (secretSentTo), else the secret headers, which go to `url` with the call. Null when nothing secret goes there.
+ */
+function secretCarriedTo(field: UrlField, dto: RestConnectorWriteDto): string | null {
+  const byAuth = secretSentTo(field, dto.authType, dto.grantType);
+  if (byAuth !== null || field !== 'url') return byAuth;
+  return (dto.headers ?? []).some(({ secret }) => secret === true) ? 'the secret headers' : null;
 }
 
 /** De-duplicated case-insensitively, the first spelling kept, in the order written. */

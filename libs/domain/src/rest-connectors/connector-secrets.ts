@@ -1,4 +1,5 @@
 import { SECRET_FIELDS, type SecretField } from './connector-fields';
+import type { ConnectorHeader } from './rest-connector.entity';
 import { AuthType, GrantType } from './rest-connector.enums';
 
 /** The URLs of a connector: where its call goes, and where an OAuth 2.0 token is got. */
@@ -51,6 +52,24 @@ export const SECRETS: Record<SecretField, SecretRule> = {
   },
   apiKey: { placeholder: '<API_KEY>', words: 'the API key', authType: AuthType.AUTH_API_KEY, destinations: ['url'], placement: ['apiKeyIn', 'apiKeyName'] },
 };
+
+/**
+ * What a read shows for a secret header's value (`secret: true`), and what a write sends back, with `secret: true`,
+ * to keep the stored value of the secret header of that name (case-insensitively).
+ */
+export const SECRET_HEADER_PLACEHOLDER = '<SECRET>';
+
+export const isSecretHeader = (header: { secret?: boolean }) => header.secret === true;
+
+/** The stored secret header named `name` (case-insensitively), if any. */
+export const storedSecretHeader = (headers: readonly ConnectorHeader[] | undefined, name: string) =>
+  headers?.find((stored) => isSecretHeader(stored) && stored.header.toLowerCase() === name.toLowerCase());
+
+/** The headers as a read, a version and an event show them: a secret one's value as SECRET_HEADER_PLACEHOLDER (the list itself when none is). */
+export function shownHeaders(headers: readonly ConnectorHeader[]): ConnectorHeader[] {
+  if (!headers.some(isSecretHeader)) return headers as ConnectorHeader[];
+  return headers.map((header) => (isSecretHeader(header) ? { header: header.header, value: SECRET_HEADER_PLACEHOLDER, secret: true } : header));
+}
 
 export const SECRET_PLACEHOLDERS = Object.fromEntries(SECRET_FIELDS.map((field) => [field, SECRETS[field].placeholder])) as Record<SecretField, string>;
 

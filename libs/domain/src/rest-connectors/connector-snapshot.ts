@@ -8,7 +8,7 @@ import {
   type ShownColumn,
   type ShownField,
 } from './connector-fields';
-import { SECRET_PLACEHOLDERS } from './connector-secrets';
+import { SECRET_PLACEHOLDERS, shownHeaders } from './connector-secrets';
 import type { FlowRef, TagRef } from './connector-relations.repository';
 import type { RestConnectorDto } from './dto/rest-connector.dto';
 import type { RestConnectorSnapshotDto } from './dto/rest-connector-history.dto';
@@ -58,6 +58,7 @@ function recordOf(connector: SnapshotSource, tags: readonly TagRef[], flows: Flo
   for (const field of AS_STORED) record[field] = stored[field];
   for (const field of SECRETS_SHOWN) record[field] = stored[field] === null ? null : SECRET_PLACEHOLDERS[field];
   for (const field of TIMES) record[field] = (stored[field] as Date).toISOString();
+  record.headers = shownHeaders(connector.headers);
   record.tags = tags.map(({ name }) => ({ name }));
   return record as unknown as RestConnectorSnapshotDto & { flows?: FlowRef[] };
 }

@@ -4,9 +4,14 @@ import { Bot } from '../bots/bot.entity';
 import { BinaryKeyColumn, LargeJsonColumn, LargeTextColumn, TimestampColumn, UuidColumn, UuidPrimaryColumn } from '../database/columns';
 import { ApiKeyIn, AuthType, ContentType, GrantType, RequestType } from './rest-connector.enums';
 
+/**
+ * A header of the connector's call. A secret one (`secret: true`, left out otherwise) holds its value sealed
+ * (SecretCipher, secretHeaderContext): reads show SECRET_HEADER_PLACEHOLDER in its place.
+ */
 export interface ConnectorHeader {
   header: string;
   value: string;
+  secret?: boolean;
 }
 
 /**

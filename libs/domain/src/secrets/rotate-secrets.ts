@@ -2,10 +2,11 @@ import { DataSource } from 'typeorm';
 import { openDatabase } from '../database/open-database';
 import { SECRET_FIELDS } from '../rest-connectors/connector-fields';
 import { REST_CONNECTOR_ROWS } from '../rest-connectors/rest-connector.entity';
-import { secretContext, SecretCipher } from './secret-cipher';
+import { secretContext, SecretCipher, secretHeaderContext } from './secret-cipher';
 
 const BATCH = 500;
-const SECRET_ROWS = REST_CONNECTOR_ROWS.pick('uuid', ...SECRET_FIELDS);
+const SECRET_ROWS = REST_CONNECTOR_ROWS.pick('uuid', 'version', 'headers', ...SECRET_FIELDS);
+const HEADERS = REST_CONNECTOR_ROWS.pick('headers');
 
 export interface RotationSummary {
   connectors: number;
@@ -16,7 +17,8 @@ export interface RotationSummary {
  * Re-encrypts with the current key every stored secret that another key encrypted, soft-deleted
  * connectors included. Each value is replaced only if it is still the one read (compare-and-set), so a
  * write that lands meanwhile is never overwritten; `version` (the ETag) is left alone: the secret is
- * the same. Safe to run again: a second run finds nothing stale.
+ * the same. Secret headers live in the headers' JSON: it is rewritten only while the row's `version` is still the one
+ * read (every write bumps it), and left at that version. Safe to run again: a second run finds nothing stale.
  */
 export async function rotateSecrets(dataSource: DataSource, cipher: SecretCipher): Promise<RotationSummary> {
   const db = openDatabase(dataSource);
@@ -38,6 +40,17 @@ export async function rotateSecrets(dataSource: DataSource, cipher: SecretCipher
         // `version` (the ETag) stays: the secret is the same.
         const column = REST_CONNECTOR_ROWS.column(field);
         rotated += await db.run(`UPDATE rest_connectors SET ${column} = ? WHERE uuid = ? AND ${column} = ?`, [fresh, row.uuid, stored]);
+      }
+      const headers = row.headers.map((header) =>
+        header.secret === true && cipher.isStale(header.value)
+          ? { ...header, value: cipher.encrypt(cipher.decrypt(header.value, secretHeaderContext(row.uuid, header.header)), secretHeaderContext(row.uuid, header.header)) }
+          : header,
+      );
+      const staleHeaders = headers.filter((header, index) => header !== row.headers[index]).length;
+      if (staleHeaders > 0) {
+        const column = REST_CONNECTOR_ROWS.column('headers');
+        const written = await db.run(`UPDATE rest_connectors SET ${column} = ? WHERE uuid = ? AND version = ?`, [...HEADERS.values({ headers }), row.uuid, row.version]);
+        rotated += written * staleHeaders;
       }
       if (rotated > 0) summary.connectors += 1;
       summary.secrets += rotated;

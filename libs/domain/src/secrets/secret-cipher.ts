@@ -67,3 +67,11 @@ export class SecretCipher {
 
 /** What a connector's secret is bound to. */
 export const secretContext = (connectorUuid: string, field: string) => `rest-connector:${connectorUuid}:${field}`;
+
+/** What a connector's secret header is bound to: the connector and the header's name, case-insensitively. */
+export const secretHeaderContext = (connectorUuid: string, header: string) => secretContext(connectorUuid, secretHeaderKey(header));
+
+/** The field a secret header is sealed as: `header:` and its lower-cased name (two spellings of a name are one header). */
+export const secretHeaderKey = (header: string): SecretHeaderKey => `header:${header.toLowerCase()}`;
+
+export type SecretHeaderKey = `header:${string}`;

@@ -84,3 +84,29 @@ describe('sameTags', () => {
     expect(sameTags(null, [])).toBe(false);
   });
 });
+
+describe('secret headers in history', () => {
+  const decryptsTo = (plaintext: string) => (_field: unknown, _sealed: string, sent: string) => sent === plaintext;
+  const stored = aStoredConnector({ headers: [{ header: 'X-Api-Key', value: 'sealed-old', secret: true }] });
+  const written = (value: string) => ({ ...stored, headers: [{ header: 'x-api-key', value, secret: true }] });
+  const sent = (value: string) => aWriteDto({ headers: [{ header: 'x-api-key', value, secret: true }] });
+
+  it('a snapshot shows a secret header as its placeholder', () => {
+    expect(snapshot({ headers: [{ header: 'X-Api-Key', value: 'sealed-old', secret: true }] }).headers).toEqual([
+      { header: 'X-Api-Key', value: '<SECRET>', secret: true },
+    ]);
+  });
+
+  it('names the headers when a secret header is sent with another value, by name case-insensitively; not when kept or sent unchanged', () => {
+    expect(changedSecrets(sent('new'), stored, written('sealed-new'), decryptsTo('old'))).toEqual(['headers']);
+    expect(changedSecrets(sent('old'), stored, written('sealed-new'), decryptsTo('old'))).toEqual([]);
+    expect(changedSecrets(sent('<SECRET>'), stored, written('sealed-old'), decryptsTo('never asked'))).toEqual([]);
+  });
+
+  it('fieldsChanged names the headers for a changed secret header whose snapshot is the same', () => {
+    const same = snapshot({ headers: [{ header: 'X-Api-Key', value: 'sealed-new', secret: true }] });
+    const before = snapshot({ headers: [{ header: 'X-Api-Key', value: 'sealed-old', secret: true }] });
+    expect(fieldsChanged(before, same, [])).toEqual([]);
+    expect(fieldsChanged(before, same, ['headers'])).toEqual(['headers']);
+  });
+});

@@ -6,6 +6,7 @@ import {
   type CredentialField,
   EXPORTED_FIELDS,
   type ExportedField,
+  type ImportCredentialField,
   InvalidInputError,
   RestConnectorDto,
 } from '@app/domain';
@@ -30,8 +31,12 @@ export interface ConnectorDraft extends Pick<ExportedConnector, DraftField> {
   name: string;
   /** Absolute http(s) URL; `{{variable}}` placeholders allowed (not in scheme, user info, host or port with an auth type). */
   url: string;
-  /** Plain headers only: never `Authorization` or an API-key header that became the auth settings. */
-  headers: Array<{ header: string; value: string }>;
+  /**
+   * Never `Authorization` or an API-key header that became the auth settings. A credential-looking header that is not
+   * the auth type's is a secret header (`secret: true`), never a plain one: with its value when the source holds one,
+   * else the variable the source names (`value` then empty), taken from the request's `credentials.headers`.
+   */
+  headers: DraftHeader[];
   /**
    * Every credential the auth settings need (`clientId` and `authUsername` included), each with its value when the
    * source holds one, or the variable the source names instead (`$TOKEN`, `{{token}}`), or neither (an OpenAPI
@@ -59,7 +64,8 @@ export const NO_AUTH: AuthSettings = {
 export type { CredentialField };
 
 export interface CredentialDraft {
-  field: CredentialField;
+  /** A credential of the auth settings, or a part of basicToken (basicUsername, basicPassword) the service makes it from. */
+  field: ImportCredentialField;
   /** The value the source holds; never logged, never answered. */
   value?: string;
   /** The variable the source names instead of a value (without `$` or braces). */
@@ -67,6 +73,37 @@ export interface CredentialDraft {
   /** Where the source declares it: `line 3, -H Authorization`, `security scheme bearerAuth`. */
   where: string;
 }
+
+export interface DraftHeader {
+  header: string;
+  value: string;
+  secret?: boolean;
+  /** A secret header's variable that the source names instead of a value (without `$` or braces). */
+  variable?: string;
+  /** A secret header's place in the source, as in CredentialDraft. */
+  where?: string;
+}
+
+/**
+ * A credential-looking header that is not the auth type's, as a secret header: its value when the source holds it
+ * literally, else (a whole `{{variable}}`, or a value with a variable in it) asked for whole, with the variable named
+ * when it is the whole value.
+ */
+export function secretHeaderOf(header: string, value: string, where: string): DraftHeader {
+  const whole = /^\{\{\s*([A-Za-z_][A-Za-z0-9_.-]{0,63})\s*\}\}$/.exec(value.trim());
+  if (whole) return { header, value: '', secret: true, variable: whole[1], where };
+  if (/\{\{\s*[^{}\s]+\s*\}\}/.test(value)) return { header, value: '', secret: true, where };
+  return { header, value, secret: true, where };
+}
+
+/**
+ * The variable an export writes for a secret header (`SECRET_` and its name upper-cased, each run of other characters
+ * an `_`: `x-api-key` is `SECRET_X_API_KEY`), which the importers read back as that secret header.
+ */
+export const secretHeaderVariable = (header: string) => `SECRET_${header.toUpperCase().replace(/[^A-Z0-9]+/g, '_')}`;
+
+/** Whether `value` is the exporter's variable for the secret header `header` (`{{SECRET_X_API_KEY}}` for `x-api-key`). */
+export const isExportedSecretHeader = (header: string, value: string) => value.trim() === `{{${secretHeaderVariable(header)}}}`;
 
 /** Something imported differently from the source, or left out: never dropped silently. */
 export interface ImportWarning {
@@ -105,10 +142,10 @@ export class ImportSourceError extends InvalidInputError {
  */
 export type ExportedConnector = Pick<RestConnectorDto, ExportedField>;
 
-/** A record as the exporters take it: its exported fields, each header a plain pair. */
+/** A record as the exporters take it: its exported fields, each header a pair, a secret one marked (its value the placeholder). */
 export function exportedOf(record: ExportedConnector): ExportedConnector {
   const connector = Object.fromEntries(EXPORTED_FIELDS.map((field) => [field, record[field]])) as ExportedConnector;
-  connector.headers = record.headers.map(({ header, value }) => ({ header, value }));
+  connector.headers = record.headers.map(({ header, value, secret }) => (secret === true ? { header, value, secret } : { header, value }));
   return connector;
 }
 

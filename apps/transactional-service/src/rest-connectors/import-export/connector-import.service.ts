@@ -1,11 +1,15 @@
 import {
   AUTH_FIELDS,
+  BASIC_PARTS,
+  BasicPart,
   BotPath,
   ConsistencyScope,
   CREDENTIAL_FIELDS,
+  givenSecretHeader,
   IMPORT_LIMITS,
   ImportConflict,
   ImportedConnectorDto,
+  ImportCredentialField,
   ImportedCredentialDto,
   ImportNameConflictDto,
   InvalidInputError,
@@ -14,6 +18,8 @@ import {
   RestConnectorImportDto,
   RestConnectorImportResultDto,
   RestConnectorWriteDto,
+  SECRET_HEADER_CREDENTIALS,
+  SECRET_HEADER_PLACEHOLDER,
   SECRETS,
   SecretField,
   StoredAnswer,
@@ -25,26 +31,35 @@ import { ConnectorBusyException, ImportNamesTakenException } from '../rest-conne
 import { RestConnectorsService } from '../rest-connectors.service';
 import { CreateConnectors, NewConnector } from '../use-cases/create-connectors.use-case';
 import { PreparedUpdate, UpdateConnector } from '../use-cases/update-connector.use-case';
-import { ConnectorDraft, CredentialDraft, CredentialField, DRAFT_FIELDS, ImportDraft } from './connector-draft';
+import { ConnectorDraft, CredentialDraft, CredentialField, DRAFT_FIELDS, DraftHeader, ImportDraft } from './connector-draft';
 import { ImportReader } from './import-reader';
 import { renameConflicts, suffixedPrefix, uniqueNames } from './unique-names';
 
 /** What a missing credential is checked as while nothing is created: a value every rule of its field accepts. */
-const STAND_IN = Object.fromEntries(
-  CREDENTIAL_FIELDS.map((field) => [field, field === 'basicToken' ? Buffer.from('user:password').toString('base64') : 'stand-in']),
-) as Record<CredentialField, string>;
+const STAND_IN = {
+  ...Object.fromEntries(CREDENTIAL_FIELDS.map((field) => [field, field === 'basicToken' ? Buffer.from('user:password').toString('base64') : 'stand-in'])),
+  basicUsername: 'user',
+  basicPassword: 'password',
+} as Record<ImportCredentialField, string>;
 
-const isSecret = (field: CredentialField): field is SecretField => field in SECRETS;
+const isSecret = (field: string): field is SecretField => field in SECRETS;
+const isBasicPart = (field: ImportCredentialField): field is BasicPart => (BASIC_PARTS as readonly string[]).includes(field);
+
+type Given = Partial<Record<ImportCredentialField, string>>;
 
 /** One connector of an import, planned: the connector to create, its create body as the answer shows it, and where each credential comes from. */
 interface Planned {
   draft: ConnectorDraft;
   /** Its name before uniqueNames made it unique within the import. */
   base: string;
-  /** The create body but its credentials, named uniquely within the import. */
+  /** The create body but its credentials, named uniquely within the import (a missing secret header as its stand-in). */
   fields: Record<string, unknown>;
+  /** The same as the answer shows it: secret headers as their placeholder. */
+  shownFields: Record<string, unknown>;
   /** The credential values the source or the request give (none stands in). */
   given: Partial<Record<CredentialField, string>>;
+  /** The request's `credentials.headers`: the secret headers' values. */
+  givenHeaders: Record<string, string> | undefined;
   /** The create body, validated, a missing credential as its stand-in. */
   body: RestConnectorWriteDto;
   /** The connector as it would be created, the create's write rules passed. */
@@ -161,20 +176,19 @@ export class ConnectorImportService {
     const problems: string[] = [];
     const planned: Planned[] = [];
     for (const [index, connector] of draft.connectors.entries()) {
-      const credentials = connector.credentials.map((credential) => credentialOf(credential, given));
-      const sent = Object.fromEntries(
-        connector.credentials.flatMap(({ field, value }) => {
-          const text = value ?? given[field];
-          return text === undefined ? [] : [[field, text]];
-        }),
-      ) as Partial<Record<CredentialField, string>>;
-      const values = Object.fromEntries(connector.credentials.map(({ field }) => [field, sent[field] ?? STAND_IN[field]]));
-      const shownValues = Object.fromEntries(connector.credentials.map(({ field }) => [field, isSecret(field) ? SECRETS[field].placeholder : values[field]]));
-      const fields = createBody({ ...connector, name: names[index] });
+      const credentials = [
+        ...connector.credentials.map((credential) => credentialOf(credential, given)),
+        ...connector.headers.flatMap((header) => (header.secret === true ? [secretHeaderCredentialOf(header, given.headers)] : [])),
+      ];
+      const sent = credentialValues(connector.credentials, given, false);
+      const values = credentialValues(connector.credentials, given, true);
+      const shownValues = Object.fromEntries(Object.entries(values).map(([field, value]) => [field, isSecret(field) ? SECRETS[field].placeholder : value]));
+      const fields = createBody({ ...connector, name: names[index] }, given.headers, false);
+      const shownFields = createBody({ ...connector, name: names[index] }, given.headers, true);
       try {
         const body = await this.validated({ ...fields, ...values });
         const created = this.create.prepare(path, body, author, now);
-        planned.push({ draft: connector, base: connector.name, fields, given: sent, body, created, shownValues, credentials });
+        planned.push({ draft: connector, base: connector.name, fields, shownFields, given: sent, givenHeaders: given.headers, body, created, shownValues, credentials });
       } catch (error) {
         problems.push(...problemsOf(error).map((problem) => `connectors.${index} (${connector.where}): ${problem}`));
       }
@@ -236,11 +250,21 @@ export class ConnectorImportService {
   }
 
   /** The PUT body of an update: a secret neither the source nor the request gives is its placeholder, which keeps the stored one. */
-  private updateBody({ fields, given, draft }: Planned): Promise<RestConnectorWriteDto> {
+  private updateBody({ fields, given, givenHeaders, draft }: Planned): Promise<RestConnectorWriteDto> {
     const kept = Object.fromEntries(
-      draft.credentials.flatMap(({ field }) => (given[field] === undefined ? [[field, isSecret(field) ? SECRETS[field].placeholder : STAND_IN[field]]] : [])),
+      draft.credentials.flatMap(({ field: asked }) => {
+        // Basic auth asked for as a user and a password keeps the stored basicToken they make.
+        const field: CredentialField = isBasicPart(asked) ? 'basicToken' : asked;
+        return given[field] === undefined ? [[field, isSecret(field) ? SECRETS[field].placeholder : STAND_IN[field]]] : [];
+      }),
     );
-    return this.validated({ ...fields, ...given, ...kept });
+    // A secret header neither the source nor the request holds keeps the stored value: its placeholder.
+    const headers = draft.headers.map((header, index) =>
+      header.secret === true && header.value === '' && givenSecretHeader(givenHeaders, header.header) === undefined
+        ? { header: header.header, value: SECRET_HEADER_PLACEHOLDER, secret: true }
+        : (fields.headers as unknown[])[index],
+    );
+    return this.validated({ ...fields, headers, ...given, ...kept });
   }
 
   private async validated(body: Record<string, unknown>): Promise<RestConnectorWriteDto> {
@@ -255,10 +279,11 @@ function requireCredentials(resolved: Resolved[]): void {
       ? []
       : credentialsShown(credentials, conflict)
           .filter(({ from }) => from === 'MISSING')
-          .map(
-            ({ field, variable }) =>
-              `connectors.${index} (${draft.where}): ${field} is not in the source${variable ? ` (it names the variable ${variable})` : ''}: send it in credentials.${field}`,
-          ),
+          .map(({ field, header, variable }) => {
+            const named = header === undefined ? field : `the secret header ${header}`;
+            const given = header === undefined ? field : `headers[${JSON.stringify(header)}]`;
+            return `connectors.${index} (${draft.where}): ${named} is not in the source${variable ? ` (it names the variable ${variable})` : ''}: send it in credentials.${given}`;
+          }),
   );
   if (missing.length > 0) throw new InvalidInputError(missing);
 }
@@ -266,7 +291,8 @@ function requireCredentials(resolved: Resolved[]): void {
 /** Where each credential comes from as answered: a secret missing from an update is the stored one. */
 function credentialsShown(credentials: ImportedCredentialDto[], conflict: ImportNameConflictDto | undefined): ImportedCredentialDto[] {
   if (conflict?.resolution !== ImportConflict.UPDATE) return credentials;
-  return credentials.map((credential) => (credential.from === 'MISSING' && isSecret(credential.field) ? { ...credential, from: 'STORED' } : credential));
+  const kept = ({ field }: ImportedCredentialDto) => field === SECRET_HEADER_CREDENTIALS || isSecret(field) || isBasicPart(field);
+  return credentials.map((credential) => (credential.from === 'MISSING' && kept(credential) ? { ...credential, from: 'STORED' } : credential));
 }
 
 const conflictOf = ({ uuid, name }: NamedConnector, resolution: ImportConflict): ImportNameConflictDto => ({ uuid, name, resolution });
@@ -278,16 +304,55 @@ function outcomesOf(stored: StoredAnswer, planned: Planned[]): Outcome[] {
   return planned.map(({ fields }, index) => ({ uuid: uuids[index], name: String(fields.name) }));
 }
 
-/** The create body of a draft, without its credentials: an auth setting the draft leaves null is left out. */
-function createBody(draft: ConnectorDraft): Record<string, unknown> {
-  return Object.fromEntries(
+/**
+ * The create body of a draft, without its credentials: an auth setting the draft leaves null is left out. A secret
+ * header holds its value from the source, else from `credentials.headers`, else a stand-in (a create is then refused
+ * as MISSING); `shown` (the answer's body), the placeholder instead.
+ */
+function createBody(draft: ConnectorDraft, givenHeaders: Record<string, string> | undefined, shown: boolean): Record<string, unknown> {
+  const body = Object.fromEntries(
     DRAFT_FIELDS.flatMap((field) => (draft[field] === null && (AUTH_FIELDS as string[]).includes(field) ? [] : [[field, draft[field]]])),
   );
+  body.headers = draft.headers.map(({ header, value, secret }: DraftHeader) => {
+    if (secret !== true) return { header, value };
+    const sourced = value === '' ? undefined : value;
+    const secretValue = shown ? SECRET_HEADER_PLACEHOLDER : (sourced ?? givenSecretHeader(givenHeaders, header) ?? STAND_IN.apiKey);
+    return { header, value: secretValue, secret: true };
+  });
+  return body;
 }
 
-function credentialOf({ field, value, variable, where }: CredentialDraft, given: Partial<Record<CredentialField, string>>): ImportedCredentialDto {
-  const from = value !== undefined ? 'SOURCE' : given[field] !== undefined ? 'CREDENTIALS' : 'MISSING';
+/**
+ * The create body's credentials: each from the source, else the request's `credentials`, else (`standIn`: a dry run,
+ * or a create that then stops at the missing one) its stand-in. basicToken is made of the parts basic auth is asked
+ * for as (the Base64 of `basicUsername:basicPassword`, UTF-8, RFC 7617), unless a part is in neither and a basicToken is given.
+ */
+function credentialValues(credentials: CredentialDraft[], given: Given, standIn: boolean): Partial<Record<CredentialField, string>> {
+  const values: Partial<Record<ImportCredentialField, string>> = {};
+  for (const { field, value } of credentials) {
+    const text = value ?? given[field] ?? (standIn ? STAND_IN[field] : undefined);
+    if (text !== undefined) values[field] = text;
+  }
+  const parts = credentials.filter(({ field }) => isBasicPart(field));
+  if (parts.length === 0) return values as Partial<Record<CredentialField, string>>;
+  const { basicUsername = '', basicPassword = '', ...rest } = values;
+  const partMissing = parts.some(({ field, value }) => value === undefined && given[field] === undefined);
+  const others = rest as Partial<Record<CredentialField, string>>;
+  if (partMissing && given.basicToken !== undefined) return { ...others, basicToken: given.basicToken };
+  if (partMissing && !standIn) return others;
+  return { ...others, basicToken: Buffer.from(`${basicUsername}:${basicPassword}`, 'utf8').toString('base64') };
+}
+
+function credentialOf({ field, value, variable, where }: CredentialDraft, given: Given): ImportedCredentialDto {
+  const fromRequest = given[field] !== undefined || (isBasicPart(field) && given.basicToken !== undefined);
+  const from = value !== undefined ? 'SOURCE' : fromRequest ? 'CREDENTIALS' : 'MISSING';
   return { field, from, ...(variable !== undefined && { variable }), where };
+}
+
+/** Where a secret header's value comes from, as a credential: `field: headers`, the header named. */
+function secretHeaderCredentialOf({ header, value, variable, where = '' }: DraftHeader, givenHeaders: Record<string, string> | undefined): ImportedCredentialDto {
+  const from = value !== '' ? 'SOURCE' : givenSecretHeader(givenHeaders, header) !== undefined ? 'CREDENTIALS' : 'MISSING';
+  return { field: 'headers', header, from, ...(variable !== undefined && { variable }), where };
 }
 
 function problemsOf(error: unknown): string[] {
@@ -302,13 +367,13 @@ function problemsOf(error: unknown): string[] {
 function answer(dryRun: boolean, planned: Planned[], draft: ImportDraft, outcomes: Outcome[]): RestConnectorImportResultDto {
   return {
     dryRun,
-    connectors: planned.map(({ draft: { where }, fields, shownValues, credentials }, index): ImportedConnectorDto => {
+    connectors: planned.map(({ draft: { where }, shownFields, shownValues, credentials }, index): ImportedConnectorDto => {
       const { uuid, name, conflict } = outcomes[index];
       return {
         ...(uuid && { uuid }),
         where,
         ...(conflict && { conflict }),
-        connector: { ...fields, name, ...shownValues } as unknown as RestConnectorWriteDto,
+        connector: { ...shownFields, name, ...shownValues } as unknown as RestConnectorWriteDto,
         credentials: credentialsShown(credentials, conflict),
       };
     }),

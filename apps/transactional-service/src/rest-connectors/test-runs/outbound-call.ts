@@ -1,4 +1,4 @@
-import { TestRunOutcome } from '@app/domain';
+import { MultipartPart, TestRunOutcome } from '@app/domain';
 import type { Dispatcher } from 'undici';
 import { RunDeadline } from './run-deadline';
 import { undici } from './undici';
@@ -14,8 +14,10 @@ export interface OutboundRequest {
   method: string;
   url: string;
   headers: readonly Header[];
-  /** Null: no body (GET, HEAD, or content type NONE). */
-  body: string | null;
+  /** Null: no body (GET, HEAD, or content type NONE). Bytes: an encoded multipart body. */
+  body: string | Buffer | null;
+  /** A multipart body's parts, to be encoded (test-run.ts) into `body` and the Content-Type with its boundary. */
+  form?: readonly MultipartPart[];
 }
 
 export interface OutboundAnswer {

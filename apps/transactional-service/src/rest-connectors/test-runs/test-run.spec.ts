@@ -3,7 +3,7 @@ import { gzipSync } from 'node:zlib';
 import { MAX_ACCESS_TOKEN_LENGTH, OAuthTokens } from './oauth-tokens';
 import { OutboundGuard } from './outbound-guard';
 import { AnswerReader } from './answer/answer-reader';
-import { ACCESS_TOKEN_PLACEHOLDER, declaredTypeFits, DEFAULT_USER_AGENT, MAX_RETURNED_BYTES, RunnableConnector, TestRunner } from './test-run';
+import { ACCESS_TOKEN_PLACEHOLDER, DEFAULT_USER_AGENT, MAX_RETURNED_BYTES, RunnableConnector, TestRunner } from './test-run';
 import { farSide, FarSide, FarSideHandler } from './testing/far-side';
 import { CLIENT, tokenEndpoint } from './testing/token-endpoint';
 import { problemsOf } from '../testing/problems-of';
@@ -154,19 +154,86 @@ describe(TestRunner.name, () => {
     expect(side.received.map(({ headers }) => headers['content-type'])).toEqual(sent.map(([, type]) => type));
   });
 
-  it.each([
-    [ContentType.APPLICATION_JSON, 'application/json-patch+json', true],
-    [ContentType.APPLICATION_JSON, 'application/problem+json', true],
-    [ContentType.APPLICATION_JSON, 'text/plain', false],
-    [ContentType.APPLICATION_JSON, 'application/jsonx', false],
-    [ContentType.APPLICATION_FORM_URLENCODED, 'application/json', false],
-    [ContentType.TEXT_PLAIN, 'text/html; charset=utf-8', true],
-    [ContentType.TEXT_PLAIN, 'application/json', false],
-    [ContentType.APPLICATION_XML, 'multipart/form-data; boundary=x', false],
-    [ContentType.MULTIPART_FORM_DATA, 'multipart/form-data; boundary=x', false],
-    [ContentType.TEXT_PLAIN, 'not a media type', false],
-  ])('for %s, the header %j fits: %s', (contentType, value, fits) => {
-    expect(declaredTypeFits(contentType, value)).toBe(fits);
+  it('sends no Content-Type of its own with an empty form, and the platform\'s own for multipart whatever the connector declares', async () => {
+    side = await farSide(echoAuthorization);
+    const sut = runner();
+    const form = ContentType.APPLICATION_FORM_URLENCODED;
+    await run(aConnector({ url: side.url, requestType: RequestType.POST, contentType: form, body: '' }), {}, sut);
+    await run(aConnector({ url: side.url, requestType: RequestType.POST, contentType: form, body: '{{fields}}' }), { fields: '' }, sut);
+    await run(aConnector({ url: side.url, requestType: RequestType.POST, contentType: form, body: 'a=1' }), {}, sut);
+    const multipart = await run(
+      aConnector({
+        url: side.url,
+        requestType: RequestType.POST,
+        contentType: ContentType.MULTIPART_FORM_DATA,
+        body: '',
+        headers: [{ header: 'Content-Type', value: 'multipart/form-data' }],
+      }),
+      {},
+      sut,
+    );
+    expect(side.received.map(({ headers }) => headers['content-type'] ?? null)).toEqual([
+      null,
+      null,
+      'application/x-www-form-urlencoded',
+      expect.stringMatching(/^multipart\/form-data/),
+    ]);
+    expect(multipart.warnings).toEqual([]);
+  });
+
+  it("sends a multipart body with the boundary it writes in place of the connector's Content-Type, and shows the parts it sent", async () => {
+    side = await farSide();
+    const body = JSON.stringify([
+      { name: 'to', value: '{{to}}' },
+      { name: 'literal', value: '\\{{to}} a\nb' },
+      { name: 'note', value: 'é', filename: 'note.txt', contentType: 'text/plain' },
+      { name: 'bin', base64: 'AP8=' },
+    ]);
+    const connector = aConnector({
+      url: side.url,
+      requestType: RequestType.POST,
+      contentType: ContentType.MULTIPART_FORM_DATA,
+      headers: [{ header: 'Content-Type', value: 'multipart/form-data' }],
+      body,
+      output: '',
+    });
+
+    const answer = await run(connector, { to: 'ana@example.com' });
+
+    const sent = side.received[0];
+    const boundary = /^multipart\/form-data; boundary=(\S+)$/.exec(String(sent.headers['content-type']))![1];
+    expect(sent.body).toContain(`--${boundary}\r\nContent-Disposition: form-data; name="to"\r\n\r\nana@example.com\r\n`);
+    expect(sent.body).toContain('name="literal"\r\n\r\n{{to}} a\r\nb\r\n');
+    expect(sent.body).toContain(`name="note"; filename="note.txt"\r\nContent-Type: text/plain\r\n\r\né\r\n`);
+    expect(sent.body).toContain(`name="bin"; filename="blob"\r\nContent-Type: application/octet-stream\r\n`);
+    expect(answer.warnings).toEqual([]);
+    expect(answer.request).toEqual({
+      method: 'POST',
+      url: side.url,
+      headers: [
+        { header: 'User-Agent', value: DEFAULT_USER_AGENT },
+        { header: 'Content-Type', value: `multipart/form-data; boundary=${boundary}` },
+      ],
+      body: '',
+      bodyTruncated: false,
+      parts: [
+        { name: 'to', filename: null, contentType: null, sizeBytes: 15, value: 'ana@example.com' },
+        { name: 'literal', filename: null, contentType: null, sizeBytes: 11, value: '{{to}} a\nb' },
+        { name: 'note', filename: 'note.txt', contentType: 'text/plain', sizeBytes: 2, value: 'é' },
+        { name: 'bin', filename: 'blob', contentType: 'application/octet-stream', sizeBytes: 2 },
+      ],
+    });
+  });
+
+  it('fills only the values of a multipart body: a name holding braces is no variable', async () => {
+    const sut = runner();
+    const connector = aConnector({
+      requestType: RequestType.POST,
+      contentType: ContentType.MULTIPART_FORM_DATA,
+      body: JSON.stringify([{ name: '{{n}}', value: '{{v}}' }]),
+    });
+    expect(problemsOf(() => sut.prepare(connector, {}))).toEqual(['variables.v is missing: {{v}} appears in the connector']);
+    expect(sut.prepare(connector, { v: 'x"y' }).call.form).toEqual([{ name: '{{n}}', value: 'x"y' }]);
   });
 
   it('shows at most 64 KiB of the body it sent, and says it was longer', async () => {

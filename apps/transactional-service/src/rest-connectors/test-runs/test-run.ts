@@ -1,9 +1,24 @@
-import { ApiKeyIn, AuthType, ContentType, GrantType, InvalidInputError, MEDIA_TYPES, RequestType, SecretField, SECRETS, secretSentTo } from '@app/domain';
-import { parse as parseMediaType } from 'content-type';
+import {
+  ApiKeyIn,
+  AuthType,
+  ContentType,
+  declaredTypeFits,
+  GrantType,
+  InvalidInputError,
+  isSecretHeader,
+  JSON_MEDIA_TYPE,
+  MEDIA_TYPES,
+  RequestType,
+  SECRET_HEADER_PLACEHOLDER,
+  SecretField,
+  SECRETS,
+  secretSentTo,
+} from '@app/domain';
 import type { Dispatcher } from 'undici';
 import { destinationOf, sameDestination } from '../destination';
 import { hostHeaderProblems } from '../host-header';
 import { CLIENT_CREDENTIALS_PLACEHOLDER, clientCredentials, OAuthSettings, OAuthTokens, tokenRequest } from './oauth-tokens';
+import { encodeForm, ShownPart } from './multipart-call';
 import { callOnce, OutboundRequest, OutboundResult, Outcome } from './outbound-call';
 import { AnswerReader, ownBytes } from './answer/answer-reader';
 import { cutAt } from './answer/cut-at';
@@ -22,11 +37,8 @@ export const MAX_RETURNED_BYTES = 64 * 1024;
 const BODY_ENCODINGS: Partial<Record<ContentType, BodyEncoding>> = {
   [ContentType.APPLICATION_JSON]: 'json',
   [ContentType.APPLICATION_FORM_URLENCODED]: 'form',
+  [ContentType.MULTIPART_FORM_DATA]: 'multipart',
 };
-
-/** `application/json`, `application/problem+json`, … */
-/** A JSON media type, parameters allowed: `application/json` and every `+json` one (json-patch, merge-patch, vnd.api, problem). */
-const JSON_MEDIA_TYPE = /^application\/(?:[\w.-]+\+)?json\s*(?:;|$)/i;
 
 /** A connector as a test run needs it: its settings, and its secrets in clear for this run only. */
 export interface RunnableConnector {
@@ -47,6 +59,8 @@ export interface RunnableConnector {
   secrets: Partial<Record<SecretField, string>>;
   /** The secrets that are stored ones the caller did not send: the run must not tell whether a text holds them. */
   kept?: SecretField[];
+  /** The same for secret headers (`secret: true` in `headers`, their values in clear): their lower-cased names. */
+  keptHeaders?: string[];
   body: string;
   output: string;
 }
@@ -84,7 +98,8 @@ export interface TestRunAnswer {
   outcome: Outcome;
   message: string | null;
   durationMs: number;
-  request: { method: string; url: string; headers: Header[]; body: string; bodyTruncated: boolean };
+  /** `parts`: a multipart body's parts as sent (its `body` is then empty: a file's bytes are not shown). */
+  request: { method: string; url: string; headers: Header[]; body: string; bodyTruncated: boolean; parts?: ShownPart[] };
   response: TestRunResponse | null;
   output: TestRunOutput | null;
   warnings: string[];
@@ -123,34 +138,35 @@ export class TestRunner {
     const filled = fillTemplate(connector, variables, sendsBody ? (BODY_ENCODINGS[connector.contentType] ?? 'text') : 'text');
     // Routing headers are checked where a secret goes with the call, as on write: without one, a Host header that
     // differs from the address is how a virtual host is reached by IP.
-    const carriesSecret = secretSentTo('url', connector.authType, connector.grantType) !== null;
+    const carriesSecret = secretSentTo('url', connector.authType, connector.grantType) !== null || connector.headers.some(isSecretHeader);
     const problems = [...boundDestinationProblems(connector, filled), ...(carriesSecret ? hostHeaderProblems(filled.url, filled.headers) : [])];
     if (problems.length > 0) throw new InvalidInputError(problems);
 
     const warnings = filled.unused.map((name) => `variables.${name} is not used: the connector has no {{${name}}}`);
     const authHeader = authHeaderOf(connector);
     // The connector's own header gives way where the auth type sets it (Authorization, an API key's), and its
-    // Content-Type where it does not fit the body's contentType (declaredTypeFits).
+    // Content-Type where it does not fit the body's contentType (declaredTypeFits: writes refuse it, a connector
+    // stored before may hold one) or where the platform writes it (multipart, whose boundary is the platform's, added
+    // when the form is encoded). An empty form sends no Content-Type of ours, as Postman and browsers send none.
+    const multipart = sendsBody && connector.contentType === ContentType.MULTIPART_FORM_DATA;
+    const ownType = sendsBody ? MEDIA_TYPES[connector.contentType as Exclude<ContentType, ContentType.NONE>] : undefined;
+    const typed = ownType !== undefined && !multipart && !(connector.contentType === ContentType.APPLICATION_FORM_URLENCODED && filled.body === '');
     let declaresType = false;
     const headers = filled.headers.filter(({ header, value }, index) => {
       if (authHeader !== null && header.toLowerCase() === authHeader.toLowerCase()) {
         warnings.push(`headers.${index} ${header} is not sent: authType ${connector.authType} sets the ${authHeader} header`);
         return false;
       }
-      if (sendsBody && /^content-type$/i.test(header)) {
-        if (!declaresType && declaredTypeFits(connector.contentType, value)) {
-          declaresType = true;
-          return true;
-        }
-        warnings.push(
-          `headers.${index} ${header} is not sent: contentType ${connector.contentType} sends Content-Type: ${MEDIA_TYPES[connector.contentType as Exclude<ContentType, ContentType.NONE>]}`,
-        );
-        return false;
+      if (ownType === undefined || !/^content-type$/i.test(header)) return true;
+      const fits = !declaresType && declaredTypeFits(connector.contentType, value);
+      if (fits && !multipart) {
+        declaresType = true;
+        return true;
       }
-      return true;
+      if (!fits) warnings.push(`headers.${index} ${header} is not sent: contentType ${connector.contentType} sends Content-Type: ${ownType}`);
+      return false;
     });
-    if (sendsBody && !declaresType)
-      headers.push({ header: 'Content-Type', value: MEDIA_TYPES[connector.contentType as Exclude<ContentType, ContentType.NONE>] });
+    if (typed && !declaresType) headers.push({ header: 'Content-Type', value: ownType });
     if (!headers.some(({ header }) => /^user-agent$/i.test(header))) headers.push({ header: 'User-Agent', value: DEFAULT_USER_AGENT });
     const url =
       connector.authType === AuthType.AUTH_API_KEY && connector.apiKeyIn === ApiKeyIn.QUERY
@@ -159,7 +175,7 @@ export class TestRunner {
     return {
       connector: { ...connector, oauthUrl: filled.oauthUrl },
       warnings,
-      call: { method: connector.requestType, url, headers, body: sendsBody ? filled.body : null },
+      call: { method: connector.requestType, url, headers, body: sendsBody ? filled.body : null, ...(multipart && { form: filled.parts }) },
     };
   }
 
@@ -170,16 +186,21 @@ export class TestRunner {
    * says only that a text holds one, never which (docs/decisions.md, "Connector test runs").
    */
   async screen(run: PreparedRun, callerGone?: AbortSignal): Promise<void> {
-    const kept = (run.connector.kept ?? []).flatMap((field) => secretValuesOf(field, run.connector.secrets[field]));
+    const kept = [
+      ...(run.connector.kept ?? []).flatMap((field) => secretValuesOf(field, run.connector.secrets[field])),
+      ...secretHeaderValues(run.connector.headers.filter(({ header }) => run.connector.keptHeaders?.includes(header.toLowerCase()))),
+    ];
     if (kept.length === 0) return;
     const { call, connector } = run;
     // Everything of the caller's that the call or its token request sends, and so a far side may echo: the header
-    // names too, and the OAuth client id and username (the token request's form or Basic credentials).
+    // names too (a secret header's value is where the secret goes), and the OAuth client id and username (the token
+    // request's form or Basic credentials).
     const texts = [
       call.url,
       connector.oauthUrl ?? '',
-      ...call.headers.flatMap(({ header, value }) => [header, value]),
-      call.body ?? '',
+      ...call.headers.flatMap(({ header, value, secret }) => (secret === true ? [header] : [header, value])),
+      typeof call.body === 'string' ? call.body : '',
+      ...(call.form ?? []).flatMap(({ name, value, filename }) => [name, value ?? '', filename ?? '']),
       connector.clientId ?? '',
       connector.authUsername ?? '',
     ];
@@ -199,7 +220,11 @@ export class TestRunner {
     const started = this.now();
     const deadline = new RunDeadline(this.timeoutMs, callerGone);
     try {
-      const { connector, call } = run;
+      const { connector } = run;
+      const form = run.call.form ? await encodeForm(run.call.form) : null;
+      const call: OutboundRequest = form
+        ? { ...run.call, headers: [...run.call.headers, { header: 'Content-Type', value: form.contentType }], body: form.bytes }
+        : run.call;
       const secrets = secretsOf(connector);
       const withAuthorization = (authorization: string): OutboundRequest => ({
         ...call,
@@ -227,18 +252,25 @@ export class TestRunner {
         result = await callOnce(this.dispatcher, withCredentials(call, connector, false), deadline);
       }
 
-      const shownBody = cutAt(shown.body ?? '', MAX_RETURNED_BYTES);
+      const shownBody = cutAt(typeof shown.body === 'string' ? shown.body : '', MAX_RETURNED_BYTES);
       const answer: TestRunAnswer = {
         outcome: result.outcome,
         message: result.message,
         durationMs: 0,
-        request: { method: shown.method, url: shown.url, headers: [...shown.headers], body: shownBody.text, bodyTruncated: shownBody.truncated },
+        request: {
+          method: shown.method,
+          url: shown.url,
+          headers: [...shown.headers],
+          body: shownBody.text,
+          bodyTruncated: shownBody.truncated,
+          ...(form && shown.form && { parts: form.parts }),
+        },
         response: null,
         output: null,
         warnings: [...run.warnings],
       };
       // A stored secret the caller did not send may be echoed in an encoded answer, which the scrubber cannot read.
-      const hidesEncoded = (connector.kept ?? []).length > 0;
+      const hidesEncoded = (connector.kept ?? []).length > 0 || (connector.keptHeaders ?? []).length > 0;
       const failure = result.answer ? await this.read(answer, result, secrets, expression, hidesEncoded, callerGone) : undefined;
       answer.durationMs = this.now() - started;
       return { answer, blocked: result.blocked ?? null, cancelled: deadline.cancelled, failure };
@@ -345,7 +377,8 @@ function authHeaderOf(connector: RunnableConnector): string | null {
  * The call with what the auth type adds (`shown`: as the answer shows it, secrets as placeholders): an Authorization
  * header, or the API key as its header or as the last query parameter. OAuth 2.0's access token is added per call.
  */
-function withCredentials(call: OutboundRequest, connector: RunnableConnector, shown: boolean): OutboundRequest {
+function withCredentials(sent: OutboundRequest, connector: RunnableConnector, shown: boolean): OutboundRequest {
+  const call = shown ? { ...sent, headers: shownHeaders(sent.headers) } : sent;
   const secret = (field: SecretField) => (shown ? SECRETS[field].placeholder : (connector.secrets[field] ?? ''));
   const withHeader = (header: string, value: string) => ({ ...call, headers: [...call.headers, { header, value }] });
   switch (connector.authType) {
@@ -400,9 +433,22 @@ function withoutParameter(url: string, name: string, warnings: string[]): string
   return `${head.slice(0, question)}${query === '' ? '' : `?${query}`}${fragment}`;
 }
 
-/** Every form of every secret of the connector that an answer must not show. */
+/** Every form of every secret of the connector that an answer must not show, its secret headers' values included. */
 function secretsOf(connector: RunnableConnector): SecretValue[] {
-  return (Object.keys(connector.secrets) as SecretField[]).flatMap((field) => secretValuesOf(field, connector.secrets[field]));
+  return [
+    ...(Object.keys(connector.secrets) as SecretField[]).flatMap((field) => secretValuesOf(field, connector.secrets[field])),
+    ...secretHeaderValues(connector.headers),
+  ];
+}
+
+/** What to scrub for the secret headers among `headers`: each value, shown as SECRET_HEADER_PLACEHOLDER. */
+function secretHeaderValues(headers: readonly Header[]): SecretValue[] {
+  return headers.filter(isSecretHeader).map(({ value }) => ({ value, placeholder: SECRET_HEADER_PLACEHOLDER }));
+}
+
+/** The headers as a test run's answer shows them: a secret header's value as its placeholder. */
+function shownHeaders(headers: readonly Header[]): Header[] {
+  return headers.map((header) => (isSecretHeader(header) ? { header: header.header, value: SECRET_HEADER_PLACEHOLDER } : header));
 }
 
 /** What to scrub for one secret: the value, and for a Basic token what it decodes to. */
@@ -431,6 +477,9 @@ function oauthSettings(connector: RunnableConnector, url: string): OAuthSettings
  */
 function boundDestinationProblems(connector: RunnableConnector, filled: Filled): string[] {
   const problems = new Set<string>();
+  if (connector.headers.some(isSecretHeader) && !sameDestination(filled.url, connector.url)) {
+    problems.add("url must keep its scheme, host, port and user info once its variables are filled in: the connector's secret headers are bound to them");
+  }
   for (const field of Object.keys(connector.secrets) as SecretField[]) {
     for (const bound of SECRETS[field].destinations) {
       if (!sameDestination(filled[bound], connector[bound])) {
@@ -473,25 +522,4 @@ function showStatusOnly(answer: TestRunAnswer, result: OutboundResult, encoding:
 function withoutTheFarSide({ outcome, message, answer }: OutboundResult): string | null {
   if (message === null || answer === null) return message;
   return outcome === 'AUTH_FAILED' ? `Token endpoint: The token endpoint answered ${answer.status}` : `The far side answered ${answer.status}`;
-}
-
-/**
- * Whether a connector's own Content-Type fits its `contentType`, and is then sent as written (a vendor's media type,
- * its parameters included): APPLICATION_JSON takes the JSON family, APPLICATION_FORM_URLENCODED
- * `application/x-www-form-urlencoded`, TEXT_PLAIN and APPLICATION_XML any other type but multipart. A multipart body
- * sends the platform's own; a value that is not a media type fits nothing.
- */
-export function declaredTypeFits(contentType: ContentType, value: string): boolean {
-  let essence: string;
-  try {
-    essence = parseMediaType(value).type;
-  } catch {
-    return false;
-  }
-  const json = JSON_MEDIA_TYPE.test(essence);
-  const form = essence === 'application/x-www-form-urlencoded';
-  if (contentType === ContentType.APPLICATION_JSON) return json;
-  if (contentType === ContentType.APPLICATION_FORM_URLENCODED) return form;
-  if (contentType === ContentType.TEXT_PLAIN || contentType === ContentType.APPLICATION_XML) return !json && !form && !essence.startsWith('multipart/');
-  return false;
 }

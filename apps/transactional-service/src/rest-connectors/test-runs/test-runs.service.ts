@@ -12,6 +12,8 @@ import {
   SECRET_FIELDS,
   secretContext,
   SecretCipher,
+  secretHeaderContext,
+  storedSecretHeader,
   TestRunAnswerDto,
   TestRunOutcome,
 } from '@app/domain';
@@ -72,7 +74,10 @@ export class TestRunsService {
     const values = dto.connector ? toConnectorWrite(dto.connector, who.caller, new Date(), inClear, stored).values : stored;
     // The secrets the caller did not send (kept by a placeholder, or the stored connector as it is).
     const kept = SECRET_FIELDS.filter((field) => stored[field] !== null && values[field] === stored[field]);
-    return this.run(path, { ...runnable(values, stored.uuid), kept }, dto.variables ?? {}, who);
+    const keptHeaders = values.headers.flatMap(({ header, value, secret }) =>
+      secret === true && storedSecretHeader(stored.headers, header)?.value === value ? [header.toLowerCase()] : [],
+    );
+    return this.run(path, { ...runnable(values, stored.uuid), kept, keptHeaders }, dto.variables ?? {}, who);
   }
 
   private async run(path: BotPath, connector: RunnableConnector, variables: Record<string, string>, who: TestRunCaller): Promise<TestRunAnswerDto> {
@@ -146,7 +151,7 @@ export class TestRunsService {
     );
   }
 
-  /** The stored connector with its secrets decrypted, for this run only. */
+  /** The stored connector with its secrets and secret headers decrypted, for this run only. */
   private inClear(connector: RestConnector): RestConnector {
     const secrets = Object.fromEntries(
       SECRET_FIELDS.map((field) => {
@@ -154,7 +159,10 @@ export class TestRunsService {
         return [field, sealed === null ? null : this.cipher.decrypt(sealed, secretContext(connector.uuid, field))];
       }),
     );
-    return { ...connector, ...secrets };
+    const headers = connector.headers.map((header) =>
+      header.secret === true ? { ...header, value: this.cipher.decrypt(header.value, secretHeaderContext(connector.uuid, header.header)) } : header,
+    );
+    return { ...connector, ...secrets, headers };
   }
 }
 

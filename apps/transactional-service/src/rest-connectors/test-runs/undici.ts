@@ -9,7 +9,15 @@ export interface UndiciParts {
   request: typeof Undici.request;
 }
 
+/** undici's FormData and the multipart/form-data encoder of its fetch (`extractBody`). */
+export interface UndiciForms {
+  FormData: typeof Undici.FormData;
+  /** The body and Content-Type (`multipart/form-data; boundary=…`) of a FormData, as undici's fetch sends it. */
+  extractBody(form: Undici.FormData): [{ stream: AsyncIterable<Uint8Array>; length: number | null }, string];
+}
+
 let loaded: UndiciParts | undefined;
+let forms: UndiciForms | undefined;
 
 /**
  * undici, loaded at the first connector test run rather than at start: most replicas never run one, and the
@@ -46,4 +54,14 @@ function load(): UndiciParts {
     } as Undici.Dispatcher.RequestOptions);
   };
   return { ...parts, request: request as unknown as typeof Undici.request };
+}
+
+/** undici's FormData and encoder, loaded at the first multipart test run only: they pull in much of its fetch. */
+export function undiciForms(): UndiciForms {
+  /* eslint-disable @typescript-eslint/no-require-imports */
+  return (forms ??= {
+    FormData: (require('undici/lib/web/fetch/formdata') as { FormData: typeof Undici.FormData }).FormData,
+    extractBody: (require('undici/lib/web/fetch/body') as Pick<UndiciForms, 'extractBody'>).extractBody,
+  });
+  /* eslint-enable @typescript-eslint/no-require-imports */
 }

@@ -5,7 +5,10 @@ import {
   InvalidInputError,
   isHttpUrlWithPlaceholders,
   isSingleLine,
+  multipartBody,
+  MultipartPart,
   PLACEHOLDER,
+  readMultipartParts,
   TEMPLATE,
 } from '@app/domain';
 
@@ -14,6 +17,8 @@ export type Variables = Readonly<Record<string, string>>;
 export interface Header {
   header: string;
   value: string;
+  /** A secret header: its value is sent as written (no variable is filled in it) and shown as its placeholder. */
+  secret?: boolean;
 }
 
 /** The parts of a connector that placeholders may stand in. */
@@ -28,6 +33,8 @@ export interface Template {
 /** A template filled in, and the variables that stood nowhere in it. */
 export interface Filled extends Template {
   oauthUrl: string | null;
+  /** A multipart body's parts, each text value filled (`body` is then their JSON text). */
+  parts?: MultipartPart[];
   unused: string[];
 }
 
@@ -69,9 +76,10 @@ export const formEncoded = (value: string) => new URLSearchParams([['', value]])
 
 /**
  * How the body's variables are written: `json` JSON-escaped inside the body's strings (fillJson), `form` form-encoded
- * wherever they stand (a name or a value of an application/x-www-form-urlencoded body), `text` as they are.
+ * wherever they stand (a name or a value of an application/x-www-form-urlencoded body), `text` as they are,
+ * `multipart` as they are in the text values of a multipart body's parts (and nowhere else of it).
  */
-export type BodyEncoding = 'json' | 'form' | 'text';
+export type BodyEncoding = 'json' | 'form' | 'text' | 'multipart';
 
 /**
  * A JSON body's placeholders filled: JSON-escaped where they stand inside a string (so a value with a quote or a
@@ -103,14 +111,18 @@ export function fillJson(text: string, variables: Variables): string {
 /**
  * Fills every `{{name}}` of the url and the oauthUrl (percent-encoded there), of the header values and of the body (as
  * `bodyEncoding` says: JSON-escaped inside a JSON body's strings, form-encoded in a form body; the body's own text is
- * the connector's, sent as written). A 400 lists every problem at once: a placeholder without a
+ * the connector's, sent as written); a secret header's value is sent as written. A 400 lists every problem at once: a placeholder without a
  * variable, a header value that would hold CR, LF or NUL or another character a header cannot carry, a header the
  * HTTP client sets itself, a URL that is no longer an absolute http(s) URL once filled, a JSON body that is no
  * longer JSON. Nothing is sent then. The variables that stand nowhere are named in `unused`.
  */
 export function fillTemplate(template: Template, variables: Variables, bodyEncoding: BodyEncoding = 'text'): Filled {
   const urls = { url: template.url, ...(template.oauthUrl && { oauthUrl: template.oauthUrl }) };
-  const used = new Set([...Object.values(urls), template.body, ...template.headers.map((header) => header.value)].flatMap(placeholdersIn));
+  const parts = bodyEncoding === 'multipart' ? partsOf(template.body) : undefined;
+  // A multipart body's placeholders stand in its parts' values only; NUL, which no value holds, keeps them apart.
+  const bodyText = parts ? parts.map(({ value }) => value ?? '').join('\0') : template.body;
+  const templated = template.headers.filter(({ secret }) => secret !== true);
+  const used = new Set([...Object.values(urls), bodyText, ...templated.map((header) => header.value)].flatMap(placeholdersIn));
   const missing = [...used].filter((name) => !Object.hasOwn(variables, name));
   if (missing.length > 0) {
     throw new InvalidInputError(missing.map((name) => `variables.${name} is missing: {{${name}}} appears in the connector`));
@@ -125,11 +137,11 @@ export function fillTemplate(template: Template, variables: Variables, bodyEncod
     return length > limit;
   };
   const encoded = new Map(names.map((name) => [name, encodeURIComponent(variables[name]).length]));
-  const inBody = { json: inJsonString, form: formEncoded, text: undefined }[bodyEncoding];
+  const inBody = { json: inJsonString, form: formEncoded, text: undefined, multipart: undefined }[bodyEncoding];
   const tooLarge = [
     ...Object.entries(urls).map(([part, url]) => tooLong(part, url, encoded, FILLED_LIMITS.url)),
     ...template.headers.map(({ value }, index) => tooLong(`headers.${index}.value`, value, raw, FILLED_LIMITS.headerValue)),
-    tooLong('body', template.body, inBody ? new Map(names.map((name) => [name, inBody(variables[name]).length])) : raw, FILLED_LIMITS.body),
+    tooLong('body', bodyText, inBody ? new Map(names.map((name) => [name, inBody(variables[name]).length])) : raw, FILLED_LIMITS.body),
   ];
   if (tooLarge.includes(true)) throw new InvalidInputError(problems);
   const filledUrl = (part: string, template: string) => {
@@ -146,10 +158,12 @@ export function fillTemplate(template: Template, variables: Variables, bodyEncod
   const url = filledUrl('url', template.url);
   const oauthUrl = template.oauthUrl ? filledUrl('oauthUrl', template.oauthUrl) : null;
   let hosts = 0;
-  const headers = template.headers.map(({ header, value }, index) => {
+  const headers = template.headers.map(({ header, value, secret }, index) => {
     const name = header.toLowerCase();
     if (CLIENT_MANAGED_HEADERS.has(name)) problems.push(`headers.${index}.header ${header} is set by the HTTP client: a test run cannot send it`);
     if (name === 'host' && ++hosts === 2) problems.push(`headers.${index}.header Host may be sent once only`);
+    // A secret header's value is the secret itself, never a template.
+    if (secret === true) return { header, value, secret };
     const filled = fill(value, variables);
     // CR, LF and NUL would end the header line early.
     if (!isSingleLine(filled)) problems.push(`headers.${index}.value would hold a line break or NUL once its variables are filled in`);
@@ -157,14 +171,22 @@ export function fillTemplate(template: Template, variables: Variables, bodyEncod
       problems.push(`headers.${index}.value holds a character an HTTP header cannot carry (only printable ASCII, Latin-1, space and tab)`);
     return { header, value: filled };
   });
-  const body = bodyEncoding === 'json' ? fillJson(template.body, variables) : fill(template.body, variables, inBody);
+  const filledParts = parts?.map((part) => (part.value === undefined ? part : { ...part, value: fill(part.value, variables) }));
+  const body = filledParts ? multipartBody(filledParts) : bodyEncoding === 'json' ? fillJson(template.body, variables) : fill(template.body, variables, inBody);
   const jsonProblem = bodyEncoding === 'json' && body.trim() !== '' ? notJson(body) : null;
   if (jsonProblem)
     problems.push(
       `body is not valid JSON once its variables are filled in (${jsonProblem}): fix the body, or choose another contentType than APPLICATION_JSON`,
     );
   if (problems.length > 0) throw new InvalidInputError(problems);
-  return { url, oauthUrl, headers, body, unused: Object.keys(variables).filter((name) => !used.has(name)) };
+  return { url, oauthUrl, headers, body, ...(filledParts && { parts: filledParts }), unused: Object.keys(variables).filter((name) => !used.has(name)) };
+}
+
+/** A multipart body's parts; a body that holds none is a 400 (only an unchecked connector can hold one). */
+function partsOf(body: string): MultipartPart[] {
+  const reading = readMultipartParts(body);
+  if ('problems' in reading) throw new InvalidInputError(reading.problems);
+  return reading.parts;
 }
 
 function notJson(text: string): string | null {

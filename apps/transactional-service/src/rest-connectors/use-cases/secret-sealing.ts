@@ -1,8 +1,11 @@
-import { SecretCipher, secretContext, SecretField } from '@app/domain';
+import { SecretCipher, secretContext, SecretField, SecretHeaderKey } from '@app/domain';
 import { Injectable } from '@nestjs/common';
 import { Seal } from '../connector-write';
 
-/** A connector's secrets as its writes store them: each sealed for that connector and field (SecretCipher, secretContext). */
+/** Whether a sent secret, or secret header's value (SecretHeaderKey), is the stored (sealed) one. */
+export type SameAsStored = (field: SecretField | SecretHeaderKey, sealed: string, plaintext: string) => boolean;
+
+/** A connector's secrets as its writes store them: each sealed for that connector and field, or secret header (SecretCipher, secretContext). */
 @Injectable()
 export class SecretSealing {
   constructor(private readonly cipher: SecretCipher) {}
@@ -13,7 +16,7 @@ export class SecretSealing {
   }
 
   /** Whether a sent secret is the stored one: decrypted in memory for the comparison only. One that no key decrypts counts as changed. */
-  sameAsStored(connectorUuid: string): (field: SecretField, sealed: string, plaintext: string) => boolean {
+  sameAsStored(connectorUuid: string): SameAsStored {
     return (field, sealed, plaintext) => {
       try {
         return this.cipher.decrypt(sealed, secretContext(connectorUuid, field)) === plaintext;

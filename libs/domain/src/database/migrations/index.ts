@@ -9,6 +9,7 @@ import { RelayLeaseEpoch1795917600000 } from './1795917600000-relay-lease-epoch'
 import { ConnectorTestRuns1796000000000 } from './1796000000000-connector-test-runs';
 import { VersionSupportTrail1796100000000 } from './1796100000000-version-support-trail';
 import { ParkedEvents1796200000000 } from './1796200000000-parked-events';
+import { MultipartBodyParts1796300000000 } from './1796300000000-multipart-body-parts';
 
 /** In order. Listed, not globbed: the apps are bundled by webpack. */
 export const MIGRATIONS = [
@@ -23,4 +24,5 @@ export const MIGRATIONS = [
   ConnectorTestRuns1796000000000,
   VersionSupportTrail1796100000000,
   ParkedEvents1796200000000,
+  MultipartBodyParts1796300000000,
 ];

@@ -44,24 +44,62 @@ export enum ImportConflict {
   UPDATE = 'update',
 }
 
-/** The credentials an import may be given for what its source does not hold (CONNECTOR_FIELDS' `credential`): each secret, then the others. */
-export const IMPORT_CREDENTIAL_FIELDS: readonly CredentialField[] = [
+/**
+ * The user and password of basic auth, which an import takes apart where its source gives them apart (`-u $SID:$TOKEN`,
+ * Postman's basic auth, an OpenAPI http basic scheme): the platform makes basicToken, the Base64 of `user:password`.
+ */
+export const BASIC_PARTS = ['basicUsername', 'basicPassword'] as const;
+export type BasicPart = (typeof BASIC_PARTS)[number];
+
+/**
+ * The credentials an import may be given for what its source does not hold (CONNECTOR_FIELDS' `credential`, and the
+ * parts of basicToken): each secret, then the others.
+ */
+export const IMPORT_CREDENTIAL_FIELDS: ReadonlyArray<CredentialField | BasicPart> = [
   ...SECRET_FIELDS,
+  'basicPassword',
   ...CREDENTIAL_FIELDS.filter((field) => !(SECRET_FIELDS as string[]).includes(field)),
+  'basicUsername',
 ];
-export type ImportCredentialField = CredentialField;
+export type ImportCredentialField = CredentialField | BasicPart;
+
+/** Whether an import credential is written only, never answered: a secret, or basic auth's password. */
+export function isWriteOnlyCredential(field: ImportCredentialField): boolean {
+  return field === 'basicPassword' || (SECRET_FIELDS as string[]).includes(field);
+}
+
+/** What `credentials.headers` holds: the value of each secret header by its name (case-insensitively). */
+export const SECRET_HEADER_CREDENTIALS = 'headers';
+
+/** The value of `credentials.headers` given for the secret header `header` (names compared case-insensitively), if any. */
+export function givenSecretHeader(headers: Readonly<Record<string, string>> | undefined, header: string): string | undefined {
+  const name = Object.keys(headers ?? {}).find((given) => given.toLowerCase() === header.toLowerCase());
+  return name === undefined ? undefined : headers![name];
+}
+
+/** Why one credential's value is refused, or null. */
+function valueProblem(field: string, text: unknown): string | null {
+  if (typeof text !== 'string' || text.trim() === '') return `${field} must be a non-blank string`;
+  if (Buffer.byteLength(text, 'utf8') > LIMITS.secret) return `${field} must be at most ${LIMITS.secret} bytes (UTF-8)`;
+  // RFC 7617: the user-id ends at the first colon.
+  if (field === 'basicUsername' && text.includes(':')) return 'basicUsername must not hold a colon (RFC 7617)';
+  return null;
+}
 
 /** Why `credentials` is refused, or null. */
 function credentialsProblem(value: unknown): string | null {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return 'must be an object of string values';
-  const problems: string[] = [];
+  const problems: Array<string | null> = [];
   for (const [field, text] of Object.entries(value)) {
-    if (!(IMPORT_CREDENTIAL_FIELDS as readonly string[]).includes(field))
-      problems.push(`${JSON.stringify(field.slice(0, 40))} is not one of ${IMPORT_CREDENTIAL_FIELDS.join(', ')}`);
-    else if (typeof text !== 'string' || text.trim() === '') problems.push(`${field} must be a non-blank string`);
-    else if (Buffer.byteLength(text, 'utf8') > LIMITS.secret) problems.push(`${field} must be at most ${LIMITS.secret} bytes (UTF-8)`);
+    if (field === SECRET_HEADER_CREDENTIALS) {
+      if (typeof text !== 'object' || text === null || Array.isArray(text)) problems.push('headers must be an object of header names to string values');
+      else for (const [header, headerValue] of Object.entries(text)) problems.push(valueProblem(`headers.${header.slice(0, 40)}`, headerValue));
+    } else if (!(IMPORT_CREDENTIAL_FIELDS as readonly string[]).includes(field))
+      problems.push(`${JSON.stringify(field.slice(0, 40))} is not one of ${[...IMPORT_CREDENTIAL_FIELDS, SECRET_HEADER_CREDENTIALS].join(', ')}`);
+    else problems.push(valueProblem(field, text));
   }
-  return problems.length === 0 ? null : problems.join('; ');
+  const refused = problems.filter((problem) => problem !== null);
+  return refused.length === 0 ? null : refused.join('; ');
 }
 
 function IsImportCredentials(): PropertyDecorator {
@@ -86,6 +124,27 @@ export class ImportCredentialsDto {
   @ApiPropertyOptional({ type: String, maxLength: LIMITS.secret, writeOnly: true }) apiKey?: string;
   @ApiPropertyOptional({ type: String, maxLength: LIMITS.secret }) clientId?: string;
   @ApiPropertyOptional({ type: String, maxLength: LIMITS.secret }) authUsername?: string;
+  @ApiPropertyOptional({
+    type: String,
+    maxLength: LIMITS.secret,
+    description: "Basic auth's user id, without a colon: with basicPassword, the platform makes basicToken (the Base64 of user:password).",
+  })
+  basicUsername?: string;
+  @ApiPropertyOptional({
+    type: String,
+    maxLength: LIMITS.secret,
+    writeOnly: true,
+    description: "Basic auth's password: with basicUsername (or the source's user), the platform makes basicToken.",
+  })
+  basicPassword?: string;
+  @ApiPropertyOptional({
+    type: 'object',
+    additionalProperties: { type: 'string', maxLength: LIMITS.secret },
+    writeOnly: true,
+    example: { 'x-api-key': 'example-key-3b9d' },
+    description: "The value of each secret header the source names but does not hold, by the header's name (case-insensitively).",
+  })
+  headers?: Record<string, string>;
 }
 
 const ON_CONFLICT_DESCRIPTION =
@@ -152,12 +211,15 @@ export class RestConnectorImportDto {
     example: { bearerToken: 'example-token-5f1c9e7a2b4d' },
     description:
       'Values for the credentials the source declares but does not hold (an OpenAPI security scheme, a `$TOKEN` or `{{token}}` variable), by ' +
-      `field: ${IMPORT_CREDENTIAL_FIELDS.join(', ')}. Each goes to every imported connector that needs it; a value the source holds wins. ` +
+      `field: ${IMPORT_CREDENTIAL_FIELDS.join(', ')}; and \`headers\`, the value of each secret header by its name. ` +
+      'Each goes to every imported connector that needs it; a value the source holds wins. ' +
+      'Basic auth is asked for as basicUsername and basicPassword where the source gives them apart (`-u $SID:$TOKEN`, a Postman or ' +
+      'OpenAPI basic scheme), only the part the source does not hold; the platform makes basicToken from them (a basicToken given instead is taken as it is). ' +
       'Write-only: never answered or logged.',
   })
   @IsOptional()
   @IsImportCredentials()
-  credentials?: Partial<Record<ImportCredentialField, string>>;
+  credentials?: Partial<Record<ImportCredentialField, string>> & { headers?: Record<string, string> };
 
   @ApiPropertyOptional({
     enum: ImportConflict,
@@ -229,8 +291,15 @@ export class ImportWarningDto {
 }
 
 export class ImportedCredentialDto {
-  @ApiProperty({ enum: IMPORT_CREDENTIAL_FIELDS, example: 'bearerToken' })
-  field: ImportCredentialField;
+  @ApiProperty({
+    enum: [...IMPORT_CREDENTIAL_FIELDS, SECRET_HEADER_CREDENTIALS],
+    example: 'bearerToken',
+    description: '`headers` for a secret header (named by `header`), given in `credentials.headers`.',
+  })
+  field: ImportCredentialField | typeof SECRET_HEADER_CREDENTIALS;
+
+  @ApiPropertyOptional({ type: String, example: 'x-api-key', description: 'With `field: headers`: the secret header.' })
+  header?: string;
 
   @ApiProperty({
     enum: ['SOURCE', 'CREDENTIALS', 'STORED', 'MISSING'],

@@ -99,6 +99,26 @@ export class TestRunHeaderDto {
   value: string;
 }
 
+export class TestRunPartDto {
+  @ApiProperty({ example: 'attachment' })
+  name: string;
+
+  @ApiProperty({ type: String, nullable: true, example: 'report.pdf', description: 'Null for a text field; `blob` for a file part written without one.' })
+  filename: string | null;
+
+  @ApiProperty({ type: String, nullable: true, example: 'application/pdf', description: "The part's Content-Type as sent; null for a text field." })
+  contentType: string | null;
+
+  @ApiProperty({ example: 5120, description: "The part's content in bytes as sent." })
+  sizeBytes: number;
+
+  @ApiPropertyOptional({
+    example: 'Hello',
+    description: 'A `value` part as sent, variables filled in (line breaks as CRLF on the wire); absent for a `base64` part, whose bytes are not shown.',
+  })
+  value?: string;
+}
+
 export class TestRunRequestDto {
   @ApiProperty({ example: 'GET' })
   method: string;
@@ -114,6 +134,12 @@ export class TestRunRequestDto {
 
   @ApiProperty({ example: false, description: 'True when the body sent was longer than what `body` holds.' })
   bodyTruncated: boolean;
+
+  @ApiPropertyOptional({
+    type: [TestRunPartDto],
+    description: "Only for a MULTIPART_FORM_DATA body: the parts sent, in order (`body` is then empty: a file's bytes are not shown).",
+  })
+  parts?: TestRunPartDto[];
 }
 
 export class TestRunResponseDto {

@@ -1,7 +1,7 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiHideProperty, ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
-import { Allow, IsDefined, IsEnum, IsOptional, IsString, Length, MaxLength } from 'class-validator';
+import { Allow, IsBoolean, IsDefined, IsEnum, IsOptional, IsString, Length, MaxLength } from 'class-validator';
 import { ArrayOf } from '../../validation/array-of.validator';
 import { IsBasicCredentials } from '../../validation/basic-credentials.validator';
 import { IsApiKeyName, IsApiKeyValue } from '../../validation/api-key-name.validator';
@@ -11,7 +11,7 @@ import { MaxBytes } from '../../validation/max-bytes.validator';
 import { RequiredIf } from '../../validation/required-if.validator';
 import { SingleLine } from '../../validation/single-line.validator';
 import type { SecretField } from '../connector-fields';
-import { SECRETS, usesSecret, whenSecretIsUsed } from '../connector-secrets';
+import { SECRET_HEADER_PLACEHOLDER, SECRETS, usesSecret, whenSecretIsUsed } from '../connector-secrets';
 import { ApiKeyIn, AuthType, ContentType, GrantType, RequestType } from '../rest-connector.enums';
 
 export const LIMITS = {
@@ -64,12 +64,31 @@ export class ConnectorHeaderDto {
   @MaxLength(LIMITS.headerName)
   header: string;
 
-  @ApiProperty({ example: 'application/json', maxLength: LIMITS.headerValueBytes, description: 'At most 8 KiB; no CR, LF or NUL.' })
+  @ApiProperty({
+    example: 'application/json',
+    maxLength: LIMITS.headerValueBytes,
+    description:
+      `At most 8 KiB; no CR, LF or NUL. Of a secret header: reads show \`${SECRET_HEADER_PLACEHOLDER}\`, and sending \`${SECRET_HEADER_PLACEHOLDER}\` ` +
+      'back keeps the stored value.',
+  })
   @IsDefined()
   @IsString()
   @MaxBytes(LIMITS.headerValueBytes)
   @SingleLine()
   value: string;
+
+  @ApiPropertyOptional({
+    type: Boolean,
+    example: true,
+    description:
+      'A secret header (an API key, a tenant key beside the auth type\'s credential): its value is sealed at rest, sent as written (no ' +
+      `\`{{variable}}\` is filled in it), and shown only as \`${SECRET_HEADER_PLACEHOLDER}\` by reads, history, events, test runs and exports. ` +
+      `Sending \`${SECRET_HEADER_PLACEHOLDER}\` with \`secret: true\` keeps the value stored for the secret header of that name ` +
+      '(compared case-insensitively) while `url` keeps its scheme, host, port and user info. Reads show `secret: true` on secret headers only.',
+  })
+  @IsOptional()
+  @IsBoolean()
+  secret?: boolean;
 }
 
 export class ConnectorTagDto {

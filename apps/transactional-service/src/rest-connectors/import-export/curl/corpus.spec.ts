@@ -1,4 +1,4 @@
-import { ContentType } from '@app/domain';
+import { ContentType, MEDIA_TYPES, multipartPartsOf } from '@app/domain';
 import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -24,7 +24,7 @@ const EXPECTED: Record<string, Expected> = {
         name: 'POST localhost:9999/myApi',
         requestType: 'POST',
         url: 'http://localhost:9999/myApi',
-        headers: [],
+        headers: [{ header: 'Content-Type', value: 'application/json;charset=UTF-8' }],
         contentType: 'APPLICATION_JSON',
         body: '{"name":"d4"}',
         authType: 'AUTH_NONE',
@@ -160,7 +160,7 @@ const EXPECTED: Record<string, Expected> = {
         name: 'POST example.com/api',
         requestType: 'POST',
         url: 'https://example.com/api',
-        headers: [],
+        headers: [{ header: 'content-type', value: 'application/json; charset=UTF-8' }],
         contentType: 'APPLICATION_JSON',
         body: '{"userId":"123","active":false,"visited":false}',
         authType: 'AUTH_NONE',
@@ -264,7 +264,10 @@ const EXPECTED: Record<string, Expected> = {
         name: 'POST localhost:28139/api/2.0/fo/auth/unix/',
         requestType: 'POST',
         url: 'http://localhost:28139/api/2.0/fo/auth/unix/?action=create&title=UnixRecord&username=root&password=abc123&ips=10.10.10.10',
-        headers: [{ header: 'X-Requested-With', value: 'curl' }],
+        headers: [
+          { header: 'X-Requested-With', value: 'curl' },
+          { header: 'Content-Type', value: 'text/xml' },
+        ],
         contentType: 'APPLICATION_XML',
         body: '',
         authType: 'AUTH_BASIC',
@@ -594,18 +597,12 @@ const EXPECTED: Record<string, Expected> = {
         url: 'http://localhost:28139/v3',
         headers: [],
         contentType: 'MULTIPART_FORM_DATA',
-        body: 'from=test%40tester.com&to=devs%40tester.net&subject=Hello&text=Testing%20the%20converter%21',
+        body: '[{"name":"from","value":"test@tester.com"},{"name":"to","value":"devs@tester.net"},{"name":"subject","value":"Hello"},{"name":"text","value":"Testing the converter!"}]',
         authType: 'AUTH_BASIC',
         credentials: [{ field: 'basicToken', value: 'dGVzdDo=', where: 'line 1, --user' }],
       },
     ],
-    warnings: [
-      'IGNORED_OPTION line 1, -s',
-      'MULTIPART_BODY line 3, -F',
-      'MULTIPART_BODY line 4, --form-string',
-      'MULTIPART_BODY line 5, -F',
-      'MULTIPART_BODY line 6, -F',
-    ],
+    warnings: ['IGNORED_OPTION line 1, -s'],
   },
   'curlconverter/get_with_header_without_value.sh': {
     connectors: [
@@ -614,7 +611,10 @@ const EXPECTED: Record<string, Expected> = {
         name: 'GET localhost:28139/get',
         requestType: 'GET',
         url: 'http://localhost:28139/get',
-        headers: [{ header: 'getWorkOrderCancel', value: '' }],
+        headers: [
+          { header: 'getWorkOrderCancel', value: '' },
+          { header: 'Content-Type', value: 'text/xml;charset=UTF-8' },
+        ],
         contentType: 'APPLICATION_XML',
         body: '',
         authType: 'AUTH_NONE',
@@ -664,12 +664,12 @@ const EXPECTED: Record<string, Expected> = {
         url: 'http://localhost:28139/api/2.0/files/content',
         headers: [],
         contentType: 'MULTIPART_FORM_DATA',
-        body: 'attributes=%7B%22name%22%3A%22tigers.jpeg%22%2C%20%22parent%22%3A%7B%22id%22%3A%2211446498%22%7D%7D',
+        body: '[{"name":"attributes","value":"{\\"name\\":\\"tigers.jpeg\\", \\"parent\\":{\\"id\\":\\"11446498\\"}}"},{"name":"file","value":"","filename":"myfile.jpg"}]',
         authType: 'AUTH_BEARER',
         credentials: [{ field: 'bearerToken', value: 'ACCESS_TOKEN', where: 'line 1, -H Authorization' }],
       },
     ],
-    warnings: ['MULTIPART_BODY line 1, -F', 'FILE_NOT_READ line 1, -F'],
+    warnings: ['FILE_NOT_READ line 1, -F'],
   },
   'curlconverter/multiple_commands.sh': {
     connectors: [
@@ -793,6 +793,7 @@ const EXPECTED: Record<string, Expected> = {
           { header: 'DNT', value: '1' },
           { header: 'X-OWA-ClientBegin', value: '2016-11-27T07:17:02.513' },
           { header: 'X-OWA-Attempt', value: '1' },
+          { header: 'Content-Type', value: 'application/json; charset=UTF-8' },
         ],
         contentType: 'APPLICATION_JSON',
         body: '{"__type":"CreateItemJsonRequest:#Exchange","Header":{"__type":"JsonRequestHeaders:#Exchange","RequestServerVersion":"Exchange2013","TimeZoneContext":{"__type":"TimeZoneContext:#Exchange","TimeZoneDefinition":{"__type":"TimeZoneDefinitionType:#Exchange","Id":"France Standard Time"}}},"Body":{"__type":"CreateItemRequest:#Exchange","Items":[{"__type":"Message:#Exchange","Subject":"API","Body":{"__type":"BodyContentType:#Exchange","BodyType":"HTML","Value":"<html><head><meta http-equiv=\\"Content-Type\\" content=\\"text/html; charset=UTF-8\\"><style type=\\"text/css\\" style=\\"display:none\\"><!-- p { margin-top: 0px; margin-bottom: 0px; }--></style></head><body dir=\\"ltr\\" style=\\"font-size:12pt;color:#000000;background-color:#FFFFFF;font-family:Calibri,Arial,Helvetica,sans-serif;\\"><p>API Test for NickC<br></p></body></html>"},"Importance":"Normal","From":null,"ToRecipients":[{"Name":"George LUCAS","EmailAddress":"George.LUCAS@nih.mail.edu.fr","RoutingType":"SMTP","MailboxType":"Mailbox","OriginalDisplayName":"George.LUCAS@nih.mail.edu.fr","SipUri":" "}],"CcRecipients":[],"BccRecipients":[],"Sensitivity":"Normal","IsDeliveryReceiptRequested":false,"IsReadReceiptRequested":false}],"ClientSupportsIrm":true,"OutboundCharset":"AutoDetect","MessageDisposition":"SendAndSaveCopy","ComposeOperation":"newMail"}}',
@@ -843,12 +844,12 @@ const EXPECTED: Record<string, Expected> = {
         url: 'http://localhost:28139/post-to-me.php',
         headers: [],
         contentType: 'MULTIPART_FORM_DATA',
-        body: 'username=davidwalsh&password=something',
+        body: '[{"name":"username","value":"davidwalsh"},{"name":"password","value":"something"}]',
         authType: 'AUTH_NONE',
         credentials: [],
       },
     ],
-    warnings: ['MULTIPART_BODY line 1, -F', 'MULTIPART_BODY line 1, -F'],
+    warnings: [],
   },
   'curlconverter/post_json.sh': {
     connectors: [
@@ -987,12 +988,12 @@ const EXPECTED: Record<string, Expected> = {
         url: 'http://localhost:28139/api/library',
         headers: [{ header: 'accept', value: 'application/json' }],
         contentType: 'MULTIPART_FORM_DATA',
-        body: 'name=47&oldMediaId=47&updateInLayouts=1&deleteOldRevisions=1',
+        body: '[{"name":"files","value":"","filename":"47.htz"},{"name":"name","value":"47"},{"name":"oldMediaId","value":"47"},{"name":"updateInLayouts","value":"1"},{"name":"deleteOldRevisions","value":"1"}]',
         authType: 'AUTH_NONE',
         credentials: [],
       },
     ],
-    warnings: ['FILE_NOT_READ line 1, -F', 'MULTIPART_BODY line 1, -F', 'MULTIPART_BODY line 1, -F', 'MULTIPART_BODY line 1, -F', 'MULTIPART_BODY line 1, -F'],
+    warnings: ['FILE_NOT_READ line 1, -F'],
   },
   'curlconverter/post_with_quotes_anywhere.sh': {
     connectors: [
@@ -1033,6 +1034,7 @@ const EXPECTED: Record<string, Expected> = {
           { header: 'Referer', value: 'http://fiddle.jshell.net/_display/' },
           { header: 'X-Requested-With', value: 'XMLHttpRequest' },
           { header: 'Connection', value: 'keep-alive' },
+          { header: 'Content-Type', value: 'application/x-www-form-urlencoded; charset=UTF-8' },
         ],
         contentType: 'APPLICATION_FORM_URLENCODED',
         body: 'msg1=wow&msg2=such',
@@ -1239,9 +1241,14 @@ function differences(draft: ConnectorDraft, oracle: OracleRequest): string[] {
   const oracleHeaders = Object.entries(oracle.headers ?? {})
     .filter(([name]) => !/^(content-type|authorization)$/i.test(name) && name !== draft.apiKeyName)
     .map(([name, value]) => [name.toLowerCase(), value]);
-  const headers = draft.headers.map(({ header, value }) => [header.toLowerCase(), value]);
+  const headers = draft.headers.filter(({ header }) => !/^content-type$/i.test(header)).map(({ header, value }) => [header.toLowerCase(), value]);
   if (JSON.stringify(oracleHeaders.sort()) !== JSON.stringify(headers.sort())) found.push('headers');
   const contentType = Object.entries(oracle.headers ?? {}).find(([name]) => /^content-type$/i.test(name))?.[1];
+  // The declared type is sent as written (the connector's own header, or its content type's media type); multipart's is the platform's.
+  const declared = draft.headers.find(({ header }) => /^content-type$/i.test(header))?.value;
+  const sent = declared ?? (draft.contentType === ContentType.NONE ? undefined : MEDIA_TYPES[draft.contentType]);
+  if (contentType !== undefined && draft.contentType !== ContentType.MULTIPART_FORM_DATA && sent?.toLowerCase() !== contentType.toLowerCase())
+    found.push('mediaType');
   const expectedType =
     contentType !== undefined
       ? matchMediaType(contentType).contentType
@@ -1249,7 +1256,7 @@ function differences(draft: ConnectorDraft, oracle: OracleRequest): string[] {
         ? ContentType.MULTIPART_FORM_DATA
         : ContentType.NONE;
   if (expectedType !== draft.contentType) found.push('contentType');
-  if (!sameBody(draft, oracle.data)) found.push('body');
+  if (draft.contentType === ContentType.MULTIPART_FORM_DATA ? !sameParts(draft, oracle) : !sameBody(draft, oracle.data)) found.push('body');
   if (!sameAuth(draft, oracle)) found.push('auth');
   return found;
 }
@@ -1273,6 +1280,15 @@ function sameBody(draft: ConnectorDraft, data: unknown): boolean {
     fields[name] = known === undefined ? value : [...(Array.isArray(known) ? known : [known]), value];
   }
   return JSON.stringify(fields) === JSON.stringify(data);
+}
+
+/** curlconverter gives a form's text parts as `data` and its files as `files` (name to path): compared with the parts. */
+function sameParts(draft: ConnectorDraft, oracle: OracleRequest): boolean {
+  const parts = multipartPartsOf(draft.body);
+  const texts = Object.fromEntries(parts.filter((part) => part.filename === undefined).map(({ name, value }) => [name, value]));
+  const files = Object.fromEntries(parts.filter((part) => part.filename !== undefined).map(({ name, filename }) => [name, filename]));
+  const oracleFiles = Object.fromEntries(Object.entries(oracle.files ?? {}).map(([name, path]) => [name, path.split('/').pop()]));
+  return JSON.stringify(texts) === JSON.stringify(oracle.data ?? {}) && JSON.stringify(files) === JSON.stringify(oracleFiles);
 }
 
 function sameAuth(draft: ConnectorDraft, oracle: OracleRequest): boolean {

@@ -1,14 +1,15 @@
-import { ApiKeyIn, AuthType, isBasicCredentials } from '@app/domain';
-import { AuthSettings, CredentialDraft, CredentialField, ImportSourceError, NO_AUTH } from '../connector-draft';
+import { ApiKeyIn, AuthType, ImportCredentialField, isBasicCredentials, VARIABLE_NAME_SOURCE } from '@app/domain';
+import { basicCredentials } from '../basic-credentials';
+import { AuthSettings, CredentialDraft, DraftHeader, ImportSourceError, isExportedSecretHeader, NO_AUTH, secretHeaderOf } from '../connector-draft';
 import { isApiKeyHeaderName, MAY_HOLD_CREDENTIAL, mayHoldCredential } from '../credential-names';
 import { ImportWarnings } from '../import-warnings';
 import { CurlSettings, WrittenHeader } from './curl-settings';
 import { OAuth2Settings } from './oauth2-comment';
 import { percentDecoded, ResolvedUrl } from './curl-url';
 
-/** The auth settings of a draft, and the headers and URL left once the secrets are out of them. */
+/** The auth settings of a draft, and the headers and URL left once the secrets are out of them (a credential header as a secret header). */
 export interface Auth extends AuthSettings {
-  headers: WrittenHeader[];
+  headers: Array<WrittenHeader & Partial<DraftHeader>>;
   url: string;
 }
 
@@ -18,21 +19,24 @@ interface Candidate {
   what: string;
   where: string;
   settings: () => AuthSettings;
+  /** The header it comes from: when another credential wins, it stays as a secret header. */
+  header?: WrittenHeader;
 }
 
 /** A whole value that is one variable: the credential is that variable, given when the connector runs. */
-const WHOLE_PLACEHOLDER = /^\{\{\s*([A-Za-z_][A-Za-z0-9_.-]{0,63})\s*\}\}$/;
-const PLACEHOLDER = /\{\{\s*[^{}\s]+\s*\}\}/;
+const WHOLE_PLACEHOLDER = new RegExp(`^\\{\\{\\s*(${VARIABLE_NAME_SOURCE})\\s*\\}\\}$`);
 /** The variable the exporter writes for an API key: whatever the header or parameter is called, it is the API key. */
 const EXPORTED_API_KEY = '{{API_KEY}}';
 
 /**
- * Credentials become the auth settings, never headers or query parameters (the secret would be stored in clear). The
- * sources, in curl's precedence: an `Authorization` header (curl sends a custom header instead of its own), then
- * --oauth2-bearer, then -u, then user info in the URL; then an API-key header, then an API-key query parameter. The
- * first wins; each other one is left out with AUTH_CONFLICT (a connector has one auth setting, and a secret left in a
- * header would be stored in clear). With the exporter's `# connector-oauth2:` line, that OAuth 2.0 setting wins and
- * the Bearer header below it is the token the connector fetches itself.
+ * Credentials become the auth settings or secret headers, never plain headers or query parameters (the secret would be
+ * stored in clear). The sources, in curl's precedence: an `Authorization` header (curl sends a custom header instead
+ * of its own), then --oauth2-bearer, then -u, then user info in the URL; then an API-key header, then an API-key query
+ * parameter. The first wins; another header among them stays a secret header (SECRET_HEADER: a bearer token and an
+ * `x-api-key` both go), any other is left out with AUTH_CONFLICT (a connector has one auth setting). A header whose
+ * value is the exporter's variable for a secret header (`$SECRET_X_TENANT` for X-Tenant) is that secret header. With
+ * the exporter's `# connector-oauth2:` line, that OAuth 2.0 setting wins and the Bearer header below it is the token
+ * the connector fetches itself.
  *
  * API-key headers: the names both importers share (isApiKeyHeaderName: X-API-Key, X-RapidAPI-Key, X-Auth-Token,
  * PRIVATE-TOKEN, Ocp-Apim-Subscription-Key, …). A Cookie or Proxy-Authorization header stays a plain header, with
@@ -50,30 +54,49 @@ export function readAuth(
 ): Auth {
   const candidates: Candidate[] = [];
   if (oauth2) candidates.push(oauth2Candidate(oauth2));
-  const plainHeaders = headers.filter((header) => {
+  /** The headers that are credentials: each one's candidate, or null for one that is not sent as written. */
+  const taken = new Map<WrittenHeader, Candidate | null>();
+  for (const header of headers) {
+    if (isExportedSecretHeader(header.header, header.value)) continue;
     const candidate = headerCandidate(header, warnings);
     if (candidate === undefined) {
       if (MAY_HOLD_CREDENTIAL.test(header.header)) {
         warnings.push({ code: 'HEADER_MAY_HOLD_CREDENTIAL', where: `line ${header.line}, -H ${header.header}`, message: mayHoldCredential(header.header) });
       }
-      return true;
+      continue;
     }
     // Below the OAuth 2.0 comment, the Bearer header stands for the token the connector gets itself.
-    if (!(oauth2 && candidate.rank === 1 && /^bearer\b/i.test(header.value))) candidates.push(candidate);
-    return false;
-  });
-  candidates.push(...optionCandidates(settings, url.userInfo, warnings));
+    const fetched = oauth2 && candidate.rank === 1 && /^bearer\b/i.test(header.value);
+    if (!fetched) candidates.push(candidate);
+    taken.set(header, fetched ? null : candidate);
+  }
+  candidates.push(...optionCandidates(settings, url.userInfo));
   const { rest, found } = queryCandidates(url.url, urlLine);
   candidates.push(...found);
   candidates.sort((a, b) => a.rank - b.rank);
   const [winner, ...others] = candidates;
   for (const other of others) {
-    warnings.push({
-      code: 'AUTH_CONFLICT',
-      where: other.where,
-      message: `${other.what} is left out, its secret not imported: the connector has one auth setting, and ${winner.what} comes first (as curl would send it).`,
-    });
+    warnings.push(
+      other.header
+        ? {
+            code: 'SECRET_HEADER',
+            where: other.where,
+            message: `${other.what} is kept as a secret header (sealed, shown as <SECRET>): the connector's auth setting is ${winner.what}, which comes first (as curl would send it).`,
+          }
+        : {
+            code: 'AUTH_CONFLICT',
+            where: other.where,
+            message: `${other.what} is left out, its secret not imported: the connector has one auth setting, and ${winner.what} comes first (as curl would send it).`,
+          },
+    );
   }
+  const plainHeaders = headers.flatMap((header): Auth['headers'] => {
+    if (isExportedSecretHeader(header.header, header.value)) return [{ ...header, ...secretHeaderOf(header.header, header.value, `line ${header.line}, -H ${header.header}`) }];
+    const candidate = taken.get(header);
+    if (candidate === undefined) return [header];
+    if (candidate === null || candidate === winner) return [];
+    return [{ ...header, ...secretHeaderOf(header.header, header.value, candidate.where) }];
+  });
   const auth = winner ? winner.settings() : NO_AUTH;
   for (const scheme of settings.otherAuthSchemes) {
     warnings.push({
@@ -85,7 +108,7 @@ export function readAuth(
   return { ...auth, headers: plainHeaders, url: rest };
 }
 
-export function credentialOf(field: CredentialField, text: string, where: string): CredentialDraft {
+export function credentialOf(field: ImportCredentialField, text: string, where: string): CredentialDraft {
   const variable = WHOLE_PLACEHOLDER.exec(text.trim());
   return variable ? { field, variable: variable[1], where } : { field, value: text, where };
 }
@@ -102,13 +125,14 @@ function oauth2Candidate(oauth2: OAuth2Settings): Candidate {
 function headerCandidate(header: WrittenHeader, warnings: ImportWarnings): Candidate | undefined {
   const where = `line ${header.line}, -H ${header.header}`;
   if (/^authorization$/i.test(header.header))
-    return { rank: 1, what: `the Authorization header (line ${header.line})`, where, settings: () => authorizationSettings(header, where, warnings) };
+    return { rank: 1, what: `the Authorization header (line ${header.line})`, where, settings: () => authorizationSettings(header, where, warnings), header };
   if (!isApiKeyHeader(header)) return undefined;
   return {
     rank: 5,
     what: `the ${header.header} header (line ${header.line})`,
     where,
     settings: () => apiKeySettings(header.header, ApiKeyIn.HEADER, header.value, where),
+    header,
   };
 }
 
@@ -139,7 +163,7 @@ function apiKeySettings(name: string, apiKeyIn: ApiKeyIn, value: string, where: 
   return { ...NO_AUTH, authType: AuthType.AUTH_API_KEY, apiKeyName: name, apiKeyIn, credentials: [credentialOf('apiKey', value, where)] };
 }
 
-function optionCandidates(settings: CurlSettings, userInfo: ResolvedUrl['userInfo'], warnings: ImportWarnings): Candidate[] {
+function optionCandidates(settings: CurlSettings, userInfo: ResolvedUrl['userInfo']): Candidate[] {
   const candidates: Candidate[] = [];
   const { oauth2Bearer, user } = settings;
   if (oauth2Bearer) {
@@ -153,43 +177,25 @@ function optionCandidates(settings: CurlSettings, userInfo: ResolvedUrl['userInf
   }
   if (user) {
     const where = `line ${user.line}, ${user.written}`;
-    candidates.push({ rank: 3, what: user.written, where, settings: () => basicSettings(user.value ?? '', where, warnings) });
+    candidates.push({ rank: 3, what: user.written, where, settings: () => basicSettings(user.value ?? '', where) });
   }
   if (userInfo) {
     const where = `line ${userInfo.line}, URL user info`;
-    candidates.push({ rank: 4, what: 'the user info in the URL', where, settings: () => basicSettings(userInfo.text, where, warnings) });
+    candidates.push({ rank: 4, what: 'the user info in the URL', where, settings: () => basicSettings(userInfo.text, where) });
   }
   return candidates;
 }
 
 /**
  * `-u user:password` (or `user:password@` in the URL): AUTH_BASIC with basicToken = Base64(UTF-8 `user:password`), as
- * curl sends it. Without a password curl would prompt for one, and with a variable in it the token cannot be computed
- * here: basicToken is then left to the import request (the service takes it from `credentials`), with a warning.
+ * curl sends it. Without a password (curl would prompt for one), or with a variable in either (`-u $SID:$TOKEN`), the
+ * import asks for the user and the password apart, only the one the source does not hold (basicCredentials).
  */
-function basicSettings(text: string, where: string, warnings: ImportWarnings): AuthSettings {
-  const basic = { ...NO_AUTH, authType: AuthType.AUTH_BASIC };
-  if (PLACEHOLDER.test(text)) {
-    warnings.push({
-      code: 'BASIC_CREDENTIALS_VARIABLE',
-      where,
-      message:
-        'The user name or password is a variable: the Base64 token cannot be made from it here. Give basicToken (the Base64 of user:password) with the import.',
-    });
-    return { ...basic, credentials: [{ field: 'basicToken', where }] };
-  }
-  if (!text.includes(':')) {
-    warnings.push({
-      code: 'PASSWORD_PROMPT',
-      where,
-      message: 'No password is given (curl would prompt for it): give basicToken (the Base64 of user:password) with the import.',
-    });
-    return { ...basic, credentials: [{ field: 'basicToken', where }] };
-  }
-  const token = Buffer.from(text, 'utf8').toString('base64');
-  if (!isBasicCredentials(token))
-    throw new ImportSourceError(where, 'the user name or password holds a control character, which HTTP Basic cannot carry (RFC 7617)');
-  return { ...basic, credentials: [{ field: 'basicToken', value: token, where }] };
+function basicSettings(text: string, where: string): AuthSettings {
+  const colon = text.indexOf(':');
+  const credentials = colon === -1 ? basicCredentials(text, undefined, where) : basicCredentials(text.slice(0, colon), text.slice(colon + 1), where);
+  if (credentials === null) throw new ImportSourceError(where, 'the user name or password holds a control character, which HTTP Basic cannot carry (RFC 7617)');
+  return { ...NO_AUTH, authType: AuthType.AUTH_BASIC, credentials };
 }
 
 /** API-key query parameters, each a candidate; the URL without any of them (a loser's secret must not stay in it). */

@@ -1,6 +1,8 @@
+import { MultipartPart } from '@app/domain';
 import { ImportSourceError } from '../connector-draft';
 import { ImportWarnings } from '../import-warnings';
 import { CurlOption } from './curl-arguments';
+import { formPart } from './curl-form';
 import { fileNotRead } from './curl-settings';
 
 /** What the data options of a group send, before -G decides between body and query. */
@@ -9,8 +11,8 @@ export interface CurlPayload {
   data: string | null;
   /** --json was used: curl sends `Content-Type: application/json` and `Accept: application/json`. */
   json: boolean;
-  /** -F / --form-string fields (text fields only, form-encoded); null without -F. */
-  multipart: string | null;
+  /** -F / --form-string parts, in order; null without either. */
+  multipart: MultipartPart[] | null;
   /** -T files, in order: curl pairs each with a URL, in order, and uploads it with PUT. */
   uploads: string[];
   /** --url-query parts, each already encoded. */
@@ -26,7 +28,7 @@ const FILE_READING = new Set(['data', 'data-ascii', 'data-binary', 'json']);
  */
 export function readPayload(payload: CurlOption[], warnings: ImportWarnings): CurlPayload {
   const pieces: Array<{ text: string; json: boolean }> = [];
-  const fields: string[] = [];
+  const parts: MultipartPart[] = [];
   const result: CurlPayload = { data: null, json: false, multipart: null, uploads: [], urlQuery: [] };
   for (const option of payload) {
     const value = option.value ?? '';
@@ -34,8 +36,7 @@ export function readPayload(payload: CurlOption[], warnings: ImportWarnings): Cu
       result.uploads.push(value);
       warnings.push(fileNotRead(option, `${option.written} ${value.slice(0, 60)} uploads a file (curl sends it with PUT)`));
     } else if (option.name === 'form' || option.name === 'form-string') {
-      const field = formField(option, warnings);
-      if (field !== null) fields.push(field);
+      parts.push(formPart(option, warnings));
     } else if (option.name === 'url-query') {
       const part = value.startsWith('+') ? value.slice(1) : urlEncodedPiece(option, warnings);
       if (part !== null) result.urlQuery.push(part);
@@ -49,7 +50,7 @@ export function readPayload(payload: CurlOption[], warnings: ImportWarnings): Cu
   result.data = !payload.some(isData)
     ? null
     : pieces.map((piece, index) => (index > 0 && !(piece.json && pieces[index - 1].json) ? '&' : '') + piece.text).join('');
-  result.multipart = fields.length === 0 && !payload.some(isForm) ? null : fields.join('&');
+  result.multipart = payload.some(isForm) ? parts : null;
   refuseMixedMethods(payload, result);
   return result;
 }
@@ -104,27 +105,4 @@ export function urlEncodedPiece(option: CurlOption, warnings: ImportWarnings): s
 /** curl_easy_escape: UTF-8 bytes, unreserved characters kept, the rest %XX in upper case. */
 export function curlEscape(text: string): string {
   return encodeURIComponent(text).replace(/[!'()*]/g, (char) => `%${char.charCodeAt(0).toString(16).toUpperCase()}`);
-}
-
-/**
- * `-F name=value` / `--form-string name=value`: a text field. `-F name=@file` and `-F name=<file` read a file (left out,
- * FILE_NOT_READ). The connector keeps the text fields as `name=value` pairs form-encoded (its MULTIPART_FORM_DATA body
- * is text the user edits; there is no part structure to keep), with MULTIPART_BODY saying so.
- */
-function formField(option: CurlOption, warnings: ImportWarnings): string | null {
-  const value = option.value ?? '';
-  const equals = value.indexOf('=');
-  if (equals < 0) throw new ImportSourceError(`line ${option.line}`, `${option.written} needs name=value`);
-  const name = value.slice(0, equals);
-  const content = value.slice(equals + 1);
-  if (option.name === 'form' && (content.startsWith('@') || content.startsWith('<'))) {
-    warnings.push(fileNotRead(option, `${option.written} ${name.slice(0, 40)}=${content.slice(0, 40)} sends a file`));
-    return null;
-  }
-  warnings.push({
-    code: 'MULTIPART_BODY',
-    where: `line ${option.line}, ${option.written}`,
-    message: `The form field ${name.slice(0, 40)} is kept in the body as name=value (form-encoded): the connector's multipart body is text, not parts.`,
-  });
-  return `${curlEscape(name)}=${curlEscape(content)}`;
 }

@@ -1,4 +1,4 @@
-import { canonicalHttpUrl, isHttpUrlWithPlaceholders, LIMITS } from '@app/domain';
+import { canonicalHttpUrl, isHttpUrlWithPlaceholders, LIMITS, PLACEHOLDER } from '@app/domain';
 import { ImportSourceError } from '../connector-draft';
 import { ImportWarnings } from '../import-warnings';
 import { curlEscape } from './curl-payload';
@@ -11,8 +11,6 @@ export interface ResolvedUrl {
 }
 
 const SCHEME = /^([A-Za-z][A-Za-z0-9+.-]*):\/\//;
-/** The connector's own `{{name}}`: never a curl glob, whatever -g says (the exporter writes --globoff for it). */
-const PLACEHOLDER = /\{\{\s*[^{}\s]+\s*\}\}/g;
 /** curl's globs: a `{a,b}` list or a `[1-3]` / `[a-z]` / `[01-10:2]` range: curl would send one request per value. */
 const GLOB = /(?<!\\)\{[^{}]*,[^{}]*(?<!\\)\}|(?<!\\)\[(?:\d+-\d+|[a-z]-[a-z]|[A-Z]-[A-Z])(?::\d+)?(?<!\\)\]/;
 const GLOB_CHARACTER = /(?<!\\)[{}[\]]/;
@@ -68,7 +66,8 @@ function withScheme(word: ShellWord, protoDefault: string | undefined, warnings:
 
 function unglobbed(url: string, where: string, warnings: ImportWarnings): string {
   const host = /^[a-z]+:\/\/(?:[^/?#@]*@)?(\[[^\]/?#]*\])?/i.exec(url)!;
-  // An IPv6 host's brackets are the URL's own (curl tells them from a glob too); placeholders are the connector's.
+  // An IPv6 host's brackets are the URL's own (curl tells them from a glob too); placeholders are the connector's
+  // (the domain's rule: `{{name}}` of a variable's name, never a curl glob, whatever -g says; other braces are text).
   const checked = url.slice(host[0].length).replace(PLACEHOLDER, '');
   if (GLOB.test(checked)) {
     throw new ImportSourceError(

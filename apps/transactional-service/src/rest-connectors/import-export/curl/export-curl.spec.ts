@@ -141,6 +141,11 @@ describe('exportCurl', () => {
         aConnector({ requestType: RequestType.GET, contentType: ContentType.NONE, body: '', headers: [{ header: 'X-Empty', value: '' }] }),
       ],
       ['DELETE with a body', aConnector({ requestType: RequestType.DELETE, body: '{}' })],
+      [
+        'a declared vendor media type',
+        aConnector({ requestType: RequestType.PATCH, headers: [{ header: 'Content-Type', value: 'application/json-patch+json' }], body: '[]' }),
+      ],
+      ['a declared text/csv', aConnector({ headers: [{ header: 'Content-Type', value: 'text/csv' }], contentType: ContentType.TEXT_PLAIN, body: 'a,b' })],
       ['HEAD', aConnector({ requestType: RequestType.HEAD, contentType: ContentType.NONE, body: '' })],
       ['OPTIONS', aConnector({ requestType: RequestType.OPTIONS, contentType: ContentType.NONE, body: '' })],
     ];
@@ -175,6 +180,41 @@ describe('exportCurl', () => {
           aConnector({ authType: AuthType.AUTH_OAUTH2, grantType: GrantType.PASSWORD, oauthUrl: 'https://a.test/t', clientId: null, authUsername: 'ana' }),
         ),
       ).toEqual(['clientId=CLIENT_ID', 'authUsername=ana', 'authPassword=AUTH_PASSWORD']);
+    });
+  });
+
+  describe('secret headers', () => {
+    const twoCredentials = aConnector({
+      authType: AuthType.AUTH_BEARER,
+      headers: [
+        { header: 'Accept', value: 'application/json' },
+        { header: 'x-api-key', value: '<SECRET>', secret: true },
+        { header: 'X-Tenant', value: '<SECRET>', secret: true },
+      ],
+    });
+
+    it('writes each as a shell variable named after it, never its placeholder, which a real shell fills in', () => {
+      const command = exportCurl(twoCredentials);
+      expect(command).toContain(`-H 'x-api-key: '"$SECRET_X_API_KEY"`);
+      expect(command).not.toContain('<SECRET>');
+      const argv = execFileSync('bash', ['--norc', '--noprofile', '-c', `curl() { printf '%s\\0' "$@"; }\n${command}`], {
+        env: { PATH: process.env.PATH ?? '/usr/bin:/bin', SECRET_X_API_KEY: 'k-1', SECRET_X_TENANT: 't-1', BEARER_TOKEN: 'b-1' },
+        encoding: 'utf8',
+      }).split('\0');
+      expect(argv).toEqual(expect.arrayContaining(['x-api-key: k-1', 'X-Tenant: t-1', 'Authorization: Bearer b-1']));
+    });
+
+    it('round trip: both credentials come back, the secret headers asked for by their variables', async () => {
+      const {
+        connectors: [draft],
+      } = await importCurl(exportCurl(twoCredentials), {});
+      expect(draft.authType).toBe(AuthType.AUTH_BEARER);
+      expect(draft.credentials).toEqual([expect.objectContaining({ field: 'bearerToken', variable: 'BEARER_TOKEN' })]);
+      expect(draft.headers).toEqual([
+        { header: 'Accept', value: 'application/json' },
+        expect.objectContaining({ header: 'x-api-key', value: '', secret: true, variable: 'SECRET_X_API_KEY' }),
+        expect.objectContaining({ header: 'X-Tenant', value: '', secret: true, variable: 'SECRET_X_TENANT' }),
+      ]);
     });
   });
 });

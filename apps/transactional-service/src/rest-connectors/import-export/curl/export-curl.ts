@@ -1,5 +1,5 @@
 import { ApiKeyIn, AuthType, ContentType, GrantType, MEDIA_TYPES, RequestType } from '@app/domain';
-import { ExportedConnector, Exporter } from '../connector-draft';
+import { ExportedConnector, Exporter, secretHeaderVariable } from '../connector-draft';
 import { curlEscape } from './curl-payload';
 import { withQuery } from './curl-url';
 import { oauth2Comment } from './oauth2-comment';
@@ -18,13 +18,19 @@ import { shellQuoted, shownInComment } from './posix-quote';
  * set, and importCurl reads each back as that variable: `$BASIC_TOKEN` (the Base64 of user:password, sent as
  * `Authorization: Basic $BASIC_TOKEN`: a token, not a user and password, is what the connector keeps), `$BEARER_TOKEN`,
  * `$API_KEY` (in the header or query parameter apiKeyName), and for OAuth 2.0 `$ACCESS_TOKEN` in the call with the
- * settings on a `# connector-oauth2:` comment line above it (`$CLIENT_SECRET`, `$AUTH_PASSWORD`; oauth2-comment.ts).
+ * settings on a `# connector-oauth2:` comment line above it (`$CLIENT_SECRET`, `$AUTH_PASSWORD`; oauth2-comment.ts). A
+ * secret header is `-H 'X-Tenant: '"$SECRET_X_TENANT"` (secretHeaderVariable), read back as that secret header.
  */
 export const exportCurl: Exporter = (connector) => {
   const options = [
     ...(/[{}[\]]/.test(connector.url) ? ['--globoff'] : []),
-    ...connector.headers.map(({ header, value }) => `-H ${shellQuoted(value === '' ? `${header};` : `${header}: ${value}`)}`),
-    ...(connector.contentType === ContentType.NONE ? [] : [`-H ${shellQuoted(`Content-Type: ${MEDIA_TYPES[connector.contentType]}`)}`]),
+    ...connector.headers.map(({ header, value, secret }) =>
+      secret === true ? `-H ${shellQuoted(`${header}: `)}"$${secretHeaderVariable(header)}"` : `-H ${shellQuoted(value === '' ? `${header};` : `${header}: ${value}`)}`,
+    ),
+    // The connector's own Content-Type (a vendor's media type) is the one it sends; else its content type's.
+    ...(connector.contentType === ContentType.NONE || declaredType(connector) !== undefined
+      ? []
+      : [`-H ${shellQuoted(`Content-Type: ${MEDIA_TYPES[connector.contentType]}`)}`]),
     ...authOptions(connector),
     ...(connector.body === '' ? [] : [`--data-raw ${shellQuoted(connector.body)}`]),
   ];
@@ -32,6 +38,11 @@ export const exportCurl: Exporter = (connector) => {
   const command = [`curl ${method} ${exportedUrl(connector)}`, ...options].join(' \\\n  ');
   return [...commentLines(connector), command].join('\n') + '\n';
 };
+
+/** The connector's own Content-Type header's value, if it has one. */
+export function declaredType(connector: ExportedConnector): string | undefined {
+  return connector.headers.find(({ header }) => header.toLowerCase() === 'content-type')?.value;
+}
 
 function commentLines(connector: ExportedConnector): string[] {
   if (connector.authType !== AuthType.AUTH_OAUTH2 || connector.grantType === null || connector.oauthUrl === null) return [];

@@ -15,7 +15,8 @@ async function answer(source: unknown, options: unknown = {}): Promise<ImportDra
 async function shownOf(source: string): Promise<string> {
   const result = await answer(source);
   if (result instanceof ImportSourceError) return result.message;
-  return JSON.stringify([result.warnings, result.connectors.map(({ credentials, ...rest }) => rest)]);
+  // The credentials and the secret headers' values are what the import seals: the rest is shown.
+  return JSON.stringify([result.warnings, result.connectors.map(({ credentials, ...rest }) => ({ ...rest, headers: rest.headers.filter(({ secret }) => !secret) }))]);
 }
 
 /** A small seeded generator: the same hostile inputs on every run. */

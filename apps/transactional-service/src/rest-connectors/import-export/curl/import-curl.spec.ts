@@ -90,18 +90,24 @@ describe('importCurl', () => {
     });
 
     it.each([
-      ['application/json; charset=utf-8', ContentType.APPLICATION_JSON, []],
-      ['application/vnd.api+json', ContentType.APPLICATION_JSON, []],
-      ['Application/JSON;charset:utf-8;', ContentType.APPLICATION_JSON, []],
-      ['text/xml', ContentType.APPLICATION_XML, []],
-      ['application/atom+xml', ContentType.APPLICATION_XML, []],
-      ['application/x-www-form-urlencoded; charset=UTF-8', ContentType.APPLICATION_FORM_URLENCODED, []],
-      ['multipart/form-data; boundary=abc', ContentType.MULTIPART_FORM_DATA, ['CONTENT_TYPE_CHANGED']],
-      ['text/plain', ContentType.TEXT_PLAIN, []],
-      ['application/octet-stream', ContentType.TEXT_PLAIN, ['CONTENT_TYPE_CHANGED']],
-    ])('reads Content-Type %s by its media type', async (mediaType, contentType, warned) => {
+      ['application/json; charset=utf-8', ContentType.APPLICATION_JSON, 'application/json; charset=utf-8', []],
+      ['application/json', ContentType.APPLICATION_JSON, undefined, []],
+      ['application/vnd.api+json', ContentType.APPLICATION_JSON, 'application/vnd.api+json', []],
+      ['application/merge-patch+json', ContentType.APPLICATION_JSON, 'application/merge-patch+json', []],
+      ['application/json-patch+json', ContentType.APPLICATION_JSON, 'application/json-patch+json', []],
+      ['Application/JSON;charset:utf-8;', ContentType.APPLICATION_JSON, undefined, ['CONTENT_TYPE_CHANGED']],
+      ['text/xml', ContentType.APPLICATION_XML, 'text/xml', []],
+      ['application/atom+xml', ContentType.APPLICATION_XML, 'application/atom+xml', []],
+      ['application/x-www-form-urlencoded; charset=UTF-8', ContentType.APPLICATION_FORM_URLENCODED, 'application/x-www-form-urlencoded; charset=UTF-8', []],
+      ['multipart/form-data; boundary=abc', ContentType.MULTIPART_FORM_DATA, undefined, []],
+      ['multipart/mixed; boundary=abc', ContentType.TEXT_PLAIN, undefined, ['CONTENT_TYPE_CHANGED']],
+      ['text/plain', ContentType.TEXT_PLAIN, undefined, []],
+      ['text/csv', ContentType.TEXT_PLAIN, 'text/csv', []],
+      ['application/octet-stream', ContentType.TEXT_PLAIN, 'application/octet-stream', []],
+    ])('reads Content-Type %s by its media type and keeps the declared type', async (mediaType, contentType, kept, warned) => {
       const { connectors, warnings } = await imported(`curl https://x.test -H 'Content-Type: ${mediaType}' -d '{"n": 1, "ok": true}'`);
-      expect(connectors[0]).toMatchObject({ contentType, headers: [], body: '{"n": 1, "ok": true}' });
+      const headers = kept === undefined ? [] : [{ header: 'Content-Type', value: kept }];
+      expect(connectors[0]).toMatchObject({ contentType, headers, body: '{"n": 1, "ok": true}' });
       expect(warnings.map(({ code }) => code)).toEqual(warned);
     });
 
@@ -132,10 +138,35 @@ describe('importCurl', () => {
       expect(draft).toMatchObject({ url: 'https://x.test/x', authType: AuthType.AUTH_API_KEY, apiKeyName: 'api_key' });
     });
 
-    it('keeps -F text fields as name=value and leaves file fields out', async () => {
-      const { connectors, warnings } = await imported("curl https://x.test -F 'a=1 2' --form-string 'b=@not-a-file' -F 'c=@photo.jpg' -F 'd=<notes.txt'");
-      expect(connectors[0]).toMatchObject({ body: 'a=1%202&b=%40not-a-file', contentType: ContentType.MULTIPART_FORM_DATA });
-      expect(warnings.map(({ code }) => code)).toEqual(['MULTIPART_BODY', 'MULTIPART_BODY', 'FILE_NOT_READ', 'FILE_NOT_READ']);
+    it('reads -F and --form-string as parts: text, files with an empty value and their filename, ;type= and ;filename= as fields', async () => {
+      const { connectors, warnings } = await imported(
+        "curl https://x.test -F 'a=1 2' --form-string 'b=@not-a-file;type=x' -F 'c=@dir/photo.jpg;type=image/jpeg' -F 'd=<notes.txt' " +
+          `-F 'meta={"k":1};type=application/json' -F 'q="x;y";filename=q.txt' -F 'e=v;headers="X-A: 1"' -F 'f=@a.bin;filename=b.bin'`,
+      );
+      expect(connectors[0]).toMatchObject({ contentType: ContentType.MULTIPART_FORM_DATA, requestType: RequestType.POST });
+      expect(JSON.parse(connectors[0].body)).toEqual([
+        { name: 'a', value: '1 2' },
+        { name: 'b', value: '@not-a-file;type=x' },
+        { name: 'c', value: '', filename: 'photo.jpg', contentType: 'image/jpeg' },
+        { name: 'd', value: '' },
+        { name: 'meta', value: '{"k":1}', contentType: 'application/json' },
+        { name: 'q', value: 'x;y', filename: 'q.txt' },
+        { name: 'e', value: 'v' },
+        { name: 'f', value: '', filename: 'b.bin' },
+      ]);
+      expect(warnings.map(({ code, message }) => `${code}: ${message}`)).toEqual([
+        'FILE_NOT_READ: -F c=@dir/photo.jpg;type=image/jpeg uploads a file: an import never reads a file; the part c is kept with an empty value: write its content (value, or base64 for bytes).',
+        'FILE_NOT_READ: -F d=<notes.txt reads its text from a file: an import never reads a file; the part d is kept with an empty value: write its content (value, or base64 for bytes).',
+        "FORM_PARAMETER_SKIPPED: The part's headers are not kept: a part has a name, a filename and a content type.",
+        'FILE_NOT_READ: -F f=@a.bin;filename=b.bin uploads a file: an import never reads a file; the part f is kept with an empty value: write its content (value, or base64 for bytes).',
+      ]);
+    });
+
+    it('refuses a form part without a name, and a form of more parts than a connector holds', async () => {
+      expect(await refusal('curl https://x.test -F =v')).toBe('source line 1: -F needs name=value (a part has a non-empty name)');
+      expect(await refusal(`curl https://x.test ${'-F a=1 '.repeat(101)}`)).toBe(
+        "source line 1: the form's parts cannot be kept: body has 101 parts: a multipart body holds at most 100",
+      );
     });
 
     it('refuses what curl refuses: data with a form or an upload', async () => {
@@ -199,13 +230,23 @@ describe('importCurl', () => {
       expect(draft.credentials).toEqual([{ field: 'basicToken', value: Buffer.from('josé:pa:ss').toString('base64'), where: 'line 1, -u' }]);
     });
 
-    it('leaves basicToken to the import request when -u has no password or a variable', async () => {
+    it('asks for the user and the password apart when -u has no password or a variable, only for what the source does not hold', async () => {
       const prompt = await imported('curl -u alice https://x.test');
-      expect(prompt.connectors[0].credentials).toEqual([{ field: 'basicToken', where: 'line 1, -u' }]);
-      expect(prompt.warnings.map(({ code }) => code)).toEqual(['PASSWORD_PROMPT']);
-      const variable = await imported('curl -u "$USER:$PASS" https://x.test');
-      expect(variable.connectors[0].credentials).toEqual([{ field: 'basicToken', where: 'line 1, -u' }]);
-      expect(variable.warnings.map(({ code }) => code)).toEqual(['BASIC_CREDENTIALS_VARIABLE']);
+      expect(prompt.connectors[0].credentials).toEqual([
+        { field: 'basicUsername', value: 'alice', where: 'line 1, -u' },
+        { field: 'basicPassword', where: 'line 1, -u' },
+      ]);
+      const variables = await imported('curl -u $SID:$TOKEN https://x.test');
+      expect(variables.connectors[0].credentials).toEqual([
+        { field: 'basicUsername', variable: 'SID', where: 'line 1, -u' },
+        { field: 'basicPassword', variable: 'TOKEN', where: 'line 1, -u' },
+      ]);
+      const literalUser = await imported('curl -u "AC123:$TOKEN" https://x.test');
+      expect(literalUser.connectors[0].credentials).toEqual([
+        { field: 'basicUsername', value: 'AC123', where: 'line 1, -u' },
+        { field: 'basicPassword', variable: 'TOKEN', where: 'line 1, -u' },
+      ]);
+      expect([...prompt.warnings, ...variables.warnings, ...literalUser.warnings]).toEqual([]);
     });
 
     it('moves user info out of the URL into the Basic credentials', async () => {
@@ -265,16 +306,29 @@ describe('importCurl', () => {
       },
     );
 
-    it("follows curl's precedence between sources and leaves the others out, their secrets with them", async () => {
+    it("follows curl's precedence between sources, keeps a credential header as a secret header and leaves the others out, their secrets with them", async () => {
       const { connectors, warnings } = await imported("curl -u a:b https://c:d@x.test/?api_key=k -H 'X-API-Key: k2' -H 'Authorization: Bearer t'");
-      expect(connectors[0]).toMatchObject({ url: 'https://x.test/', authType: AuthType.AUTH_BEARER, headers: [] });
+      expect(connectors[0]).toMatchObject({
+        url: 'https://x.test/',
+        authType: AuthType.AUTH_BEARER,
+        headers: [{ header: 'X-API-Key', value: 'k2', secret: true, where: 'line 1, -H X-API-Key' }],
+      });
       expect(warnings.map(({ code, where }) => `${code} ${where}`)).toEqual([
         'AUTH_CONFLICT line 1, -u',
         'AUTH_CONFLICT line 1, URL user info',
-        'AUTH_CONFLICT line 1, -H X-API-Key',
+        'SECRET_HEADER line 1, -H X-API-Key',
         'AUTH_CONFLICT line 1, URL query parameter api_key',
       ]);
       expect(JSON.stringify(warnings)).not.toMatch(/k2|"t"|YTpi/);
+    });
+
+    it('makes a bearer token and an API-key header two credentials: the auth setting and a secret header, a variable asked for', async () => {
+      const draft = await only(`curl https://x.test/a -H "Authorization: Bearer $TOKEN" -H "x-api-key: $KEY" -H 'X-Other: 1'`);
+      expect(draft).toMatchObject({ authType: AuthType.AUTH_BEARER, credentials: [{ field: 'bearerToken', variable: 'TOKEN' }] });
+      expect(draft.headers).toEqual([
+        { header: 'x-api-key', value: '', secret: true, variable: 'KEY', where: 'line 1, -H x-api-key' },
+        { header: 'X-Other', value: '1' },
+      ]);
     });
 
     it('says the connector sends its own scheme where curl was asked for another', async () => {

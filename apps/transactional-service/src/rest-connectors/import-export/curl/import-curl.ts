@@ -1,4 +1,4 @@
-import { AuthType, ContentType, HTTP_TOKEN, LIMITS, RequestType, textProblem } from '@app/domain';
+import { AuthType, ContentType, HTTP_TOKEN, LIMITS, multipartBody, PLACEHOLDER, readMultipartParts, RequestType, textProblem } from '@app/domain';
 import { ConnectorDraft, ImportDraft, Importer, ImportOptions, ImportSourceError } from '../connector-draft';
 import { ImportWarnings } from '../import-warnings';
 import { leadingName, quotedList } from '../quoted-list';
@@ -26,19 +26,17 @@ import { ShellWord, tokenizeShell } from './shell-words';
  * - SCHEME_ASSUMED: a URL without scheme, read as http:// as curl does.
  * - URL_GLOB_LITERAL: braces or brackets curl would refuse as a glob, taken literally.
  * - METHOD_CASE: `-X post` sent as POST. BODY_NOT_SENT: data with GET or HEAD, which the connector does not send.
- * - CONTENT_TYPE_CHANGED: a media type the connector has no content type for (sent as text/plain), or parameters it drops.
+ * - CONTENT_TYPE_CHANGED: a multipart type other than form-data (sent as text/plain), or parameters that cannot be read (dropped).
  * - HEADER_SKIPPED: `-H 'X:'`, a header without colon, or a Content-Type a later one replaces.
- * - MULTIPART_BODY: -F text fields kept as name=value in the body.
+ * - FORM_PARAMETER_SKIPPED: a -F parameter other than `type=` and `filename=` (`headers=`, `encoder=`, unknown ones).
  * - AUTH_CONFLICT: a second credential source, left out. AUTHORIZATION_AS_API_KEY: `Authorization: <other scheme>`.
  * - UNSUPPORTED_AUTH_SCHEME: --digest, --ntlm, --negotiate, --anyauth, --aws-sigv4…
- * - PASSWORD_PROMPT: `-u user` without password. BASIC_CREDENTIALS_VARIABLE: `-u` with a variable in it.
  * - HEADER_MAY_HOLD_CREDENTIAL: a Cookie (-b, -H) or Proxy-Authorization header, kept in clear as a plain header.
  * - WARNINGS_CUT: the warnings past the 500th (each said once), counted, not listed.
  */
 export const importCurl: Importer = (source, options) => Promise.resolve().then(() => importSync(source, options));
 
 const METHODS = new Set<string>(Object.values(RequestType));
-const DESTINATION_PLACEHOLDER = /^[a-z]+:\/\/[^/?#]*\{\{/i;
 /** What textProblem refuses in any text: NUL, and a UTF-16 surrogate without its pair. */
 const UNTAKEABLE = /\0|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 /** The command line a selector names: `line 4` and `line 4, URL 2` both name the command on line 4. */
@@ -160,7 +158,7 @@ function draftOf(
   const queryParts = [...payload.urlQuery, ...(settings.get && payload.data !== null ? [payload.data] : [])];
   refuseLongQuery(where, resolved.url, queryParts);
   const url = withQuery(resolved.url, queryParts);
-  const body = settings.get ? '' : (payload.data ?? payload.multipart ?? '');
+  const body = settings.get ? '' : (payload.data ?? multipartBody(payload.multipart ?? []));
   const requestType = methodOf(settings, payload, upload !== undefined, warnings);
   const { contentType, headers } = contentTypeOf(settings, payload, warnings);
   const auth = readAuth(settings, headers, { ...resolved, url }, word.line, oauth2, warnings);
@@ -171,12 +169,14 @@ function draftOf(
       message: `curl sends the data with ${requestType}; the connector keeps the body but sends none with ${requestType}.`,
     });
   }
-  checkDraft(where, auth.url, auth.authType, auth.headers, body);
+  checkDraft(where, auth.url, auth.authType, auth.headers, body, payload.multipart !== null && payload.data === null);
   return {
     ...nameOf(requestType, auth.url),
     requestType,
     url: auth.url,
-    headers: auth.headers.map(({ header, value }) => ({ header, value })),
+    headers: auth.headers.map(({ header, value, secret, variable, where: at }) =>
+      secret === true ? { header, value, secret, ...(variable !== undefined && { variable }), where: at } : { header, value },
+    ),
     contentType,
     authType: auth.authType,
     grantType: auth.grantType,
@@ -239,8 +239,8 @@ function methodOf(settings: CurlSettings, payload: CurlPayload, upload: boolean,
 
 /**
  * The last Content-Type header decides, by media type (matchMediaType); without one, what curl sends by itself:
- * form-urlencoded for -d, JSON for --json, multipart for -F, none with -G. The header itself is not kept: the
- * connector sends its content type's. --json also sends `Accept: application/json` unless an Accept is given.
+ * form-urlencoded for -d, JSON for --json, multipart for -F, none with -G. The header is kept, last, and sent as
+ * written unless it is the content type's own media type or multipart's (the platform writes it, with the boundary). --json also sends `Accept: application/json` unless an Accept is given.
  */
 function contentTypeOf(settings: CurlSettings, payload: CurlPayload, warnings: ImportWarnings): { contentType: ContentType; headers: WrittenHeader[] } {
   const isContentType = ({ header }: WrittenHeader) => /^content-type$/i.test(header);
@@ -253,14 +253,14 @@ function contentTypeOf(settings: CurlSettings, payload: CurlPayload, warnings: I
   }
   const last = declared.at(-1);
   if (last) {
-    const { contentType, mismatch } = matchMediaType(last.value);
+    const { contentType, header, mismatch } = matchMediaType(last.value);
     if (mismatch)
       warnings.push({
         code: 'CONTENT_TYPE_CHANGED',
         where: `line ${last.line}, -H Content-Type`,
         message: `Content-Type ${last.value.slice(0, 80)}: ${mismatch}.`,
       });
-    return { contentType, headers };
+    return { contentType, headers: header === undefined ? headers : [...headers, { ...last, value: header }] };
   }
   if (payload.json) return { contentType: ContentType.APPLICATION_JSON, headers };
   if (settings.get) return { contentType: ContentType.NONE, headers };
@@ -269,9 +269,9 @@ function contentTypeOf(settings: CurlSettings, payload: CurlPayload, warnings: I
 }
 
 /** What the service's write rules would refuse, refused here with the line it comes from. */
-function checkDraft(where: string, url: string, authType: AuthType, headers: WrittenHeader[], body: string): void {
+function checkDraft(where: string, url: string, authType: AuthType, headers: WrittenHeader[], body: string, multipart: boolean): void {
   if (url.length > LIMITS.url) throw new ImportSourceError(where, `the URL with its query is longer than ${LIMITS.url} characters`);
-  if (authType !== AuthType.AUTH_NONE && DESTINATION_PLACEHOLDER.test(url)) {
+  if (authType !== AuthType.AUTH_NONE && (/^[a-z]+:\/\/([^/?#]*)/i.exec(url)?.[1] ?? '').search(PLACEHOLDER) !== -1) {
     throw new ImportSourceError(
       where,
       `the URL has a variable in its host while the credentials go to it (${authType}): write the host out in full; variables may stand in the path and query`,
@@ -287,6 +287,10 @@ function checkDraft(where: string, url: string, authType: AuthType, headers: Wri
     if (Buffer.byteLength(value) > LIMITS.headerValueBytes) throw new ImportSourceError(at, `the value is longer than ${LIMITS.headerValueBytes} bytes`);
   }
   if (Buffer.byteLength(body) > LIMITS.payloadBytes) throw new ImportSourceError(where, `the body is longer than ${LIMITS.payloadBytes} bytes`);
+  if (multipart) {
+    const reading = readMultipartParts(body);
+    if ('problems' in reading) throw new ImportSourceError(where, `the form's parts cannot be kept: ${reading.problems[0]}`);
+  }
 }
 
 /** `POST api.example.com/v1/users`; a longer one is cut to 100 characters and the description holds the whole URL. */

@@ -1,49 +1,32 @@
-import { ContentType } from '@app/domain';
-import { parse as parseContentType } from 'content-type';
+import { ContentType, contentTypeOfMediaType, keptContentType } from '@app/domain';
 
-/** The connector's content type for a `Content-Type` value, and why it is not a perfect fit when it is not. */
+/** The connector's content type for a `Content-Type` value, the header it keeps, and why it sends otherwise when it does. */
 export interface MatchedMediaType {
   contentType: ContentType;
+  /** The Content-Type header the connector keeps and sends as written (a vendor type, parameters): keptContentType. */
+  header?: string;
   /** Set when the connector will send something else than the source said. */
   mismatch?: string;
 }
 
 /**
- * Matched by media type, parameters ignored (what n8n #22699 got wrong): `application/json; charset=utf-8` and
- * `application/vnd.api+json` are JSON, `text/xml` and `+xml` XML. A media type the connector has no content type for
- * becomes TEXT_PLAIN (the body is kept and sent as text/plain), with the reason: NONE would send no body at all.
- * A parameter other than charset=utf-8 (the connector's own encoding) is reported, since the connector drops it.
+ * Matched by media type (what n8n #22699 got wrong): `application/json; charset=utf-8` and `application/vnd.api+json`
+ * are JSON, `text/xml` and `+xml` XML, `text/csv` text (the domain's contentTypeOfMediaType), and the header is kept
+ * as written unless it is the content type's own. A multipart type other than form-data, which no content type
+ * sends, becomes TEXT_PLAIN (the body is kept, sent as text/plain), with the reason: NONE would send no body at all.
+ * A value whose parameters cannot be read (`application/json;charset:utf-8;`, seen in the wild) is matched by its
+ * media type alone, which is what the connector sends.
  */
 export function matchMediaType(value: string): MatchedMediaType {
-  const { type, parameters } = parsed(value);
-  const contentType = contentTypeOf(type);
-  if (contentType === undefined) {
-    return { contentType: ContentType.TEXT_PLAIN, mismatch: `the connector has no content type for ${type.slice(0, 80)}: it sends the body as text/plain` };
+  const contentType = contentTypeOfMediaType(value);
+  if (contentType !== null) {
+    const header = keptContentType(contentType, value);
+    return header === undefined ? { contentType } : { contentType, header };
   }
-  const dropped = Object.entries(parameters).filter(([name, parameter]) => !(name === 'charset' && /^utf-?8$/i.test(parameter)));
-  if (dropped.length > 0) {
-    return {
-      contentType,
-      mismatch: `its parameters ${dropped.map(([name]) => name.slice(0, 40)).join(', ')} are dropped: the connector sends the bare media type`,
-    };
+  const bare = value.split(';')[0].trim().toLowerCase();
+  const byType = contentTypeOfMediaType(bare);
+  if (byType !== null) {
+    return { contentType: byType, mismatch: `its parameters cannot be read: the connector sends ${keptContentType(byType, bare) ?? 'the bare media type'}` };
   }
-  return { contentType };
-}
-
-function parsed(value: string): { type: string; parameters: Record<string, string> } {
-  try {
-    return parseContentType(value);
-  } catch {
-    // Malformed parameters (`application/json;charset:utf-8;`, seen in the wild): the media type still decides.
-    return { type: value.split(';')[0].trim().toLowerCase(), parameters: {} };
-  }
-}
-
-function contentTypeOf(type: string): ContentType | undefined {
-  if (type === 'application/json' || /^[a-z]+\/[^;]*\+json$/.test(type)) return ContentType.APPLICATION_JSON;
-  if (type === 'application/xml' || type === 'text/xml' || /^[a-z]+\/[^;]*\+xml$/.test(type)) return ContentType.APPLICATION_XML;
-  if (type === 'application/x-www-form-urlencoded') return ContentType.APPLICATION_FORM_URLENCODED;
-  if (type === 'multipart/form-data') return ContentType.MULTIPART_FORM_DATA;
-  if (type === 'text/plain') return ContentType.TEXT_PLAIN;
-  return undefined;
+  return { contentType: ContentType.TEXT_PLAIN, mismatch: `the connector has no content type for ${bare.slice(0, 80)}: it sends the body as text/plain` };
 }

@@ -164,7 +164,7 @@ describe('importOpenApi over the corpus', () => {
       {
         code: 'SECURITY_SCHEMES_COMBINED',
         where: 'operation POST /anything/and',
-        message: 'the API wants apiKey_header and basic and oauth2 together: the connector carries only apiKey_header',
+        message: 'the API wants apiKey_header and basic and oauth2 together: the connector carries apiKey_header, and basic as a secret header (not oauth2)',
       },
       { code: 'SECURITY_ALTERNATIVES', where: 'operation POST /anything/or', message: 'the API accepts oauth2 or apiKey_header: the connector uses oauth2' },
       {
@@ -180,7 +180,7 @@ describe('importOpenApi over the corpus', () => {
       {
         code: 'SECURITY_SCHEMES_COMBINED',
         where: 'operation POST /anything/and-or',
-        message: 'the API wants oauth2 and apiKey_header together: the connector carries only oauth2',
+        message: 'the API wants oauth2 and apiKey_header together: the connector carries oauth2, and apiKey_header as a secret header',
       },
       {
         code: 'SECURITY_ALTERNATIVES',

@@ -85,6 +85,23 @@ describe(exportOpenApi.name, () => {
     });
   });
 
+  it("writes the connector's declared Content-Type as the request body's media type, not as a header parameter", () => {
+    const document = JSON.parse(
+      sut(
+        aForecastConnector({
+          requestType: RequestType.PATCH,
+          headers: [{ header: 'Content-Type', value: 'application/json-patch+json' }],
+          contentType: ContentType.APPLICATION_JSON,
+          body: '[]',
+        }),
+      ),
+    ) as { paths: Record<string, { patch: { parameters: Array<{ in: string }>; requestBody: { content: object } } }> };
+    const operation = Object.values(document.paths)[0].patch;
+
+    expect(Object.keys(operation.requestBody.content)).toEqual(['application/json-patch+json']);
+    expect(operation.parameters.filter((parameter) => parameter.in === 'header')).toEqual([]);
+  });
+
   describe('round trip: importOpenApi gives the same connector back', () => {
     const connectors: Array<[string, ExportedConnector]> = [
       [
@@ -162,6 +179,22 @@ describe(exportOpenApi.name, () => {
           body: '',
         }),
       ],
+      [
+        'a declared vendor media type, written as the request body content key',
+        aForecastConnector({
+          requestType: RequestType.PATCH,
+          headers: [
+            { header: 'Accept', value: 'application/json' },
+            { header: 'Content-Type', value: 'application/merge-patch+json' },
+          ],
+          contentType: ContentType.APPLICATION_JSON,
+          body: '{"spec": {"replicas": {{n}}}}',
+        }),
+      ],
+      [
+        'a declared text/csv',
+        aForecastConnector({ requestType: RequestType.POST, headers: [{ header: 'Content-Type', value: 'text/csv' }], contentType: ContentType.TEXT_PLAIN, body: 'a,b\n1,2' }),
+      ],
       ['HEAD', aForecastConnector({ requestType: RequestType.HEAD, headers: [] })],
       ['OPTIONS, a JSON body that is empty', aForecastConnector({ requestType: RequestType.OPTIONS, contentType: ContentType.APPLICATION_JSON, body: '' })],
     ];
@@ -175,7 +208,7 @@ describe(exportOpenApi.name, () => {
     });
 
     it.each([
-      [AuthType.AUTH_BASIC, ['basicToken']],
+      [AuthType.AUTH_BASIC, ['basicUsername', 'basicPassword']],
       [AuthType.AUTH_BEARER, ['bearerToken']],
       [AuthType.AUTH_API_KEY, ['apiKey']],
     ])('asks for the credentials of %s again, without value or variable', async (authType, fields) => {
@@ -185,5 +218,22 @@ describe(exportOpenApi.name, () => {
 
       expect(draft.connectors[0].credentials).toEqual(fields.map((field) => ({ field, where: expect.stringMatching(/^security scheme /) })));
     });
+  });
+
+  it.each([
+    ['beside bearer auth', AuthType.AUTH_BEARER],
+    ['without auth settings', AuthType.AUTH_NONE],
+  ])('writes a secret header %s as a marked apiKey scheme required with the auth, never a parameter, and reads it back', async (_case, authType) => {
+    const connector = aForecastConnector({ authType, headers: [{ header: 'x-api-key', value: '<SECRET>', secret: true }] });
+
+    const document = JSON.parse(sut(connector));
+    const draft = await importOpenApi(sut(connector), {});
+
+    const operation = Object.values(Object.values(document.paths)[0] as Record<string, { parameters: unknown[]; security: unknown[] }>)[0];
+    expect(JSON.stringify(operation.parameters)).not.toContain('x-api-key');
+    expect(document.components.securitySchemes.SECRET_X_API_KEY).toMatchObject({ type: 'apiKey', name: 'x-api-key', in: 'header', 'x-connector-secret-header': true });
+    expect(JSON.stringify(document)).not.toContain('<SECRET>');
+    expect(draft.connectors[0]).toMatchObject({ authType, headers: [{ header: 'x-api-key', value: '', secret: true, where: 'security scheme SECRET_X_API_KEY' }] });
+    expect(draft.warnings).toEqual([]);
   });
 });

@@ -1,5 +1,7 @@
 import { ApiKeyIn, AuthType, ContentType, GrantType, MEDIA_TYPES } from '@app/domain';
-import { ExportedConnector, Exporter } from '../connector-draft';
+import { ExportedConnector, Exporter, secretHeaderVariable } from '../connector-draft';
+import { declaredType } from '../curl/export-curl';
+import { SECRET_HEADER_EXTENSION } from './security';
 import { JsonRecord } from './values';
 
 /** A connector variable: `{{name}}`. */
@@ -10,21 +12,24 @@ const VARIABLE = /\{\{([A-Za-z_][A-Za-z0-9_.-]{0,63})\}\}/g;
  * and port; `{{variables}}` in the path are path parameters; query parameters and headers are required parameters,
  * a fixed value as `const`; the body is the request body's example (as text when its JSON holds a key starting
  * with `$`: the document holds no `$ref` but those it makes, and it makes none); the auth settings a security scheme. Secrets are
- * never known here and an OpenAPI document has no place for one: the scheme only says which credential to give.
+ * never known here and an OpenAPI document has no place for one: the scheme only says which credential to give. A
+ * secret header is an apiKey scheme in the header (named `SECRET_X_TENANT`, marked `x-connector-secret-header`),
+ * required together with the auth settings' scheme, never a header parameter.
  * importOpenApi reads it back into the same connector (method, URL, headers, content type, body, auth, name).
  */
 export const exportOpenApi: Exporter = (connector) => JSON.stringify(documentOf(connector), null, 2);
 
 function documentOf(connector: ExportedConnector): JsonRecord {
   const { origin, path, query } = splitUrl(connector.url);
-  const security = securityOf(connector);
+  const auth = securityOf(connector);
+  const security = [...(auth ? [auth] : []), ...secretHeaderSchemes(connector)];
   const operation: JsonRecord = {
     operationId: connector.name,
     summary: connector.name,
     ...(connector.description ? { description: connector.description } : {}),
-    parameters: [...pathParameters(path), ...queryParameters(query), ...headerParameters(connector.headers)],
+    parameters: [...pathParameters(path), ...queryParameters(query), ...headerParameters(connector.headers.filter(({ secret }) => secret !== true))],
     ...requestBodyOf(connector),
-    security: security ? [{ [security.name]: [] }] : [],
+    security: security.length > 0 ? [Object.fromEntries(security.map(({ name }) => [name, []]))] : [],
     responses: { default: { description: "The far side's answer" } },
   };
   return {
@@ -32,7 +37,7 @@ function documentOf(connector: ExportedConnector): JsonRecord {
     info: { title: connector.name, version: '1.0.0' },
     servers: [serverOf(origin)],
     paths: { [pathTemplate(path)]: { [connector.requestType.toLowerCase()]: operation } },
-    ...(security ? { components: { securitySchemes: { [security.name]: security.scheme } } } : {}),
+    ...(security.length > 0 ? { components: { securitySchemes: Object.fromEntries(security.map(({ name, scheme }) => [name, scheme])) } } : {}),
   };
 }
 
@@ -79,8 +84,9 @@ function queryParameters(query: string | undefined): JsonRecord[] {
   return parameters;
 }
 
+/** The headers but Content-Type, which OpenAPI ignores as a parameter: the request body's media type says it. */
 function headerParameters(headers: Array<{ header: string; value: string }>): JsonRecord[] {
-  const seen = new Set<string>();
+  const seen = new Set<string>(['content-type']);
   return headers.flatMap(({ header, value }) => {
     if (seen.has(header.toLowerCase())) return [];
     seen.add(header.toLowerCase());
@@ -101,10 +107,13 @@ function decoded(text: string): string {
   }
 }
 
-/** The body as the example of its media type: as JSON data when it reads back the same, else as the text it is. */
+/**
+ * The body as the example of its media type (the connector's declared Content-Type as written, else its content
+ * type's): as JSON data when it reads back the same, else as the text it is.
+ */
 function requestBodyOf(connector: ExportedConnector): JsonRecord {
   if (connector.contentType === ContentType.NONE) return {};
-  const mediaType = MEDIA_TYPES[connector.contentType];
+  const mediaType = declaredType(connector) ?? MEDIA_TYPES[connector.contentType];
   return { requestBody: { required: true, content: { [mediaType]: { example: exampleOf(connector) } } } };
 }
 
@@ -143,7 +152,7 @@ function securityOf(connector: ExportedConnector): { name: string; scheme: JsonR
     case AuthType.AUTH_BASIC:
       return {
         name: 'basicAuth',
-        scheme: { type: 'http', scheme: 'basic', description: 'Give the user id and password (the basicToken) again: secrets are not exported.' },
+        scheme: { type: 'http', scheme: 'basic', description: 'Give the user id and password again (basicUsername and basicPassword): secrets are not exported.' },
       };
     case AuthType.AUTH_BEARER:
       return { name: 'bearerAuth', scheme: { type: 'http', scheme: 'bearer', description: 'Give the bearer token again: secrets are not exported.' } };
@@ -162,6 +171,16 @@ function securityOf(connector: ExportedConnector): { name: string; scheme: JsonR
     default:
       return undefined;
   }
+}
+
+/** Each secret header as an apiKey scheme in the header, marked as a secret header (importOpenApi reads it back as one). */
+function secretHeaderSchemes(connector: ExportedConnector): Array<{ name: string; scheme: JsonRecord }> {
+  return connector.headers
+    .filter(({ secret }) => secret === true)
+    .map(({ header }) => ({
+      name: secretHeaderVariable(header),
+      scheme: { type: 'apiKey', name: header, in: 'header', [SECRET_HEADER_EXTENSION]: true, description: `Give the ${header} header's value again: secrets are not exported.` },
+    }));
 }
 
 function oauth2Scheme(connector: ExportedConnector): JsonRecord {

@@ -427,13 +427,46 @@ describe(importOpenApi.name, () => {
       expect([connector.contentType, connector.body]).toEqual([ContentType.APPLICATION_FORM_URLENCODED, 'name=Rex+%26+co&age=3&tags=%5B%22a%22%5D']);
     });
 
-    it('sends an unknown media type as text/plain, and leaves a multipart body without example empty', async () => {
+    it('keeps any other media type as TEXT_PLAIN with its Content-Type, and leaves a multipart body without example empty', async () => {
       const { connector: binary, warnings: binaryWarnings } = await importOne(body({ 'image/png': { schema: { type: 'string', format: 'binary' } } }));
       const { connector: multipart, warnings: multipartWarnings } = await importOne(body({ 'multipart/form-data': { schema: { type: 'object' } } }));
+      const { connector: mixed, warnings: mixedWarnings } = await importOne(body({ 'multipart/mixed': { example: 'x' } }));
 
-      expect([binary.contentType, multipart.contentType, multipart.body]).toEqual([ContentType.TEXT_PLAIN, ContentType.MULTIPART_FORM_DATA, '']);
-      expect(binaryWarnings.map((found) => found.code)).toEqual(['UNSUPPORTED_MEDIA_TYPE', 'BODY_GENERATED']);
+      expect([binary.contentType, binary.headers, multipart.contentType, multipart.headers, multipart.body]).toEqual([
+        ContentType.TEXT_PLAIN,
+        [{ header: 'Content-Type', value: 'image/png' }],
+        ContentType.MULTIPART_FORM_DATA,
+        [],
+        '',
+      ]);
+      expect(binaryWarnings.map((found) => found.code)).toEqual(['BODY_GENERATED']);
       expect(multipartWarnings.map((found) => found.code)).toEqual(['BODY_LEFT_EMPTY']);
+      expect([mixed.contentType, mixed.headers, mixedWarnings.map((found) => found.code)]).toEqual([ContentType.TEXT_PLAIN, [], ['UNSUPPORTED_MEDIA_TYPE']]);
+    });
+
+    it.each([
+      ['application/merge-patch+json', ContentType.APPLICATION_JSON],
+      ['application/json-patch+json', ContentType.APPLICATION_JSON],
+      ['application/vnd.api+json', ContentType.APPLICATION_JSON],
+      ['text/csv', ContentType.TEXT_PLAIN],
+      ['application/soap+xml; charset=utf-8', ContentType.APPLICATION_XML],
+    ])('imports a body declared as %s with its content type and the declared type as its Content-Type header', async (mediaType, contentType) => {
+      const { connector, warnings } = await importOne(aDocumentWith({ requestBody: { content: { [mediaType]: { example: 'x' } } } }));
+
+      expect(connector).toMatchObject({ contentType, body: 'x', headers: [{ header: 'Content-Type', value: mediaType }] });
+      expect(warnings).toEqual([]);
+    });
+
+    it("keeps no header for a content type's own media type, and ignores a Content-Type header parameter", async () => {
+      const { connector, warnings } = await importOne(
+        aDocumentWith({
+          parameters: [{ name: 'Content-Type', in: 'header', required: true, schema: { type: 'string', enum: ['text/plain'] } }],
+          requestBody: { content: { 'application/json': { example: {} } } },
+        }),
+      );
+
+      expect(connector).toMatchObject({ contentType: ContentType.APPLICATION_JSON, headers: [] });
+      expect(warnings.map((found) => found.code)).toContain('HEADER_PARAMETER_IGNORED');
     });
 
     it('never fetches an externalValue example', async () => {
@@ -479,7 +512,16 @@ describe(importOpenApi.name, () => {
     const secured = (security: unknown, root: Record<string, unknown> = {}) => aDocumentWith({ security }, { components: { securitySchemes }, ...root });
 
     it.each([
-      ['basic', { authType: AuthType.AUTH_BASIC, credentials: [{ field: 'basicToken', where: 'security scheme basic' }] }],
+      [
+        'basic',
+        {
+          authType: AuthType.AUTH_BASIC,
+          credentials: [
+            { field: 'basicUsername', where: 'security scheme basic' },
+            { field: 'basicPassword', where: 'security scheme basic' },
+          ],
+        },
+      ],
       ['bearer', { authType: AuthType.AUTH_BEARER, credentials: [{ field: 'bearerToken', where: 'security scheme bearer' }] }],
       [
         'headerKey',
@@ -548,14 +590,27 @@ describe(importOpenApi.name, () => {
       ]);
     });
 
-    it('takes the first alternative a connector supports, and one scheme of several required together', async () => {
+    it('takes the first alternative a connector supports, and of several schemes required together one as the auth settings, a second as a secret header', async () => {
       const { connector, warnings } = await importOne(secured([{ digest: [] }, { headerKey: [], bearer: [] }, {}]));
 
       expect(connector.authType).toBe(AuthType.AUTH_API_KEY);
+      expect(connector.headers).toEqual([{ header: 'Authorization', value: '', secret: true, where: 'security scheme bearer' }]);
       expect(warnings).toEqual([
         { code: 'SECURITY_ALTERNATIVES', where: WHERE, message: 'the API accepts digest or headerKey and bearer or none: the connector uses headerKey' },
-        { code: 'SECURITY_SCHEMES_COMBINED', where: WHERE, message: 'the API wants headerKey and bearer together: the connector carries only headerKey' },
+        {
+          code: 'SECURITY_SCHEMES_COMBINED',
+          where: WHERE,
+          message: 'the API wants headerKey and bearer together: the connector carries headerKey, and bearer as a secret header',
+        },
       ]);
+    });
+
+    it('makes an API key in a header required with bearer auth a secret header, its header parameter with it', async () => {
+      const document = secured([{ bearer: [], headerKey: [] }]);
+      const { connector } = await importOne(document);
+
+      expect(connector).toMatchObject({ authType: AuthType.AUTH_BEARER, credentials: [{ field: 'bearerToken' }] });
+      expect(connector.headers.filter(({ secret }) => secret)).toEqual([expect.objectContaining({ secret: true, value: '', where: 'security scheme headerKey' })]);
     });
 
     it("takes the operation's security over the document's, `[]` being no auth", async () => {

@@ -1,5 +1,5 @@
 import { ApiKeyIn, AuthType } from '@app/domain';
-import { AuthSettings, ConnectorDraft, ImportSourceError, ImportWarning, Importer, NO_AUTH } from '../connector-draft';
+import { AuthSettings, ConnectorDraft, DraftHeader, ImportSourceError, ImportWarning, Importer, NO_AUTH } from '../connector-draft';
 import { documentNotes } from './document-notes';
 import { loadDocument } from './load-document';
 import { namingOf } from './naming';
@@ -44,8 +44,10 @@ function draftOf(document: JsonRecord, source: OperationSource, warnings: Import
     return undefined;
   }
   const server = serverFor(document, pathItem, operation, where, warnings);
-  let auth = userInfoAuth(server.userInfo, authOf(document, operation, server, where, warnings), where, warnings);
-  if (auth.authType !== AuthType.AUTH_NONE && !server.hostIsFixed) {
+  const security = authOf(document, operation, server, where, warnings);
+  let auth = userInfoAuth(server.userInfo, security.auth, where, warnings);
+  let { secretHeaders } = security;
+  if ((auth.authType !== AuthType.AUTH_NONE || secretHeaders.length > 0) && !server.hostIsFixed) {
     warnings.push(
       warning(
         'AUTH_NEEDS_ABSOLUTE_SERVER',
@@ -54,6 +56,7 @@ function draftOf(document: JsonRecord, source: OperationSource, warnings: Import
       ),
     );
     auth = NO_AUTH;
+    secretHeaders = [];
   }
   const parameters = parametersOf(path, pathItem, operation, apiKeyPlace(auth), where, warnings);
   const url = `${server.url}${parameters.pathAndQuery}`;
@@ -65,8 +68,13 @@ function draftOf(document: JsonRecord, source: OperationSource, warnings: Import
     ...namingOf(method.toUpperCase(), path, operation, where, warnings),
     requestType: method.toUpperCase() as ConnectorDraft['requestType'],
     url,
-    headers: cappedHeaders(parameters.headers, where, warnings),
-    ...bodyOf(operation, where, warnings),
+    // A header parameter a secret header sends is that secret header.
+    ...bodyAndHeaders(
+      operation,
+      [...parameters.headers.filter(({ header }) => !secretHeaders.some((secret) => secret.header.toLowerCase() === header.toLowerCase())), ...secretHeaders],
+      where,
+      warnings,
+    ),
     authType,
     grantType,
     oauthUrl,
@@ -78,12 +86,23 @@ function draftOf(document: JsonRecord, source: OperationSource, warnings: Import
   };
 }
 
+/** The body, and the headers with the declared media type's Content-Type last. */
+function bodyAndHeaders(
+  operation: JsonRecord,
+  headers: Array<{ header: string; value: string }>,
+  where: string,
+  warnings: ImportWarning[],
+): Pick<ConnectorDraft, 'headers' | 'contentType' | 'body'> {
+  const { contentTypeHeader, ...body } = bodyOf(operation, where, warnings);
+  return { headers: cappedHeaders(contentTypeHeader ? [...headers, contentTypeHeader] : headers, where, warnings), ...body };
+}
+
 function apiKeyPlace(auth: AuthSettings): ApiKeyPlace | undefined {
   if (auth.authType !== AuthType.AUTH_API_KEY || auth.apiKeyName === null) return undefined;
   return { in: auth.apiKeyIn === ApiKeyIn.QUERY ? 'query' : 'header', name: auth.apiKeyName };
 }
 
-function cappedHeaders(headers: Array<{ header: string; value: string }>, where: string, warnings: ImportWarning[]): Array<{ header: string; value: string }> {
+function cappedHeaders(headers: DraftHeader[], where: string, warnings: ImportWarning[]): DraftHeader[] {
   if (headers.length <= MAX_HEADERS) return headers;
   const left = headers.slice(MAX_HEADERS).map((header) => header.header);
   warnings.push(warning('TOO_MANY_HEADERS', where, `a connector holds ${MAX_HEADERS} headers: left out ${left.slice(0, 10).join(', ')}`));

@@ -108,8 +108,9 @@ function addHeader(
 ): void {
   const { name, fixed } = parameter;
   const lower = name.toLowerCase();
-  // A fixed Accept or Content-Type is an explicit value (an exported connector's headers come back this way).
-  const reason = headerProblem(name, lower === 'authorization' || (HEADERS_FROM_SETTINGS.has(lower) && fixed === undefined));
+  // A fixed Accept is an explicit value (an exported connector's headers come back this way). A Content-Type
+  // parameter is ignored, as OpenAPI says: the request body's media type is the one sent.
+  const reason = headerProblem(name, lower === 'authorization' || lower === 'content-type' || (HEADERS_FROM_SETTINGS.has(lower) && fixed === undefined));
   if (reason) {
     warnings.push(warning('HEADER_PARAMETER_IGNORED', where, `the header parameter ${name.slice(0, 100)} is left out: ${reason}`));
     return;
@@ -132,7 +133,8 @@ function headerProblem(name: string, setBySettings: boolean): string | undefined
   // A routing header must name url's host (or is refused) when a secret goes with the call; a variable there is refused.
   if (ROUTING_HEADERS.has(lower)) return 'front ends route a call by it (its host, path, scheme or port): write it into the connector if the API needs it';
   if (!setBySettings) return undefined;
-  return lower === 'authorization' ? "the connector's auth settings set Authorization" : "the connector's content type sets it";
+  if (lower === 'authorization') return "the connector's auth settings set Authorization";
+  return lower === 'content-type' ? "the request body's media type is the one sent (OpenAPI ignores a Content-Type parameter)" : "the connector's content type sets it";
 }
 
 /** A parameter name as a variable name: invalid characters become `_` (and a warning says so). */

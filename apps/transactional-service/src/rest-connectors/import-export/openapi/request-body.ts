@@ -1,6 +1,5 @@
-import { ContentType } from '@app/domain';
+import { ContentType, contentTypeOfMediaType, keptContentType, mediaTypeEssence } from '@app/domain';
 import { ImportWarning } from '../connector-draft';
-import { contentTypeOf } from './media-type';
 import { skeletonOf } from './schema-skeleton';
 import { shownUrl } from './server-userinfo';
 import { JsonRecord, arrayOrEmpty, entriesOf, has, isRecord, recordOrEmpty, stringOrUndefined, unresolvedRef } from './values';
@@ -11,24 +10,36 @@ const MAX_BODY = 65_536;
 export interface BodyPart {
   contentType: ContentType;
   body: string;
+  /** The declared media type as the connector's Content-Type header, when it is not its content type's own (keptContentType). */
+  contentTypeHeader?: { header: string; value: string };
 }
 
 /**
- * The request body: the first media type (in the document's order) that a connector content type fits, else the
- * first one as TEXT_PLAIN; its body from `example`, the first of `examples`, the schema's example, else a skeleton of
- * the schema. Nothing is fetched: an `externalValue` example is named in a warning.
+ * The request body: the first media type (in the document's order) a connector content type is named for (JSON and
+ * `+json`, XML and `+xml`, the form types, text/plain), else the first one; its content type by the domain's rule
+ * (contentTypeOfMediaType: `text/csv` is TEXT_PLAIN), the declared type kept as the Content-Type header, sent as
+ * written. Its body from `example`, the first of `examples`, the schema's example, else a skeleton of the schema.
+ * Nothing is fetched: an `externalValue` example is named in a warning.
  */
 export function bodyOf(operation: JsonRecord, where: string, warnings: ImportWarning[]): BodyPart {
   const media = entriesOf(recordOrEmpty(operation.requestBody).content);
   if (media.length === 0) return { contentType: ContentType.NONE, body: '' };
-  const chosen = media.find(([type]) => contentTypeOf(type) !== undefined) ?? media[0];
+  const chosen = media.find(([type]) => isNamedFor(type)) ?? media[0];
   const [mediaType, content] = chosen;
   const others = media.filter((entry) => entry !== chosen).map(([type]) => type);
   if (others.length)
     warnings.push(warning('OTHER_MEDIA_TYPES', where, `the body is sent as ${mediaType}; the API also takes ${others.slice(0, 5).join(', ')}`));
-  const contentType = contentTypeOf(mediaType) ?? unsupported(mediaType, where, warnings);
+  const fitting = contentTypeOfMediaType(mediaType);
+  const contentType = fitting ?? unsupported(mediaType, where, warnings);
   const body = cappedBody(bodyText(contentType, recordOrEmpty(content), where, warnings), where, warnings);
-  return { contentType, body };
+  const declared = fitting === null ? undefined : keptContentType(fitting, mediaType);
+  return { contentType, body, ...(declared !== undefined && { contentTypeHeader: { header: 'Content-Type', value: declared } }) };
+}
+
+/** A media type a content type is named for, rather than one TEXT_PLAIN takes as any other. */
+function isNamedFor(mediaType: string): boolean {
+  const contentType = contentTypeOfMediaType(mediaType);
+  return contentType !== null && (contentType !== ContentType.TEXT_PLAIN || mediaTypeEssence(mediaType) === 'text/plain');
 }
 
 function unsupported(mediaType: string, where: string, warnings: ImportWarning[]): ContentType {
@@ -36,7 +47,7 @@ function unsupported(mediaType: string, where: string, warnings: ImportWarning[]
     warning(
       'UNSUPPORTED_MEDIA_TYPE',
       where,
-      `${mediaType.slice(0, 100)} has no connector content type: the body is sent as text/plain (edit the connector if the API needs more)`,
+      `${mediaType.slice(0, 100)} is a media type no connector content type sends: the body is sent as text/plain (edit the connector if the API needs more)`,
     ),
   );
   return ContentType.TEXT_PLAIN;

@@ -38,15 +38,18 @@ export function userInfoAuth(userInfo: string | undefined, auth: AuthSettings, w
   const declared = 'server URL user info';
   const basic = { ...NO_AUTH, authType: AuthType.AUTH_BASIC };
   const text = decoded(userInfo);
-  if (!text.includes(':') || text.includes('{')) {
-    warnings.push(
-      warning(
-        'SERVER_USERINFO',
-        where,
-        'the user info in the server URL became basic auth, without a value (no password, or a variable in it): give basicToken (the Base64 of user:password) with the import',
-      ),
-    );
-    return { ...basic, credentials: [{ field: 'basicToken', where: declared }] };
+  const colon = text.indexOf(':');
+  if (colon === -1 || text.includes('{')) {
+    // No password, or a server variable in it: the user and the password are asked for apart, the user when it is written out.
+    const user = colon === -1 ? text : text.slice(0, colon);
+    warnings.push(warning('SERVER_USERINFO', where, 'the user info in the server URL became basic auth settings: not in the URL'));
+    return {
+      ...basic,
+      credentials: [
+        user.includes('{') ? { field: 'basicUsername', where: declared } : { field: 'basicUsername', value: user, where: declared },
+        { field: 'basicPassword', where: declared },
+      ],
+    };
   }
   const token = Buffer.from(text, 'utf8').toString('base64');
   if (!text.isWellFormed() || !isBasicCredentials(token)) {

@@ -26,7 +26,7 @@ import { ImportWarning } from '../connector-draft';
  * - UNKNOWN_PARAMETER_LOCATION: a parameter `in` a place this importer does not know.
  * - TOO_MANY_HEADERS: more than 50 headers; the rest are left out.
  * - OTHER_MEDIA_TYPES: the request body may be sent in other media types too; the connector uses one.
- * - UNSUPPORTED_MEDIA_TYPE: a media type without a connector content type: sent as TEXT_PLAIN.
+ * - UNSUPPORTED_MEDIA_TYPE: a multipart type other than form-data, which no content type sends: sent as TEXT_PLAIN.
  * - BODY_GENERATED: no example: the body is a skeleton made from the schema, to be filled in.
  * - BODY_LEFT_EMPTY: no example and no skeleton possible in that media type (XML, multipart, binary).
  * - EXTERNAL_EXAMPLE: an example given only by `externalValue` (never fetched).

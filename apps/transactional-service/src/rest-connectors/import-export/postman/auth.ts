@@ -1,4 +1,4 @@
-import { ApiKeyIn, AuthType, GrantType, HTTP_TOKEN, isBasicCredentials } from '@app/domain';
+import { ApiKeyIn, AuthType, GrantType, HTTP_TOKEN, ImportCredentialField, isBasicCredentials } from '@app/domain';
 import { AuthSettings, CredentialDraft, CredentialField, NO_AUTH } from '../connector-draft';
 import { Json, JsonNode } from './postman-json';
 import { variablesIn, wholeVariable } from './variables';
@@ -18,7 +18,7 @@ export function declaredAuth(owner: JsonNode, where: string): DeclaredAuth | und
 }
 
 /** One credential from the text that holds it: its value, or the variable it names (a warning when it mixes both). */
-export function credentialOf(field: CredentialField, text: string | undefined, where: string, warnings: Warnings, warnAt: string): CredentialDraft {
+export function credentialOf(field: ImportCredentialField, text: string | undefined, where: string, warnings: Warnings, warnAt: string): CredentialDraft {
   if (!text) return { field, where };
   const names = variablesIn(text);
   if (names.length === 0) return { field, value: text, where };
@@ -75,17 +75,18 @@ function unsupported(warnings: Warnings, at: string, what: string): AuthSettings
   return NO_AUTH;
 }
 
-/** Basic auth from a username and password: basicToken is the Base64 of `username:password` (RFC 7617, UTF-8), which only values can make. */
+/**
+ * Basic auth from a username and password: basicToken is the Base64 of `username:password` (RFC 7617, UTF-8), which
+ * only values can make. With a variable in either, the import asks for the two apart (basicUsername, basicPassword),
+ * only the one the collection does not hold, and the service makes the token.
+ */
 export function basicSettings(username: string, password: string, where: string, warnings: Warnings, at: string): AuthSettings {
-  const names = [...variablesIn(password), ...variablesIn(username)];
   const settings = { ...NO_AUTH, authType: AuthType.AUTH_BASIC };
-  if (names.length > 0) {
-    warnings.add(
-      'CREDENTIAL_FROM_VARIABLES',
-      at,
-      `basicToken (${where}) is the Base64 of username:password, which come from {{${names.join('}}, {{')}}}: give it when importing.`,
-    );
-    return { ...settings, credentials: [{ field: 'basicToken', variable: names[0], where }] };
+  if (variablesIn(password).length > 0 || variablesIn(username).length > 0) {
+    // An empty username is one (Postman sends `:password`); an empty password too.
+    const part = (field: 'basicUsername' | 'basicPassword', text: string): CredentialDraft =>
+      text === '' ? { field, value: '', where } : credentialOf(field, text, where, warnings, at);
+    return { ...settings, credentials: [part('basicUsername', username), part('basicPassword', password)] };
   }
   const token = Buffer.from(`${username}:${password}`, 'utf8').toString('base64');
   if (!`${username}${password}`.isWellFormed() || !isBasicCredentials(token)) {

@@ -1,4 +1,4 @@
-import { ApiKeyIn, AuthType, ContentType, RequestType } from '@app/domain';
+import { ApiKeyIn, AuthType, ContentType, multipartBody, RequestType } from '@app/domain';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ConnectorDraft, ImportDraft, ImportSourceError } from '../connector-draft';
@@ -163,7 +163,10 @@ describe('importPostman on collections nobody here wrote', () => {
             description: 'First Request',
             url: 'https://insomnia.rest/api/users',
             contentType: ContentType.MULTIPART_FORM_DATA,
-            body: 'foo=bar',
+            body: multipartBody([
+              { name: 'file', value: '', filename: 'test.txt' },
+              { name: 'foo', value: 'bar' },
+            ]),
             ...basic('item "First Folder / {{base_url}}/api/users"'),
           },
           {
@@ -215,8 +218,8 @@ describe('importPostman on collections nobody here wrote', () => {
         expect(warningsOf(draft)).toEqual([
           ['HEADER_AS_AUTH', 'item "First Folder / {{base_url}}/api/users"'],
           ['VARIABLE_INLINED', 'item "First Folder / {{base_url}}/api/users"'],
-          ['FILE_NOT_IMPORTED', 'item "First Folder / {{base_url}}/api/users"'],
           ['DISABLED_SKIPPED', 'item "First Folder / {{base_url}}/api/users"'],
+          ['FILE_NOT_IMPORTED', 'item "First Folder / {{base_url}}/api/users"'],
           ['HEADER_AS_AUTH', 'item "First Folder / Urlencoded Form Test"'],
           ['VARIABLE_INLINED', 'item "First Folder / Urlencoded Form Test"'],
           ['VARIABLE_INLINED', 'item "Test Request"'],
@@ -250,7 +253,19 @@ describe('importPostman on collections nobody here wrote', () => {
         ],
         ['item "GET Request with disabled query"', 'GET', `${echo}/get?test=123&anotherone=232`, 'NONE', [], ''],
         ['item "POST Raw Text"', 'POST', `${echo}/post`, 'TEXT_PLAIN', [], raw('POST Raw Text')],
-        ['item "POST form data with file"', 'POST', `${echo}/post`, 'MULTIPART_FORM_DATA', [], "fdjks=dsf&sdf=helo&12=%2223%22&'123'='%2223%5C%224%5C%22%22'"],
+        [
+          'item "POST form data with file"',
+          'POST',
+          `${echo}/post`,
+          'MULTIPART_FORM_DATA',
+          [],
+          multipartBody([
+            { name: 'fdjks', value: 'dsf' },
+            { name: 'sdf', value: 'helo' },
+            { name: '12', value: '"23"' },
+            { name: "'123'", value: `'"23\\"4\\""'` },
+          ]),
+        ],
         [
           'item "POST urlencoded data with disabled entries"',
           'POST',
@@ -281,8 +296,6 @@ describe('importPostman on collections nobody here wrote', () => {
         ['DISABLED_SKIPPED', 'item "POST form data with file"'],
         ['DISABLED_SKIPPED', 'item "POST form data with file"'],
         ['DISABLED_SKIPPED', 'item "POST form data with file"'],
-        ['CONTENT_TYPE_UNSUPPORTED', 'item "POST javascript with raw"'],
-        ['CONTENT_TYPE_UNSUPPORTED', 'item "POST text/html with raw"'],
         ['VARIABLE_VALUES_NOT_IMPORTED', 'item "Resolve URL"'],
         ['DISABLED_SKIPPED', 'item "DELETE Request"'],
         ['DISABLED_SKIPPED', 'item "HEAD request"'],
@@ -306,14 +319,21 @@ describe('importPostman on collections nobody here wrote', () => {
       expect(byName.get('Resolve URL (Quotes + Special Characters) Copy')!.url).toBe(`${echo}/{{action}}?a=!@$^*()_-\`%26&b=,./%27;[]}{%22:/?%3E%3C||`);
       expect(byName.get('POST form data with special characters')).toMatchObject({
         contentType: ContentType.MULTIPART_FORM_DATA,
-        body: "pl='a'&qu=%22b%22&hdjkljh=c&sa=d&Special=!%40%23%24%25%26*()%5E_%2B%3D%60~%20%20%20%20&more=%2C.%2F'%3B%5B%5D%7D%7B%22%3A%3F%3E%3C%7C%5C%5C",
+        body: multipartBody([
+          { name: 'pl', value: "'a'" },
+          { name: 'qu', value: '"b"' },
+          { name: 'hdjkljh', value: 'c' },
+          { name: 'sa', value: 'd' },
+          { name: 'Special', value: '!@#$%&*()^_+=`~    ' },
+          { name: 'more', value: ',./\';[]}{":?><|\\\\' },
+        ]),
       });
       expect(byName.get('POST json with raw')).toMatchObject({
         contentType: ContentType.APPLICATION_JSON,
         body: sourceText(http, 'POST json with raw', 'body', 'raw'),
       });
       expect([byName.get('POST File'), byName.get('Post file in file mode')].map((connector) => [connector!.contentType, connector!.body])).toEqual([
-        [ContentType.MULTIPART_FORM_DATA, ''],
+        [ContentType.MULTIPART_FORM_DATA, multipartBody([{ name: 'file', value: '', filename: 'file.txt' }])],
         [ContentType.NONE, ''],
       ]);
       expect(['Request with Port and without path', 'GET request with port and path param'].map((name) => byName.get(name)!.url)).toEqual([

@@ -1,4 +1,4 @@
-import { ApiKeyIn, AuthType, ContentType, GrantType, RequestType } from '@app/domain';
+import { ApiKeyIn, AuthType, ContentType, GrantType, multipartBody, RequestType } from '@app/domain';
 import fc from 'fast-check';
 import { ConnectorDraft, CredentialDraft, ExportedConnector } from '../connector-draft';
 import { anExportedConnector } from '../testing/exported-connector';
@@ -80,6 +80,23 @@ describe('exportPostman', () => {
     expect(exported.item[0].request.url).toEqual({ raw: 'https://user@[::1]:8080/x' });
   });
 
+  it('writes a multipart body as form data: text fields, and files named by src with their text or bytes beside', () => {
+    const body = multipartBody([
+      { name: 'to', value: '{{to}}', contentType: 'text/plain' },
+      { name: 'notes', value: 'hi', filename: 'notes.txt' },
+      { name: 'photo', base64: 'AP8=', filename: 'p.png', contentType: 'image/png' },
+    ]);
+    const exported = JSON.parse(exportPostman(aConnector({ requestType: RequestType.POST, contentType: ContentType.MULTIPART_FORM_DATA, body })));
+    expect(exported.item[0].request.body).toEqual({
+      mode: 'formdata',
+      formdata: [
+        { key: 'to', value: '{{to}}', type: 'text', contentType: 'text/plain' },
+        { key: 'notes', type: 'file', src: 'notes.txt', value: 'hi' },
+        { key: 'photo', type: 'file', src: 'p.png', 'x-base64': 'AP8=', contentType: 'image/png' },
+      ],
+    });
+  });
+
   describe('round trip: an import of the export gives back the connector', () => {
     const oauth = { oauthUrl: 'https://auth.example.com/oauth/token', clientId: 'shop-client' };
     const cases: Array<[string, ExportedConnector, Array<Omit<CredentialDraft, 'where'>>]> = [
@@ -111,7 +128,10 @@ describe('exportPostman', () => {
           authType: AuthType.AUTH_BASIC,
           body: '<order id="{{id}}">\n  <note>a &amp; b</note>\n</order>',
         }),
-        [{ field: 'basicToken', variable: 'basicPassword' }],
+        [
+          { field: 'basicUsername', variable: 'basicUsername' },
+          { field: 'basicPassword', variable: 'basicPassword' },
+        ],
       ],
       [
         'text with an API key header',
@@ -144,7 +164,13 @@ describe('exportPostman', () => {
           authType: AuthType.AUTH_OAUTH2,
           grantType: GrantType.CLIENT_CREDENTIALS,
           ...oauth,
-          body: 'a=1&b=2',
+          body: multipartBody([
+            { name: 'a', value: '{{a}}' },
+            { name: 'meta', value: '{"k":1}', contentType: 'application/json' },
+            { name: 'notes', value: 'line 1\nline 2', filename: 'notes.txt', contentType: 'text/plain' },
+            { name: 'photo', base64: 'iVBORw0KGgo=', filename: 'photo.png', contentType: 'image/png' },
+            { name: 'blob', base64: 'AP8=' },
+          ]),
         }),
         [
           { field: 'clientId', value: 'shop-client' },
@@ -201,5 +227,28 @@ describe('exportPostman', () => {
         { numRuns: 200 },
       );
     });
+  });
+
+  it('writes a secret header as its {{SECRET_…}} variable, declared empty, which an import reads back as that secret header beside the auth', async () => {
+    const connector = aConnector({
+      authType: AuthType.AUTH_BEARER,
+      headers: [
+        { header: 'x-api-key', value: '<SECRET>', secret: true },
+        { header: 'X-Tenant', value: '<SECRET>', secret: true },
+      ],
+    });
+    const exported = exportPostman(connector);
+    expect(exported).not.toContain('<SECRET>');
+    expect(JSON.parse(exported).item[0].request.header).toEqual([
+      { key: 'x-api-key', value: '{{SECRET_X_API_KEY}}', type: 'text' },
+      { key: 'X-Tenant', value: '{{SECRET_X_TENANT}}', type: 'text' },
+    ]);
+    expect(JSON.parse(exported).variable).toEqual(expect.arrayContaining([{ key: 'SECRET_X_API_KEY', value: '', type: 'string' }]));
+    const [draft] = (await importPostman(exported, {})).connectors;
+    expect(draft.authType).toBe(AuthType.AUTH_BEARER);
+    expect(draft.headers).toEqual([
+      expect.objectContaining({ header: 'x-api-key', value: '', secret: true, variable: 'SECRET_X_API_KEY' }),
+      expect.objectContaining({ header: 'X-Tenant', value: '', secret: true, variable: 'SECRET_X_TENANT' }),
+    ]);
   });
 });

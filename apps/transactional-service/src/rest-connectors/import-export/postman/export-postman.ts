@@ -1,6 +1,6 @@
-import { ApiKeyIn, AuthType, ContentType, GrantType, MEDIA_TYPES, PLACEHOLDER } from '@app/domain';
-import { ExportedConnector } from '../connector-draft';
-import { formEncode } from './body';
+import { ApiKeyIn, AuthType, ContentType, GrantType, MEDIA_TYPES, multipartPartsOf, PLACEHOLDER } from '@app/domain';
+import { ExportedConnector, secretHeaderVariable } from '../connector-draft';
+import { formEncode, X_BASE64 } from './body';
 import { JsonNode } from './postman-json';
 import { splitUrl, urlFromParts } from './url';
 import { maskVariables } from './variables';
@@ -140,20 +140,43 @@ function bodyOf(connector: ExportedConnector): { body?: object; contentType?: st
   if (contentType === ContentType.NONE) return body === '' ? {} : { body: { mode: 'raw', raw: body, disabled: true } };
   const language = LANGUAGES[contentType];
   if (language !== undefined) return { body: { mode: 'raw', raw: body, options: { raw: { language } } } };
-  const mode = contentType === ContentType.APPLICATION_FORM_URLENCODED ? 'urlencoded' : 'formdata';
+  if (contentType === ContentType.MULTIPART_FORM_DATA) return { body: { mode: 'formdata', formdata: formdataOf(body) } };
   const fields = formFields(body);
-  return fields === undefined ? { body: { mode: 'raw', raw: body }, contentType: MEDIA_TYPES[contentType] } : { body: { mode, [mode]: fields } };
+  return fields === undefined
+    ? { body: { mode: 'raw', raw: body }, contentType: MEDIA_TYPES[contentType] }
+    : { body: { mode: 'urlencoded', urlencoded: fields } };
 }
 
+/**
+ * A multipart body's parts as form data fields: a text part a `text` field (its contentType kept); a file (a part with
+ * a filename or base64) a `file` field whose `src` is its filename, its text in `value` and its bytes in `x-base64`,
+ * which Postman leaves aside and the import reads back (Postman sends the file at `src` once the user picks it).
+ */
+function formdataOf(body: string): object[] {
+  return multipartPartsOf(body).map(({ name, value, base64, filename, contentType }) => {
+    const typed = contentType === undefined ? {} : { contentType };
+    if (filename === undefined && base64 === undefined) return { key: name, value, type: 'text', ...typed };
+    return {
+      key: name,
+      type: 'file',
+      src: filename ?? '',
+      ...(value !== undefined && { value }),
+      ...(base64 !== undefined && { [X_BASE64]: base64 }),
+      ...typed,
+    };
+  });
+}
+
+/** The connector's headers, a secret header's value as its variable (secretHeaderVariable), which the collection declares empty. */
 function headersOf(connector: ExportedConnector, contentType: string | undefined): object[] {
-  const own = connector.headers.map(({ header, value }) => ({ key: header, value, type: 'text' }));
+  const own = connector.headers.map(({ header, value, secret: isSecret }) => ({ key: header, value: isSecret === true ? secret(secretHeaderVariable(header)) : value, type: 'text' }));
   const hasContentType = connector.headers.some(({ header }) => header.toLowerCase() === 'content-type');
   return contentType === undefined || hasContentType ? own : [...own, { key: 'Content-Type', value: contentType, type: 'text' }];
 }
 
 /** The variables the collection declares: those the auth settings' secrets are written as, and the connector's own. */
-function variablesOf(connector: ExportedConnector, auth: object): Array<{ key: string; value: string; type: 'string' }> {
-  const texts = [JSON.stringify(auth), connector.url, connector.body, ...connector.headers.map(({ value }) => value)];
+function variablesOf(connector: ExportedConnector, auth: object, headers: object[]): Array<{ key: string; value: string; type: 'string' }> {
+  const texts = [JSON.stringify(auth), connector.url, connector.body, JSON.stringify(headers)];
   const names = new Set(texts.flatMap((text) => [...text.matchAll(PLACEHOLDER)].map((match) => match[1])));
   return [...names].map((key) => ({ key, value: '', type: 'string' }));
 }
@@ -161,15 +184,16 @@ function variablesOf(connector: ExportedConnector, auth: object): Array<{ key: s
 /**
  * A Postman Collection v2.1 of one request: the connector's method, URL (raw, and its parts when they give it
  * back exactly), headers, body (raw with its language, urlencoded or form data) and auth, each secret written as a
- * `{{variable}}` (SECRET_VARIABLES) that the collection declares empty.
+ * `{{variable}}` (SECRET_VARIABLES, and a secret header's `{{SECRET_X_TENANT}}`) that the collection declares empty.
  */
 export function exportCollection(connector: ExportedConnector): string {
   const auth = authOf(connector);
   const { body, contentType } = bodyOf(connector);
   const parts = urlParts(connector.url);
+  const header = headersOf(connector, contentType);
   const request = {
     method: connector.requestType,
-    header: headersOf(connector, contentType),
+    header,
     ...(body === undefined ? {} : { body }),
     url: { raw: connector.url, ...parts },
     auth,
@@ -178,7 +202,7 @@ export function exportCollection(connector: ExportedConnector): string {
   const collection = {
     info: { name: connector.name, schema: SCHEMA_V21 },
     item: [{ name: connector.name, request }],
-    variable: variablesOf(connector, auth),
+    variable: variablesOf(connector, auth, header),
   };
   return JSON.stringify(collection, null, '\t');
 }

@@ -1,16 +1,14 @@
 import { ApiKeyIn, AuthType, HTTP_TOKEN, isBasicCredentials, LIMITS } from '@app/domain';
 import { isApiKeyHeaderName, MAY_HOLD_CREDENTIAL, mayHoldCredential } from '../credential-names';
-import { AuthSettings, NO_AUTH } from '../connector-draft';
+import { AuthSettings, DraftHeader, isExportedSecretHeader, NO_AUTH, secretHeaderOf } from '../connector-draft';
 import { credentialOf } from './auth';
 import { JsonNode } from './postman-json';
 import { variablesIn } from './variables';
 import { leadingName } from '../quoted-list';
 import { Warnings } from './warnings';
 
-export interface Header {
-  header: string;
-  value: string;
-}
+/** A header of the request; a secret one (a credential that is not the auth settings') as the draft holds it. */
+export type Header = DraftHeader;
 
 /** `Key: value` lines: the v2.1 schema lets `header` be one string. */
 function headersFromText(text: string): Header[] {
@@ -82,9 +80,15 @@ export interface SortedHeaders {
   auth: AuthSettings;
 }
 
-function authorizationHeader(value: string, sorted: SortedHeaders, where: string, warnings: Warnings): void {
+function authorizationHeader(header: Header, sorted: SortedHeaders, where: string, warnings: Warnings): void {
+  const { value } = header;
   if (value.trim() === '') {
     warnings.add('HEADER_SKIPPED', where, 'The Authorization header is left out: it is empty.');
+    return;
+  }
+  // An API key sent in another header leaves Authorization to the request, as Postman sends it: a second credential.
+  if (sorted.auth.authType === AuthType.AUTH_API_KEY && !(sorted.auth.apiKeyIn === ApiKeyIn.HEADER && /^authorization$/i.test(sorted.auth.apiKeyName ?? ''))) {
+    secretHeader(header, sorted, where, warnings);
     return;
   }
   if (sorted.auth.authType !== AuthType.AUTH_NONE) {
@@ -109,22 +113,29 @@ function authorizationHeader(value: string, sorted: SortedHeaders, where: string
 }
 
 /**
- * An API-key header: the auth settings when there are none yet; otherwise kept, its value replaced by a
- * `{{variable}}` when it is a key in clear (a plain header is stored and shown as it is).
+ * An API-key header: the auth settings when there are none yet; otherwise a secret header (a key in clear is sealed,
+ * a `{{variable}}` asked for with the import), never a plain one: both credentials are sent.
  */
 function apiKeyHeader(header: Header, sorted: SortedHeaders, where: string, warnings: Warnings): void {
   if (sorted.auth.authType === AuthType.AUTH_NONE) {
     sorted.auth = apiKeyAuth(header.header, ApiKeyIn.HEADER, header.value, `${where}, header ${header.header}`, warnings, where);
     warnings.add('HEADER_AS_AUTH', where, `The ${header.header} header became the auth settings (AUTH_API_KEY): its key is kept as a secret, not as a header.`);
-  } else if (header.value !== '' && variablesIn(header.value).length === 0) {
-    keepHeader({ header: header.header, value: `{{${header.header}}}` }, sorted, where, warnings);
-    warnings.add(
-      'SECRET_REPLACED_BY_VARIABLE',
-      where,
-      `The ${header.header} header holds a key in clear while the auth settings are ${sorted.auth.authType}: its value is now {{${header.header}}}.`,
-    );
+  } else if (header.value !== '') {
+    secretHeader(header, sorted, where, warnings);
   } else {
     keepHeader(header, sorted, where, warnings);
+  }
+}
+
+/** A credential header that is not the auth settings': a secret header (SECRET_HEADER), its value sealed or asked for. */
+function secretHeader(header: Header, sorted: SortedHeaders, where: string, warnings: Warnings): void {
+  keepHeader(secretHeaderOf(header.header, header.value, `${where}, header ${header.header}`), sorted, where, warnings);
+  if (!isExportedSecretHeader(header.header, header.value)) {
+    warnings.add(
+      'SECRET_HEADER',
+      where,
+      `The ${header.header} header is kept as a secret header (sealed, shown as <SECRET>) beside the auth settings (${sorted.auth.authType}): both are sent.`,
+    );
   }
 }
 
@@ -144,12 +155,20 @@ function keepPlainHeader(header: Header, sorted: SortedHeaders, where: string, w
 }
 
 /** The headers sorted out, starting from the auth settings the `auth` objects give (`auth`). */
+/**
+ * The Authorization headers come first, whatever their place: an API-key header before them is then a second
+ * credential (a secret header), not the auth settings that would crowd Authorization out. A header holding the
+ * exporter's variable for a secret header (`{{SECRET_X_TENANT}}`) is that secret header.
+ */
 export function sortHeaders(headers: Header[], auth: AuthSettings, where: string, warnings: Warnings): SortedHeaders {
   const sorted: SortedHeaders = { headers: [], contentType: undefined, auth };
-  for (const header of headers) {
+  const isAuthorization = (header: Header) => header.header.toLowerCase() === 'authorization';
+  for (const header of [...headers.filter(isAuthorization), ...headers.filter((header) => !isAuthorization(header))]) {
     const name = header.header.toLowerCase();
-    if (name === 'authorization') authorizationHeader(header.value, sorted, where, warnings);
+    if (isExportedSecretHeader(header.header, header.value)) secretHeader(header, sorted, where, warnings);
+    else if (name === 'authorization') authorizationHeader(header, sorted, where, warnings);
     else if (name === 'content-type' && sorted.contentType === undefined) sorted.contentType = header.value;
+    else if (name === 'content-type') warnings.add('HEADER_SKIPPED', where, 'A second Content-Type header is left out: the first one gives the media type.');
     else if (isApiKeyHeaderName(header.header) && headerProblem(header) === undefined) apiKeyHeader(header, sorted, where, warnings);
     else keepPlainHeader(header, sorted, where, warnings);
   }

@@ -122,7 +122,7 @@ describe('importPostman', () => {
       expect((await theConnector(collection)).credentials).toEqual([{ field: 'bearerToken', variable: 'token', where: 'item "Old", auth bearer' }]);
     });
 
-    it('names the variable a credential comes from, and warns when text and a variable are mixed', async () => {
+    it('names the variable a credential comes from, asks for basic auth as a user and a password, and warns when text and a variable are mixed', async () => {
       const draft = await imported(
         aCollection([
           aRequestItem('Vars', { auth: anAuth('basic', { username: '{{user}}', password: '{{password}}' }) }),
@@ -130,15 +130,13 @@ describe('importPostman', () => {
         ]),
       );
       expect(draft.connectors.map(({ credentials }) => credentials)).toEqual([
-        [{ field: 'basicToken', variable: 'password', where: 'item "Vars", auth basic' }],
+        [
+          { field: 'basicUsername', variable: 'user', where: 'item "Vars", auth basic' },
+          { field: 'basicPassword', variable: 'password', where: 'item "Vars", auth basic' },
+        ],
         [{ field: 'bearerToken', variable: 'suffix', where: 'item "Mixed", auth bearer' }],
       ]);
       expect(draft.warnings).toEqual([
-        {
-          code: 'CREDENTIAL_FROM_VARIABLES',
-          where: 'item "Vars"',
-          message: 'basicToken (item "Vars", auth basic) is the Base64 of username:password, which come from {{password}}, {{user}}: give it when importing.',
-        },
         {
           code: 'CREDENTIAL_FROM_VARIABLES',
           where: 'item "Mixed"',
@@ -272,7 +270,7 @@ describe('importPostman', () => {
       ]);
     });
 
-    it('turns an API-key header or query parameter into the auth settings, or into a variable when auth settings apply', async () => {
+    it('turns an API-key header or query parameter into the auth settings, or when auth settings apply into a secret header or a variable', async () => {
       const draft = await imported(
         aCollection([
           aRequestItem('Header', { header: [{ key: 'X-API-Key', value: 'k1' }] }),
@@ -310,14 +308,35 @@ describe('importPostman', () => {
         },
         {
           url: 'https://api.example.com/orders?apikey={{apikey}}&page=1',
-          headers: [{ header: 'x-api-key', value: '{{x-api-key}}' }],
+          headers: [{ header: 'x-api-key', value: 'k3', secret: true, where: 'item "Bearer / Both", header x-api-key' }],
           authType: AuthType.AUTH_BEARER,
           apiKeyName: null,
           apiKeyIn: null,
           credentials: [{ field: 'bearerToken', value: 'collection-token', where: 'folder "Bearer", auth bearer' }],
         },
       ]);
-      expect(codesOf(draft)).toEqual(['HEADER_AS_AUTH', 'QUERY_AS_AUTH', 'SECRET_REPLACED_BY_VARIABLE', 'SECRET_REPLACED_BY_VARIABLE']);
+      expect(codesOf(draft)).toEqual(['HEADER_AS_AUTH', 'QUERY_AS_AUTH', 'SECRET_HEADER', 'SECRET_REPLACED_BY_VARIABLE']);
+    });
+
+    it('keeps an API key before an Authorization header as a secret header beside the bearer auth, a variable asked for', async () => {
+      const connector = await theConnector(
+        aCollection([aRequestItem('Two', { header: [{ key: 'x-api-key', value: '{{apiKey}}' }, { key: 'Authorization', value: 'Bearer t-1' }] })]),
+      );
+      expect(connector).toMatchObject({
+        authType: AuthType.AUTH_BEARER,
+        credentials: [{ field: 'bearerToken', value: 't-1' }],
+        headers: [{ header: 'x-api-key', value: '', secret: true, variable: 'apiKey', where: 'item "Two", header x-api-key' }],
+      });
+    });
+
+    it('keeps an Authorization header beside API-key auth settings as a secret header', async () => {
+      const apiKeyAuth = { type: 'apikey', apikey: [{ key: 'key', value: 'X-Key' }, { key: 'value', value: 'k' }, { key: 'in', value: 'header' }] };
+      const connector = await theConnector(aCollection([aRequestItem('Two', { header: [{ key: 'Authorization', value: 'Bearer t-1' }] })], { auth: apiKeyAuth }));
+      expect(connector).toMatchObject({
+        authType: AuthType.AUTH_API_KEY,
+        apiKeyName: 'X-Key',
+        headers: [{ header: 'Authorization', value: 'Bearer t-1', secret: true }],
+      });
     });
 
     it.each(['PRIVATE-TOKEN', 'X-Auth-Token', 'X-RapidAPI-Key', 'x-goog-api-key'])(
@@ -515,14 +534,41 @@ describe('importPostman', () => {
       });
     });
 
-    it('imports an unsupported media type as TEXT_PLAIN, keeping the header', async () => {
-      const draft = await imported(post({ mode: 'raw', raw: '<p>hi</p>', options: { raw: { language: 'html' } } }));
-      expect(draft.connectors[0]).toMatchObject({ contentType: ContentType.TEXT_PLAIN, headers: [{ header: 'Content-Type', value: 'text/html' }] });
-      expect(draft.warnings[0]).toEqual({
-        code: 'CONTENT_TYPE_UNSUPPORTED',
-        where: 'item "Create"',
-        message: 'The media type "text/html" is none a connector sends: imported as TEXT_PLAIN, the Content-Type header kept.',
-      });
+    it('imports any other media type as TEXT_PLAIN with its Content-Type, sent as written, without a warning', async () => {
+      const html = await imported(post({ mode: 'raw', raw: '<p>hi</p>', options: { raw: { language: 'html' } } }));
+      const csv = await imported(post({ mode: 'raw', raw: 'a,b' }, [{ key: 'Content-Type', value: 'text/csv' }]));
+      expect(html.connectors[0]).toMatchObject({ contentType: ContentType.TEXT_PLAIN, headers: [{ header: 'Content-Type', value: 'text/html' }] });
+      expect(csv.connectors[0]).toMatchObject({ contentType: ContentType.TEXT_PLAIN, headers: [{ header: 'Content-Type', value: 'text/csv' }] });
+      expect([...html.warnings, ...csv.warnings]).toEqual([]);
+    });
+
+    it('imports a media type no content type sends as TEXT_PLAIN sent as text/plain, and says the header is left out', async () => {
+      const draft = await imported(post({ mode: 'raw', raw: 'x' }, [{ key: 'Content-Type', value: 'multipart/mixed; boundary=b' }]));
+      expect(draft.connectors[0]).toMatchObject({ contentType: ContentType.TEXT_PLAIN, headers: [] });
+      expect(draft.warnings).toEqual([
+        {
+          code: 'CONTENT_TYPE_UNSUPPORTED',
+          where: 'item "Create"',
+          message:
+            'The media type "multipart/mixed; boundary=b" is none a connector sends: imported as TEXT_PLAIN, sent as text/plain; the Content-Type header is left out.',
+        },
+      ]);
+    });
+
+    it('leaves out the Content-Type of a disabled body, and a second Content-Type header', async () => {
+      const disabled = await imported(post({ mode: 'raw', raw: '{}', disabled: true }, [{ key: 'Content-Type', value: 'application/merge-patch+json' }]));
+      const twice = await imported(
+        post({ mode: 'raw', raw: 'a,b' }, [
+          { key: 'Content-Type', value: 'text/csv' },
+          { key: 'Content-Type', value: 'text/plain' },
+        ]),
+      );
+      expect(disabled.connectors[0]).toMatchObject({ contentType: ContentType.NONE, headers: [], body: '{}' });
+      expect(disabled.warnings.map(({ message }) => message)).toEqual([
+        'The body is disabled, so Postman sends none: kept, with content type NONE. Its Content-Type header is left out: a connector without a body declares no media type.',
+      ]);
+      expect(twice.connectors[0]).toMatchObject({ contentType: ContentType.TEXT_PLAIN, headers: [{ header: 'Content-Type', value: 'text/csv' }] });
+      expect(codesOf(twice)).toEqual(['HEADER_SKIPPED']);
     });
 
     it('removes comments from a JSON body, as Postman does before sending', async () => {
@@ -543,9 +589,45 @@ describe('importPostman', () => {
         contentType: ContentType.APPLICATION_FORM_URLENCODED,
         body: 'name=Ana%20Mar%C3%ADa%20%26%20co&id={{id}}',
       });
-      const form = await imported(post({ mode: 'formdata', formdata: [...fields, { key: 'photo', type: 'file', src: '/home/ana/photo.png' }] }));
-      expect(form.connectors[0]).toMatchObject({ contentType: ContentType.MULTIPART_FORM_DATA, body: 'name=Ana%20Mar%C3%ADa%20%26%20co&id={{id}}' });
-      expect(codesOf(form)).toEqual(['DISABLED_SKIPPED', 'FILE_NOT_IMPORTED']);
+    });
+
+    it('reads form data fields as multipart parts: text with its content type, each file of a field with its filename and an empty value', async () => {
+      const form = await imported(
+        post({
+          mode: 'formdata',
+          formdata: [
+            { key: 'name', value: 'Ana María & co', type: 'text' },
+            { key: 'id', value: '{{id}}' },
+            { key: 'off', value: 'x', disabled: true },
+            { key: 'meta', value: '{"a":1}', type: 'text', contentType: 'application/json' },
+            { key: 'photo', type: 'file', src: '/home/ana/photo.png' },
+            { key: 'docs', type: 'file', src: ['C:\\docs\\a.pdf', 'b.pdf'], contentType: 'application/pdf' },
+            { key: 'none', type: 'file', src: null },
+            { key: '', value: 'nameless' },
+          ],
+        }),
+      );
+      expect(form.connectors[0].contentType).toBe(ContentType.MULTIPART_FORM_DATA);
+      expect(JSON.parse(form.connectors[0].body)).toEqual([
+        { name: 'name', value: 'Ana María & co' },
+        { name: 'id', value: '{{id}}' },
+        { name: 'meta', value: '{"a":1}', contentType: 'application/json' },
+        { name: 'photo', value: '', filename: 'photo.png' },
+        { name: 'docs', value: '', filename: 'a.pdf', contentType: 'application/pdf' },
+        { name: 'docs', value: '', filename: 'b.pdf', contentType: 'application/pdf' },
+        { name: 'none', value: '' },
+      ]);
+      expect(codesOf(form)).toEqual(['DISABLED_SKIPPED', 'FILE_NOT_IMPORTED', 'FILE_NOT_IMPORTED', 'FILE_NOT_IMPORTED', 'BODY_NOT_IMPORTED']);
+    });
+
+    it('leaves out a raw body a multipart Content-Type declares: a multipart body holds parts', async () => {
+      const raw = await imported(
+        post({ mode: 'raw', raw: '--x\r\nContent-Disposition: form-data; name="a"\r\n\r\n1\r\n--x--' }, [
+          { key: 'Content-Type', value: 'multipart/form-data; boundary=x' },
+        ]),
+      );
+      expect(raw.connectors[0]).toMatchObject({ contentType: ContentType.MULTIPART_FORM_DATA, body: '' });
+      expect(codesOf(raw)).toContain('BODY_NOT_IMPORTED');
     });
 
     it('writes a GraphQL body as Postman does: variables text as written, or an object as JSON', async () => {

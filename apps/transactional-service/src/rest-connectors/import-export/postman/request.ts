@@ -149,7 +149,7 @@ function draftOf(context: ItemContext): ConnectorDraft {
     description: connectorDescription(item, request, warnings),
     requestType,
     url,
-    headers: sorted.headers.map((header) => ({ header: header.header, value: inConnectorSyntax(header.value, context) })),
+    headers: sorted.headers.map((header) => (header.secret === true ? header : { header: header.header, value: inConnectorSyntax(header.value, context) })),
     contentType: body.contentType,
     authType: target.auth.authType,
     grantType: target.auth.grantType,

@@ -24,8 +24,10 @@ export type PostmanWarningCode =
   | 'USERINFO_AS_AUTH'
   /** An Authorization header set by hand while auth settings apply (Postman's auth replaces it too): left out. */
   | 'AUTHORIZATION_HEADER_REPLACED'
-  /** A key in clear in a header or query parameter while other auth settings apply: replaced by a `{{variable}}`. */
+  /** A key in clear in a query parameter while other auth settings apply: replaced by a `{{variable}}`. */
   | 'SECRET_REPLACED_BY_VARIABLE'
+  /** An API-key or Authorization header beside other auth settings: kept as a secret header (sealed, shown as `<SECRET>`). */
+  | 'SECRET_HEADER'
   /** An auth type (digest, hawk, awsv4, ntlm, edgegrid, oauth1, jwt, asap, …) or incomplete auth settings: AUTH_NONE. */
   | 'AUTH_UNSUPPORTED'
   /** OAuth 2.0 with a grant other than client credentials or password: AUTH_NONE. */
@@ -44,7 +46,7 @@ export type PostmanWarningCode =
   | 'SCHEME_ADDED'
   /** A URL object whose `raw` text differs from its parts: the parts are imported, as Postman sends them. */
   | 'URL_RAW_DIFFERS'
-  /** A media type none of the content types is: TEXT_PLAIN, the Content-Type header kept. */
+  /** A media type no content type sends (another multipart type, a variable): TEXT_PLAIN sent as text/plain, the Content-Type header left out. */
   | 'CONTENT_TYPE_UNSUPPORTED'
   /** Comments in a JSON body: removed, as Postman removes them before sending. */
   | 'JSON_COMMENTS_REMOVED'
