@@ -418,10 +418,15 @@ export interface components {
              */
             header: string;
             /**
-             * @description At most 8 KiB; no CR, LF or NUL.
+             * @description At most 8 KiB; no CR, LF or NUL. Of a secret header: reads show `<SECRET>`, and sending `<SECRET>` back keeps the stored value.
              * @example application/json
              */
             value: string;
+            /**
+             * @description A secret header (an API key, a tenant key beside the auth type's credential): its value is sealed at rest, sent as written (no `{{variable}}` is filled in it), and shown only as `<SECRET>` by reads, history, events, test runs and exports. Sending `<SECRET>` with `secret: true` keeps the value stored for the secret header of that name (compared case-insensitively) while `url` keeps its scheme, host, port and user info. Reads show `secret: true` on secret headers only.
+             * @example true
+             */
+            secret?: boolean;
         };
         /**
          * @description Content type of the request.
@@ -544,6 +549,30 @@ export interface components {
             /** @example application/json */
             value: string;
         };
+        TestRunPart: {
+            /** @example attachment */
+            name: string;
+            /**
+             * @description Null for a text field; `blob` for a file part written without one.
+             * @example report.pdf
+             */
+            filename: string | null;
+            /**
+             * @description The part's Content-Type as sent; null for a text field.
+             * @example application/pdf
+             */
+            contentType: string | null;
+            /**
+             * @description The part's content in bytes as sent.
+             * @example 5120
+             */
+            sizeBytes: number;
+            /**
+             * @description A `value` part as sent, variables filled in (line breaks as CRLF on the wire); absent for a `base64` part, whose bytes are not shown.
+             * @example Hello
+             */
+            value?: string;
+        };
         TestRunRequest: {
             /** @example GET */
             method: string;
@@ -564,6 +593,8 @@ export interface components {
              * @example false
              */
             bodyTruncated: boolean;
+            /** @description Only for a MULTIPART_FORM_DATA body: the parts sent, in order (`body` is then empty: a file's bytes are not shown). */
+            parts?: components["schemas"]["TestRunPart"][];
         };
         TestRunResponse: {
             /** @example 200 */
@@ -799,6 +830,19 @@ export interface components {
             apiKey?: string;
             clientId?: string;
             authUsername?: string;
+            /** @description Basic auth's user id, without a colon: with basicPassword, the platform makes basicToken (the Base64 of user:password). */
+            basicUsername?: string;
+            /** @description Basic auth's password: with basicUsername (or the source's user), the platform makes basicToken. */
+            basicPassword?: string;
+            /**
+             * @description The value of each secret header the source names but does not hold, by the header's name (case-insensitively).
+             * @example {
+             *       "x-api-key": "example-key-3b9d"
+             *     }
+             */
+            headers?: {
+                [key: string]: string;
+            };
         };
         RestConnectorImport: {
             /** @description What `source` is: a cURL command, an OpenAPI 3.x (or Swagger 2.0) document, or a Postman collection v2.1. */
@@ -822,7 +866,7 @@ export interface components {
              */
             dryRun: boolean;
             /**
-             * @description Values for the credentials the source declares but does not hold (an OpenAPI security scheme, a `$TOKEN` or `{{token}}` variable), by field: basicToken, bearerToken, clientSecret, authPassword, apiKey, clientId, authUsername. Each goes to every imported connector that needs it; a value the source holds wins. Write-only: never answered or logged.
+             * @description Values for the credentials the source declares but does not hold (an OpenAPI security scheme, a `$TOKEN` or `{{token}}` variable), by field: basicToken, bearerToken, clientSecret, authPassword, apiKey, basicPassword, clientId, authUsername, basicUsername; and `headers`, the value of each secret header by its name. Each goes to every imported connector that needs it; a value the source holds wins. Basic auth is asked for as basicUsername and basicPassword where the source gives them apart (`-u $SID:$TOKEN`, a Postman or OpenAPI basic scheme), only the part the source does not hold; the platform makes basicToken from them (a basicToken given instead is taken as it is). Write-only: never answered or logged.
              * @example {
              *       "bearerToken": "example-token-5f1c9e7a2b4d"
              *     }
@@ -850,10 +894,16 @@ export interface components {
         };
         ImportedCredential: {
             /**
+             * @description `headers` for a secret header (named by `header`), given in `credentials.headers`.
              * @example bearerToken
              * @enum {string}
              */
-            field: "basicToken" | "bearerToken" | "clientSecret" | "authPassword" | "apiKey" | "clientId" | "authUsername";
+            field: "basicToken" | "bearerToken" | "clientSecret" | "authPassword" | "apiKey" | "basicPassword" | "clientId" | "authUsername" | "basicUsername" | "headers";
+            /**
+             * @description With `field: headers`: the secret header.
+             * @example x-api-key
+             */
+            header?: string;
             /**
              * @description Where its value comes from: the source itself, the request's `credentials`, the connector it updates (`onConflict: update`: the stored secret is kept), or nowhere yet (a create then is a 400).
              * @example SOURCE
