@@ -1,4 +1,4 @@
-import { ApiKeyIn, AuthType, ContentType, GrantType, RequestType } from '@app/domain';
+import { ApiKeyIn, AuthType, ContentType, GrantType, multipartBody, RequestType } from '@app/domain';
 import { ExportedConnector } from '../connector-draft';
 import { exportOpenApi } from './export-openapi';
 import { importOpenApi } from './import-openapi';
@@ -85,6 +85,29 @@ describe(exportOpenApi.name, () => {
     });
   });
 
+  it('describes a multipart body as a form schema: binary files, an array for a repeated name, encoding, text values as the example', () => {
+    const parts = [
+      { name: 'to', value: '{{to}}' },
+      { name: 'meta', value: '{"k":1}', contentType: 'application/json' },
+      { name: 'photo', base64: 'AP8=', filename: 'a.png', contentType: 'image/png' },
+      { name: 'photo', base64: 'AP8=', filename: 'b.png' },
+    ];
+    const document = JSON.parse(
+      sut(aForecastConnector({ requestType: RequestType.POST, contentType: ContentType.MULTIPART_FORM_DATA, body: multipartBody(parts) })),
+    );
+
+    expect(document.paths['/forecast/{city}'].post.requestBody.content['multipart/form-data']).toEqual({
+      schema: {
+        type: 'object',
+        properties: { to: { type: 'string' }, meta: { type: 'string' }, photo: { type: 'array', items: { type: 'string', format: 'binary' } } },
+        required: ['to', 'meta', 'photo'],
+      },
+      encoding: { meta: { contentType: 'application/json' }, photo: { contentType: 'image/png' } },
+      example: { to: '{{to}}', meta: '{"k":1}' },
+      'x-connector-parts': parts,
+    });
+  });
+
   describe('round trip: importOpenApi gives the same connector back', () => {
     const connectors: Array<[string, ExportedConnector]> = [
       [
@@ -159,8 +182,18 @@ describe(exportOpenApi.name, () => {
           apiKeyName: 'api_key',
           apiKeyIn: ApiKeyIn.QUERY,
           contentType: ContentType.MULTIPART_FORM_DATA,
-          body: '',
+          body: multipartBody([
+            { name: 'to', value: '{{to}}' },
+            { name: 'meta', value: '{"k":1}', contentType: 'application/json' },
+            { name: 'notes', value: 'line 1\nline 2', filename: 'notes.txt', contentType: 'text/plain' },
+            { name: 'photo', base64: 'iVBORw0KGgo=', filename: 'photo.png', contentType: 'image/png' },
+            { name: 'photo', base64: 'AP8=' },
+          ]),
         }),
+      ],
+      [
+        'an empty multipart body',
+        aForecastConnector({ requestType: RequestType.PUT, url: 'https://api.example.com/upload', contentType: ContentType.MULTIPART_FORM_DATA, body: '' }),
       ],
       ['HEAD', aForecastConnector({ requestType: RequestType.HEAD, headers: [] })],
       ['OPTIONS, a JSON body that is empty', aForecastConnector({ requestType: RequestType.OPTIONS, contentType: ContentType.APPLICATION_JSON, body: '' })],

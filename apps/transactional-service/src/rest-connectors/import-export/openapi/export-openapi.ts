@@ -1,5 +1,6 @@
-import { ApiKeyIn, AuthType, ContentType, GrantType, MEDIA_TYPES } from '@app/domain';
+import { ApiKeyIn, AuthType, ContentType, GrantType, MEDIA_TYPES, multipartPartsOf, MultipartPart } from '@app/domain';
 import { ExportedConnector, Exporter } from '../connector-draft';
+import { X_CONNECTOR_PARTS } from './multipart-body';
 import { JsonRecord } from './values';
 
 /** A connector variable: `{{name}}`. */
@@ -105,7 +106,37 @@ function decoded(text: string): string {
 function requestBodyOf(connector: ExportedConnector): JsonRecord {
   if (connector.contentType === ContentType.NONE) return {};
   const mediaType = MEDIA_TYPES[connector.contentType];
-  return { requestBody: { required: true, content: { [mediaType]: { example: exampleOf(connector) } } } };
+  const content =
+    connector.contentType === ContentType.MULTIPART_FORM_DATA ? multipartContent(multipartPartsOf(connector.body)) : { example: exampleOf(connector) };
+  return { requestBody: { required: true, content: { [mediaType]: content } } };
+}
+
+/**
+ * A multipart body as OpenAPI describes a form: an object schema of its fields (a file, a part with a filename or
+ * base64, `format: binary`; a name sent twice an array), each part's content type in `encoding`, its text values as
+ * the example; and the parts themselves in `x-connector-parts`, which importOpenApi reads back as they are.
+ */
+function multipartContent(parts: MultipartPart[]): JsonRecord {
+  const byName = new Map<string, MultipartPart[]>();
+  for (const part of parts) byName.set(part.name, [...(byName.get(part.name) ?? []), part]);
+  const isFile = (part: MultipartPart) => part.filename !== undefined || part.base64 !== undefined;
+  const properties = Object.fromEntries(
+    [...byName].map(([name, named]) => {
+      const one = isFile(named[0]) ? { type: 'string', format: 'binary' } : { type: 'string' };
+      return [name, named.length > 1 ? { type: 'array', items: one } : one];
+    }),
+  );
+  const texts = [...byName].flatMap(([name, named]) => {
+    const values = named.filter((part) => !isFile(part) && part.value !== undefined).map((part) => part.value!);
+    return values.length === 0 ? [] : [[name, named.length > 1 ? values : values[0]] as const];
+  });
+  const encoding = Object.fromEntries(parts.flatMap(({ name, contentType }) => (contentType === undefined ? [] : [[name, { contentType }]])));
+  return {
+    schema: { type: 'object', properties, required: [...byName.keys()] },
+    ...(Object.keys(encoding).length > 0 && { encoding }),
+    ...(texts.length > 0 && { example: Object.fromEntries(texts) }),
+    [X_CONNECTOR_PARTS]: parts,
+  };
 }
 
 /** JSON data when the body reads back the same from it and holds no key that starts with `$`, else the body's text. */
