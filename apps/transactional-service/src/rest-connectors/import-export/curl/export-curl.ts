@@ -1,7 +1,8 @@
-import { ApiKeyIn, AuthType, ContentType, GrantType, MEDIA_TYPES, RequestType } from '@app/domain';
+import { ApiKeyIn, AuthType, ContentType, GrantType, MEDIA_TYPES, multipartPartsOf, RequestType } from '@app/domain';
 import { ExportedConnector, Exporter } from '../connector-draft';
 import { curlEscape } from './curl-payload';
 import { withQuery } from './curl-url';
+import { formOptions } from './form-options';
 import { oauth2Comment } from './oauth2-comment';
 import { shellQuoted, shownInComment } from './posix-quote';
 
@@ -11,7 +12,8 @@ import { shellQuoted, shownInComment } from './posix-quote';
  * value with a control or invisible format character (a newline, ^C, ESC, a bidi override) is in ANSI-C quotes instead
  * (`$'{\n  "a": 1\n}'`, posix-quote.ts): pasted into an interactive shell, the command is text and nothing else, and no
  * control character of a connector reaches the terminal or the line editor.
- * The body goes in `--data-raw`, never `--data-binary` or `-d`, which read a file when the body starts with `@`.
+ * The body goes in `--data-raw`, never `--data-binary` or `-d`, which read a file when the body starts with `@`; a
+ * multipart body's parts in `--form-string` and `-F` options, its files' bytes on comment lines (form-options.ts).
  * `--globoff` when the URL holds braces or brackets (the connector's `{{variables}}` are no curl globs).
  *
  * Secrets are never known here: they are shell variables in double quotes, so that the command runs once they are
@@ -21,16 +23,20 @@ import { shellQuoted, shownInComment } from './posix-quote';
  * settings on a `# connector-oauth2:` comment line above it (`$CLIENT_SECRET`, `$AUTH_PASSWORD`; oauth2-comment.ts).
  */
 export const exportCurl: Exporter = (connector) => {
+  const form = connector.contentType === ContentType.MULTIPART_FORM_DATA ? formOptions(multipartPartsOf(connector.body)) : undefined;
   const options = [
     ...(/[{}[\]]/.test(connector.url) ? ['--globoff'] : []),
     ...connector.headers.map(({ header, value }) => `-H ${shellQuoted(value === '' ? `${header};` : `${header}: ${value}`)}`),
-    ...(connector.contentType === ContentType.NONE ? [] : [`-H ${shellQuoted(`Content-Type: ${MEDIA_TYPES[connector.contentType]}`)}`]),
+    // curl writes a form's Content-Type itself, with its boundary.
+    ...(connector.contentType === ContentType.NONE || (form && form.options.length > 0)
+      ? []
+      : [`-H ${shellQuoted(`Content-Type: ${MEDIA_TYPES[connector.contentType]}`)}`]),
     ...authOptions(connector),
-    ...(connector.body === '' ? [] : [`--data-raw ${shellQuoted(connector.body)}`]),
+    ...(form ? form.options : connector.body === '' ? [] : [`--data-raw ${shellQuoted(connector.body)}`]),
   ];
   const method = connector.requestType === RequestType.HEAD ? '--head' : `-X ${connector.requestType}`;
   const command = [`curl ${method} ${exportedUrl(connector)}`, ...options].join(' \\\n  ');
-  return [...commentLines(connector), command].join('\n') + '\n';
+  return [...commentLines(connector), ...(form?.comments ?? []), command].join('\n') + '\n';
 };
 
 function commentLines(connector: ExportedConnector): string[] {

@@ -9,6 +9,7 @@ import { CurlPayload, readPayload } from './curl-payload';
 import { CurlSettings, readSettings, WrittenHeader } from './curl-settings';
 import { resolveUrl, withQuery, withUploadName } from './curl-url';
 import { matchMediaType } from './media-type';
+import { readFileComments } from './form-options';
 import { OAuth2Settings, readOAuth2Comment } from './oauth2-comment';
 import { ShellWord, tokenizeShell } from './shell-words';
 
@@ -112,6 +113,8 @@ interface PlannedRequest {
   index: number;
   group: CurlArguments;
   oauth2: OAuth2Settings | undefined;
+  /** The bytes of the files the command's `# connector-file:` lines give, by path (form-options.ts). */
+  files: ReadonlyMap<string, string>;
   /** `line 4`: the command's place, which selects all its requests. */
   command: string;
   where: string;
@@ -120,10 +123,11 @@ interface PlannedRequest {
 /** The requests of a command, told apart by their place in it when it has several (`line 4, URL 2`). */
 function requestsOf(command: CurlCommand, warnings: ImportWarnings): PlannedRequest[] {
   const oauth2 = readOAuth2Comment(command.comments, credentialOf);
+  const files = readFileComments(command.comments);
   const groups = readCurlArguments(command.arguments, warnings);
   const requests = groups.flatMap((group) => {
     if (group.urls.length === 0) throw new ImportSourceError(`line ${command.line}`, 'the command has no URL: give it after curl (or with --url)');
-    return group.urls.map((url, index) => ({ url, index, group, oauth2 }));
+    return group.urls.map((url, index) => ({ url, index, group, oauth2, files }));
   });
   const at = `line ${command.line}`;
   return requests.map((request, index) => ({ ...request, command: at, where: requests.length === 1 ? at : `${at}, URL ${index + 1}` }));
@@ -132,11 +136,11 @@ function requestsOf(command: CurlCommand, warnings: ImportWarnings): PlannedRequ
 /** A draft for each request; the options of a group are read once, for all its URLs. */
 function draftsOf(requests: PlannedRequest[], warnings: ImportWarnings): ConnectorDraft[] {
   const read = new Map<CurlArguments, { settings: CurlSettings; payload: CurlPayload }>();
-  return requests.map(({ url, index, group, oauth2, where }) => {
+  return requests.map(({ url, index, group, oauth2, files, where }) => {
     let options = read.get(group);
     if (options === undefined) {
       const settings = readSettings(group.options, warnings);
-      options = { settings, payload: readPayload(settings.payload, warnings) };
+      options = { settings, payload: readPayload(settings.payload, warnings, files) };
       read.set(group, options);
     }
     const { settings, payload } = options;
