@@ -509,7 +509,7 @@ export interface components {
              */
             apiKey?: string | null;
             /**
-             * @description Body of the connector's request; may be empty; at most 64 KiB.
+             * @description Body of the connector's request; may be empty; at most 64 KiB. With MULTIPART_FORM_DATA, the text of a JSON array of at most 100 parts, each `{"name": "…", "value": "…"}` (text, `{{variable}}` placeholders allowed) or `{"name": "…", "base64": "…"}` (a file's bytes), with an optional one-line `filename` and a `contentType` media type: `[{"name": "to", "value": "{{email}}"}, {"name": "photo", "base64": "iVBORw0KGgo=", "filename": "p.png", "contentType": "image/png"}]`.
              * @example
              */
             body: string;
@@ -542,6 +542,30 @@ export interface components {
             /** @example application/json */
             value: string;
         };
+        TestRunPart: {
+            /** @example attachment */
+            name: string;
+            /**
+             * @description Null for a text field; `blob` for a file part written without one.
+             * @example report.pdf
+             */
+            filename: string | null;
+            /**
+             * @description The part's Content-Type as sent; null for a text field.
+             * @example application/pdf
+             */
+            contentType: string | null;
+            /**
+             * @description The part's content in bytes as sent.
+             * @example 5120
+             */
+            sizeBytes: number;
+            /**
+             * @description A `value` part as sent, variables filled in (line breaks as CRLF on the wire); absent for a `base64` part, whose bytes are not shown.
+             * @example Hello
+             */
+            value?: string;
+        };
         TestRunRequest: {
             /** @example GET */
             method: string;
@@ -562,6 +586,8 @@ export interface components {
              * @example false
              */
             bodyTruncated: boolean;
+            /** @description Only for a MULTIPART_FORM_DATA body: the parts sent, in order (`body` is then empty: a file's bytes are not shown). */
+            parts?: components["schemas"]["TestRunPart"][];
         };
         TestRunResponse: {
             /** @example 200 */

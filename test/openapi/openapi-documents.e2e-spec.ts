@@ -375,7 +375,9 @@ describe('What the documents say, field for field', () => {
         anyOf: [{ $ref: `#/components/schemas/${ref}` }, { type: 'object', nullable: true, enum: [null] }],
       });
     }
-    expect(keys('TestRunRequest')).toEqual(['method', 'url', 'headers', 'body', 'bodyTruncated']);
+    expect(keys('TestRunRequest')).toEqual(['method', 'url', 'headers', 'body', 'bodyTruncated', 'parts']);
+    expect(schemaOf(connectors, 'TestRunRequest').required).not.toContain('parts');
+    expect(keys('TestRunPart')).toEqual(['name', 'filename', 'contentType', 'sizeBytes', 'value']);
     expect(keys('TestRunResponse')).toEqual(['status', 'headers', 'body', 'bodyTruncated', 'sizeBytes', 'json', 'jsonPaths', 'jsonPathsTruncated']);
     for (const optional of ['json', 'jsonPaths', 'jsonPathsTruncated']) expect(schemaOf(connectors, 'TestRunResponse').required).not.toContain(optional);
     expect(keys('TestRunOutput')).toEqual(['expression', 'values', 'valuesTruncated', 'error', 'hint']);
