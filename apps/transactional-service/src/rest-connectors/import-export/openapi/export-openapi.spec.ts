@@ -2,6 +2,7 @@ import { ApiKeyIn, AuthType, ContentType, GrantType, multipartBody, RequestType 
 import { ExportedConnector } from '../connector-draft';
 import { exportOpenApi } from './export-openapi';
 import { importOpenApi } from './import-openapi';
+import { aMultipartBody } from '../testing/exported-connector';
 import { aForecastConnector } from './testing/openapi-factories';
 
 const sut = exportOpenApi;
@@ -182,13 +183,7 @@ describe(exportOpenApi.name, () => {
           apiKeyName: 'api_key',
           apiKeyIn: ApiKeyIn.QUERY,
           contentType: ContentType.MULTIPART_FORM_DATA,
-          body: multipartBody([
-            { name: 'to', value: '{{to}}' },
-            { name: 'meta', value: '{"k":1}', contentType: 'application/json' },
-            { name: 'notes', value: 'line 1\nline 2', filename: 'notes.txt', contentType: 'text/plain' },
-            { name: 'photo', base64: 'iVBORw0KGgo=', filename: 'photo.png', contentType: 'image/png' },
-            { name: 'photo', base64: 'AP8=' },
-          ]),
+          body: aMultipartBody(true),
         }),
       ],
       [
