@@ -516,7 +516,7 @@ export interface components {
              */
             apiKey?: string | null;
             /**
-             * @description Body of the connector's request; may be empty; at most 64 KiB.
+             * @description Body of the connector's request; may be empty; at most 64 KiB. With MULTIPART_FORM_DATA, the text of a JSON array of at most 100 parts, each `{"name": "…", "value": "…"}` (text, `{{variable}}` placeholders allowed) or `{"name": "…", "base64": "…"}` (a file's bytes), with an optional one-line `filename` and a `contentType` media type: `[{"name": "to", "value": "{{email}}"}, {"name": "photo", "base64": "iVBORw0KGgo=", "filename": "p.png", "contentType": "image/png"}]`.
              * @example
              */
             body: string;

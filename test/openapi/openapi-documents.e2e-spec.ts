@@ -388,6 +388,8 @@ describe('What the documents say, field for field', () => {
       });
     }
     expect(keys('TestRunRequest')).toEqual(['method', 'url', 'headers', 'body', 'bodyTruncated', 'parts']);
+    expect(schemaOf(connectors, 'TestRunRequest').required).not.toContain('parts');
+    expect(keys('TestRunPart')).toEqual(['name', 'filename', 'contentType', 'sizeBytes', 'value']);
     expect(keys('TestRunResponse')).toEqual(['status', 'headers', 'body', 'bodyTruncated', 'sizeBytes', 'json', 'jsonPaths', 'jsonPathsTruncated']);
     for (const optional of ['json', 'jsonPaths', 'jsonPathsTruncated']) expect(schemaOf(connectors, 'TestRunResponse').required).not.toContain(optional);
     expect(keys('TestRunOutput')).toEqual(['expression', 'values', 'valuesTruncated', 'error', 'hint']);

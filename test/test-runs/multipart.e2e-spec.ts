@@ -1,7 +1,5 @@
-import Busboy from 'busboy';
 import { randomBytes } from 'node:crypto';
-import { createServer, Server } from 'node:http';
-import { AddressInfo } from 'node:net';
+import { multipartFarSide } from '../../apps/transactional-service/src/rest-connectors/test-runs/testing/multipart-far-side';
 import { TRANSACTIONAL_SERVICE_APP } from '../../apps/transactional-service/src/transactional-service.app';
 import { seedTenant, Tenant } from '../support/fixtures';
 import { mysqlTestConfig } from '../support/test-config';
@@ -10,54 +8,17 @@ import { bearer, signToken } from '../support/tokens';
 import { aConnectorBody, ALICE, errorBody, tenantPath } from '../rest-connectors/connector-factories';
 import { loopbackTestRuns, withResolver } from './loopback-resolver';
 
-/** A part as busboy read it from what the far side received. */
-interface ReadPart {
-  name: string;
-  filename?: string;
-  mimeType?: string;
-  value?: string;
-  bytes?: Buffer;
-}
-
-/** A far side on 127.0.0.2 that reads every multipart request with busboy and answers the number of parts it found. */
-async function busboyFarSide() {
-  const received: Array<{ contentType: string; parts: ReadPart[] }> = [];
-  const server: Server = createServer((req, res) => {
-    const parts: ReadPart[] = [];
-    const reader = Busboy({ headers: req.headers });
-    reader.on('field', (name, value) => parts.push({ name, value }));
-    reader.on('file', (name, stream, { filename, mimeType }) => {
-      const chunks: Buffer[] = [];
-      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-      stream.on('end', () => parts.push({ name, filename, mimeType, bytes: Buffer.concat(chunks) }));
-    });
-    reader.on('close', () => {
-      received.push({ contentType: String(req.headers['content-type']), parts });
-      res.setHeader('content-type', 'application/json');
-      res.end(JSON.stringify({ parts: parts.length }));
-    });
-    reader.on('error', (error: Error) => res.writeHead(400).end(error.message));
-    req.pipe(reader);
-  });
-  await new Promise<void>((done) => server.listen(0, '127.0.0.2', done));
-  return {
-    url: `http://127.0.0.2:${(server.address() as AddressInfo).port}`,
-    received,
-    close: () => new Promise<void>((done) => server.close(() => done())),
-  };
-}
-
 describe('Multipart test runs (MariaDB, a busboy far side on 127.0.0.2)', () => {
   let sut: TestApp;
   let tenant: Tenant;
   let token: string;
-  let side: Awaited<ReturnType<typeof busboyFarSide>>;
+  let side: Awaited<ReturnType<typeof multipartFarSide>>;
 
   beforeAll(async () => {
     sut = await startTestApp(TRANSACTIONAL_SERVICE_APP, mysqlTestConfig({ connectorTests: loopbackTestRuns() }), withResolver());
     tenant = await seedTenant(sut.dataSource);
     token = await signToken(ALICE);
-    side = await busboyFarSide();
+    side = await multipartFarSide();
   });
   afterAll(async () => {
     await side.close();

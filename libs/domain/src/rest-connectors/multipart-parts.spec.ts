@@ -1,4 +1,4 @@
-import { MULTIPART_LIMITS, multipartBody, multipartPartsOf, partBytes, readMultipartParts } from './multipart-parts';
+import { MULTIPART_LIMITS, multipartBody, multipartPartsOf, readMultipartParts } from './multipart-parts';
 
 const problemsOf = (body: string) => {
   const reading = readMultipartParts(body);
@@ -74,12 +74,5 @@ describe(multipartBody.name, () => {
       { name: 'b', base64: 'AAE=', filename: 'b.bin' },
     ];
     expect(multipartPartsOf(multipartBody(parts))).toEqual(parts);
-  });
-});
-
-describe(partBytes.name, () => {
-  it('is the UTF-8 of a value, the decoded bytes of base64', () => {
-    expect(partBytes({ name: 'a', value: 'é' })).toEqual(Buffer.from([0xc3, 0xa9]));
-    expect(partBytes({ name: 'a', base64: 'AP8=' })).toEqual(Buffer.from([0, 255]));
   });
 });

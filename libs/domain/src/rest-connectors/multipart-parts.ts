@@ -64,11 +64,6 @@ export function multipartBody(parts: readonly MultipartPart[]): string {
   return JSON.stringify(parts.map((part) => Object.fromEntries(FIELDS.filter((field) => part[field] !== undefined).map((field) => [field, part[field]]))));
 }
 
-/** A part's bytes as sent before its variables are filled: the text's UTF-8, or the decoded Base64. */
-export function partBytes(part: MultipartPart): Buffer {
-  return part.base64 !== undefined ? Buffer.from(part.base64, 'base64') : Buffer.from(part.value ?? '', 'utf8');
-}
-
 function partProblems(part: unknown, at: string): string[] {
   if (typeof part !== 'object' || part === null || Array.isArray(part)) {
     return [`${at} is not an object: write {"name": "…", "value": "…"} or {"name": "…", "base64": "…"}`];

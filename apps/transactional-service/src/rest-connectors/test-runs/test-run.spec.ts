@@ -366,6 +366,28 @@ describe(TestRunner.name, () => {
       expect(side.connections()).toBe(0);
     });
 
+    it('may not stand in a multipart part: its value, name or filename, whatever escaping the body text gives it', async () => {
+      const sut = runner();
+      const secret = 'tok"en\\1';
+      const kept = (parts: object[]) =>
+        sut.prepare(
+          aConnector({
+            uuid: 'c1',
+            authType: AuthType.AUTH_BEARER,
+            secrets: { bearerToken: secret },
+            kept: ['bearerToken'],
+            requestType: RequestType.POST,
+            contentType: ContentType.MULTIPART_FORM_DATA,
+            body: JSON.stringify(parts),
+          }),
+          { p: secret },
+        );
+      for (const parts of [[{ name: 'a', value: '{{p}}' }], [{ name: secret, value: '' }], [{ name: 'f', value: '', filename: `x${secret}` }]]) {
+        await expect(sut.screen(kept(parts))).rejects.toMatchObject({ problems: [expect.stringMatching(/^The request would carry a secret stored/)] });
+      }
+      await expect(sut.screen(kept([{ name: 'a', value: 'nothing secret' }]))).resolves.toBeUndefined();
+    });
+
     it('may not stand in a header name, nor in the OAuth client id or username a token endpoint may echo: refused as in a value', async () => {
       const sut = runner();
       const password = 'Hunter2024!';

@@ -199,8 +199,8 @@ export class TestRunner {
       call.url,
       connector.oauthUrl ?? '',
       ...call.headers.flatMap(({ header, value, secret }) => (secret === true ? [header] : [header, value])),
+      // A multipart body is still its parts' JSON text here (encoded when sent): every name, value and filename.
       typeof call.body === 'string' ? call.body : '',
-      ...(call.form ?? []).flatMap(({ name, value, filename }) => [name, value ?? '', filename ?? '']),
       connector.clientId ?? '',
       connector.authUsername ?? '',
     ];

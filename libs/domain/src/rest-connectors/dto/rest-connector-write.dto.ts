@@ -12,6 +12,7 @@ import { RequiredIf } from '../../validation/required-if.validator';
 import { SingleLine } from '../../validation/single-line.validator';
 import type { SecretField } from '../connector-fields';
 import { SECRET_HEADER_PLACEHOLDER, SECRETS, usesSecret, whenSecretIsUsed } from '../connector-secrets';
+import { MULTIPART_LIMITS } from '../multipart-parts';
 import { ApiKeyIn, AuthType, ContentType, GrantType, RequestType } from '../rest-connector.enums';
 
 export const LIMITS = {
@@ -246,7 +247,15 @@ export class RestConnectorWriteDto {
   apiKey?: string | null;
 
   // maxLength in characters: 64 KiB of UTF-8 is at most that many; MaxBytes is the exact limit.
-  @ApiProperty({ example: '', maxLength: LIMITS.payloadBytes, description: "Body of the connector's request; may be empty; at most 64 KiB." })
+  @ApiProperty({
+    example: '',
+    maxLength: LIMITS.payloadBytes,
+    description:
+      "Body of the connector's request; may be empty; at most 64 KiB. With MULTIPART_FORM_DATA, the text of a JSON array of at most " +
+      `${MULTIPART_LIMITS.parts} parts, each \`{"name": "…", "value": "…"}\` (text, \`{{variable}}\` placeholders allowed) or ` +
+      '`{"name": "…", "base64": "…"}` (a file\'s bytes), with an optional one-line `filename` and a `contentType` media type: ' +
+      '`[{"name": "to", "value": "{{email}}"}, {"name": "photo", "base64": "iVBORw0KGgo=", "filename": "p.png", "contentType": "image/png"}]`.',
+  })
   @IsDefined()
   @IsString()
   @MaxBytes(LIMITS.payloadBytes)

@@ -126,6 +126,25 @@ export const REST_CONNECTOR_CREATE_EXAMPLES: ExamplesObject = {
       tags: [{ name: 'finance' }],
     },
   },
+  multipart: {
+    summary: 'Multipart form data: a text field and a file',
+    value: {
+      name: 'Send receipt',
+      requestType: 'POST',
+      url: 'https://mail.example.com/v3/messages',
+      headers: accept,
+      contentType: 'MULTIPART_FORM_DATA',
+      authType: 'AUTH_BEARER',
+      bearerToken: 'example-token-5c1a7e9d2b4f',
+      body: JSON.stringify([
+        { name: 'to', value: '{{email}}' },
+        { name: 'subject', value: 'Your receipt' },
+        { name: 'attachment', value: 'Total: {{total}}', filename: 'receipt.txt', contentType: 'text/plain' },
+      ]),
+      output: '$.id',
+      tags: [{ name: 'mail' }],
+    },
+  },
 };
 
 /** The demo "Weather forecast" connector as a GET shows it (it stores no secret). */

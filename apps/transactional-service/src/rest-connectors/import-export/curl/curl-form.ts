@@ -30,29 +30,36 @@ function wordAt(text: string, start: number): Word {
   return { text: text.slice(start, end), end };
 }
 
+/** A parameter curl reads after a -F value; any other `;…` after `type=` is part of the type (`type=text/plain; charset=utf-8`). */
+const PARAMETER = /^[ \t]*(type|filename|headers|encoder)=/i;
+
+/** The type after `type=` as curl reads it: as written (quotes included), up to a `;` that starts another parameter. */
+function typeAt(text: string, start: number): Word {
+  for (let at = text.indexOf(';', start); at !== -1; at = text.indexOf(';', at + 1)) {
+    if (PARAMETER.test(text.slice(at + 1))) return { text: text.slice(start, at), end: at };
+  }
+  return { text: text.slice(start), end: text.length };
+}
+
 /** The `;type=`, `;filename=`, `;headers=` and `;encoder=` after a -F value, as curl reads them; others skipped (curl warns). */
 function paramsAt(text: string, start: number, option: CurlOption, warnings: ImportWarnings): { type?: string; filename?: string } {
   const params: { type?: string; filename?: string } = {};
   const where = `line ${option.line}, ${option.written}`;
   for (let at = start; at < text.length && text[at] === ';';) {
-    at += 1;
-    while (text[at] === ' ' || text[at] === '\t') at += 1;
-    const param = /^(type|filename|headers|encoder)=/i.exec(text.slice(at));
-    const word = wordAt(text, at + (param?.[0].length ?? 0));
-    if (param === null) {
+    const param = PARAMETER.exec(text.slice(at + 1));
+    const valueAt = at + 1 + (param?.[0].length ?? 0);
+    const name = param?.[1].toLowerCase();
+    const word = name === 'type' ? typeAt(text, valueAt) : wordAt(text, valueAt);
+    if (name === undefined) {
       warnings.push({
         code: 'FORM_PARAMETER_SKIPPED',
         where,
-        message: `curl skips the unknown form parameter ${word.text.slice(0, 40)}, and so does the import.`,
+        message: `curl skips the unknown form parameter ${word.text.trim().slice(0, 40)}, and so does the import.`,
       });
-    } else if (/^type=$/i.test(param[0])) params.type = word.text.trim();
-    else if (/^filename=$/i.test(param[0])) params.filename = word.text;
+    } else if (name === 'type') params.type = word.text.trim();
+    else if (name === 'filename') params.filename = word.text;
     else
-      warnings.push({
-        code: 'FORM_PARAMETER_SKIPPED',
-        where,
-        message: `The part's ${param[1].toLowerCase()} are not kept: a part has a name, a filename and a content type.`,
-      });
+      warnings.push({ code: 'FORM_PARAMETER_SKIPPED', where, message: `The part's ${name} are not kept: a part has a name, a filename and a content type.` });
     at = word.end;
   }
   return params;
@@ -61,10 +68,10 @@ function paramsAt(text: string, start: number, option: CurlOption, warnings: Imp
 /**
  * One `-F` / `--form-string` option as a multipart part. `--form-string name=value`: the value as written. `-F`:
  * `name=value` a text part, `name=@path` a file (its content never read: an empty `value` named by the path's last
- * segment, FILE_NOT_READ), `name=<path` a text part read from a file (empty, FILE_NOT_READ); each may be followed by
+ * segment, FILE_NOT_READ; its bytes when a `# connector-file:` line gives them, `files`), `name=<path` a text part read from a file (empty, FILE_NOT_READ); each may be followed by
  * `;type=…` (the part's contentType) and `;filename=…`, and a value may be quoted (`name="a;b"`), as curl reads them.
  */
-export function formPart(option: CurlOption, warnings: ImportWarnings): MultipartPart {
+export function formPart(option: CurlOption, warnings: ImportWarnings, files: ReadonlyMap<string, string>): MultipartPart {
   const text = option.value ?? '';
   const equals = text.indexOf('=');
   if (equals <= 0) throw new ImportSourceError(`line ${option.line}`, `${option.written} needs name=value (a part has a non-empty name)`);
@@ -76,6 +83,8 @@ export function formPart(option: CurlOption, warnings: ImportWarnings): Multipar
   const typed = type === undefined ? {} : { contentType: type };
   if (!fromFile) return { name, value: word.text, ...(filename !== undefined && { filename }), ...typed };
   const isFile = text[equals + 1] === '@';
+  const base64 = isFile ? files.get(word.text) : undefined;
+  if (base64 !== undefined) return { name, base64, filename: filename ?? word.text.split(/[/\\]/).pop()!, ...typed };
   warnings.push({
     code: 'FILE_NOT_READ',
     where: `line ${option.line}, ${option.written}`,

@@ -26,7 +26,7 @@ const FILE_READING = new Set(['data', 'data-ascii', 'data-binary', 'json']);
  * FILE_NOT_READ); --data-raw never does; pieces are joined with `&`, and --json pieces to each other with nothing.
  * --data-urlencode and --url-query encode as curl does (urlEncodedPiece).
  */
-export function readPayload(payload: CurlOption[], warnings: ImportWarnings): CurlPayload {
+export function readPayload(payload: CurlOption[], warnings: ImportWarnings, files: ReadonlyMap<string, string> = new Map()): CurlPayload {
   const pieces: Array<{ text: string; json: boolean }> = [];
   const parts: MultipartPart[] = [];
   const result: CurlPayload = { data: null, json: false, multipart: null, uploads: [], urlQuery: [] };
@@ -36,7 +36,7 @@ export function readPayload(payload: CurlOption[], warnings: ImportWarnings): Cu
       result.uploads.push(value);
       warnings.push(fileNotRead(option, `${option.written} ${value.slice(0, 60)} uploads a file (curl sends it with PUT)`));
     } else if (option.name === 'form' || option.name === 'form-string') {
-      parts.push(formPart(option, warnings));
+      parts.push(formPart(option, warnings, files));
     } else if (option.name === 'url-query') {
       const part = value.startsWith('+') ? value.slice(1) : urlEncodedPiece(option, warnings);
       if (part !== null) result.urlQuery.push(part);

@@ -1,11 +1,14 @@
-import { ApiKeyIn, AuthType, ContentType, GrantType, RequestType } from '@app/domain';
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { ApiKeyIn, AuthType, ContentType, GrantType, multipartBody, RequestType } from '@app/domain';
+import { execFile, execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { ExportedConnector } from '../connector-draft';
 import { anExportedConnector } from '../testing/exported-connector';
+import { multipartFarSide } from '../../test-runs/testing/multipart-far-side';
 import { exportCurl } from './export-curl';
+import { readFileComments } from './form-options';
 import { importCurl } from './import-curl';
 
 const aConnector = (overrides: Partial<ExportedConnector> = {}): ExportedConnector =>
@@ -38,6 +41,47 @@ function argvOf(command: string, variables: Record<string, string> = {}): string
 }
 
 describe('exportCurl', () => {
+  it('writes a multipart body that curl sends as the same parts: a busboy far side on 127.0.0.2 finds each', async () => {
+    const side = await multipartFarSide();
+    const directory = mkdtempSync(join(tmpdir(), 'curl-export-'));
+    try {
+      const bytes = Buffer.from([0, 1, 0xff, 0x0d, 0x0a, 0x22]);
+      const command = exportCurl(
+        aConnector({
+          url: `${side.url}/upload`,
+          contentType: ContentType.MULTIPART_FORM_DATA,
+          headers: [],
+          body: multipartBody([
+            { name: 'to', value: '@ana;type=x "quoted"' },
+            { name: 'meta', value: '{"a": "b;c"}', contentType: 'application/json; charset=utf-8' },
+            { name: 'notes', value: 'one\ntwo', filename: 'notes.txt' },
+            { name: 'photo', base64: bytes.toString('base64'), filename: 'p 1.png', contentType: 'image/png' },
+          ]),
+        }),
+      );
+      // What the comment lines ask of the user: each file written from its Base64.
+      for (const [path, base64] of readFileComments(command.split('\n').map((text, index) => ({ text: text.replace(/^#/, ''), line: index + 1 }))))
+        writeFileSync(join(directory, path), Buffer.from(base64, 'base64'));
+
+      // Not execFileSync: the far side answers on this thread.
+      await promisify(execFile)('bash', ['--norc', '--noprofile', '-c', `${command.trimEnd()} -s -o /dev/null --max-time 10`], {
+        cwd: directory,
+        env: { PATH: process.env.PATH ?? '/usr/bin:/bin' },
+      });
+
+      expect(side.received[0].parts).toEqual([
+        { name: 'to', value: '@ana;type=x "quoted"' },
+        // A text part with a type but no filename is a field to curl (and to busboy); undici's FormData names it `blob`.
+        { name: 'meta', value: '{"a": "b;c"}' },
+        { name: 'notes', filename: 'notes.txt', mimeType: 'text/plain', bytes: Buffer.from('one\ntwo') },
+        { name: 'photo', filename: 'p 1.png', mimeType: 'image/png', bytes },
+      ]);
+    } finally {
+      rmSync(directory, { recursive: true, force: true });
+      await side.close();
+    }
+  });
+
   it('writes one option a line, every value in single quotes, the body in --data-raw, the variables to set and the connector line above', () => {
     expect(exportCurl(aConnector({ authType: AuthType.AUTH_BEARER }))).toBe(
       [
@@ -211,7 +255,21 @@ describe('exportCurl', () => {
         'OAuth 2.0 password',
         aConnector({ authType: AuthType.AUTH_OAUTH2, grantType: GrantType.PASSWORD, oauthUrl: 'https://auth.test/t', clientId: 'app', authUsername: 'ana' }),
       ],
-      ['multipart, unicode', aConnector({ contentType: ContentType.MULTIPART_FORM_DATA, body: 'name=Zoë 🙂', requestType: RequestType.PUT })],
+      [
+        'multipart: text, @ and ; in values, a typed and a named text part, files as Base64, unicode',
+        aConnector({
+          contentType: ContentType.MULTIPART_FORM_DATA,
+          requestType: RequestType.PUT,
+          body: multipartBody([
+            { name: 'name', value: 'Zoë 🙂 {{who}}' },
+            { name: 'at', value: '@/etc/passwd;type=x' },
+            { name: 'meta', value: '{"a": "b;c\\"d"}', contentType: 'application/json; charset=utf-8' },
+            { name: 'notes', value: "it's\nmultiline", filename: 'my notes.txt' },
+            { name: 'photo', base64: 'iVBORw0KGgo=', filename: "p'1.png", contentType: 'image/png' },
+          ]),
+        }),
+      ],
+      ['multipart without parts', aConnector({ contentType: ContentType.MULTIPART_FORM_DATA, body: '' })],
       ['text, a body starting with @', aConnector({ contentType: ContentType.TEXT_PLAIN, body: "@file it's", requestType: RequestType.PATCH })],
       [
         'GET without body, empty header value',

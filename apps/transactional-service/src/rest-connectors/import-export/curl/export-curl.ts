@@ -1,8 +1,9 @@
-import { ApiKeyIn, AuthType, ContentType, GrantType, MEDIA_TYPES, RequestType, withEscapesAsSent } from '@app/domain';
+import { ApiKeyIn, AuthType, ContentType, GrantType, MEDIA_TYPES, multipartPartsOf, RequestType, withEscapesAsSent } from '@app/domain';
 import { ExportedConnector, Exporter, secretHeaderVariable } from '../connector-draft';
 import { connectorComment } from './connector-comment';
 import { curlEscape } from './curl-payload';
 import { withQuery } from './curl-url';
+import { formOptions } from './form-options';
 import { oauth2Comment } from './oauth2-comment';
 import { shellQuoted, shownInComment } from './posix-quote';
 import { SECRET_SHELL_VARIABLES as SECRET, shellVariablesOf, shellWord, variablesIn } from './shell-variables';
@@ -16,6 +17,7 @@ import { SECRET_SHELL_VARIABLES as SECRET, shellVariablesOf, shellWord, variable
  * terminal or the line editor. The body goes in `--data-raw`, never `--data-binary` or `-d`, which read a file when
  * the body starts with `@`. `--globoff` when the URL holds braces, brackets or variables (a value must not become a
  * curl glob).
+ * A multipart body's parts are `--form-string` and `-F` options, its files' bytes on comment lines (form-options.ts).
  *
  * Every `{{variable}}` is a shell variable, `"${NAME}"` (shell-variables.ts: the name itself when it is a shell name
  * that neither the shell nor a secret uses, else mapped), and an escaped `\{{name}}` the text `{{name}}` it is sent
@@ -29,24 +31,32 @@ import { SECRET_SHELL_VARIABLES as SECRET, shellVariablesOf, shellWord, variable
  * A secret header is `-H 'X-Tenant: '"$SECRET_X_TENANT"` (secretHeaderVariable), read back as that secret header.
  */
 export const exportCurl: Exporter = (connector) => {
-  const variables = shellVariablesOf(variablesIn([connector.url, ...connector.headers.map(({ value }) => value), connector.body]));
+  const parts = connector.contentType === ContentType.MULTIPART_FORM_DATA ? multipartPartsOf(connector.body) : undefined;
+  // A multipart body's text fields (`--form-string`) hold shell variables; a typed or file part's value is curl's
+  // quoted text, in which a variable's value could end the quotes: its placeholders stay as written.
+  const bodyTexts = parts ? parts.flatMap(({ value, filename, contentType }) => (filename === undefined && contentType === undefined ? [value ?? ''] : [])) : [connector.body];
+  const variables = shellVariablesOf(variablesIn([connector.url, ...connector.headers.map(({ value }) => value), ...bodyTexts]));
   const word = (text: string) => shellWord(text, variables);
+  const form = parts ? formOptions(parts, word) : undefined;
   const options = [
     ...(/[{}[\]]/.test(connector.url) ? ['--globoff'] : []),
-    // Header values and the body as they are sent: an escaped placeholder (`\{{name}}`) as the text `{{name}}`.
-    ...connector.headers.map(({ header, value, secret }) =>
-      secret === true ? `-H ${shellQuoted(`${header}: `)}"$${secretHeaderVariable(header)}"` : `-H ${word(value === '' ? `${header};` : `${header}: ${value}`)}`,
-    ),
+    // Header values and the body as they are sent: an escaped placeholder (`\{{name}}`) as the text `{{name}}`. curl
+    // writes a form's Content-Type itself, with its boundary: a declared one is left out.
+    ...connector.headers
+      .filter(({ header }) => !(form && header.toLowerCase() === 'content-type'))
+      .map(({ header, value, secret }) =>
+        secret === true ? `-H ${shellQuoted(`${header}: `)}"$${secretHeaderVariable(header)}"` : `-H ${word(value === '' ? `${header};` : `${header}: ${value}`)}`,
+      ),
     // The connector's own Content-Type (a vendor's media type) is the one it sends; else its content type's.
-    ...(connector.contentType === ContentType.NONE || declaredType(connector) !== undefined
+    ...(connector.contentType === ContentType.NONE || declaredType(connector) !== undefined || (form && form.options.length > 0)
       ? []
       : [`-H ${shellQuoted(`Content-Type: ${MEDIA_TYPES[connector.contentType]}`)}`]),
     ...authOptions(connector),
-    ...(connector.body === '' ? [] : [`--data-raw ${word(connector.body)}`]),
+    ...(form ? form.options : connector.body === '' ? [] : [`--data-raw ${word(connector.body)}`]),
   ];
   const method = connector.requestType === RequestType.HEAD ? '--head' : `-X ${connector.requestType}`;
   const command = [`curl ${method} ${exportedUrl(connector, word)}`, ...options].join(' \\\n  ');
-  return [...toSet(connector, variables), connectorComment(connector, variables), ...oauth2Lines(connector), command].join('\n') + '\n';
+  return [...toSet(connector, variables), connectorComment(connector, variables), ...oauth2Lines(connector), ...(form?.comments ?? []), command].join('\n') + '\n';
 };
 
 /**

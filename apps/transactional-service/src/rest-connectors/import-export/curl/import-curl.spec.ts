@@ -141,7 +141,7 @@ describe('importCurl', () => {
     it('reads -F and --form-string as parts: text, files with an empty value and their filename, ;type= and ;filename= as fields', async () => {
       const { connectors, warnings } = await imported(
         "curl https://x.test -F 'a=1 2' --form-string 'b=@not-a-file;type=x' -F 'c=@dir/photo.jpg;type=image/jpeg' -F 'd=<notes.txt' " +
-          `-F 'meta={"k":1};type=application/json' -F 'q="x;y";filename=q.txt' -F 'e=v;headers="X-A: 1"' -F 'f=@a.bin;filename=b.bin'`,
+          `-F 'meta={"k":1};type=application/json; charset=utf-8' -F 'q="x;y";filename=q.txt' -F 'e=v;headers="X-A: 1"' -F 'f=@a.bin;filename=b.bin'`,
       );
       expect(connectors[0]).toMatchObject({ contentType: ContentType.MULTIPART_FORM_DATA, requestType: RequestType.POST });
       expect(JSON.parse(connectors[0].body)).toEqual([
@@ -149,7 +149,7 @@ describe('importCurl', () => {
         { name: 'b', value: '@not-a-file;type=x' },
         { name: 'c', value: '', filename: 'photo.jpg', contentType: 'image/jpeg' },
         { name: 'd', value: '' },
-        { name: 'meta', value: '{"k":1}', contentType: 'application/json' },
+        { name: 'meta', value: '{"k":1}', contentType: 'application/json; charset=utf-8' },
         { name: 'q', value: 'x;y', filename: 'q.txt' },
         { name: 'e', value: 'v' },
         { name: 'f', value: '', filename: 'b.bin' },

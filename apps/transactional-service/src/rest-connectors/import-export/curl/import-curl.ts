@@ -11,6 +11,7 @@ import { CurlPayload, readPayload } from './curl-payload';
 import { CurlSettings, readSettings, WrittenHeader } from './curl-settings';
 import { resolveUrl, withQuery, withUploadName } from './curl-url';
 import { matchMediaType } from './media-type';
+import { readFileComments } from './form-options';
 import { OAuth2Settings, readOAuth2Comment } from './oauth2-comment';
 import { ShellWord, tokenizeShell } from './shell-words';
 
@@ -117,6 +118,8 @@ interface PlannedRequest {
   group: CurlArguments;
   oauth2: OAuth2Settings | undefined;
   exported: ConnectorComment | undefined;
+  /** The bytes of the files the command's `# connector-file:` lines give, by path (form-options.ts). */
+  files: ReadonlyMap<string, string>;
   /** `line 4`: the command's place, which selects all its requests. */
   command: string;
   where: string;
@@ -126,10 +129,11 @@ interface PlannedRequest {
 function requestsOf(command: CurlCommand, warnings: ImportWarnings): PlannedRequest[] {
   const oauth2 = readOAuth2Comment(command.comments, credentialOf);
   const exported = readConnectorComment(command.comments);
+  const files = readFileComments(command.comments);
   const groups = readCurlArguments(command.arguments, warnings);
   const requests = groups.flatMap((group) => {
     if (group.urls.length === 0) throw new ImportSourceError(`line ${command.line}`, 'the command has no URL: give it after curl (or with --url)');
-    return group.urls.map((url, index) => ({ url, index, group, oauth2, exported }));
+    return group.urls.map((url, index) => ({ url, index, group, oauth2, exported, files }));
   });
   const at = `line ${command.line}`;
   return requests.map((request, index) => ({ ...request, command: at, where: requests.length === 1 ? at : `${at}, URL ${index + 1}` }));
@@ -138,11 +142,11 @@ function requestsOf(command: CurlCommand, warnings: ImportWarnings): PlannedRequ
 /** A draft for each request; the options of a group are read once, for all its URLs. */
 function draftsOf(requests: PlannedRequest[], warnings: ImportWarnings): ConnectorDraft[] {
   const read = new Map<CurlArguments, { settings: CurlSettings; payload: CurlPayload }>();
-  return requests.map(({ url, index, group, oauth2, exported, where }) => {
+  return requests.map(({ url, index, group, oauth2, exported, files, where }) => {
     let options = read.get(group);
     if (options === undefined) {
       const settings = readSettings(group.options, warnings);
-      options = { settings, payload: readPayload(settings.payload, warnings) };
+      options = { settings, payload: readPayload(settings.payload, warnings, files) };
       read.set(group, options);
     }
     const { settings, payload } = options;

@@ -89,10 +89,16 @@ describe('importOpenApi over the corpus', () => {
         message: 'optional parameters left out (add them to the URL or headers if needed): api_key (header)',
       },
       {
-        code: 'BODY_LEFT_EMPTY',
+        code: 'BODY_GENERATED',
         where: 'operation POST /pet/{petId}/uploadImage',
-        message: 'the document gives no example of the body, and no skeleton can be written in its media type: write the body',
+        message:
+          "the document gives no example of the form: its parts are made from the schema's fields, to be filled in; " +
+          'the file parts file have an empty value: write their content (value, or base64 for bytes)',
       },
+    ]);
+    expect(JSON.parse(draft.connectors.find(({ name }) => name === 'uploadFile')!.body)).toEqual([
+      { name: 'additionalMetadata', value: '' },
+      { name: 'file', value: '', filename: 'file' },
     ]);
   });
 

@@ -1,7 +1,8 @@
-import { ApiKeyIn, AuthType, ContentType, GrantType, RequestType } from '@app/domain';
+import { ApiKeyIn, AuthType, ContentType, GrantType, multipartBody, RequestType } from '@app/domain';
 import { ExportedConnector } from '../connector-draft';
 import { exportOpenApi } from './export-openapi';
 import { importOpenApi } from './import-openapi';
+import { aMultipartBody } from '../testing/exported-connector';
 import { aForecastConnector } from './testing/openapi-factories';
 
 const sut = exportOpenApi;
@@ -170,6 +171,29 @@ describe(exportOpenApi.name, () => {
     expect(operation.parameters.find(({ name }) => name === 'X-Template')?.schema).toEqual({ type: 'string', const: '{{name}}' });
   });
 
+  it('describes a multipart body as a form schema: binary files, an array for a repeated name, encoding, text values as the example', () => {
+    const parts = [
+      { name: 'to', value: '{{to}}' },
+      { name: 'meta', value: '{"k":1}', contentType: 'application/json' },
+      { name: 'photo', base64: 'AP8=', filename: 'a.png', contentType: 'image/png' },
+      { name: 'photo', base64: 'AP8=', filename: 'b.png' },
+    ];
+    const document = JSON.parse(
+      sut(aForecastConnector({ requestType: RequestType.POST, contentType: ContentType.MULTIPART_FORM_DATA, body: multipartBody(parts) })),
+    );
+
+    expect(document.paths['/forecast/{city}'].post.requestBody.content['multipart/form-data']).toEqual({
+      schema: {
+        type: 'object',
+        properties: { to: { type: 'string' }, meta: { type: 'string' }, photo: { type: 'array', items: { type: 'string', format: 'binary' } } },
+        required: ['to', 'meta', 'photo'],
+      },
+      encoding: { meta: { contentType: 'application/json' }, photo: { contentType: 'image/png' } },
+      example: { to: '{{to}}', meta: '{"k":1}' },
+      'x-connector-parts': parts,
+    });
+  });
+
   describe('round trip: importOpenApi gives the same connector back', () => {
     const connectors: Array<[string, ExportedConnector]> = [
       [
@@ -248,7 +272,7 @@ describe(exportOpenApi.name, () => {
           apiKeyName: 'api_key',
           apiKeyIn: ApiKeyIn.QUERY,
           contentType: ContentType.MULTIPART_FORM_DATA,
-          body: '',
+          body: aMultipartBody(true),
         }),
       ],
       [
@@ -266,6 +290,10 @@ describe(exportOpenApi.name, () => {
       [
         'a declared text/csv',
         aForecastConnector({ requestType: RequestType.POST, headers: [{ header: 'Content-Type', value: 'text/csv' }], contentType: ContentType.TEXT_PLAIN, body: 'a,b\n1,2' }),
+      ],
+      [
+        'an empty multipart body',
+        aForecastConnector({ requestType: RequestType.PUT, url: 'https://api.example.com/upload', contentType: ContentType.MULTIPART_FORM_DATA, body: '' }),
       ],
       ['HEAD', aForecastConnector({ requestType: RequestType.HEAD, headers: [] })],
       ['OPTIONS, a JSON body that is empty', aForecastConnector({ requestType: RequestType.OPTIONS, contentType: ContentType.APPLICATION_JSON, body: '' })],

@@ -1,7 +1,8 @@
-import { ApiKeyIn, AuthType, ContentType, GrantType, MEDIA_TYPES, withEscapesAsSent } from '@app/domain';
+import { ApiKeyIn, AuthType, ContentType, GrantType, MEDIA_TYPES, multipartPartsOf, MultipartPart, withEscapesAsSent } from '@app/domain';
 import { ExportedConnector, Exporter, secretHeaderVariable } from '../connector-draft';
 import { bodyAsSent, declaredType } from '../curl/export-curl';
 import { formPairs } from '../form-pairs';
+import { X_CONNECTOR_PARTS } from './multipart-body';
 import { operationIdOf } from './operation-id';
 import { SECRET_HEADER_EXTENSION } from './security';
 import { JsonRecord } from './values';
@@ -124,6 +125,9 @@ function decoded(text: string): string {
  */
 function requestBodyOf(connector: ExportedConnector): JsonRecord {
   if (connector.contentType === ContentType.NONE) return {};
+  if (connector.contentType === ContentType.MULTIPART_FORM_DATA) {
+    return { requestBody: { required: true, content: { [MEDIA_TYPES.MULTIPART_FORM_DATA]: multipartContent(multipartPartsOf(connector.body)) } } };
+  }
   const mediaType = declaredType(connector) ?? MEDIA_TYPES[connector.contentType];
   const schema = connector.contentType === ContentType.APPLICATION_FORM_URLENCODED ? formSchema(connector.body) : undefined;
   return { requestBody: { required: true, content: { [mediaType]: { ...(schema && { schema }), example: exampleOf(connector) } } } };
@@ -142,6 +146,34 @@ function formSchema(body: string): JsonRecord | undefined {
     type: 'object',
     properties: Object.fromEntries(pairs.map(({ key, value }) => [key, property(value)])),
     required: pairs.map(({ key }) => key),
+  };
+}
+
+/**
+ * A multipart body as OpenAPI describes a form: an object schema of its fields (a file, a part with a filename or
+ * base64, `format: binary`; a name sent twice an array), each part's content type in `encoding`, its text values as
+ * the example; and the parts themselves in `x-connector-parts`, which importOpenApi reads back as they are.
+ */
+function multipartContent(parts: MultipartPart[]): JsonRecord {
+  const byName = new Map<string, MultipartPart[]>();
+  for (const part of parts) byName.set(part.name, [...(byName.get(part.name) ?? []), part]);
+  const isFile = (part: MultipartPart) => part.filename !== undefined || part.base64 !== undefined;
+  const properties = Object.fromEntries(
+    [...byName].map(([name, named]) => {
+      const one = isFile(named[0]) ? { type: 'string', format: 'binary' } : { type: 'string' };
+      return [name, named.length > 1 ? { type: 'array', items: one } : one];
+    }),
+  );
+  const texts = [...byName].flatMap(([name, named]) => {
+    const values = named.filter((part) => !isFile(part) && part.value !== undefined).map((part) => part.value!);
+    return values.length === 0 ? [] : [[name, named.length > 1 ? values : values[0]] as const];
+  });
+  const encoding = Object.fromEntries(parts.flatMap(({ name, contentType }) => (contentType === undefined ? [] : [[name, { contentType }]])));
+  return {
+    schema: { type: 'object', properties, required: [...byName.keys()] },
+    ...(Object.keys(encoding).length > 0 && { encoding }),
+    ...(texts.length > 0 && { example: Object.fromEntries(texts) }),
+    [X_CONNECTOR_PARTS]: parts,
   };
 }
 

@@ -565,6 +565,45 @@ describe(importOpenApi.name, () => {
       expect(warnings.map((found) => found.code)).toContain('HEADER_PARAMETER_IGNORED');
     });
 
+    it('makes a multipart body of parts from the schema: its example values, binary fields as file parts, encoding content types', async () => {
+      const form = {
+        schema: {
+          type: 'object',
+          properties: {
+            model: { type: 'string', enum: ['whisper-1'] },
+            options: { type: 'object', properties: { lang: { type: 'string' } } },
+            file: { type: 'string', format: 'binary' },
+            images: { type: 'array', items: { type: 'string', format: 'binary' } },
+          },
+        },
+        encoding: { file: { contentType: 'audio/mpeg, audio/wav' } },
+      };
+      const { connector, warnings } = await importOne(body({ 'multipart/form-data': form }));
+      const { connector: withExample } = await importOne(body({ 'multipart/form-data': { ...form, example: { model: 'tiny', extra: 3 } } }));
+
+      expect(connector.contentType).toBe(ContentType.MULTIPART_FORM_DATA);
+      expect(JSON.parse(connector.body)).toEqual([
+        { name: 'model', value: 'whisper-1' },
+        { name: 'options', value: '{"lang":""}' },
+        { name: 'file', value: '', filename: 'file', contentType: 'audio/mpeg' },
+        { name: 'images', value: '', filename: 'images' },
+      ]);
+      expect(warnings).toEqual([
+        {
+          code: 'BODY_GENERATED',
+          where: WHERE,
+          message:
+            "the document gives no example of the form: its parts are made from the schema's fields, to be filled in; " +
+            'the file parts file, images have an empty value: write their content (value, or base64 for bytes)',
+        },
+      ]);
+      expect(JSON.parse(withExample.body).slice(0, 3)).toEqual([
+        { name: 'model', value: 'tiny' },
+        { name: 'extra', value: '3' },
+        { name: 'options', value: '{"lang":""}' },
+      ]);
+    });
+
     it('never fetches an externalValue example', async () => {
       const { connector, warnings } = await importOne(body({ 'text/plain': { examples: { remote: { externalValue: 'https://example.com/body.txt' } } } }));
 

@@ -1,5 +1,6 @@
 import { ContentType, contentTypeOfMediaType, keptContentType, mediaTypeEssence } from '@app/domain';
 import { ImportWarning } from '../connector-draft';
+import { multipartParts } from './multipart-body';
 import { skeletonOf } from './schema-skeleton';
 import { shownUrl } from './server-userinfo';
 import { JsonRecord, arrayOrEmpty, entriesOf, has, isRecord, recordOrEmpty, stringOrUndefined, unresolvedRef } from './values';
@@ -18,7 +19,8 @@ export interface BodyPart {
  * The request body: the first media type (in the document's order) a connector content type is named for (JSON and
  * `+json`, XML and `+xml`, the form types, text/plain), else the first one; its content type by the domain's rule
  * (contentTypeOfMediaType: `text/csv` is TEXT_PLAIN), the declared type kept as the Content-Type header, sent as
- * written. Its body from `example`, the first of `examples`, the schema's example, else a skeleton of the schema.
+ * written. Its body from `example`, the first of `examples`, the schema's example, else a skeleton of the schema (a
+ * multipart body's parts from its fields: multipartParts).
  * Nothing is fetched: an `externalValue` example is named in a warning.
  */
 export function bodyOf(operation: JsonRecord, where: string, warnings: ImportWarning[]): BodyPart {
@@ -55,10 +57,11 @@ function unsupported(mediaType: string, where: string, warnings: ImportWarning[]
 
 function bodyText(contentType: ContentType, content: JsonRecord, where: string, warnings: ImportWarning[]): string {
   const example = exampleOf(content, where, warnings);
+  if (contentType === ContentType.MULTIPART_FORM_DATA) return multipartParts(content, example, where, warnings) ?? '';
   if (example.found) return rendered(contentType, example.value, where, warnings);
   // A schema left as an external `$ref` says nothing of the body's shape.
   const schemaKnown = isRecord(content.schema) && unresolvedRef(content.schema) === undefined;
-  if (!schemaKnown || contentType === ContentType.APPLICATION_XML || contentType === ContentType.MULTIPART_FORM_DATA) {
+  if (!schemaKnown || contentType === ContentType.APPLICATION_XML) {
     warnings.push(
       warning('BODY_LEFT_EMPTY', where, 'the document gives no example of the body, and no skeleton can be written in its media type: write the body'),
     );

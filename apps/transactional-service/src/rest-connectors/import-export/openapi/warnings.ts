@@ -28,8 +28,8 @@ import type { TagWarning } from '../draft-tags';
  * - TOO_MANY_HEADERS: more than 50 headers; the rest are left out.
  * - OTHER_MEDIA_TYPES: the request body may be sent in other media types too; the connector uses one.
  * - UNSUPPORTED_MEDIA_TYPE: a multipart type other than form-data, which no content type sends: sent as TEXT_PLAIN.
- * - BODY_GENERATED: no example: the body is a skeleton made from the schema, to be filled in.
- * - BODY_LEFT_EMPTY: no example and no skeleton possible in that media type (XML, multipart, binary).
+ * - BODY_GENERATED: no example: the body is a skeleton made from the schema (multipart: its fields as parts, file parts empty), to be filled in.
+ * - BODY_LEFT_EMPTY: no example and no skeleton possible in that media type (XML, binary), or a multipart body without fields.
  * - EXTERNAL_EXAMPLE: an example given only by `externalValue` (never fetched).
  * - BODY_TOO_LARGE: the example or skeleton is over 64 KiB: the body is left empty.
  * - SECURITY_ALTERNATIVES: several security requirements: the first one a connector supports is used.

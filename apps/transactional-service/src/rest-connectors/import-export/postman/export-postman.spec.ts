@@ -1,7 +1,7 @@
 import { ApiKeyIn, AuthType, ContentType, GrantType, multipartBody, RequestType } from '@app/domain';
 import fc from 'fast-check';
 import { ConnectorDraft, CredentialDraft, ExportedConnector } from '../connector-draft';
-import { anExportedConnector } from '../testing/exported-connector';
+import { aMultipartBody, anExportedConnector } from '../testing/exported-connector';
 import { exportPostman, importPostman } from '.';
 import { SECRET_VARIABLES } from './export-postman';
 
@@ -189,13 +189,7 @@ describe('exportPostman', () => {
           authType: AuthType.AUTH_OAUTH2,
           grantType: GrantType.CLIENT_CREDENTIALS,
           ...oauth,
-          body: multipartBody([
-            { name: 'a', value: '{{a}}' },
-            { name: 'meta', value: '{"k":1}', contentType: 'application/json' },
-            { name: 'notes', value: 'line 1\nline 2', filename: 'notes.txt', contentType: 'text/plain' },
-            { name: 'photo', base64: 'iVBORw0KGgo=', filename: 'photo.png', contentType: 'image/png' },
-            { name: 'blob', base64: 'AP8=' },
-          ]),
+          body: aMultipartBody(),
         }),
         [
           { field: 'clientId', value: 'shop-client' },

@@ -51,9 +51,9 @@ export type PostmanWarningCode =
   | 'CONTENT_TYPE_UNSUPPORTED'
   /** Comments in a JSON body: removed, as Postman removes them before sending. */
   | 'JSON_COMMENTS_REMOVED'
-  /** A file body or file form field: never read, left out. */
+  /** A file body (left out) or file form field (a part with an empty value): a file is never read. */
   | 'FILE_NOT_IMPORTED'
-  /** A body mode Postman does not define, or a form field's own content type. */
+  /** A body mode Postman does not define, a urlencoded field's own content type, a form field without a key, a multipart raw body. */
   | 'BODY_NOT_IMPORTED'
   /** A body on a GET or HEAD: kept, but a connector sends none with these methods. */
   | 'BODY_NOT_SENT'
