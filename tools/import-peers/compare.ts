@@ -16,9 +16,17 @@ export function differencesOf(ours: WireRequest, peer: WireRequest): Difference[
   const found: Difference[] = [];
   if (ours.method !== peer.method) found.push({ part: 'method', kind: 'method', ours: ours.method, peer: peer.method });
   found.push(...urlDifferences(ours, peer), ...headerDifferences(ours, peer));
-  if (!sameOptional(ours.mediaType, peer.mediaType))
-    found.push({ part: 'mediaType', kind: mediaTypeKind(ours.mediaType, peer.mediaType), ours: show(ours.mediaType), peer: show(peer.mediaType) });
-  const body = bodyKind(ours.body, peer.body);
+  // A connector sends no body with GET or HEAD; Postman does when the request turns body pruning off: one difference.
+  const getBody = (ours.method === 'GET' || ours.method === 'HEAD') && ours.body.kind === 'none' && peer.body.kind !== 'none';
+  if (getBody) found.push({ part: 'body', kind: 'body with GET or HEAD only in peer', ours: '', peer: show(peer.body) });
+  if (!getBody && !sameOptional(ours.mediaType, peer.mediaType))
+    found.push({
+      part: 'mediaType',
+      kind: `${mediaTypeKind(ours.mediaType, peer.mediaType)}${ours.body.kind === 'none' && peer.body.kind === 'none' ? ', without a body' : ''}`,
+      ours: show(ours.mediaType),
+      peer: show(peer.mediaType),
+    });
+  const body = getBody ? undefined : bodyKind(ours.body, peer.body);
   if (body) found.push({ part: 'body', kind: body, ours: show(ours.body), peer: show(peer.body) });
   const auth = authKind(ours, peer);
   if (auth) found.push({ part: 'auth', kind: auth, ours: show(ours.auth), peer: show(peer.auth) });

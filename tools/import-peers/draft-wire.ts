@@ -17,8 +17,9 @@ function filled(text: string): string {
 export function draftWire(draft: ConnectorDraft, generatedBody = false): WireRequest {
   const sendsBody = draft.contentType !== ContentType.NONE && draft.requestType !== 'GET' && draft.requestType !== 'HEAD';
   const own = draft.headers.find(({ header }) => /^content-type$/i.test(header));
+  // Without a body, the connector's own Content-Type header (if it has one) is sent as written.
   const mediaType = !sendsBody
-    ? null
+    ? (own?.value ?? null)
     : own !== undefined && declaredTypeFits(draft.contentType, own.value)
       ? own.value
       : MEDIA_TYPES[draft.contentType as Exclude<ContentType, ContentType.NONE>];

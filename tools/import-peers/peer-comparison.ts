@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { Collection, Item } from 'postman-collection';
 import { ConnectorDraft, ImportDraft } from '../../apps/transactional-service/src/rest-connectors/import-export/connector-draft';
@@ -37,11 +37,13 @@ export interface FormatComparison {
   documents: string[];
   compared: ComparedOperation[];
   notCompared: NotCompared[];
+  /** How a document was read, where it was not as it is (a collection given its environment's values). */
+  notes: string[];
 }
 
 const SOURCE_FILES: Record<Format, RegExp> = {
   openapi: /\.(ya?ml|json)$/,
-  postman: /\.json$/,
+  postman: /(?<!\.postman_environment)\.json$/,
   curl: /\.sh$/,
 };
 
@@ -71,6 +73,7 @@ export async function compareOpenApi(): Promise<FormatComparison> {
     documents: corpusFiles('openapi'),
     compared: [],
     notCompared: [],
+    notes: [],
   };
   for (const document of result.documents) {
     const source = read(document);
@@ -108,14 +111,42 @@ function namesOf(item: Item): string[] {
   return names;
 }
 
+/**
+ * The collection as its README tells to import it when its base URL comes from an environment: the environment
+ * beside it (`<name>.postman_environment.json`) written into the collection's variables, the collection's own first.
+ * Our importer then says what it says of the collection alone (the URL's scheme and host come from a variable the
+ * collection does not define): this is what a user does next, and both readers read the same text.
+ */
+function withEnvironment(document: string, notes: string[]): string {
+  const source = read(document);
+  const environment = document.replace(/(\.postman_collection)?\.json$/, '.postman_environment.json');
+  if (!existsSync(join(CORPUS, environment))) return source;
+  const collection = JSON.parse(source) as { variable?: Array<{ key?: string; value?: unknown }> };
+  const defined = new Set((collection.variable ?? []).map(({ key }) => key));
+  const values = (JSON.parse(read(environment)) as { values?: Array<{ key: string; value: unknown; enabled?: boolean }> }).values ?? [];
+  const added = values.filter(({ key, value, enabled }) => enabled !== false && value !== '' && !defined.has(key)).map(({ key, value }) => ({ key, value }));
+  notes.push(`${document}: read with the values of ${environment} as collection variables (${added.map(({ key }) => key).join(', ')})`);
+  return JSON.stringify({ ...collection, variable: [...(collection.variable ?? []), ...added] });
+}
+
 /** Postman: postman-collection reads each request item (enabled headers, body by mode, auth resolved through its folders). */
 export async function comparePostman(): Promise<FormatComparison> {
-  const result: FormatComparison = { format: 'postman', peer: 'postman-collection', documents: corpusFiles('postman'), compared: [], notCompared: [] };
+  const result: FormatComparison = {
+    format: 'postman',
+    peer: 'postman-collection',
+    documents: corpusFiles('postman'),
+    compared: [],
+    notCompared: [],
+    notes: [],
+  };
   for (const document of result.documents) {
-    const source = read(document);
+    const source = withEnvironment(document, result.notes);
     const draft = await ours(importPostman(source, {}));
     const peer = new Map<string, Item[]>();
-    new Collection(JSON.parse(source)).forEachItem((item: Item) => {
+    const collection = new Collection(JSON.parse(source));
+    // Postman fills the collection's variables in when it sends (ours keeps them, a slot matching any value).
+    const values = new Map(collection.variables.all().map((variable): [string, string] => [variable.key ?? '', String(variable.value ?? '')]));
+    collection.forEachItem((item: Item) => {
       const where = whereOf('item', namesOf(item));
       peer.set(where, [...(peer.get(where) ?? []), item]);
     });
@@ -133,7 +164,7 @@ export async function comparePostman(): Promise<FormatComparison> {
         result.notCompared.push({ document, where: connector.where, reason: 'postman-collection finds no request item of that name' });
         continue;
       }
-      result.compared.push({ document, where: connector.where, differences: differencesOf(draftWire(connector), postmanWire(item)) });
+      result.compared.push({ document, where: connector.where, differences: differencesOf(draftWire(connector), postmanWire(item, { values })) });
     }
   }
   return result;
@@ -156,7 +187,7 @@ function apiKeyOf(connector: ConnectorDraft): Parameters<typeof curlWire>[1] {
 
 /** cURL: curlconverter's JSON reading of each command. */
 export async function compareCurl(): Promise<FormatComparison> {
-  const result: FormatComparison = { format: 'curl', peer: 'curlconverter', documents: corpusFiles('curl'), compared: [], notCompared: [] };
+  const result: FormatComparison = { format: 'curl', peer: 'curlconverter', documents: corpusFiles('curl'), compared: [], notCompared: [], notes: [] };
   const pending: Array<{ document: string; connector: ConnectorDraft; command: string }> = [];
   const refused: Array<{ document: string; command: string; why: string }> = [];
   for (const document of result.documents) {

@@ -123,6 +123,12 @@ export function reportOf(comparisons: FormatComparison[], versions: Record<strin
           ),
         ]),
     '',
+    '## Documents read with their environment',
+    '',
+    ...(comparisons.some((comparison) => comparison.notes.length)
+      ? comparisons.flatMap((comparison) => comparison.notes.map((note) => `- ${note}`))
+      : ['None.']),
+    '',
     '## Not compared',
     '',
     'Operations the peer does not read (or reads as another operation), with the reason.',
