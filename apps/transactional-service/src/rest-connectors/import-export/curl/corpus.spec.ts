@@ -1,7 +1,7 @@
 import { ContentType, MEDIA_TYPES, multipartPartsOf } from '@app/domain';
-import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { curlconverterReadings, CurlconverterRequest } from '../../../../../../tools/import-peers/curl-peer';
 import { ConnectorDraft, ImportDraft, ImportSourceError } from '../connector-draft';
 import { importCurl } from './import-curl';
 import { matchMediaType } from './media-type';
@@ -1204,36 +1204,8 @@ describe('importCurl on the corpus', () => {
   });
 });
 
-/** curlconverter's reading of each command (`toJsonObjectWarn`), run in a child process: it is an ES module, and jest's is CommonJS. */
-function oracleReadings(sources: string[]): OracleReading[] {
-  const script = [
-    "import { toJsonObjectWarn } from 'curlconverter';",
-    "let input = ''; for await (const chunk of process.stdin) input += chunk;",
-    'const readings = JSON.parse(input).map((command) => { try { return { json: toJsonObjectWarn(command)[0] }; } catch (error) { return { error: String(error?.message ?? error) }; } });',
-    'process.stdout.write(JSON.stringify(readings));',
-  ].join('\n');
-  const out = execFileSync(process.execPath, ['--input-type=module', '-e', script], {
-    input: JSON.stringify(sources),
-    cwd: join(__dirname, '../../../../../..'),
-    encoding: 'utf8',
-  });
-  return JSON.parse(out) as OracleReading[];
-}
-
-interface OracleRequest {
-  method: string;
-  raw_url: string;
-  headers?: Record<string, string>;
-  data?: unknown;
-  files?: Record<string, string>;
-  auth?: { user: string; password: string };
-  auth_type?: string;
-}
-
-type OracleReading = { json: OracleRequest } | { error: string };
-
 /** Where this importer and curlconverter read a command differently: the field and why. */
-function differences(draft: ConnectorDraft, oracle: OracleRequest): string[] {
+function differences(draft: ConnectorDraft, oracle: CurlconverterRequest): string[] {
   const found: string[] = [];
   if (oracle.method.toUpperCase() !== draft.requestType) found.push('method');
   if (withoutApiKey(oracle.raw_url, draft) !== draft.url) found.push('url');
@@ -1283,7 +1255,7 @@ function sameBody(draft: ConnectorDraft, data: unknown): boolean {
 }
 
 /** curlconverter gives a form's text parts as `data` and its files as `files` (name to path): compared with the parts. */
-function sameParts(draft: ConnectorDraft, oracle: OracleRequest): boolean {
+function sameParts(draft: ConnectorDraft, oracle: CurlconverterRequest): boolean {
   const parts = multipartPartsOf(draft.body);
   const texts = Object.fromEntries(parts.filter((part) => part.filename === undefined).map(({ name, value }) => [name, value]));
   const files = Object.fromEntries(parts.filter((part) => part.filename !== undefined).map(({ name, filename }) => [name, filename]));
@@ -1291,7 +1263,7 @@ function sameParts(draft: ConnectorDraft, oracle: OracleRequest): boolean {
   return JSON.stringify(texts) === JSON.stringify(oracle.data ?? {}) && JSON.stringify(files) === JSON.stringify(oracleFiles);
 }
 
-function sameAuth(draft: ConnectorDraft, oracle: OracleRequest): boolean {
+function sameAuth(draft: ConnectorDraft, oracle: CurlconverterRequest): boolean {
   const [credential] = draft.credentials;
   const secret = credential?.variable !== undefined ? `$${credential.variable}` : credential?.value;
   const authorization = Object.entries(oracle.headers ?? {}).find(([name]) => /^authorization$/i.test(name))?.[1];
@@ -1329,7 +1301,7 @@ const REFUSED_BY_ONE: Record<string, string> = {
 
 describe('importCurl against curlconverter (the test oracle)', () => {
   const files = corpusFiles().sort();
-  const readings = oracleReadings(files.map(source));
+  const readings = curlconverterReadings(files.map(source));
 
   it.each(files.map((file, index) => [file, readings[index]] as const))('%s', async (file, reading) => {
     const result = await outcome(file);

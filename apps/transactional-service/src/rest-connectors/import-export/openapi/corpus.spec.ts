@@ -284,9 +284,9 @@ describe('importOpenApi over the corpus', () => {
       tags: [{ name: 'Bookings' }],
       headers: [],
       contentType: 'APPLICATION_JSON',
+      // The Booking's `id` is readOnly: the API makes it, a request leaves it out.
       body: JSON.stringify(
         {
-          id: '3f3e3e1-c824-4d63-b37a-d8d698862f1d',
           trip_id: '4f4e4e1-c824-4d63-b37a-d8d698862f1d',
           passenger_name: 'John Doe',
           has_bicycle: false,

@@ -517,6 +517,17 @@ describe(importOpenApi.name, () => {
       ]);
     });
 
+    it('leaves readOnly properties out of a skeleton: the API makes them, a request does not send them', async () => {
+      const schema = {
+        type: 'object',
+        properties: { id: { type: 'string', readOnly: true }, name: { type: 'string' }, secret: { type: 'string', writeOnly: true } },
+      };
+
+      const { connector } = await importOne(body({ 'application/json': { schema } }));
+
+      expect(JSON.parse(connector.body)).toEqual({ name: '', secret: '' });
+    });
+
     it('writes a form body from an object example, url-encoded', async () => {
       const { connector } = await importOne(body({ 'application/x-www-form-urlencoded': { example: { name: 'Rex & co', age: 3, tags: ['a'] } } }));
 

@@ -7,7 +7,8 @@ const MAX_VALUES = 500;
 
 /**
  * A value of the shape a schema describes, for a body the document gives no example of: each part's own example,
- * default, const or first enum value, else an empty value of its type (`""`, 0, false); objects with every property,
+ * default, const or first enum value, else an empty value of its type (`""`, 0, false); objects with every property
+ * but the `readOnly` ones (OpenAPI: the API sends them, a request should not),
  * arrays with one item; `allOf` merged, the first of `oneOf`/`anyOf`. A recursive schema (a cycle once dereferenced)
  * stops where it meets itself again: `null`.
  */
@@ -65,7 +66,11 @@ function emptyOfType(schema: JsonRecord, depth: number, walk: Walk): unknown {
 
 function objectOf(schema: JsonRecord, depth: number, walk: Walk): JsonRecord {
   // Object.fromEntries defines own properties: a `__proto__` property name stays a name.
-  return Object.fromEntries(entriesOf(schema.properties).map(([name, property]) => [name, valueOf(property, depth + 1, walk)]));
+  return Object.fromEntries(
+    entriesOf(schema.properties)
+      .filter(([, property]) => !(isRecord(property) && property.readOnly === true))
+      .map(([name, property]) => [name, valueOf(property, depth + 1, walk)]),
+  );
 }
 
 function mergeObjects(parts: unknown[]): unknown {
