@@ -123,11 +123,14 @@ describe('npm start on a fresh machine', () => {
       ];
       const outcomes: Record<string, string> = {};
       for (const { name, path, example } of runs) {
-        const run = await fetch(`http://127.0.0.1:3001/platform-transactional-service/org/${ACME}/env/${ACME_PRODUCTION}/bot/${DEMO_IDS.supportBot}/rest-connectors/${path}`, {
-          method: 'POST',
-          headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
-          body: JSON.stringify((example as { value: object }).value),
-        });
+        const run = await fetch(
+          `http://127.0.0.1:3001/platform-transactional-service/org/${ACME}/env/${ACME_PRODUCTION}/bot/${DEMO_IDS.supportBot}/rest-connectors/${path}`,
+          {
+            method: 'POST',
+            headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+            body: JSON.stringify((example as { value: object }).value),
+          },
+        );
         const answer = (await run.json()) as { outcome: string; output: { values: unknown[] | null } | null };
         outcomes[name] = `${run.status} ${answer.outcome} ${JSON.stringify(answer.output?.values)}`;
       }

@@ -203,7 +203,7 @@ export interface paths {
         put?: never;
         /**
          * Import connectors from cURL, OpenAPI or Postman
-         * @description Reads a cURL command, an OpenAPI 3.x / Swagger 2.0 document or a Postman collection v2.1 (at most 1 MiB; nothing it names is fetched or read) and makes one connector per request or selected operation (at most 200, holding at most 2 MiB of text together). A caller has one import at a time per replica (another meanwhile is a 429 with Retry-After). Authorization headers, `-u`, API keys and security schemes become the auth settings and secrets, never plain headers. A dry run (the default) answers the create bodies, secrets shown as placeholders and listed by field, and warnings; `"dryRun": false` creates them all in one transaction, all or none, each with its version. Every problem of every connector is one 400, naming the connector and where in the source it comes from. A name an active connector of the bot already has is a conflict: the dry run names the connector; `onConflict` says what it does (fail with a 409 naming every such name, skip, rename, update).
+         * @description Reads a cURL command, an OpenAPI 3.x / Swagger 2.0 document or a Postman collection v2.1 (at most 8 MiB; nothing it names is fetched or read) and makes one connector per request or selected operation (at most 1000, holding at most 4 MiB of text together), tagged with the operation's tags or the request's folders. A caller has one import at a time per replica (another meanwhile is a 429 with Retry-After). Authorization headers, `-u`, API keys and security schemes become the auth settings and secrets, never plain headers. A dry run (the default) answers the create bodies, secrets shown as placeholders and listed by field, and warnings; `"dryRun": false` creates them all in one transaction, all or none, each with its version. Every problem of every connector is one 400, naming the connector and where in the source it comes from. A name an active connector of the bot already has is a conflict: the dry run names the connector; `onConflict` says what it does (fail with a 409 naming every such name, skip, rename, update).
          *
          *     The body is the JSON import request, or the source as it is: `text/plain`, `application/yaml` (or `application/x-yaml`), or `application/json` holding the OpenAPI document or Postman collection itself, with `format` and the other options in the query string (an `application/json` body is the source itself exactly when the query string holds an import option); or a `multipart/form-data` upload, the source as its `file` part and the options as fields. Credentials never go in the query string: send them in the JSON import request or as the upload's `credentials` field (a JSON object).
          */
@@ -223,7 +223,7 @@ export interface paths {
         };
         /**
          * Export a connector as cURL, OpenAPI or Postman
-         * @description The connector as a cURL command (POSIX quoting, ANSI-C quoting for a value with control characters, `--data-raw` only: it never reads a file), a one-operation OpenAPI 3.1 document (no `$ref` of the connector's), or a Postman collection v2.1. Secrets never appear: each is a variable (`$BEARER_TOKEN` in cURL, `{{bearerToken}}` in Postman) or a security scheme without a value. Importing the export gives the connector back.
+         * @description The connector as a cURL command that runs once its shell variables are set (every `{{variable}}` a shell variable `"${NAME}"`, basic auth as `-u "$BASIC_USER:$BASIC_PASSWORD"`; POSIX quoting, ANSI-C quoting for a value with control characters, `--data-raw` only: it never reads a file; comment lines name the variables to set and hold the name, description, output and tags), a one-operation OpenAPI 3.1 document (a camelCase operationId, no `$ref` of the connector's, `x-connector-name`, `x-connector-output` and tags), or a Postman collection v2.1 (output and tags in a ```connector block of the description). Secrets never appear: each is a variable (`$BEARER_TOKEN` in cURL, `{{bearerToken}}` in Postman) or a security scheme without a value. Importing the export gives the connector back: every field it writes.
          */
         get: operations["exportRestConnector"];
         put?: never;
@@ -848,12 +848,12 @@ export interface components {
             /** @description What `source` is: a cURL command, an OpenAPI 3.x (or Swagger 2.0) document, or a Postman collection v2.1. */
             format: components["schemas"]["ImportFormat"];
             /**
-             * @description The text to import, at most 1 MiB (UTF-8): a cURL command line (POSIX shell quoting), an OpenAPI document (JSON or YAML) or a Postman collection (JSON). Nothing it names is fetched or read: no URL, no file.
+             * @description The text to import, at most 8 MiB (UTF-8): a cURL command line (POSIX shell quoting), an OpenAPI document (JSON or YAML) or a Postman collection (JSON). Nothing it names is fetched or read: no URL, no file.
              * @example curl -X POST 'https://api.example.com/v1/orders' -H 'Content-Type: application/json' -H 'Authorization: Bearer $TOKEN' --data-raw '{"sku": 42}'
              */
             source: string;
             /**
-             * @description Which parts to import: OpenAPI operationIds or `METHOD /path`s, Postman item paths (`Folder/Request`, or a folder for all under it), cURL commands by the line they start on (`line 3`). Without it, everything (at most 200 connectors). A selector that matches nothing is a 400 naming it.
+             * @description Which parts to import: OpenAPI operationIds or `METHOD /path`s, Postman item paths (`Folder/Request`, or a folder for all under it), cURL commands by the line they start on (`line 3`). Without it, everything (at most 1000 connectors). A selector that matches nothing is a 400 naming it. Only the selected operations of an OpenAPI document are validated and have their `$ref`s expanded: the rest may be large or broken.
              * @example [
              *       "getPetById",
              *       "POST /pets"
@@ -4042,7 +4042,7 @@ export interface operations {
                 "multipart/form-data": {
                     /**
                      * Format: binary
-                     * @description The source file (UTF-8, at most 1024 KiB).
+                     * @description The source file (UTF-8, at most 8192 KiB).
                      */
                     file: string;
                     /** @enum {string} */

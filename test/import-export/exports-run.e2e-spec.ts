@@ -145,13 +145,22 @@ describe('Exports that run (MariaDB, far side on 127.0.0.2)', () => {
   }
 
   const exported = async (uuid: string, format: string) =>
-    (await sut.http.get(`${tenantPath(tenant)}/${uuid}/export?format=${format}`).set(bearer(token)).expect(200)).text;
+    (
+      await sut.http
+        .get(`${tenantPath(tenant)}/${uuid}/export?format=${format}`)
+        .set(bearer(token))
+        .expect(200)
+    ).text;
 
   it.each(cases)('%s: bash runs the cURL export, newman the Postman export, and the far side receives what the test run sends', async (_, c) => {
     const connector = c.connector(side.url);
     const uuid = await createConnector(sut, tenant, token, connector);
     const testRun = await received(async () => {
-      const res = await sut.http.post(`${tenantPath(tenant)}/${uuid}/test`).set(bearer(token)).send({ variables: c.variables }).expect(200);
+      const res = await sut.http
+        .post(`${tenantPath(tenant)}/${uuid}/test`)
+        .set(bearer(token))
+        .send({ variables: c.variables })
+        .expect(200);
       expect(res.body.outcome).toBe('SUCCESS');
     });
 
@@ -164,7 +173,12 @@ describe('Exports that run (MariaDB, far side on 127.0.0.2)', () => {
       () =>
         new Promise<void>((done, fail) =>
           runNewman(
-            { collection, envVar: Object.entries({ ...c.variables, ...c.postman }).map(([key, value]) => ({ key, value })), reporters: [], timeoutRequest: 5_000 },
+            {
+              collection,
+              envVar: Object.entries({ ...c.variables, ...c.postman }).map(([key, value]) => ({ key, value })),
+              reporters: [],
+              timeoutRequest: 5_000,
+            },
             (error, summary) => {
               const problem = error ?? summary.run.executions.find((execution) => execution.requestError)?.requestError;
               return problem ? fail(problem) : done();

@@ -264,9 +264,7 @@ describe('Connector test runs that a hostile caller or far side cannot turn agai
       },
       response: { sizeBytes: 36, json: { data: { level: 7, unit: 'kg' } } },
       output: { values: [], hint: 'output selects nothing: $.data selects an object with the members "level", "unit", and .levl selects nothing from it' },
-      warnings: [
-        'variables.lang is not used: the connector has no {{lang}}',
-      ],
+      warnings: ['variables.lang is not used: the connector has no {{lang}}'],
     });
   });
 

@@ -18,10 +18,7 @@ export interface KnownDifference {
   reason: string;
 }
 
-const essence = (mediaType: string) => mediaType.split(';')[0];
-const FORM_TYPES = /^(multipart\/form-data|application\/x-www-form-urlencoded)/;
 const kind = (pattern: RegExp) => (difference: Difference) => pattern.test(difference.kind);
-
 
 export const KNOWN_DIFFERENCES: KnownDifference[] = [
   {

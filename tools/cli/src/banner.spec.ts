@@ -12,7 +12,9 @@ describe(banner.name, () => {
   });
 
   it('names the demo echo target and the address the development default admits for it', () => {
-    const lines = banner(loadAppConfig({}), 'ey.token.here', undefined, 'http://127.0.0.2:3004 (the demo connectors and the test-run examples call it)').split('\n');
+    const lines = banner(loadAppConfig({}), 'ey.token.here', undefined, 'http://127.0.0.2:3004 (the demo connectors and the test-run examples call it)').split(
+      '\n',
+    );
 
     expect(lines).toContain('  test runs reach: public addresses, and 127.0.0.2/32 (OUTBOUND_ALLOWED_CIDRS)');
     expect(lines).toContain('  demo echo target: http://127.0.0.2:3004 (the demo connectors and the test-run examples call it)');

@@ -245,11 +245,13 @@ describe(toConnectorWrite.name, () => {
     expect(toConnectorWrite({ ...dto, authType: AuthType.AUTH_NONE }, WRITER, NOW, seal).values.headers).toEqual(dto.headers);
   });
 
-  it("refuses a Content-Type header that does not fit contentType, saying which fit, and keeps one that does as written", () => {
+  it('refuses a Content-Type header that does not fit contentType, saying which fit, and keeps one that does as written', () => {
     const patch = (contentType: ContentType, value: string) => aWriteDto({ contentType, headers: [{ header: 'Content-Type', value }] });
 
     expect(problemsOf(() => toConnectorWrite(patch(ContentType.APPLICATION_JSON, 'text/csv'), WRITER, NOW, seal))).toEqual([
-      expect.stringMatching(/^headers\.0 Content-Type "text\/csv" does not fit contentType APPLICATION_JSON; the Content-Type that fits it: application\/json and every \+json type/),
+      expect.stringMatching(
+        /^headers\.0 Content-Type "text\/csv" does not fit contentType APPLICATION_JSON; the Content-Type that fits it: application\/json and every \+json type/,
+      ),
     ]);
     expect(problemsOf(() => toConnectorWrite(patch(ContentType.NONE, 'application/json'), WRITER, NOW, seal))).toEqual([
       expect.stringContaining('does not fit contentType NONE'),

@@ -188,7 +188,18 @@ export class ConnectorImportService {
       try {
         const body = await this.validated({ ...fields, ...values });
         const created = this.create.prepare(path, body, author, now);
-        planned.push({ draft: connector, base: connector.name, fields, shownFields, given: sent, givenHeaders: given.headers, body, created, shownValues, credentials });
+        planned.push({
+          draft: connector,
+          base: connector.name,
+          fields,
+          shownFields,
+          given: sent,
+          givenHeaders: given.headers,
+          body,
+          created,
+          shownValues,
+          credentials,
+        });
       } catch (error) {
         problems.push(...problemsOf(error).map((problem) => `connectors.${index} (${connector.where}): ${problem}`));
       }

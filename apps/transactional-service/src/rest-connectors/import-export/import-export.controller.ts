@@ -128,10 +128,13 @@ export class ImportExportController {
   @ApiOperation({
     summary: 'Export a connector as cURL, OpenAPI or Postman',
     description:
-      'The connector as a cURL command (POSIX quoting, ANSI-C quoting for a value with control characters, `--data-raw` only: it never reads ' +
-      "a file), a one-operation OpenAPI 3.1 document (no `$ref` of the connector's), or a " +
-      'Postman collection v2.1. Secrets never appear: each is a variable (`$BEARER_TOKEN` in cURL, `{{bearerToken}}` in Postman) or a ' +
-      'security scheme without a value. Importing the export gives the connector back.',
+      'The connector as a cURL command that runs once its shell variables are set (every `{{variable}}` a shell variable `"${NAME}"`, ' +
+      'basic auth as `-u "$BASIC_USER:$BASIC_PASSWORD"`; POSIX quoting, ANSI-C quoting for a value with control characters, `--data-raw` ' +
+      'only: it never reads a file; comment lines name the variables to set and hold the name, description, output and tags), a ' +
+      "one-operation OpenAPI 3.1 document (a camelCase operationId, no `$ref` of the connector's, `x-connector-name`, " +
+      '`x-connector-output` and tags), or a Postman collection v2.1 (output and tags in a ```connector block of the description). ' +
+      'Secrets never appear: each is a variable (`$BEARER_TOKEN` in cURL, `{{bearerToken}}` in Postman) or a security scheme without a ' +
+      'value. Importing the export gives the connector back: every field it writes.',
   })
   @ApiProduces('text/plain', 'application/json')
   @ApiOkResponse({ description: 'The connector in the format asked for, as a file (Content-Disposition: attachment)', schema: { type: 'string' } })

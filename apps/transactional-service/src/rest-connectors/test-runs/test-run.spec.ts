@@ -154,7 +154,7 @@ describe(TestRunner.name, () => {
     expect(side.received.map(({ headers }) => headers['content-type'])).toEqual(sent.map(([, type]) => type));
   });
 
-  it('sends no Content-Type of its own with an empty form, and the platform\'s own for multipart whatever the connector declares', async () => {
+  it("sends no Content-Type of its own with an empty form, and the platform's own for multipart whatever the connector declares", async () => {
     side = await farSide(echoAuthorization);
     const sut = runner();
     const form = ContentType.APPLICATION_FORM_URLENCODED;

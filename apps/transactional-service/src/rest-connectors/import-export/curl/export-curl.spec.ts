@@ -23,7 +23,15 @@ const aConnector = (overrides: Partial<ExportedConnector> = {}): ExportedConnect
   });
 
 /** The secrets' shell variables, set for the shell that runs an exported command. */
-const SECRETS = { BASIC_USER: 'ana', BASIC_PASSWORD: 'pa ss', BEARER_TOKEN: 'bearer-1', API_KEY: 'key 1', ACCESS_TOKEN: 'access-1', CLIENT_SECRET: 'cs', AUTH_PASSWORD: 'pw' };
+const SECRETS = {
+  BASIC_USER: 'ana',
+  BASIC_PASSWORD: 'pa ss',
+  BEARER_TOKEN: 'bearer-1',
+  API_KEY: 'key 1',
+  ACCESS_TOKEN: 'access-1',
+  CLIENT_SECRET: 'cs',
+  AUTH_PASSWORD: 'pw',
+};
 
 /**
  * The arguments a real POSIX shell hands curl for an exported command: `curl` is a shell function that prints them

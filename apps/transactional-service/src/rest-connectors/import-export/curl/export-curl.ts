@@ -34,7 +34,9 @@ export const exportCurl: Exporter = (connector) => {
   const parts = connector.contentType === ContentType.MULTIPART_FORM_DATA ? multipartPartsOf(connector.body) : undefined;
   // A multipart body's text fields (`--form-string`) hold shell variables; a typed or file part's value is curl's
   // quoted text, in which a variable's value could end the quotes: its placeholders stay as written.
-  const bodyTexts = parts ? parts.flatMap(({ value, filename, contentType }) => (filename === undefined && contentType === undefined ? [value ?? ''] : [])) : [connector.body];
+  const bodyTexts = parts
+    ? parts.flatMap(({ value, filename, contentType }) => (filename === undefined && contentType === undefined ? [value ?? ''] : []))
+    : [connector.body];
   const variables = shellVariablesOf(variablesIn([connector.url, ...connector.headers.map(({ value }) => value), ...bodyTexts]));
   const word = (text: string) => shellWord(text, variables);
   const form = parts ? formOptions(parts, word) : undefined;
@@ -45,7 +47,9 @@ export const exportCurl: Exporter = (connector) => {
     ...connector.headers
       .filter(({ header }) => !(form && header.toLowerCase() === 'content-type'))
       .map(({ header, value, secret }) =>
-        secret === true ? `-H ${shellQuoted(`${header}: `)}"$${secretHeaderVariable(header)}"` : `-H ${word(value === '' ? `${header};` : `${header}: ${value}`)}`,
+        secret === true
+          ? `-H ${shellQuoted(`${header}: `)}"$${secretHeaderVariable(header)}"`
+          : `-H ${word(value === '' ? `${header};` : `${header}: ${value}`)}`,
       ),
     // The connector's own Content-Type (a vendor's media type) is the one it sends; else its content type's.
     ...(connector.contentType === ContentType.NONE || declaredType(connector) !== undefined || (form && form.options.length > 0)
@@ -56,7 +60,9 @@ export const exportCurl: Exporter = (connector) => {
   ];
   const method = connector.requestType === RequestType.HEAD ? '--head' : `-X ${connector.requestType}`;
   const command = [`curl ${method} ${exportedUrl(connector, word)}`, ...options].join(' \\\n  ');
-  return [...toSet(connector, variables), connectorComment(connector, variables), ...oauth2Lines(connector), ...(form?.comments ?? []), command].join('\n') + '\n';
+  return (
+    [...toSet(connector, variables), connectorComment(connector, variables), ...oauth2Lines(connector), ...(form?.comments ?? []), command].join('\n') + '\n'
+  );
 };
 
 /**

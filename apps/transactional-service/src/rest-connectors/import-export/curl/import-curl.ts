@@ -1,4 +1,16 @@
-import { AuthType, ContentType, HTTP_TOKEN, IMPORT_LIMITS, LIMITS, multipartBody, PLACEHOLDER, readMultipartParts, RequestType, TEMPLATE, textProblem } from '@app/domain';
+import {
+  AuthType,
+  ContentType,
+  HTTP_TOKEN,
+  IMPORT_LIMITS,
+  LIMITS,
+  multipartBody,
+  PLACEHOLDER,
+  readMultipartParts,
+  RequestType,
+  TEMPLATE,
+  textProblem,
+} from '@app/domain';
 import { ConnectorDraft, ImportDraft, Importer, ImportOptions, ImportSourceError } from '../connector-draft';
 import { tagsLeftOut } from '../connector-extras';
 import { ImportWarnings } from '../import-warnings';
@@ -158,7 +170,9 @@ function draftsOf(requests: PlannedRequest[], warnings: ImportWarnings): Connect
 /** A draft as the `# connector:` line above its command says: its name, description, output, tags and variables' names. */
 function asExported(draft: ConnectorDraft, exported: ConnectorComment, warnings: ImportWarnings): ConnectorDraft {
   const named = (text: string) =>
-    text.replace(TEMPLATE, (match, escaped: string | undefined, name: string) => (escaped !== undefined ? match : `{{${exported.variables.get(name) ?? name}}}`));
+    text.replace(TEMPLATE, (match, escaped: string | undefined, name: string) =>
+      escaped !== undefined ? match : `{{${exported.variables.get(name) ?? name}}}`,
+    );
   if (exported.tagsLeft > 0) warnings.push({ code: 'TAGS_LEFT_OUT', where: `line ${exported.line}`, message: tagsLeftOut(exported.tagsLeft) });
   return {
     ...draft,

@@ -102,7 +102,13 @@ describe(exportOpenApi.name, () => {
 
   it('describes a form body by a schema of its fields, a fixed value as const, beside the example', () => {
     const document = JSON.parse(
-      sut(aForecastConnector({ requestType: RequestType.POST, contentType: ContentType.APPLICATION_FORM_URLENCODED, body: 'To=%2B1555&Body=Hi+there&From={{from}}' })),
+      sut(
+        aForecastConnector({
+          requestType: RequestType.POST,
+          contentType: ContentType.APPLICATION_FORM_URLENCODED,
+          body: 'To=%2B1555&Body=Hi+there&From={{from}}',
+        }),
+      ),
     );
 
     expect(document.paths['/forecast/{city}'].post.requestBody.content).toEqual({
@@ -118,7 +124,9 @@ describe(exportOpenApi.name, () => {
   });
 
   it('gives a form body that is not name=value pairs no schema, only its example', () => {
-    const document = JSON.parse(sut(aForecastConnector({ requestType: RequestType.POST, contentType: ContentType.APPLICATION_FORM_URLENCODED, body: 'a=1&a=2' })));
+    const document = JSON.parse(
+      sut(aForecastConnector({ requestType: RequestType.POST, contentType: ContentType.APPLICATION_FORM_URLENCODED, body: 'a=1&a=2' })),
+    );
 
     expect(document.paths['/forecast/{city}'].post.requestBody.content).toEqual({ 'application/x-www-form-urlencoded': { example: 'a=1&a=2' } });
   });
@@ -202,7 +210,11 @@ describe(exportOpenApi.name, () => {
       ],
       [
         'a name that is no identifier, output and tags',
-        aForecastConnector({ name: 'GET forecast.example.com/{{city}} (v2)', output: "$.days[?@.rain > 2].date", tags: [{ name: 'weather' }, { name: 'öffentlich' }] }),
+        aForecastConnector({
+          name: 'GET forecast.example.com/{{city}} (v2)',
+          output: '$.days[?@.rain > 2].date',
+          tags: [{ name: 'weather' }, { name: 'öffentlich' }],
+        }),
       ],
       [
         'basic auth, a JSON body with unicode, quotes and newlines',
@@ -289,7 +301,12 @@ describe(exportOpenApi.name, () => {
       ],
       [
         'a declared text/csv',
-        aForecastConnector({ requestType: RequestType.POST, headers: [{ header: 'Content-Type', value: 'text/csv' }], contentType: ContentType.TEXT_PLAIN, body: 'a,b\n1,2' }),
+        aForecastConnector({
+          requestType: RequestType.POST,
+          headers: [{ header: 'Content-Type', value: 'text/csv' }],
+          contentType: ContentType.TEXT_PLAIN,
+          body: 'a,b\n1,2',
+        }),
       ],
       [
         'an empty multipart body',

@@ -213,7 +213,11 @@ function securityOf(connector: ExportedConnector): { name: string; scheme: JsonR
     case AuthType.AUTH_BASIC:
       return {
         name: 'basicAuth',
-        scheme: { type: 'http', scheme: 'basic', description: 'Give the user id and password again (basicUsername and basicPassword): secrets are not exported.' },
+        scheme: {
+          type: 'http',
+          scheme: 'basic',
+          description: 'Give the user id and password again (basicUsername and basicPassword): secrets are not exported.',
+        },
       };
     case AuthType.AUTH_BEARER:
       return { name: 'bearerAuth', scheme: { type: 'http', scheme: 'bearer', description: 'Give the bearer token again: secrets are not exported.' } };

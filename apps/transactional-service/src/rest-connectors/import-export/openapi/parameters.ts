@@ -134,7 +134,9 @@ function headerProblem(name: string, setBySettings: boolean): string | undefined
   if (ROUTING_HEADERS.has(lower)) return 'front ends route a call by it (its host, path, scheme or port): write it into the connector if the API needs it';
   if (!setBySettings) return undefined;
   if (lower === 'authorization') return "the connector's auth settings set Authorization";
-  return lower === 'content-type' ? "the request body's media type is the one sent (OpenAPI ignores a Content-Type parameter)" : "the connector's content type sets it";
+  return lower === 'content-type'
+    ? "the request body's media type is the one sent (OpenAPI ignores a Content-Type parameter)"
+    : "the connector's content type sets it";
 }
 
 /** A parameter name as a variable name: invalid characters become `_` (and a warning says so). */
