@@ -372,10 +372,10 @@ describe('Rest connectors: validation of the write body (MariaDB)', () => {
       expect(res.body.message).toEqual(['name', 'requestType', 'url', 'contentType', 'authType', 'body', 'output'].map((field) => `${field} is required`));
     });
 
-    it('says that headers are an array of {header, value}, once, for headers sent as an object', async () => {
+    it('says that headers are an array of {header, value, secret?}, once, for headers sent as an object', async () => {
       const res = await create(aConnectorBody({ headers: { Accept: 'application/json' } as never })).expect(400);
 
-      expect(res.body.message).toEqual(['headers must be an array of {header, value} (got an object)']);
+      expect(res.body.message).toEqual(['headers must be an array of {header, value, secret?} (got an object)']);
     });
 
     it('never quotes a secret back', async () => {

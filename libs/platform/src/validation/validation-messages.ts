@@ -1,6 +1,6 @@
 import { ValidationError } from '@nestjs/common';
 import { defaultMetadataStorage as storage } from 'class-transformer/cjs/storage';
-import { getMetadataStorage } from 'class-validator';
+import { getMetadataStorage, ValidationTypes } from 'class-validator';
 import { distance } from 'fastest-levenshtein';
 import { quoted } from '../http/quoted';
 
@@ -103,13 +103,21 @@ function plain(key: string, message: string, path: string, error: ValidationErro
   return text;
 }
 
-/** `{header, value}`: the fields of the class an array's elements are validated as, if it has one. */
+/** `{header, value, secret?}`: the fields of the class an array's elements are validated as, if it has one. */
 function elementShape(error: ValidationError): string | undefined {
   const target = (error.target as object | undefined)?.constructor;
   if (!target) return undefined;
   const type = defaultMetadataStorage.findTypeMetadata(target, error.property)?.typeFunction();
   const names = validatedProperties(type);
-  return names.length > 0 ? `{${names.join(', ')}}` : undefined;
+  if (names.length === 0 || typeof type !== 'function') return undefined;
+  // An optional field (IsOptional: a conditional validation) is written `secret?`.
+  const optional = new Set(
+    getMetadataStorage()
+      .getTargetValidationMetadatas(type, '', true, false)
+      .filter((metadata) => metadata.type === ValidationTypes.CONDITIONAL_VALIDATION)
+      .map((metadata) => metadata.propertyName),
+  );
+  return `{${names.map((name) => (optional.has(name) ? `${name}?` : name)).join(', ')}}`;
 }
 
 /** `; got "get"` / ` (got an object)`: what was sent, cut, unless the field may hold a secret. */

@@ -101,6 +101,7 @@ function credentialsProblem(value: unknown): string | null {
   for (const [field, text] of Object.entries(value)) {
     if (field === SECRET_HEADER_CREDENTIALS) {
       if (typeof text !== 'object' || text === null || Array.isArray(text)) problems.push('headers must be an object of header names to string values');
+      else if (Object.keys(text).length > LIMITS.headers) problems.push(`headers must name at most ${LIMITS.headers} headers`);
       else for (const [header, headerValue] of Object.entries(text)) problems.push(valueProblem(`headers.${header.slice(0, 40)}`, headerValue));
     } else if (!(IMPORT_CREDENTIAL_FIELDS as readonly string[]).includes(field))
       problems.push(`${JSON.stringify(field.slice(0, 40))} is not one of ${[...IMPORT_CREDENTIAL_FIELDS, SECRET_HEADER_CREDENTIALS].join(', ')}`);
@@ -148,6 +149,7 @@ export class ImportCredentialsDto {
   @ApiPropertyOptional({
     type: 'object',
     additionalProperties: { type: 'string', maxLength: LIMITS.secret },
+    maxProperties: LIMITS.headers,
     writeOnly: true,
     example: { 'x-api-key': 'example-key-3b9d' },
     description: "The value of each secret header the source names but does not hold, by the header's name (case-insensitively).",
