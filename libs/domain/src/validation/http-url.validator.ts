@@ -14,6 +14,9 @@ const PLACEHOLDER_SOURCE = `\\{\\{\\s*(${VARIABLE_NAME_SOURCE})\\s*\\}\\}`;
  */
 export const PLACEHOLDER = new RegExp(`(?<![{\\\\])${PLACEHOLDER_SOURCE}`, 'g');
 
+/** A text that is one placeholder and nothing else (`{{ token }}`), its name captured. */
+export const WHOLE_PLACEHOLDER = new RegExp(`^${PLACEHOLDER_SOURCE}$`);
+
 /**
  * `\{{name}}`: a placeholder escaped by the backslash before it, sent as the text `{{name}}` (the whole text
  * captured) in header values and the body. In a URL, literal braces are written percent-encoded (`%7B%7B`).

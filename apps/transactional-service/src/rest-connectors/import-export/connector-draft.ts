@@ -9,6 +9,7 @@ import {
   type ImportCredentialField,
   InvalidInputError,
   RestConnectorDto,
+  WHOLE_PLACEHOLDER,
 } from '@app/domain';
 
 /**
@@ -96,7 +97,7 @@ export interface DraftHeader {
  * when it is the whole value.
  */
 export function secretHeaderOf(header: string, value: string, where: string): DraftHeader {
-  const whole = /^\{\{\s*([A-Za-z_][A-Za-z0-9_.-]{0,63})\s*\}\}$/.exec(value.trim());
+  const whole = WHOLE_PLACEHOLDER.exec(value.trim());
   if (whole) return { header, value: '', secret: true, variable: whole[1], where };
   if (/\{\{\s*[^{}\s]+\s*\}\}/.test(value)) return { header, value: '', secret: true, where };
   return { header, value, secret: true, where };

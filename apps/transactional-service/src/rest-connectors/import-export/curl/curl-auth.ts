@@ -1,4 +1,4 @@
-import { ApiKeyIn, AuthType, ImportCredentialField, isBasicCredentials, VARIABLE_NAME_SOURCE } from '@app/domain';
+import { ApiKeyIn, AuthType, ImportCredentialField, isBasicCredentials, WHOLE_PLACEHOLDER } from '@app/domain';
 import { basicCredentials } from '../basic-credentials';
 import { AuthSettings, CredentialDraft, DraftHeader, ImportSourceError, isExportedSecretHeader, NO_AUTH, secretHeaderOf } from '../connector-draft';
 import { isApiKeyHeaderName, MAY_HOLD_CREDENTIAL, mayHoldCredential } from '../credential-names';
@@ -24,7 +24,6 @@ interface Candidate {
 }
 
 /** A whole value that is one variable: the credential is that variable, given when the connector runs. */
-const WHOLE_PLACEHOLDER = new RegExp(`^\\{\\{\\s*(${VARIABLE_NAME_SOURCE})\\s*\\}\\}$`);
 /** The variable the exporter writes for an API key: whatever the header or parameter is called, it is the API key. */
 const EXPORTED_API_KEY = '{{API_KEY}}';
 
