@@ -2,6 +2,7 @@ import {
   AUTH_FIELDS,
   type AuthField,
   AuthType,
+  ContentType,
   CREDENTIAL_FIELDS,
   type CredentialField,
   EXPORTED_FIELDS,
@@ -10,6 +11,7 @@ import {
   InvalidInputError,
   RestConnectorDto,
   WHOLE_PLACEHOLDER,
+  withEscapesAsSent,
 } from '@app/domain';
 
 /**
@@ -101,6 +103,19 @@ export function secretHeaderOf(header: string, value: string, where: string): Dr
   if (whole) return { header, value: '', secret: true, variable: whole[1], where };
   if (/\{\{\s*[^{}\s]+\s*\}\}/.test(value)) return { header, value: '', secret: true, where };
   return { header, value, secret: true, where };
+}
+
+/**
+ * The body as it is sent, but for its placeholders: an escaped one as the text it stands for. A multipart body is
+ * its parts' JSON, whose escapes are the JSON's own: as stored.
+ */
+export function bodyAsSent(connector: ExportedConnector): string {
+  return connector.contentType === ContentType.MULTIPART_FORM_DATA ? connector.body : withEscapesAsSent(connector.body);
+}
+
+/** The connector's own Content-Type header's value, if it has one. */
+export function declaredType(connector: ExportedConnector): string | undefined {
+  return connector.headers.find(({ header }) => header.toLowerCase() === 'content-type')?.value;
 }
 
 /**

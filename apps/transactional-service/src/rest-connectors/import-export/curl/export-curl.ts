@@ -1,5 +1,5 @@
-import { ApiKeyIn, AuthType, ContentType, GrantType, MEDIA_TYPES, multipartPartsOf, RequestType, withEscapesAsSent } from '@app/domain';
-import { ExportedConnector, Exporter, secretHeaderVariable } from '../connector-draft';
+import { ApiKeyIn, AuthType, ContentType, GrantType, MEDIA_TYPES, multipartPartsOf, RequestType } from '@app/domain';
+import { declaredType, ExportedConnector, Exporter, secretHeaderVariable } from '../connector-draft';
 import { connectorComment } from './connector-comment';
 import { curlEscape } from './curl-payload';
 import { withQuery } from './curl-url';
@@ -64,19 +64,6 @@ export const exportCurl: Exporter = (connector) => {
     [...toSet(connector, variables), connectorComment(connector, variables), ...oauth2Lines(connector), ...(form?.comments ?? []), command].join('\n') + '\n'
   );
 };
-
-/**
- * The body as it is sent, but for its placeholders: an escaped one as the text it stands for. A multipart body is
- * its parts' JSON, whose escapes are the JSON's own: as stored.
- */
-export function bodyAsSent(connector: ExportedConnector): string {
-  return connector.contentType === ContentType.MULTIPART_FORM_DATA ? connector.body : withEscapesAsSent(connector.body);
-}
-
-/** The connector's own Content-Type header's value, if it has one. */
-export function declaredType(connector: ExportedConnector): string | undefined {
-  return connector.headers.find(({ header }) => header.toLowerCase() === 'content-type')?.value;
-}
 
 /** `# Set these shell variables first: …`: the secrets' and the connector variables' the command expands. */
 function toSet(connector: ExportedConnector, variables: Map<string, string>): string[] {

@@ -1,6 +1,5 @@
 import { ApiKeyIn, AuthType, ContentType, GrantType, MEDIA_TYPES, multipartPartsOf, MultipartPart, withEscapesAsSent } from '@app/domain';
-import { ExportedConnector, Exporter, secretHeaderVariable } from '../connector-draft';
-import { bodyAsSent, declaredType } from '../curl/export-curl';
+import { bodyAsSent, declaredType, ExportedConnector, Exporter, secretHeaderVariable } from '../connector-draft';
 import { formPairs } from '../form-pairs';
 import { X_CONNECTOR_PARTS } from './multipart-body';
 import { operationIdOf } from './operation-id';

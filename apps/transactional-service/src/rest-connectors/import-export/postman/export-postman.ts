@@ -1,6 +1,5 @@
 import { ApiKeyIn, AuthType, ContentType, GrantType, MEDIA_TYPES, multipartPartsOf, PLACEHOLDER, withEscapesAsSent } from '@app/domain';
-import { ExportedConnector, secretHeaderVariable } from '../connector-draft';
-import { bodyAsSent } from '../curl/export-curl';
+import { bodyAsSent, ExportedConnector, secretHeaderVariable } from '../connector-draft';
 import { formPairs } from '../form-pairs';
 import { X_BASE64 } from './body';
 import { withConnectorBlock } from './connector-block';
