@@ -25,6 +25,8 @@ import {
   CONNECTOR_EVENT_ROWS,
   CONNECTOR_EVENT_RELAY_ROWS,
   CONNECTOR_TEST_RUN_ROWS,
+  CONNECTOR_VARIABLE_ROWS,
+  CONNECTOR_VARIABLE_SET_ROWS,
   ConnectorTestRun,
   RecordedTestRunOutcome,
 } from '@app/domain';
@@ -49,6 +51,8 @@ const EVERY_TABLE_ROWS: Array<TableRows<any, any>> = [
   CONNECTOR_EVENT_ROWS,
   CONNECTOR_EVENT_RELAY_ROWS,
   CONNECTOR_TEST_RUN_ROWS,
+  CONNECTOR_VARIABLE_ROWS,
+  CONNECTOR_VARIABLE_SET_ROWS,
 ];
 
 /** The kind a TableRows must have for a TypeORM column. */

@@ -37,6 +37,11 @@ export * from './organizations/organization.entity';
 export * from './environments/environment.entity';
 export * from './environments/environment.repository';
 export * from './environments/dto/environment.dto';
+
+// Connector variables of environments ({{env.NAME}})
+export * from './connector-variables/connector-variable.entity';
+export * from './connector-variables/connector-variable.repository';
+export * from './connector-variables/env-placeholders';
 export * from './bots/bot.entity';
 export * from './bots/bot.repository';
 export * from './bots/dto/bot.dto';

@@ -10,6 +10,7 @@ import { ConnectorTestRuns1796000000000 } from './1796000000000-connector-test-r
 import { VersionSupportTrail1796100000000 } from './1796100000000-version-support-trail';
 import { ParkedEvents1796200000000 } from './1796200000000-parked-events';
 import { MultipartBodyParts1796300000000 } from './1796300000000-multipart-body-parts';
+import { ConnectorVariables1796400000000 } from './1796400000000-connector-variables';
 
 /** In order. Listed, not globbed: the apps are bundled by webpack. */
 export const MIGRATIONS = [
@@ -25,4 +26,5 @@ export const MIGRATIONS = [
   VersionSupportTrail1796100000000,
   ParkedEvents1796200000000,
   MultipartBodyParts1796300000000,
+  ConnectorVariables1796400000000,
 ];
