@@ -1,7 +1,9 @@
 import {
   ConnectorEventOutbox,
   ConnectorHistoryRepository,
+  ConnectorVariableRepository,
   Database,
+  found,
   ERRORS_LATER,
   IdempotencyRepository,
   IdempotencyService,
@@ -16,6 +18,7 @@ import { Type } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
 import { strictFake } from './strict-fake';
 import { Author } from '../../apps/transactional-service/src/rest-connectors/author';
+import { ConnectorEnvironments } from '../../apps/transactional-service/src/rest-connectors/connector-environment';
 import { RestConnectorsService } from '../../apps/transactional-service/src/rest-connectors/rest-connectors.service';
 import { ConditionalWrites } from '../../apps/transactional-service/src/rest-connectors/use-cases/conditional-writes';
 import { CreateConnectors } from '../../apps/transactional-service/src/rest-connectors/use-cases/create-connectors.use-case';
@@ -47,7 +50,7 @@ export function refusedAtCommit(db: jest.Mocked<Database>, error: Error): void {
 
 /**
  * A connector service or write use case on strict fakes: the real reads, ScopeService, ConditionalWrites,
- * SecretSealing and IdempotencyService over fake repositories, a cipher that seals `x` as `sealed:x`, and a database
+ * SecretSealing, IdempotencyService and ConnectorEnvironments over fake repositories (an environment without variables), a cipher that seals `x` as `sealed:x`, and a database
  * that hands TX to the work. Every rule is checked without a database; a call a test did not arrange fails it.
  */
 export async function newTestService<T>(sut: Type<T>) {
@@ -64,6 +67,9 @@ export async function newTestService<T>(sut: Type<T>) {
   const cipher = strictFake(SecretCipher);
   cipher.encrypt.mockImplementation((plaintext: string) => `sealed:${plaintext}`);
   cipher.decrypt.mockImplementation((sealed: string) => sealed.replace(/^sealed:/, ''));
+  // The path's environment has no connector variables unless a test sets some.
+  const variables = strictFake(ConnectorVariableRepository);
+  variables.findSet.mockResolvedValue(found({ version: 0, variables: [] }));
   const keys = strictFake(IdempotencyRepository);
   keys.deleteExpired.mockResolvedValue();
   keys.complete.mockResolvedValue();
@@ -71,7 +77,7 @@ export async function newTestService<T>(sut: Type<T>) {
   const module = await Test.createTestingModule({
     providers: [
       ...[RestConnectorsService, CreateConnectors, UpdateConnector, RevertConnector, DeleteConnector, RestoreConnector],
-      ...[ConditionalWrites, SecretSealing, ScopeService, IdempotencyService],
+      ...[ConditionalWrites, SecretSealing, ScopeService, IdempotencyService, ConnectorEnvironments],
       { provide: Database, useValue: db },
       { provide: RestConnectorRepository, useValue: connectors },
       { provide: ConnectorHistoryRepository, useValue: history },
@@ -79,7 +85,8 @@ export async function newTestService<T>(sut: Type<T>) {
       { provide: ScopeRepository, useValue: scopes },
       { provide: SecretCipher, useValue: cipher },
       { provide: IdempotencyRepository, useValue: keys },
+      { provide: ConnectorVariableRepository, useValue: variables },
     ],
   }).compile();
-  return { sut: module.get(sut), connectors, history, outbox, scopes, db, cipher, keys };
+  return { sut: module.get(sut), connectors, history, outbox, scopes, db, cipher, keys, variables };
 }

@@ -1,4 +1,5 @@
-import { ApiKeyIn, AuthType, ContentType, GrantType, RestConnectorWriteDto } from '@app/domain';
+import { ApiKeyIn, AuthType, ContentType, GrantType, RestConnector, RestConnectorWriteDto } from '@app/domain';
+import { ConnectorEnvironment, environmentOf } from './env-destinations';
 import { toConnectorWrite } from './connector-write';
 import { aStoredConnector, aWriteDto, WRITER } from './testing/connector-factories';
 import { problemsOf } from './testing/problems-of';
@@ -387,5 +388,62 @@ describe('secret headers', () => {
       ),
     ]);
     expect(routed).toEqual([expect.stringMatching(/^headers\.1\./)]);
+  });
+});
+
+describe(`${toConnectorWrite.name} in the connector's environment`, () => {
+  const ENV: ConnectorEnvironment = environmentOf([
+    { name: 'BASE_URL', secret: false, value: 'https://api.example.com/v1', sealedValue: null, destinations: [] },
+    { name: 'HOST', secret: false, value: 'api.example.com', sealedValue: null, destinations: [] },
+    { name: 'KEY', secret: true, value: null, sealedValue: 'sealed', destinations: ['https://api.example.com'] },
+  ]);
+  const bearer = (overrides: Partial<RestConnectorWriteDto>) => aWriteDto({ authType: AuthType.AUTH_BEARER, bearerToken: 'tok', ...overrides });
+  const write = (dto: RestConnectorWriteDto, stored?: RestConnector) => toConnectorWrite(dto, WRITER, NOW, seal, stored, ENV);
+
+  it('lets a defined plain variable stand in the destination of a URL that carries a secret, and checks routing headers on the resolved URL', () => {
+    expect(write(bearer({ url: '{{env.BASE_URL}}/forecast/{{city}}', headers: [{ header: 'Host', value: 'api.example.com' }] })).values.url).toBe(
+      '{{env.BASE_URL}}/forecast/{{city}}',
+    );
+    expect(write(bearer({ url: 'https://{{env.HOST}}:8443/x', headers: [{ header: 'Host', value: 'api.example.com:8443' }] })).values.headers).toHaveLength(1);
+    expect(problemsOf(() => write(bearer({ url: '{{env.BASE_URL}}/x', headers: [{ header: 'Host', value: 'evil.example.net' }] })))).toEqual([
+      expect.stringMatching(/^headers\.0\.value must name the host \(and port\) of url in Host/),
+    ]);
+  });
+
+  it('is a 400 naming an undefined variable to define first, or a secret one, in such a destination; a caller variable stays refused', () => {
+    expect(problemsOf(() => write(bearer({ url: '{{env.API}}/x' })))).toEqual([
+      'url has {{env.API}} in its scheme, user info, host or port, and the environment defines no API: the bearer token would go wherever it points. ' +
+        'Define API first (PUT /org/{orgUUID}/env/{envUUID}/connector-variables), then write the connector',
+    ]);
+    expect(problemsOf(() => write(aWriteDto({ url: 'https://{{env.KEY}}/x' })))).toContainEqual(
+      expect.stringMatching(/^url must not have \{\{env\.KEY\}\} in its scheme, user info, host or port: KEY is a secret connector variable/),
+    );
+    expect(problemsOf(() => write(bearer({ url: 'https://{{env.HOST}}{{rest}}/x' })))).toEqual([
+      expect.stringMatching(/^url must not have a \{\{variable\}\} in its scheme, user info, host or port while authType is AUTH_BEARER/),
+    ]);
+    // Without a secret, an undefined variable may stand there, as a caller's may.
+    expect(write(aWriteDto({ url: '{{env.API}}/x' })).values.url).toBe('{{env.API}}/x');
+  });
+
+  it("keeps a secret for its placeholder while the resolved destination is unchanged, whatever the URL's text", () => {
+    const stored = aStoredConnector({ url: '{{env.BASE_URL}}/forecast', authType: AuthType.AUTH_BEARER, bearerToken: 'sealed:bearer' });
+    expect(write(bearer({ url: 'https://{{env.HOST}}/v2/forecast', bearerToken: '<BEARER_TOKEN>' }), stored).values.bearerToken).toBe('sealed:bearer');
+    expect(problemsOf(() => write(bearer({ url: 'https://{{env.HOST}}:8443/forecast', bearerToken: '<BEARER_TOKEN>' }), stored))).toEqual([
+      expect.stringMatching(/^bearerToken must be sent again: url now points elsewhere/),
+    ]);
+    // Without the environment, the stored destination cannot be told: the placeholder keeps nothing.
+    expect(problemsOf(() => toConnectorWrite(bearer({ url: 'https://api.example.com/x', bearerToken: '<BEARER_TOKEN>' }), WRITER, NOW, seal, stored))).toEqual([
+      expect.stringMatching(/^bearerToken must be sent again/),
+    ]);
+  });
+
+  it('is a 400 naming a secret variable the connector would send outside its destinations, where it is bound and how to rebind it', () => {
+    expect(write(aWriteDto({ url: '{{env.BASE_URL}}/x', headers: [{ header: 'X-Key', value: '{{env.KEY}}' }] })).values.headers).toEqual([
+      { header: 'X-Key', value: '{{env.KEY}}' },
+    ]);
+    expect(problemsOf(() => write(aWriteDto({ url: 'https://other.example.com/x', body: '{"key":"{{env.KEY}}"}' })))).toEqual([
+      '{{env.KEY}} is a secret connector variable bound to https://api.example.com, and url goes to https://other.example.com: to send it there, ' +
+        'send its value again with the new destinations (PUT /org/{orgUUID}/env/{envUUID}/connector-variables), or point url to where it is bound',
+    ]);
   });
 });

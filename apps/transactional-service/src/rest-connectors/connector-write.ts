@@ -21,8 +21,19 @@ import {
   unsetColumns,
   UrlField,
   whenSecretIsUsed,
+  envVariableOf,
 } from '@app/domain';
-import { hasVariableDestination, sameDestination } from './destination';
+import { hasVariableDestination } from './destination';
+import {
+  ConnectorEnvironment,
+  envDestinationProblems,
+  NO_ENVIRONMENT,
+  placeholdersInDestination,
+  sameDestinationIn,
+  secretBindings,
+  secretVariableProblems,
+  urlInEnvironment,
+} from './env-destinations';
 import { hostHeaderProblems } from './host-header';
 import { storedHeaders } from './secret-headers';
 
@@ -42,6 +53,9 @@ export type Seal = (field: SecretField | SecretHeaderKey, plaintext: string) => 
  * (`secret: true`) is sealed and kept the same way, bound to `url` (storedHeaders). A URL that carries a secret has no `{{variable}}` in its
  * destination, and no routing header of its call names another host (hostHeaderProblems); without a secret, both are free. A Content-Type
  * header fits `contentType` (contentTypeHeaderProblems). Any rule broken is one 400 listing every problem; nothing is written.
+ * `env` is the connector's environment (its path's): destinations are told with its plain values filled (destinationIn), so a
+ * `{{env.NAME}}` of a defined plain variable may stand in a secret-carrying URL's destination and a placeholder keeps its secret
+ * while the resolved destination is unchanged; what the connector needs of the environment besides is environmentProblems'.
  */
 export function toConnectorWrite(
   dto: RestConnectorWriteDto,
@@ -49,14 +63,16 @@ export function toConnectorWrite(
   now: Date,
   seal: Seal,
   stored?: RestConnector,
+  env: ConnectorEnvironment = NO_ENVIRONMENT,
 ): { values: ConnectorWrite; tags: TagRow[] } {
   const urls = { url: canonicalHttpUrl(dto.url), oauthUrl: dto.oauthUrl === undefined || dto.oauthUrl === null ? null : canonicalHttpUrl(dto.oauthUrl) };
   const problems: string[] = [];
-  const headers = storedHeaders(dto.headers ?? [], urls.url, seal, stored, problems);
+  const headers = storedHeaders(dto.headers ?? [], urls.url, seal, stored, problems, env.values);
   const carriesSecret = secretCarriedTo('url', dto) !== null;
   problems.push(
-    ...variableDestinationProblems(urls, dto),
-    ...(carriesSecret ? hostHeaderProblems(urls.url, headers) : []),
+    ...variableDestinationProblems(urls, dto, env),
+    ...environmentProblems({ ...dto, ...urls, headers: dto.headers ?? [], body: dto.body ?? '' }, env),
+    ...(carriesSecret ? hostHeaderProblems(urlInEnvironment(urls.url, env.values), headers) : []),
     ...contentTypeHeaderProblems(dto.contentType, dto.headers ?? []),
     ...multipartBodyProblems(dto),
   );
@@ -68,7 +84,7 @@ export function toConnectorWrite(
       if (sent !== SECRETS[field].placeholder) return [field, seal(field, sent)];
       const kept = stored?.[field] ?? null;
       const { destinations, placement = [] } = SECRETS[field];
-      const movedUrls = destinations.filter((url) => !sameDestination(urls[url], stored?.[url]));
+      const movedUrls = destinations.filter((url) => !sameDestinationIn(urls[url], stored?.[url], env.values));
       const movedPlacement = placement.filter((setting) => dto[setting] !== stored?.[setting]);
       const moved = [...movedUrls, ...movedPlacement];
       if (kept === null) {
@@ -126,14 +142,17 @@ export function writeOfSnapshot(snapshot: RestConnectorSnapshotDto): RestConnect
 }
 
 /**
- * A `{{variable}}` in the scheme, user info, host or port of a URL that carries a secret (secretSentTo) would let
+ * A caller's `{{variable}}` in the scheme, user info, host or port of a URL that carries a secret (secretSentTo) would let
  * whoever fills it in send the secret anywhere: refused, one message per URL. The path, query and fragment may hold them.
+ * The environment's plain values are filled first; a `{{env.NAME}}` left there is environmentProblems'.
  */
-function variableDestinationProblems(urls: Record<UrlField, string | null>, dto: RestConnectorWriteDto): string[] {
+function variableDestinationProblems(urls: Record<UrlField, string | null>, dto: RestConnectorWriteDto, env: ConnectorEnvironment): string[] {
   return (['url', 'oauthUrl'] as const).flatMap((field) => {
-    const url = urls[field];
+    const url = urls[field] === null ? null : urlInEnvironment(urls[field], env.values);
     const carried = secretCarriedTo(field, dto);
     if (url === null || carried === null || !hasVariableDestination(url)) return [];
+    const standing = placeholdersInDestination(url);
+    if (standing.length > 0 && standing.every((name) => envVariableOf(name) !== null)) return [];
     const byAuth = secretSentTo(field, dto.authType, dto.grantType) !== null;
     const when = !byAuth
       ? 'a header is secret'
@@ -147,6 +166,24 @@ function variableDestinationProblems(urls: Record<UrlField, string | null>, dto:
   });
 }
 
+/** The settings of a connector that say what it needs of its environment. */
+export type EnvironmentUse = Pick<RestConnector, 'url' | 'oauthUrl' | 'authType' | 'headers' | 'body'> & Pick<RestConnectorWriteDto, 'grantType'>;
+
+/**
+ * What a connector needs of its environment (a write, and a restore, which writes the stored connector back): no secret
+ * variable where a URL's destination is told, every `{{env.NAME}}` in the destination of a URL that carries a secret
+ * defined (envDestinationProblems), and each secret variable it uses going to one of its `destinations`
+ * (secretVariableProblems). One message per problem.
+ */
+export function environmentProblems(connector: EnvironmentUse, env: ConnectorEnvironment): string[] {
+  const destinations = (['url', 'oauthUrl'] as const).flatMap((field) =>
+    envDestinationProblems(field, connector[field], env, secretCarriedTo(field, connector)),
+  );
+  const noSecrets = Object.fromEntries(SECRET_FIELDS.map((field) => [field, null])) as Pick<RestConnector, SecretField>;
+  const bindings = secretBindings({ ...connector, grantType: connector.grantType ?? null, ...noSecrets }, env.values, new Set(env.secrets.keys()));
+  return [...destinations, ...secretVariableProblems(bindings, env)];
+}
+
 /** A MULTIPART_FORM_DATA body holds parts (docs/api-contract.md, "Multipart bodies"); the other content types' bodies are text. */
 function multipartBodyProblems(dto: RestConnectorWriteDto): string[] {
   if (dto.contentType !== ContentType.MULTIPART_FORM_DATA) return [];
@@ -158,7 +195,10 @@ function multipartBodyProblems(dto: RestConnectorWriteDto): string[] {
  * What a write's settings send to `field` that a secret binds there, in the words of a 400: the auth type's secret
  * (secretSentTo), else the secret headers, which go to `url` with the call. Null when nothing secret goes there.
  */
-function secretCarriedTo(field: UrlField, dto: RestConnectorWriteDto): string | null {
+function secretCarriedTo(
+  field: UrlField,
+  dto: Pick<RestConnectorWriteDto, 'authType' | 'grantType'> & { headers?: ReadonlyArray<{ secret?: boolean }> },
+): string | null {
   const byAuth = secretSentTo(field, dto.authType, dto.grantType);
   if (byAuth !== null || field !== 'url') return byAuth;
   return (dto.headers ?? []).some(({ secret }) => secret === true) ? 'the secret headers' : null;

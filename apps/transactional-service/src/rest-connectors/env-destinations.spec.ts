@@ -1,5 +1,5 @@
 import { AuthType, GrantType } from '@app/domain';
-import { BindingSource, destinationIn, movedSecrets, plainValuesOf, secretBindings } from './env-destinations';
+import { BindingSource, destinationIn, movedSecrets, placeholdersInDestination, plainValuesOf, secretBindings } from './env-destinations';
 
 const connector = (overrides: Partial<BindingSource>): BindingSource => ({
   url: 'https://api.example.com/v1',
@@ -66,5 +66,17 @@ describe('env destinations', () => {
     ]);
     expect(movedSecrets(bearer, before, env({}))).toEqual([{ secret: 'bearerToken', url: 'url', destination: null, from: 'https://a.example.com' }]);
     expect(movedSecrets(connector({ url: '{{env.BASE_URL}}/v1' }), before, env({}))).toEqual([]);
+  });
+
+  it('reads lexically which placeholders stand where a destination is told', () => {
+    expect(placeholdersInDestination('{{env.BASE_URL}}/v1/{{id}}')).toEqual(['env.BASE_URL']);
+    expect(placeholdersInDestination('{{env.SCHEME}}://{{user}}@{{env.HOST}}:{{env.PORT}}/{{env.PATH}}?q={{q}}')).toEqual([
+      'env.SCHEME',
+      'user',
+      'env.HOST',
+      'env.PORT',
+    ]);
+    expect(placeholdersInDestination('https://api.example.com{{rest}}')).toEqual(['rest']);
+    expect(placeholdersInDestination('https://api.example.com?x={{q}}#{{f}}')).toEqual([]);
   });
 });

@@ -1,4 +1,4 @@
-import { ConnectorVariableRow, envNamesIn, RestConnector, SECRET_FIELDS, SECRETS, UrlField, withEnvironment } from '@app/domain';
+import { ConnectorVariableRow, envNamesIn, envVariableOf, PLACEHOLDER, RestConnector, SECRET_FIELDS, SECRETS, UrlField, withEnvironment } from '@app/domain';
 import { destinationOf } from './destination';
 
 /** What an environment's `{{env.NAME}}` stands for: a plain variable's value; undefined for a secret one or an undefined name. */
@@ -83,4 +83,102 @@ export function movedSecrets(connector: BindingSource, before: EnvValues, after:
     const from = was[index].destination;
     return from !== null && from === binding.destination ? [] : [{ ...binding, from }];
   });
+}
+
+/**
+ * A connector's environment as the write rules and test runs read it: the plain values (what a destination is
+ * resolved with), each secret variable's `destinations` (where it may be sent), and the names of the secret ones
+ * without a value (cleared when their destination moved).
+ */
+export interface ConnectorEnvironment {
+  values: EnvValues;
+  secrets: ReadonlyMap<string, readonly string[]>;
+  withoutValue: ReadonlySet<string>;
+}
+
+/** An environment without variables: every `{{env.NAME}}` undefined. */
+export const NO_ENVIRONMENT: ConnectorEnvironment = { values: NO_ENV_VALUES, secrets: new Map(), withoutValue: new Set() };
+
+/** The environment of a set of connector variables as stored. */
+export function environmentOf(
+  variables: readonly Pick<ConnectorVariableRow, 'name' | 'secret' | 'value' | 'sealedValue' | 'destinations'>[],
+): ConnectorEnvironment {
+  const secret = variables.filter((variable) => variable.secret);
+  return {
+    values: plainValuesOf(variables),
+    secrets: new Map(secret.map((variable) => [variable.name, variable.destinations])),
+    withoutValue: new Set(secret.filter((variable) => variable.sealedValue === null).map((variable) => variable.name)),
+  };
+}
+
+/** How the 400s tell the caller to set an environment's connector variables. */
+export const SET_VARIABLES_WITH = 'PUT /org/{orgUUID}/env/{envUUID}/connector-variables';
+
+/** Whether two URLs go to one destination in an environment (destinationIn); a destination that cannot be told is never the same. */
+export function sameDestinationIn(a: string | null | undefined, b: string | null | undefined, env: EnvValues): boolean {
+  const destination = destinationIn(a, env);
+  return destination !== null && destination === destinationIn(b, env);
+}
+
+/**
+ * The placeholders (`env.NAME` or a caller's name) written where a URL's destination is told (before the path, query
+ * and fragment), each once. Read lexically: a placeholder's name holds no `:`, `/`, `?` or `#`.
+ */
+export function placeholdersInDestination(url: string): string[] {
+  const scheme = url.indexOf('://');
+  const from = scheme === -1 ? 0 : scheme + 3;
+  const end = url.slice(from).search(/[/?#\\]/);
+  const head = end === -1 ? url : url.slice(0, from + end);
+  return [...new Set([...head.matchAll(PLACEHOLDER)].map(([, name]) => name))];
+}
+
+/**
+ * What a URL's destination needs of the environment before it can be told, as a 400's words: a secret variable never
+ * stands in a destination; and when the URL carries a secret (`carried`, in words: `the bearer token`), each
+ * `{{env.NAME}}` the environment does not define must be defined first, since the secret would go wherever it points.
+ */
+export function envDestinationProblems(field: UrlField, url: string | null | undefined, env: ConnectorEnvironment, carried: string | null): string[] {
+  if (!url) return [];
+  return placeholdersInDestination(urlInEnvironment(url, env.values)).flatMap((name) => {
+    const variable = envVariableOf(name);
+    if (variable === null) return [];
+    if (env.secrets.has(variable)) {
+      return [
+        `${field} must not have {{env.${variable}}} in its scheme, user info, host or port: ${variable} is a secret connector variable, and a secret ` +
+          'never says where a call goes; use a plain variable there',
+      ];
+    }
+    if (carried === null) return [];
+    return [
+      `${field} has {{env.${variable}}} in its scheme, user info, host or port, and the environment defines no ${variable}: ${carried} would go ` +
+        `wherever it points. Define ${variable} first (${SET_VARIABLES_WITH}), then write the connector`,
+    ];
+  });
+}
+
+/**
+ * The secret variables a connector sends where they are not bound (secretBindings whose destination is not one of the
+ * variable's `destinations`), as a 400's words naming the variable, where it is bound and how to bind it elsewhere.
+ * `destinationOf` may tell the destination otherwise (a test run: the URL once filled).
+ */
+export function secretVariableProblems(
+  bindings: readonly SecretBinding[],
+  env: ConnectorEnvironment,
+  destinationOf: (binding: SecretBinding) => string | null = (binding) => binding.destination,
+): string[] {
+  const problems = new Set<string>();
+  for (const binding of bindings) {
+    const variable = envVariableOf(binding.secret);
+    const bound = variable === null ? undefined : env.secrets.get(variable);
+    if (bound === undefined) continue;
+    const destination = destinationOf(binding);
+    if (destination !== null && bound.includes(destination)) continue;
+    const where = bound.length === 0 ? 'nowhere' : bound.join(', ');
+    const to = destination === null ? 'a destination that cannot be told (a variable stands in it)' : destination;
+    problems.add(
+      `{{env.${variable}}} is a secret connector variable bound to ${where}, and ${binding.url} goes to ${to}: to send it there, ` +
+        `send its value again with the new destinations (${SET_VARIABLES_WITH}), or point ${binding.url} to where it is bound`,
+    );
+  }
+  return [...problems];
 }

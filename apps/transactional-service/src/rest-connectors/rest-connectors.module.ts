@@ -3,6 +3,7 @@ import {
   ConnectorHistoryRepository,
   ConnectorRelationsRepository,
   ConnectorTestRunRepository,
+  ConnectorVariableRepository,
   DomainModule,
   IdempotencyRepository,
   IdempotencyService,
@@ -10,6 +11,7 @@ import {
   RestConnectorSearchRepository,
 } from '@app/domain';
 import { Module } from '@nestjs/common';
+import { ConnectorEnvironments } from './connector-environment';
 import { ConnectorHistoryController } from './history/connector-history.controller';
 import { ConnectorExportService } from './import-export/connector-export.service';
 import { ConnectorImportService } from './import-export/connector-import.service';
@@ -44,6 +46,7 @@ import { UpdateConnector } from './use-cases/update-connector.use-case';
       ConnectorHistoryRepository,
       ConnectorEventOutbox,
       ConnectorTestRunRepository,
+      ConnectorVariableRepository,
       IdempotencyRepository,
       IdempotencyService,
     ),
@@ -61,6 +64,7 @@ import { UpdateConnector } from './use-cases/update-connector.use-case';
     DeleteConnector,
     RestoreConnector,
     ConditionalWrites,
+    ConnectorEnvironments,
     SecretSealing,
     RestConnectorSearchService,
     ConnectorHistoryService,

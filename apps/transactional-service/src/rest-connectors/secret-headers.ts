@@ -1,5 +1,5 @@
 import { ConnectorHeader, ConnectorHeaderDto, SECRET_HEADER_PLACEHOLDER, secretHeaderKey, SecretHeaderKey, storedSecretHeader } from '@app/domain';
-import { sameDestination } from './destination';
+import { EnvValues, NO_ENV_VALUES, sameDestinationIn } from './env-destinations';
 
 /** What a stored connector holds that decides whether a secret header's placeholder keeps its value. */
 export interface StoredHeaders {
@@ -10,7 +10,7 @@ export interface StoredHeaders {
 /**
  * The headers of a write as stored: a plain one as sent; a secret one (`secret: true`) sealed, or, when its value is
  * SECRET_HEADER_PLACEHOLDER, the sealed value stored for the secret header of that name (case-insensitively), but only
- * while `url` keeps its destination (scheme, host, port, user info), as for the other secrets. A plain header whose
+ * while `url` keeps its destination (scheme, host, port, user info; told with the environment's plain values `env`), as for the other secrets. A plain header whose
  * value is the placeholder of a stored secret header, a placeholder with nothing stored, and two secret headers of
  * one name are problems (pushed to `problems`).
  */
@@ -20,6 +20,7 @@ export function storedHeaders(
   seal: (key: SecretHeaderKey, plaintext: string) => string,
   stored: StoredHeaders | undefined,
   problems: string[],
+  env: EnvValues = NO_ENV_VALUES,
 ): ConnectorHeader[] {
   const secretNames = new Set<string>();
   return sent.map(({ header, value, secret }, index) => {
@@ -41,7 +42,7 @@ export function storedHeaders(
       problems.push(`headers.${index}.value must be the secret itself: ${value} only stands for a stored one, and no secret header ${header} is stored`);
       return { header, value, secret: true };
     }
-    if (!sameDestination(url, stored?.url)) {
+    if (!sameDestinationIn(url, stored?.url, env)) {
       problems.push(
         `headers.${index}.value of the secret header ${header} must be sent again: url now points elsewhere (another scheme, host, port or user info) than when it was stored`,
       );

@@ -68,6 +68,9 @@ export class SecretCipher {
 /** What a connector's secret is bound to. */
 export const secretContext = (connectorUuid: string, field: string) => `rest-connector:${connectorUuid}:${field}`;
 
+/** What a secret connector variable of an environment is bound to: the environment and the variable's name (byte for byte). */
+export const connectorVariableContext = (environmentUuid: string, name: string) => `connector-variable:${environmentUuid}:${name}`;
+
 /** What a connector's secret header is bound to: the connector and the header's name, case-insensitively. */
 export const secretHeaderContext = (connectorUuid: string, header: string) => secretContext(connectorUuid, secretHeaderKey(header));
 

@@ -35,3 +35,25 @@ describe(withEscapesAsSent.name, () => {
     expect(withEscapesAsSent('\\{{name}} {{v}} \\{{ spaced }} {{1}} \\\\{{x}}')).toBe('{{name}} {{v}} {{ spaced }} {{1}} \\{{x}}');
   });
 });
+
+describe(isHttpUrlWithPlaceholders.name, () => {
+  it.each([
+    ['a variable in the host', 'https://{{host}}/x'],
+    ['a variable as the port', 'https://api.example.com:{{port}}/x'],
+    ['a connector variable as the base URL', '{{env.BASE_URL}}/v1/charges?id={{id}}'],
+    ['a connector variable alone', '{{ env.BASE_URL }}'],
+    ['connector variables as scheme, host and port', '{{env.SCHEME}}://{{env.HOST}}:{{env.PORT}}/x'],
+  ])('accepts %s', (_what, url) => {
+    expect(isHttpUrlWithPlaceholders(url, 2048)).toBe(true);
+  });
+
+  it.each([
+    ["a caller's variable as the base URL", '{{base}}/v1'],
+    ["a caller's variable as the scheme", '{{scheme}}://api.example.com'],
+    ['a connector variable after the start', 'x{{env.BASE_URL}}/v1'],
+    ['another scheme', 'ftp://{{env.HOST}}/x'],
+    ['a space', '{{env.BASE_URL}}/a b'],
+  ])('refuses %s', (_what, url) => {
+    expect(isHttpUrlWithPlaceholders(url, 2048)).toBe(false);
+  });
+});

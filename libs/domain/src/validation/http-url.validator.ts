@@ -42,10 +42,27 @@ export function withEscapesAsSent(text: string): string {
   return text.replace(ESCAPED_PLACEHOLDER, (_match, literal: string) => literal);
 }
 
+/** A connector variable's placeholder (`{{env.NAME}}`) at the start of a URL: it may stand for the scheme, or for a base URL. */
+const LEADING_ENV_PLACEHOLDER = new RegExp(`^\\{\\{\\s*env\\.${VARIABLE_NAME_SOURCE}\\s*\\}\\}`);
+/** A placeholder right after a `:` and before the end of an authority: it may stand for a port. */
+const PORT_PLACEHOLDER = new RegExp(`(?<=:)${PLACEHOLDER_SOURCE}(?=[/?#\\\\]|$)`, 'g');
+
+/**
+ * A URL as the validation reads it, each placeholder a stand-in for what it may be: a leading `{{env.NAME}}` the scheme
+ * (`{{env.SCHEME}}://…`) or a whole base URL (`{{env.BASE_URL}}/v1/…`: a connector variable is filled as written), a
+ * placeholder after a `:` at the end of the authority a port, any other a word.
+ */
+function withStandIns(url: string): string {
+  const leading = url.replace(LEADING_ENV_PLACEHOLDER, (placeholder: string, offset: number, text: string) =>
+    text.startsWith('://', offset + placeholder.length) ? 'http' : 'http://placeholder',
+  );
+  return leading.replace(PORT_PLACEHOLDER, '1').replace(PLACEHOLDER, 'placeholder');
+}
+
 export function isHttpUrlWithPlaceholders(value: unknown, maxLength: number): boolean {
   if (typeof value !== 'string' || value.length > maxLength || /\s/.test(value.replace(PLACEHOLDER, ''))) return false;
   try {
-    const url = new URL(value.replace(PLACEHOLDER, 'placeholder'));
+    const url = new URL(withStandIns(value));
     return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname.length > 0;
   } catch {
     return false;

@@ -27,6 +27,8 @@ import {
 import { AnswerHandle, PLATFORM_VALIDATION_OPTIONS, PlatformValidationPipe } from '@app/platform';
 import { BadRequestException, Injectable } from '@nestjs/common';
 import { Author } from '../author';
+import { ConnectorEnvironments } from '../connector-environment';
+import { ConnectorEnvironment } from '../env-destinations';
 import { ConnectorBusyException, ImportNamesTakenException } from '../rest-connector.exceptions';
 import { RestConnectorsService } from '../rest-connectors.service';
 import { CreateConnectors, NewConnector } from '../use-cases/create-connectors.use-case';
@@ -112,6 +114,7 @@ export class ConnectorImportService {
     private readonly reads: RestConnectorsService,
     private readonly connectors: RestConnectorRepository,
     private readonly reader: ImportReader,
+    private readonly environments: ConnectorEnvironments,
   ) {}
 
   async import(
@@ -122,10 +125,12 @@ export class ConnectorImportService {
   ): Promise<RestConnectorImportResultDto> {
     const draft = await this.reader.read(author.caller.sub, dto.format, dto.source, dto.select, { answer: sent, callerGone });
     const now = new Date();
-    const planned = await this.plan(path, draft, dto, author, now);
+    // The path's environment, read once: every connector of the import is written in it.
+    const env = await this.environments.of(path);
+    const planned = await this.plan(path, draft, dto, author, now, env);
     const onConflict = dto.onConflict ?? ImportConflict.FAIL;
     if (dto.dryRun !== false) {
-      const resolved = await this.resolve(path, planned, onConflict, author, now);
+      const resolved = await this.resolve(path, planned, onConflict, author, now, env);
       return answer(
         true,
         planned,
@@ -140,7 +145,7 @@ export class ConnectorImportService {
       consistency,
       // Once the key is taken: a retry of a completed import is answered before its own connectors are taken for conflicts.
       batch: async () => {
-        const resolved = await this.resolve(path, planned, onConflict, author, now);
+        const resolved = await this.resolve(path, planned, onConflict, author, now, env);
         const failed = resolved.flatMap(({ name, conflict }) => (conflict?.resolution === ImportConflict.FAIL ? [{ name, uuid: conflict.uuid }] : []));
         if (failed.length > 0) throw new ImportNamesTakenException(failed);
         requireCredentials(resolved);
@@ -165,7 +170,7 @@ export class ConnectorImportService {
   }
 
   /** Every connector of the draft as a create body, validated and prepared as a create is: all problems of all connectors in one 400. */
-  private async plan(path: BotPath, draft: ImportDraft, dto: RestConnectorImportDto, author: Author, now: Date): Promise<Planned[]> {
+  private async plan(path: BotPath, draft: ImportDraft, dto: RestConnectorImportDto, author: Author, now: Date, env: ConnectorEnvironment): Promise<Planned[]> {
     if (draft.connectors.length > IMPORT_LIMITS.connectors) {
       throw new InvalidInputError([
         `source holds ${draft.connectors.length} connectors; an import creates at most ${IMPORT_LIMITS.connectors}: choose some with select`,
@@ -187,7 +192,7 @@ export class ConnectorImportService {
       const shownFields = createBody({ ...connector, name: names[index] }, given.headers, true);
       try {
         const body = await this.validated({ ...fields, ...values });
-        const created = this.create.prepare(path, body, author, now);
+        const created = this.create.prepare(path, body, author, env, now);
         planned.push({
           draft: connector,
           base: connector.name,
@@ -213,7 +218,14 @@ export class ConnectorImportService {
    * `onConflict` says (a rename numbered past the bot's names and the import's; an update prepared over the
    * connector as it is now, through UpdateConnector's rules). Every problem of an update in one 400.
    */
-  private async resolve(path: BotPath, planned: Planned[], onConflict: ImportConflict, author: Author, now: Date): Promise<Resolved[]> {
+  private async resolve(
+    path: BotPath,
+    planned: Planned[],
+    onConflict: ImportConflict,
+    author: Author,
+    now: Date,
+    env: ConnectorEnvironment,
+  ): Promise<Resolved[]> {
     const names = planned.map(({ fields }) => String(fields.name));
     const existing = new Map(
       (await this.connectors.activeWithNameKeys(path.botUUID, [...new Set(names.map((name) => name.toLowerCase()))])).map((named) => [named.nameKey, named]),
@@ -232,10 +244,10 @@ export class ConnectorImportService {
       const conflict = conflictOf(taken, onConflict);
       if (onConflict === ImportConflict.SKIP) resolved.push({ planned: one, name, conflict, action: { skip: true } });
       else if (onConflict === ImportConflict.RENAME) {
-        resolved.push({ planned: one, name, conflict, action: { create: this.create.prepare(path, { ...one.body, name }, author, now) } });
+        resolved.push({ planned: one, name, conflict, action: { create: this.create.prepare(path, { ...one.body, name }, author, env, now) } });
       } else {
         try {
-          const update = this.update.prepare(await this.reads.findForWrite({ ...path, serviceUUID: taken.uuid }), await this.updateBody(one), author, now);
+          const update = this.update.prepare(await this.reads.findForWrite({ ...path, serviceUUID: taken.uuid }), await this.updateBody(one), author, env, now);
           resolved.push({ planned: one, name, conflict, action: { update } });
         } catch (error) {
           problems.push(...problemsOf(error).map((problem) => `connectors.${index} (${one.draft.where}), updating ${taken.uuid}: ${problem}`));

@@ -4,6 +4,7 @@ import { MAX_ACCESS_TOKEN_LENGTH, OAuthTokens } from './oauth-tokens';
 import { OutboundGuard } from './outbound-guard';
 import { AnswerReader } from './answer/answer-reader';
 import { ACCESS_TOKEN_PLACEHOLDER, DEFAULT_USER_AGENT, MAX_RETURNED_BYTES, RunnableConnector, TestRunner } from './test-run';
+import { RunEnvironment } from './variables';
 import { farSide, FarSide, FarSideHandler } from './testing/far-side';
 import { CLIENT, tokenEndpoint } from './testing/token-endpoint';
 import { problemsOf } from '../testing/problems-of';
@@ -623,6 +624,75 @@ describe(TestRunner.name, () => {
       });
       expect(side.received).toHaveLength(0);
       expect(JSON.stringify(answer)).not.toContain('wrong');
+    });
+  });
+
+  describe("the connector's environment", () => {
+    const KEY = 'sk_live_5d1f0b9a77c3';
+    /** An environment of plain `values`, secret variables (name → [value or null, destinations]) unsealed. */
+    const environment = (values: Record<string, string>, secrets: Record<string, [string | null, string[]]> = {}): RunEnvironment => ({
+      values: (name) => values[name],
+      secrets: new Map(Object.entries(secrets).map(([name, [, destinations]]) => [name, destinations])),
+      withoutValue: new Set(Object.entries(secrets).flatMap(([name, [value]]) => (value === null ? [name] : []))),
+      filled: new Map([...Object.entries(values), ...Object.entries(secrets).flatMap(([name, [value]]) => (value === null ? [] : [[name, value] as const]))]),
+    });
+
+    it('fills a base URL as written and sends a secret variable where the connector puts it, shown and echoed as its placeholder', async () => {
+      side = await farSide((received, res) => {
+        res.setHeader('content-type', 'application/json');
+        res.end(JSON.stringify({ key: received.headers['x-api-key'], url: received.url }));
+      });
+      const env = environment({ BASE_URL: `${side.url}/v2` }, { KEY: [KEY, [side.url]] });
+      const connector = aConnector({
+        url: '{{env.BASE_URL}}/items/{{id}}?k={{env.KEY}}',
+        headers: [{ header: 'X-Api-Key', value: 'k={{env.KEY}}' }],
+        output: '$',
+        env,
+      });
+
+      const answer = await run(connector, { id: 'a b' });
+
+      expect(side.received[0]).toMatchObject({ url: `/v2/items/a%20b?k=${KEY}`, headers: { 'x-api-key': `k=${KEY}` } });
+      expect(answer.request.url).toBe(`${side.url}/v2/items/a%20b?k=<SECRET:env.KEY>`);
+      expect(answer.request.headers).toContainEqual({ header: 'X-Api-Key', value: 'k=<SECRET:env.KEY>' });
+      expect(answer.response!.json).toEqual({ key: 'k=<SECRET:env.KEY>', url: '/v2/items/a%20b?k=<SECRET:env.KEY>' });
+      expect(JSON.stringify(answer)).not.toContain(KEY);
+    });
+
+    it('refuses before sending a secret variable bound elsewhere, or standing where the destination is told', () => {
+      const env = environment({ HOST: '127.0.0.2' }, { KEY: [KEY, ['https://api.example.com']] });
+      expect(
+        problemsOf(() => runner().prepare(aConnector({ url: 'http://{{env.HOST}}/x', headers: [{ header: 'X-Key', value: '{{env.KEY}}' }], env }), {})),
+      ).toEqual([
+        expect.stringMatching(
+          /^\{\{env\.KEY\}\} is a secret connector variable bound to https:\/\/api\.example\.com, and url goes to http:\/\/127\.0\.0\.2: .*PUT \/org\/\{orgUUID\}\/env\/\{envUUID\}\/connector-variables/,
+        ),
+      ]);
+      expect(problemsOf(() => runner().prepare(aConnector({ url: 'http://{{env.KEY}}/x', env }), {}))).toContainEqual(
+        expect.stringMatching(/^url must not have \{\{env\.KEY\}\} in its scheme, user info, host or port: KEY is a secret connector variable/),
+      );
+    });
+
+    it("binds a stored secret to its URL's destination resolved with the environment", () => {
+      const bearer = (url: string, env: RunEnvironment) => aConnector({ url, authType: AuthType.AUTH_BEARER, secrets: { bearerToken: 'tok' }, env });
+      const env = environment({ BASE_URL: 'http://127.0.0.2:8080/v1' });
+      expect(runner().prepare(bearer('{{env.BASE_URL}}/me', env), {}).call.url).toBe('http://127.0.0.2:8080/v1/me');
+      // A caller's variable may not move it, even right after the environment's value.
+      const host = environment({ BASE_URL: 'http://127.0.0.2' });
+      expect(problemsOf(() => runner().prepare(bearer('{{env.BASE_URL}}{{rest}}/me', host), { rest: '.evil.example' }))).toEqual([
+        "url must keep its scheme, host, port and user info once its variables are filled in: the connector's bearerToken is bound to them",
+      ]);
+    });
+
+    it('may not carry a guess of a secret variable the caller put in what is sent', async () => {
+      const sut = runner();
+      const connector = aConnector({
+        url: 'http://127.0.0.2/echo/{{p}}',
+        headers: [{ header: 'X-Key', value: '{{env.KEY}}' }],
+        env: environment({}, { KEY: [KEY, ['http://127.0.0.2']] }),
+      });
+      await expect(sut.screen(sut.prepare(connector, { p: KEY }))).rejects.toMatchObject({ code: 'INVALID_INPUT' });
+      await expect(sut.screen(sut.prepare(connector, { p: 'nothing' }))).resolves.toBeUndefined();
     });
   });
 });

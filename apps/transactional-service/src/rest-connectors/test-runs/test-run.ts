@@ -16,15 +16,26 @@ import {
 } from '@app/domain';
 import type { Dispatcher } from 'undici';
 import { destinationOf, sameDestination } from '../destination';
+import { destinationIn, envDestinationProblems, SecretBinding, secretBindings, secretVariableProblems } from '../env-destinations';
 import { hostHeaderProblems } from '../host-header';
 import { CLIENT_CREDENTIALS_PLACEHOLDER, clientCredentials, OAuthSettings, OAuthTokens, tokenRequest } from './oauth-tokens';
-import { encodeForm, ShownPart } from './multipart-call';
+import { EncodedForm, encodeForm, ShownPart } from './multipart-call';
 import { callOnce, OutboundRequest, OutboundResult, Outcome } from './outbound-call';
 import { AnswerReader, ownBytes } from './answer/answer-reader';
 import { cutAt } from './answer/cut-at';
 import { RunDeadline } from './run-deadline';
 import { basicTokenSecrets, SecretValue } from './secret-scrubber';
-import { BodyEncoding, fillTemplate, Filled, Header, Variables } from './variables';
+import {
+  BodyEncoding,
+  fillTemplate,
+  Filled,
+  Header,
+  NO_RUN_ENVIRONMENT,
+  placeholdersIn,
+  RunEnvironment,
+  secretVariablePlaceholder,
+  Variables,
+} from './variables';
 
 /** What stands for the OAuth access token in an answer. */
 export const ACCESS_TOKEN_PLACEHOLDER = '<ACCESS_TOKEN>';
@@ -63,6 +74,8 @@ export interface RunnableConnector {
   keptHeaders?: string[];
   body: string;
   output: string;
+  /** The connector's environment (the path's): what its `{{env.NAME}}` stand for, secret ones unsealed for this run. */
+  env?: RunEnvironment;
 }
 
 /** A run checked and built, not yet sent (TestRunner.prepare). */
@@ -71,6 +84,13 @@ export interface PreparedRun {
   connector: RunnableConnector;
   /** The call, variables filled, without its Authorization (added when sent). */
   call: OutboundRequest;
+  /**
+   * The call and the oauthUrl as the answer shows them: each secret variable's value its placeholder
+   * (secretVariablePlaceholder); the same as `call` when the connector uses none.
+   */
+  shown: { call: OutboundRequest; oauthUrl: string | null };
+  /** The values of the secret variables the call sends, and what stands for each where the answer would show it. */
+  secretVariables: SecretValue[];
   warnings: string[];
 }
 
@@ -132,17 +152,44 @@ export class TestRunner {
     private readonly now: () => number = Date.now,
   ) {}
 
-  /** Throws a 400 listing every problem before anything is sent. */
+  /**
+   * Throws a 400 listing every problem before anything is sent. The connector's `{{env.NAME}}` are filled from its
+   * environment (a secret variable's value too, sent only to one of its destinations and never where a URL's
+   * destination is told); the call is also built as the answer shows it, each secret variable as its placeholder.
+   */
   prepare(connector: RunnableConnector, variables: Variables): PreparedRun {
     const sendsBody = connector.contentType !== ContentType.NONE && connector.requestType !== RequestType.GET && connector.requestType !== RequestType.HEAD;
-    const filled = fillTemplate(connector, variables, sendsBody ? (BODY_ENCODINGS[connector.contentType] ?? 'text') : 'text');
+    const env = connector.env ?? NO_RUN_ENVIRONMENT;
+    const bodyEncoding: BodyEncoding = sendsBody ? (BODY_ENCODINGS[connector.contentType] ?? 'text') : 'text';
+    const filled = fillTemplate(connector, variables, { bodyEncoding, env });
     // Routing headers are checked where a secret goes with the call, as on write: without one, a Host header that
     // differs from the address is how a virtual host is reached by IP.
     const carriesSecret = secretSentTo('url', connector.authType, connector.grantType) !== null || connector.headers.some(isSecretHeader);
-    const problems = [...boundDestinationProblems(connector, filled), ...(carriesSecret ? hostHeaderProblems(filled.url, filled.headers) : [])];
+    const problems = [
+      ...boundDestinationProblems(connector, filled, env),
+      ...secretVariableRunProblems(connector, filled, env),
+      ...(carriesSecret ? hostHeaderProblems(filled.url, filled.headers) : []),
+    ];
     if (problems.length > 0) throw new InvalidInputError(problems);
 
+    const secret = secretVariablesOf(connector, env);
     const warnings = filled.unused.map((name) => `variables.${name} is not used: the connector has no {{${name}}}`);
+    const call = this.callOf(connector, filled, sendsBody, warnings);
+    if (secret.length === 0)
+      return { connector: { ...connector, oauthUrl: filled.oauthUrl }, warnings, call, shown: { call, oauthUrl: filled.oauthUrl }, secretVariables: [] };
+    const placeholders = new Map([...env.filled].map(([name, value]) => [name, env.secrets.has(name) ? secretVariablePlaceholder(name) : value]));
+    const shownFill = fillTemplate(connector, variables, { bodyEncoding, env: { ...env, filled: placeholders }, checked: false });
+    return {
+      connector: { ...connector, oauthUrl: filled.oauthUrl },
+      warnings,
+      call,
+      shown: { call: this.callOf(connector, shownFill, sendsBody, []), oauthUrl: shownFill.oauthUrl },
+      secretVariables: secret,
+    };
+  }
+
+  /** The call a filled template makes: the headers the auth type or contentType sets given way, each a warning. */
+  private callOf(connector: RunnableConnector, filled: Filled, sendsBody: boolean, warnings: string[]): OutboundRequest {
     const authHeader = authHeaderOf(connector);
     // The connector's own header gives way where the auth type sets it (Authorization, an API key's), and its
     // Content-Type where it does not fit the body's contentType (declaredTypeFits: writes refuse it, a connector
@@ -172,11 +219,7 @@ export class TestRunner {
       connector.authType === AuthType.AUTH_API_KEY && connector.apiKeyIn === ApiKeyIn.QUERY
         ? withoutParameter(filled.url, connector.apiKeyName!, warnings)
         : filled.url;
-    return {
-      connector: { ...connector, oauthUrl: filled.oauthUrl },
-      warnings,
-      call: { method: connector.requestType, url, headers, body: sendsBody ? filled.body : null, ...(multipart && { form: filled.parts }) },
-    };
+    return { method: connector.requestType, url, headers, body: sendsBody ? filled.body : null, ...(multipart && { form: filled.parts }) };
   }
 
   /**
@@ -189,15 +232,19 @@ export class TestRunner {
     const kept = [
       ...(run.connector.kept ?? []).flatMap((field) => secretValuesOf(field, run.connector.secrets[field])),
       ...secretHeaderValues(run.connector.headers.filter(({ header }) => run.connector.keptHeaders?.includes(header.toLowerCase()))),
+      // A secret variable's value is never the caller's.
+      ...run.secretVariables,
     ];
     if (kept.length === 0) return;
-    const { call, connector } = run;
+    const { connector } = run;
+    // The call as shown: where the connector puts a secret variable, its placeholder, not the secret.
+    const { call, oauthUrl } = run.shown;
     // Everything of the caller's that the call or its token request sends, and so a far side may echo: the header
     // names too (a secret header's value is where the secret goes), and the OAuth client id and username (the token
     // request's form or Basic credentials).
     const texts = [
       call.url,
-      connector.oauthUrl ?? '',
+      oauthUrl ?? '',
       ...call.headers.flatMap(({ header, value, secret }) => (secret === true ? [header] : [header, value])),
       // A multipart body is still its parts' JSON text here (encoded when sent): every name, value and filename.
       typeof call.body === 'string' ? call.body : '',
@@ -225,7 +272,7 @@ export class TestRunner {
       const call: OutboundRequest = form
         ? { ...run.call, headers: [...run.call.headers, { header: 'Content-Type', value: form.contentType }], body: form.bytes }
         : run.call;
-      const secrets = secretsOf(connector);
+      const secrets = [...secretsOf(connector), ...run.secretVariables];
       const withAuthorization = (authorization: string): OutboundRequest => ({
         ...call,
         headers: [...call.headers, { header: 'Authorization', value: authorization }],
@@ -233,7 +280,7 @@ export class TestRunner {
 
       // The call is shown with its secrets as placeholders, and nothing of it needs scrubbing: its URL, headers and
       // body are the connector's, which a GET shows, and the caller's variables.
-      let shown = withCredentials(call, connector, true);
+      let shown = withCredentials(shownCall(run, call, form), connector, true);
       let result: OutboundResult;
       // Null when the connector has no output (the answer is shown whole, and that is all), or when the run failed at
       // the token request: the connector's output is not applied to a token endpoint's answer.
@@ -245,7 +292,7 @@ export class TestRunner {
         const sent = await this.callWithToken(connector, settings, withAuthorization, secrets, deadline);
         result = sent.result;
         if (sent.atTokenRequest) {
-          shown = tokenRequest(settings, true);
+          shown = tokenRequest({ ...settings, oauthUrl: run.shown.oauthUrl ?? '' }, true);
           expression = null;
         }
       } else {
@@ -263,14 +310,14 @@ export class TestRunner {
           headers: [...shown.headers],
           body: shownBody.text,
           bodyTruncated: shownBody.truncated,
-          ...(form && shown.form && { parts: form.parts }),
+          ...(form && shown.form && { parts: shownParts(form.parts, shown.form) }),
         },
         response: null,
         output: null,
         warnings: [...run.warnings],
       };
       // A stored secret the caller did not send may be echoed in an encoded answer, which the scrubber cannot read.
-      const hidesEncoded = (connector.kept ?? []).length > 0 || (connector.keptHeaders ?? []).length > 0;
+      const hidesEncoded = (connector.kept ?? []).length > 0 || (connector.keptHeaders ?? []).length > 0 || run.secretVariables.length > 0;
       const failure = result.answer ? await this.read(answer, result, secrets, expression, hidesEncoded, callerGone) : undefined;
       answer.durationMs = this.now() - started;
       return { answer, blocked: result.blocked ?? null, cancelled: deadline.cancelled, failure };
@@ -472,22 +519,64 @@ function oauthSettings(connector: RunnableConnector, url: string): OAuthSettings
 
 /**
  * A stored secret goes only where it is bound: the filled URL must keep the destination (scheme and authority) of
- * the connector's URL, checked after the variables are filled, whatever they hold. A destination that cannot be
- * read is a different one.
+ * the connector's URL resolved in its environment (destinationIn), checked after the variables are filled, whatever
+ * they hold. A destination that cannot be read is a different one.
  */
-function boundDestinationProblems(connector: RunnableConnector, filled: Filled): string[] {
+function boundDestinationProblems(connector: RunnableConnector, filled: Filled, env: RunEnvironment): string[] {
   const problems = new Set<string>();
-  if (connector.headers.some(isSecretHeader) && !sameDestination(filled.url, connector.url)) {
+  const bound = { url: destinationIn(connector.url, env.values), oauthUrl: destinationIn(connector.oauthUrl, env.values) };
+  if (connector.headers.some(isSecretHeader) && !sameDestination(filled.url, bound.url)) {
     problems.add("url must keep its scheme, host, port and user info once its variables are filled in: the connector's secret headers are bound to them");
   }
   for (const field of Object.keys(connector.secrets) as SecretField[]) {
-    for (const bound of SECRETS[field].destinations) {
-      if (!sameDestination(filled[bound], connector[bound])) {
-        problems.add(`${bound} must keep its scheme, host, port and user info once its variables are filled in: the connector's ${field} is bound to them`);
+    for (const url of SECRETS[field].destinations) {
+      if (!sameDestination(filled[url], bound[url])) {
+        problems.add(`${url} must keep its scheme, host, port and user info once its variables are filled in: the connector's ${field} is bound to them`);
       }
     }
   }
   return [...problems];
+}
+
+/**
+ * A secret variable goes only where it is bound: never in a URL's destination, and to one of its `destinations` once
+ * the URL it goes with is filled (secretBindings, at the filled URLs' destinations).
+ */
+function secretVariableRunProblems(connector: RunnableConnector, filled: Filled, env: RunEnvironment): string[] {
+  if (env.secrets.size === 0) return [];
+  const inDestination = (['url', 'oauthUrl'] as const).flatMap((field) => envDestinationProblems(field, connector[field], env, null));
+  const bindings = secretBindings({ ...connector, headers: [...connector.headers], ...NO_SECRETS }, env.values, new Set(env.secrets.keys()));
+  return [...inDestination, ...secretVariableProblems(bindings, env, ({ url }: SecretBinding) => destinationOf(filled[url]))];
+}
+
+/** No stored secret: what secretBindings is given when only the secret variables are asked for. */
+const NO_SECRETS = { basicToken: null, bearerToken: null, clientSecret: null, authPassword: null, apiKey: null };
+
+/** The values of the secret variables a connector sends (anywhere in its template), and the placeholder of each. */
+function secretVariablesOf(connector: RunnableConnector, env: RunEnvironment): SecretValue[] {
+  if (env.secrets.size === 0) return [];
+  const texts = [
+    connector.url,
+    connector.oauthUrl ?? '',
+    connector.body,
+    ...connector.headers.filter((header) => !isSecretHeader(header)).map(({ value }) => value),
+  ];
+  const names = new Set(texts.flatMap(placeholdersIn));
+  return [...env.secrets.keys()].flatMap((name) => {
+    const value = env.filled.get(name);
+    return names.has(`env.${name}`) && value !== undefined ? [{ value, placeholder: secretVariablePlaceholder(name) }] : [];
+  });
+}
+
+/** The call as the answer shows it: a multipart body sent as `call` (its Content-Type, with the boundary, the same). */
+function shownCall(run: PreparedRun, call: OutboundRequest, form: EncodedForm | null): OutboundRequest {
+  if (run.shown.call === run.call) return call;
+  return form ? { ...run.shown.call, headers: [...run.shown.call.headers, { header: 'Content-Type', value: form.contentType }] } : run.shown.call;
+}
+
+/** A multipart body's parts as shown: each text value as the shown call holds it (a secret variable as its placeholder). */
+function shownParts(parts: ShownPart[], shown: NonNullable<OutboundRequest['form']>): ShownPart[] {
+  return parts.map((part, index) => (part.value === undefined || shown[index]?.value === undefined ? part : { ...part, value: shown[index].value }));
 }
 
 /** A failure at the token request: the endpoint's refusal or silence is AUTH_FAILED; a refused address or the deadline say so. */

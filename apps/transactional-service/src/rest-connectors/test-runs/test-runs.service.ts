@@ -1,6 +1,8 @@
 import {
   ConsistencyScope,
   BotPath,
+  ConnectorVariableRow,
+  connectorVariableContext,
   ConnectorWrite,
   newUuid,
   RecordedTestRunOutcome,
@@ -20,13 +22,16 @@ import {
 import { Caller } from '@app/platform';
 import { Injectable } from '@nestjs/common';
 import { InjectPinoLogger, PinoLogger } from 'nestjs-pino';
+import { ConnectorEnvironments } from '../connector-environment';
 import { toConnectorWrite } from '../connector-write';
+import { environmentOf } from '../env-destinations';
 import { RestConnectorsService } from '../rest-connectors.service';
 import { Outbound } from './outbound.providers';
 import { RunnableConnector, TestRunReport } from './test-run';
 import { TestRunRateLimit, TestRunSlots } from './test-run-limits';
 import { TestRunMetrics } from './test-run-metrics';
 import { TestRunRecordsService } from './test-run-records.service';
+import { RunEnvironment } from './variables';
 
 /** Who asked, for the log line, and the signal of their leaving. */
 export interface TestRunCaller {
@@ -58,26 +63,46 @@ export class TestRunsService {
     private readonly slots: TestRunSlots,
     private readonly metrics: TestRunMetrics,
     private readonly records: TestRunRecordsService,
+    private readonly environments: ConnectorEnvironments,
     @InjectPinoLogger(TestRunsService.name) private readonly logger: PinoLogger,
   ) {}
 
-  /** An unsaved connector: the bot must exist in scope (404); a placeholder is a 400, as for a create. */
+  /**
+   * An unsaved connector: the bot must exist in scope (404); a placeholder is a 400, as for a create. It runs in the
+   * path's environment, as a saved one does.
+   */
   async testUnsaved(path: BotPath, dto: RestConnectorTestDto, who: TestRunCaller): Promise<TestRunAnswerDto> {
-    const { values } = toConnectorWrite(dto.connector, who.caller, new Date(), inClear);
+    const env = await this.environmentOf(path, who);
+    const { values } = toConnectorWrite(dto.connector, who.caller, new Date(), inClear, undefined, env);
     await this.scope.require(path, who.consistency);
-    return this.run(path, runnable(values), dto.variables ?? {}, who);
+    return this.run(path, { ...runnable(values), env }, dto.variables ?? {}, who);
   }
 
   /** A saved connector (404 as a get), or edits of it as a PUT would store them. */
   async testSaved(path: RestConnectorPath, dto: SavedRestConnectorTestDto, who: TestRunCaller): Promise<TestRunAnswerDto> {
     const stored = this.inClear(await this.connectors.findActive(path, who.consistency));
-    const values = dto.connector ? toConnectorWrite(dto.connector, who.caller, new Date(), inClear, stored).values : stored;
+    const env = await this.environmentOf(path, who);
+    const values = dto.connector ? toConnectorWrite(dto.connector, who.caller, new Date(), inClear, stored, env).values : stored;
     // The secrets the caller did not send (kept by a placeholder, or the stored connector as it is).
     const kept = SECRET_FIELDS.filter((field) => stored[field] !== null && values[field] === stored[field]);
     const keptHeaders = values.headers.flatMap(({ header, value, secret }) =>
       secret === true && storedSecretHeader(stored.headers, header)?.value === value ? [header.toLowerCase()] : [],
     );
-    return this.run(path, { ...runnable(values, stored.uuid), kept, keptHeaders }, dto.variables ?? {}, who);
+    return this.run(path, { ...runnable(values, stored.uuid), kept, keptHeaders, env }, dto.variables ?? {}, who);
+  }
+
+  /**
+   * The path's environment for one run: the write rules' view of it, and each variable's value, a secret one's
+   * unsealed for this run only (never stored, logged or answered: the runner scrubs it as a secret).
+   */
+  private async environmentOf(path: BotPath, who: TestRunCaller): Promise<RunEnvironment> {
+    const variables = await this.environments.variablesOf(path, who.consistency ?? 'replica');
+    return { ...environmentOf(variables), filled: new Map(variables.flatMap((variable) => this.valueOf(path.envUUID, variable))) };
+  }
+
+  private valueOf(envUUID: string, { name, secret, value, sealedValue }: ConnectorVariableRow): Array<[string, string]> {
+    if (!secret) return value === null ? [] : [[name, value]];
+    return sealedValue === null ? [] : [[name, this.cipher.decrypt(sealedValue, connectorVariableContext(envUUID, name))]];
   }
 
   private async run(path: BotPath, connector: RunnableConnector, variables: Record<string, string>, who: TestRunCaller): Promise<TestRunAnswerDto> {

@@ -1,4 +1,4 @@
-import { FILLED_LIMITS, fillTemplate, placeholdersIn } from './variables';
+import { FILLED_LIMITS, fillTemplate, placeholdersIn, RunEnvironment } from './variables';
 import { problemsOf } from '../testing/problems-of';
 
 const TEMPLATE = {
@@ -216,5 +216,48 @@ describe('placeholdersIn', () => {
 
   it("names only variables' names: not numbers, sections, filters, names past 64 characters or triple braces", () => {
     expect(placeholdersIn(`{{1}} {{#each}} {{/each}} {{ a | b }} {{${'n'.repeat(65)}}} {{{raw}}} {{_ok}} {"n":{{count}}}`)).toEqual(['_ok', 'count']);
+  });
+
+  describe("the environment's variables", () => {
+    const env: RunEnvironment = {
+      values: (name) => ({ BASE_URL: 'https://api.example.com/v2', Q: 'a+b&c' })[name],
+      secrets: new Map([
+        ['KEY', ['https://api.example.com']],
+        ['CLEARED', ['https://api.example.com']],
+      ]),
+      withoutValue: new Set(['CLEARED']),
+      filled: new Map([
+        ['BASE_URL', 'https://api.example.com/v2'],
+        ['Q', 'a+b&c'],
+        ['KEY', 'k"1'],
+      ]),
+    };
+
+    it("fills a URL with their values as written and the caller's percent-encoded; headers and bodies like the caller's", () => {
+      const template = {
+        url: '{{env.BASE_URL}}/{{id}}?q={{env.Q}}',
+        headers: [{ header: 'X-Key', value: '{{env.KEY}}' }],
+        body: '{"key":"{{env.KEY}}","q":"{{env.Q}}"}',
+      };
+      expect(fillTemplate(template, { id: 'x/y' }, { bodyEncoding: 'json', env })).toEqual({
+        url: 'https://api.example.com/v2/x%2Fy?q=a+b&c',
+        oauthUrl: null,
+        headers: [{ header: 'X-Key', value: 'k"1' }],
+        body: '{"key":"k\\"1","q":"a+b&c"}',
+        unused: [],
+      });
+      expect(fillTemplate({ url: 'https://x.example/', headers: [], body: 'q={{env.Q}}' }, {}, { bodyEncoding: 'form', env }).body).toBe('q=a%2Bb%26c');
+    });
+
+    it("is a 400 for a caller's variable named env.*, an undefined one, and a secret one without a value, each saying how to set it", () => {
+      const template = { url: '{{env.BASE_URL}}/{{env.MISSING}}/{{env.CLEARED}}', headers: [], body: '' };
+      expect(problemsOf(() => fillTemplate(template, { 'env.BASE_URL': 'https://evil.example' }, { env }))).toEqual([
+        'variables.env.BASE_URL cannot be given: env.* names are the connector variables of the environment, set with PUT /org/{orgUUID}/env/{envUUID}/connector-variables',
+      ]);
+      expect(problemsOf(() => fillTemplate(template, {}, { env }))).toEqual([
+        '{{env.MISSING}} appears in the connector, and its environment defines no MISSING: define it with PUT /org/{orgUUID}/env/{envUUID}/connector-variables',
+        '{{env.CLEARED}} is a secret connector variable without a value (its destination moved): send its value again with PUT /org/{orgUUID}/env/{envUUID}/connector-variables',
+      ]);
+    });
   });
 });

@@ -1,6 +1,7 @@
 import { AuthType, BotNotFoundException, EnvironmentNotFoundException, ERRORS_LATER, fingerprintOf, IdempotencyKey, InvalidInputError } from '@app/domain';
 import { ConnectorNameConflictException } from '../rest-connector.exceptions';
 import { A_CONNECTOR_PATH, aWriteDto } from '../testing/connector-factories';
+import { NO_ENVIRONMENT } from '../env-destinations';
 import { AUTHOR, CALLER, duplicateKey, newTestService, refusedAtCommit, TX } from '../../../../../test/support/connector-test-service';
 import { CreateConnectors } from './create-connectors.use-case';
 
@@ -149,7 +150,7 @@ describe(CreateConnectors.name, () => {
 
     it('creates every prepared connector in one unit of work, each with its version and event, sealing each secret once', async () => {
       const { sut, connectors, history, outbox, cipher, db } = await newCreate();
-      const prepared = [sut.prepare(PATH, bearer('One'), AUTHOR), sut.prepare(PATH, bearer('Two'), AUTHOR)];
+      const prepared = [sut.prepare(PATH, bearer('One'), AUTHOR, NO_ENVIRONMENT), sut.prepare(PATH, bearer('Two'), AUTHOR, NO_ENVIRONMENT)];
 
       const uuids = await sut.many({ path: PATH, connectors: prepared, author: AUTHOR });
 
@@ -170,7 +171,10 @@ describe(CreateConnectors.name, () => {
     it("stores the uuids under the route's fingerprint, and replays them to a retry without inserting", async () => {
       const { sut, connectors, keys } = await newCreate();
       const retry = { key: 'k1', sentBody: {}, route: 'rest-connectors/import' };
-      const prepared = [sut.prepare(PATH, aWriteDto({ name: 'One' }), AUTHOR), sut.prepare(PATH, aWriteDto({ name: 'Two' }), AUTHOR)];
+      const prepared = [
+        sut.prepare(PATH, aWriteDto({ name: 'One' }), AUTHOR, NO_ENVIRONMENT),
+        sut.prepare(PATH, aWriteDto({ name: 'Two' }), AUTHOR, NO_ENVIRONMENT),
+      ];
 
       const uuids = await sut.many({ path: PATH, connectors: prepared, author: AUTHOR, retry });
       expect(keys.insert).toHaveBeenCalledWith(expect.objectContaining({ fingerprint: fingerprintOf('POST', `${BOT_TARGET}/rest-connectors/import`, {}) }));
@@ -186,7 +190,10 @@ describe(CreateConnectors.name, () => {
     it('is a 409 without a name when one of several names is taken', async () => {
       const { sut, db } = await newCreate();
       refusedAtCommit(db, duplicateKey());
-      const prepared = [sut.prepare(PATH, aWriteDto({ name: 'One' }), AUTHOR), sut.prepare(PATH, aWriteDto({ name: 'Two' }), AUTHOR)];
+      const prepared = [
+        sut.prepare(PATH, aWriteDto({ name: 'One' }), AUTHOR, NO_ENVIRONMENT),
+        sut.prepare(PATH, aWriteDto({ name: 'Two' }), AUTHOR, NO_ENVIRONMENT),
+      ];
 
       await expect(sut.many({ path: PATH, connectors: prepared, author: AUTHOR })).rejects.toThrow(new ConnectorNameConflictException());
     });
@@ -196,7 +203,7 @@ describe(CreateConnectors.name, () => {
     it('decides the batch once the key is taken, runs its further writes in the unit of work of the inserts, and stores its answer', async () => {
       const { sut, connectors, keys, db } = await newCreate();
       const retry = { key: 'k1', sentBody: {}, route: 'rest-connectors/import' };
-      const prepared = [sut.prepare(PATH, aWriteDto({ name: 'One' }), AUTHOR)];
+      const prepared = [sut.prepare(PATH, aWriteDto({ name: 'One' }), AUTHOR, NO_ENVIRONMENT)];
       const within = jest.fn().mockResolvedValue(undefined);
       const batch = jest.fn().mockResolvedValue({ connectors: prepared, within, answer: { outcomes: '[1]' } });
 

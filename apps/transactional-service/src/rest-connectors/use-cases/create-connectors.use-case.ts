@@ -22,7 +22,9 @@ import {
 } from '@app/domain';
 import { Injectable } from '@nestjs/common';
 import { Author, versionAuthorOf } from '../author';
+import { ConnectorEnvironments } from '../connector-environment';
 import { toConnectorWrite } from '../connector-write';
+import { ConnectorEnvironment } from '../env-destinations';
 import { unlessNameTaken } from './name-taken';
 import { SecretSealing } from './secret-sealing';
 
@@ -84,12 +86,16 @@ export class CreateConnectors {
     private readonly outbox: ConnectorEventOutbox,
     private readonly sealing: SecretSealing,
     private readonly idempotency: IdempotencyService,
+    private readonly environments: ConnectorEnvironments,
   ) {}
 
-  /** A connector to create from a validated body: the write rules (an InvalidInputError listing every problem), a new uuid, its secrets sealed for it. */
-  prepare(path: BotPath, dto: RestConnectorWriteDto, { caller }: Author, now = new Date()): NewConnector {
+  /**
+   * A connector to create from a validated body: the write rules in the path's environment `env` (an InvalidInputError
+   * listing every problem), a new uuid, its secrets sealed for it.
+   */
+  prepare(path: BotPath, dto: RestConnectorWriteDto, { caller }: Author, env: ConnectorEnvironment, now = new Date()): NewConnector {
     const uuid = newUuid();
-    const { values, tags } = toConnectorWrite(dto, caller, now, this.sealing.sealFor(uuid));
+    const { values, tags } = toConnectorWrite(dto, caller, now, this.sealing.sealFor(uuid), undefined, env);
     const connector = {
       ...values,
       uuid,
@@ -109,7 +115,7 @@ export class CreateConnectors {
     return this.idempotency.once(
       request,
       async (idempotent) => {
-        const created = this.prepare(path, dto, author);
+        const created = this.prepare(path, dto, author, await this.environments.of(path));
         const answer = { uuid: created.connector.uuid };
         await this.insert(path, [created], author, consistency, idempotent, answer);
         return answer;

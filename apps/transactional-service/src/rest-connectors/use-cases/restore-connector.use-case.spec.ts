@@ -46,4 +46,25 @@ describe(RestoreConnector.name, () => {
     expect(history.recordUnchanged).not.toHaveBeenCalled();
     expect(outbox.append).not.toHaveBeenCalled();
   });
+
+  it('is a 400 when what it needs of its environment as it is now no longer holds: a secret variable it sends bound elsewhere', async () => {
+    const { sut, connectors, variables } = await newTestService(RestoreConnector);
+    connectors.findAny.mockResolvedValue(found(aStoredConnector({ ...deleted(), headers: [{ header: 'X-Key', value: '{{env.KEY}}' }] })));
+    const key = { name: 'KEY', secret: true, value: null, sealedValue: 'sealed', updatedAt: new Date(), updatedBy: 'bob' };
+    variables.findSet.mockResolvedValue(found({ version: 3, variables: [{ ...key, destinations: ['https://other.example.com'] }] }));
+
+    await expect(sut.execute({ path: PATH, author: AUTHOR })).rejects.toMatchObject({
+      problems: [
+        expect.stringMatching(
+          /^\{\{env\.KEY\}\} is a secret connector variable bound to https:\/\/other\.example\.com, and url goes to https:\/\/api\.example\.com/,
+        ),
+      ],
+    });
+    expect(variables.findSet).toHaveBeenCalledWith(PATH, 'primary');
+    expect(connectors.restore).not.toHaveBeenCalled();
+
+    variables.findSet.mockResolvedValue(found({ version: 4, variables: [{ ...key, destinations: ['https://api.example.com'] }] }));
+    connectors.restore.mockResolvedValue(true);
+    await expect(sut.execute({ path: PATH, author: AUTHOR })).resolves.toMatchObject({ etag: '"v5"' });
+  });
 });

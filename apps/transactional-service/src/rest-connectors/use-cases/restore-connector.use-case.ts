@@ -2,6 +2,7 @@ import {
   ConnectorEventOutbox,
   ConnectorHistoryRepository,
   Database,
+  InvalidInputError,
   nextVersionOf,
   RestConnectorRepository,
   RestConnectorRestoredDto,
@@ -9,7 +10,9 @@ import {
 } from '@app/domain';
 import { Injectable } from '@nestjs/common';
 import { versionAuthorOf } from '../author';
+import { ConnectorEnvironments } from '../connector-environment';
 import { restorationOf } from '../connector-lifecycle';
+import { environmentProblems } from '../connector-write';
 import { etagOf, WithEtag } from '../etag';
 import { ConnectorNotDeletedException } from '../rest-connector.exceptions';
 import { RestConnectorsService } from '../rest-connectors.service';
@@ -18,7 +21,7 @@ import { unlessNameTaken } from './name-taken';
 
 /**
  * A deleted connector active again exactly as it was (`POST …/restore`: fields, tags, secrets; flows still name it),
- * with a new version. One unit of work: the row, a RESTORED version keeping the record, its change event. With
+ * with a new version, once what it needs of its environment holds (environmentProblems: a 400 listing each). One unit of work: the row, a RESTORED version keeping the record, its change event. With
  * If-Match only from that exact version (else 412). Two restores at once: one wins, the other finds it active (409);
  * a connector that took the name meanwhile: the unique key refuses it (409 naming it).
  */
@@ -31,6 +34,7 @@ export class RestoreConnector {
     private readonly connectors: RestConnectorRepository,
     private readonly history: ConnectorHistoryRepository,
     private readonly outbox: ConnectorEventOutbox,
+    private readonly environments: ConnectorEnvironments,
   ) {}
 
   async execute({ path, author, ifMatch, consistency }: ExistingConnectorCommand): Promise<WithEtag<RestConnectorRestoredDto>> {
@@ -38,6 +42,9 @@ export class RestoreConnector {
       const current = await this.reads.findAny(path);
       if (current.deletedAt === null) throw new ConnectorNotDeletedException(current.uuid);
       requireMatch(condition, current);
+      // Active again as it was, in its environment as it is now: what it needs of it must still hold.
+      const problems = environmentProblems(current, await this.environments.of(path));
+      if (problems.length > 0) throw new InvalidInputError(problems);
       const step = nextVersionOf(current);
       const recorded = versionAuthorOf(author, new Date());
       const restored = await unlessNameTaken(current.name, () =>

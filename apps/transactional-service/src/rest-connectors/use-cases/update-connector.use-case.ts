@@ -19,7 +19,9 @@ import {
 } from '@app/domain';
 import { Injectable } from '@nestjs/common';
 import { Author, versionAuthorOf } from '../author';
+import { ConnectorEnvironments } from '../connector-environment';
 import { toConnectorWrite } from '../connector-write';
+import { ConnectorEnvironment } from '../env-destinations';
 import { etagOf, WithEtag } from '../etag';
 import { changedSecrets, fieldsChanged, sameTags } from '../history/version-changes';
 import { RestConnectorsService } from '../rest-connectors.service';
@@ -57,13 +59,14 @@ export class UpdateConnector {
     private readonly history: ConnectorHistoryRepository,
     private readonly outbox: ConnectorEventOutbox,
     private readonly sealing: SecretSealing,
+    private readonly environments: ConnectorEnvironments,
   ) {}
 
   async execute({ path, dto, author, ifMatch, consistency, revertedTo = null }: UpdateConnectorCommand): Promise<WithEtag<RestConnectorUpdatedDto>> {
     return this.writes.untilWritten(path, ifMatch, async (condition) => {
       const found = await this.reads.findForWrite(path);
       requireMatch(condition, found.connector);
-      const { current, write } = this.prepare(found, dto, author, new Date(), revertedTo);
+      const { current, write } = this.prepare(found, dto, author, await this.environments.of(path), new Date(), revertedTo);
       if (write === null) return { body: { message: 'Rest connector unchanged', data: current.uuid }, etag: etagOf(current) };
       const written = await unlessNameTaken(write.values.name, () => this.db.transaction((tx) => this.apply(tx, path, { current, write }), consistency));
       if (!written) return null;
@@ -73,17 +76,19 @@ export class UpdateConnector {
   }
 
   /**
-   * The write of `dto` over the connector as found: the write rules (an InvalidInputError listing every problem), its
-   * secrets sealed or kept, the version naming the fields that change; no write when none does.
+   * The write of `dto` over the connector as found: the write rules in the path's environment `env` (an
+   * InvalidInputError listing every problem), its secrets sealed or kept, the version naming the fields that change;
+   * no write when none does.
    */
   prepare(
     { connector: current, snapshot: before }: ConnectorForWrite,
     dto: RestConnectorWriteDto,
     author: Author,
+    env: ConnectorEnvironment,
     now: Date,
     revertedTo: number | null = null,
   ): PreparedUpdate {
-    const { values, tags } = toConnectorWrite(dto, author.caller, now, this.sealing.sealFor(current.uuid), current);
+    const { values, tags } = toConnectorWrite(dto, author.caller, now, this.sealing.sealFor(current.uuid), current, env);
     const step = nextVersionOf(current);
     const after = connectorSnapshot({ ...current, ...values }, tags);
     const changedFields = fieldsChanged(before, after, changedSecrets(dto, current, values, this.sealing.sameAsStored(current.uuid)));
