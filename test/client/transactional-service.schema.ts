@@ -462,7 +462,7 @@ export interface components {
             /** @description The HTTP method the connector uses. */
             requestType: components["schemas"]["RequestType"];
             /**
-             * @description Absolute http(s) URL; `{{variable}}` placeholders allowed, but not in the scheme, user info, host or port when authType is not AUTH_NONE. Stored and read back with a lower-case scheme and exactly `//` after it (`HTTPS:host` becomes `https://host`).
+             * @description Absolute http(s) URL; `{{variable}}` placeholders allowed, but not in the scheme, user info, host or port when authType is not AUTH_NONE or a header is secret. `{{env.NAME}}` is the connector variable NAME of the environment in the path, filled as written: it may start the URL (`{{env.BASE_URL}}/v1/charges`, `{{env.SCHEME}}://{{env.HOST}}:{{env.PORT}}`) and stand in the destination of a URL that carries a secret when the environment defines it as a plain variable (a secret is bound to the destination so resolved); a secret variable never stands in a destination. Stored and read back with a lower-case scheme and exactly `//` after it (`HTTPS:host` becomes `https://host`).
              * @example https://api.weather.example.com/v1/forecast?city={{city}}
              */
             url: string;
@@ -492,7 +492,7 @@ export interface components {
              */
             clientSecret?: string | null;
             /**
-             * @description URL for OAuth authentication; required with AUTH_OAUTH2, and then without `{{variable}}` in its scheme, user info, host or port. Stored in the canonical form of `url`.
+             * @description URL for OAuth authentication; required with AUTH_OAUTH2, and then without `{{variable}}` in its scheme, user info, host or port (a plain `{{env.NAME}}` the environment defines may stand there, as in `url`). Stored in the canonical form of `url`.
              * @example https://id.example.com/oauth/token
              */
             oauthUrl?: string | null;
@@ -532,7 +532,7 @@ export interface components {
             /** @description The connector to test, as a create would take it; nothing is stored. */
             connector: components["schemas"]["RestConnectorWrite"];
             /**
-             * @description What each `{{name}}` of the connector's url (percent-encoded there), header values and body (JSON-escaped inside the strings of an APPLICATION_JSON body, form-encoded in an APPLICATION_FORM_URLENCODED one) stands for. At most 50 string values; names match /^[A-Za-z_][A-Za-z0-9_.-]{0,63}$/; values at most 8 KiB (UTF-8). A placeholder without a variable is a 400 naming every missing one.
+             * @description What each `{{name}}` of the connector's url (percent-encoded there), header values and body (JSON-escaped inside the strings of an APPLICATION_JSON body, form-encoded in an APPLICATION_FORM_URLENCODED one) stands for. At most 50 string values; names match /^[A-Za-z_][A-Za-z0-9_.-]{0,63}$/; values at most 8 KiB (UTF-8). A placeholder without a variable is a 400 naming every missing one. Names starting with env. are refused (400): each `{{env.NAME}}` is the connector variable NAME of the environment in the path (set with PUT …/connector-variables), filled as written in URLs and as these are elsewhere; a secret one is sent only to its destinations and shown as <SECRET:env.NAME>.
              * @example {
              *       "city": "Lisbon"
              *     }
@@ -697,7 +697,7 @@ export interface components {
         };
         SavedRestConnectorTest: {
             /**
-             * @description What each `{{name}}` of the connector's url (percent-encoded there), header values and body (JSON-escaped inside the strings of an APPLICATION_JSON body, form-encoded in an APPLICATION_FORM_URLENCODED one) stands for. At most 50 string values; names match /^[A-Za-z_][A-Za-z0-9_.-]{0,63}$/; values at most 8 KiB (UTF-8). A placeholder without a variable is a 400 naming every missing one.
+             * @description What each `{{name}}` of the connector's url (percent-encoded there), header values and body (JSON-escaped inside the strings of an APPLICATION_JSON body, form-encoded in an APPLICATION_FORM_URLENCODED one) stands for. At most 50 string values; names match /^[A-Za-z_][A-Za-z0-9_.-]{0,63}$/; values at most 8 KiB (UTF-8). A placeholder without a variable is a 400 naming every missing one. Names starting with env. are refused (400): each `{{env.NAME}}` is the connector variable NAME of the environment in the path (set with PUT …/connector-variables), filled as written in URLs and as these are elsewhere; a secret one is sent only to its destinations and shown as <SECRET:env.NAME>.
              * @example {
              *       "city": "Lisbon"
              *     }

@@ -54,7 +54,9 @@ const VARIABLES_PROPERTY = {
     // Not in backquotes: @nestjs/swagger embeds the document in swagger-ui-init.js with String.replace, which reads
     // a dollar sign followed by a backquote as a replacement pattern and breaks the script.
     `At most ${VARIABLE_LIMITS.count} string values; names match /${VARIABLE_NAME.source}/; values at most 8 KiB (UTF-8). ` +
-    'A placeholder without a variable is a 400 naming every missing one.',
+    'A placeholder without a variable is a 400 naming every missing one. Names starting with env. are refused (400): each ' +
+    '`{{env.NAME}}` is the connector variable NAME of the environment in the path (set with PUT …/connector-variables), filled as ' +
+    'written in URLs and as these are elsewhere; a secret one is sent only to its destinations and shown as <SECRET:env.NAME>.',
 } as const;
 
 /** Body of `POST …/rest-connectors/test`: an unsaved connector, validated exactly as a create. */

@@ -133,7 +133,10 @@ export class RestConnectorWriteDto {
     maxLength: LIMITS.url,
     description:
       'Absolute http(s) URL; `{{variable}}` placeholders allowed, but not in the scheme, user info, host or port when authType is not ' +
-      'AUTH_NONE. Stored and read back with a lower-case scheme and exactly `//` after it (`HTTPS:host` becomes `https://host`).',
+      'AUTH_NONE or a header is secret. `{{env.NAME}}` is the connector variable NAME of the environment in the path, filled as written: it may ' +
+      'start the URL (`{{env.BASE_URL}}/v1/charges`, `{{env.SCHEME}}://{{env.HOST}}:{{env.PORT}}`) and stand in the destination of a URL that ' +
+      'carries a secret when the environment defines it as a plain variable (a secret is bound to the destination so resolved); a secret ' +
+      'variable never stands in a destination. Stored and read back with a lower-case scheme and exactly `//` after it (`HTTPS:host` becomes `https://host`).',
   })
   @IsDefined()
   @IsHttpUrlWithPlaceholders(LIMITS.url)
@@ -202,8 +205,8 @@ export class RestConnectorWriteDto {
     maxLength: LIMITS.url,
     example: 'https://id.example.com/oauth/token',
     description:
-      'URL for OAuth authentication; required with AUTH_OAUTH2, and then without `{{variable}}` in its scheme, user info, host or port. ' +
-      'Stored in the canonical form of `url`.',
+      'URL for OAuth authentication; required with AUTH_OAUTH2, and then without `{{variable}}` in its scheme, user info, host or port ' +
+      '(a plain `{{env.NAME}}` the environment defines may stand there, as in `url`). Stored in the canonical form of `url`.',
   })
   @RequiredIf(isOAuth, 'authType is AUTH_OAUTH2')
   @IsHttpUrlWithPlaceholders(LIMITS.url)
