@@ -437,6 +437,16 @@ describe(`${toConnectorWrite.name} in the connector's environment`, () => {
     ]);
   });
 
+  it('checks the routing headers of a call that sends a secret variable, as of one that carries a stored secret', () => {
+    const headers = [
+      { header: 'X-Key', value: '{{env.KEY}}' },
+      { header: 'X-Forwarded-Host', value: 'evil.example.net' },
+    ];
+    expect(problemsOf(() => write(aWriteDto({ url: '{{env.BASE_URL}}/x', headers })))).toEqual([
+      expect.stringMatching(/^headers\.1\.value must name the host \(and port\) of url in X-Forwarded-Host/),
+    ]);
+  });
+
   it('is a 400 naming a secret variable the connector would send outside its destinations, where it is bound and how to rebind it', () => {
     expect(write(aWriteDto({ url: '{{env.BASE_URL}}/x', headers: [{ header: 'X-Key', value: '{{env.KEY}}' }] })).values.headers).toEqual([
       { header: 'X-Key', value: '{{env.KEY}}' },

@@ -30,7 +30,7 @@ import {
   NO_ENVIRONMENT,
   placeholdersInDestination,
   sameDestinationIn,
-  secretBindings,
+  secretVariableBindings,
   secretVariableProblems,
   urlInEnvironment,
 } from './env-destinations';
@@ -68,10 +68,12 @@ export function toConnectorWrite(
   const urls = { url: canonicalHttpUrl(dto.url), oauthUrl: dto.oauthUrl === undefined || dto.oauthUrl === null ? null : canonicalHttpUrl(dto.oauthUrl) };
   const problems: string[] = [];
   const headers = storedHeaders(dto.headers ?? [], urls.url, seal, stored, problems, env.values);
-  const carriesSecret = secretCarriedTo('url', dto) !== null;
+  const use: EnvironmentUse = { ...dto, ...urls, headers: dto.headers ?? [], body: dto.body ?? '' };
+  // A secret variable sent with the call is a secret there too.
+  const carriesSecret = secretCarriedTo('url', dto) !== null || secretVariablesOf(use, env).some(({ url }) => url === 'url');
   problems.push(
     ...variableDestinationProblems(urls, dto, env),
-    ...environmentProblems({ ...dto, ...urls, headers: dto.headers ?? [], body: dto.body ?? '' }, env),
+    ...environmentProblems(use, env),
     ...(carriesSecret ? hostHeaderProblems(urlInEnvironment(urls.url, env.values), headers) : []),
     ...contentTypeHeaderProblems(dto.contentType, dto.headers ?? []),
     ...multipartBodyProblems(dto),
@@ -179,10 +181,12 @@ export function environmentProblems(connector: EnvironmentUse, env: ConnectorEnv
   const destinations = (['url', 'oauthUrl'] as const).flatMap((field) =>
     envDestinationProblems(field, connector[field], env, secretCarriedTo(field, connector)),
   );
-  const noSecrets = Object.fromEntries(SECRET_FIELDS.map((field) => [field, null])) as Pick<RestConnector, SecretField>;
-  const bindings = secretBindings({ ...connector, grantType: connector.grantType ?? null, ...noSecrets }, env.values, new Set(env.secrets.keys()));
-  return [...destinations, ...secretVariableProblems(bindings, env)];
+  return [...destinations, ...secretVariableProblems(secretVariablesOf(connector, env), env)];
 }
+
+/** The secret variables a connector sends, each where it goes (secretVariableBindings). */
+const secretVariablesOf = (connector: EnvironmentUse, env: ConnectorEnvironment) =>
+  secretVariableBindings({ ...connector, grantType: connector.grantType ?? null }, env);
 
 /** A MULTIPART_FORM_DATA body holds parts (docs/api-contract.md, "Multipart bodies"); the other content types' bodies are text. */
 function multipartBodyProblems(dto: RestConnectorWriteDto): string[] {

@@ -68,6 +68,14 @@ export function secretBindings(connector: BindingSource, env: EnvValues, secretV
   return bindings;
 }
 
+/** No stored secret: a connector as secretVariableBindings reads it. */
+const NO_SECRETS = Object.fromEntries(SECRET_FIELDS.map((field) => [field, null])) as Pick<BindingSource, (typeof SECRET_FIELDS)[number]>;
+
+/** The secret variables of `env` a connector sends, each where it goes (secretBindings of those alone). */
+export function secretVariableBindings(connector: Omit<BindingSource, (typeof SECRET_FIELDS)[number]>, env: ConnectorEnvironment): SecretBinding[] {
+  return env.secrets.size === 0 ? [] : secretBindings({ ...connector, ...NO_SECRETS }, env.values, new Set(env.secrets.keys()));
+}
+
 /** One secret whose destination an environment's change moves: from where it was bound to where it would now go. */
 export interface MovedSecret extends SecretBinding {
   from: string | null;

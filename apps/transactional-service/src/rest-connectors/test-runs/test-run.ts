@@ -16,7 +16,7 @@ import {
 } from '@app/domain';
 import type { Dispatcher } from 'undici';
 import { destinationOf, sameDestination } from '../destination';
-import { destinationIn, envDestinationProblems, SecretBinding, secretBindings, secretVariableProblems } from '../env-destinations';
+import { destinationIn, envDestinationProblems, SecretBinding, secretVariableBindings, secretVariableProblems } from '../env-destinations';
 import { hostHeaderProblems } from '../host-header';
 import { CLIENT_CREDENTIALS_PLACEHOLDER, clientCredentials, OAuthSettings, OAuthTokens, tokenRequest } from './oauth-tokens';
 import { EncodedForm, encodeForm, ShownPart } from './multipart-call';
@@ -164,7 +164,10 @@ export class TestRunner {
     const filled = fillTemplate(connector, variables, { bodyEncoding, env });
     // Routing headers are checked where a secret goes with the call, as on write: without one, a Host header that
     // differs from the address is how a virtual host is reached by IP.
-    const carriesSecret = secretSentTo('url', connector.authType, connector.grantType) !== null || connector.headers.some(isSecretHeader);
+    const carriesSecret =
+      secretSentTo('url', connector.authType, connector.grantType) !== null ||
+      connector.headers.some(isSecretHeader) ||
+      secretVariableBindings(bindingSourceOf(connector), env).some(({ url }) => url === 'url');
     const problems = [
       ...boundDestinationProblems(connector, filled, env),
       ...secretVariableRunProblems(connector, filled, env),
@@ -545,12 +548,12 @@ function boundDestinationProblems(connector: RunnableConnector, filled: Filled, 
 function secretVariableRunProblems(connector: RunnableConnector, filled: Filled, env: RunEnvironment): string[] {
   if (env.secrets.size === 0) return [];
   const inDestination = (['url', 'oauthUrl'] as const).flatMap((field) => envDestinationProblems(field, connector[field], env, null));
-  const bindings = secretBindings({ ...connector, headers: [...connector.headers], ...NO_SECRETS }, env.values, new Set(env.secrets.keys()));
+  const bindings = secretVariableBindings(bindingSourceOf(connector), env);
   return [...inDestination, ...secretVariableProblems(bindings, env, ({ url }: SecretBinding) => destinationOf(filled[url]))];
 }
 
-/** No stored secret: what secretBindings is given when only the secret variables are asked for. */
-const NO_SECRETS = { basicToken: null, bearerToken: null, clientSecret: null, authPassword: null, apiKey: null };
+/** What secretVariableBindings reads of a runnable connector. */
+const bindingSourceOf = (connector: RunnableConnector) => ({ ...connector, headers: [...connector.headers] });
 
 /** The values of the secret variables a connector sends (anywhere in its template), and the placeholder of each. */
 function secretVariablesOf(connector: RunnableConnector, env: RunEnvironment): SecretValue[] {
