@@ -1,0 +1,112 @@
+import {
+  ConnectorVariablesDto,
+  ConnectorVariableSetVersionPageDto,
+  ConnectorVariablesWriteDto,
+  ConnectorVariablesWrittenDto,
+  ConsistencyScope,
+  DestinationsMovedDto,
+  EnvironmentPath,
+  HistoryPageQueryDto,
+} from '@app/domain';
+import { ApiErrorResponses, CONNECTORS_WRITE_SCOPE, RequestConsistency, RequireScope } from '@app/platform';
+import { Body, Controller, Get, Headers, Param, Put, Query, Res } from '@nestjs/common';
+import { ApiBearerAuth, ApiBody, ApiConflictResponse, ApiHeader, ApiOkResponse, ApiOperation, ApiResponse } from '@nestjs/swagger';
+import type { Response } from 'express';
+import { maxHeaderSize } from 'node:http';
+import { ApiChangeReasonHeader, Author, WriteAuthor } from '../rest-connectors/author';
+import { ApiIfMatchHeader } from '../rest-connectors/etag';
+import { ConnectorVariableWrites } from './connector-variable-writes';
+import { ConnectorVariablesService } from './connector-variables.service';
+import { CONNECTOR_VARIABLES_WRITE_EXAMPLES } from './connector-variables.examples';
+
+@ApiBearerAuth('bearer')
+@ApiErrorResponses(400, 401, 403, 404, 429, 500, 503)
+@Controller('org/:orgUUID/env/:envUUID/connector-variables')
+export class ConnectorVariablesController {
+  constructor(
+    private readonly reads: ConnectorVariablesService,
+    private readonly writes: ConnectorVariableWrites,
+  ) {}
+
+  @Get()
+  @ApiOperation({
+    summary: "The environment's connector variables",
+    description:
+      'What `{{env.NAME}}` stands for in the connectors of this environment: plain values as they are, secret ones as `<SECRET>` (null when a ' +
+      'secret asks for its value again), with the destinations a secret may be sent to. With If-None-Match naming the current ETag, a 304 without a body.',
+  })
+  @ApiHeader({
+    name: 'If-None-Match',
+    required: false,
+    description: 'An ETag this client holds (`"v3"`): 304 Not Modified while it is still the current one.',
+    schema: { type: 'string', maxLength: maxHeaderSize },
+  })
+  @ApiResponse({
+    status: 304,
+    description: 'Not modified: the ETag sent in If-None-Match is still the current one; no body.',
+    headers: { ETag: { description: 'The current ETag', schema: { type: 'string' } } },
+  })
+  @ApiOkResponse({
+    type: ConnectorVariablesDto,
+    description: 'The set and its version',
+    headers: { ETag: { description: 'Strong; `"v0"` before the first write, then changes with every write', schema: { type: 'string' } } },
+  })
+  async getConnectorVariables(
+    @Param() path: EnvironmentPath,
+    @Res({ passthrough: true }) res: Response,
+    @RequestConsistency() consistency?: ConsistencyScope,
+  ): Promise<ConnectorVariablesDto> {
+    const { body, etag } = await this.reads.get(path, consistency);
+    res.setHeader('ETag', etag);
+    return body;
+  }
+
+  @Put()
+  @RequireScope(CONNECTORS_WRITE_SCOPE)
+  @ApiOperation({
+    summary: "Replace the environment's connector variables",
+    description:
+      'The whole set: names left out are removed. A secret variable is sealed at rest and never answered; `<SECRET>` sent back keeps the stored ' +
+      'value while its destinations are not widened. A secret without `destinations` keeps the ones it has, or, new, is bound to the destinations of ' +
+      "the environment's connectors that use it. When the new values move where a connector's stored secrets or a secret variable would be sent, " +
+      'a 409 DESTINATIONS_MOVED names them, unless `confirmDestinationMoves` is true: then those secrets and values are cleared (each connector a new ' +
+      'version) and must be sent again. A set that does not change answers 200 (`Connector variables unchanged`) and records no version and no event.',
+  })
+  @ApiIfMatchHeader('ETag of the set this write replaces (`"v3"`, `"v0"` before the first write); 412 naming the current ETag when it is no longer current.')
+  @ApiChangeReasonHeader()
+  @ApiBody({ type: ConnectorVariablesWriteDto, examples: CONNECTOR_VARIABLES_WRITE_EXAMPLES })
+  @ApiOkResponse({
+    type: ConnectorVariablesWrittenDto,
+    description: 'Updated, or unchanged',
+    headers: { ETag: { description: 'The new ETag; the current one when nothing changed', schema: { type: 'string' } } },
+  })
+  @ApiConflictResponse({ type: DestinationsMovedDto, description: 'DESTINATIONS_MOVED (send confirmDestinationMoves: true to go on), or busy: retry' })
+  @ApiErrorResponses(412, 413, 415)
+  async putConnectorVariables(
+    @Param() path: EnvironmentPath,
+    @Body() dto: ConnectorVariablesWriteDto,
+    @WriteAuthor() author: Author,
+    @Headers('if-match') ifMatch: string | undefined,
+    @Res({ passthrough: true }) res: Response,
+    @RequestConsistency() consistency?: ConsistencyScope,
+  ): Promise<ConnectorVariablesWrittenDto> {
+    const { body, etag } = await this.writes.put(path, dto.variables, author, { ifMatch, confirmDestinationMoves: dto.confirmDestinationMoves, consistency });
+    res.setHeader('ETag', etag);
+    return body;
+  }
+
+  @Get('history')
+  @ApiOperation({
+    summary: "Versions of the environment's connector variables",
+    description:
+      'Every write of the set, newest first: who, when, why, which variables it added, changed or removed (secrets by name only), and the set it left (secrets as `<SECRET>`).',
+  })
+  @ApiOkResponse({ type: ConnectorVariableSetVersionPageDto, description: 'A page of versions (Spring Data `Page`)' })
+  connectorVariablesHistory(
+    @Param() path: EnvironmentPath,
+    @Query() query: HistoryPageQueryDto,
+    @RequestConsistency() consistency?: ConsistencyScope,
+  ): Promise<ConnectorVariableSetVersionPageDto> {
+    return this.reads.history(path, query, consistency);
+  }
+}
