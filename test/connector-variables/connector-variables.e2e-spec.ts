@@ -1,5 +1,6 @@
-import { SecretCipher, variableSecretContext } from '@app/domain';
-import { AppConfig } from '@app/platform';
+import { rotateSecrets, SecretCipher, variableSecretContext } from '@app/domain';
+import { AppConfig, parseServerUrl } from '@app/platform';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { TRANSACTIONAL_SERVICE_APP } from '../../apps/transactional-service/src/transactional-service.app';
 import { aBot, anOrganization, anEnvironment, importData, seedTenant, Tenant } from '../support/fixtures';
 import { mysqlTestConfig, sqliteTestConfig } from '../support/test-config';
@@ -7,6 +8,11 @@ import { startTestApp, TestApp } from '../support/test-app';
 import { bearer, signToken } from '../support/tokens';
 import { ALICE, createConnector, connectorsPath, errorBody, tenantPath, withBearerAuth } from '../rest-connectors/connector-factories';
 import { FeedConsumer } from '../connector-events/feed-consumer';
+import { relayTiming } from '../connector-events/relay-timing';
+import { connectorEventValidator } from '../support/asyncapi';
+import { jetStreamAdmin, storedMessages, until } from '../support/connector-events';
+import { TEST_NATS_URL } from '../support/nats-server';
+import { createMigratedDatabase, dropDatabase, uniqueDatabaseName } from '../support/test-database';
 
 const variablesPath = (tenant: Pick<Tenant, 'organization' | 'environment'>) =>
   `/${TRANSACTIONAL_SERVICE_APP.label}/org/${tenant.organization.uuid}/env/${tenant.environment.uuid}/connector-variables`;
@@ -261,6 +267,8 @@ describe.each(ENGINES)('Connector variables (%s)', (_engine, config) => {
       }),
     ]);
     expect(JSON.stringify(events)).not.toContain('event-secret-1');
+    const validate = await connectorEventValidator('ConnectorVariablesEvent');
+    for (const { event } of events) expect([validate(event), validate.errors]).toEqual([true, null]);
     // A bot's feed leaves them out: they belong to the environment.
     const botFeed = await sut.http.get(feedPathOf(tenant)).query({ botUUID: tenant.bot.uuid }).set(bearer(token)).expect(200);
     expect(botFeed.body.events).toEqual([]);
@@ -375,5 +383,85 @@ describe.each(ENGINES)('Connector variables (%s)', (_engine, config) => {
     const tenant = { organization, environment } as Tenant;
     await put(tenant, { variables: [{ name: 'ONLY_HERE', value: '1' }] }).expect(200);
     expect((await get(tenant).expect(200)).body.variables).toHaveLength(1);
+  });
+});
+
+describe('Connector variables events on NATS JetStream (MariaDB, NATS)', () => {
+  const stream = `TEST_VARIABLES_${randomUUID().slice(0, 8)}`;
+  const prefix = `test.${stream.toLowerCase()}`;
+  let database: string;
+  let sut: TestApp;
+  let nats: Awaited<ReturnType<typeof jetStreamAdmin>>;
+
+  beforeAll(async () => {
+    database = uniqueDatabaseName('platform_variables_events');
+    const url = await createMigratedDatabase(database);
+    sut = await startTestApp(
+      TRANSACTIONAL_SERVICE_APP,
+      mysqlTestConfig({
+        database: parseServerUrl(url),
+        changeEvents: { natsUrl: TEST_NATS_URL, stream, retentionDays: 7, maxPublishAttempts: 5, subjectPrefix: prefix },
+      }),
+      { providers: [relayTiming({ backoffMs: 50, maxBackoffMs: 500, followerMs: 100 })] },
+    );
+    nats = await jetStreamAdmin(TEST_NATS_URL);
+  });
+  afterAll(async () => {
+    await sut.close();
+    await nats.jsm.streams.delete(stream).catch(() => undefined);
+    await nats.close();
+    await dropDatabase(database);
+  });
+
+  it("publishes each version of a set on the environment's variables subject, as the AsyncAPI document describes it", async () => {
+    const tenant = await seedTenant(sut.dataSource);
+    const token = await signToken(ALICE);
+    await sut.http
+      .put(variablesPath(tenant))
+      .set(bearer(token))
+      .send({ variables: [{ name: 'KEY', value: 'jetstream-secret', secret: true, destinations: ['https://api.example.com'] }] })
+      .expect(200);
+    await sut.http.put(variablesPath(tenant)).set(bearer(token)).send({ variables: [] }).expect(200);
+
+    await until('both events are on the stream', async () => (await storedMessages(nats.jsm, stream).catch(() => [])).length === 2, 30_000);
+    const messages = await storedMessages(nats.jsm, stream);
+    const subject = `${prefix}.${tenant.organization.uuid}.${tenant.environment.uuid}.variables`;
+    expect(messages.map((message) => [message.subject, (message.json as { data: { version: number } }).data.version])).toEqual([
+      [subject, 1],
+      [subject, 2],
+    ]);
+    expect(messages.map((message) => message.msgId)).toEqual(messages.map((message) => (message.json as { id: string }).id));
+    expect(JSON.stringify(messages)).not.toContain('jetstream-secret');
+    const validate = await connectorEventValidator('ConnectorVariablesEvent');
+    for (const message of messages) expect([validate(message.json), validate.errors]).toEqual([true, null]);
+  });
+});
+
+describe('secrets:rotate and connector variables (SQLite, a database of its own)', () => {
+  it('re-seals every secret variable with the current key, leaving the set version alone', async () => {
+    const settings = sqliteTestConfig();
+    const sut = await startTestApp(TRANSACTIONAL_SERVICE_APP, settings);
+    try {
+      const tenant = await seedTenant(sut.dataSource);
+      const token = await signToken(ALICE);
+      await sut.http
+        .put(variablesPath(tenant))
+        .set(bearer(token))
+        .send({ variables: [{ name: 'KEY', value: 'rotated-variable', secret: true, destinations: ['https://api.example.com'] }] })
+        .expect(200);
+      const newKey = randomBytes(32);
+
+      const summary = await rotateSecrets(sut.dataSource, new SecretCipher(newKey, settings.secretsKey!));
+
+      expect(summary.variables).toBe(1);
+      const [{ sealed_value: sealed }] = await sut.dataSource.query('SELECT sealed_value FROM connector_variables WHERE environment_uuid = ?', [
+        tenant.environment.uuid,
+      ]);
+      expect(new SecretCipher(newKey).decrypt(sealed, variableSecretContext(tenant.environment.uuid, 'KEY'))).toBe('rotated-variable');
+      expect((await sut.http.get(variablesPath(tenant)).set(bearer(token)).expect(200)).headers.etag).toBe('"v1"');
+      await expect(rotateSecrets(sut.dataSource, new SecretCipher(newKey, settings.secretsKey!))).resolves.toMatchObject({ variables: 0 });
+    } finally {
+      await sut.close();
+    }
   });
 });

@@ -15,7 +15,7 @@ import type { Response } from 'express';
 import { maxHeaderSize } from 'node:http';
 import { ApiChangeReasonHeader, Author, WriteAuthor } from '../rest-connectors/author';
 import { ApiIfMatchHeader } from '../rest-connectors/etag';
-import { ConnectorVariableWrites } from './connector-variable-writes';
+import { ConnectorVariableWrites } from './use-cases/connector-variable-writes.use-case';
 import { ConnectorVariablesService } from './connector-variables.service';
 import { CONNECTOR_VARIABLES_WRITE_EXAMPLES } from './connector-variables.examples';
 

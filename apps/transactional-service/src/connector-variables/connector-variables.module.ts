@@ -1,6 +1,6 @@
 import { ConnectorEventOutbox, ConnectorHistoryRepository, ConnectorVariableRepository, DomainModule } from '@app/domain';
 import { Module } from '@nestjs/common';
-import { ConnectorVariableWrites } from './connector-variable-writes';
+import { ConnectorVariableWrites } from './use-cases/connector-variable-writes.use-case';
 import { ConnectorVariablesController } from './connector-variables.controller';
 import { ConnectorVariablesService } from './connector-variables.service';
 

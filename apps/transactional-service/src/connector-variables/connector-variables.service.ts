@@ -10,7 +10,7 @@ import {
 import { Injectable } from '@nestjs/common';
 import { toPage } from '../rest-connectors/connector-views';
 import { WithEtag } from '../rest-connectors/etag';
-import { variableDtoOf, variablesEtagOf } from './connector-variable-writes';
+import { variableDtoOf, variablesEtagOf } from './variable-views';
 
 /** The reads of an environment's connector variables: the set (secrets as `<SECRET>`) and its versions. */
 @Injectable()

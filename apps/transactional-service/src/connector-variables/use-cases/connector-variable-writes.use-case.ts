@@ -18,16 +18,14 @@ import {
   VersionOperation,
 } from '@app/domain';
 import { Injectable } from '@nestjs/common';
-import { Author, versionAuthorOf } from '../rest-connectors/author';
-import { IfMatch } from '../rest-connectors/etag';
-import { ConnectorVariablesBusyException, ConnectorVariablesChangedException, DestinationsMovedException } from './connector-variables.exceptions';
-import { NextVariable, planVariableSet, recordedOf, VariableSeal, VariableSetPlan, withMovedSecretsCleared } from './variable-set-plan';
+import { Author, versionAuthorOf } from '../../rest-connectors/author';
+import { IfMatch } from '../../rest-connectors/etag';
+import { ConnectorVariablesBusyException, ConnectorVariablesChangedException, DestinationsMovedException } from '../connector-variables.exceptions';
+import { NextVariable, planVariableSet, VariableSeal, VariableSetPlan, withMovedSecretsCleared } from '../variable-set-plan';
+import { answerOf, variablesEtagOf } from '../variable-views';
 
 /** Without If-Match a write retries against the newest set this many times before a 409. */
 const WRITE_ATTEMPTS = 3;
-
-/** The ETag of a set's version (`"v0"` before its first write). */
-export const variablesEtagOf = (version: number) => `"v${version}"`;
 
 /** How a write of a set is made, beside the set itself. */
 export interface VariableWriteOptions {
@@ -296,20 +294,4 @@ function movedConnectorsOf(plan: VariableSetPlan): MovedConnectorSecretsDto[] {
     from: secrets[0].from,
     to: secrets[0].destination,
   }));
-}
-
-/** The answer of a write: the set as a read shows it, and what it cleared. */
-function answerOf(result: VariableWriteResult): ConnectorVariablesWrittenDto {
-  return {
-    message: result.written ? 'Connector variables updated' : 'Connector variables unchanged',
-    version: result.version,
-    variables: result.rows.map(variableDtoOf),
-    clearedSecrets: result.clearedSecrets,
-    clearedVariables: result.clearedVariables,
-  };
-}
-
-/** A stored variable as a read shows it. */
-export function variableDtoOf(row: StoredVariableRow | Omit<StoredVariableRow, 'uuid'>) {
-  return { ...recordedOf(row), updatedAt: row.updatedAt.toISOString(), updatedBy: row.updatedBy };
 }
