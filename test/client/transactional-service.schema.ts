@@ -6499,7 +6499,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description DESTINATIONS_MOVED (send confirmDestinationMoves: true to go on), or busy: retry */
+            /** @description DESTINATIONS_MOVED: send confirmDestinationMoves: true to go on (those secrets are then cleared); or CONNECTOR_VARIABLES_BUSY: retry */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -6509,6 +6509,30 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 409,
+                     *       "error": "Conflict",
+                     *       "message": "The new connector variables move where secrets go: 1 connector would send stored secrets elsewhere (\"Weather forecast\" bearerToken: https://api.example.com → https://api.example.net). Send confirmDestinationMoves: true to go on: those connector secrets and secret variable values are then cleared, and must be sent again (PUT …/rest-connectors/{serviceUUID} for a connector, this PUT for a variable, with its new destinations)",
+                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/connector-variables",
+                     *       "timestamp": "2026-11-21T09:00:00.000Z",
+                     *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10",
+                     *       "code": "DESTINATIONS_MOVED",
+                     *       "connectors": [
+                     *         {
+                     *           "uuid": "0192f0a0-0000-7000-8000-000000000001",
+                     *           "name": "Weather forecast",
+                     *           "botUUID": "6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07",
+                     *           "secrets": [
+                     *             "bearerToken"
+                     *           ],
+                     *           "from": "https://api.example.com",
+                     *           "to": "https://api.example.net"
+                     *         }
+                     *       ],
+                     *       "variables": []
+                     *     }
+                     */
                     "application/json": components["schemas"]["DestinationsMoved"];
                 };
             };

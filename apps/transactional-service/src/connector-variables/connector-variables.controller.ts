@@ -80,7 +80,33 @@ export class ConnectorVariablesController {
     description: 'Updated, or unchanged',
     headers: { ETag: { description: 'The new ETag; the current one when nothing changed', schema: { type: 'string' } } },
   })
-  @ApiConflictResponse({ type: DestinationsMovedDto, description: 'DESTINATIONS_MOVED (send confirmDestinationMoves: true to go on), or busy: retry' })
+  @ApiConflictResponse({
+    type: DestinationsMovedDto,
+    description: 'DESTINATIONS_MOVED: send confirmDestinationMoves: true to go on (those secrets are then cleared); or CONNECTOR_VARIABLES_BUSY: retry',
+    example: {
+      statusCode: 409,
+      error: 'Conflict',
+      message:
+        'The new connector variables move where secrets go: 1 connector would send stored secrets elsewhere ("Weather forecast" bearerToken: ' +
+        'https://api.example.com → https://api.example.net). Send confirmDestinationMoves: true to go on: those connector secrets and secret ' +
+        'variable values are then cleared, and must be sent again (PUT …/rest-connectors/{serviceUUID} for a connector, this PUT for a variable, with its new destinations)',
+      path: '/',
+      timestamp: '2026-11-21T09:00:00.000Z',
+      requestId: '6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10',
+      code: 'DESTINATIONS_MOVED',
+      connectors: [
+        {
+          uuid: '0192f0a0-0000-7000-8000-000000000001',
+          name: 'Weather forecast',
+          botUUID: '6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07',
+          secrets: ['bearerToken'],
+          from: 'https://api.example.com',
+          to: 'https://api.example.net',
+        },
+      ],
+      variables: [],
+    },
+  })
   @ApiErrorResponses(412, 413, 415)
   async putConnectorVariables(
     @Param() path: EnvironmentPath,

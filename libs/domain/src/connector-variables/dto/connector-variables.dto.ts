@@ -57,7 +57,8 @@ export class ConnectorVariableWriteDto {
   secret?: boolean;
 
   @ApiPropertyOptional({
-    type: [String],
+    type: 'array',
+    items: { type: 'string', maxLength: CONNECTOR_VARIABLE_LIMITS.destination },
     maxItems: CONNECTOR_VARIABLE_LIMITS.destinations,
     example: ['https://api.example.com'],
     description:
