@@ -1399,7 +1399,7 @@ export interface components {
             /** @example false */
             secret: boolean;
             /**
-             * @description A plain variable's value; `<SECRET>` for a stored secret; null for a secret that asks for its value again.
+             * @description A secret's as `<SECRET>` (or null: no value).
              * @example https://api.example.com/v2
              */
             value: string | null;
@@ -1556,7 +1556,10 @@ export interface components {
              * @example https://api.example.com/v2
              */
             value: string | null;
-            /** @example [] */
+            /**
+             * @description Where a secret variable may be sent (`scheme://host:port`); empty for a plain one.
+             * @example []
+             */
             destinations: string[];
         };
         ConnectorVariableSetVersion: {

@@ -10,11 +10,10 @@ import {
 } from '@app/domain';
 import { ApiErrorResponses, CONNECTORS_WRITE_SCOPE, RequestConsistency, RequireScope } from '@app/platform';
 import { Body, Controller, Get, Headers, Param, Put, Query, Res } from '@nestjs/common';
-import { ApiBearerAuth, ApiBody, ApiConflictResponse, ApiHeader, ApiOkResponse, ApiOperation, ApiResponse } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiBody, ApiConflictResponse, ApiOkResponse, ApiOperation } from '@nestjs/swagger';
 import type { Response } from 'express';
-import { maxHeaderSize } from 'node:http';
 import { ApiChangeReasonHeader, Author, WriteAuthor } from '../rest-connectors/author';
-import { ApiIfMatchHeader } from '../rest-connectors/etag';
+import { ApiIfMatchHeader, ApiIfNoneMatch } from '../rest-connectors/etag';
 import { ConnectorVariableWrites } from './use-cases/connector-variable-writes.use-case';
 import { ConnectorVariablesService } from './connector-variables.service';
 import { CONNECTOR_VARIABLES_WRITE_EXAMPLES } from './connector-variables.examples';
@@ -35,17 +34,7 @@ export class ConnectorVariablesController {
       'What `{{env.NAME}}` stands for in the connectors of this environment: plain values as they are, secret ones as `<SECRET>` (null when a ' +
       'secret asks for its value again), with the destinations a secret may be sent to. With If-None-Match naming the current ETag, a 304 without a body.',
   })
-  @ApiHeader({
-    name: 'If-None-Match',
-    required: false,
-    description: 'An ETag this client holds (`"v3"`): 304 Not Modified while it is still the current one.',
-    schema: { type: 'string', maxLength: maxHeaderSize },
-  })
-  @ApiResponse({
-    status: 304,
-    description: 'Not modified: the ETag sent in If-None-Match is still the current one; no body.',
-    headers: { ETag: { description: 'The current ETag', schema: { type: 'string' } } },
-  })
+  @ApiIfNoneMatch()
   @ApiOkResponse({
     type: ConnectorVariablesDto,
     description: 'The set and its version',

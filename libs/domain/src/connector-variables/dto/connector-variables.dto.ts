@@ -91,8 +91,8 @@ export class ConnectorVariablesWriteDto {
   confirmDestinationMoves?: boolean;
 }
 
-/** One variable as a read shows it. */
-export class ConnectorVariableDto {
+/** One variable as a version recorded it (secrets as `<SECRET>`). */
+export class RecordedConnectorVariableDto {
   @ApiProperty({ example: 'BASE_URL', maxLength: CONNECTOR_VARIABLE_LIMITS.name })
   name: string;
 
@@ -103,13 +103,16 @@ export class ConnectorVariableDto {
     type: 'string',
     nullable: true,
     example: 'https://api.example.com/v2',
-    description: `A plain variable's value; \`${SECRET_VARIABLE_PLACEHOLDER}\` for a stored secret; null for a secret that asks for its value again.`,
+    description: `A secret's as \`${SECRET_VARIABLE_PLACEHOLDER}\` (or null: no value).`,
   })
   value: string | null;
 
   @ApiProperty({ type: [String], example: [], description: 'Where a secret variable may be sent (`scheme://host:port`); empty for a plain one.' })
   destinations: string[];
+}
 
+/** One variable as a read shows it. */
+export class ConnectorVariableDto extends RecordedConnectorVariableDto {
   @ApiProperty({ format: 'date-time' })
   updatedAt: string;
 
@@ -224,26 +227,6 @@ export class ConnectorVariableChangeDto {
 
   @ApiProperty({ enum: VariableChange, enumName: 'VariableChange', example: VariableChange.CHANGED })
   change: VariableChange;
-}
-
-/** One variable as a version recorded it (secrets as `<SECRET>`). */
-export class RecordedConnectorVariableDto {
-  @ApiProperty({ example: 'BASE_URL' })
-  name: string;
-
-  @ApiProperty({ example: false })
-  secret: boolean;
-
-  @ApiProperty({
-    type: 'string',
-    nullable: true,
-    example: 'https://api.example.com/v2',
-    description: `A secret's as \`${SECRET_VARIABLE_PLACEHOLDER}\` (or null: no value).`,
-  })
-  value: string | null;
-
-  @ApiProperty({ type: [String], example: [] })
-  destinations: string[];
 }
 
 /** One version of an environment's connector variables. */
