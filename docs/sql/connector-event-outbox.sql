@@ -13,3 +13,18 @@ INSERT INTO
   )
 VALUES
   (?, ?, ?, ?, ?, ?, ?);
+
+-- ConnectorEventOutbox.appendVariables
+INSERT INTO
+  connector_events (
+    event_uuid,
+    kind,
+    organization_uuid,
+    environment_uuid,
+    bot_uuid,
+    connector_uuid,
+    version,
+    created_at
+  )
+VALUES
+  (?, ?, ?, ?, ?, ?, ?, ?);

@@ -3,11 +3,19 @@
 -- ConnectorEventRepository.feedSizes (environment)
 SELECT
   ev.position AS position,
-  OCTET_LENGTH(v.snapshot) + OCTET_LENGTH(v.changed_fields) + OCTET_LENGTH(v.updated_by) + COALESCE(OCTET_LENGTH(v.reason), 0) AS bytes
+  COALESCE(
+    OCTET_LENGTH(v.snapshot) + OCTET_LENGTH(v.changed_fields) + OCTET_LENGTH(v.updated_by) + COALESCE(OCTET_LENGTH(v.reason), 0),
+    OCTET_LENGTH(s.snapshot) + OCTET_LENGTH(s.changes) + OCTET_LENGTH(s.updated_by) + COALESCE(OCTET_LENGTH(s.reason), 0),
+    0
+  ) AS bytes
 FROM
   connector_events ev
-  JOIN rest_connector_versions v ON v.connector_uuid = ev.connector_uuid
+  LEFT JOIN rest_connector_versions v ON ev.kind = 'connector'
+  AND v.connector_uuid = ev.connector_uuid
   AND v.version = ev.version
+  LEFT JOIN connector_variable_set_versions s ON ev.kind = 'variables'
+  AND s.environment_uuid = ev.environment_uuid
+  AND s.version = ev.version
 WHERE
   ev.organization_uuid = :orgUUID
   AND ev.environment_uuid = :envUUID
@@ -21,11 +29,19 @@ LIMIT
 -- ConnectorEventRepository.feedSizes (bot)
 SELECT
   ev.position AS position,
-  OCTET_LENGTH(v.snapshot) + OCTET_LENGTH(v.changed_fields) + OCTET_LENGTH(v.updated_by) + COALESCE(OCTET_LENGTH(v.reason), 0) AS bytes
+  COALESCE(
+    OCTET_LENGTH(v.snapshot) + OCTET_LENGTH(v.changed_fields) + OCTET_LENGTH(v.updated_by) + COALESCE(OCTET_LENGTH(v.reason), 0),
+    OCTET_LENGTH(s.snapshot) + OCTET_LENGTH(s.changes) + OCTET_LENGTH(s.updated_by) + COALESCE(OCTET_LENGTH(s.reason), 0),
+    0
+  ) AS bytes
 FROM
   connector_events ev
-  JOIN rest_connector_versions v ON v.connector_uuid = ev.connector_uuid
+  LEFT JOIN rest_connector_versions v ON ev.kind = 'connector'
+  AND v.connector_uuid = ev.connector_uuid
   AND v.version = ev.version
+  LEFT JOIN connector_variable_set_versions s ON ev.kind = 'variables'
+  AND s.environment_uuid = ev.environment_uuid
+  AND s.version = ev.version
 WHERE
   ev.organization_uuid = :orgUUID
   AND ev.environment_uuid = :envUUID
@@ -40,6 +56,7 @@ LIMIT
 -- ConnectorEventRepository.feed (environment)
 SELECT
   ev.position AS position,
+  ev.kind AS kind,
   ev.event_uuid AS event_uuid,
   ev.organization_uuid AS organization_uuid,
   ev.environment_uuid AS environment_uuid,
@@ -52,11 +69,21 @@ SELECT
   v.reason AS reason,
   v.reverted_to AS reverted_to,
   v.changed_fields AS changed_fields,
-  v.snapshot AS snapshot
+  v.snapshot AS snapshot,
+  s.updated_at AS s_updated_at,
+  s.updated_by AS s_updated_by,
+  s.reason AS s_reason,
+  s.promotion_id AS s_promotion_id,
+  s.changes AS s_changes,
+  s.snapshot AS s_snapshot
 FROM
   connector_events ev
-  JOIN rest_connector_versions v ON v.connector_uuid = ev.connector_uuid
+  LEFT JOIN rest_connector_versions v ON ev.kind = 'connector'
+  AND v.connector_uuid = ev.connector_uuid
   AND v.version = ev.version
+  LEFT JOIN connector_variable_set_versions s ON ev.kind = 'variables'
+  AND s.environment_uuid = ev.environment_uuid
+  AND s.version = ev.version
 WHERE
   ev.organization_uuid = :orgUUID
   AND ev.environment_uuid = :envUUID
@@ -70,6 +97,7 @@ LIMIT
 -- ConnectorEventRepository.feed (bot)
 SELECT
   ev.position AS position,
+  ev.kind AS kind,
   ev.event_uuid AS event_uuid,
   ev.organization_uuid AS organization_uuid,
   ev.environment_uuid AS environment_uuid,
@@ -82,11 +110,21 @@ SELECT
   v.reason AS reason,
   v.reverted_to AS reverted_to,
   v.changed_fields AS changed_fields,
-  v.snapshot AS snapshot
+  v.snapshot AS snapshot,
+  s.updated_at AS s_updated_at,
+  s.updated_by AS s_updated_by,
+  s.reason AS s_reason,
+  s.promotion_id AS s_promotion_id,
+  s.changes AS s_changes,
+  s.snapshot AS s_snapshot
 FROM
   connector_events ev
-  JOIN rest_connector_versions v ON v.connector_uuid = ev.connector_uuid
+  LEFT JOIN rest_connector_versions v ON ev.kind = 'connector'
+  AND v.connector_uuid = ev.connector_uuid
   AND v.version = ev.version
+  LEFT JOIN connector_variable_set_versions s ON ev.kind = 'variables'
+  AND s.environment_uuid = ev.environment_uuid
+  AND s.version = ev.version
 WHERE
   ev.organization_uuid = :orgUUID
   AND ev.environment_uuid = :envUUID
@@ -260,11 +298,19 @@ LIMIT
 -- ConnectorEventRepository.numberedSizes
 SELECT
   ev.position AS position,
-  OCTET_LENGTH(v.snapshot) + OCTET_LENGTH(v.changed_fields) + OCTET_LENGTH(v.updated_by) + COALESCE(OCTET_LENGTH(v.reason), 0) AS bytes
+  COALESCE(
+    OCTET_LENGTH(v.snapshot) + OCTET_LENGTH(v.changed_fields) + OCTET_LENGTH(v.updated_by) + COALESCE(OCTET_LENGTH(v.reason), 0),
+    OCTET_LENGTH(s.snapshot) + OCTET_LENGTH(s.changes) + OCTET_LENGTH(s.updated_by) + COALESCE(OCTET_LENGTH(s.reason), 0),
+    0
+  ) AS bytes
 FROM
   connector_events ev
-  JOIN rest_connector_versions v ON v.connector_uuid = ev.connector_uuid
+  LEFT JOIN rest_connector_versions v ON ev.kind = 'connector'
+  AND v.connector_uuid = ev.connector_uuid
   AND v.version = ev.version
+  LEFT JOIN connector_variable_set_versions s ON ev.kind = 'variables'
+  AND s.environment_uuid = ev.environment_uuid
+  AND s.version = ev.version
 WHERE
   ev.position > :after
   AND ev.position <= :through
@@ -276,6 +322,7 @@ LIMIT
 -- ConnectorEventRepository.numberedAfter
 SELECT
   ev.position AS position,
+  ev.kind AS kind,
   ev.event_uuid AS event_uuid,
   ev.organization_uuid AS organization_uuid,
   ev.environment_uuid AS environment_uuid,
@@ -288,11 +335,21 @@ SELECT
   v.reason AS reason,
   v.reverted_to AS reverted_to,
   v.changed_fields AS changed_fields,
-  v.snapshot AS snapshot
+  v.snapshot AS snapshot,
+  s.updated_at AS s_updated_at,
+  s.updated_by AS s_updated_by,
+  s.reason AS s_reason,
+  s.promotion_id AS s_promotion_id,
+  s.changes AS s_changes,
+  s.snapshot AS s_snapshot
 FROM
   connector_events ev
-  JOIN rest_connector_versions v ON v.connector_uuid = ev.connector_uuid
+  LEFT JOIN rest_connector_versions v ON ev.kind = 'connector'
+  AND v.connector_uuid = ev.connector_uuid
   AND v.version = ev.version
+  LEFT JOIN connector_variable_set_versions s ON ev.kind = 'variables'
+  AND s.environment_uuid = ev.environment_uuid
+  AND s.version = ev.version
 WHERE
   ev.position > :after
   AND ev.position <= :through

@@ -92,11 +92,19 @@ WHERE
 -- ParkedEventRepository.releasedSizes
 SELECT
   ev.position AS position,
-  OCTET_LENGTH(v.snapshot) + OCTET_LENGTH(v.changed_fields) + OCTET_LENGTH(v.updated_by) + COALESCE(OCTET_LENGTH(v.reason), 0) AS bytes
+  COALESCE(
+    OCTET_LENGTH(v.snapshot) + OCTET_LENGTH(v.changed_fields) + OCTET_LENGTH(v.updated_by) + COALESCE(OCTET_LENGTH(v.reason), 0),
+    OCTET_LENGTH(s.snapshot) + OCTET_LENGTH(s.changes) + OCTET_LENGTH(s.updated_by) + COALESCE(OCTET_LENGTH(s.reason), 0),
+    0
+  ) AS bytes
 FROM
   connector_events ev
-  JOIN rest_connector_versions v ON v.connector_uuid = ev.connector_uuid
+  LEFT JOIN rest_connector_versions v ON ev.kind = 'connector'
+  AND v.connector_uuid = ev.connector_uuid
   AND v.version = ev.version
+  LEFT JOIN connector_variable_set_versions s ON ev.kind = 'variables'
+  AND s.environment_uuid = ev.environment_uuid
+  AND s.version = ev.version
 WHERE
   ev.held_at IS NOT NULL
   AND ev.parked_at IS NULL
@@ -121,6 +129,7 @@ LIMIT
 -- ParkedEventRepository.released
 SELECT
   ev.position AS position,
+  ev.kind AS kind,
   ev.event_uuid AS event_uuid,
   ev.organization_uuid AS organization_uuid,
   ev.environment_uuid AS environment_uuid,
@@ -133,11 +142,21 @@ SELECT
   v.reason AS reason,
   v.reverted_to AS reverted_to,
   v.changed_fields AS changed_fields,
-  v.snapshot AS snapshot
+  v.snapshot AS snapshot,
+  s.updated_at AS s_updated_at,
+  s.updated_by AS s_updated_by,
+  s.reason AS s_reason,
+  s.promotion_id AS s_promotion_id,
+  s.changes AS s_changes,
+  s.snapshot AS s_snapshot
 FROM
   connector_events ev
-  JOIN rest_connector_versions v ON v.connector_uuid = ev.connector_uuid
+  LEFT JOIN rest_connector_versions v ON ev.kind = 'connector'
+  AND v.connector_uuid = ev.connector_uuid
   AND v.version = ev.version
+  LEFT JOIN connector_variable_set_versions s ON ev.kind = 'variables'
+  AND s.environment_uuid = ev.environment_uuid
+  AND s.version = ev.version
 WHERE
   ev.held_at IS NOT NULL
   AND ev.parked_at IS NULL

@@ -354,6 +354,50 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/platform-transactional-service/org/{orgUUID}/env/{envUUID}/connector-variables": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The environment's connector variables
+         * @description What `{{env.NAME}}` stands for in the connectors of this environment: plain values as they are, secret ones as `<SECRET>` (null when a secret asks for its value again), with the destinations a secret may be sent to. With If-None-Match naming the current ETag, a 304 without a body.
+         */
+        get: operations["getConnectorVariables"];
+        /**
+         * Replace the environment's connector variables
+         * @description The whole set: names left out are removed. A secret variable is sealed at rest and never answered; `<SECRET>` sent back keeps the stored value while its destinations are not widened. A secret without `destinations` keeps the ones it has, or, new, is bound to the destinations of the environment's connectors that use it. When the new values move where a connector's stored secrets or a secret variable would be sent, a 409 DESTINATIONS_MOVED names them, unless `confirmDestinationMoves` is true: then those secrets and values are cleared (each connector a new version) and must be sent again. A set that does not change answers 200 (`Connector variables unchanged`) and records no version and no event.
+         */
+        put: operations["putConnectorVariables"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/platform-transactional-service/org/{orgUUID}/env/{envUUID}/connector-variables/history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Versions of the environment's connector variables
+         * @description Every write of the set, newest first: who, when, why, which variables it added, changed or removed (secrets by name only), and the set it left (secrets as `<SECRET>`).
+         */
+        get: operations["connectorVariablesHistory"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/platform-transactional-service/org/{orgUUID}/env/{envUUID}/connector-events": {
         parameters: {
             query?: never;
@@ -1349,6 +1393,232 @@ export interface components {
              */
             uuid: string;
         };
+        ConnectorVariable: {
+            /** @example BASE_URL */
+            name: string;
+            /** @example false */
+            secret: boolean;
+            /**
+             * @description A secret's as `<SECRET>` (or null: no value).
+             * @example https://api.example.com/v2
+             */
+            value: string | null;
+            /**
+             * @description Where a secret variable may be sent (`scheme://host:port`); empty for a plain one.
+             * @example []
+             */
+            destinations: string[];
+            /** Format: date-time */
+            updatedAt: string;
+            /** @example alice */
+            updatedBy: string;
+        };
+        ConnectorVariables: {
+            /**
+             * Format: int32
+             * @description The version of the set (its ETag is `"v3"`); 0 before its first write.
+             * @example 3
+             */
+            version: number;
+            /** @description By name (byte order) */
+            variables: components["schemas"]["ConnectorVariable"][];
+        };
+        ConnectorVariableWrite: {
+            /**
+             * @description What a connector writes as `{{env.NAME}}`: a letter or `_`, then letters, digits, `_`, `.` or `-`, at most 60 characters; case-sensitive.
+             * @example BASE_URL
+             */
+            name: string;
+            /**
+             * @description The value, at most 8,192 characters. Of a secret variable: write-only; reads show `<SECRET>`, and sending `<SECRET>` back keeps the stored value while its destinations are not widened; null leaves it without a value (a connector that uses it cannot run until it is given). A plain variable needs a string.
+             * @example https://api.example.com/v2
+             */
+            value: string | null;
+            /**
+             * @description A secret variable: sealed at rest, never answered, sent only to its destinations.
+             * @default false
+             */
+            secret: boolean;
+            /**
+             * @description Of a secret variable: the origins (`scheme://host[:port]`, http or https) it may be sent to. Left out: the destinations of the environment's connectors that use it (a 400 when none uses it yet). Widening them requires the value again. Not allowed on a plain variable.
+             * @example [
+             *       "https://api.example.com"
+             *     ]
+             */
+            destinations?: string[];
+        };
+        ConnectorVariablesWrite: {
+            /** @description The whole set; names left out are removed. */
+            variables: components["schemas"]["ConnectorVariableWrite"][];
+            /**
+             * @description Go on although the new values move where some connectors' stored secrets, or secret variables, would be sent (else 409 DESTINATIONS_MOVED): those secrets and values are cleared, and must be sent again.
+             * @default false
+             */
+            confirmDestinationMoves: boolean;
+        };
+        MovedConnectorSecrets: {
+            /** Format: uuid */
+            uuid: string;
+            /** @example Weather forecast */
+            name: string;
+            /** Format: uuid */
+            botUUID: string;
+            /**
+             * @description The secrets (fields, `headers.<name>`) whose destination moves.
+             * @example [
+             *       "bearerToken"
+             *     ]
+             */
+            secrets: string[];
+            /**
+             * @description Where they were bound.
+             * @example https://api.example.com
+             */
+            from: string | null;
+            /**
+             * @description Where they would now go; null when it cannot be told.
+             * @example https://api.example.net
+             */
+            to: string | null;
+        };
+        ConnectorVariablesWritten: {
+            /**
+             * Format: int32
+             * @description The version of the set (its ETag is `"v3"`); 0 before its first write.
+             * @example 3
+             */
+            version: number;
+            /** @description By name (byte order) */
+            variables: components["schemas"]["ConnectorVariable"][];
+            /**
+             * @description `Connector variables updated`, or `Connector variables unchanged` (no version, no event).
+             * @example Connector variables updated
+             */
+            message: string;
+            /** @description Connectors whose moved secrets this write cleared (confirmDestinationMoves). */
+            clearedSecrets: components["schemas"]["MovedConnectorSecrets"][];
+            /**
+             * @description Secret variables whose value this write cleared (confirmDestinationMoves).
+             * @example []
+             */
+            clearedVariables: string[];
+        };
+        MovedVariable: {
+            /** @example STRIPE_KEY */
+            name: string;
+            /**
+             * @example [
+             *       "https://api.stripe.com"
+             *     ]
+             */
+            destinations: string[];
+            /**
+             * @description Where the connectors that use it would now send it (null: cannot be told).
+             * @example [
+             *       "https://api.example.net"
+             *     ]
+             */
+            to: string[];
+        };
+        DestinationsMoved: {
+            /** @example 409 */
+            statusCode: number;
+            /** @example Conflict */
+            error: string;
+            /** @example DESTINATIONS_MOVED */
+            code: string;
+            /** @example The new connector variables move where 1 connector sends its secrets: … */
+            message: string;
+            path: string;
+            /** Format: date-time */
+            timestamp: string;
+            requestId: string;
+            connectors: components["schemas"]["MovedConnectorSecrets"][];
+            variables: components["schemas"]["MovedVariable"][];
+        };
+        /** @enum {string} */
+        VariableChange: "ADDED" | "CHANGED" | "REMOVED";
+        ConnectorVariableChange: {
+            /** @example BASE_URL */
+            name: string;
+            /** @example false */
+            secret: boolean;
+            /** @example CHANGED */
+            change: components["schemas"]["VariableChange"];
+        };
+        RecordedConnectorVariable: {
+            /** @example BASE_URL */
+            name: string;
+            /** @example false */
+            secret: boolean;
+            /**
+             * @description A secret's as `<SECRET>` (or null: no value).
+             * @example https://api.example.com/v2
+             */
+            value: string | null;
+            /**
+             * @description Where a secret variable may be sent (`scheme://host:port`); empty for a plain one.
+             * @example []
+             */
+            destinations: string[];
+        };
+        ConnectorVariableSetVersion: {
+            /**
+             * Format: int32
+             * @example 3
+             */
+            version: number;
+            /** Format: date-time */
+            updatedAt: string;
+            /** @example alice */
+            updatedBy: string;
+            /**
+             * @description The `sub` of the token that made the write.
+             * @example auth0|64b7c0ffee
+             */
+            sub: string | null;
+            /** @description The id of the request that made the write. */
+            requestId: string | null;
+            /**
+             * @description Why, as the writer said it in the Change-Reason header of the write; null when none was given.
+             * @example Vendor moved the API to v2 (ticket OPS-1234)
+             */
+            reason: string | null;
+            /**
+             * Format: uuid
+             * @description The promotion that made this version; null otherwise.
+             */
+            promotionId: string | null;
+            /** @description The variables this version added, changed or removed; secrets by name only. */
+            changes: components["schemas"]["ConnectorVariableChange"][];
+            /** @description The set this version left, secrets as placeholders. */
+            variables: components["schemas"]["RecordedConnectorVariable"][];
+        };
+        ConnectorVariableSetVersionPage: {
+            /** Format: int32 */
+            totalPages: number;
+            /** Format: int64 */
+            totalElements: number;
+            /**
+             * Format: int32
+             * @description linesPerPage
+             */
+            size: number;
+            /**
+             * Format: int32
+             * @description 0-based page number (page - 1)
+             */
+            number: number;
+            /** Format: int32 */
+            numberOfElements: number;
+            first: boolean;
+            last: boolean;
+            empty: boolean;
+            sort: components["schemas"]["Sort"];
+            pageable: components["schemas"]["Pageable"];
+            /** @description Newest first */
+            content: components["schemas"]["ConnectorVariableSetVersion"][];
+        };
         /** @enum {string} */
         ConnectorEventType: "connector.created.v1" | "connector.updated.v1" | "connector.deleted.v1" | "connector.restored.v1";
         ConnectorEventData: {
@@ -1427,13 +1697,84 @@ export interface components {
             datacontenttype: "application/json";
             data: components["schemas"]["ConnectorEventData"];
         };
+        ConnectorVariablesEventData: {
+            /**
+             * Format: int32
+             * @description The version of the set after this write.
+             * @example 3
+             */
+            version: number;
+            /**
+             * @description The ETag a read of the set answered right after this write.
+             * @example "v3"
+             */
+            etag: string;
+            /** @description The variables the write added, changed or removed; secrets by name only. */
+            changes: components["schemas"]["ConnectorVariableChange"][];
+            /**
+             * @description Who made the write.
+             * @example alice
+             */
+            updatedBy: string;
+            /**
+             * @description Why, as the writer said it in the Change-Reason header of the write; null when none was given.
+             * @example Vendor moved the API to v2 (ticket OPS-1234)
+             */
+            reason: string | null;
+            /**
+             * Format: uuid
+             * @description The promotion that made the write; null otherwise.
+             */
+            promotionId: string | null;
+            /** @description The set right after the write, by name; secret values as `<SECRET>` (null: none). */
+            variables: components["schemas"]["RecordedConnectorVariable"][];
+        };
+        ConnectorVariablesCloudEvent: {
+            /**
+             * @example 1.0
+             * @enum {string}
+             */
+            specversion: "1.0";
+            /**
+             * Format: uuid
+             * @description The event's id: the same in the feed and on JetStream, for ever. Deduplicate by it.
+             */
+            id: string;
+            /**
+             * @description The environment's connector variables: `/org/{orgUUID}/env/{envUUID}/connector-variables`.
+             * @example /org/3fa85f64-5717-4562-b3fc-2c963f66afa6/env/…/connector-variables
+             */
+            source: string;
+            /**
+             * @example connector-variables.updated.v1
+             * @enum {string}
+             */
+            type: "connector-variables.updated.v1";
+            /**
+             * Format: uuid
+             * @description The environment's uuid.
+             */
+            subject: string;
+            /**
+             * Format: date-time
+             * @description When the write was made.
+             */
+            time: string;
+            /**
+             * @example application/json
+             * @enum {string}
+             */
+            datacontenttype: "application/json";
+            data: components["schemas"]["ConnectorVariablesEventData"];
+        };
         ConnectorEventItem: {
             /**
              * @description Where this event is in the feed, opaque: `after` this cursor answers the events that follow it.
              * @example q3Jt0cS1b2lM8WqTq5dR5m6J3E2FQW0hZk1w2lEoXg1c9vBn
              */
             cursor: string;
-            event: components["schemas"]["ConnectorCloudEvent"];
+            /** @description A connector's change (`connector.*`), or a change of the environment's connector variables (`connector-variables.updated.v1`). */
+            event: components["schemas"]["ConnectorCloudEvent"] | components["schemas"]["ConnectorVariablesCloudEvent"];
         };
         ConnectorEventFeed: {
             /** @description The environment's events after the cursor, oldest first, in the one order every reader sees: at most `limit`, and at most 4 MiB of them. */
@@ -5810,6 +6151,715 @@ export interface operations {
                      *       "error": "Service Unavailable",
                      *       "message": "The database is unavailable; retry later",
                      *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/bot/6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07/rest-connectors/aa0de6c2-b1be-4e28-9ed2-f3bd0531ce0b/restore",
+                     *       "timestamp": "2026-11-21T09:00:00.000Z",
+                     *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getConnectorVariables: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description An ETag this client holds (`"v3"`): 304 Not Modified while it is still the current one. */
+                "If-None-Match"?: string;
+                /** @description An id of the caller's choice, echoed in the answer and logged; any other value is replaced by a new UUID, not refused. */
+                "X-Request-Id"?: string;
+                /** @description The `Consistency-Token` a write answered, sent back as it came: the reads of this request see that write (and everything before it), on whatever replica of the database they run. Leave it out unless a write gave you one. Its form: up to 16 `domain-server-sequence` groups of digits, comma-separated (such as `0-1-4711`); any other value is a 400. */
+                "Consistency-Token"?: string;
+            };
+            path: {
+                /** @description uuid of an organization */
+                orgUUID: string;
+                /** @description uuid of an environment */
+                envUUID: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The set and its version */
+            200: {
+                headers: {
+                    /** @description Strong; `"v0"` before the first write, then changes with every write */
+                    ETag?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConnectorVariables"];
+                };
+            };
+            /** @description Not modified: the ETag sent in If-None-Match is still the current one; no body. */
+            304: {
+                headers: {
+                    /** @description The current ETag */
+                    ETag?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid path id, query or body; `message` lists every failing field */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "error": "Bad Request",
+                     *       "message": [
+                     *         "name is required",
+                     *         "method is not a field of this body; did you mean requestType?"
+                     *       ],
+                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/connector-variables",
+                     *       "timestamp": "2026-11-21T09:00:00.000Z",
+                     *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing, invalid or expired bearer token (`WWW-Authenticate: Bearer`) */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "error": "Unauthorized",
+                     *       "message": "Authorization: Bearer <token> is required",
+                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/connector-variables",
+                     *       "timestamp": "2026-11-21T09:00:00.000Z",
+                     *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The token does not cover this organization, or lacks the scope of the operation */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "error": "Forbidden",
+                     *       "message": "Not allowed to access organization 0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01",
+                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/connector-variables",
+                     *       "timestamp": "2026-11-21T09:00:00.000Z",
+                     *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unknown or out-of-scope resource; `message` names what was not found */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "error": "Not Found",
+                     *       "message": "Bot 6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07 not found in environment 1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02",
+                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/connector-variables",
+                     *       "timestamp": "2026-11-21T09:00:00.000Z",
+                     *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit passed; see `Retry-After` */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "error": "Too Many Requests",
+                     *       "message": "Rate limit of 600 requests per minute exceeded",
+                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/connector-variables",
+                     *       "timestamp": "2026-11-21T09:00:00.000Z",
+                     *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An unexpected error: logged with the request id, answered without detail */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "error": "Internal Server Error",
+                     *       "message": "Internal server error",
+                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/connector-variables",
+                     *       "timestamp": "2026-11-21T09:00:00.000Z",
+                     *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The database is unavailable; retry later */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 503,
+                     *       "error": "Service Unavailable",
+                     *       "message": "The database is unavailable; retry later",
+                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/connector-variables",
+                     *       "timestamp": "2026-11-21T09:00:00.000Z",
+                     *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    putConnectorVariables: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Why this write is made, kept in the version it records and carried by its change event (`reason`): one line of UTF-8 text, at most 500 characters. Leave it out for no reason. */
+                "Change-Reason"?: string;
+                /** @description ETag of the set this write replaces (`"v3"`, `"v0"` before the first write); 412 naming the current ETag when it is no longer current. */
+                "If-Match"?: string;
+                /** @description An id of the caller's choice, echoed in the answer and logged; any other value is replaced by a new UUID, not refused. */
+                "X-Request-Id"?: string;
+                /** @description The `Consistency-Token` a write answered, sent back as it came: the reads of this request see that write (and everything before it), on whatever replica of the database they run. Leave it out unless a write gave you one. Its form: up to 16 `domain-server-sequence` groups of digits, comma-separated (such as `0-1-4711`); any other value is a 400. */
+                "Consistency-Token"?: string;
+            };
+            path: {
+                /** @description uuid of an organization */
+                orgUUID: string;
+                /** @description uuid of an environment */
+                envUUID: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ConnectorVariablesWrite"];
+            };
+        };
+        responses: {
+            /** @description Updated, or unchanged */
+            200: {
+                headers: {
+                    /** @description The new ETag; the current one when nothing changed */
+                    ETag?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Consistency-Token": components["headers"]["Consistency-Token"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConnectorVariablesWritten"];
+                };
+            };
+            /** @description Invalid path id, query or body; `message` lists every failing field */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "error": "Bad Request",
+                     *       "message": [
+                     *         "name is required",
+                     *         "method is not a field of this body; did you mean requestType?"
+                     *       ],
+                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/connector-variables",
+                     *       "timestamp": "2026-11-21T09:00:00.000Z",
+                     *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing, invalid or expired bearer token (`WWW-Authenticate: Bearer`) */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "error": "Unauthorized",
+                     *       "message": "Authorization: Bearer <token> is required",
+                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/connector-variables",
+                     *       "timestamp": "2026-11-21T09:00:00.000Z",
+                     *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The token does not cover this organization, or lacks the scope of the operation */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "error": "Forbidden",
+                     *       "message": "Not allowed to access organization 0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01",
+                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/connector-variables",
+                     *       "timestamp": "2026-11-21T09:00:00.000Z",
+                     *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unknown or out-of-scope resource; `message` names what was not found */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "error": "Not Found",
+                     *       "message": "Bot 6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07 not found in environment 1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02",
+                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/connector-variables",
+                     *       "timestamp": "2026-11-21T09:00:00.000Z",
+                     *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description DESTINATIONS_MOVED: send confirmDestinationMoves: true to go on (those secrets are then cleared); or CONNECTOR_VARIABLES_BUSY: retry */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 409,
+                     *       "error": "Conflict",
+                     *       "message": "The new connector variables move where secrets go: 1 connector would send stored secrets elsewhere (\"Weather forecast\" bearerToken: https://api.example.com → https://api.example.net). Send confirmDestinationMoves: true to go on: those connector secrets and secret variable values are then cleared, and must be sent again (PUT …/rest-connectors/{serviceUUID} for a connector, this PUT for a variable, with its new destinations)",
+                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/connector-variables",
+                     *       "timestamp": "2026-11-21T09:00:00.000Z",
+                     *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10",
+                     *       "code": "DESTINATIONS_MOVED",
+                     *       "connectors": [
+                     *         {
+                     *           "uuid": "0192f0a0-0000-7000-8000-000000000001",
+                     *           "name": "Weather forecast",
+                     *           "botUUID": "6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07",
+                     *           "secrets": [
+                     *             "bearerToken"
+                     *           ],
+                     *           "from": "https://api.example.com",
+                     *           "to": "https://api.example.net"
+                     *         }
+                     *       ],
+                     *       "variables": []
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DestinationsMoved"];
+                };
+            };
+            /** @description `If-Match` does not match the current `ETag` */
+            412: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 412,
+                     *       "error": "Precondition Failed",
+                     *       "message": "Rest connector aa0de6c2-b1be-4e28-9ed2-f3bd0531ce0b has changed since the ETag given in If-Match: its current ETag is \"v4\"; read it again, then send If-Match: \"v4\"",
+                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/connector-variables",
+                     *       "timestamp": "2026-11-21T09:00:00.000Z",
+                     *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Body over 256 KiB */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 413,
+                     *       "error": "Payload Too Large",
+                     *       "message": "Request body is larger than the limit of 256 KiB",
+                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/connector-variables",
+                     *       "timestamp": "2026-11-21T09:00:00.000Z",
+                     *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Body is not `application/json` in UTF-8 */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 415,
+                     *       "error": "Unsupported Media Type",
+                     *       "message": "The request body must be application/json in UTF-8",
+                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/connector-variables",
+                     *       "timestamp": "2026-11-21T09:00:00.000Z",
+                     *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit passed; see `Retry-After` */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "error": "Too Many Requests",
+                     *       "message": "Rate limit of 600 requests per minute exceeded",
+                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/connector-variables",
+                     *       "timestamp": "2026-11-21T09:00:00.000Z",
+                     *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An unexpected error: logged with the request id, answered without detail */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "error": "Internal Server Error",
+                     *       "message": "Internal server error",
+                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/connector-variables",
+                     *       "timestamp": "2026-11-21T09:00:00.000Z",
+                     *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The database is unavailable; retry later */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 503,
+                     *       "error": "Service Unavailable",
+                     *       "message": "The database is unavailable; retry later",
+                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/connector-variables",
+                     *       "timestamp": "2026-11-21T09:00:00.000Z",
+                     *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    connectorVariablesHistory: {
+        parameters: {
+            query?: {
+                /** @description Page number, 1-based. */
+                page?: number;
+                /** @description Items per page. */
+                linesPerPage?: number;
+            };
+            header?: {
+                /** @description An id of the caller's choice, echoed in the answer and logged; any other value is replaced by a new UUID, not refused. */
+                "X-Request-Id"?: string;
+                /** @description The `Consistency-Token` a write answered, sent back as it came: the reads of this request see that write (and everything before it), on whatever replica of the database they run. Leave it out unless a write gave you one. Its form: up to 16 `domain-server-sequence` groups of digits, comma-separated (such as `0-1-4711`); any other value is a 400. */
+                "Consistency-Token"?: string;
+            };
+            path: {
+                /** @description uuid of an organization */
+                orgUUID: string;
+                /** @description uuid of an environment */
+                envUUID: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of versions (Spring Data `Page`) */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConnectorVariableSetVersionPage"];
+                };
+            };
+            /** @description Invalid path id, query or body; `message` lists every failing field */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "error": "Bad Request",
+                     *       "message": [
+                     *         "name is required",
+                     *         "method is not a field of this body; did you mean requestType?"
+                     *       ],
+                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/connector-variables/history",
+                     *       "timestamp": "2026-11-21T09:00:00.000Z",
+                     *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing, invalid or expired bearer token (`WWW-Authenticate: Bearer`) */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "error": "Unauthorized",
+                     *       "message": "Authorization: Bearer <token> is required",
+                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/connector-variables/history",
+                     *       "timestamp": "2026-11-21T09:00:00.000Z",
+                     *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The token does not cover this organization, or lacks the scope of the operation */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "error": "Forbidden",
+                     *       "message": "Not allowed to access organization 0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01",
+                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/connector-variables/history",
+                     *       "timestamp": "2026-11-21T09:00:00.000Z",
+                     *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unknown or out-of-scope resource; `message` names what was not found */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "error": "Not Found",
+                     *       "message": "Bot 6bcfa28e-7d7a-4ae4-9a9e-bf7fc1fd8a07 not found in environment 1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02",
+                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/connector-variables/history",
+                     *       "timestamp": "2026-11-21T09:00:00.000Z",
+                     *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit passed; see `Retry-After` */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "error": "Too Many Requests",
+                     *       "message": "Rate limit of 600 requests per minute exceeded",
+                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/connector-variables/history",
+                     *       "timestamp": "2026-11-21T09:00:00.000Z",
+                     *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An unexpected error: logged with the request id, answered without detail */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "error": "Internal Server Error",
+                     *       "message": "Internal server error",
+                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/connector-variables/history",
+                     *       "timestamp": "2026-11-21T09:00:00.000Z",
+                     *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The database is unavailable; retry later */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 503,
+                     *       "error": "Service Unavailable",
+                     *       "message": "The database is unavailable; retry later",
+                     *       "path": "/platform-transactional-service/org/0b6f4c2e-1d1a-4a8e-9a3e-5f1f6c9d2a01/env/1c7a5d3f-2e2b-4b9f-8b4f-6a2a7dae3b02/connector-variables/history",
                      *       "timestamp": "2026-11-21T09:00:00.000Z",
                      *       "requestId": "6f1c2b1e-9a53-4f5e-8d43-2f8f6f0b4a10"
                      *     }

@@ -81,6 +81,22 @@ describe('The AsyncAPI document of the connector events (docs/asyncapi/connector
     expect(problems(validate, example.payload)).toEqual([]);
     expect(example.headers['Nats-Msg-Id']).toBe(example.payload.id);
   });
+
+  it('describes the changes of connector variables: their subject under the environment, the send operation, a valid example', async () => {
+    const { document } = await parseConnectorEventsDocument();
+    expect(document!.channels().get('connectorVariablesEvents')!.address()).toBe('connectors.events.{orgUUID}.{envUUID}.variables');
+    expect(document!.operations().get('publishConnectorVariablesEvent')!.action()).toBe('send');
+    const validate = await connectorEventValidator('ConnectorVariablesEvent');
+    const [example] = raw.components.messages.ConnectorVariablesEvent.examples;
+    expect(problems(validate, example.payload)).toEqual([]);
+    expect(example.headers['Nats-Msg-Id']).toBe(example.payload.id);
+    expect(
+      problems(validate, {
+        ...example.payload,
+        data: { ...example.payload.data, variables: [{ name: 'K', secret: true, value: 'x', destinations: [], sealed: 'x' }] },
+      }),
+    ).not.toEqual([]);
+  });
 });
 
 describe('The AsyncAPI document served beside the OpenAPI one', () => {

@@ -67,11 +67,11 @@ describe('Secret rotation (a MariaDB database of its own)', () => {
     const summary = await rotateSecrets(sut.dataSource, new SecretCipher(newKey, oldKey));
 
     const after = await rawSecrets(sut, tenant.bot.uuid);
-    expect(summary).toEqual({ connectors: 5, secrets: 5 });
+    expect(summary).toEqual({ connectors: 5, secrets: 5, variables: 0 });
     expect(JSON.stringify(after)).not.toContain(keyIdOf(oldKey));
     expect(decryptAll(after, new SecretCipher(newKey)).sort()).toEqual([...plaintexts].sort());
     expect(after.map((row) => row.version)).toEqual(before.map((row) => row.version));
-    await expect(rotateSecrets(sut.dataSource, new SecretCipher(newKey, oldKey))).resolves.toEqual({ connectors: 0, secrets: 0 });
+    await expect(rotateSecrets(sut.dataSource, new SecretCipher(newKey, oldKey))).resolves.toEqual({ connectors: 0, secrets: 0, variables: 0 });
   });
 
   it('runs as npm run secrets:rotate with SECRETS_KEY and SECRETS_KEY_PREVIOUS', async () => {

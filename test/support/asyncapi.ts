@@ -60,14 +60,14 @@ export function parseConnectorEventsDocument(): Promise<{ document?: AsyncAPIDoc
 
 /**
  * An ajv validator of a connector event's payload, built from the schema the parsed document gives the message
- * ConnectorEvent. As the OpenAPI documents' validator does (test/openapi/document-validator.ts), objects are closed
+ * `message` (ConnectorEvent unless named). As the OpenAPI documents' validator does (test/openapi/document-validator.ts), objects are closed
  * (`additionalProperties: false` unless the schema says otherwise): a field the document does not describe, such as a
  * secret or the flows in a snapshot, fails as surely as a missing or mistyped one.
  */
-export async function connectorEventValidator(): Promise<ValidateFunction> {
+export async function connectorEventValidator(message = 'ConnectorEvent'): Promise<ValidateFunction> {
   const { document, diagnostics } = await parseConnectorEventsDocument();
-  const payload = document?.components().messages().get('ConnectorEvent')?.payload()?.json();
-  if (!payload) throw new Error(`The AsyncAPI document has no ConnectorEvent payload: ${JSON.stringify(diagnostics.map(({ message }) => message))}`);
+  const payload = document?.components().messages().get(message)?.payload()?.json();
+  if (!payload) throw new Error(`The AsyncAPI document has no ${message} payload: ${JSON.stringify(diagnostics.map(({ message }) => message))}`);
   const ajv = new Ajv({ allErrors: true, allowUnionTypes: true });
   addFormats(ajv);
   return ajv.compile(closeObjects(withoutParserExtensions(payload)) as object);

@@ -1,4 +1,4 @@
-import { ConnectorVariable, connectorVariableContext, ConnectorVariableSet, newUuid, SecretCipher } from '@app/domain';
+import { ConnectorVariable, variableSecretContext, ConnectorVariableSet, newUuid, SecretCipher } from '@app/domain';
 import { DataSource } from 'typeorm';
 import { Tenant } from './fixtures';
 
@@ -31,7 +31,7 @@ export async function seedConnectorVariables(dataSource: DataSource, cipher: Sec
         name,
         secret,
         value: secret ? null : value,
-        sealedValue: secret && value !== null ? cipher.encrypt(value, connectorVariableContext(environmentUuid, name)) : null,
+        sealedValue: secret && value !== null ? cipher.encrypt(value, variableSecretContext(environmentUuid, name)) : null,
         destinations: secret ? destinations : [],
         updatedAt,
         updatedBy,

@@ -5,6 +5,7 @@ import {
   ConnectorHistoryRepository,
   ConnectorRelationsRepository,
   ConnectorTestRunRepository,
+  ConnectorVariableRepository,
   Database,
   DummyValue,
   ERRORS_LATER,
@@ -36,6 +37,7 @@ export const REPOSITORIES = [
   ParkedEventRepository,
   ConnectorHistoryRepository,
   ConnectorTestRunRepository,
+  ConnectorVariableRepository,
   IdempotencyRepository,
 ] as const;
 

@@ -13,6 +13,7 @@ export const TRANSACTIONAL_SERVICE_APP: PlatformAppDefinition = {
     "- **Test runs**: make a connector's call now, saved or not yet saved, and see what came back; list who ran which, when, and what came of it.\n" +
     '- **Import and export**: connectors from a cURL command, an OpenAPI document or a Postman collection, and back.\n' +
     "- **History and trash**: every version of a connector, the bot's deleted connectors, and their restore.\n" +
+    "- **Connector variables**: each environment's `{{env.NAME}}` values (secret ones sealed and bound to their hosts), versioned.\n" +
     '- **Change events**: every write of a connector as a CloudEvent, in a feed any client can follow (and on NATS JetStream).\n\n' +
     'Writes take `If-Match` (the `ETag` of a read) to apply only to the version you read; creates take an ' +
     '`Idempotency-Key` to make retries safe.',
@@ -56,9 +57,16 @@ export const TRANSACTIONAL_SERVICE_APP: PlatformAppDefinition = {
       ],
     },
     {
+      name: 'Connector variables',
+      description:
+        "The environment's connector variables: what `{{env.NAME}}` stands for in its connectors (a base URL, a secret key bound to its hosts), " +
+        'read and replaced as one set, with its versions.',
+      operations: ['getConnectorVariables', 'putConnectorVariables', 'connectorVariablesHistory'],
+    },
+    {
       name: 'Change events',
       description:
-        "Every create, update, delete and restore of the environment's connectors as CloudEvents, in one order: follow the feed with its cursor (the same events go to NATS JetStream).",
+        "Every create, update, delete and restore of the environment's connectors, and every change of its connector variables, as CloudEvents, in one order: follow the feed with its cursor (the same events go to NATS JetStream).",
       operations: ['connectorEvents'],
     },
   ],

@@ -42,6 +42,7 @@ export * from './environments/dto/environment.dto';
 export * from './connector-variables/connector-variable.entity';
 export * from './connector-variables/connector-variable.repository';
 export * from './connector-variables/env-placeholders';
+export * from './connector-variables/dto/connector-variables.dto';
 export * from './bots/bot.entity';
 export * from './bots/bot.repository';
 export * from './bots/dto/bot.dto';

@@ -1,4 +1,13 @@
-import { CONNECTOR_EVENT_TYPES, ConnectorCloudEventDto, DomainError, RecordedEvent } from '@app/domain';
+import {
+  CONNECTOR_EVENT_TYPES,
+  CONNECTOR_VARIABLES_EVENT_TYPE,
+  ConnectorCloudEventDto,
+  ConnectorVariablesCloudEventDto,
+  DomainError,
+  RecordedConnectorEvent,
+  RecordedEvent,
+  RecordedVariablesEvent,
+} from '@app/domain';
 import { etagOf } from '../rest-connectors/etag';
 
 /**
@@ -6,7 +15,11 @@ import { etagOf } from '../rest-connectors/etag';
  * JetStream, built from the outbox row and its version (neither ever changes), so a consumer reading it twice
  * reads it the same.
  */
-export function cloudEventOf({ event, recorded }: RecordedEvent): ConnectorCloudEventDto {
+export function cloudEventOf(recordedEvent: RecordedConnectorEvent): ConnectorCloudEventDto;
+export function cloudEventOf(recordedEvent: RecordedEvent): ConnectorCloudEventDto | ConnectorVariablesCloudEventDto;
+export function cloudEventOf(recordedEvent: RecordedEvent): ConnectorCloudEventDto | ConnectorVariablesCloudEventDto {
+  if (recordedEvent.variables !== undefined) return variablesEventOf(recordedEvent);
+  const { event, recorded } = recordedEvent;
   return {
     specversion: '1.0',
     id: event.eventUuid,
@@ -24,6 +37,28 @@ export function cloudEventOf({ event, recorded }: RecordedEvent): ConnectorCloud
       reason: recorded.reason,
       revertedTo: recorded.revertedTo,
       snapshot: recorded.snapshot,
+    },
+  };
+}
+
+/** The event of a version of an environment's connector variables (connector_variable_set_versions). */
+function variablesEventOf({ event, variables }: RecordedVariablesEvent): ConnectorVariablesCloudEventDto {
+  return {
+    specversion: '1.0',
+    id: event.eventUuid,
+    source: `/org/${event.organizationUuid}/env/${event.environmentUuid}/connector-variables`,
+    type: CONNECTOR_VARIABLES_EVENT_TYPE,
+    subject: event.environmentUuid,
+    time: variables.updatedAt.toISOString(),
+    datacontenttype: 'application/json',
+    data: {
+      version: event.version,
+      etag: etagOf(event),
+      changes: variables.changes,
+      updatedBy: variables.updatedBy,
+      reason: variables.reason,
+      promotionId: variables.promotionId,
+      variables: variables.snapshot,
     },
   };
 }

@@ -1,5 +1,6 @@
 import { DomainError, RestConnector } from '@app/domain';
-import { ApiHeader } from '@nestjs/swagger';
+import { applyDecorators } from '@nestjs/common';
+import { ApiHeader, ApiResponse } from '@nestjs/swagger';
 import { maxHeaderSize } from 'node:http';
 
 /** An answer and the ETag it goes with (the ETag header). */
@@ -17,6 +18,22 @@ export function etagOf(connector: Pick<RestConnector, 'version'>): string {
 export const ApiIfMatchHeader = (description: string) =>
   // No limit of its own: Node refuses (431) the headers of a request over maxHeaderSize in all.
   ApiHeader({ name: 'If-Match', required: false, description, schema: { type: 'string', maxLength: maxHeaderSize } });
+
+/** The If-None-Match request header of a conditional read and its 304, as the documents describe them. */
+export const ApiIfNoneMatch = () =>
+  applyDecorators(
+    ApiHeader({
+      name: 'If-None-Match',
+      required: false,
+      description: 'An ETag this client holds (`"v3"`): 304 Not Modified while it is still the current one.',
+      schema: { type: 'string', maxLength: maxHeaderSize },
+    }),
+    ApiResponse({
+      status: 304,
+      description: 'Not modified: the ETag sent in If-None-Match is still the current one; no body.',
+      headers: { ETag: { description: 'The current ETag', schema: { type: 'string' } } },
+    }),
+  );
 
 /** An RFC 9110 entity-tag: quoted visible characters, `W/` for a weak one. */
 const ENTITY_TAG = /^(?:W\/)?"[\x21\x23-\x7e]*"$/;

@@ -25,11 +25,10 @@ import {
   SentBody,
 } from '@app/platform';
 import { Body, Controller, Delete, Get, Headers, HttpCode, Param, Post, Put, Query, Res } from '@nestjs/common';
-import { ApiBearerAuth, ApiBody, ApiCreatedResponse, ApiHeader, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiResponse } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiBody, ApiCreatedResponse, ApiHeader, ApiNoContentResponse, ApiOkResponse, ApiOperation } from '@nestjs/swagger';
 import type { Response } from 'express';
-import { maxHeaderSize } from 'node:http';
 import { ApiChangeReasonHeader, Author, WriteAuthor } from './author';
-import { ApiIfMatchHeader } from './etag';
+import { ApiIfMatchHeader, ApiIfNoneMatch } from './etag';
 import { RestConnectorSearchService } from './rest-connector-search.service';
 import { RestConnectorsService } from './rest-connectors.service';
 import { CreateConnectors } from './use-cases/create-connectors.use-case';
@@ -89,17 +88,7 @@ export class RestConnectorsController {
     description:
       'The connector with the flows that use it; secrets read as their placeholders. With If-None-Match naming its current ETag, a 304 without a body.',
   })
-  @ApiHeader({
-    name: 'If-None-Match',
-    required: false,
-    description: 'An ETag this client holds (`"v3"`): 304 Not Modified while it is still the current one.',
-    schema: { type: 'string', maxLength: maxHeaderSize },
-  })
-  @ApiResponse({
-    status: 304,
-    description: 'Not modified: the ETag sent in If-None-Match is still the current one; no body.',
-    headers: { ETag: { description: 'The current ETag', schema: { type: 'string' } } },
-  })
+  @ApiIfNoneMatch()
   @ApiOkResponse({
     type: RestConnectorDto,
     description: 'The connector; secrets appear as their placeholders',

@@ -2,10 +2,20 @@ import { Column, Entity, Index } from 'typeorm';
 import { SequenceColumn, TimestampColumn, UuidColumn } from '../database/columns';
 import { entityRows } from '../database/table-rows';
 
+/** What an outbox row announces (ConnectorEvent.kind). */
+export enum EventKind {
+  CONNECTOR = 'connector',
+  VARIABLES = 'variables',
+}
+
+/** The bot an event of an environment's connector variables names: none (the nil UUID, RFC 9562, which no bot has). */
+export const NO_BOT = '00000000-0000-0000-0000-000000000000';
+
 /**
- * The outbox: one row per recorded version of a connector (rest_connector_versions), written in the transaction of
- * the write, so an event exists if and only if its change committed. The event's content is read from that version
- * (operation, author, changed fields, snapshot), which is never changed once written.
+ * The outbox: one row per recorded version of a connector (rest_connector_versions) or of an environment's connector
+ * variables (connector_variable_set_versions, `kind`), written in the transaction of the write, so an event exists if
+ * and only if its change committed. The event's content is read from that version (operation, author, changed
+ * fields, snapshot), which is never changed once written.
  *
  * `seq` is the insert's AUTO_INCREMENT: on MySQL a later seq can commit before an earlier one, so it is no cursor.
  * `position` is the cursor: the relay (one at a time, docs/operations.md "Change events") numbers the rows it can
@@ -41,7 +51,16 @@ export class ConnectorEvent {
   @UuidColumn()
   connectorUuid: string;
 
-  /** The connector's version this event announces (rest_connector_versions' key with connectorUuid). */
+  /**
+   * What the event announces: a version of a connector (`connector`: rest_connector_versions' key is connectorUuid and
+   * version), or a version of the environment's connector variables (`variables`: connector_variable_set_versions' key
+   * is environmentUuid and version; botUuid is NO_BOT and connectorUuid the environment's uuid, so the relay's
+   * per-subject order and parking hold per set as they do per connector).
+   */
+  @Column({ type: 'varchar', length: 16, default: EventKind.CONNECTOR })
+  kind: EventKind;
+
+  /** The connector's version this event announces (rest_connector_versions' key with connectorUuid), or the set's. */
   @Column({ type: 'int' })
   version: number;
 

@@ -5,15 +5,33 @@ import { listed, placeholderList, statement, statementsBy } from '../database/st
 import { REST_CONNECTOR_VERSION_ROWS } from '../rest-connectors/rest-connector-version.entity';
 import { recordedSnapshot } from '../rest-connectors/connector-snapshot';
 import type { VersionRow } from '../rest-connectors/connector-history.repository';
-import { CONNECTOR_EVENT_ROWS, ConnectorEvent } from './connector-event.entity';
+import { CONNECTOR_VARIABLE_SET_VERSION_ROWS, ConnectorVariableSetVersion } from '../connector-variables/connector-variable.entity';
+import { CONNECTOR_EVENT_ROWS, ConnectorEvent, EventKind } from './connector-event.entity';
 import { CONNECTOR_EVENT_RELAY_ROWS, ConnectorEventRelayState } from './connector-event-relay.entity';
 
-/** An event with its version's content: what the feed answers and the relay publishes (as a CloudEvent). */
-export interface RecordedEvent {
+/** Which event an outbox row is: its ids, and what it announces (`kind`; a connector's version when absent). */
+export type RecordedEventIds = Pick<ConnectorEvent, 'eventUuid' | 'organizationUuid' | 'environmentUuid' | 'botUuid' | 'connectorUuid' | 'version'> & {
+  kind?: EventKind;
+};
+
+/** An event of a connector's version with that version's content: what the feed answers and the relay publishes (as a CloudEvent). */
+export interface RecordedConnectorEvent {
   position: number;
-  event: Pick<ConnectorEvent, 'eventUuid' | 'organizationUuid' | 'environmentUuid' | 'botUuid' | 'connectorUuid' | 'version'>;
+  event: RecordedEventIds;
   recorded: Pick<VersionRow, 'operation' | 'updatedAt' | 'updatedBy' | 'reason' | 'revertedTo' | 'changedFields' | 'snapshot'>;
+  variables?: undefined;
 }
+
+/** An event of a version of an environment's connector variables (kind `variables`), with that version's content. */
+export interface RecordedVariablesEvent {
+  position: number;
+  event: RecordedEventIds;
+  recorded?: undefined;
+  variables: Pick<ConnectorVariableSetVersion, 'updatedAt' | 'updatedBy' | 'reason' | 'promotionId' | 'changes' | 'snapshot'>;
+}
+
+/** An outbox event with its version's content (a connector's, or a set of connector variables'). */
+export type RecordedEvent = RecordedConnectorEvent | RecordedVariablesEvent;
 
 /** Where a feed reads: an environment of an organization, optionally one bot of it. */
 export interface FeedScope {
@@ -49,24 +67,33 @@ export interface EventSize {
 /** The relay's counters (connector_event_relay). */
 export type RelayProgress = Pick<ConnectorEventRelayState, 'sequencedThrough' | 'publishedThrough' | 'purgedThrough'>;
 
-const EVENT_ROWS = CONNECTOR_EVENT_ROWS.pick('position', 'eventUuid', 'organizationUuid', 'environmentUuid', 'botUuid', 'connectorUuid', 'version');
+const EVENT_ROWS = CONNECTOR_EVENT_ROWS.pick('position', 'kind', 'eventUuid', 'organizationUuid', 'environmentUuid', 'botUuid', 'connectorUuid', 'version');
 const RECORDED_ROWS = REST_CONNECTOR_VERSION_ROWS.pick('operation', 'updatedAt', 'updatedBy', 'reason', 'revertedTo', 'changedFields', 'snapshot');
+const VARIABLES_ROWS = CONNECTOR_VARIABLE_SET_VERSION_ROWS.pick('updatedAt', 'updatedBy', 'reason', 'promotionId', 'changes', 'snapshot');
+/** The set version's columns, each `s_<column>`: beside the connector version's, whose names they share. */
+const VARIABLES_SELECT = VARIABLES_ROWS.layout.map(({ column }) => `s.${column} AS s_${column}`).join(', ');
 const PROGRESS_ROWS = CONNECTOR_EVENT_RELAY_ROWS.pick('sequencedThrough', 'publishedThrough', 'purgedThrough');
 const EXPIRING_ROWS = CONNECTOR_EVENT_ROWS.pick('seq', 'position', 'createdAt');
 const CREATED_ROWS = CONNECTOR_EVENT_ROWS.pick('createdAt');
 const SCOPE_ROWS = CONNECTOR_EVENT_ROWS.pick('organizationUuid', 'environmentUuid', 'botUuid');
 
+/**
+ * The two versions an event may announce, by its kind: a connector's (rest_connector_versions) or a set of connector
+ * variables' (connector_variable_set_versions); each join a lookup of its primary key, the other's columns NULL.
+ */
+const VERSIONS_OF_EVENTS =
+  "LEFT JOIN rest_connector_versions v ON ev.kind = 'connector' AND v.connector_uuid = ev.connector_uuid AND v.version = ev.version " +
+  "LEFT JOIN connector_variable_set_versions s ON ev.kind = 'variables' AND s.environment_uuid = ev.environment_uuid AND s.version = ev.version";
 /** Events with their versions' content (a version row is never changed once written), in position order. */
-export const RECORDED_EVENTS =
-  `SELECT ${EVENT_ROWS.select('ev')}, ${RECORDED_ROWS.select('v')} FROM connector_events ev ` +
-  'JOIN rest_connector_versions v ON v.connector_uuid = ev.connector_uuid AND v.version = ev.version';
+export const RECORDED_EVENTS = `SELECT ${EVENT_ROWS.select('ev')}, ${RECORDED_ROWS.select('v')}, ${VARIABLES_SELECT} FROM connector_events ev ${VERSIONS_OF_EVENTS}`;
 /**
  * The same events' positions and the bytes of what they carry that grows (the snapshot, the changed fields, the
  * author and the reason, as stored, in UTF-8): what a read weighs before it loads them (EventReads). OCTET_LENGTH on both engines.
  */
 export const EVENT_SIZES =
-  'SELECT ev.position AS position, OCTET_LENGTH(v.snapshot) + OCTET_LENGTH(v.changed_fields) + OCTET_LENGTH(v.updated_by) + COALESCE(OCTET_LENGTH(v.reason), 0) AS bytes ' +
-  'FROM connector_events ev JOIN rest_connector_versions v ON v.connector_uuid = ev.connector_uuid AND v.version = ev.version';
+  'SELECT ev.position AS position, COALESCE(OCTET_LENGTH(v.snapshot) + OCTET_LENGTH(v.changed_fields) + OCTET_LENGTH(v.updated_by) + COALESCE(OCTET_LENGTH(v.reason), 0), ' +
+  'OCTET_LENGTH(s.snapshot) + OCTET_LENGTH(s.changes) + OCTET_LENGTH(s.updated_by) + COALESCE(OCTET_LENGTH(s.reason), 0), 0) AS bytes ' +
+  `FROM connector_events ev ${VERSIONS_OF_EVENTS}`;
 /** A range of the outbox, in position order: after `after`, up to `through`, at most `limit`. */
 export const RANGE = 'ev.position > :after AND ev.position <= :through ORDER BY ev.position LIMIT :limit';
 /** The feed's scope, in its statements: the organization and the environment of the path (and the bot, when named). */
@@ -331,6 +358,10 @@ export function eventSizeOf(row: Record<string, unknown>): EventSize {
 
 export function recordedEventOf(row: Record<string, unknown>): RecordedEvent {
   const { position, ...event } = EVENT_ROWS.from(row);
+  if (event.kind === EventKind.VARIABLES) {
+    const stored = Object.fromEntries(VARIABLES_ROWS.layout.map(({ column }) => [column, row[`s_${column}`]]));
+    return { position: Number(position), event, variables: VARIABLES_ROWS.from(stored) };
+  }
   const recorded = RECORDED_ROWS.from(row);
   return { position: Number(position), event, recorded: { ...recorded, snapshot: recordedSnapshot(recorded.snapshot) } };
 }

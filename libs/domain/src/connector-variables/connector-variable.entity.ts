@@ -1,6 +1,7 @@
-import { Column, Entity, Index } from 'typeorm';
+import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
 import { BinaryKeyColumn, LargeJsonColumn, LargeTextColumn, TimestampColumn, UuidColumn, UuidPrimaryColumn } from '../database/columns';
 import { entityRows } from '../database/table-rows';
+import { CHANGE_REASON_MAX_LENGTH } from '../rest-connectors/rest-connector-version.entity';
 
 /**
  * One named connector variable of an environment (docs/api-contract.md, "Connector variables"): what a connector's
@@ -72,3 +73,70 @@ export class ConnectorVariableSet {
 }
 
 export const CONNECTOR_VARIABLE_SET_ROWS = entityRows(ConnectorVariableSet);
+
+/** What a version of a set did to one variable (secrets by name only). */
+export enum VariableChange {
+  ADDED = 'ADDED',
+  CHANGED = 'CHANGED',
+  REMOVED = 'REMOVED',
+}
+
+/** One variable a version of the set changed: its name, whether it is (or was) secret, and how it changed. */
+export interface RecordedVariableChange {
+  name: string;
+  secret: boolean;
+  change: VariableChange;
+}
+
+/** One variable as a version of the set recorded it: a secret's value only as `<SECRET>` (stored) or null (asks for it again). */
+export interface RecordedVariable {
+  name: string;
+  secret: boolean;
+  value: string | null;
+  destinations: string[];
+}
+
+/**
+ * One version of an environment's set of connector variables (docs/api-contract.md, "Connector variables"), written
+ * in the transaction of the write: who (`updatedBy`, `updatedBySub`), through which request and why, which variables
+ * changed (secrets by name only), the set it left (secrets as `<SECRET>`), and the promotion that made it, if one did.
+ * Its change event (ConnectorEventOutbox.appendVariables) reads it.
+ */
+@Entity('connector_variable_set_versions')
+export class ConnectorVariableSetVersion {
+  @PrimaryColumn({ type: 'varchar', length: 36 })
+  environmentUuid: string;
+
+  @PrimaryColumn({ type: 'int' })
+  version: number;
+
+  @UuidColumn()
+  organizationUuid: string;
+
+  @TimestampColumn()
+  updatedAt: Date;
+
+  @Column({ type: 'varchar', length: 255 })
+  updatedBy: string;
+
+  @Column({ type: 'varchar', length: 255, nullable: true })
+  updatedBySub: string | null;
+
+  @Column({ type: 'varchar', length: 128, nullable: true })
+  requestId: string | null;
+
+  @Column({ type: 'varchar', length: CHANGE_REASON_MAX_LENGTH, nullable: true })
+  reason: string | null;
+
+  /** The promotion that made this version, or null. */
+  @UuidColumn({ nullable: true })
+  promotionId: string | null;
+
+  @LargeJsonColumn()
+  changes: RecordedVariableChange[];
+
+  @LargeJsonColumn()
+  snapshot: RecordedVariable[];
+}
+
+export const CONNECTOR_VARIABLE_SET_VERSION_ROWS = entityRows(ConnectorVariableSetVersion);

@@ -11,7 +11,7 @@ import { RestConnectorTag } from '../rest-connectors/rest-connector-tag.entity';
 import { RestConnectorVersion } from '../rest-connectors/rest-connector-version.entity';
 import { RestConnector } from '../rest-connectors/rest-connector.entity';
 import { ConnectorTestRun } from '../rest-connectors/test-runs/connector-test-run.entity';
-import { ConnectorVariable, ConnectorVariableSet } from '../connector-variables/connector-variable.entity';
+import { ConnectorVariable, ConnectorVariableSet, ConnectorVariableSetVersion } from '../connector-variables/connector-variable.entity';
 
 /** Listed, not globbed: the apps are bundled by webpack. */
 export const ENTITIES = [
@@ -30,4 +30,5 @@ export const ENTITIES = [
   ConnectorTestRun,
   ConnectorVariable,
   ConnectorVariableSet,
+  ConnectorVariableSetVersion,
 ];

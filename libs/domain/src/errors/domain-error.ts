@@ -18,12 +18,17 @@ export type DomainErrorCode =
   | 'IDEMPOTENCY_KEY_REUSED'
   | 'IDEMPOTENT_REQUEST_IN_PROGRESS'
   | 'EVENT_CURSOR_EXPIRED'
+  | 'CONNECTOR_VARIABLES_CHANGED'
+  | 'CONNECTOR_VARIABLES_BUSY'
+  | 'DESTINATIONS_MOVED'
   | 'INVALID_INPUT';
 
 export class DomainError extends Error {
   constructor(
     readonly code: DomainErrorCode,
     message: string,
+    /** What the error body carries beside the platform's members (a 409's list of what conflicts), after them; none by default. */
+    readonly details?: Readonly<Record<string, unknown>>,
   ) {
     super(message);
     this.name = new.target.name;

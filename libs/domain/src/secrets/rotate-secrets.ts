@@ -2,7 +2,8 @@ import { DataSource } from 'typeorm';
 import { openDatabase } from '../database/open-database';
 import { SECRET_FIELDS } from '../rest-connectors/connector-fields';
 import { REST_CONNECTOR_ROWS } from '../rest-connectors/rest-connector.entity';
-import { secretContext, SecretCipher, secretHeaderContext } from './secret-cipher';
+import { CONNECTOR_VARIABLE_ROWS } from '../connector-variables/connector-variable.entity';
+import { secretContext, SecretCipher, secretHeaderContext, variableSecretContext } from './secret-cipher';
 
 const BATCH = 500;
 const SECRET_ROWS = REST_CONNECTOR_ROWS.pick('uuid', 'version', 'headers', ...SECRET_FIELDS);
@@ -10,8 +11,13 @@ const HEADERS = REST_CONNECTOR_ROWS.pick('headers');
 
 export interface RotationSummary {
   connectors: number;
+  /** The connectors' secrets (fields and secret headers) re-encrypted. */
   secrets: number;
+  /** The secret connector variables re-encrypted. */
+  variables: number;
 }
+
+const VARIABLE_SECRET_ROWS = CONNECTOR_VARIABLE_ROWS.pick('uuid', 'environmentUuid', 'name', 'sealedValue');
 
 /**
  * Re-encrypts with the current key every stored secret that another key encrypted, soft-deleted
@@ -22,13 +28,13 @@ export interface RotationSummary {
  */
 export async function rotateSecrets(dataSource: DataSource, cipher: SecretCipher): Promise<RotationSummary> {
   const db = openDatabase(dataSource);
-  const summary: RotationSummary = { connectors: 0, secrets: 0 };
+  const summary: RotationSummary = { connectors: 0, secrets: 0, variables: 0 };
   let after = '';
   for (;;) {
     const rows = (
       await db.rows(`SELECT ${SECRET_ROWS.select('c')} FROM rest_connectors c WHERE c.uuid > ? ORDER BY c.uuid ASC LIMIT ?`, [after, BATCH], 'primary')
     ).map((row) => SECRET_ROWS.from(row));
-    if (rows.length === 0) return summary;
+    if (rows.length === 0) break;
     after = rows[rows.length - 1].uuid;
     for (const row of rows) {
       let rotated = 0;
@@ -61,6 +67,35 @@ export async function rotateSecrets(dataSource: DataSource, cipher: SecretCipher
       }
       if (rotated > 0) summary.connectors += 1;
       summary.secrets += rotated;
+    }
+  }
+  summary.variables = await rotateVariableSecrets(db, cipher);
+  return summary;
+}
+
+/**
+ * The sealed values of secret connector variables (variableSecretContext) that another key encrypted, re-encrypted
+ * with the current one, each only while it is still the value read (compare-and-set): the set's version stays (the
+ * value is the same). Answers how many were re-encrypted.
+ */
+async function rotateVariableSecrets(db: ReturnType<typeof openDatabase>, cipher: SecretCipher): Promise<number> {
+  let rotated = 0;
+  let after = '';
+  for (;;) {
+    const rows = (
+      await db.rows(
+        `SELECT ${VARIABLE_SECRET_ROWS.select('v')} FROM connector_variables v WHERE v.uuid > ? AND v.sealed_value IS NOT NULL ORDER BY v.uuid ASC LIMIT ?`,
+        [after, BATCH],
+        'primary',
+      )
+    ).map((row) => VARIABLE_SECRET_ROWS.from(row));
+    if (rows.length === 0) return rotated;
+    after = rows[rows.length - 1].uuid;
+    for (const { uuid, environmentUuid, name, sealedValue } of rows) {
+      if (sealedValue === null || !cipher.isStale(sealedValue)) continue;
+      const context = variableSecretContext(environmentUuid, name);
+      const fresh = cipher.encrypt(cipher.decrypt(sealedValue, context), context);
+      rotated += await db.run('UPDATE connector_variables SET sealed_value = ? WHERE uuid = ? AND sealed_value = ?', [fresh, uuid, sealedValue]);
     }
   }
 }

@@ -68,8 +68,11 @@ export class SecretCipher {
 /** What a connector's secret is bound to. */
 export const secretContext = (connectorUuid: string, field: string) => `rest-connector:${connectorUuid}:${field}`;
 
-/** What a secret connector variable of an environment is bound to: the environment and the variable's name (byte for byte). */
-export const connectorVariableContext = (environmentUuid: string, name: string) => `connector-variable:${environmentUuid}:${name}`;
+/**
+ * What a secret connector variable is bound to: its environment and its name (case-sensitive, as the name is), so a
+ * sealed value copied to another environment, or to another name, does not decrypt.
+ */
+export const variableSecretContext = (environmentUuid: string, name: string) => `connector-variable:${environmentUuid.toLowerCase()}:${name}`;
 
 /** What a connector's secret header is bound to: the connector and the header's name, case-insensitively. */
 export const secretHeaderContext = (connectorUuid: string, header: string) => secretContext(connectorUuid, secretHeaderKey(header));

@@ -38,7 +38,8 @@ export class AllExceptionsFilter implements ExceptionFilter {
     const http = host.switchToHttp();
     const req = http.getRequest<Request>();
     const res = http.getResponse<Response>();
-    let { status, message } = this.describe(exception);
+    const described = this.describe(exception);
+    let { status, message } = described;
     // A path the app serves, in a method it does not: 405 with what it does serve (RFC 9110), not a 404.
     const allowed = status === HttpStatus.NOT_FOUND && isUnroutedRequest(message, req) ? allowedMethods(req) : [];
     if (allowed.length > 0) {
@@ -75,10 +76,11 @@ export class AllExceptionsFilter implements ExceptionFilter {
       requestId: String(req.id ?? ''),
     };
     if (res.headersSent) return;
-    res.status(status).json(body);
+    // A domain error's own members come after the platform's, never in their place.
+    res.status(status).json(described.details === undefined ? body : { ...body, ...withoutBase(described.details, body) });
   }
 
-  private describe(exception: unknown): { status: number; message: string | string[] } {
+  private describe(exception: unknown): { status: number; message: string | string[]; details?: Readonly<Record<string, unknown>> } {
     if (exception instanceof DomainError) return describeDomainError(exception);
     if (exception instanceof HttpException) {
       const status = exception.getStatus();
@@ -99,6 +101,11 @@ export class AllExceptionsFilter implements ExceptionFilter {
     if (typeof status === 'number' && status >= 400 && status < 500) return { status, message: middlewareMessage(httpish!, status) };
     return { status: 500, message: 'Internal server error' };
   }
+}
+
+/** `details` without the members the platform's body has. */
+function withoutBase(details: Readonly<Record<string, unknown>>, body: ErrorBody): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(details).filter(([key]) => !(key in body)));
 }
 
 /** What a middleware's 4xx says: body-parser's own words replaced by ours (a body too large names its route's limit). */

@@ -17,10 +17,14 @@ const STATUS_OF: Record<DomainErrorCode, HttpStatus> = {
   IDEMPOTENCY_KEY_REUSED: HttpStatus.UNPROCESSABLE_ENTITY,
   IDEMPOTENT_REQUEST_IN_PROGRESS: HttpStatus.CONFLICT,
   EVENT_CURSOR_EXPIRED: HttpStatus.GONE,
+  CONNECTOR_VARIABLES_CHANGED: HttpStatus.PRECONDITION_FAILED,
+  CONNECTOR_VARIABLES_BUSY: HttpStatus.CONFLICT,
+  DESTINATIONS_MOVED: HttpStatus.CONFLICT,
   INVALID_INPUT: HttpStatus.BAD_REQUEST,
 };
 
 /** A domain error as the answer says it: its code's status, and its message (every problem, for invalid input). */
-export function describeDomainError(error: DomainError): { status: number; message: string | string[] } {
-  return { status: STATUS_OF[error.code], message: error instanceof InvalidInputError ? error.problems : error.message };
+export function describeDomainError(error: DomainError): { status: number; message: string | string[]; details?: Readonly<Record<string, unknown>> } {
+  const described = { status: STATUS_OF[error.code], message: error instanceof InvalidInputError ? error.problems : error.message };
+  return error.details === undefined ? described : { ...described, details: error.details };
 }

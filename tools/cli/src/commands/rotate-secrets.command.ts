@@ -10,7 +10,8 @@ export async function rotateStoredSecrets(config: AppConfig): Promise<number> {
   const dataSource = await openDataSource(config.database);
   try {
     const summary = await rotateSecrets(dataSource, secretCipherFor(config));
-    console.log(`Re-encrypted ${summary.secrets} secrets of ${summary.connectors} connectors`);
+    const variables = summary.variables > 0 ? ` and ${summary.variables} secret connector variables` : '';
+    console.log(`Re-encrypted ${summary.secrets} secrets of ${summary.connectors} connectors${variables}`);
     return 0;
   } finally {
     await dataSource.destroy();

@@ -29,6 +29,16 @@ export class ConnectorEventRefusedError extends Error {
 /** The subjects' first tokens; the stream takes `<prefix>.>`. */
 export const CONNECTOR_EVENTS_SUBJECT_PREFIX = 'connectors.events';
 
+/**
+ * `connectors.events.<org>.<env>.variables`: the subject of the changes of an environment's connector variables, under
+ * the environment's connectors (`connectors.events.<org>.<env>.>` takes both; a bot's `…<bot>.*` neither's other).
+ */
+export function connectorVariablesEventSubject(orgUuid: string, envUuid: string, prefix = CONNECTOR_EVENTS_SUBJECT_PREFIX): string {
+  const wrong = [orgUuid, envUuid].find((id) => !UUID.test(id));
+  if (wrong !== undefined) throw new TypeError(`connector events: a subject is made of UUIDs, got ${JSON.stringify(wrong)}`);
+  return [prefix, orgUuid.toLowerCase(), envUuid.toLowerCase(), 'variables'].join('.');
+}
+
 /** The media type of a structured-mode CloudEvent in JSON (CloudEvents 1.0, JSON event format). */
 export const CLOUDEVENTS_JSON = 'application/cloudevents+json';
 

@@ -8,7 +8,12 @@ import { cloudEventOf } from '../cloud-event';
 import { EventBatch, EventReads, EventSource, RELAY_EVENT_READS } from '../event-reads';
 import { EventFeedWatcher } from '../feed/event-feed-watcher';
 import { ConnectorEventMetrics } from './connector-event-metrics';
-import { ConnectorEventPublisher, ConnectorEventRefusedError, connectorEventSubject } from '../jetstream/connector-event-publisher';
+import {
+  ConnectorEventPublisher,
+  ConnectorEventRefusedError,
+  connectorEventSubject,
+  connectorVariablesEventSubject,
+} from '../jetstream/connector-event-publisher';
 import { CONNECTOR_EVENT_PUBLISHER } from './event-publisher.provider';
 
 /** The relay's pace (docs/operations.md, "Change events"). */
@@ -445,6 +450,7 @@ export class ConnectorEventRelay implements OnApplicationBootstrap, BeforeApplic
   }
 }
 
-function subjectOf({ event }: RecordedEvent, prefix?: string): string {
+function subjectOf({ event, variables }: RecordedEvent, prefix?: string): string {
+  if (variables !== undefined) return connectorVariablesEventSubject(event.organizationUuid, event.environmentUuid, prefix);
   return connectorEventSubject(event.organizationUuid, event.environmentUuid, event.botUuid, event.connectorUuid, prefix);
 }

@@ -1,8 +1,12 @@
-import { RecordedEvent, VersionOperation } from '@app/domain';
+import { RecordedConnectorEvent, VersionOperation } from '@app/domain';
 import { randomUUID } from 'node:crypto';
 
 /** An outbox event at `position` as the repository reads it: a connector of its own, created, unless `event` says otherwise. */
-export function aRecordedEvent(position: number, event: Partial<RecordedEvent['event']> = {}, operation = VersionOperation.CREATED): RecordedEvent {
+export function aRecordedEvent(
+  position: number,
+  event: Partial<RecordedConnectorEvent['event']> = {},
+  operation = VersionOperation.CREATED,
+): RecordedConnectorEvent {
   return {
     position,
     event: {
@@ -21,7 +25,7 @@ export function aRecordedEvent(position: number, event: Partial<RecordedEvent['e
       reason: null,
       revertedTo: null,
       changedFields: [],
-      snapshot: {} as RecordedEvent['recorded']['snapshot'],
+      snapshot: {} as RecordedConnectorEvent['recorded']['snapshot'],
     },
   };
 }

@@ -2,7 +2,7 @@ import {
   ConsistencyScope,
   BotPath,
   ConnectorVariableRow,
-  connectorVariableContext,
+  variableSecretContext,
   ConnectorWrite,
   newUuid,
   RecordedTestRunOutcome,
@@ -102,7 +102,7 @@ export class TestRunsService {
 
   private valueOf(envUUID: string, { name, secret, value, sealedValue }: ConnectorVariableRow): Array<[string, string]> {
     if (!secret) return value === null ? [] : [[name, value]];
-    return sealedValue === null ? [] : [[name, this.cipher.decrypt(sealedValue, connectorVariableContext(envUUID, name))]];
+    return sealedValue === null ? [] : [[name, this.cipher.decrypt(sealedValue, variableSecretContext(envUUID, name))]];
   }
 
   private async run(path: BotPath, connector: RunnableConnector, variables: Record<string, string>, who: TestRunCaller): Promise<TestRunAnswerDto> {

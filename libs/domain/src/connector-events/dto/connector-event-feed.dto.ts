@@ -1,10 +1,11 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiExtraModels, ApiProperty, ApiPropertyOptional, getSchemaPath } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { IsInt, IsOptional, Matches, Max, Min } from 'class-validator';
 import { toInteger } from '../../rest-connectors/dto/pagination-query.dto';
 import { ReasonProperty, RestConnectorSnapshotDto, RevertedToProperty } from '../../rest-connectors/dto/rest-connector-history.dto';
 import { VersionOperation } from '../../rest-connectors/rest-connector.enums';
 import { UUID_PATTERN } from '../../scope/uuid';
+import { ConnectorVariableChangeDto, RecordedConnectorVariableDto } from '../../connector-variables/dto/connector-variables.dto';
 
 export const EVENT_FEED = { defaultLimit: 100, maxLimit: 1000, maxWaitS: 30 } as const;
 
@@ -150,6 +151,64 @@ export class ConnectorCloudEventDto {
   data: ConnectorEventDataDto;
 }
 
+/** The CloudEvents `type` of a version of an environment's connector variables. */
+export const CONNECTOR_VARIABLES_EVENT_TYPE = 'connector-variables.updated.v1';
+
+/** What a write of an environment's connector variables changed, as its event carries it. */
+export class ConnectorVariablesEventDataDto {
+  @ApiProperty({ type: 'integer', format: 'int32', minimum: 1, example: 3, description: 'The version of the set after this write.' })
+  version: number;
+
+  @ApiProperty({ example: '"v3"', description: 'The ETag a read of the set answered right after this write.' })
+  etag: string;
+
+  @ApiProperty({ type: [ConnectorVariableChangeDto], description: 'The variables the write added, changed or removed; secrets by name only.' })
+  changes: ConnectorVariableChangeDto[];
+
+  @ApiProperty({ example: 'alice', description: 'Who made the write.' })
+  updatedBy: string;
+
+  @ReasonProperty()
+  reason: string | null;
+
+  @ApiProperty({ type: 'string', format: 'uuid', nullable: true, description: 'The promotion that made the write; null otherwise.' })
+  promotionId: string | null;
+
+  @ApiProperty({ type: [RecordedConnectorVariableDto], description: 'The set right after the write, by name; secret values as `<SECRET>` (null: none).' })
+  variables: RecordedConnectorVariableDto[];
+}
+
+/** A change of an environment's connector variables, as a CloudEvents 1.0 event in structured JSON mode. */
+export class ConnectorVariablesCloudEventDto {
+  @ApiProperty({ enum: ['1.0'], example: '1.0' })
+  specversion: '1.0';
+
+  @ApiProperty({ format: 'uuid', description: "The event's id: the same in the feed and on JetStream, for ever. Deduplicate by it." })
+  id: string;
+
+  @ApiProperty({
+    example: '/org/3fa85f64-5717-4562-b3fc-2c963f66afa6/env/…/connector-variables',
+    description: "The environment's connector variables: `/org/{orgUUID}/env/{envUUID}/connector-variables`.",
+  })
+  source: string;
+
+  @ApiProperty({ enum: [CONNECTOR_VARIABLES_EVENT_TYPE], example: CONNECTOR_VARIABLES_EVENT_TYPE })
+  type: typeof CONNECTOR_VARIABLES_EVENT_TYPE;
+
+  @ApiProperty({ format: 'uuid', description: "The environment's uuid." })
+  subject: string;
+
+  @ApiProperty({ format: 'date-time', description: 'When the write was made.' })
+  time: string;
+
+  @ApiProperty({ enum: ['application/json'], example: 'application/json' })
+  datacontenttype: 'application/json';
+
+  @ApiProperty({ type: ConnectorVariablesEventDataDto })
+  data: ConnectorVariablesEventDataDto;
+}
+
+@ApiExtraModels(ConnectorCloudEventDto, ConnectorVariablesCloudEventDto)
 export class ConnectorEventItemDto {
   @ApiProperty({
     example: 'q3Jt0cS1b2lM8WqTq5dR5m6J3E2FQW0hZk1w2lEoXg1c9vBn',
@@ -157,8 +216,11 @@ export class ConnectorEventItemDto {
   })
   cursor: string;
 
-  @ApiProperty({ type: ConnectorCloudEventDto })
-  event: ConnectorCloudEventDto;
+  @ApiProperty({
+    oneOf: [{ $ref: getSchemaPath(ConnectorCloudEventDto) }, { $ref: getSchemaPath(ConnectorVariablesCloudEventDto) }],
+    description: "A connector's change (`connector.*`), or a change of the environment's connector variables (`connector-variables.updated.v1`).",
+  })
+  event: ConnectorCloudEventDto | ConnectorVariablesCloudEventDto;
 }
 
 export class ConnectorEventFeedDto {
