@@ -35,3 +35,19 @@ describe(withEscapesAsSent.name, () => {
     expect(withEscapesAsSent('\\{{name}} {{v}} \\{{ spaced }} {{1}} \\\\{{x}}')).toBe('{{name}} {{v}} {{ spaced }} {{1}} \\{{x}}');
   });
 });
+
+describe(isHttpUrlWithPlaceholders.name, () => {
+  it.each(['{{env.BASE_URL}}', '{{env.BASE_URL}}/orders/{{id}}?q={{q}}', '{{ env.api-host }}#top', 'https://{{env.region}}.example.com/x'])(
+    "takes %j: an environment's variable may start the URL, standing for its scheme and host",
+    (url) => {
+      expect(isHttpUrlWithPlaceholders(url, 2048)).toBe(true);
+    },
+  );
+
+  it.each(['{{BASE_URL}}/orders', '{{env.BASE_URL}}x/orders', '{{env.scheme}}://host', 'x{{env.BASE_URL}}/orders', '{{env.}}/x'])(
+    'refuses %j: only an environment variable followed by the path, query or fragment starts a URL',
+    (url) => {
+      expect(isHttpUrlWithPlaceholders(url, 2048)).toBe(false);
+    },
+  );
+});

@@ -42,10 +42,16 @@ export function withEscapesAsSent(text: string): string {
   return text.replace(ESCAPED_PLACEHOLDER, (_match, literal: string) => literal);
 }
 
+/**
+ * A URL that starts with an environment's connector variable (`{{env.BASE_URL}}/orders`): its value stands for the
+ * scheme and host (and may hold a port and a path), filled as written (env-placeholders.ts).
+ */
+const LEADING_ENV_PLACEHOLDER = new RegExp(`^\\{\\{\\s*env\\.${VARIABLE_NAME_SOURCE}\\s*\\}\\}(?=[/?#]|$)`);
+
 export function isHttpUrlWithPlaceholders(value: unknown, maxLength: number): boolean {
   if (typeof value !== 'string' || value.length > maxLength || /\s/.test(value.replace(PLACEHOLDER, ''))) return false;
   try {
-    const url = new URL(value.replace(PLACEHOLDER, 'placeholder'));
+    const url = new URL(value.replace(LEADING_ENV_PLACEHOLDER, 'https://placeholder').replace(PLACEHOLDER, 'placeholder'));
     return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname.length > 0;
   } catch {
     return false;
