@@ -3,6 +3,7 @@ import {
   ConnectorHistoryRepository,
   ConnectorRelationsRepository,
   ConnectorTestRunRepository,
+  ConnectorVariableRepository,
   DomainModule,
   IdempotencyRepository,
   IdempotencyService,
@@ -15,6 +16,7 @@ import { ConnectorExportService } from './import-export/connector-export.service
 import { ConnectorImportService } from './import-export/connector-import.service';
 import { ImportExportController } from './import-export/import-export.controller';
 import { ImportReader } from './import-export/import-reader';
+import { ImportVariableFill, InsertMissingVariables } from './import-export/import-variable-fill';
 import { ConnectorHistoryService } from './history/connector-history.service';
 import { RestConnectorSearchService } from './rest-connector-search.service';
 import { RestConnectorsController } from './rest-connectors.controller';
@@ -46,6 +48,7 @@ import { UpdateConnector } from './use-cases/update-connector.use-case';
       ConnectorTestRunRepository,
       IdempotencyRepository,
       IdempotencyService,
+      ConnectorVariableRepository,
     ),
   ],
   // The fixed sub-paths (`test`, `test-runs`, `deleted`) before the connectors' `:serviceUUID`.
@@ -53,6 +56,7 @@ import { UpdateConnector } from './use-cases/update-connector.use-case';
   providers: [
     ConnectorImportService,
     ImportReader,
+    { provide: ImportVariableFill, useClass: InsertMissingVariables },
     ConnectorExportService,
     RestConnectorsService,
     CreateConnectors,
