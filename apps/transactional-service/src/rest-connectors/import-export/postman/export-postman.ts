@@ -1,4 +1,5 @@
 import { ApiKeyIn, AuthType, ContentType, GrantType, isEnvName, MEDIA_TYPES, multipartPartsOf, PLACEHOLDER, withEscapesAsSent } from '@app/domain';
+import { bodyAsSent, ExportedConnector, secretHeaderVariable } from '../connector-draft';
 import { formPairs } from '../form-pairs';
 import { X_BASE64 } from './body';
 import { withConnectorBlock } from './connector-block';
