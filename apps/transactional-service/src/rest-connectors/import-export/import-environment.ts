@@ -109,7 +109,37 @@ export function importEnvironment(
   const offers = postmanOffers(postman);
   for (const { name, value } of defaults) if (!offers.has(name)) offers.set(name, { value, secret: false, source: 'OPENAPI_SERVER', key: name });
 
-  const plainFills = new Map<string, Offer>();
+  const plainFills = plainFillsOf(usedBy, stored, offers, warnings);
+  const plain = plainValuesOf(existing);
+  const after: EnvValues = (name) => plain(name) ?? plainFills.get(name)?.value;
+  const secretFills = secretFillsOf(usedBy, stored, offers, after, warnings);
+  const environmentVariables = [...usedBy].map(([name, users]) =>
+    variableOf(name, users.length, stored.get(name), plainFills.get(name), secretFills.get(name)),
+  );
+  const variablesToFill: VariableToFill[] = [
+    ...[...plainFills].map(([name, { value }]) => ({ name, value, secret: false, destinations: [] })),
+    ...[...secretFills].map(([name, { offer, destinations }]) => ({ name, value: offer.value, secret: true, destinations })),
+  ];
+
+  warnings.push(...offerWarnings(offers, usedBy, stored));
+  const problems = [...destinationProblems(users, stored, after)];
+  if (existing.length + variablesToFill.length > MAX_CONNECTOR_VARIABLES) {
+    problems.push(
+      `the environment has ${existing.length} connector variables and the import would add ${variablesToFill.length}: an environment holds at most ${MAX_CONNECTOR_VARIABLES}; ` +
+        'leave values out of postmanEnvironment, or remove variables with PUT …/connector-variables',
+    );
+  }
+  return { environmentVariables, variablesToFill, warnings, problems };
+}
+
+/** The plain values offered for variables the environment lacks; one that starts a URL without a scheme takes `http://`. */
+function plainFillsOf(
+  usedBy: ReadonlyMap<string, EnvironmentUser[]>,
+  stored: ReadonlyMap<string, ConnectorVariableRow>,
+  offers: ReadonlyMap<string, Offer>,
+  warnings: ImportWarning[],
+): Map<string, Offer> {
+  const fills = new Map<string, Offer>();
   for (const [name, users] of usedBy) {
     const offer = offers.get(name);
     if (stored.has(name) || offer === undefined || offer.secret) continue;
@@ -119,71 +149,71 @@ export function importEnvironment(
         where: 'postmanEnvironment',
         message: `The value of ${JSON.stringify(offer.key)} starts a URL and has no scheme: http:// is added, as Postman does.`,
       });
-      plainFills.set(name, { ...offer, value: `http://${offer.value}` });
-    } else plainFills.set(name, offer);
+      fills.set(name, { ...offer, value: `http://${offer.value}` });
+    } else fills.set(name, offer);
   }
-  const plain = plainValuesOf(existing);
-  const after: EnvValues = (name) => plain(name) ?? plainFills.get(name)?.value;
+  return fills;
+}
 
-  const secretFills = new Map<string, { offer: Offer; destinations: string[] }>();
+/** The secret values offered for variables the environment lacks, each with its destinations; those that cannot be bound warned about. */
+function secretFillsOf(
+  usedBy: ReadonlyMap<string, EnvironmentUser[]>,
+  stored: ReadonlyMap<string, ConnectorVariableRow>,
+  offers: ReadonlyMap<string, Offer>,
+  after: EnvValues,
+  warnings: ImportWarning[],
+): Map<string, { offer: Offer; destinations: string[] }> {
+  const fills = new Map<string, { offer: Offer; destinations: string[] }>();
   for (const [name, users] of usedBy) {
     const offer = offers.get(name);
     if (stored.has(name) || offer === undefined || !offer.secret) continue;
     const reason = secretNotFilled(name, users, after);
-    if (typeof reason === 'string')
+    if (typeof reason === 'string') {
       warnings.push({ code: 'ENVIRONMENT_SECRET_NOT_FILLED', where: 'postmanEnvironment', message: `${JSON.stringify(offer.key)} is not filled: ${reason}.` });
-    else secretFills.set(name, { offer, destinations: reason.destinations });
+    } else fills.set(name, { offer, destinations: reason.destinations });
   }
+  return fills;
+}
 
-  const environmentVariables = [...usedBy].map(([name, users]): ImportEnvironmentVariableDto => {
-    const row = stored.get(name);
-    if (row) return { name, secret: row.secret, status: ImportEnvironmentVariableStatus.DEFINED, usedBy: users.length };
-    const filled = plainFills.get(name);
-    if (filled)
-      return { name, secret: false, status: ImportEnvironmentVariableStatus.FILLED, usedBy: users.length, source: filled.source, value: filled.value };
-    const secret = secretFills.get(name);
-    if (secret) {
-      return {
-        name,
-        secret: true,
-        status: ImportEnvironmentVariableStatus.FILLED,
-        usedBy: users.length,
-        source: secret.offer.source,
-        destinations: secret.destinations,
-      };
-    }
-    return { name, secret: false, status: ImportEnvironmentVariableStatus.MISSING, usedBy: users.length };
-  });
-  const variablesToFill: VariableToFill[] = [
-    ...[...plainFills].map(([name, { value }]) => ({ name, value, secret: false, destinations: [] })),
-    ...[...secretFills].map(([name, { offer, destinations }]) => ({ name, value: offer.value, secret: true, destinations })),
+/** One variable as the answer lists it: DEFINED (the environment's), FILLED (a secret without its value), else MISSING. */
+function variableOf(
+  name: string,
+  usedBy: number,
+  row: ConnectorVariableRow | undefined,
+  plain: Offer | undefined,
+  secret: { offer: Offer; destinations: string[] } | undefined,
+): ImportEnvironmentVariableDto {
+  if (row) return { name, secret: row.secret, status: ImportEnvironmentVariableStatus.DEFINED, usedBy };
+  if (plain) return { name, secret: false, status: ImportEnvironmentVariableStatus.FILLED, usedBy, source: plain.source, value: plain.value };
+  if (secret)
+    return { name, secret: true, status: ImportEnvironmentVariableStatus.FILLED, usedBy, source: secret.offer.source, destinations: secret.destinations };
+  return { name, secret: false, status: ImportEnvironmentVariableStatus.MISSING, usedBy };
+}
+
+/** What the Postman environment gives that the import does not write: values nothing uses, values the environment already has. */
+function offerWarnings(
+  offers: ReadonlyMap<string, Offer>,
+  usedBy: ReadonlyMap<string, EnvironmentUser[]>,
+  stored: ReadonlyMap<string, ConnectorVariableRow>,
+): ImportWarning[] {
+  const given = [...offers].filter(([, offer]) => offer.source === 'POSTMAN_ENVIRONMENT');
+  const listed = (keys: string[]) => `${quoted(keys.slice(0, 20))}${keys.length > 20 ? ` and ${keys.length - 20} more` : ''}`;
+  const unused = given.filter(([name]) => !usedBy.has(name)).map(([, { key }]) => key);
+  const kept = given.filter(([name]) => usedBy.has(name) && stored.has(name)).map(([, { key }]) => key);
+  return [
+    ...(unused.length > 0
+      ? [{ code: 'ENVIRONMENT_VALUES_NOT_USED', where: 'postmanEnvironment', message: `No imported connector uses ${listed(unused)}: not written.` }]
+      : []),
+    ...(kept.length > 0
+      ? [
+          {
+            code: 'ENVIRONMENT_VALUES_KEPT',
+            where: 'postmanEnvironment',
+            message: `The environment already defines ${listed(kept)}: its values are kept (an import never overwrites one; change them with PUT …/connector-variables).`,
+          },
+        ]
+      : []),
   ];
-
-  const unused = [...offers].filter(([name, offer]) => offer.source === 'POSTMAN_ENVIRONMENT' && !usedBy.has(name)).map(([, { key }]) => key);
-  if (unused.length > 0) {
-    warnings.push({
-      code: 'ENVIRONMENT_VALUES_NOT_USED',
-      where: 'postmanEnvironment',
-      message: `No imported connector uses ${quoted(unused.slice(0, 20))}${unused.length > 20 ? ` and ${unused.length - 20} more` : ''}: not written.`,
-    });
-  }
-  const kept = [...offers].filter(([name, offer]) => offer.source === 'POSTMAN_ENVIRONMENT' && usedBy.has(name) && stored.has(name)).map(([, { key }]) => key);
-  if (kept.length > 0) {
-    warnings.push({
-      code: 'ENVIRONMENT_VALUES_KEPT',
-      where: 'postmanEnvironment',
-      message: `The environment already defines ${quoted(kept.slice(0, 20))}${kept.length > 20 ? ` and ${kept.length - 20} more` : ''}: its values are kept (an import never overwrites one; change them with PUT …/connector-variables).`,
-    });
-  }
-
-  const problems = [...destinationProblems(users, stored, after)];
-  if (existing.length + variablesToFill.length > MAX_CONNECTOR_VARIABLES) {
-    problems.push(
-      `the environment has ${existing.length} connector variables and the import would add ${variablesToFill.length}: an environment holds at most ${MAX_CONNECTOR_VARIABLES}; ` +
-        'leave values out of postmanEnvironment, or remove variables with PUT …/connector-variables',
-    );
-  }
-  return { environmentVariables, variablesToFill, warnings, problems };
 }
 
 /** Why a secret variable cannot be filled, or the destinations it is bound to. */
