@@ -38,12 +38,16 @@ export function wholeVariable(text: string): string | undefined {
  * names may hold any character, and its dynamic variables (`{{$guid}}`, `{{$timestamp}}`) start with `$`.
  */
 export function connectorVariableName(name: string): string {
-  if (VARIABLE_NAME.test(name)) return name;
+  return VARIABLE_NAME.test(name) ? name : nameMadeToFit(name, 64);
+}
+
+/** A Postman name as a variable's: without a leading `$`, every other character as `_`, `_` in front unless it starts with a letter or `_`. */
+function nameMadeToFit(name: string, length: number): string {
   const cleaned = name
     .trim()
     .replace(/^\$/, '')
     .replace(/[^A-Za-z0-9_.-]/g, '_');
-  return (/^[A-Za-z_]/.test(cleaned) ? cleaned : `_${cleaned}`).slice(0, 64);
+  return (/^[A-Za-z_]/.test(cleaned) ? cleaned : `_${cleaned}`).slice(0, length);
 }
 
 /**
@@ -56,12 +60,7 @@ export function connectorVariableName(name: string): string {
 export function envVariableName(name: string): string {
   const own = envVariableOf(name);
   if (own !== null && ENV_VARIABLE_NAME.test(own)) return own;
-  if (ENV_VARIABLE_NAME.test(name)) return name;
-  const cleaned = name
-    .trim()
-    .replace(/^\$/, '')
-    .replace(/[^A-Za-z0-9_.-]/g, '_');
-  return (/^[A-Za-z_]/.test(cleaned) ? cleaned : `_${cleaned}`).slice(0, 60);
+  return ENV_VARIABLE_NAME.test(name) ? name : nameMadeToFit(name, 60);
 }
 
 /** The placeholder's name of the environment's variable a Postman variable becomes: `env.` and envVariableName. */
