@@ -888,6 +888,31 @@ export interface components {
                 [key: string]: string;
             };
         };
+        PostmanEnvironmentValue: {
+            /**
+             * @description The Postman variable it gives a value to.
+             * @example baseUrl
+             */
+            key: string;
+            /** @example https://api.example.com/v1 */
+            value?: string;
+            /**
+             * @description `secret`: a secret connector variable (sealed, never answered).
+             * @default default
+             * @enum {string}
+             */
+            type: "default" | "secret" | "text" | "any";
+            /**
+             * @description false: ignored, as Postman ignores it.
+             * @default true
+             */
+            enabled: boolean;
+        };
+        PostmanEnvironment: {
+            /** @example Shop staging */
+            name?: string;
+            values: components["schemas"]["PostmanEnvironmentValue"][];
+        };
         RestConnectorImport: {
             /** @description What `source` is: a cURL command, an OpenAPI 3.x (or Swagger 2.0) document, or a Postman collection v2.1. */
             format: components["schemas"]["ImportFormat"];
@@ -921,6 +946,21 @@ export interface components {
              * @default fail
              */
             onConflict: components["schemas"]["ImportConflict"];
+            /**
+             * @description A Postman environment export (its JSON, at most 64 KiB) whose values fill the connector variables the imported connectors use (`{{env.NAME}}`) and the environment of the path does not define yet: a value of type `secret` becomes a secret variable bound to the hosts of the imported connectors that use it; a defined variable is never overwritten; a disabled or empty value is ignored. The answer lists each variable (`environmentVariables`); a dry run writes nothing. Write-only: never answered or logged.
+             * @example {
+             *       "name": "Shop staging",
+             *       "values": [
+             *         {
+             *           "key": "baseUrl",
+             *           "value": "https://staging.example.com/v1",
+             *           "type": "default",
+             *           "enabled": true
+             *         }
+             *       ]
+             *     }
+             */
+            postmanEnvironment?: components["schemas"]["PostmanEnvironment"];
         };
         ImportNameConflict: {
             /**
@@ -994,12 +1034,49 @@ export interface components {
             /** @example --compressed is ignored: a connector does not ask for a compressed answer */
             message: string;
         };
+        /**
+         * @description `DEFINED`: the environment has it (never overwritten). `MISSING`: it has none and the import gives none: set it with PUT …/connector-variables before a test run. `FILLED`: the import writes it (a dry run: would write it), from `source`.
+         * @enum {string}
+         */
+        ImportEnvironmentVariableStatus: "DEFINED" | "MISSING" | "FILLED";
+        ImportEnvironmentVariable: {
+            /**
+             * @description The connector variable (`{{env.baseUrl}}`), by its name without `env.`.
+             * @example baseUrl
+             */
+            name: string;
+            /** @description A secret variable (sealed; its value never answered). */
+            secret: boolean;
+            /** @description `DEFINED`: the environment has it (never overwritten). `MISSING`: it has none and the import gives none: set it with PUT …/connector-variables before a test run. `FILLED`: the import writes it (a dry run: would write it), from `source`. */
+            status: components["schemas"]["ImportEnvironmentVariableStatus"];
+            /**
+             * @description How many of the imported connectors use it.
+             * @example 3
+             */
+            usedBy: number;
+            /**
+             * @description With `FILLED`: the request's postmanEnvironment, or the default of the OpenAPI server variable.
+             * @enum {string}
+             */
+            source?: "POSTMAN_ENVIRONMENT" | "OPENAPI_SERVER";
+            /** @description With `FILLED`, a plain variable: its value. */
+            value?: string;
+            /**
+             * @description With `FILLED`, a secret variable: where it may be sent (`scheme://host:port`), the hosts of the imported connectors that use it.
+             * @example [
+             *       "https://api.example.com"
+             *     ]
+             */
+            destinations?: string[];
+        };
         RestConnectorImportResult: {
             /** @example true */
             dryRun: boolean;
             connectors: components["schemas"]["ImportedConnector"][];
             /** @description What was imported differently from the source, or left out; never dropped silently. */
             warnings: components["schemas"]["ImportWarning"][];
+            /** @description The connector variables of the environment (`{{env.NAME}}`) the imported connectors use, against the environment of the path. */
+            environmentVariables: components["schemas"]["ImportEnvironmentVariable"][];
         };
         DeletedRestConnector: {
             /** Format: uuid */

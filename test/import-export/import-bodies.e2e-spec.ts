@@ -179,7 +179,7 @@ describe('Import bodies: the source as it is, and uploads', () => {
       expect(missing.body.message).toEqual(['The file part is missing: it holds the source']);
       expect(other.body.message).toEqual([
         '"source" is not a file part of an import: the source is the part named file',
-        '"mode" is not a field of an import: format, dryRun, select, onConflict, credentials',
+        '"mode" is not a field of an import: format, dryRun, select, onConflict, credentials, postmanEnvironment',
       ]);
       expect(credentials.body.message).toEqual([expect.stringMatching(/^credentials must be a JSON object of strings/)]);
     });

@@ -197,12 +197,12 @@ export const KNOWN_DIFFERENCES: KnownDifference[] = [
     reason: 'The request item has no URL: there is nothing to send.',
   },
   {
-    id: 'origin-from-undefined-variable',
+    id: 'authorization-scheme-as-api-key',
     formats: ['postman'],
-    matches: kind(/^not imported: its URL's scheme, host or port comes from \{\{\}\}, which the collection does not define/),
+    matches: (difference) => /^auth apikey \(ours\) and other \(peer\)$/.test(difference.kind) && /"name":"authorization"/.test(difference.ours),
     status: 'decided',
     reason:
-      "The URL starts with a variable the collection does not define (an environment's, as RealWorld's `{{APIURL}}`): a connector's URL names its scheme and host, so the item is left out naming the variable; give it a value in the collection's variables and import again.",
+      "An Authorization header of a scheme no connector auth type has (RealWorld's `Token {{token}}`): the connector sends it as an API key in the Authorization header, its whole value (`Token …`) given when importing (CREDENTIAL_FROM_VARIABLES); on the wire the two are the same header.",
   },
   {
     id: 'curl-refuses-itself',

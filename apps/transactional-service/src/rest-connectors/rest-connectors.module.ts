@@ -11,6 +11,7 @@ import {
   RestConnectorSearchRepository,
 } from '@app/domain';
 import { Module } from '@nestjs/common';
+import { ConnectorVariablesModule } from '../connector-variables/connector-variables.module';
 import { ConnectorEnvironments } from './connector-environment';
 import { ConnectorHistoryController } from './history/connector-history.controller';
 import { ConnectorExportService } from './import-export/connector-export.service';
@@ -39,6 +40,7 @@ import { UpdateConnector } from './use-cases/update-connector.use-case';
 /** Rest connectors of a bot: the operations of the platform-transactional-service group, their test runs, history, trash and restore. */
 @Module({
   imports: [
+    ConnectorVariablesModule,
     DomainModule.with(
       RestConnectorRepository,
       RestConnectorSearchRepository,

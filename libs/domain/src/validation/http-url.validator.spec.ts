@@ -56,4 +56,11 @@ describe(isHttpUrlWithPlaceholders.name, () => {
   ])('refuses %s', (_what, url) => {
     expect(isHttpUrlWithPlaceholders(url, 2048)).toBe(false);
   });
+
+  it.each(['{{env.BASE_URL}}', '{{env.BASE_URL}}/orders/{{id}}?q={{q}}', '{{ env.api-host }}#top', 'https://{{env.region}}.example.com/x'])(
+    "takes %j: an environment's variable may start the URL, standing for its scheme and host",
+    (url) => {
+      expect(isHttpUrlWithPlaceholders(url, 2048)).toBe(true);
+    },
+  );
 });

@@ -22,6 +22,11 @@ import {
 export interface ImportDraft {
   connectors: ConnectorDraft[];
   warnings: ImportWarning[];
+  /**
+   * Values the source gives the connector variables of the environment its connectors use (`{{env.NAME}}`): an OpenAPI
+   * server variable's default. The import fills a variable the environment lacks with it (importEnvironment).
+   */
+  environmentDefaults?: Array<{ name: string; value: string; where: string }>;
 }
 
 /** The fields of a draft besides its credentials and where it comes from: an export's but the credentials, in the record's order. */

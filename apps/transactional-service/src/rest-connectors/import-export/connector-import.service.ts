@@ -3,6 +3,7 @@ import {
   BASIC_PARTS,
   BasicPart,
   BotPath,
+  ConnectorVariableRepository,
   ConsistencyScope,
   CREDENTIAL_FIELDS,
   givenSecretHeader,
@@ -11,9 +12,12 @@ import {
   ImportedConnectorDto,
   ImportCredentialField,
   ImportedCredentialDto,
+  ImportEnvironmentVariableDto,
+  ImportEnvironmentVariableStatus,
   ImportNameConflictDto,
   InvalidInputError,
   NamedConnector,
+  ReadFrom,
   RestConnectorRepository,
   RestConnectorImportDto,
   RestConnectorImportResultDto,
@@ -34,7 +38,9 @@ import { RestConnectorsService } from '../rest-connectors.service';
 import { CreateConnectors, NewConnector } from '../use-cases/create-connectors.use-case';
 import { PreparedUpdate, UpdateConnector } from '../use-cases/update-connector.use-case';
 import { ConnectorDraft, CredentialDraft, CredentialField, DRAFT_FIELDS, DraftHeader, ImportDraft } from './connector-draft';
+import { EnvironmentUser, ImportEnvironment, importEnvironment } from './import-environment';
 import { ImportReader } from './import-reader';
+import { ConnectorVariableWrites } from '../../connector-variables/use-cases/connector-variable-writes.use-case';
 import { renameConflicts, suffixedPrefix, uniqueNames } from './unique-names';
 
 /** What a missing credential is checked as while nothing is created: a value every rule of its field accepts. */
@@ -115,6 +121,8 @@ export class ConnectorImportService {
     private readonly connectors: RestConnectorRepository,
     private readonly reader: ImportReader,
     private readonly environments: ConnectorEnvironments,
+    private readonly variables: ConnectorVariableRepository,
+    private readonly variableWrites: ConnectorVariableWrites,
   ) {}
 
   async import(
@@ -131,11 +139,13 @@ export class ConnectorImportService {
     const onConflict = dto.onConflict ?? ImportConflict.FAIL;
     if (dto.dryRun !== false) {
       const resolved = await this.resolve(path, planned, onConflict, author, now, env);
+      const environment = await this.environmentOf(path, resolved, draft, dto, 'replica');
       return answer(
         true,
         planned,
         draft,
         resolved.map(({ name, conflict }) => ({ name, ...(conflict && { conflict }) })),
+        environment,
       );
     }
     const stored = await this.create.batch({
@@ -149,24 +159,60 @@ export class ConnectorImportService {
         const failed = resolved.flatMap(({ name, conflict }) => (conflict?.resolution === ImportConflict.FAIL ? [{ name, uuid: conflict.uuid }] : []));
         if (failed.length > 0) throw new ImportNamesTakenException(failed);
         requireCredentials(resolved);
+        const environment = await this.environmentOf(path, resolved, draft, dto, 'primary');
         const outcomes = resolved.map(({ name, conflict, action }): Outcome => ({
           ...('create' in action && { uuid: action.create.connector.uuid }),
           ...('update' in action && { uuid: action.update.current.uuid }),
           name,
           ...(conflict && { conflict }),
         }));
+        const stored: StoredAnswer = {
+          uuids: outcomes.map(({ uuid }) => uuid ?? '').join(','),
+          outcomes: JSON.stringify(outcomes),
+          environment: JSON.stringify({ environmentVariables: environment.environmentVariables, warnings: environment.warnings }),
+        };
         return {
           connectors: resolved.flatMap(({ action }) => ('create' in action ? [action.create] : [])),
           within: async (tx) => {
             for (const { action } of resolved) {
               if ('update' in action && !(await this.update.apply(tx, path, action.update))) throw new ConnectorBusyException(action.update.current.uuid);
             }
+            // Through the variables' own write path: the set's version, its history and its change event.
+            const written = await this.variableWrites.addMissingInTransaction(tx, path, environment.variablesToFill, author);
+            // A variable another write defined since the plan was read is kept: the answer says DEFINED.
+            const environmentVariables = environment.environmentVariables.map((variable) =>
+              variable.status === ImportEnvironmentVariableStatus.FILLED && !written.includes(variable.name)
+                ? { name: variable.name, secret: variable.secret, status: ImportEnvironmentVariableStatus.DEFINED, usedBy: variable.usedBy }
+                : variable,
+            );
+            stored.environment = JSON.stringify({ environmentVariables, warnings: environment.warnings });
           },
-          answer: { uuids: outcomes.map(({ uuid }) => uuid ?? '').join(','), outcomes: JSON.stringify(outcomes) },
+          answer: stored,
         };
       },
     });
-    return answer(false, planned, draft, outcomesOf(stored, planned));
+    return answer(false, planned, draft, outcomesOf(stored, planned), environmentOfStored(stored));
+  }
+
+  /**
+   * The connector variables of the environment the connectors the import writes (not those it skips) use, against
+   * the environment of the path (read from `from`), with what the request's `postmanEnvironment` and the source fill
+   * (importEnvironment); its problems are a 400.
+   */
+  private async environmentOf(
+    path: BotPath,
+    resolved: Resolved[],
+    draft: ImportDraft,
+    dto: RestConnectorImportDto,
+    from: ReadFrom,
+  ): Promise<ImportEnvironment> {
+    const set = await this.variables.findSet(path, from);
+    const users = resolved.flatMap(({ planned, action }, index): EnvironmentUser[] =>
+      'skip' in action ? [] : [{ connector: planned.body as unknown as EnvironmentUser['connector'], label: `connectors.${index} (${planned.draft.where})` }],
+    );
+    const environment = importEnvironment(users, set.found ? set.value.variables : [], dto.postmanEnvironment, draft.environmentDefaults ?? []);
+    if (environment.problems.length > 0) throw new InvalidInputError(environment.problems.slice(0, 50));
+    return environment;
   }
 
   /** Every connector of the draft as a create body, validated and prepared as a create is: all problems of all connectors in one 400. */
@@ -390,7 +436,15 @@ function problemsOf(error: unknown): string[] {
   throw error;
 }
 
-function answer(dryRun: boolean, planned: Planned[], draft: ImportDraft, outcomes: Outcome[]): RestConnectorImportResultDto {
+/** What an import answers of the environment: the variables and the warnings about them (a dry run shows a secret's value never). */
+type EnvironmentAnswer = Pick<ImportEnvironment, 'environmentVariables' | 'warnings'>;
+
+/** The environment part of an import's stored answer (an answer stored before it had one: none). */
+function environmentOfStored(stored: StoredAnswer): EnvironmentAnswer {
+  return typeof stored.environment === 'string' ? (JSON.parse(stored.environment) as EnvironmentAnswer) : { environmentVariables: [], warnings: [] };
+}
+
+function answer(dryRun: boolean, planned: Planned[], draft: ImportDraft, outcomes: Outcome[], environment: EnvironmentAnswer): RestConnectorImportResultDto {
   return {
     dryRun,
     connectors: planned.map(({ draft: { where }, shownFields, shownValues, credentials }, index): ImportedConnectorDto => {
@@ -403,6 +457,7 @@ function answer(dryRun: boolean, planned: Planned[], draft: ImportDraft, outcome
         credentials: credentialsShown(credentials, conflict),
       };
     }),
-    warnings: draft.warnings,
+    warnings: [...draft.warnings, ...environment.warnings],
+    environmentVariables: environment.environmentVariables as ImportEnvironmentVariableDto[],
   };
 }

@@ -8,7 +8,7 @@ describe(isSourceBody.name, () => {
   it('reads application/json as the import request unless the query string holds an import option', () => {
     expect(isSourceBody(request('application/json'))).toBe(false);
     expect(isSourceBody(request('application/json; charset=utf-8'))).toBe(false);
-    for (const option of ['format', 'dryRun', 'select', 'onConflict', 'credentials']) {
+    for (const option of ['format', 'dryRun', 'select', 'onConflict', 'credentials', 'postmanEnvironment']) {
       expect(isSourceBody(request('application/json', { [option]: 'x' }))).toBe(true);
     }
   });

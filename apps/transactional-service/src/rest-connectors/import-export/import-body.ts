@@ -7,17 +7,23 @@ import { raw } from 'express';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { isUtf8 } from 'node:buffer';
 
-/** The import options a query string or a form field may carry; `credentials` only a form field (SOURCE_BODY_RULES). */
+/** The import options a query string or a form field may carry; WRITE_ONLY_OPTIONS only a form field (SOURCE_BODY_RULES). */
 export const IMPORT_QUERY_OPTIONS = ['format', 'dryRun', 'select', 'onConflict'] as const;
+/** The options that may hold secrets: a form field (or, postmanEnvironment, a file part), never the query string. */
+const WRITE_ONLY_OPTIONS = ['credentials', 'postmanEnvironment'] as const;
+/** Every option a form may carry. */
+const FORM_OPTIONS: readonly string[] = [...IMPORT_QUERY_OPTIONS, ...WRITE_ONLY_OPTIONS];
+/** The part of a multipart/form-data import that may hold a Postman environment export, as a file or a field. */
+export const ENVIRONMENT_PART = 'postmanEnvironment';
 /** Media types whose body is the source itself, as it is (UTF-8). */
 export const SOURCE_MEDIA_TYPES = ['text/plain', 'application/yaml', 'application/x-yaml', 'application/json'] as const;
 const MULTIPART = 'multipart/form-data';
 /** The part of a multipart/form-data import that holds the source. */
 export const FILE_PART = 'file';
 
-const CREDENTIALS_IN_QUERY =
-  'credentials are never taken from the query string (proxies, access logs and browser histories keep URLs): send them in a JSON import ' +
-  'request ({"format", "source", "credentials"}) or as the credentials field (a JSON object) of a multipart/form-data upload';
+const inQuery = (name: string) =>
+  `${name === 'credentials' ? 'credentials are' : `${name} is`} never taken from the query string (proxies, access logs and browser histories keep URLs): ` +
+  `send ${name === 'credentials' ? 'them' : 'it'} in a JSON import request ({"format", "source", "${name}"}) or as the ${name} field (a JSON object) of a multipart/form-data upload`;
 
 /** The 400 of a malformed JSON import request, after its position. */
 export const MALFORMED_IMPORT_HINT =
@@ -36,7 +42,7 @@ function mediaTypeOf(req: Request): { type: string; charset?: string } | undefin
   }
 }
 
-const hasQueryOption = (req: Request) => IMPORT_QUERY_OPTIONS.some((option) => option in req.query) || 'credentials' in req.query;
+const hasQueryOption = (req: Request) => FORM_OPTIONS.some((option) => option in req.query);
 
 /**
  * Whether an import's body is read here rather than as a JSON import request: an application/json body is the
@@ -56,11 +62,11 @@ function importRequest(source: string, query: OptionValues, form: OptionValues):
   const problems: string[] = [];
   const request: Record<string, unknown> = { source };
   for (const name of query.keys()) {
-    if (name === 'credentials') problems.push(CREDENTIALS_IN_QUERY);
+    if ((WRITE_ONLY_OPTIONS as readonly string[]).includes(name)) problems.push(inQuery(name));
     else if (form.has(name)) problems.push(`${name} is given both in the query string and as a form field: give it once`);
   }
   for (const [name, values] of [...query, ...form]) {
-    if (name === 'credentials' && query.has(name)) continue;
+    if ((WRITE_ONLY_OPTIONS as readonly string[]).includes(name) && query.has(name)) continue;
     if (name === 'select') {
       request.select = values;
       continue;
@@ -72,6 +78,7 @@ function importRequest(source: string, query: OptionValues, form: OptionValues):
     const [value] = values;
     if (name === 'dryRun') request.dryRun = value === 'true' ? true : value === 'false' ? false : value;
     else if (name === 'credentials') request.credentials = credentialsOf(value, problems);
+    else if (name === ENVIRONMENT_PART) request.postmanEnvironment = environmentOf(value, problems);
     else request[name] = value;
   }
   if (request.format === undefined)
@@ -89,10 +96,21 @@ function credentialsOf(text: string, problems: string[]): unknown {
   }
 }
 
+function environmentOf(text: string, problems: string[]): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    problems.push(
+      `${ENVIRONMENT_PART} must be the JSON of a Postman environment export ({ "name", "values": [{ "key", "value", "type", "enabled" }] }): it is not JSON`,
+    );
+    return undefined;
+  }
+}
+
 /** The query's import options; a name that is not one is left to the route's query check (400 naming it). */
 function queryOptions(req: Request): OptionValues {
   const options: OptionValues = new Map();
-  for (const name of [...IMPORT_QUERY_OPTIONS, 'credentials']) {
+  for (const name of FORM_OPTIONS) {
     const value: unknown = req.query[name];
     if (value === undefined) continue;
     const values = (Array.isArray(value) ? value : [value]).filter((item): item is string => typeof item === 'string');
@@ -136,11 +154,11 @@ function readMultipart(req: Request, res: Response, next: NextFunction): void {
     form = busboy({
       headers: req.headers,
       limits: {
-        files: 1,
+        files: 2,
         fileSize: IMPORT_LIMITS.sourceBytes,
         fields: IMPORT_FORM_LIMITS.fields,
         fieldSize: IMPORT_FORM_LIMITS.fieldBytes,
-        parts: IMPORT_FORM_LIMITS.fields + 1,
+        parts: IMPORT_FORM_LIMITS.fields + 2,
       },
     });
   } catch {
@@ -163,6 +181,7 @@ function readMultipart(req: Request, res: Response, next: NextFunction): void {
     next(error);
   };
   form.on('file', (name, stream) => {
+    if (name === ENVIRONMENT_PART) return readEnvironmentPart(stream);
     if (name !== FILE_PART) {
       problems.push(`${JSON.stringify(name.slice(0, 40))} is not a file part of an import: the source is the part named ${FILE_PART}`);
       stream.resume();
@@ -173,14 +192,30 @@ function readMultipart(req: Request, res: Response, next: NextFunction): void {
     stream.on('limit', () => (tooLarge = `The ${FILE_PART} part is larger than the limit of ${IMPORT_LIMITS.sourceBytes / 1024} KiB`));
     stream.on('close', () => (file = Buffer.concat(chunks)));
   });
+  /** The Postman environment as a file part: at most IMPORT_LIMITS.postmanEnvironmentBytes, UTF-8, as its field would be. */
+  const readEnvironmentPart = (stream: NodeJS.ReadableStream) => {
+    const chunks: Buffer[] = [];
+    let bytes = 0;
+    stream.on('data', (chunk: Buffer) => {
+      bytes += chunk.length;
+      if (bytes <= IMPORT_LIMITS.postmanEnvironmentBytes) chunks.push(chunk);
+      else tooLarge = `The ${ENVIRONMENT_PART} part is larger than the limit of ${IMPORT_LIMITS.postmanEnvironmentBytes / 1024} KiB`;
+    });
+    stream.on('close', () => {
+      const part = Buffer.concat(chunks);
+      if (!isUtf8(part)) problems.push(`The ${ENVIRONMENT_PART} part is not valid UTF-8`);
+      else fields.set(ENVIRONMENT_PART, [...(fields.get(ENVIRONMENT_PART) ?? []), part.toString('utf8')]);
+    });
+  };
   form.on('field', (name, value, { valueTruncated }) => {
     if (valueTruncated) tooLarge = `The ${name.slice(0, 40)} field is larger than the limit of ${IMPORT_FORM_LIMITS.fieldBytes / 1024} KiB`;
-    else if (![...IMPORT_QUERY_OPTIONS, 'credentials'].includes(name))
-      problems.push(`${JSON.stringify(name.slice(0, 40))} is not a field of an import: ${[...IMPORT_QUERY_OPTIONS, 'credentials'].join(', ')}`);
+    else if (!FORM_OPTIONS.includes(name)) problems.push(`${JSON.stringify(name.slice(0, 40))} is not a field of an import: ${FORM_OPTIONS.join(', ')}`);
     else fields.set(name, [...(fields.get(name) ?? []), value]);
   });
   for (const limit of ['partsLimit', 'filesLimit', 'fieldsLimit'] as const) {
-    form.on(limit, () => problems.push(`The form holds more parts than an import takes (one ${FILE_PART}, the option fields, select repeated)`));
+    form.on(limit, () =>
+      problems.push(`The form holds more parts than an import takes (one ${FILE_PART}, one ${ENVIRONMENT_PART}, the option fields, select repeated)`),
+    );
   }
   form.on('error', () => finish(new BadRequestException('The multipart/form-data body is malformed')));
   form.on('close', () => {

@@ -32,6 +32,14 @@ export const IMPORT_LIMITS = {
   selector: 1000,
   connectorBytes: 4 * MiB,
   oneConnectorBytes: 256 * 1024,
+  /** A Postman environment (`postmanEnvironment`) as JSON: a real one holds a few dozen values (a form field's limit). */
+  postmanEnvironmentBytes: 64 * 1024,
+  /** Its values. */
+  postmanEnvironmentValues: 500,
+  /** One value's key (a Postman variable's name). */
+  postmanEnvironmentKey: 200,
+  /** One value: a connector variable's value is at most 8,192 characters (docs/api-contract.md, "Connector variables"). */
+  environmentValueChars: 8192,
 } as const;
 /**
  * The request body of an import: the source written as a JSON string (escaping a quote, a backslash or a line break
@@ -157,6 +165,87 @@ export class ImportCredentialsDto {
   headers?: Record<string, string>;
 }
 
+/** The types of a Postman environment's value: `default` (older exports: `text`, `any`) or `secret`. */
+export const POSTMAN_ENVIRONMENT_TYPES = ['default', 'secret', 'text', 'any'] as const;
+
+/** A Postman environment export as an import takes it (`postmanEnvironment`): its values. */
+export interface PostmanEnvironment {
+  name?: string;
+  values: Array<{ key: string; value?: string | number | boolean | null; type?: (typeof POSTMAN_ENVIRONMENT_TYPES)[number]; enabled?: boolean }>;
+}
+
+const POSTMAN_ENVIRONMENT_SHAPE = '{ "name", "values": [{ "key", "value", "type": "default" | "secret", "enabled" }] }';
+
+/** Why one value of a Postman environment is refused, or null. */
+function environmentValueProblem(value: unknown, index: number): string | null {
+  const at = `postmanEnvironment.values[${index}]`;
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return `${at} must be an object { "key", "value", "type", "enabled" }`;
+  const { key, value: text, type, enabled } = value as Record<string, unknown>;
+  if (typeof key !== 'string' || key.trim() === '') return `${at}.key must be a non-blank string`;
+  if (key.length > IMPORT_LIMITS.postmanEnvironmentKey) return `${at}.key must be at most ${IMPORT_LIMITS.postmanEnvironmentKey} characters`;
+  if (text !== undefined && text !== null && !['string', 'number', 'boolean'].includes(typeof text)) return `${at}.value must be a string`;
+  if (String(text ?? '').length > IMPORT_LIMITS.environmentValueChars)
+    return `${at}.value must be at most ${IMPORT_LIMITS.environmentValueChars} characters (a connector variable's value)`;
+  if (type !== undefined && !(POSTMAN_ENVIRONMENT_TYPES as readonly unknown[]).includes(type)) return `${at}.type must be default or secret`;
+  if (enabled !== undefined && typeof enabled !== 'boolean') return `${at}.enabled must be true or false`;
+  return null;
+}
+
+/** Why `postmanEnvironment` is refused, or null. */
+export function postmanEnvironmentProblem(value: unknown): string | null {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    return `postmanEnvironment must be a Postman environment export, ${POSTMAN_ENVIRONMENT_SHAPE} (Postman: Environments, the environment's … menu, Export)`;
+  }
+  const bytes = Buffer.byteLength(JSON.stringify(value));
+  if (bytes > IMPORT_LIMITS.postmanEnvironmentBytes)
+    return `postmanEnvironment is ${bytes} bytes as JSON, at most ${IMPORT_LIMITS.postmanEnvironmentBytes / 1024} KiB: leave out the values the import does not need`;
+  const { name, values } = value as Record<string, unknown>;
+  if (name !== undefined && name !== null && (typeof name !== 'string' || name.length > 200))
+    return 'postmanEnvironment.name must be a string of at most 200 characters';
+  if (!Array.isArray(values)) return `postmanEnvironment.values must be a list: the export is ${POSTMAN_ENVIRONMENT_SHAPE}`;
+  if (values.length > IMPORT_LIMITS.postmanEnvironmentValues)
+    return `postmanEnvironment.values must hold at most ${IMPORT_LIMITS.postmanEnvironmentValues} values`;
+  const problems = values.map(environmentValueProblem).filter((problem) => problem !== null);
+  return problems.length === 0 ? null : problems.slice(0, 10).join('; ');
+}
+
+function IsPostmanEnvironment(): PropertyDecorator {
+  return (target, propertyName) =>
+    registerDecorator({
+      name: 'isPostmanEnvironment',
+      target: target.constructor,
+      propertyName: String(propertyName),
+      validator: {
+        validate: (value: unknown) => postmanEnvironmentProblem(value) === null,
+        defaultMessage: (args) => String(postmanEnvironmentProblem(args?.value)),
+      },
+    });
+}
+
+/** One value of a Postman environment, for the documents. */
+export class PostmanEnvironmentValueDto {
+  @ApiProperty({ type: String, maxLength: IMPORT_LIMITS.postmanEnvironmentKey, example: 'baseUrl', description: 'The Postman variable it gives a value to.' })
+  key: string;
+
+  @ApiPropertyOptional({ type: String, maxLength: IMPORT_LIMITS.environmentValueChars, writeOnly: true, example: 'https://api.example.com/v1' })
+  value?: string;
+
+  @ApiPropertyOptional({ enum: POSTMAN_ENVIRONMENT_TYPES, default: 'default', description: '`secret`: a secret connector variable (sealed, never answered).' })
+  type?: (typeof POSTMAN_ENVIRONMENT_TYPES)[number];
+
+  @ApiPropertyOptional({ type: Boolean, default: true, description: 'false: ignored, as Postman ignores it.' })
+  enabled?: boolean;
+}
+
+/** A Postman environment export, for the documents (IsPostmanEnvironment checks it). */
+export class PostmanEnvironmentDto {
+  @ApiPropertyOptional({ type: String, maxLength: 200, example: 'Shop staging' })
+  name?: string;
+
+  @ApiProperty({ type: [PostmanEnvironmentValueDto], maxItems: IMPORT_LIMITS.postmanEnvironmentValues })
+  values: PostmanEnvironmentValueDto[];
+}
+
 const ON_CONFLICT_DESCRIPTION =
   'What a connector whose name an active connector of the bot already has (case-insensitively) does. `fail` (the default): the ' +
   'dry run lists each conflict, a create is a 409 naming every conflicting name. `skip`: it is left out. `rename`: it gets the first free ' +
@@ -241,6 +330,20 @@ export class RestConnectorImportDto {
   @IsOptional()
   @IsEnum(ImportConflict)
   onConflict?: ImportConflict;
+
+  @ApiPropertyOptional({
+    type: PostmanEnvironmentDto,
+    example: { name: 'Shop staging', values: [{ key: 'baseUrl', value: 'https://staging.example.com/v1', type: 'default', enabled: true }] },
+    description:
+      'A Postman environment export (its JSON, at most ' +
+      `${IMPORT_LIMITS.postmanEnvironmentBytes / 1024} KiB) whose values fill the connector variables the imported connectors use (\`{{env.NAME}}\`) and ` +
+      'the environment of the path does not define yet: a value of type `secret` becomes a secret variable bound to the hosts of the imported ' +
+      'connectors that use it; a defined variable is never overwritten; a disabled or empty value is ignored. The answer lists each variable ' +
+      '(`environmentVariables`); a dry run writes nothing. Write-only: never answered or logged.',
+  })
+  @IsOptional()
+  @IsPostmanEnvironment()
+  postmanEnvironment?: PostmanEnvironment;
 }
 
 const SOURCE_BODY_ONLY =
@@ -370,6 +473,51 @@ export class ImportedConnectorDto {
   credentials: ImportedCredentialDto[];
 }
 
+/** Whether the environment of the path gives a connector variable the import uses a value. */
+export enum ImportEnvironmentVariableStatus {
+  DEFINED = 'DEFINED',
+  MISSING = 'MISSING',
+  FILLED = 'FILLED',
+}
+
+export class ImportEnvironmentVariableDto {
+  @ApiProperty({ type: String, maxLength: 60, example: 'baseUrl', description: 'The connector variable (`{{env.baseUrl}}`), by its name without `env.`.' })
+  name: string;
+
+  @ApiProperty({ type: Boolean, description: 'A secret variable (sealed; its value never answered).' })
+  secret: boolean;
+
+  @ApiProperty({
+    enum: ImportEnvironmentVariableStatus,
+    enumName: 'ImportEnvironmentVariableStatus',
+    description:
+      '`DEFINED`: the environment has it (never overwritten). `MISSING`: it has none and the import gives none: set it with PUT …/connector-variables ' +
+      'before a test run. `FILLED`: the import writes it (a dry run: would write it), from `source`.',
+  })
+  status: ImportEnvironmentVariableStatus;
+
+  @ApiProperty({ type: Number, example: 3, description: 'How many of the imported connectors use it.' })
+  usedBy: number;
+
+  @ApiPropertyOptional({
+    enum: ['POSTMAN_ENVIRONMENT', 'OPENAPI_SERVER'],
+    description: "With `FILLED`: the request's postmanEnvironment, or the default of the OpenAPI server variable.",
+  })
+  source?: 'POSTMAN_ENVIRONMENT' | 'OPENAPI_SERVER';
+
+  @ApiPropertyOptional({ type: String, maxLength: IMPORT_LIMITS.environmentValueChars, description: 'With `FILLED`, a plain variable: its value.' })
+  value?: string;
+
+  @ApiPropertyOptional({
+    type: 'array',
+    items: { type: 'string', maxLength: 300 },
+    maxItems: 1000,
+    example: ['https://api.example.com'],
+    description: 'With `FILLED`, a secret variable: where it may be sent (`scheme://host:port`), the hosts of the imported connectors that use it.',
+  })
+  destinations?: string[];
+}
+
 /** Answer of an import: a dry run's plan, or what was created. */
 export class RestConnectorImportResultDto {
   @ApiProperty({ example: true })
@@ -380,6 +528,13 @@ export class RestConnectorImportResultDto {
 
   @ApiProperty({ type: [ImportWarningDto], description: 'What was imported differently from the source, or left out; never dropped silently.' })
   warnings: ImportWarningDto[];
+
+  @ApiProperty({
+    type: [ImportEnvironmentVariableDto],
+    maxItems: 1000,
+    description: 'The connector variables of the environment (`{{env.NAME}}`) the imported connectors use, against the environment of the path.',
+  })
+  environmentVariables: ImportEnvironmentVariableDto[];
 }
 
 /** `?format=` of `GET …/rest-connectors/{serviceUUID}/export`. */

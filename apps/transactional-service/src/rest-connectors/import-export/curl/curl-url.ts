@@ -1,4 +1,4 @@
-import { canonicalHttpUrl, isHttpUrlWithPlaceholders, LIMITS, PLACEHOLDER } from '@app/domain';
+import { canonicalHttpUrl, envVariableOf, isHttpUrlWithPlaceholders, LIMITS, PLACEHOLDER } from '@app/domain';
 import { ImportSourceError } from '../connector-draft';
 import { ImportWarnings } from '../import-warnings';
 import { curlEscape } from './curl-payload';
@@ -23,11 +23,17 @@ const ESCAPED_GLOB_CHARACTER = /\\([{}[\]])/g;
  * which curl would refuse as bad globs, are taken literally (URL_GLOB_LITERAL) and `\[` is `[`; spaces are sent as %20,
  * as curl does. The query stays in the URL as written.
  */
-export function resolveUrl(word: ShellWord, globoff: boolean, protoDefault: string | undefined, warnings: ImportWarnings): ResolvedUrl {
+export function resolveUrl(
+  word: ShellWord,
+  globoff: boolean,
+  protoDefault: string | undefined,
+  warnings: ImportWarnings,
+  exportedVariables: ReadonlyMap<string, string> = new Map(),
+): ResolvedUrl {
   const where = `line ${word.line}`;
   // Checked first: the glob patterns below are cheap on a URL of this length, and on nothing longer.
   if (word.text.length > LIMITS.url) throw new ImportSourceError(where, `the URL is longer than ${LIMITS.url} characters`);
-  let url = withScheme(word, protoDefault, warnings);
+  let url = environmentStart(word.text, exportedVariables) ?? withScheme(word, protoDefault, warnings);
   if (!globoff) url = unglobbed(url, where, warnings);
   if (/[\u0000-\u001f\u007f]/.test(url)) throw new ImportSourceError(where, 'the URL holds a control character (a line break, a tab): remove it');
   url = url.replace(/ /g, '%20');
@@ -37,6 +43,16 @@ export function resolveUrl(word: ShellWord, globoff: boolean, protoDefault: stri
     throw new ImportSourceError(where, `the URL is not an absolute http or https URL of at most ${LIMITS.url} characters with a host`);
   }
   return { url: resolved, ...(userInfo !== undefined && { userInfo: { text: userInfo, line: word.line } }) };
+}
+
+/**
+ * An export's URL that starts with the environment's variable (`"\${env_BASE_URL}"/orders`, the connector line naming
+ * env_BASE_URL as env.BASE_URL): the variable stands for the scheme and host, as in the connector it was exported from.
+ */
+function environmentStart(text: string, exportedVariables: ReadonlyMap<string, string>): string | undefined {
+  const leading = /^\{\{([A-Za-z_][A-Za-z0-9_]*)\}\}(?=[/?#]|$)/.exec(text);
+  const name = leading === null ? undefined : exportedVariables.get(leading[1]);
+  return name === undefined || envVariableOf(name) === null ? undefined : `{{${name}}}${text.slice(leading![0].length)}`;
 }
 
 function withScheme(word: ShellWord, protoDefault: string | undefined, warnings: ImportWarnings): string {
@@ -65,7 +81,8 @@ function withScheme(word: ShellWord, protoDefault: string | undefined, warnings:
 }
 
 function unglobbed(url: string, where: string, warnings: ImportWarnings): string {
-  const host = /^[a-z]+:\/\/(?:[^/?#@]*@)?(\[[^\]/?#]*\])?/i.exec(url)!;
+  // A URL that starts with the environment's variable (environmentStart) has no host of its own before its path.
+  const host = /^[a-z]+:\/\/(?:[^/?#@]*@)?(\[[^\]/?#]*\])?/i.exec(url) ?? /^\{\{[^{}]*\}\}/.exec(url)!;
   // An IPv6 host's brackets are the URL's own (curl tells them from a glob too); placeholders are the connector's
   // (the domain's rule: `{{name}}` of a variable's name, never a curl glob, whatever -g says; other braces are text).
   const checked = url.slice(host[0].length).replace(PLACEHOLDER, '');

@@ -229,8 +229,31 @@ describe('exportCurl', () => {
     });
   });
 
+  it("names an environment's variable as a shell variable and says which connector variable it is", () => {
+    const [toSet, line, command] = exportCurl(aConnector({ url: '{{env.BASE_URL}}/orders' })).split('\n');
+    expect(toSet).toBe('# Set these shell variables first: env_BASE_URL (the connector variable env.BASE_URL).');
+    expect(line).toContain("--variable 'env_BASE_URL=env.BASE_URL'");
+    expect(command).toContain(`"\${env_BASE_URL}"'/orders'`);
+  });
+
+  it("reads an export's URL that starts with the environment's variable without -g too, its globs refused as ever", async () => {
+    const line = "# connector: --name Orders --variable 'env_B=env.B'";
+    expect((await importCurl(`${line}\ncurl "\${env_B}/orders?q=1"`, {})).connectors[0].url).toBe('{{env.B}}/orders?q=1');
+    await expect(importCurl(`${line}\ncurl "\${env_B}/x/{a,b}"`, {})).rejects.toThrow(/the URL holds a curl glob/);
+    await expect(importCurl('curl "${B}/orders"', {})).rejects.toThrow(/the URL starts with a variable/);
+  });
+
   describe('round trip: importCurl(exportCurl(c)) is c', () => {
     const connectors: Array<[string, ExportedConnector]> = [
+      [
+        "the environment's variables: one that starts the URL, one in the host, header and body",
+        aConnector({
+          url: '{{env.BASE_URL}}/v1/{{id}}?region={{env.region}}',
+          headers: [{ header: 'X-Tenant', value: '{{env.tenant-id}}' }],
+          body: '{"env": "{{env.region}}"}',
+        }),
+      ],
+      ["an environment's variable in the host", aConnector({ url: 'https://{{env.region}}.api.example.com/v1' })],
       [
         'no auth, JSON with variables in URL, header and body',
         aConnector({ url: 'https://{{host}}/v1/{{id}}?q={{q}}', headers: [{ header: 'X-Trace', value: '{{trace}}' }], body: '{"qty": {{qty}}}' }),

@@ -162,7 +162,7 @@ function draftsOf(requests: PlannedRequest[], warnings: ImportWarnings): Connect
       read.set(group, options);
     }
     const { settings, payload } = options;
-    const draft = { ...draftOf(url, settings, payload, payload.uploads[index], oauth2, warnings), where };
+    const draft = { ...draftOf(url, settings, payload, payload.uploads[index], oauth2, warnings, exported?.variables), where };
     return exported === undefined ? draft : asExported(draft, exported, warnings);
   });
 }
@@ -199,9 +199,10 @@ function draftOf(
   upload: string | undefined,
   oauth2: OAuth2Settings | undefined,
   warnings: ImportWarnings,
+  exportedVariables?: ReadonlyMap<string, string>,
 ): ConnectorDraft {
   const where = `line ${word.line}`;
-  const resolved = resolveUrl(word, settings.globoff, settings.protoDefault, warnings);
+  const resolved = resolveUrl(word, settings.globoff, settings.protoDefault, warnings, exportedVariables);
   if (upload !== undefined) resolved.url = withUploadName(resolved.url, upload);
   // -G sends the data in the query, as --url-query does: neither is a body.
   const queryParts = [...payload.urlQuery, ...(settings.get && payload.data !== null ? [payload.data] : [])];

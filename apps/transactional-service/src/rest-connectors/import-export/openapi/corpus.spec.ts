@@ -208,10 +208,16 @@ describe('importOpenApi over the corpus', () => {
     const draft = await importFixture('readme-oas-examples/openapi-3.0-server-variables.yaml');
 
     expect(pick(draft.connectors, 'name', 'url')).toEqual([
-      ['Global servers + variables', 'https://demo.example.com:443/v2/global'],
-      ['Operation-level servers + variables', 'https://httpbin.com/anything/demo/operation'],
-      ['Path-common level operation servers', 'https://httpbin.com/anything/common/demo/path'],
-      ['Path-common level and operation-level operation servers', 'https://httpbin.com/anything/demo/combo'],
+      // Server variables are the environment's (a port's written in with its default); their defaults fill it.
+      ['Global servers + variables', 'https://{{env.name}}.example.com:443/{{env.basePath}}/global'],
+      ['Operation-level servers + variables', 'https://httpbin.com/anything/{{env.subpath}}/operation'],
+      ['Path-common level operation servers', 'https://httpbin.com/anything/common/{{env.subpath}}/path'],
+      ['Path-common level and operation-level operation servers', 'https://httpbin.com/anything/{{env.subpath}}/combo'],
+    ]);
+    expect(draft.environmentDefaults).toEqual([
+      { name: 'name', value: 'demo', where: 'operation POST /global' },
+      { name: 'basePath', value: 'v2', where: 'operation POST /global' },
+      { name: 'subpath', value: 'demo', where: 'operation POST /operation' },
     ]);
     expect(draft.warnings.map(({ code, where }) => [code, where])).toEqual([
       ['OTHER_SERVERS', 'document'],

@@ -53,7 +53,8 @@ function documentOf(connector: ExportedConnector): JsonRecord {
 
 /** Scheme and authority (user info left out: it could hold a password), path, query; a fragment is not sent anyway. */
 function splitUrl(url: string): { origin: string; path: string; query: string | undefined } {
-  const parts = /^([a-z][a-z0-9+.-]*:\/\/)(?:[^/?#@]*@)?([^/?#]*)([^?#]*)(?:\?([^#]*))?/i.exec(url);
+  // A URL may start with the environment's variable, which stands for its scheme and host (`{{env.BASE_URL}}/orders`).
+  const parts = /^([a-z][a-z0-9+.-]*:\/\/|(?=\{\{\s*env\.))(?:[^/?#@]*@)?([^/?#]*)([^?#]*)(?:\?([^#]*))?/i.exec(url);
   if (!parts) return { origin: url, path: '/', query: undefined };
   return { origin: `${parts[1]}${parts[2]}`, path: parts[3] || '/', query: parts[4] };
 }

@@ -224,7 +224,7 @@ describe(importOpenApi.name, () => {
   });
 
   describe('server URL', () => {
-    it('fills server variables with their defaults', async () => {
+    it("makes declared server variables the environment's, their defaults offered to fill it; a port's is written in", async () => {
       const servers = [
         {
           url: 'https://{region}.example.com:{port}/{base}',
@@ -232,9 +232,24 @@ describe(importOpenApi.name, () => {
         },
       ];
 
-      const { connector } = await importOne(aDocument({ servers }));
+      const draft = await importOpenApi(JSON.stringify(aDocument({ servers })), {});
 
-      expect(connector.url).toBe('https://eu.example.com:8443/v2/pets/{{petId}}');
+      expect(draft.connectors[0].url).toBe('https://{{env.region}}.example.com:8443/{{env.base}}/pets/{{petId}}');
+      expect(draft.environmentDefaults).toEqual([
+        { name: 'region', value: 'eu', where: WHERE },
+        { name: 'base', value: 'v2', where: WHERE },
+      ]);
+    });
+
+    it('writes server variables in with their defaults when a secret goes to the server, as before', async () => {
+      const servers = [{ url: 'https://{region}.example.com/{base}', variables: { region: { default: 'eu' }, base: { default: 'v2' } } }];
+      const security = { components: { securitySchemes: { token: { type: 'http', scheme: 'bearer' } } }, security: [{ token: [] }] };
+
+      const draft = await importOpenApi(JSON.stringify(aDocument({ servers, ...security })), {});
+
+      expect(draft.connectors[0].url).toBe('https://eu.example.com/v2/pets/{{petId}}');
+      expect(draft.environmentDefaults).toBeUndefined();
+      expect(draft.warnings.map(({ code }) => code)).toContain('SERVER_VARIABLES_WRITTEN_IN');
     });
 
     it("takes the operation's servers over its path's, and its path's over the document's", async () => {

@@ -1,5 +1,5 @@
 import { ApiKeyIn, AuthType } from '@app/domain';
-import { AuthSettings, ConnectorDraft, DraftHeader, ImportSourceError, ImportWarning, Importer, NO_AUTH } from '../connector-draft';
+import { AuthSettings, ConnectorDraft, DraftHeader, ImportDraft, ImportSourceError, ImportWarning, Importer, NO_AUTH } from '../connector-draft';
 import { outputFrom } from '../connector-extras';
 import { connectorTags } from '../draft-tags';
 import { documentNotes } from './document-notes';
@@ -9,7 +9,7 @@ import { OperationSource, checkOperationCount, listOperations, selectOperations 
 import { ApiKeyPlace, parametersOf } from './parameters';
 import { bodyOf } from './request-body';
 import { authOf } from './security';
-import { documentServerWarnings, serverFor } from './server-url';
+import { documentServerWarnings, Server, serverFor } from './server-url';
 import { shownUrl, userInfoAuth } from './server-userinfo';
 import { asOpenApi3 } from './swagger2';
 import { parseSource } from './parse-source';
@@ -34,14 +34,40 @@ export const importOpenApi: Importer = async (source, options) => {
   const document = asOpenApi3(loaded.document, warnings);
   warnings.push(...documentServerWarnings(document), ...documentNotes(document));
   const connectors: ConnectorDraft[] = [];
+  const environmentDefaults: EnvironmentDefaults = [];
   for (const operation of selectOperations(listOperations(document), options?.select)) {
-    const draft = draftOf(document, operation, warnings);
+    const draft = draftOf(document, operation, warnings, environmentDefaults);
     if (draft) connectors.push(draft);
   }
-  return { connectors, warnings: mergedWarnings(warnings) };
+  return { connectors, warnings: mergedWarnings(warnings), ...(environmentDefaults.length > 0 && { environmentDefaults }) };
 };
 
-function draftOf(document: JsonRecord, source: OperationSource, warnings: ImportWarning[]): ConnectorDraft | undefined {
+type EnvironmentDefaults = NonNullable<ImportDraft['environmentDefaults']>;
+
+/**
+ * The server URL an operation's connector starts with: its variables as the environment's (`{{env.region}}`, their
+ * defaults offered to fill the environment) when the call carries no secret; with a secret, written in with their
+ * defaults (a secret's destination is written out until the write rules resolve the environment's variables there).
+ */
+function baseUrlOf(server: Server, carriesSecret: boolean, where: string, warnings: ImportWarning[], defaults: EnvironmentDefaults): string {
+  if (server.environment.length === 0) return server.url;
+  if (carriesSecret) {
+    warnings.push(
+      warning(
+        'SERVER_VARIABLES_WRITTEN_IN',
+        where,
+        `a secret goes to the server, so its variables (${server.environment.map(({ name }) => name).join(', ')}) are written in with their defaults, not taken from the environment`,
+      ),
+    );
+    return server.url;
+  }
+  for (const { name, value } of server.environment) {
+    if (value !== undefined && !defaults.some((known) => known.name === name)) defaults.push({ name, value, where });
+  }
+  return server.inEnvironment;
+}
+
+function draftOf(document: JsonRecord, source: OperationSource, warnings: ImportWarning[], defaults: EnvironmentDefaults): ConnectorDraft | undefined {
   const { method, path, pathItem, operation, where } = source;
   if (method === 'trace') {
     warnings.push(warning('UNSUPPORTED_METHOD', where, 'a connector cannot send TRACE: the operation is left out'));
@@ -63,7 +89,7 @@ function draftOf(document: JsonRecord, source: OperationSource, warnings: Import
     secretHeaders = [];
   }
   const parameters = parametersOf(path, pathItem, operation, apiKeyPlace(auth), where, warnings);
-  const url = `${server.url}${parameters.pathAndQuery}`;
+  const url = `${baseUrlOf(server, auth.authType !== AuthType.AUTH_NONE || secretHeaders.length > 0, where, warnings, defaults)}${parameters.pathAndQuery}`;
   if (url.length > MAX_URL) throw new ImportSourceError(where, `makes a URL of ${url.length} characters, over the ${MAX_URL} a connector holds`);
   if (entriesOf(operation.callbacks).length)
     warnings.push(warning('CALLBACKS_NOT_IMPORTED', where, 'the callbacks are calls the API makes, not connectors: left out'));

@@ -1,4 +1,5 @@
 import { ImportSourceError, ImportWarning } from '../connector-draft';
+import { envVariableName } from '../postman/variables';
 import { JsonRecord, arrayOrEmpty, entriesOf, isRecord, recordOrEmpty, stringOrUndefined } from './values';
 import { shownUrl, splitUserInfo } from './server-userinfo';
 import { warning } from './warnings';
@@ -18,13 +19,48 @@ export interface ServerBase {
   userInfo?: string;
 }
 
+/** A server's base both ways: its variables as the environment's, and written in with their defaults. */
+export interface Server extends ServerBase {
+  /** `url` with each declared variable as the environment's `{{env.NAME}}` (but a port's, written in). */
+  inEnvironment: string;
+  /** The environment's variables `inEnvironment` holds, each with its default when it has one. */
+  environment: Array<{ name: string; value?: string }>;
+}
+
 /** The first server of the innermost list: the operation's own, else its path's, else the document's. */
-export function serverFor(document: JsonRecord, pathItem: JsonRecord, operation: JsonRecord, where: string, warnings: ImportWarning[]): ServerBase {
+export function serverFor(document: JsonRecord, pathItem: JsonRecord, operation: JsonRecord, where: string, warnings: ImportWarning[]): Server {
   const [servers, level] = innermostServers(document, pathItem, operation);
   if (servers.length > 1 && level !== 'document') warnings.push(otherServers(servers, where));
   const first = recordOrEmpty(servers[0]);
-  const { url, userInfo } = splitUserInfo(fillVariables(stringOrUndefined(first.url) ?? '/', recordOrEmpty(first.variables)).trim());
-  return { ...absoluteBase(url, where, warnings), ...(userInfo === undefined ? {} : { userInfo }) };
+  const written = stringOrUndefined(first.url) ?? '/';
+  const variables = recordOrEmpty(first.variables);
+  const { url, userInfo } = splitUserInfo(fillVariables(written, variables).trim());
+  const base = { ...absoluteBase(url, where, warnings), ...(userInfo === undefined ? {} : { userInfo }) };
+  const environment: Server['environment'] = [];
+  const inEnvironment = splitUserInfo(asEnvironment(written, variables, environment).trim()).url;
+  // The same warnings again would be noise: the environment's form is the same URL, its variables named.
+  return { ...base, inEnvironment: absoluteBase(inEnvironment, where, []).url, environment };
+}
+
+/**
+ * The server URL with each variable its `variables` declare as the environment's `{{env.NAME}}` (NAME the variable's
+ * name, made to fit ENV_VARIABLE_NAME), listed in `environment` with its default: a server's variables (a region, a
+ * base path) are what differs between the stages a connector runs in. A port's is written in with its default (a
+ * connector's URL holds no variable in its port), as is a variable the list does not declare (fillVariables).
+ */
+function asEnvironment(url: string, variables: JsonRecord, environment: Server['environment']): string {
+  const declared = new Map(entriesOf(variables).map(([name, variable]) => [name, defaultOf(variable)]));
+  const withEnvironment = url.replace(/\{([^{}]+)\}/g, (whole, name: string, offset: number) => {
+    const fallback = declared.get(name);
+    // A default that is a connector variable is an export's (`{{tenant}}`, `{{env.region}}`): filled back as it is.
+    const exported = fallback !== undefined && /^\{\{[^{}]+\}\}$/.test(fallback);
+    if (url[offset - 1] === '{' || url[offset + whole.length] === '}' || !declared.has(name) || url[offset - 1] === ':' || exported) return whole;
+    const envName = envVariableName(name);
+    if (!environment.some((known) => known.name === envName))
+      environment.push({ name: envName, ...(declared.get(name) !== undefined && { value: declared.get(name) }) });
+    return `{{env.${envName}}}`;
+  });
+  return fillVariables(withEnvironment, variables);
 }
 
 /** The document-level list is reported once, not for each operation that uses it. */
@@ -74,6 +110,8 @@ function absoluteBase(url: string, where: string, warnings: ImportWarning[]): Se
   }
   const authority = /^https?:\/\/([^/?#]*)/i.exec(trimmed);
   if (authority) return { url: trimmed, hostIsFixed: !authority[1].includes('{{') };
+  // An export of a connector whose URL starts with the environment's variable (`{{env.BASE_URL}}/orders`).
+  if (/^\{\{\s*env\.[^{}]+\}\}(?=[/?#]|$)/.test(trimmed)) return { url: trimmed, hostIsFixed: false };
   if (/^[a-z][a-z0-9+.-]*:/i.test(trimmed)) {
     throw new ImportSourceError(where, `has the server URL ${shownUrl(url).slice(0, 200)}, which is not http or https: a connector calls http(s) URLs only`);
   }

@@ -49,6 +49,8 @@ export type WarningCode =
   | 'UNSUPPORTED_METHOD'
   | 'OTHER_SERVERS'
   | 'RELATIVE_SERVER_URL'
+  /** A server's variables written in with their defaults, since a secret goes to the server (else they are the environment's `{{env.NAME}}`). */
+  | 'SERVER_VARIABLES_WRITTEN_IN'
   | 'SERVER_SCHEME_ASSUMED'
   | 'SERVER_USERINFO'
   | 'TOKEN_URL_USERINFO'

@@ -127,15 +127,17 @@ describe('importPostman on collections nobody here wrote', () => {
     describe('complex-v2_1: folders, form bodies, an Authorization header, GraphQL', () => {
       const file = insomnia('complex-v2_1');
 
-      it('is refused as it is: every URL starts with {{base_url}}, which it does not define', async () => {
-        const reason = (where: string) =>
-          `${where}: Left out: its URL's scheme, host or port comes from {{base_url}}, which the collection does not define: give it a value in the collection's variables, or write the URL out.`;
-        await expect(importFixture(file)).rejects.toEqual(
-          new ImportSourceError(
-            'collection',
-            `has no request a connector can be made of: ${[reason('item "First Folder / {{base_url}}/api/users"'), reason('item "First Folder / Urlencoded Form Test"'), reason('item "Test Request"')].join('; ')}`,
-          ),
-        );
+      it("imports as it is: base_url, which it does not define, is the environment's {{env.base_url}}", async () => {
+        const draft = await importFixture(file);
+        expect(draft.connectors.map(({ url }) => url)).toEqual([
+          '{{env.base_url}}/api/users',
+          '{{env.base_url}}/api/users',
+          '{{env.base_url}}/api/users',
+          '{{env.base_url}}/api/users',
+          '{{env.base_url}}/api/users',
+          '{{env.base_url}}/api',
+        ]);
+        expect(warningsOf(draft).filter(([code]) => code === 'ENVIRONMENT_VARIABLE')).toHaveLength(6);
       });
 
       it('imports every request once base_url is given a value', async () => {

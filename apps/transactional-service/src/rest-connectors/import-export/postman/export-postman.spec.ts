@@ -122,6 +122,12 @@ describe('exportPostman', () => {
     });
   });
 
+  it("declares no variable of the environment's: a Postman environment gives it (key env.NAME)", () => {
+    const exported = JSON.parse(exportPostman(aConnector({ url: '{{env.BASE_URL}}/orders/{{id}}', body: '{{env.region}}' })));
+    expect(exported.variable).toEqual([{ key: 'id', value: '', type: 'string' }]);
+    expect(exported.item[0].request.url.raw).toBe('{{env.BASE_URL}}/orders/{{id}}');
+  });
+
   describe('round trip: an import of the export gives back the connector', () => {
     const oauth = { oauthUrl: 'https://auth.example.com/oauth/token', clientId: 'shop-client' };
     const cases: Array<[string, ExportedConnector, Array<Omit<CredentialDraft, 'where'>>]> = [
@@ -130,6 +136,16 @@ describe('exportPostman', () => {
         aConnector({ requestType: RequestType.GET, url: 'https://{{host}}/orders/{{id}}?page={{page}}&all' }),
         [],
       ],
+      [
+        "the environment's variables: one that starts the URL (its scheme and host), others in the host, a header and the body",
+        aConnector({
+          url: '{{env.BASE_URL}}/orders/{{id}}?region={{env.region}}',
+          headers: [{ header: 'X-Tenant', value: '{{env.tenant}}' }],
+          body: '{"region": "{{env.region}}"}',
+        }),
+        [],
+      ],
+      ["an environment's variable in the host", aConnector({ requestType: RequestType.GET, url: 'https://{{env.region}}.api.example.com/v1' }), []],
       [
         'JSON with bearer auth: unicode, quotes, newlines and variables in the body',
         aConnector({

@@ -1,4 +1,4 @@
-import { ApiKeyIn, AuthType, ContentType, GrantType, MEDIA_TYPES, multipartPartsOf, PLACEHOLDER, withEscapesAsSent } from '@app/domain';
+import { ApiKeyIn, AuthType, ContentType, GrantType, isEnvName, MEDIA_TYPES, multipartPartsOf, PLACEHOLDER, withEscapesAsSent } from '@app/domain';
 import { bodyAsSent, ExportedConnector, secretHeaderVariable } from '../connector-draft';
 import { formPairs } from '../form-pairs';
 import { X_BASE64 } from './body';
@@ -164,12 +164,16 @@ function headersOf(connector: ExportedConnector, contentType: string | undefined
   return contentType === undefined || hasContentType ? own : [...own, { key: 'Content-Type', value: contentType, type: 'text' }];
 }
 
-/** The variables the collection declares: those the auth settings' secrets are written as, and the connector's own. */
+/**
+ * The variables the collection declares: those the auth settings' secrets are written as, and the connector's own but
+ * the environment's (`{{env.BASE_URL}}`), which a Postman environment gives (its key `env.BASE_URL`) and the import
+ * reads back as the environment's variable.
+ */
 function variablesOf(connector: ExportedConnector, auth: object): Array<{ key: string; value: string; type: 'string' }> {
   // The connector's own texts, where an escaped placeholder is no variable; a secret header as its variable.
   const headers = connector.headers.map(({ header, value, secret: isSecret }) => (isSecret === true ? secret(secretHeaderVariable(header)) : value));
   const texts = [JSON.stringify(auth), connector.url, connector.body, ...headers];
-  const names = new Set(texts.flatMap((text) => [...text.matchAll(PLACEHOLDER)].map((match) => match[1])));
+  const names = new Set(texts.flatMap((text) => [...text.matchAll(PLACEHOLDER)].map((match) => match[1])).filter((name) => !isEnvName(name)));
   return [...names].map((key) => ({ key, value: '', type: 'string' }));
 }
 

@@ -468,17 +468,56 @@ describe('importPostman', () => {
       );
     });
 
-    it('leaves out a request whose host variable has no value, saying how to fix it', async () => {
-      const draft = await imported(aCollection([aRequestItem('Env', { url: '{{baseUrl}}/orders' }), aRequestItem('Ok')]));
-      expect(draft.connectors.map(({ name }) => name)).toEqual(['Ok']);
+    it("takes a host variable the collection does not define as the environment's {{env.NAME}}, the scheme from its value", async () => {
+      const draft = await imported(aCollection([aRequestItem('Env', { url: '{{baseUrl}}/orders/{{id}}' }), aRequestItem('Ok')]));
+      expect(draft.connectors.map(({ url }) => url)).toEqual(['{{env.baseUrl}}/orders/{{id}}', 'https://api.example.com/orders']);
       expect(draft.warnings).toEqual([
         {
-          code: 'ITEM_SKIPPED',
+          code: 'ENVIRONMENT_VARIABLE',
           where: 'item "Env"',
           message:
-            "Left out: its URL's scheme, host or port comes from {{baseUrl}}, which the collection does not define: give it a value in the collection's variables, or write the URL out.",
+            "The URL's scheme, host or port comes from a variable the collection does not define (a Postman environment's): {{baseUrl}} is {{env.baseUrl}}, " +
+            "the connector variable of the environment it is imported into (the answer's environmentVariables says whether it is set; postmanEnvironment fills it).",
         },
       ]);
+    });
+
+    it("takes each undefined variable of a host as the environment's, with or without auth, in the token URL too; a name that does not fit is made to", async () => {
+      const connector = await theConnector(
+        aCollection([
+          aRequestItem('Secured', {
+            url: 'https://{{tenant host}}.example.com/orders?x={{x}}',
+            auth: anAuth('oauth2', { grant_type: 'client_credentials', accessTokenUrl: '{{$auth}}/token', clientId: 'c', clientSecret: 's' }),
+          }),
+        ]),
+      );
+      expect(connector.url).toBe('https://{{env.tenant_host}}.example.com/orders?x={{x}}');
+      expect(connector.oauthUrl).toBe('{{env.auth}}/token');
+    });
+
+    it("keeps what the collection declares: a value written in with auth, a variable declared empty (an export) the caller's, an undefined one under a defined one the environment's", async () => {
+      const declaredEmpty = aCollection([aRequestItem('Open', { url: 'https://{{host}}/orders' })], { variable: [{ key: 'host', value: '' }] });
+      expect((await theConnector(declaredEmpty)).url).toBe('https://{{host}}/orders');
+      const nested = aCollection(
+        [aRequestItem('Nested', { url: '{{base}}/orders', auth: anAuth('bearer', { token: 't' }) })],
+        variable({ base: 'https://{{region}}.example.com' }),
+      );
+      expect((await theConnector(nested)).url).toBe('https://{{env.region}}.example.com/orders');
+    });
+
+    it("reads an exported {{env.NAME}} as the environment's variable wherever it stands, and adds no scheme before one that starts the URL", async () => {
+      const connector = await theConnector(
+        aCollection([aRequestItem('Exported', { url: '{{env.BASE_URL}}/orders?k={{env.KIND}}', header: [{ key: 'X-Kind', value: '{{env.KIND}}' }] })]),
+      );
+      expect(connector).toMatchObject({ url: '{{env.BASE_URL}}/orders?k={{env.KIND}}', headers: [{ header: 'X-Kind', value: '{{env.KIND}}' }] });
+    });
+
+    it('still leaves out a request whose user info names a variable the collection does not define while auth applies', async () => {
+      const draft = await imported(
+        aCollection([aRequestItem('Userinfo', { url: 'https://{{user}}@api.example.com/x', auth: anAuth('bearer', { token: 't' }) }), aRequestItem('Ok')]),
+      );
+      expect(draft.connectors.map(({ name }) => name)).toEqual(['Ok']);
+      expect(draft.warnings.map(({ code }) => code)).toContain('ITEM_SKIPPED');
     });
 
     it('gives up on a variable that stands for itself', async () => {

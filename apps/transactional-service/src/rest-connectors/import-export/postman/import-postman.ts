@@ -2,7 +2,7 @@ import { ConnectorDraft, ImportDraft, ImportOptions } from '../connector-draft';
 import { connectorTags } from '../draft-tags';
 import { collectionOf, requestsOf } from './collection';
 import { connectorOf } from './request';
-import { collectionVariables } from './variables';
+import { collectionVariables, declaredVariables } from './variables';
 import { Warnings } from './warnings';
 
 /** How many reasons an import that yields no connector names. */
@@ -21,12 +21,13 @@ export function importCollection(source: string, options: ImportOptions): Import
   const collection = collectionOf(source);
   const warnings = new Warnings();
   const variables = collectionVariables(collection);
+  const declared = declaredVariables(collection);
   const used = new Set<string>();
   const found = requestsOf(collection, options.select, warnings);
   if (found.length === 0) throw collection.fail(options.select === undefined ? 'has no requests' : 'has no requests under the selection');
   const connectors: ConnectorDraft[] = [];
   for (const request of found) {
-    const draft = connectorOf({ item: request.item, inheritedAuth: request.auth, variables, warnings, used });
+    const draft = connectorOf({ item: request.item, inheritedAuth: request.auth, variables, declared, warnings, used });
     if (draft === undefined) continue;
     warnScripts(request.scripted, warnings);
     // Each folder the request is in, from the top, is a tag, unless the request's own connector block names its tags.

@@ -17,6 +17,8 @@ export interface ItemContext {
   item: JsonNode;
   inheritedAuth: DeclaredAuth | undefined;
   variables: ReadonlyMap<string, string>;
+  /** Every name the collection's `variable` list declares, with a value or empty. */
+  declared: ReadonlySet<string>;
   warnings: Warnings;
   /** The Postman names of the variables the imported connectors hold (filled in by each item). */
   used: Set<string>;
@@ -88,15 +90,22 @@ function targetOf(request: JsonNode, context: ItemContext): { url: string; auth:
   }
   const declared = declaredAuth(request, item.where) ?? context.inheritedAuth;
   const sorted = sortHeaders(enabledHeaders(request, warnings), authSettingsOf(declared, warnings), item.where, warnings);
-  const target = locatedRequest(queryAuth({ url: withPathVariables.url, auth: sorted.auth }, item.where, warnings), context.variables, item.where, warnings);
+  const target = locatedRequest(
+    queryAuth({ url: withPathVariables.url, auth: sorted.auth }, item.where, warnings),
+    collectionValues(context),
+    item.where,
+    warnings,
+  );
   if ('problem' in target) throw new ItemLeftOut(target.problem);
   return { ...target, headers: sorted.headers, contentType: sorted.contentType };
 }
 
+const collectionValues = (context: ItemContext) => ({ values: context.variables, declared: context.declared });
+
 /** The token URL of OAuth 2.0 settings, located as a URL that carries a secret. */
 function oauthUrlOf(auth: AuthSettings, context: ItemContext): string | null {
   if (auth.oauthUrl === null) return null;
-  const tokenUrl = located(auth.oauthUrl, context.variables, true, 'token URL', context.item.where, context.warnings);
+  const tokenUrl = located(auth.oauthUrl, collectionValues(context), true, 'token URL', context.item.where, context.warnings);
   if ('problem' in tokenUrl) throw new ItemLeftOut(tokenUrl.problem);
   const url = inConnectorSyntax(tokenUrl.url, context, true);
   if (!isHttpUrlWithPlaceholders(url, LIMITS.url)) throw new ItemLeftOut(`its token URL is not an absolute http(s) URL of at most ${LIMITS.url} characters`);

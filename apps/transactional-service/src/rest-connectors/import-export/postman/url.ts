@@ -1,7 +1,7 @@
 import { isJsonObject, Json, JsonNode } from './postman-json';
 import { encodeFragment, encodePath, percentEncode } from 'postman-url-encoder/encoder';
 import { QUERY_ENCODE_SET } from 'postman-url-encoder/encoder/encode-set';
-import { encodedOutsideVariables, maskVariables, replaceVariables, variablesIn } from './variables';
+import { encodedOutsideVariables, environmentPlaceholder, isEnvironmentReference, maskVariables, replaceVariables, variablesIn } from './variables';
 import { leadingName } from '../quoted-list';
 import { Warnings } from './warnings';
 
@@ -160,26 +160,62 @@ export function pathVariableValues(request: JsonNode): string[] {
   return (url?.objects('variable') ?? []).filter((variable) => (variable.text('value') ?? '') !== '').map((variable) => variable.string('key') ?? '');
 }
 
-export type Inlined = { url: string; inlined: string[] } | { missing: string };
+export type Inlined = { url: string; inlined: string[]; environment: string[] } | { missing: string };
+
+/** Where the host of an origin starts: after its scheme and its user info (both masked), if any. */
+function hostStart(maskedOrigin: string): number {
+  const afterScheme = SCHEME.exec(maskedOrigin)?.[0].length ?? 0;
+  return maskedOrigin.lastIndexOf('@') >= afterScheme ? maskedOrigin.lastIndexOf('@') + 1 : afterScheme;
+}
+
+/**
+ * The origin with each variable the collection does not define that stands in its scheme, host or port (not in its
+ * user info) as the environment's `{{env.NAME}}` (environmentPlaceholder); the Postman names so replaced.
+ */
+function undefinedAsEnvironment(origin: string, declared: ReadonlySet<string>): { origin: string; names: string[] } {
+  const masked = maskVariables(origin);
+  const userInfoEnd = masked.lastIndexOf('@') >= 0 ? hostStart(masked) : 0;
+  const names: string[] = [];
+  const replaced = origin.replace(/\{\{([^{}]*?)\}\}/g, (whole, name: string, at: number) => {
+    if (at < userInfoEnd || declared.has(name) || isEnvironmentReference(name)) return whole;
+    names.push(name);
+    return `{{${environmentPlaceholder(name)}}}`;
+  });
+  return { origin: replaced, names };
+}
 
 /**
  * The URL with the collection's values written into its scheme and authority (`{{baseUrl}}/users` with baseUrl
  * `https://api.example.com/v1`), over and over while a value holds variables itself. Done when `always` (a URL
  * that carries a secret may not hold a variable there: whoever fills it in would choose where the secret goes)
- * or when the scheme is not written out (a connector's URL must be an absolute http(s) URL). `missing` names the
- * variable the collection has no value for.
+ * or when the scheme is not written out (a connector's URL must be an absolute http(s) URL). A variable the
+ * collection does not define in the scheme, host or port comes from a Postman environment: it becomes the connector
+ * variable of the environment the import writes into, `{{env.NAME}}` (`environment` names them as Postman does).
+ * `declared`: the variables the collection declares, with or without a value (an export declares the connector's own
+ * variables empty: they stay the caller's). `missing` names a declared variable the collection has no value for.
  */
-export function inlineOrigin(url: string, values: ReadonlyMap<string, string>, always: boolean): Inlined {
+export function inlineOrigin(
+  url: string,
+  values: ReadonlyMap<string, string>,
+  always: boolean,
+  declared: ReadonlySet<string> = new Set(values.keys()),
+): Inlined {
   let current = url;
   const inlined: string[] = [];
+  const environment: string[] = [];
   for (let round = 0; round < MAX_NESTING; round++) {
     const pieces = splitUrl(current);
-    const names = variablesIn(pieces.origin);
-    if (names.length === 0 || (!always && HTTP_SCHEME.test(maskVariables(pieces.origin)))) return { url: current, inlined };
+    const fromEnvironment = undefinedAsEnvironment(pieces.origin, declared);
+    environment.push(...fromEnvironment.names.filter((name) => !environment.includes(name)));
+    const origin = fromEnvironment.origin;
+    const names = variablesIn(origin).filter((name) => !isEnvironmentReference(name) || values.has(name));
+    const startsWithEnvironment = /^\{\{[^{}]*\}\}/.test(origin) && isEnvironmentReference(variablesIn(origin)[0]) && !values.has(variablesIn(origin)[0]);
+    const schemeWritten = HTTP_SCHEME.test(maskVariables(origin)) || startsWithEnvironment;
+    if (names.length === 0 || (!always && schemeWritten)) return { url: origin + pieces.path + pieces.query + pieces.fragment, inlined, environment };
     const missing = names.find((name) => !values.has(name));
     if (missing !== undefined) return { missing };
     inlined.push(...names.filter((name) => !inlined.includes(name)));
-    current = replaceVariables(pieces.origin, (name) => values.get(name)!) + pieces.path + pieces.query + pieces.fragment;
+    current = replaceVariables(origin, (name) => values.get(name) ?? `{{${name}}}`) + pieces.path + pieces.query + pieces.fragment;
   }
   return { missing: variablesIn(splitUrl(current).origin)[0] };
 }

@@ -1,4 +1,4 @@
-import { VARIABLE_NAME } from '@app/domain';
+import { ENV_PREFIX, ENV_VARIABLE_NAME, envVariableOf, VARIABLE_NAME } from '@app/domain';
 import { Json, JsonNode } from './postman-json';
 
 /** Postman's `{{name}}`: any characters but braces (postman-collection's substitutor reads `/\{\{([^{}]*?)}}/g`). */
@@ -38,12 +38,38 @@ export function wholeVariable(text: string): string | undefined {
  * names may hold any character, and its dynamic variables (`{{$guid}}`, `{{$timestamp}}`) start with `$`.
  */
 export function connectorVariableName(name: string): string {
-  if (VARIABLE_NAME.test(name)) return name;
+  return VARIABLE_NAME.test(name) ? name : nameMadeToFit(name, 64);
+}
+
+/** A Postman name as a variable's: without a leading `$`, every other character as `_`, `_` in front unless it starts with a letter or `_`. */
+function nameMadeToFit(name: string, length: number): string {
   const cleaned = name
     .trim()
     .replace(/^\$/, '')
     .replace(/[^A-Za-z0-9_.-]/g, '_');
-  return (/^[A-Za-z_]/.test(cleaned) ? cleaned : `_${cleaned}`).slice(0, 64);
+  return (/^[A-Za-z_]/.test(cleaned) ? cleaned : `_${cleaned}`).slice(0, length);
+}
+
+/**
+ * The connector variable of the environment a Postman variable becomes (`{{host}}` of a Postman environment is
+ * `{{env.host}}`): its name when it is one (ENV_VARIABLE_NAME), else every character a name cannot hold as `_`,
+ * `_` in front when it does not start with a letter or `_`, cut to 60 characters (`{{base url}}` is `env.base_url`,
+ * `{{$host}}` is `env.host`, `{{1st}}` is `env._1st`). A Postman `{{env.NAME}}` (what an export writes for a connector's
+ * `{{env.NAME}}`) is that variable already.
+ */
+export function envVariableName(name: string): string {
+  const own = envVariableOf(name);
+  if (own !== null && ENV_VARIABLE_NAME.test(own)) return own;
+  return ENV_VARIABLE_NAME.test(name) ? name : nameMadeToFit(name, 60);
+}
+
+/** The placeholder's name of the environment's variable a Postman variable becomes: `env.` and envVariableName. */
+export const environmentPlaceholder = (name: string) => `${ENV_PREFIX}${envVariableName(name)}`;
+
+/** Whether a Postman variable's name is already a reference to the environment's variable (`env.NAME`, NAME fitting). */
+export function isEnvironmentReference(name: string | undefined): boolean {
+  const own = name === undefined ? null : envVariableOf(name);
+  return own !== null && ENV_VARIABLE_NAME.test(own);
 }
 
 /** A variable's value as Postman fills it in: text, or a number or boolean as text; an object or array fills in nothing here. */
@@ -60,4 +86,14 @@ export function collectionVariables(collection: JsonNode): Map<string, string> {
     if (name !== undefined && value !== '' && !variable.flag('disabled') && !values.has(name)) values.set(name, value);
   }
   return values;
+}
+
+/** The names the collection's `variable` list declares (enabled), with or without a value. */
+export function declaredVariables(collection: JsonNode): Set<string> {
+  return new Set(
+    collection.objects('variable').flatMap((variable) => {
+      const name = variable.string('key') ?? variable.string('id');
+      return name === undefined || variable.flag('disabled') ? [] : [name];
+    }),
+  );
 }

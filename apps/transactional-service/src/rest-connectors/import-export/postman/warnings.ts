@@ -41,6 +41,8 @@ export type PostmanWarningCode =
   | 'VARIABLE_RENAMED'
   /** A collection variable's value written into a URL's scheme, host or port. */
   | 'VARIABLE_INLINED'
+  /** A variable the collection does not declare in a URL's scheme, host or port: the environment's `{{env.NAME}}`. */
+  | 'ENVIRONMENT_VARIABLE'
   /** Variables whose values the collection holds (collection or path variables): kept as `{{variables}}`, their values not imported. */
   | 'VARIABLE_VALUES_NOT_IMPORTED'
   /** A URL without a scheme: `http://` added, as Postman does. */
