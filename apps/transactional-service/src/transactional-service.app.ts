@@ -13,6 +13,7 @@ export const TRANSACTIONAL_SERVICE_APP: PlatformAppDefinition = {
     "- **Test runs**: make a connector's call now, saved or not yet saved, and see what came back; list who ran which, when, and what came of it.\n" +
     '- **Import and export**: connectors from a cURL command, an OpenAPI document or a Postman collection, and back.\n' +
     "- **History and trash**: every version of a connector, the bot's deleted connectors, and their restore.\n" +
+    "- **Promotions**: another bot's connectors into this one (from one environment to the next), planned, applied and reverted.\n" +
     '- **Change events**: every write of a connector as a CloudEvent, in a feed any client can follow (and on NATS JetStream).\n\n' +
     'Writes take `If-Match` (the `ETag` of a read) to apply only to the version you read; creates take an ' +
     '`Idempotency-Key` to make retries safe.',
@@ -54,6 +55,14 @@ export const TRANSACTIONAL_SERVICE_APP: PlatformAppDefinition = {
         'deletedRestConnectors',
         'restoreRestConnector',
       ],
+    },
+    {
+      name: 'Promotions',
+      description:
+        "Move a working set of connectors from one stage to the next: plan the promotion of another bot's connectors into this bot (what each " +
+        'connector becomes, the variables and secrets the target needs: secrets are never copied), apply that plan with its digest in one ' +
+        'transaction, list what was promoted, and revert it.',
+      operations: ['promoteRestConnectors', 'restConnectorPromotions', 'restConnectorPromotion', 'revertRestConnectorPromotion'],
     },
     {
       name: 'Change events',

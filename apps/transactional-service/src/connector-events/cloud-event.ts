@@ -23,6 +23,7 @@ export function cloudEventOf({ event, recorded }: RecordedEvent): ConnectorCloud
       updatedBy: recorded.updatedBy,
       reason: recorded.reason,
       revertedTo: recorded.revertedTo,
+      promotionId: recorded.promotionId,
       snapshot: recorded.snapshot,
     },
   };

@@ -71,5 +71,7 @@ import { UpdateConnector } from './use-cases/update-connector.use-case';
     TestRunRateLimit,
     TestRunMetrics,
   ],
+  // The writes a promotion makes through (PromotionsModule).
+  exports: [CreateConnectors, UpdateConnector, DeleteConnector, RestoreConnector],
 })
 export class RestConnectorsModule {}

@@ -18,6 +18,9 @@ export type DomainErrorCode =
   | 'IDEMPOTENCY_KEY_REUSED'
   | 'IDEMPOTENT_REQUEST_IN_PROGRESS'
   | 'EVENT_CURSOR_EXPIRED'
+  | 'PROMOTION_NOT_FOUND'
+  | 'PROMOTION_STALE'
+  | 'PROMOTION_NOT_REVERTIBLE'
   | 'INVALID_INPUT';
 
 export class DomainError extends Error {

@@ -20,6 +20,7 @@ export function aRecordedEvent(position: number, event: Partial<RecordedEvent['e
       updatedBy: 'ada',
       reason: null,
       revertedTo: null,
+      promotionId: null,
       changedFields: [],
       snapshot: {} as RecordedEvent['recorded']['snapshot'],
     },

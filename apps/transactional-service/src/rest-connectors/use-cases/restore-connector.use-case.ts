@@ -3,12 +3,15 @@ import {
   ConnectorHistoryRepository,
   Database,
   nextVersionOf,
+  RestConnector,
+  RestConnectorPath,
   RestConnectorRepository,
   RestConnectorRestoredDto,
+  Transaction,
   VersionOperation,
 } from '@app/domain';
 import { Injectable } from '@nestjs/common';
-import { versionAuthorOf } from '../author';
+import { Author, versionAuthorOf } from '../author';
 import { restorationOf } from '../connector-lifecycle';
 import { etagOf, WithEtag } from '../etag';
 import { ConnectorNotDeletedException } from '../rest-connector.exceptions';
@@ -38,17 +41,22 @@ export class RestoreConnector {
       const current = await this.reads.findAny(path);
       if (current.deletedAt === null) throw new ConnectorNotDeletedException(current.uuid);
       requireMatch(condition, current);
-      const step = nextVersionOf(current);
-      const recorded = versionAuthorOf(author, new Date());
-      const restored = await unlessNameTaken(current.name, () =>
-        this.db.transaction(async (tx) => {
-          if (!(await this.connectors.restore(tx, path, step, restorationOf(current)))) return false;
-          await this.history.recordUnchanged(tx, current.uuid, step, VersionOperation.RESTORED, recorded);
-          this.outbox.append(tx, path, { connectorUuid: current.uuid, version: step.to, updatedAt: recorded.updatedAt });
-          return true;
-        }, consistency),
-      );
-      return restored ? { body: { message: 'Rest connector restored', data: current.uuid }, etag: etagOf({ version: step.to }) } : null;
+      const now = new Date();
+      const restored = await unlessNameTaken(current.name, () => this.db.transaction((tx) => this.apply(tx, path, current, author, now), consistency));
+      return restored ? { body: { message: 'Rest connector restored', data: current.uuid }, etag: etagOf({ version: nextVersionOf(current).to }) } : null;
     });
+  }
+
+  /**
+   * The restore of `current` (deleted, read at its version) in the unit of work `tx`: the row, its RESTORED version, its
+   * change event; false when another write came first. A name taken meanwhile fails the unit of work (unlessNameTaken).
+   */
+  async apply(tx: Transaction, path: RestConnectorPath, current: RestConnector, author: Author, now: Date): Promise<boolean> {
+    const step = nextVersionOf(current);
+    const recorded = versionAuthorOf(author, now);
+    if (!(await this.connectors.restore(tx, path, step, restorationOf(current)))) return false;
+    await this.history.recordUnchanged(tx, current.uuid, step, VersionOperation.RESTORED, recorded);
+    this.outbox.append(tx, path, { connectorUuid: current.uuid, version: step.to, updatedAt: recorded.updatedAt });
+    return true;
   }
 }
