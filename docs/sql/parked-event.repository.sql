@@ -133,7 +133,8 @@ SELECT
   v.reason AS reason,
   v.reverted_to AS reverted_to,
   v.changed_fields AS changed_fields,
-  v.snapshot AS snapshot
+  v.snapshot AS snapshot,
+  v.promotion_id AS promotion_id
 FROM
   connector_events ev
   JOIN rest_connector_versions v ON v.connector_uuid = ev.connector_uuid

@@ -27,6 +27,7 @@ import {
   CONNECTOR_TEST_RUN_ROWS,
   CONNECTOR_VARIABLE_ROWS,
   CONNECTOR_VARIABLE_SET_ROWS,
+  CONNECTOR_PROMOTION_ROWS,
   ConnectorTestRun,
   RecordedTestRunOutcome,
 } from '@app/domain';
@@ -53,6 +54,7 @@ const EVERY_TABLE_ROWS: Array<TableRows<any, any>> = [
   CONNECTOR_TEST_RUN_ROWS,
   CONNECTOR_VARIABLE_ROWS,
   CONNECTOR_VARIABLE_SET_ROWS,
+  CONNECTOR_PROMOTION_ROWS,
 ];
 
 /** The kind a TableRows must have for a TypeORM column. */

@@ -50,6 +50,10 @@ const ADDED_OPERATIONS: Record<AppName, Array<[string, string, string, string, s
     [`${CONNECTORS}/{serviceUUID}/restore`, 'post', 'restoreRestConnector', 'Restore a deleted connector', '200'],
     [`${CONNECTORS}/import`, 'post', 'importRestConnectors', 'Import connectors from cURL, OpenAPI or Postman', '200'],
     [`${CONNECTORS}/{serviceUUID}/export`, 'get', 'exportRestConnector', 'Export a connector as cURL, OpenAPI or Postman', '200'],
+    [`${CONNECTORS}/promotions`, 'post', 'promoteRestConnectors', "Promote another bot's connectors into this bot", '200'],
+    [`${CONNECTORS}/promotions`, 'get', 'restConnectorPromotions', "The bot's promotions", '200'],
+    [`${CONNECTORS}/promotions/{promotionId}`, 'get', 'restConnectorPromotion', 'One promotion', '200'],
+    [`${CONNECTORS}/promotions/{promotionId}/revert`, 'post', 'revertRestConnectorPromotion', 'Revert a promotion', '200'],
     [
       '/platform-transactional-service/org/{orgUUID}/env/{envUUID}/connector-events',
       'get',

@@ -3,6 +3,7 @@ import {
   ConnectorEventOutbox,
   ConnectorEventRepository,
   ConnectorHistoryRepository,
+  ConnectorPromotionRepository,
   ConnectorRelationsRepository,
   ConnectorTestRunRepository,
   Database,
@@ -36,6 +37,7 @@ export const REPOSITORIES = [
   ParkedEventRepository,
   ConnectorHistoryRepository,
   ConnectorTestRunRepository,
+  ConnectorPromotionRepository,
   IdempotencyRepository,
 ] as const;
 
