@@ -84,9 +84,9 @@ describe.each(ENGINES)('Promotions (%s)', (_engine, engine) => {
     return { bearerToken: row.bearerToken as string | null, headers: JSON.parse(row.headers) as Array<{ header: string; value: string; secret?: boolean }> };
   };
   const promotionIdsOf = async (uuid: string) =>
-    (await sut.dataSource.query('SELECT version, promotion_id AS promotionId FROM rest_connector_versions WHERE connector_uuid = ? ORDER BY version', [uuid])).map(
-      (row: { version: number; promotionId: string | null }) => [Number(row.version), row.promotionId],
-    );
+    (
+      await sut.dataSource.query('SELECT version, promotion_id AS promotionId FROM rest_connector_versions WHERE connector_uuid = ? ORDER BY version', [uuid])
+    ).map((row: { version: number; promotionId: string | null }) => [Number(row.version), row.promotionId]);
 
   it('plans, applies with the digest, and reverts: secrets never copied, each write a version and an event naming the promotion', async () => {
     const pair = await aPair();
@@ -106,7 +106,10 @@ describe.each(ENGINES)('Promotions (%s)', (_engine, engine) => {
     const weather = await create(targetBase, aConnectorBody({ name: 'Weather', url: 'https://weather.example.com/today', description: 'old' }));
     const same = await create(targetBase, aConnectorBody({ name: 'Same', url: 'https://same.example.com/', tags: [{ name: 'alpha' }] }));
     // Its key was a plain header in prod: the secret header is needed.
-    const keyed = await create(targetBase, aConnectorBody({ name: 'Keyed', url: 'https://keys.example.com/', headers: [{ header: 'X-Api-Key', value: 'plain' }] }));
+    const keyed = await create(
+      targetBase,
+      aConnectorBody({ name: 'Keyed', url: 'https://keys.example.com/', headers: [{ header: 'X-Api-Key', value: 'plain' }] }),
+    );
     const legacy = await create(targetBase, aConnectorBody({ name: 'Legacy', url: 'https://legacy.example.com/' }));
     const ordersSealed = (await sealedOf(orders)).bearerToken;
 
@@ -186,9 +189,10 @@ describe.each(ENGINES)('Promotions (%s)', (_engine, engine) => {
     expect(cipher().decrypt(keyedHeader.value, secretHeaderContext(keyed, 'X-Api-Key'))).toBe(key('prod-new'));
     const targetRows = JSON.stringify(await sut.dataSource.query('SELECT * FROM rest_connectors WHERE bot_uuid = ?', [pair.target.botUUID]));
     for (const sourceSecret of ['dev-orders-token', 'dev-new-token', key('dev')]) expect(targetRows).not.toContain(sourceSecret);
-    for (const row of await sut.dataSource.query('SELECT uuid, bearer_token AS bearerToken FROM rest_connectors WHERE bot_uuid = ? AND bearer_token IS NOT NULL', [
-      pair.target.botUUID,
-    ])) {
+    for (const row of await sut.dataSource.query(
+      'SELECT uuid, bearer_token AS bearerToken FROM rest_connectors WHERE bot_uuid = ? AND bearer_token IS NOT NULL',
+      [pair.target.botUUID],
+    )) {
       expect(cipher().decrypt(row.bearerToken, secretContext(row.uuid, 'bearerToken'))).toMatch(/^prod-/);
     }
 
@@ -252,7 +256,9 @@ describe.each(ENGINES)('Promotions (%s)', (_engine, engine) => {
       .send(aConnectorBody({ name: 'Alpha', description: 'edited meanwhile' }))
       .expect(200);
     const stale = await promote({ dryRun: false, digest }).expect(409);
-    expect(stale.body.message).toMatch(/^The promotion's plan no longer holds: .* have changed since the dry run \(the plan's digest is now sha256:[0-9a-f]{64}\)/);
+    expect(stale.body.message).toMatch(
+      /^The promotion's plan no longer holds: .* have changed since the dry run \(the plan's digest is now sha256:[0-9a-f]{64}\)/,
+    );
     expect((await sut.http.get(`${targetBase}/${alpha}`).set(bearer(token)).expect(200)).body.description).toBe('edited meanwhile');
 
     // An edit of the source between plan and apply.
@@ -286,7 +292,11 @@ describe.each(ENGINES)('Promotions (%s)', (_engine, engine) => {
     const moved = await create(targetBase, withBearerAuth({ name: 'Moved', url: 'https://api.prod.example.com/', bearerToken: 'prod-token' }));
     const secrets = [{ connector: 'Moved', bearerToken: 'prod-token-2' }];
     const planned = await plan({ secrets });
-    expect(planned.connectors[0]).toMatchObject({ action: 'UPDATE', changedFields: ['url', 'bearerToken'], secrets: [{ secret: 'bearerToken', status: 'GIVEN' }] });
+    expect(planned.connectors[0]).toMatchObject({
+      action: 'UPDATE',
+      changedFields: ['url', 'bearerToken'],
+      secrets: [{ secret: 'bearerToken', status: 'GIVEN' }],
+    });
     const promotion = (await promote({ dryRun: false, digest: planned.digest, secrets }).expect(201)).body;
 
     const refused = await sut.http.post(`${targetBase}/promotions/${promotion.uuid}/revert`).set(bearer(token)).expect(409);

@@ -97,17 +97,15 @@ export function planPromotion(input: PlanInput): PromotionPlan {
     ...(input.prune
       ? input.target
           .filter(({ connector }) => !sourceNames.has(key(connector.name)))
-          .map(
-            (target): PlannedConnector => ({
-              name: target.connector.name,
-              action: PromotionAction.DELETE,
-              source: null,
-              target,
-              changedFields: [],
-              secrets: [],
-              given: undefined,
-            }),
-          )
+          .map((target): PlannedConnector => ({
+            name: target.connector.name,
+            action: PromotionAction.DELETE,
+            source: null,
+            target,
+            changedFields: [],
+            secrets: [],
+            given: undefined,
+          }))
       : []),
   ].sort(byName);
   const counts = { create: 0, update: 0, delete: 0, unchanged: 0 };
@@ -141,7 +139,12 @@ function promoted(source: SourceRecord, target: ConnectorForWrite | null, given:
 }
 
 /** Each secret the promoted record uses (its auth type's secret fields, then its secret headers), and where its value comes from. */
-function secretsOf(record: RestConnectorSnapshotDto, target: ConnectorForWrite | null, given: PromotionSecretsDto | undefined, env: EnvValues): PlannedSecret[] {
+function secretsOf(
+  record: RestConnectorSnapshotDto,
+  target: ConnectorForWrite | null,
+  given: PromotionSecretsDto | undefined,
+  env: EnvValues,
+): PlannedSecret[] {
   const stored = target?.connector;
   const sameDestination = (url: 'url' | 'oauthUrl') => {
     const destination = destinationIn(record[url], env);
@@ -173,7 +176,12 @@ function secretsOf(record: RestConnectorSnapshotDto, target: ConnectorForWrite |
 function variablesOf(source: readonly SourceRecord[], { variables }: ConnectorVariableSetRow): PromotionPlan['variables'] {
   const used = new Set<string>();
   for (const { snapshot } of source) {
-    for (const text of [snapshot.url, snapshot.oauthUrl, snapshot.body, ...snapshot.headers.filter((header) => !isSecretHeader(header)).map(({ value }) => value)]) {
+    for (const text of [
+      snapshot.url,
+      snapshot.oauthUrl,
+      snapshot.body,
+      ...snapshot.headers.filter((header) => !isSecretHeader(header)).map(({ value }) => value),
+    ]) {
       for (const name of envNamesIn(text)) used.add(name);
     }
   }

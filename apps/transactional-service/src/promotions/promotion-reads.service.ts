@@ -56,7 +56,10 @@ export class PromotionReads {
   ) {}
 
   async page(path: BotPath, { page, linesPerPage }: HistoryPageQueryDto, from?: ReadFrom): Promise<PromotionPageDto> {
-    const found = (await this.scope.inPath(path, await this.promotions.page(path, (page - 1) * linesPerPage, linesPerPage, from), from)) ?? { rows: [], total: 0 };
+    const found = (await this.scope.inPath(path, await this.promotions.page(path, (page - 1) * linesPerPage, linesPerPage, from), from)) ?? {
+      rows: [],
+      total: 0,
+    };
     return toPage(found.rows.map(toPromotionSummary), found.total, page, linesPerPage);
   }
 

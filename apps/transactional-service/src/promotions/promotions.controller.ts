@@ -46,7 +46,7 @@ export class PromotionsController {
     summary: "Promote another bot's connectors into this bot",
     description:
       "Plans, then applies, the promotion of the source bot's connectors (another bot of the organization, usually in another environment) into " +
-      'the path\'s bot, matched by name: CREATE, UPDATE (the fields that change), UNCHANGED, and with `prune` DELETE. `dryRun` (the default) answers ' +
+      "the path's bot, matched by name: CREATE, UPDATE (the fields that change), UNCHANGED, and with `prune` DELETE. `dryRun` (the default) answers " +
       "the plan (200) with its digest, the connector variables the source's connectors use that the target environment lacks, and each secret the " +
       "target needs: secrets are never copied from the source; the target's own is KEPT while where it goes in the target's environment is unchanged, " +
       'or is given in `secrets`. `dryRun: false` with the digest applies that plan in one transaction (201 with the promotion): a version and a change ' +
@@ -87,7 +87,10 @@ export class PromotionsController {
   }
 
   @Get()
-  @ApiOperation({ summary: "The bot's promotions", description: 'Every promotion applied to the bot, newest first: who, when, from which bot, the counts, and whether it was reverted.' })
+  @ApiOperation({
+    summary: "The bot's promotions",
+    description: 'Every promotion applied to the bot, newest first: who, when, from which bot, the counts, and whether it was reverted.',
+  })
   @ApiOkResponse({ type: PromotionPageDto, description: "A page of the bot's promotions (Spring Data `Page`)" })
   restConnectorPromotions(
     @Param() path: BotPath,

@@ -50,7 +50,16 @@ export interface EventSize {
 export type RelayProgress = Pick<ConnectorEventRelayState, 'sequencedThrough' | 'publishedThrough' | 'purgedThrough'>;
 
 const EVENT_ROWS = CONNECTOR_EVENT_ROWS.pick('position', 'eventUuid', 'organizationUuid', 'environmentUuid', 'botUuid', 'connectorUuid', 'version');
-const RECORDED_ROWS = REST_CONNECTOR_VERSION_ROWS.pick('operation', 'updatedAt', 'updatedBy', 'reason', 'revertedTo', 'changedFields', 'snapshot', 'promotionId');
+const RECORDED_ROWS = REST_CONNECTOR_VERSION_ROWS.pick(
+  'operation',
+  'updatedAt',
+  'updatedBy',
+  'reason',
+  'revertedTo',
+  'changedFields',
+  'snapshot',
+  'promotionId',
+);
 const PROGRESS_ROWS = CONNECTOR_EVENT_RELAY_ROWS.pick('sequencedThrough', 'publishedThrough', 'purgedThrough');
 const EXPIRING_ROWS = CONNECTOR_EVENT_ROWS.pick('seq', 'position', 'createdAt');
 const CREATED_ROWS = CONNECTOR_EVENT_ROWS.pick('createdAt');

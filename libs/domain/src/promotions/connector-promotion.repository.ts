@@ -75,7 +75,9 @@ const COUNT = statement(`SELECT COUNT(*) AS total ${PROMOTIONS_OF_BOT}`).returni
 const ONE = statement(`SELECT ${CONNECTOR_PROMOTION_ROWS.select('p')} ${PROMOTIONS_OF_BOT} AND p.uuid = :promotionId`);
 const BOT_THERE = statement(`SELECT 1 AS found FROM bots b JOIN environments e ON e.uuid = b.environment_uuid WHERE ${BOT_IN_SCOPE}`);
 /** Only once: a promotion reverted meanwhile is not reverted again. */
-const MARK_REVERTED = statement('UPDATE connector_promotions SET reverted_at = :revertedAt, reverted_by = :revertedBy WHERE uuid = :uuid AND reverted_at IS NULL');
+const MARK_REVERTED = statement(
+  'UPDATE connector_promotions SET reverted_at = :revertedAt, reverted_by = :revertedBy WHERE uuid = :uuid AND reverted_at IS NULL',
+);
 
 /** Where the uuids of one read stop: statements of a few sizes (paddedList), none too long for either engine. */
 const CHUNK = 512;

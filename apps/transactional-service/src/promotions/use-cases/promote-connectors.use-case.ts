@@ -98,7 +98,15 @@ export class PromoteConnectors {
           ...updates.flatMap(({ current, write }) =>
             write === null
               ? []
-              : [{ connectorUuid: current.uuid, name: write.values.name, action: PromotionAction.UPDATE as const, versionBefore: current.version, versionAfter: write.step.to }],
+              : [
+                  {
+                    connectorUuid: current.uuid,
+                    name: write.values.name,
+                    action: PromotionAction.UPDATE as const,
+                    versionBefore: current.version,
+                    versionAfter: write.step.to,
+                  },
+                ],
           ),
           ...deletes.map(({ target }) => ({
             connectorUuid: target!.connector.uuid,
@@ -205,7 +213,9 @@ export function writeOf({ source, secrets, given }: PlannedConnector): RestConne
   for (const { secret, status } of secrets) {
     if (status === PromotionSecretStatus.GIVEN && isSecretField(secret)) write[secret] = given![secret];
   }
-  dto.headers = (dto.headers ?? []).map((header) => (header.secret === true ? { ...header, value: givenHeader(given, header.header) ?? header.value } : header));
+  dto.headers = (dto.headers ?? []).map((header) =>
+    header.secret === true ? { ...header, value: givenHeader(given, header.header) ?? header.value } : header,
+  );
   return dto;
 }
 

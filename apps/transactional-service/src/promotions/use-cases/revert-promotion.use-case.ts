@@ -72,7 +72,9 @@ export class RevertPromotion {
       );
     }
     const before = await this.promotions.snapshotsAt(
-      promotion.items.filter(({ action }) => action === PromotionAction.UPDATE).map(({ connectorUuid, versionBefore }) => ({ connectorUuid, version: versionBefore! })),
+      promotion.items
+        .filter(({ action }) => action === PromotionAction.UPDATE)
+        .map(({ connectorUuid, versionBefore }) => ({ connectorUuid, version: versionBefore! })),
     );
     const reverting: Author = { ...author, promotionId };
     const now = new Date();
@@ -94,12 +96,16 @@ export class RevertPromotion {
       }
     }
     if (problems.length > 0) {
-      throw new PromotionNotRevertibleException(promotionId, `${problems.join('; ')}. PUT those connectors' records before it with the secrets they need instead`);
+      throw new PromotionNotRevertibleException(
+        promotionId,
+        `${problems.join('; ')}. PUT those connectors' records before it with the secrets they need instead`,
+      );
     }
     await unlessNameTaken(undefined, () =>
       this.db.transaction(async (tx) => {
         for (const write of writes) {
-          if (!(await write(tx))) throw new PromotionNotRevertibleException(promotionId, 'a connector it wrote was changed while it was reverted; nothing was written, retry');
+          if (!(await write(tx)))
+            throw new PromotionNotRevertibleException(promotionId, 'a connector it wrote was changed while it was reverted; nothing was written, retry');
         }
         if (!(await this.promotions.markReverted(tx, promotionId, now, author.caller.username))) {
           throw new PromotionNotRevertibleException(promotionId, 'it was reverted meanwhile');

@@ -121,8 +121,7 @@ export class ConnectorEventDataDto {
     format: 'uuid',
     nullable: true,
     example: null,
-    description:
-      'The promotion this write was part of (`…/rest-connectors/promotions/{promotionId}`: its apply, or its revert); null for every other write.',
+    description: 'The promotion this write was part of (`…/rest-connectors/promotions/{promotionId}`: its apply, or its revert); null for every other write.',
   })
   promotionId: string | null;
 

@@ -63,7 +63,12 @@ const Given = (what: string) =>
   );
 
 export class PromotionSecretHeaderDto {
-  @ApiProperty({ example: 'X-Api-Key', maxLength: LIMITS.headerName, pattern: HTTP_TOKEN.source, description: 'A secret header of the connector, by name (case-insensitively).' })
+  @ApiProperty({
+    example: 'X-Api-Key',
+    maxLength: LIMITS.headerName,
+    pattern: HTTP_TOKEN.source,
+    description: 'A secret header of the connector, by name (case-insensitively).',
+  })
   @IsDefined()
   @IsString()
   @IsHttpToken()
@@ -200,10 +205,18 @@ export class PromotionPlanItemDto {
 }
 
 export class PromotionVariablesDto {
-  @ApiProperty({ type: [String], example: ['BASE_URL'], description: "`{{env.NAME}}` the source's connectors use that the target environment does not define." })
+  @ApiProperty({
+    type: [String],
+    example: ['BASE_URL'],
+    description: "`{{env.NAME}}` the source's connectors use that the target environment does not define.",
+  })
   missing: string[];
 
-  @ApiProperty({ type: [String], example: [], description: "Secret variables of the target environment that the source's connectors use and that have no value." })
+  @ApiProperty({
+    type: [String],
+    example: [],
+    description: "Secret variables of the target environment that the source's connectors use and that have no value.",
+  })
   withoutValue: string[];
 }
 
@@ -229,7 +242,10 @@ export class PromotionPlanDto {
   @ApiProperty({ type: PromotionBotDto })
   target: PromotionBotDto;
 
-  @ApiProperty({ example: 'sha256:9f2c0d3b5e6a7f8091a2b3c4d5e6f708192a3b4c5d6e7f8091a2b3c4d5e6f70', description: 'Send it back with dryRun false to apply this plan.' })
+  @ApiProperty({
+    example: 'sha256:9f2c0d3b5e6a7f8091a2b3c4d5e6f708192a3b4c5d6e7f8091a2b3c4d5e6f70',
+    description: 'Send it back with dryRun false to apply this plan.',
+  })
   digest: string;
 
   @ApiProperty()
