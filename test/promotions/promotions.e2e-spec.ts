@@ -270,7 +270,11 @@ describe.each(ENGINES)('Promotions (%s)', (_engine, engine) => {
       .expect(200);
     await promote({ dryRun: false, digest: next }).expect(409);
 
-    const applied = (await promote({ dryRun: false, digest: (await plan()).digest }).expect(201)).body;
+    // With an Idempotency-Key, a retry answers the same promotion and applies nothing again.
+    const once = { dryRun: false, digest: (await plan()).digest };
+    const applied = (await promote(once, { 'Idempotency-Key': 'promote-alpha-1' }).expect(201)).body;
+    expect((await promote(once, { 'Idempotency-Key': 'promote-alpha-1' }).expect(201)).body).toEqual(applied);
+    expect((await sut.http.get(`${targetBase}/promotions`).set(bearer(token)).expect(200)).body.totalElements).toBe(1);
     await sut.http
       .put(`${targetBase}/${alpha}`)
       .set(bearer(token))
