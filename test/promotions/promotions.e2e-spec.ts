@@ -154,9 +154,10 @@ describe.each(ENGINES)('Promotions (%s)', (_engine, engine) => {
     expect(second.digest).not.toBe(first.digest);
     expect(second.variables.missing).toEqual([]);
     expect(second.connectors.find((item: { name: string }) => item.name === 'New bearer').secrets).toEqual([{ secret: 'bearerToken', status: 'GIVEN' }]);
-    const consumer = await new FeedConsumer(sut, token, `/${TRANSACTIONAL_SERVICE_APP.label}/org/${pair.org}/env/${pair.target.envUUID}/connector-events`, {
+    // From the feed's start: the relay numbers the target's own creates in its own time.
+    const consumer = new FeedConsumer(sut, token, `/${TRANSACTIONAL_SERVICE_APP.label}/org/${pair.org}/env/${pair.target.envUUID}/connector-events`, {
       botUUID: pair.target.botUUID,
-    }).fromNow();
+    });
 
     const applied = await promote({ prune: true, dryRun: false, digest: second.digest, secrets }, { 'Change-Reason': 'Release 42' }).expect(201);
 
@@ -202,8 +203,12 @@ describe.each(ENGINES)('Promotions (%s)', (_engine, engine) => {
       [2, promotion.uuid],
     ]);
     expect(await promotionIdsOf(same)).toEqual([[1, null]]);
-    const events = await consumer.until(5);
-    expect(events.map(({ event }) => [event.subject, event.type, event.data.promotionId, event.data.reason]).sort()).toEqual(
+    // The target's five creates, then the promotion's five writes.
+    const events = await consumer.until(10);
+    expect(events).toHaveLength(10);
+    expect(events.filter(({ event }) => event.data.promotionId === null).map(({ event }) => event.type)).toEqual(Array(5).fill('connector.created.v1'));
+    const promoted = events.filter(({ event }) => event.data.promotionId !== null);
+    expect(promoted.map(({ event }) => [event.subject, event.type, event.data.promotionId, event.data.reason]).sort()).toEqual(
       [
         [orders, 'connector.updated.v1', promotion.uuid, 'Release 42'],
         [weather, 'connector.updated.v1', promotion.uuid, 'Release 42'],
