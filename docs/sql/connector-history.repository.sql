@@ -14,10 +14,11 @@ INSERT INTO
     reason,
     reverted_to,
     changed_fields,
-    snapshot
+    snapshot,
+    promotion_id
   )
 VALUES
-  (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?);
+  (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?);
 
 -- ConnectorHistoryRepository.recordUnchanged
 INSERT INTO
@@ -32,7 +33,8 @@ INSERT INTO
     request_id,
     reason,
     changed_fields,
-    snapshot
+    snapshot,
+    promotion_id
   )
 SELECT
   v.connector_uuid,
@@ -45,7 +47,8 @@ SELECT
   :requestId,
   :reason,
   '[]',
-  v.snapshot
+  v.snapshot,
+  :promotionId
 FROM
   rest_connector_versions v
 WHERE
@@ -64,7 +67,8 @@ SELECT
   v.request_id AS request_id,
   v.reason AS reason,
   v.reverted_to AS reverted_to,
-  v.changed_fields AS changed_fields
+  v.changed_fields AS changed_fields,
+  v.promotion_id AS promotion_id
 FROM
   rest_connector_versions v
   JOIN rest_connectors c ON c.uuid = v.connector_uuid
@@ -109,7 +113,8 @@ SELECT
   v.reason AS reason,
   v.reverted_to AS reverted_to,
   v.changed_fields AS changed_fields,
-  v.snapshot AS snapshot
+  v.snapshot AS snapshot,
+  v.promotion_id AS promotion_id
 FROM
   rest_connector_versions v
   JOIN rest_connectors c ON c.uuid = v.connector_uuid

@@ -143,6 +143,7 @@ SELECT
   v.reverted_to AS reverted_to,
   v.changed_fields AS changed_fields,
   v.snapshot AS snapshot,
+  v.promotion_id AS promotion_id,
   s.updated_at AS s_updated_at,
   s.updated_by AS s_updated_by,
   s.reason AS s_reason,

@@ -90,6 +90,7 @@ describe('Connector change events: the feed (MariaDB)', () => {
         updatedBy: 'alice',
         reason: null,
         revertedTo: null,
+        promotionId: null,
         snapshot: expect.objectContaining({ uuid, description: 'first', authType: 'AUTH_BEARER', bearerToken: '<BEARER_TOKEN>' }),
       },
     });

@@ -19,6 +19,7 @@ export interface FeedEvent {
       updatedBy: string;
       reason: string | null;
       revertedTo: number | null;
+      promotionId: string | null;
       snapshot: Record<string, unknown>;
     };
   };

@@ -28,6 +28,7 @@ import {
   CONNECTOR_VARIABLE_ROWS,
   CONNECTOR_VARIABLE_SET_ROWS,
   CONNECTOR_VARIABLE_SET_VERSION_ROWS,
+  CONNECTOR_PROMOTION_ROWS,
   ConnectorTestRun,
   RecordedTestRunOutcome,
 } from '@app/domain';
@@ -55,6 +56,7 @@ const EVERY_TABLE_ROWS: Array<TableRows<any, any>> = [
   CONNECTOR_VARIABLE_ROWS,
   CONNECTOR_VARIABLE_SET_ROWS,
   CONNECTOR_VARIABLE_SET_VERSION_ROWS,
+  CONNECTOR_PROMOTION_ROWS,
 ];
 
 /** The kind a TableRows must have for a TypeORM column. */

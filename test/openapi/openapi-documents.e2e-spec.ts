@@ -50,6 +50,10 @@ const ADDED_OPERATIONS: Record<AppName, Array<[string, string, string, string, s
     [`${CONNECTORS}/{serviceUUID}/restore`, 'post', 'restoreRestConnector', 'Restore a deleted connector', '200'],
     [`${CONNECTORS}/import`, 'post', 'importRestConnectors', 'Import connectors from cURL, OpenAPI or Postman', '200'],
     [`${CONNECTORS}/{serviceUUID}/export`, 'get', 'exportRestConnector', 'Export a connector as cURL, OpenAPI or Postman', '200'],
+    [`${CONNECTORS}/promotions`, 'post', 'promoteRestConnectors', "Promote another bot's connectors into this bot", '200'],
+    [`${CONNECTORS}/promotions`, 'get', 'restConnectorPromotions', "The bot's promotions", '200'],
+    [`${CONNECTORS}/promotions/{promotionId}`, 'get', 'restConnectorPromotion', 'One promotion', '200'],
+    [`${CONNECTORS}/promotions/{promotionId}/revert`, 'post', 'revertRestConnectorPromotion', 'Revert a promotion', '200'],
     [
       '/platform-transactional-service/org/{orgUUID}/env/{envUUID}/connector-events',
       'get',
@@ -142,8 +146,8 @@ describe.each([
       botUUID: DEMO_IDS.supportBot,
       serviceUUID: DEMO_IDS.weatherConnector,
     };
-    // The path ids; a version number is pre-filled with 1 alike.
-    const isVersion = (pair: string) => /^(version|otherVersion)=/.test(pair);
+    // The path ids; a version number is pre-filled with 1 alike, and a promotion's id (the demo data has none: one exists once applied) with the generic uuid.
+    const isVersion = (pair: string) => /^(version|otherVersion|promotionId)=/.test(pair);
     const names = exampleIds(served)
       .filter((pair) => !isVersion(pair))
       .map((pair) => pair.split('=')[0]);
@@ -155,7 +159,7 @@ describe.each([
     for (const document of [served, servedInDevelopment]) {
       const versions = exampleIds(document).filter(isVersion);
       expect(versions.length > 0).toBe(app === 'transactional-service');
-      expect(versions.filter((pair) => !pair.endsWith('=1'))).toEqual([]);
+      expect(versions.filter((pair) => !pair.endsWith('=1') && pair !== 'promotionId=3fa85f64-5717-4562-b3fc-2c963f66afa6')).toEqual([]);
     }
   });
 

@@ -23,6 +23,7 @@ export function aConnectorEvent(overrides: { org?: string; env?: string; bot?: s
       updatedBy: 'alice',
       reason: 'The vendor moved the forecast API',
       revertedTo: null,
+      promotionId: null,
       snapshot: {
         uuid: connector,
         name: 'Weather forecast',

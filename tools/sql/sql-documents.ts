@@ -3,6 +3,7 @@ import {
   ConnectorEventOutbox,
   ConnectorEventRepository,
   ConnectorHistoryRepository,
+  ConnectorPromotionRepository,
   ConnectorRelationsRepository,
   ConnectorTestRunRepository,
   ConnectorVariableRepository,
@@ -38,6 +39,7 @@ export const REPOSITORIES = [
   ConnectorHistoryRepository,
   ConnectorTestRunRepository,
   ConnectorVariableRepository,
+  ConnectorPromotionRepository,
   IdempotencyRepository,
 ] as const;
 

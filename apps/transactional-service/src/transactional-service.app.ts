@@ -14,6 +14,7 @@ export const TRANSACTIONAL_SERVICE_APP: PlatformAppDefinition = {
     '- **Import and export**: connectors from a cURL command, an OpenAPI document or a Postman collection, and back.\n' +
     "- **History and trash**: every version of a connector, the bot's deleted connectors, and their restore.\n" +
     "- **Connector variables**: each environment's `{{env.NAME}}` values (secret ones sealed and bound to their hosts), versioned.\n" +
+    "- **Promotions**: another bot's connectors into this one (from one environment to the next), planned, applied and reverted.\n" +
     '- **Change events**: every write of a connector as a CloudEvent, in a feed any client can follow (and on NATS JetStream).\n\n' +
     'Writes take `If-Match` (the `ETag` of a read) to apply only to the version you read; creates take an ' +
     '`Idempotency-Key` to make retries safe.',
@@ -62,6 +63,14 @@ export const TRANSACTIONAL_SERVICE_APP: PlatformAppDefinition = {
         "The environment's connector variables: what `{{env.NAME}}` stands for in its connectors (a base URL, a secret key bound to its hosts), " +
         'read and replaced as one set, with its versions.',
       operations: ['getConnectorVariables', 'putConnectorVariables', 'connectorVariablesHistory'],
+    },
+    {
+      name: 'Promotions',
+      description:
+        "Move a working set of connectors from one stage to the next: plan the promotion of another bot's connectors into this bot (what each " +
+        'connector becomes, the variables and secrets the target needs: secrets are never copied), apply that plan with its digest in one ' +
+        'transaction, list what was promoted, and revert it.',
+      operations: ['promoteRestConnectors', 'restConnectorPromotions', 'restConnectorPromotion', 'revertRestConnectorPromotion'],
     },
     {
       name: 'Change events',

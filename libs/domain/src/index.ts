@@ -109,3 +109,8 @@ export * from './connector-events/connector-event.repository';
 export * from './connector-events/connector-event-outbox';
 export * from './connector-events/parked-event.repository';
 export * from './connector-events/dto/connector-event-feed.dto';
+
+// Promotions of a bot's connectors from another bot
+export * from './promotions/connector-promotion.entity';
+export * from './promotions/connector-promotion.repository';
+export * from './promotions/dto/connector-promotion.dto';

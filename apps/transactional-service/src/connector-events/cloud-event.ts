@@ -36,6 +36,7 @@ export function cloudEventOf(recordedEvent: RecordedEvent): ConnectorCloudEventD
       updatedBy: recorded.updatedBy,
       reason: recorded.reason,
       revertedTo: recorded.revertedTo,
+      promotionId: recorded.promotionId,
       snapshot: recorded.snapshot,
     },
   };

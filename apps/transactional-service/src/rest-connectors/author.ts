@@ -12,6 +12,8 @@ export interface Author {
   caller: Caller;
   requestId: string;
   reason: string | null;
+  /** The promotion the write is part of (its apply or its revert); none for the other writes. */
+  promotionId?: string;
 }
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
@@ -78,11 +80,12 @@ export const ApiChangeReasonHeader = () =>
   );
 
 /** What the version of a write made now records of its author. */
-export const versionAuthorOf = ({ caller, requestId, reason }: Author, now: Date): VersionAuthor => ({
+export const versionAuthorOf = ({ caller, requestId, reason, promotionId }: Author, now: Date): VersionAuthor => ({
   updatedAt: now,
   updatedBy: caller.username,
   updatedByImage: caller.picture,
   updatedBySub: caller.sub,
   requestId,
   reason,
+  promotionId: promotionId ?? null,
 });

@@ -77,5 +77,7 @@ import { UpdateConnector } from './use-cases/update-connector.use-case';
     TestRunRateLimit,
     TestRunMetrics,
   ],
+  // The writes a promotion makes through (PromotionsModule).
+  exports: [CreateConnectors, UpdateConnector, DeleteConnector, RestoreConnector, ConnectorEnvironments],
 })
 export class RestConnectorsModule {}

@@ -18,7 +18,7 @@ export type RecordedEventIds = Pick<ConnectorEvent, 'eventUuid' | 'organizationU
 export interface RecordedConnectorEvent {
   position: number;
   event: RecordedEventIds;
-  recorded: Pick<VersionRow, 'operation' | 'updatedAt' | 'updatedBy' | 'reason' | 'revertedTo' | 'changedFields' | 'snapshot'>;
+  recorded: Pick<VersionRow, 'operation' | 'updatedAt' | 'updatedBy' | 'reason' | 'revertedTo' | 'changedFields' | 'snapshot' | 'promotionId'>;
   variables?: undefined;
 }
 
@@ -68,7 +68,16 @@ export interface EventSize {
 export type RelayProgress = Pick<ConnectorEventRelayState, 'sequencedThrough' | 'publishedThrough' | 'purgedThrough'>;
 
 const EVENT_ROWS = CONNECTOR_EVENT_ROWS.pick('position', 'kind', 'eventUuid', 'organizationUuid', 'environmentUuid', 'botUuid', 'connectorUuid', 'version');
-const RECORDED_ROWS = REST_CONNECTOR_VERSION_ROWS.pick('operation', 'updatedAt', 'updatedBy', 'reason', 'revertedTo', 'changedFields', 'snapshot');
+const RECORDED_ROWS = REST_CONNECTOR_VERSION_ROWS.pick(
+  'operation',
+  'updatedAt',
+  'updatedBy',
+  'reason',
+  'revertedTo',
+  'changedFields',
+  'snapshot',
+  'promotionId',
+);
 const VARIABLES_ROWS = CONNECTOR_VARIABLE_SET_VERSION_ROWS.pick('updatedAt', 'updatedBy', 'reason', 'promotionId', 'changes', 'snapshot');
 /** The set version's columns, each `s_<column>`: beside the connector version's, whose names they share. */
 const VARIABLES_SELECT = VARIABLES_ROWS.layout.map(({ column }) => `s.${column} AS s_${column}`).join(', ');

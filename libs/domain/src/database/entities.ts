@@ -12,6 +12,7 @@ import { RestConnectorVersion } from '../rest-connectors/rest-connector-version.
 import { RestConnector } from '../rest-connectors/rest-connector.entity';
 import { ConnectorTestRun } from '../rest-connectors/test-runs/connector-test-run.entity';
 import { ConnectorVariable, ConnectorVariableSet, ConnectorVariableSetVersion } from '../connector-variables/connector-variable.entity';
+import { ConnectorPromotion } from '../promotions/connector-promotion.entity';
 
 /** Listed, not globbed: the apps are bundled by webpack. */
 export const ENTITIES = [
@@ -31,4 +32,5 @@ export const ENTITIES = [
   ConnectorVariable,
   ConnectorVariableSet,
   ConnectorVariableSetVersion,
+  ConnectorPromotion,
 ];

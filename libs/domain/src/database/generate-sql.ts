@@ -30,7 +30,7 @@ export const DummyValue = {
   BOT_PATH: { orgUUID: UUID, envUUID: UUID, botUUID: UUID },
   CONNECTOR_PATH: { orgUUID: UUID, envUUID: UUID, botUUID: UUID, serviceUUID: UUID },
   VERSION_STEP: { from: 1, to: 2 },
-  AUTHOR: { updatedAt: DATE, updatedBy: 'ada', updatedByImage: null, updatedBySub: 'ada', requestId: 'request-1', reason: null },
+  AUTHOR: { updatedAt: DATE, updatedBy: 'ada', updatedByImage: null, updatedBySub: 'ada', requestId: 'request-1', reason: null, promotionId: null },
   TAGS: [{ name: 'Shop', nameKey: 'shop', position: 0 }],
   TRASH_STATE: { deletedAt: DATE, deletedBy: 'ada', activeNameKey: null },
   KEY_ID: { callerSub: 'ada', idempotencyKey: 'key-1' },

@@ -21,6 +21,9 @@ export type DomainErrorCode =
   | 'CONNECTOR_VARIABLES_CHANGED'
   | 'CONNECTOR_VARIABLES_BUSY'
   | 'DESTINATIONS_MOVED'
+  | 'PROMOTION_NOT_FOUND'
+  | 'PROMOTION_STALE'
+  | 'PROMOTION_NOT_REVERTIBLE'
   | 'INVALID_INPUT';
 
 export class DomainError extends Error {

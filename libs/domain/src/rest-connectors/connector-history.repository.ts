@@ -16,8 +16,8 @@ import { SECRET_FIELDS } from './connector-fields';
 export type VersionRow = Omit<RestConnectorVersion, 'connector'>;
 export type VersionSummary = Omit<VersionRow, 'snapshot'>;
 export type TrashRow = Pick<RestConnector, 'uuid' | 'name' | 'deletedAt' | 'deletedBy' | 'version'>;
-/** Who made a write and when, through which request and why: what a version records beside the record. */
-export type VersionAuthor = Pick<RestConnectorVersion, 'updatedAt' | 'updatedBy' | 'updatedByImage' | 'updatedBySub' | 'requestId' | 'reason'>;
+/** Who made a write and when, through which request and why, and the promotion it was part of: what a version records beside the record. */
+export type VersionAuthor = Pick<RestConnectorVersion, 'updatedAt' | 'updatedBy' | 'updatedByImage' | 'updatedBySub' | 'requestId' | 'reason' | 'promotionId'>;
 
 export interface Paged<T> {
   rows: T[];
@@ -32,6 +32,7 @@ const writerOf = (connector: RestConnector): VersionAuthor => ({
   updatedBySub: null,
   requestId: null,
   reason: null,
+  promotionId: null,
 });
 
 /** The first version of a connector just created: who created it, when and why, every field it set, the record it left. */
@@ -61,7 +62,7 @@ const CONNECTOR_IN_SCOPE = `JOIN rest_connectors c ON c.uuid = v.connector_uuid 
  */
 const RECORD_UNCHANGED = statement(
   `INSERT INTO rest_connector_versions (${UNCHANGED_ROWS.names}) `,
-  "SELECT v.connector_uuid, :to, :operation, :updatedAt, :updatedBy, :updatedByImage, :updatedBySub, :requestId, :reason, '[]', v.snapshot ",
+  "SELECT v.connector_uuid, :to, :operation, :updatedAt, :updatedBy, :updatedByImage, :updatedBySub, :requestId, :reason, '[]', v.snapshot, :promotionId ",
   'FROM rest_connector_versions v WHERE v.connector_uuid = :connectorUuid AND v.version = :from',
 );
 const PAGE = statement(

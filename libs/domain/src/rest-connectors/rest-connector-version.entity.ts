@@ -61,6 +61,10 @@ export class RestConnectorVersion {
   /** The record as a get showed it right after the write, without flows. */
   @LargeJsonColumn()
   snapshot: RestConnectorSnapshotDto;
+
+  /** The promotion (connector_promotions) this write was part of, or null: its apply or its revert. */
+  @Column({ type: 'varchar', length: 36, nullable: true })
+  promotionId: string | null;
 }
 
 /** The rows of rest_connector_versions, read from the decorators above (see TableRows). */

@@ -24,6 +24,7 @@ export function aRecordedEvent(
       updatedBy: 'ada',
       reason: null,
       revertedTo: null,
+      promotionId: null,
       changedFields: [],
       snapshot: {} as RecordedConnectorEvent['recorded']['snapshot'],
     },

@@ -59,6 +59,7 @@ describe(CreateConnectors.name, () => {
         requestId: 'request-1',
         reason: 'Weather for the FAQ bot',
         revertedTo: null,
+        promotionId: null,
         changedFields: ['name', 'requestType', 'url', 'headers', 'contentType', 'authType', 'bearerToken', 'output', 'tags'],
         snapshot: expect.objectContaining({ uuid: created.uuid, bearerToken: '<BEARER_TOKEN>', tags: [{ name: 'weather' }] }),
       };

@@ -35,6 +35,7 @@ describe(DeleteConnector.name, () => {
       updatedBySub: 'alice',
       requestId: 'request-1',
       reason: 'The vendor retired the API',
+      promotionId: null,
     };
     expect(history.recordUnchanged).toHaveBeenCalledTimes(1);
     expect(history.recordUnchanged).toHaveBeenCalledWith(TX, PATH.serviceUUID, { from: 3, to: 4 }, 'DELETED', author);

@@ -1,6 +1,16 @@
-import { ConnectorEventOutbox, ConnectorHistoryRepository, Database, nextVersionOf, RestConnectorRepository, VersionOperation } from '@app/domain';
+import {
+  ConnectorEventOutbox,
+  ConnectorHistoryRepository,
+  Database,
+  nextVersionOf,
+  RestConnector,
+  RestConnectorPath,
+  RestConnectorRepository,
+  Transaction,
+  VersionOperation,
+} from '@app/domain';
 import { Injectable } from '@nestjs/common';
-import { versionAuthorOf } from '../author';
+import { Author, versionAuthorOf } from '../author';
 import { deletionBy } from '../connector-lifecycle';
 import { etagOf } from '../etag';
 import { RestConnectorsService } from '../rest-connectors.service';
@@ -28,15 +38,18 @@ export class DeleteConnector {
       const current = await this.reads.findActive(path, 'primary');
       requireMatch(condition, current);
       const now = new Date();
-      const step = nextVersionOf(current);
-      const recorded = versionAuthorOf(author, now);
-      const deleted = await this.db.transaction(async (tx) => {
-        if (!(await this.connectors.softDelete(tx, path, step, deletionBy(author.caller, now)))) return false;
-        await this.history.recordUnchanged(tx, current.uuid, step, VersionOperation.DELETED, recorded);
-        this.outbox.append(tx, path, { connectorUuid: current.uuid, version: step.to, updatedAt: recorded.updatedAt });
-        return true;
-      }, consistency);
-      return deleted ? etagOf({ version: step.to }) : null;
+      const deleted = await this.db.transaction((tx) => this.apply(tx, path, current, author, now), consistency);
+      return deleted ? etagOf({ version: nextVersionOf(current).to }) : null;
     });
+  }
+
+  /** The delete of `current` (read at its version) in the unit of work `tx`: the row, its DELETED version, its change event; false when another write came first. */
+  async apply(tx: Transaction, path: RestConnectorPath, current: Pick<RestConnector, 'uuid' | 'version'>, author: Author, now: Date): Promise<boolean> {
+    const step = nextVersionOf(current);
+    const recorded = versionAuthorOf(author, now);
+    if (!(await this.connectors.softDelete(tx, path, step, deletionBy(author.caller, now)))) return false;
+    await this.history.recordUnchanged(tx, current.uuid, step, VersionOperation.DELETED, recorded);
+    this.outbox.append(tx, path, { connectorUuid: current.uuid, version: step.to, updatedAt: recorded.updatedAt });
+    return true;
   }
 }

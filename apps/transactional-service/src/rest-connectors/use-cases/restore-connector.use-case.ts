@@ -4,12 +4,15 @@ import {
   Database,
   InvalidInputError,
   nextVersionOf,
+  RestConnector,
+  RestConnectorPath,
   RestConnectorRepository,
   RestConnectorRestoredDto,
+  Transaction,
   VersionOperation,
 } from '@app/domain';
 import { Injectable } from '@nestjs/common';
-import { versionAuthorOf } from '../author';
+import { Author, versionAuthorOf } from '../author';
 import { ConnectorEnvironments } from '../connector-environment';
 import { restorationOf } from '../connector-lifecycle';
 import { environmentProblems } from '../connector-write';
@@ -45,17 +48,22 @@ export class RestoreConnector {
       // Active again as it was, in its environment as it is now: what it needs of it must still hold.
       const problems = environmentProblems(current, await this.environments.of(path));
       if (problems.length > 0) throw new InvalidInputError(problems);
-      const step = nextVersionOf(current);
-      const recorded = versionAuthorOf(author, new Date());
-      const restored = await unlessNameTaken(current.name, () =>
-        this.db.transaction(async (tx) => {
-          if (!(await this.connectors.restore(tx, path, step, restorationOf(current)))) return false;
-          await this.history.recordUnchanged(tx, current.uuid, step, VersionOperation.RESTORED, recorded);
-          this.outbox.append(tx, path, { connectorUuid: current.uuid, version: step.to, updatedAt: recorded.updatedAt });
-          return true;
-        }, consistency),
-      );
-      return restored ? { body: { message: 'Rest connector restored', data: current.uuid }, etag: etagOf({ version: step.to }) } : null;
+      const now = new Date();
+      const restored = await unlessNameTaken(current.name, () => this.db.transaction((tx) => this.apply(tx, path, current, author, now), consistency));
+      return restored ? { body: { message: 'Rest connector restored', data: current.uuid }, etag: etagOf({ version: nextVersionOf(current).to }) } : null;
     });
+  }
+
+  /**
+   * The restore of `current` (deleted, read at its version) in the unit of work `tx`: the row, its RESTORED version, its
+   * change event; false when another write came first. A name taken meanwhile fails the unit of work (unlessNameTaken).
+   */
+  async apply(tx: Transaction, path: RestConnectorPath, current: RestConnector, author: Author, now: Date): Promise<boolean> {
+    const step = nextVersionOf(current);
+    const recorded = versionAuthorOf(author, now);
+    if (!(await this.connectors.restore(tx, path, step, restorationOf(current)))) return false;
+    await this.history.recordUnchanged(tx, current.uuid, step, VersionOperation.RESTORED, recorded);
+    this.outbox.append(tx, path, { connectorUuid: current.uuid, version: step.to, updatedAt: recorded.updatedAt });
+    return true;
   }
 }

@@ -117,6 +117,15 @@ export class ConnectorEventDataDto {
   @RevertedToProperty()
   revertedTo: number | null;
 
+  @ApiProperty({
+    type: 'string',
+    format: 'uuid',
+    nullable: true,
+    example: null,
+    description: 'The promotion this write was part of (`…/rest-connectors/promotions/{promotionId}`: its apply, or its revert); null for every other write.',
+  })
+  promotionId: string | null;
+
   @ApiProperty({ type: RestConnectorSnapshotDto, description: 'The record as a get showed it right after the write, without flows; secrets as placeholders.' })
   snapshot: RestConnectorSnapshotDto;
 }

@@ -11,6 +11,7 @@ import { VersionSupportTrail1796100000000 } from './1796100000000-version-suppor
 import { ParkedEvents1796200000000 } from './1796200000000-parked-events';
 import { MultipartBodyParts1796300000000 } from './1796300000000-multipart-body-parts';
 import { ConnectorVariables1796400000000 } from './1796400000000-connector-variables';
+import { ConnectorPromotions1796500000000 } from './1796500000000-connector-promotions';
 
 /** In order. Listed, not globbed: the apps are bundled by webpack. */
 export const MIGRATIONS = [
@@ -27,4 +28,5 @@ export const MIGRATIONS = [
   ParkedEvents1796200000000,
   MultipartBodyParts1796300000000,
   ConnectorVariables1796400000000,
+  ConnectorPromotions1796500000000,
 ];
