@@ -610,7 +610,7 @@ export interface components {
             target: components["schemas"]["PromotionBot"];
             /**
              * @description Send it back with dryRun false to apply this plan.
-             * @example sha256:9f2c0d3b5e6a7f8091a2b3c4d5e6f708192a3b4c5d6e7f8091a2b3c4d5e6f70
+             * @example sha256:9f2c0d3b5e6a7f8091a2b3c4d5e6f708192a3b4c5d6e7f8091a2b3c4d5e6f701
              */
             digest: string;
             prune: boolean;
@@ -676,7 +676,7 @@ export interface components {
             prune: boolean;
             /**
              * @description The plan's digest, as a dry run answered it: required with dryRun false. 409 when either side changed since.
-             * @example sha256:9f2c0d3b5e6a7f8091a2b3c4d5e6f708192a3b4c5d6e7f8091a2b3c4d5e6f70
+             * @example sha256:9f2c0d3b5e6a7f8091a2b3c4d5e6f708192a3b4c5d6e7f8091a2b3c4d5e6f701
              */
             digest?: string;
             /** @description Secrets the target needs (the plan lists them as NEEDED), per connector: a secret is never copied from the source. */

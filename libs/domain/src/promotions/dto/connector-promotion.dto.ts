@@ -140,7 +140,7 @@ export class PromotionRequestDto {
     type: String,
     maxLength: 71,
     pattern: PROMOTION_DIGEST.source,
-    example: 'sha256:9f2c0d3b5e6a7f8091a2b3c4d5e6f708192a3b4c5d6e7f8091a2b3c4d5e6f70',
+    example: 'sha256:9f2c0d3b5e6a7f8091a2b3c4d5e6f708192a3b4c5d6e7f8091a2b3c4d5e6f701',
     description: "The plan's digest, as a dry run answered it: required with dryRun false. 409 when either side changed since.",
   })
   @IsOptional()
@@ -243,7 +243,7 @@ export class PromotionPlanDto {
   target: PromotionBotDto;
 
   @ApiProperty({
-    example: 'sha256:9f2c0d3b5e6a7f8091a2b3c4d5e6f708192a3b4c5d6e7f8091a2b3c4d5e6f70',
+    example: 'sha256:9f2c0d3b5e6a7f8091a2b3c4d5e6f708192a3b4c5d6e7f8091a2b3c4d5e6f701',
     description: 'Send it back with dryRun false to apply this plan.',
   })
   digest: string;
