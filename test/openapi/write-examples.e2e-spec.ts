@@ -116,6 +116,54 @@ describe('The write examples of the served document, sent to the demo bot', () =
     });
   });
 
+  it("replaces the demo production environment's connector variables with every example, in order (200), keeping ECHO_URL", async () => {
+    const variables = `/platform-transactional-service/org/${DEMO_IDS.acme}/env/${DEMO_IDS.acmeProduction}/connector-variables`;
+    const examples = examplesOf(served, '/platform-transactional-service/org/{orgUUID}/env/{envUUID}/connector-variables', 'put');
+    expect(Object.keys(examples).length).toBeGreaterThanOrEqual(2);
+
+    const outcomes = await send('put', variables, examples);
+
+    expect(outcomes).toEqual(Object.fromEntries(Object.keys(examples).map((name) => [name, '200'])));
+    const { body } = await sut.http.get(variables).set(bearer(token)).expect(200);
+    expect(body.variables).toContainEqual(expect.objectContaining({ name: 'ECHO_URL', value: 'http://127.0.0.2:3004' }));
+  });
+
+  it("plans the demo staging bot's promotion from every dry-run example, and applies it with the digest a plan answered", async () => {
+    const examples = examplesOf(served, `${CONNECTORS}/promotions`, 'post');
+    const dryRuns = Object.entries(examples).filter(([, { value }]) => (value as { dryRun?: boolean }).dryRun !== false);
+    expect(dryRuns.length).toBeGreaterThanOrEqual(2);
+
+    const plans: Record<string, Record<string, string>> = {};
+    for (const [name, { value }] of dryRuns) {
+      const res = await sut.http.post(`${DEMO_BOT}/promotions`).set(bearer(token)).send(value).expect(200);
+      plans[name] = Object.fromEntries(res.body.connectors.map((c: { name: string; action: string }) => [c.name, c.action]));
+    }
+    // Staging reads the forecast's host from its environment and has a connector production lacks.
+    expect(plans.plan).toMatchObject({ 'Weather forecast': 'UPDATE', 'Store locator': 'CREATE' });
+    expect(plans.planWithPrune).toMatchObject({ 'Order status': 'DELETE', 'Create CRM lead': 'DELETE' });
+
+    // The apply example holds no real digest: it is refused as stale; with the digest of a dry run it applies.
+    const apply = examples.apply.value as Record<string, unknown>;
+    const stale = await sut.http.post(`${DEMO_BOT}/promotions`).set(bearer(token)).send(apply).expect(409);
+    expect(stale.body.message).toContain('digest');
+    const { digest } = (await sut.http.post(`${DEMO_BOT}/promotions`).set(bearer(token)).send(examples.plan.value).expect(200)).body;
+    const applied = await sut.http
+      .post(`${DEMO_BOT}/promotions`)
+      .set(bearer(token))
+      .send({ ...apply, digest })
+      .expect(201);
+    expect(applied.body.counts).toMatchObject({ create: 1, update: 1 });
+
+    // The promoted forecast runs in production with production's {{env.ECHO_URL}} (blocked here: nothing is admitted).
+    const run = await sut.http
+      .post(`${DEMO_BOT}/${DEMO_IDS.weatherConnector}/test`)
+      .set(bearer(token))
+      .send({ variables: { city: 'Oslo' } })
+      .expect(200);
+    expect(run.body.outcome).toBe('BLOCKED_DESTINATION');
+    expect(run.body.request.url).toBe('http://127.0.0.2:3004/v1/forecast?city=Oslo');
+  });
+
   it('shows no placeholder in a create example and no leftover of the weather connector in the others', () => {
     const examples = Object.values(examplesOf(served, CONNECTORS, 'post')).map(({ value }) => value as Record<string, unknown>);
 

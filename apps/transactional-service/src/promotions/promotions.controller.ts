@@ -22,6 +22,7 @@ import { Body, Controller, Get, HttpCode, Param, Post, Query, Res } from '@nestj
 import { ApiBearerAuth, ApiBody, ApiCreatedResponse, ApiExtraModels, ApiHeader, ApiOkResponse, ApiOperation } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { ApiChangeReasonHeader, Author, WriteAuthor } from '../rest-connectors/author';
+import { PROMOTION_EXAMPLES } from './promotion.examples';
 import { PromotionReads } from './promotion-reads.service';
 import { PromoteConnectors } from './use-cases/promote-connectors.use-case';
 import { RevertPromotion } from './use-cases/revert-promotion.use-case';
@@ -59,7 +60,7 @@ export class PromotionsController {
     schema: { type: 'string', minLength: 1, maxLength: 255, pattern: ACCEPTABLE_IDEMPOTENCY_KEY.source },
   })
   @ApiChangeReasonHeader()
-  @ApiBody({ type: PromotionRequestDto })
+  @ApiBody({ type: PromotionRequestDto, examples: PROMOTION_EXAMPLES })
   @ApiOkResponse({ type: PromotionPlanDto, description: 'The plan (a dry run): nothing was written' })
   @ApiCreatedResponse({
     type: PromotionDto,

@@ -15,6 +15,8 @@ export const DEMO_IDS = {
   weatherConnector: 'aa0de6c2-b1be-4e28-9ed2-f3bd0531ce0b',
   ordersConnector: 'bb1ef7d3-c2cf-4f39-8fe3-04ce1642df0c',
   crmConnector: 'cc2f08e4-d3d0-4a4a-9af4-15df2753e00d',
+  stagingWeatherConnector: 'ff52b3a7-06a3-4d7d-8d27-48025a86132a',
+  storeLocatorConnector: 'a163c4b8-17b4-4e8e-9e38-59136b97243b',
   welcomeFlow: 'dd3019f5-e4e1-4b5b-8b05-26e03864f10e',
   ordersFlow: 'ee412a06-f5f2-4c6c-9c16-37f14975021f',
 } as const;

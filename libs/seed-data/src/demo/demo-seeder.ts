@@ -1,6 +1,10 @@
 import {
   AuthType,
   BotPath,
+  ConnectorVariableRepository,
+  EnvironmentPath,
+  newUuid,
+  VariableChange,
   ConnectorEventOutbox,
   ConnectorHistoryRepository,
   ContentType,
@@ -11,6 +15,7 @@ import {
   RequestType,
   RestConnectorRepository,
   storedConnector,
+  Transaction,
 } from '@app/domain';
 import { DataSource } from 'typeorm';
 import { Importer } from '../import/importer';
@@ -19,8 +24,14 @@ import { DEMO_DATA, DEMO_IDS } from './demo-data';
 const DEMO_AUTHOR = 'demo';
 /** The demo connectors belong to the support bot of Acme's production environment. */
 const SUPPORT_BOT: BotPath = { orgUUID: DEMO_IDS.acme, envUUID: DEMO_IDS.acmeProduction, botUUID: DEMO_IDS.supportBot };
+/** Its copy in Acme's staging environment, a step ahead: what a promotion brings into production. */
+const STAGING_BOT: BotPath = { orgUUID: DEMO_IDS.acme, envUUID: DEMO_IDS.acmeStaging, botUUID: DEMO_IDS.stagingBot };
+
+/** Both Acme stages name the demo echo target as their `{{env.ECHO_URL}}`. */
+const DEMO_VARIABLES = [{ name: 'ECHO_URL', value: DEMO_ECHO_TARGET.url }];
 
 interface DemoConnector {
+  bot?: BotPath;
   uuid: string;
   name: string;
   url: string;
@@ -51,6 +62,23 @@ const DEMO_CONNECTORS: DemoConnector[] = [
     requestType: RequestType.POST,
     tags: ['crm'],
   },
+  // Staging: the forecast reads its host from the environment, and a new connector waits to be promoted.
+  {
+    bot: STAGING_BOT,
+    uuid: DEMO_IDS.stagingWeatherConnector,
+    name: 'Weather forecast',
+    url: '{{env.ECHO_URL}}/v1/forecast?city={{city}}',
+    requestType: RequestType.GET,
+    tags: ['weather', 'public'],
+  },
+  {
+    bot: STAGING_BOT,
+    uuid: DEMO_IDS.storeLocatorConnector,
+    name: 'Store locator',
+    url: '{{env.ECHO_URL}}/v1/stores?near={{city}}',
+    requestType: RequestType.GET,
+    tags: ['stores'],
+  },
 ];
 
 /**
@@ -66,13 +94,16 @@ export async function seedDemoData(dataSource: DataSource): Promise<boolean> {
   const connectors = new RestConnectorRepository(db);
   const history = new ConnectorHistoryRepository(db);
   const outbox = new ConnectorEventOutbox();
+  const variables = new ConnectorVariableRepository(db);
   const inserted = await insertedAtPath(
     db.transaction(async (tx) => {
+      for (const environment of [SUPPORT_BOT, STAGING_BOT]) await seedVariables(tx, variables, outbox, environment, now);
       for (const demo of DEMO_CONNECTORS) {
+        const bot = demo.bot ?? SUPPORT_BOT;
         const connector = storedConnector(
           {
             uuid: demo.uuid,
-            botUuid: DEMO_IDS.supportBot,
+            botUuid: bot.botUUID,
             name: demo.name,
             requestType: demo.requestType,
             url: demo.url,
@@ -86,13 +117,47 @@ export async function seedDemoData(dataSource: DataSource): Promise<boolean> {
           now,
         );
         const tags = demo.tags.map((name, position) => ({ name, nameKey: name.toLowerCase(), position }));
-        connectors.insert(tx, SUPPORT_BOT, connector, tags);
+        connectors.insert(tx, bot, connector, tags);
         const version = creationOf(connector, tags);
         history.record(tx, version);
-        outbox.append(tx, SUPPORT_BOT, version);
+        outbox.append(tx, bot, version);
       }
     }),
   );
   if (!inserted.found) throw new Error('A demo connector names a bot outside its environment and organization (demo-data.ts)', { cause: inserted.refusal });
   return true;
+}
+
+/** The first version of an environment's connector variables (DEMO_VARIABLES), with its history row and change event. */
+async function seedVariables(tx: Transaction, variables: ConnectorVariableRepository, outbox: ConnectorEventOutbox, path: EnvironmentPath, now: Date) {
+  if (!(await variables.stepSet(tx, path, { from: 0, to: 1 }, now, DEMO_AUTHOR)))
+    throw new Error(`The demo environment ${path.envUUID} already has connector variables`);
+  variables.replaceVariables(
+    tx,
+    path,
+    DEMO_VARIABLES.map(({ name, value }) => ({
+      uuid: newUuid(now.getTime()),
+      name,
+      secret: false,
+      value,
+      sealedValue: null,
+      destinations: [],
+      updatedAt: now,
+      updatedBy: DEMO_AUTHOR,
+    })),
+  );
+  variables.record(tx, {
+    environmentUuid: path.envUUID,
+    organizationUuid: path.orgUUID,
+    version: 1,
+    updatedAt: now,
+    updatedBy: DEMO_AUTHOR,
+    updatedBySub: null,
+    requestId: null,
+    reason: null,
+    promotionId: null,
+    changes: DEMO_VARIABLES.map(({ name }) => ({ name, secret: false, change: VariableChange.ADDED })),
+    snapshot: DEMO_VARIABLES.map(({ name, value }) => ({ name, secret: false, value, destinations: [] })),
+  });
+  outbox.appendVariables(tx, path, 1, now);
 }
