@@ -166,8 +166,9 @@ describe(planPromotion.name, () => {
   });
 
   it("digests both sides' versions, the target's variable set and prune: the same plan gives the same digest, any change another", () => {
-    const source = [aSource({ name: 'A' })];
-    const target = [aTarget({ name: 'A', description: 'x' })];
+    const bearer = { authType: AuthType.AUTH_BEARER, bearerToken: '<BEARER_TOKEN>' };
+    const source = [aSource({ name: 'A', ...bearer })];
+    const target = [aTarget({ name: 'A', description: 'x', ...bearer })];
     const base = input({ source, target, variables: { version: 1, variables: [] } });
     const { digest } = planPromotion(base);
 

@@ -4,6 +4,7 @@ import {
   ConnectorVariableSetRow,
   envNamesIn,
   fieldsSetBy,
+  InvalidInputError,
   isSecretHeader,
   PromotionAction,
   PromotionSecretsDto,
@@ -89,8 +90,7 @@ export const givenHeader = (given: PromotionSecretsDto | undefined, header: stri
 export function planPromotion(input: PlanInput): PromotionPlan {
   const env = plainValuesOf(input.variables.variables);
   const targets = new Map(input.target.map((one) => [key(one.connector.name), one]));
-  const given = new Map<string, PromotionSecretsDto>();
-  for (const secrets of input.secrets) if (!given.has(key(secrets.connector))) given.set(key(secrets.connector), secrets);
+  const given = givenSecrets(input.secrets, input.source);
   const sourceNames = new Set(input.source.map(({ snapshot }) => key(snapshot.name)));
   const connectors = [
     ...input.source.map((source) => promoted(source, targets.get(key(source.snapshot.name)) ?? null, given.get(key(source.snapshot.name)), env)),
@@ -131,11 +131,61 @@ function promoted(source: SourceRecord, target: ConnectorForWrite | null, given:
   const givenSecrets = new Set(secrets.filter(({ status }) => status === PromotionSecretStatus.GIVEN).map(({ secret }) => secret));
   const before = target.snapshot;
   const changedFields = RECORDED_FIELDS.filter((field) => {
-    if (isSecret(field)) return (before[field] === null) !== (record[field] === null) || givenSecrets.has(field);
+    // A secret the promoted connector uses changes unless the target's is KEPT; one it does not use, when the target holds one.
+    if (isSecret(field)) {
+      const planned = secrets.find(({ secret }) => secret === field);
+      return planned === undefined ? before[field] !== null : planned.status !== PromotionSecretStatus.KEPT;
+    }
     if (field === 'headers' && [...givenSecrets].some((secret) => secret.startsWith('headers.'))) return true;
     return !isDeepStrictEqual(before[field], record[field]);
   });
   return { ...base, action: changedFields.length === 0 ? PromotionAction.UNCHANGED : PromotionAction.UPDATE, changedFields };
+}
+
+/**
+ * The request's secrets by connector (lower-cased name): each entry must name a source connector once, and give only
+ * the secrets it uses (its auth type's fields, its secret headers); else a 400 naming each entry, since a secret meant
+ * for a connector would otherwise be dropped without a word (a typo in a name, a rotation that never lands).
+ */
+function givenSecrets(entries: readonly PromotionSecretsDto[], source: readonly SourceRecord[]): Map<string, PromotionSecretsDto> {
+  const records = new Map(source.map(({ snapshot }) => [key(snapshot.name), snapshot]));
+  const given = new Map<string, PromotionSecretsDto>();
+  const first = new Map<string, number>();
+  const problems: string[] = [];
+  entries.forEach((entry, index) => {
+    const name = JSON.stringify(entry.connector);
+    const record = records.get(key(entry.connector));
+    if (record === undefined) {
+      problems.push(
+        `secrets[${index}].connector ${name}: the source has no connector of that name (case-insensitively); give secrets for the connectors it promotes`,
+      );
+      return;
+    }
+    if (first.has(key(entry.connector))) {
+      problems.push(
+        `secrets[${index}].connector ${name}: its secrets are given already (secrets[${first.get(key(entry.connector))}]); give each connector's secrets in one entry`,
+      );
+      return;
+    }
+    first.set(key(entry.connector), index);
+    given.set(key(entry.connector), entry);
+    const used = secretsUsedBy(record.authType, record.grantType);
+    for (const field of SECRET_FIELDS) {
+      if (entry[field] !== undefined && !used.includes(field)) {
+        problems.push(`secrets[${index}].${field}: ${JSON.stringify(record.name)} does not use it (authType ${record.authType}); leave it out`);
+      }
+    }
+    const secretHeaders = new Set(record.headers.filter(isSecretHeader).map(({ header }) => key(header)));
+    (entry.headers ?? []).forEach(({ header }, at) => {
+      if (!secretHeaders.has(key(header))) {
+        problems.push(
+          `secrets[${index}].headers[${at}] ${JSON.stringify(header)}: ${JSON.stringify(record.name)} has no secret header of that name; leave it out`,
+        );
+      }
+    });
+  });
+  if (problems.length > 0) throw new InvalidInputError(problems);
+  return given;
 }
 
 /** Each secret the promoted record uses (its auth type's secret fields, then its secret headers), and where its value comes from. */

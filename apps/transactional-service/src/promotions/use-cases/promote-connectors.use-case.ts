@@ -17,6 +17,7 @@ import {
   ScopeService,
   SECRET_FIELDS,
   SecretField,
+  SECRETS,
 } from '@app/domain';
 import { PLATFORM_APPS } from '@app/platform';
 import { Injectable } from '@nestjs/common';
@@ -219,7 +220,10 @@ export function writeOf({ source, secrets, given }: PlannedConnector): RestConne
   const dto = writeOfSnapshot(source!.snapshot);
   const write = dto as unknown as Record<string, unknown>;
   for (const { secret, status } of secrets) {
-    if (status === PromotionSecretStatus.GIVEN && isSecretField(secret)) write[secret] = given![secret];
+    if (!isSecretField(secret)) continue;
+    if (status === PromotionSecretStatus.GIVEN) write[secret] = given![secret];
+    // The target's own, whatever the source's record holds (it may have none: cleared by a move in its environment).
+    if (status === PromotionSecretStatus.KEPT) write[secret] = SECRETS[secret].placeholder;
   }
   dto.headers = (dto.headers ?? []).map((header) =>
     header.secret === true ? { ...header, value: givenHeader(given, header.header) ?? header.value } : header,
