@@ -18,7 +18,9 @@ export function setBenchServer(url: string): void {
 /** Databases are named `<prefix>_<scale>`; the bench's own test runs under a prefix of its own. */
 const PREFIX = process.env.BENCH_DATABASE_PREFIX ?? 'platform_bench';
 if (!/^\w{1,48}$/.test(PREFIX)) throw new Error(`BENCH_DATABASE_PREFIX must be letters, digits and _, at most 48: ${PREFIX}`);
-export const databaseOf = (scale: Scale) => `${PREFIX}_${scale}`;
+/** `<prefix>_<suffix>`: a database of the bench's, e.g. a scale's or another bench's. */
+export const databaseNamed = (suffix: string) => `${PREFIX}_${suffix}`;
+export const databaseOf = (scale: Scale) => databaseNamed(scale);
 export const databaseUrlOf = (scale: Scale, on = server) => `${on}/${databaseOf(scale)}`;
 
 /** What the scenarios address: ids read back from the database, so a reused one works the same. */

@@ -243,7 +243,8 @@ async function createTable(runner: QueryRunner, table: string): Promise<string> 
     .join('\n');
 }
 
-async function insertRows(runner: QueryRunner, into: string, rows: unknown[][]): Promise<void> {
+/** One multi-row INSERT of `rows` into `into` (`table (columns)`); nothing when there is none. */
+export async function insertRows(runner: QueryRunner, into: string, rows: unknown[][]): Promise<void> {
   if (rows.length === 0) return;
   const row = `(${rows[0].map(() => '?').join(', ')})`;
   await runner.query(`INSERT INTO ${into} VALUES ${rows.map(() => row).join(', ')}`, rows.flat());
