@@ -22,6 +22,40 @@ WHERE
   e.uuid = :envUUID
   AND e.organization_uuid = :orgUUID;
 
+-- ConnectorVariableRepository.sharedVersion, MySQL
+SELECT
+  s.version AS version
+FROM
+  environments e
+  LEFT JOIN connector_variable_sets s ON s.environment_uuid = e.uuid
+WHERE
+  e.uuid = :envUUID
+  AND e.organization_uuid = :orgUUID LOCK IN SHARE MODE;
+
+-- ConnectorVariableRepository.sharedVersion, SQLite
+SELECT
+  s.version AS version
+FROM
+  environments e
+  LEFT JOIN connector_variable_sets s ON s.environment_uuid = e.uuid
+WHERE
+  e.uuid = :envUUID
+  AND e.organization_uuid = :orgUUID;
+
+-- ConnectorVariableRepository.lockForWrite, MySQL
+SELECT
+  s.version AS version
+FROM
+  environments e
+  LEFT JOIN connector_variable_sets s ON s.environment_uuid = e.uuid
+WHERE
+  e.uuid = :envUUID
+  AND e.organization_uuid = :orgUUID FOR
+UPDATE;
+
+-- ConnectorVariableRepository.lockForWrite, SQLite
+-- (no statement)
+
 -- ConnectorVariableRepository.stepSet (first)
 INSERT INTO
   connector_variable_sets (

@@ -1516,6 +1516,12 @@ export interface components {
              */
             revertedTo: number | null;
             /**
+             * Format: uuid
+             * @description The promotion that made this write (POST …/rest-connectors/promotions, or its revert: GET …/rest-connectors/promotions/{promotionId}); null for any other write.
+             * @example null
+             */
+            promotionId: string | null;
+            /**
              * @description The record fields whose value this write changed, secrets by name only. A creation lists every field it set; a deletion and a restore list none (the record is unchanged).
              * @example [
              *       "url",
@@ -1636,6 +1642,12 @@ export interface components {
              * @example null
              */
             revertedTo: number | null;
+            /**
+             * Format: uuid
+             * @description The promotion that made this write (POST …/rest-connectors/promotions, or its revert: GET …/rest-connectors/promotions/{promotionId}); null for any other write.
+             * @example null
+             */
+            promotionId: string | null;
             /**
              * @description The record fields whose value this write changed, secrets by name only. A creation lists every field it set; a deletion and a restore list none (the record is unchanged).
              * @example [

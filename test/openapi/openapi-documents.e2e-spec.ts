@@ -435,7 +435,7 @@ describe('What the documents say, field for field', () => {
     const query = (path: string) =>
       Object.fromEntries((operation(connectors, path, 'get').parameters ?? []).filter((p) => p.in === 'query').map((p) => [p.name, p.schema]));
 
-    const trail = ['sub', 'requestId', 'reason', 'revertedTo'];
+    const trail = ['sub', 'requestId', 'reason', 'revertedTo', 'promotionId'];
     expect(keys('RestConnectorVersion')).toEqual(['version', 'operation', 'updatedAt', 'updatedBy', 'user', ...trail, 'changedFields']);
     expect(keys('RestConnectorVersionDetail')).toEqual(['version', 'operation', 'updatedAt', 'updatedBy', 'user', ...trail, 'changedFields', 'snapshot']);
     expect(keys('RestConnectorVersionDiff')).toEqual(['from', 'to', 'changes']);

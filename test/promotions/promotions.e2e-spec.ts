@@ -241,8 +241,12 @@ describe.each(ENGINES)('Promotions (%s)', (_engine, engine) => {
       [2, promotion.uuid],
       [3, promotion.uuid],
     ]);
-    const [version3] = (await sut.http.get(`${targetBase}/${orders}/versions`).set(bearer(token)).expect(200)).body.content;
-    expect(version3).toMatchObject({ version: 3, operation: 'UPDATED', revertedTo: 1 });
+    const [version3, version2, version1] = (await sut.http.get(`${targetBase}/${orders}/versions`).set(bearer(token)).expect(200)).body.content;
+    expect(version3).toMatchObject({ version: 3, operation: 'UPDATED', revertedTo: 1, promotionId: promotion.uuid });
+    expect(version2).toMatchObject({ version: 2, promotionId: promotion.uuid });
+    expect(version1).toMatchObject({ version: 1, promotionId: null });
+    const one = await sut.http.get(`${targetBase}/${orders}/versions/2`).set(bearer(token)).expect(200);
+    expect(one.body).toMatchObject({ version: 2, operation: 'UPDATED', promotionId: promotion.uuid });
 
     const again = await sut.http.post(`${targetBase}/promotions/${promotion.uuid}/revert`).set(bearer(token)).expect(409);
     expect(again.body.message).toMatch(new RegExp(`^Promotion ${promotion.uuid} cannot be reverted: it was reverted on .* by alice$`));

@@ -40,7 +40,13 @@ describe('History, trash and restore (MariaDB)', () => {
   const restore = (uuid: string, as = token) => sut.http.post(`${base}/${uuid}/restore`).set(bearer(as));
   const trash = (query = '', path = base) => sut.http.get(`${path}/deleted${query}`).set(bearer(token));
   /** What a version records of the request that made it: the token's sub, the request's id (its answer's X-Request-Id), no reason. */
-  const trailOf = (res: { headers: Record<string, string> }) => ({ sub: 'user-1', requestId: res.headers['x-request-id'], reason: null, revertedTo: null });
+  const trailOf = (res: { headers: Record<string, string> }) => ({
+    sub: 'user-1',
+    requestId: res.headers['x-request-id'],
+    reason: null,
+    revertedTo: null,
+    promotionId: null,
+  });
   const recordOf = (body: Record<string, unknown>) => {
     const { flows: _flows, ...snapshot } = body;
     return snapshot;

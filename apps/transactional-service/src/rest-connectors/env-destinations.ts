@@ -99,24 +99,47 @@ export function movedSecrets(connector: BindingSource, before: EnvValues, after:
  * without a value (cleared when their destination moved).
  */
 export interface ConnectorEnvironment {
+  /** The version of the set read (0 before its first write): what a write that depends on it checks in its unit of work. */
+  version: number;
   values: EnvValues;
   secrets: ReadonlyMap<string, readonly string[]>;
   withoutValue: ReadonlySet<string>;
 }
 
 /** An environment without variables: every `{{env.NAME}}` undefined. */
-export const NO_ENVIRONMENT: ConnectorEnvironment = { values: NO_ENV_VALUES, secrets: new Map(), withoutValue: new Set() };
+export const NO_ENVIRONMENT: ConnectorEnvironment = { version: 0, values: NO_ENV_VALUES, secrets: new Map(), withoutValue: new Set() };
 
 /** The environment of a set of connector variables as stored. */
 export function environmentOf(
   variables: readonly Pick<ConnectorVariableRow, 'name' | 'secret' | 'value' | 'sealedValue' | 'destinations'>[],
+  version = 0,
 ): ConnectorEnvironment {
   const secret = variables.filter((variable) => variable.secret);
   return {
+    version,
     values: plainValuesOf(variables),
     secrets: new Map(secret.map((variable) => [variable.name, variable.destinations])),
     withoutValue: new Set(secret.filter((variable) => variable.sealedValue === null).map((variable) => variable.name)),
   };
+}
+
+/** The fields of a connector that may refer to its environment's variables. */
+export type EnvironmentReferences = Pick<BindingSource, 'url' | 'oauthUrl' | 'body'> & { headers?: ReadonlyArray<{ value: string; secret?: boolean }> | null };
+
+/**
+ * Whether a connector refers to any `{{env.NAME}}` (in url, oauthUrl, a plain header's value or the body): whether a
+ * write of it depends on its environment, and so checks in its unit of work that the environment is still the one it
+ * was validated against (ConnectorEnvironments.hold). A secret header's value is the secret, never a reference.
+ */
+export function refersToEnvironment(...connectors: ReadonlyArray<EnvironmentReferences | null | undefined>): boolean {
+  return connectors.some(
+    (connector) =>
+      connector != null &&
+      (envNamesIn(connector.url).length > 0 ||
+        envNamesIn(connector.oauthUrl).length > 0 ||
+        envNamesIn(connector.body).length > 0 ||
+        (connector.headers ?? []).some((header) => header.secret !== true && envNamesIn(header.value).length > 0)),
+  );
 }
 
 /** How the 400s tell the caller to set an environment's connector variables. */

@@ -82,3 +82,18 @@ export class ConnectorBusyException extends DomainError {
     super('CONNECTOR_BUSY', `Rest connector ${uuid} is being changed by others; retry`);
   }
 }
+
+/**
+ * A write that depends on its environment's connector variables (`{{env.NAME}}`) found them changed in its unit of
+ * work since it was checked against them (ConnectorEnvironments.hold): nothing written. A PUT, revert, restore or
+ * single create checks again with the new variables (up to three times); an import or a promotion answers it.
+ */
+export class EnvironmentChangedException extends DomainError {
+  constructor(envUuid: string, checked: number, now: number) {
+    super(
+      'CONNECTOR_VARIABLES_BUSY',
+      `The connector variables of environment ${envUuid} changed while this write was made (it was checked against version ${checked}, ` +
+        `they are at version ${now} now); nothing was written: send it again, it will be checked against them as they are now`,
+    );
+  }
+}

@@ -84,6 +84,19 @@ const SET_IN_SCOPE = statement(
   'SELECT e.uuid AS environment_uuid, s.version AS version FROM environments e ',
   `LEFT JOIN connector_variable_sets s ON s.environment_uuid = e.uuid WHERE ${ENVIRONMENT_IN_SCOPE}`,
 ).returning<{ environment_uuid: string; version: number | string | null }>();
+/**
+ * The set's version, read with a lock of the environment's row and its set's row (the set's alone would lock nothing
+ * before its first write: InnoDB's gap locks do not conflict with each other). Shared by the connector writes that
+ * depend on the environment, exclusive for the writes of the set: they run one after the other (docs/decisions.md,
+ * "A connector write and a variables write are serialized on the environment"). SQLite runs one transaction at a time:
+ * a plain read there, and no statement for the exclusive one.
+ */
+const SET_VERSION_OF = 'SELECT s.version AS version FROM environments e LEFT JOIN connector_variable_sets s ON s.environment_uuid = e.uuid WHERE';
+const SET_VERSION_SHARED = {
+  mysql: statement(`${SET_VERSION_OF} ${ENVIRONMENT_IN_SCOPE} LOCK IN SHARE MODE`).returning<{ version: number | string | null }>(),
+  sqlite: statement(`${SET_VERSION_OF} ${ENVIRONMENT_IN_SCOPE}`).returning<{ version: number | string | null }>(),
+};
+const SET_FOR_UPDATE = statement(`${SET_VERSION_OF} ${ENVIRONMENT_IN_SCOPE} FOR UPDATE`);
 const VARIABLES_OF = statement(`SELECT ${VARIABLE_ROWS.select('v')} FROM connector_variables v WHERE v.environment_uuid = :envUUID ORDER BY v.name`);
 /** The first version of a set: its row, read from the environment in the path's scope (none, so nothing inserted, outside it). */
 const CREATE_SET = statement(
@@ -145,6 +158,27 @@ export class ConnectorVariableRepository {
     if (set === undefined) return NOTHING_AT_PATH;
     const rows = await reader.rows(VARIABLES_OF, path, from);
     return found({ version: Number(set.version ?? 0), variables: rows.map((row) => VARIABLE_ROWS.from(row)) });
+  }
+
+  /**
+   * The set's version as committed (0 before its first write), read in a connector write's unit of work with a shared
+   * lock that a write of the set waits for (and that waits for one): what the connector write checks the version it
+   * validated against with. Null when the environment is not in the organization. The first statement of the unit of work.
+   */
+  @GenerateSql({ params: [DummyValue.TX, DummyValue.ENVIRONMENT_PATH] })
+  async sharedVersion(tx: Transaction, path: EnvironmentPath): Promise<number | null> {
+    const [row] = await tx.rows(this.db.isSqlite ? SET_VERSION_SHARED.sqlite : SET_VERSION_SHARED.mysql, path);
+    return row === undefined ? null : Number(row.version ?? 0);
+  }
+
+  /**
+   * Locks the environment's set for a write of it, as the first statement of its unit of work: it waits for the
+   * connector writes that hold the shared lock (sharedVersion) to commit, so its reads (taken after it) see them. No
+   * statement on SQLite, which runs one transaction at a time.
+   */
+  @GenerateSql({ params: [DummyValue.TX, DummyValue.ENVIRONMENT_PATH] })
+  async lockForWrite(tx: Transaction, path: EnvironmentPath): Promise<void> {
+    if (!this.db.isSqlite) await tx.rows(SET_FOR_UPDATE, path);
   }
 
   /**

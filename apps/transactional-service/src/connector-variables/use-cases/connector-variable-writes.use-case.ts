@@ -100,7 +100,9 @@ export class ConnectorVariableWrites {
    * 409 DestinationsMovedException unless confirmed, 412 when `condition` does not name the set's version), and writes
    * the set, its version (with `promotionId`) and its change event, and the clearing of moved connector secrets, in
    * `tx`. A set that does not change writes nothing. Throws (rolling `tx` back) when another write came first; the
-   * environment must be in the organization (the caller checked the path).
+   * environment must be in the organization (the caller checked the path). Its first statement locks the set for the
+   * write (lockForWrite): the connector writes that depend on the environment and were made before have committed, and
+   * the reads after it see them; those after it wait for it and check against the new set.
    */
   async applyInTransaction(
     tx: Transaction,
@@ -108,6 +110,18 @@ export class ConnectorVariableWrites {
     next: readonly NextVariable[],
     author: Author,
     options: VariableWriteOptions = {},
+  ): Promise<VariableWriteResult> {
+    await this.variables.lockForWrite(tx, path);
+    return this.applyLocked(tx, path, next, author, options);
+  }
+
+  /** applyInTransaction once the set is locked for the write. */
+  private async applyLocked(
+    tx: Transaction,
+    path: EnvironmentPath,
+    next: readonly NextVariable[],
+    author: Author,
+    options: VariableWriteOptions,
   ): Promise<VariableWriteResult> {
     const found = await this.variables.findStored(path, 'primary', tx);
     if (!found.found) throw new Error(`connector variables: environment ${path.envUUID} is not in organization ${path.orgUUID}`);
@@ -186,7 +200,7 @@ export class ConnectorVariableWrites {
     }
   }
 
-  /** addMissing inside the caller's unit of work `tx`. */
+  /** addMissing inside the caller's unit of work `tx`, the set locked for the write first (as applyInTransaction). */
   async addMissingInTransaction(
     tx: Transaction,
     path: EnvironmentPath,
@@ -194,6 +208,7 @@ export class ConnectorVariableWrites {
     author: Author,
     options: Omit<VariableWriteOptions, 'condition'> = {},
   ): Promise<string[]> {
+    await this.variables.lockForWrite(tx, path);
     const found = await this.variables.findStored(path, 'primary', tx);
     if (!found.found) throw new Error(`connector variables: environment ${path.envUUID} is not in organization ${path.orgUUID}`);
     const defined = new Set(found.value.variables.map((row) => row.name));
@@ -205,7 +220,7 @@ export class ConnectorVariableWrites {
       value: row.secret ? (row.sealedValue === null ? null : '<SECRET>') : row.value,
       destinations: row.secret ? row.destinations : undefined,
     }));
-    await this.applyInTransaction(tx, path, [...kept, ...added], author, { ...options, condition: IfMatch.from(variablesEtagOf(found.value.version)) });
+    await this.applyLocked(tx, path, [...kept, ...added], author, { ...options, condition: IfMatch.from(variablesEtagOf(found.value.version)) });
     return added.map((variable) => variable.name);
   }
 

@@ -16,6 +16,7 @@ import { CreateConnectors } from '../../rest-connectors/use-cases/create-connect
 import { DeleteConnector } from '../../rest-connectors/use-cases/delete-connector.use-case';
 import { UpdateConnector } from '../../rest-connectors/use-cases/update-connector.use-case';
 import { A_BOT_PATH, aStoredConnector } from '../../rest-connectors/testing/connector-factories';
+import { EnvironmentChangedException } from '../../rest-connectors/rest-connector.exceptions';
 import { PromotionStaleException } from '../promotion.exceptions';
 import { PromotionReads } from '../promotion-reads.service';
 import { PromoteConnectors } from './promote-connectors.use-case';
@@ -102,5 +103,14 @@ describe(PromoteConnectors.name, () => {
       PromotionStaleException,
     );
     expect(create.prepare).not.toHaveBeenCalled();
+  });
+
+  it("is a 409 PROMOTION_STALE when the target environment's variables changed while it was applied (its unit of work held them)", async () => {
+    const { sut, create } = newPromoteConnectors();
+    create.batch.mockRejectedValue(new EnvironmentChangedException(A_BOT_PATH.envUUID, 1, 2));
+
+    await expect(sut.apply({ path: A_BOT_PATH, dto: request({ dryRun: false, digest: `sha256:${'0'.repeat(64)}` }), author: AUTHOR })).rejects.toThrow(
+      new PromotionStaleException("the target environment's connector variables changed while the promotion was applied; nothing was written"),
+    );
   });
 });

@@ -26,6 +26,7 @@ import { writeOfSnapshot } from '../../rest-connectors/connector-write';
 import { CreateConnectors, CreateRetry, NewConnector } from '../../rest-connectors/use-cases/create-connectors.use-case';
 import { DeleteConnector } from '../../rest-connectors/use-cases/delete-connector.use-case';
 import { PreparedUpdate, UpdateConnector } from '../../rest-connectors/use-cases/update-connector.use-case';
+import { EnvironmentChangedException } from '../../rest-connectors/rest-connector.exceptions';
 import { ConnectorEnvironment, environmentOf } from '../../rest-connectors/env-destinations';
 import { givenHeader, PlannedConnector, planPromotion, PromotionPlan } from '../promotion-plan';
 import { PromotionStaleException } from '../promotion.exceptions';
@@ -73,88 +74,95 @@ export class PromoteConnectors {
     if (dto.digest === undefined) throw new InvalidInputError(['digest is required with dryRun false: send the digest a dry run of this promotion answered']);
     const promotionId = newUuid();
     const promoting: Author = { ...author, promotionId };
-    const stored = await this.create.batch({
-      path,
-      author: promoting,
-      retry: retry && { ...retry, route: 'rest-connectors/promotions' },
-      consistency,
-      batch: async () => {
-        const plan = await this.read(path, dto);
-        if (plan.digest !== dto.digest) {
-          throw new PromotionStaleException(
-            `the source's or the target's connectors, or the target environment's connector variables, have changed since the dry run (the plan's digest is now ${plan.digest})`,
-          );
-        }
-        requireComplete(path, plan);
-        const now = new Date();
-        const { creates, updates } = this.prepared(path, plan, promoting, now);
-        const deletes = plan.connectors.filter(({ action }) => action === PromotionAction.DELETE);
-        const items: PromotionItem[] = [
-          ...creates.map(({ connector }) => ({
-            connectorUuid: connector.uuid,
-            name: connector.name,
-            action: PromotionAction.CREATE as const,
-            versionBefore: null,
-            versionAfter: FIRST_VERSION,
-          })),
-          ...updates.flatMap(({ current, write }) =>
-            write === null
-              ? []
-              : [
-                  {
-                    connectorUuid: current.uuid,
-                    name: write.values.name,
-                    action: PromotionAction.UPDATE as const,
-                    versionBefore: current.version,
-                    versionAfter: write.step.to,
-                  },
-                ],
-          ),
-          ...deletes.map(({ target }) => ({
-            connectorUuid: target!.connector.uuid,
-            name: target!.connector.name,
-            action: PromotionAction.DELETE as const,
-            versionBefore: target!.connector.version,
-            versionAfter: target!.connector.version + 1,
-          })),
-        ];
-        const promotion: ConnectorPromotion = {
-          uuid: promotionId,
-          organizationUuid: path.orgUUID,
-          environmentUuid: path.envUUID,
-          botUuid: path.botUUID,
-          sourceEnvironmentUuid: dto.source.envUUID,
-          sourceBotUuid: dto.source.botUUID,
-          prune: dto.prune === true,
-          createdAt: now,
-          createdBy: author.caller.username,
-          createdBySub: author.caller.sub,
-          requestId: author.requestId,
-          reason: author.reason,
-          created: creates.length,
-          updated: updates.filter(({ write }) => write !== null).length,
-          deleted: deletes.length,
-          unchanged: plan.counts.unchanged + updates.filter(({ write }) => write === null).length,
-          items,
-          revertedAt: null,
-          revertedBy: null,
-        };
-        return {
-          connectors: creates,
-          within: async (tx) => {
-            for (const update of updates) {
-              if (!(await this.update.apply(tx, path, update))) throw changedWhileApplied(update.current);
-            }
-            for (const { target } of deletes) {
-              const { connector } = target!;
-              if (!(await this.remove.apply(tx, { ...path, serviceUUID: connector.uuid }, connector, promoting, now))) throw changedWhileApplied(connector);
-            }
-            this.promotions.insert(tx, promotion);
-          },
-          answer: { promotionId },
-        };
-      },
-    });
+    const stored = await this.create
+      .batch({
+        path,
+        author: promoting,
+        retry: retry && { ...retry, route: 'rest-connectors/promotions' },
+        consistency,
+        batch: async () => {
+          const plan = await this.read(path, dto);
+          if (plan.digest !== dto.digest) {
+            throw new PromotionStaleException(
+              `the source's or the target's connectors, or the target environment's connector variables, have changed since the dry run (the plan's digest is now ${plan.digest})`,
+            );
+          }
+          requireComplete(path, plan);
+          const now = new Date();
+          const { creates, updates } = this.prepared(path, plan, promoting, now);
+          const deletes = plan.connectors.filter(({ action }) => action === PromotionAction.DELETE);
+          const items: PromotionItem[] = [
+            ...creates.map(({ connector }) => ({
+              connectorUuid: connector.uuid,
+              name: connector.name,
+              action: PromotionAction.CREATE as const,
+              versionBefore: null,
+              versionAfter: FIRST_VERSION,
+            })),
+            ...updates.flatMap(({ current, write }) =>
+              write === null
+                ? []
+                : [
+                    {
+                      connectorUuid: current.uuid,
+                      name: write.values.name,
+                      action: PromotionAction.UPDATE as const,
+                      versionBefore: current.version,
+                      versionAfter: write.step.to,
+                    },
+                  ],
+            ),
+            ...deletes.map(({ target }) => ({
+              connectorUuid: target!.connector.uuid,
+              name: target!.connector.name,
+              action: PromotionAction.DELETE as const,
+              versionBefore: target!.connector.version,
+              versionAfter: target!.connector.version + 1,
+            })),
+          ];
+          const promotion: ConnectorPromotion = {
+            uuid: promotionId,
+            organizationUuid: path.orgUUID,
+            environmentUuid: path.envUUID,
+            botUuid: path.botUUID,
+            sourceEnvironmentUuid: dto.source.envUUID,
+            sourceBotUuid: dto.source.botUUID,
+            prune: dto.prune === true,
+            createdAt: now,
+            createdBy: author.caller.username,
+            createdBySub: author.caller.sub,
+            requestId: author.requestId,
+            reason: author.reason,
+            created: creates.length,
+            updated: updates.filter(({ write }) => write !== null).length,
+            deleted: deletes.length,
+            unchanged: plan.counts.unchanged + updates.filter(({ write }) => write === null).length,
+            items,
+            revertedAt: null,
+            revertedBy: null,
+          };
+          return {
+            connectors: creates,
+            // The plan read the target environment at this version (the digest covers it): held so in the unit of work.
+            environmentVersion: updates.some(({ environmentVersion }) => environmentVersion !== null) ? plan.environment.version : null,
+            within: async (tx) => {
+              for (const update of updates) {
+                if (!(await this.update.apply(tx, path, update))) throw changedWhileApplied(update.current);
+              }
+              for (const { target } of deletes) {
+                const { connector } = target!;
+                if (!(await this.remove.apply(tx, { ...path, serviceUUID: connector.uuid }, connector, promoting, now))) throw changedWhileApplied(connector);
+              }
+              this.promotions.insert(tx, promotion);
+            },
+            answer: { promotionId },
+          };
+        },
+      })
+      .catch((error: unknown) => {
+        if (!(error instanceof EnvironmentChangedException)) throw error;
+        throw new PromotionStaleException("the target environment's connector variables changed while the promotion was applied; nothing was written");
+      });
     return this.reads.get(path, String(stored.promotionId), consistency ?? 'primary');
   }
 
@@ -185,7 +193,7 @@ export class PromoteConnectors {
       prune: dto.prune === true,
     });
     // The target environment as the connectors' write rules read it: where its secrets go once {{env.NAME}} are filled.
-    return Object.assign(plan, { environment: environmentOf(variables.variables) });
+    return Object.assign(plan, { environment: environmentOf(variables.variables, variables.version) });
   }
 
   /** The creates and updates of the plan, through the connectors' write rules: every problem of every connector in one 400. */

@@ -18,6 +18,7 @@ import { DeleteConnector } from '../../rest-connectors/use-cases/delete-connecto
 import { unlessNameTaken } from '../../rest-connectors/use-cases/name-taken';
 import { RestoreConnector } from '../../rest-connectors/use-cases/restore-connector.use-case';
 import { UpdateConnector } from '../../rest-connectors/use-cases/update-connector.use-case';
+import { EnvironmentChangedException } from '../../rest-connectors/rest-connector.exceptions';
 import { PromotionNotFoundException, PromotionNotRevertibleException } from '../promotion.exceptions';
 import { PromotionReads } from '../promotion-reads.service';
 
@@ -84,6 +85,8 @@ export class RevertPromotion {
     const now = new Date();
     const problems: string[] = [];
     const writes: Array<(tx: Transaction) => Promise<boolean>> = [];
+    // The version of the environment the records put back were checked against, when one of them depends on it.
+    let checkedAgainst: number | null = null;
     for (const { connectorUuid, name, action, versionBefore } of promotion.items) {
       const found = current.get(connectorUuid)!;
       const path = { ...bot, serviceUUID: connectorUuid };
@@ -99,6 +102,7 @@ export class RevertPromotion {
             now,
             versionBefore,
           );
+          checkedAgainst ??= prepared.environmentVersion;
           writes.push((tx) => this.update.apply(tx, path, prepared));
         } catch (error) {
           if (!(error instanceof InvalidInputError)) throw error;
@@ -114,6 +118,15 @@ export class RevertPromotion {
     }
     await unlessNameTaken(undefined, () =>
       this.db.transaction(async (tx) => {
+        try {
+          await this.environments.hold(tx, bot, checkedAgainst);
+        } catch (error) {
+          if (!(error instanceof EnvironmentChangedException)) throw error;
+          throw new PromotionNotRevertibleException(
+            promotionId,
+            "the environment's connector variables changed while it was reverted; nothing was written, retry",
+          );
+        }
         for (const write of writes) {
           if (!(await write(tx)))
             throw new PromotionNotRevertibleException(promotionId, 'a connector it wrote was changed while it was reverted; nothing was written, retry');

@@ -38,6 +38,7 @@ function toVersion(row: VersionSummary): RestConnectorVersionDto {
     requestId: row.requestId,
     reason: row.reason,
     revertedTo: row.revertedTo,
+    promotionId: row.promotionId,
     changedFields: row.changedFields,
   };
 }

@@ -173,6 +173,8 @@ export class ConnectorImportService {
         };
         return {
           connectors: resolved.flatMap(({ action }) => ('create' in action ? [action.create] : [])),
+          // Checked against the environment read before: held so in the unit of work (a 409 to send the import again otherwise).
+          environmentVersion: resolved.find(({ action }) => 'update' in action && action.update.environmentVersion !== null) ? env.version : null,
           within: async (tx) => {
             for (const { action } of resolved) {
               if ('update' in action && !(await this.update.apply(tx, path, action.update))) throw new ConnectorBusyException(action.update.current.uuid);

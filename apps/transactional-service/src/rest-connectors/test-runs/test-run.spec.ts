@@ -631,6 +631,7 @@ describe(TestRunner.name, () => {
     const KEY = 'sk_live_5d1f0b9a77c3';
     /** An environment of plain `values`, secret variables (name → [value or null, destinations]) unsealed. */
     const environment = (values: Record<string, string>, secrets: Record<string, [string | null, string[]]> = {}): RunEnvironment => ({
+      version: 1,
       values: (name) => values[name],
       secrets: new Map(Object.entries(secrets).map(([name, [, destinations]]) => [name, destinations])),
       withoutValue: new Set(Object.entries(secrets).flatMap(([name, [value]]) => (value === null ? [name] : []))),

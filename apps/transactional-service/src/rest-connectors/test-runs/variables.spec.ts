@@ -220,6 +220,7 @@ describe('placeholdersIn', () => {
 
   describe("the environment's variables", () => {
     const env: RunEnvironment = {
+      version: 1,
       values: (name) => ({ BASE_URL: 'https://api.example.com/v2', Q: 'a+b&c' })[name],
       secrets: new Map([
         ['KEY', ['https://api.example.com']],

@@ -24,14 +24,20 @@ import { Injectable } from '@nestjs/common';
 import { Author, versionAuthorOf } from '../author';
 import { ConnectorEnvironments } from '../connector-environment';
 import { toConnectorWrite } from '../connector-write';
-import { ConnectorEnvironment } from '../env-destinations';
+import { ConnectorEnvironment, refersToEnvironment } from '../env-destinations';
+import { EnvironmentChangedException } from '../rest-connector.exceptions';
 import { unlessNameTaken } from './name-taken';
 import { SecretSealing } from './secret-sealing';
+
+/** A single create whose environment keeps changing under it is checked again this many times before the 409. */
+const WRITE_ATTEMPTS = 3;
 
 /** A connector ready to insert: the write rules passed, its secrets sealed for its new uuid, version 1. */
 export interface NewConnector {
   connector: RestConnector;
   tags: TagRow[];
+  /** The version of the environment's connector variables it was checked against, when it refers to a `{{env.NAME}}` (held in the unit of work). */
+  environmentVersion: number | null;
 }
 
 /** An Idempotency-Key and the body as it was sent (the key's fingerprint). */
@@ -63,6 +69,8 @@ export interface CreateBatch {
   connectors: readonly NewConnector[];
   /** Further writes of the same unit of work (an import's updates of existing connectors); throwing undoes it all. */
   within?: (tx: Transaction) => Promise<void>;
+  /** The version of the environment's connector variables `within`'s writes were checked against, when one of them depends on it. */
+  environmentVersion?: number | null;
   /** What the request answers, stored for a retry with the same key. */
   answer: StoredAnswer;
 }
@@ -106,19 +114,29 @@ export class CreateConnectors {
       deletedBy: null,
       version: FIRST_VERSION,
     };
-    return { connector, tags };
+    return { connector, tags, environmentVersion: refersToEnvironment(connector) ? env.version : null };
   }
 
-  /** One connector. Its key is taken before the write rules run: a retry of a refused body is refused again, and frees the key again. */
+  /**
+   * One connector. Its key is taken before the write rules run: a retry of a refused body is refused again, and frees the
+   * key again. One that refers to its environment and finds it changed in its unit of work is checked again (as an
+   * update is: ConditionalWrites), up to WRITE_ATTEMPTS times.
+   */
   async one({ path, dto, author, retry, consistency }: CreateConnectorCommand): Promise<RestConnectorCreatedDto> {
     const request = retry && this.requestOf(path, author, retry, '');
     return this.idempotency.once(
       request,
       async (idempotent) => {
-        const created = this.prepare(path, dto, author, await this.environments.of(path));
-        const answer = { uuid: created.connector.uuid };
-        await this.insert(path, [created], author, consistency, idempotent, answer);
-        return answer;
+        for (let attempt = 1; ; attempt++) {
+          const created = this.prepare(path, dto, author, await this.environments.of(path));
+          const answer = { uuid: created.connector.uuid };
+          try {
+            await this.insert(path, [created], author, consistency, idempotent, answer);
+            return answer;
+          } catch (error) {
+            if (!(error instanceof EnvironmentChangedException) || attempt === WRITE_ATTEMPTS) throw error;
+          }
+        }
       },
       (replay) => ({ uuid: String(replay.body.uuid) }),
     );
@@ -142,8 +160,8 @@ export class CreateConnectors {
     return this.idempotency.once(
       request,
       async (idempotent) => {
-        const { connectors, within, answer } = await batch();
-        await this.insert(path, connectors, author, consistency, idempotent, answer, within);
+        const { connectors, within, answer, environmentVersion = null } = await batch();
+        await this.insert(path, connectors, author, consistency, idempotent, answer, within, environmentVersion);
         return answer;
       },
       (replay) => replay.body,
@@ -156,7 +174,9 @@ export class CreateConnectors {
   }
 
   /**
-   * One unit of work: each connector, its tags, its first version and its change event; with an Idempotency-Key, the
+   * One unit of work: first, when any write of it depends on the environment (`environmentVersion`, or a connector's),
+   * the environment held at the version they were checked against (ConnectorEnvironments.hold: else
+   * EnvironmentChangedException, nothing written); each connector, its tags, its first version and its change event; with an Idempotency-Key, the
    * answer stored for a retry (`answer`). Ends as the API answers: a name taken, 409; a bot that is not at the path (the INSERT read no bot
    * there and refused the NULL), the 404 naming the path's first missing link, read on the primary like the insert.
    * When every link is there the NULL was not the bot's, and the error stands.
@@ -169,10 +189,13 @@ export class CreateConnectors {
     idempotent: IdempotentRequest | undefined,
     answer: StoredAnswer,
     within?: (tx: Transaction) => Promise<void>,
+    environmentVersion: number | null = null,
   ): Promise<void> {
+    const checkedAgainst = environmentVersion ?? created.find((one) => one.environmentVersion !== null)?.environmentVersion ?? null;
     const inserted = await insertedAtPath(
       unlessNameTaken(created.length === 1 ? created[0].connector.name : undefined, () =>
         this.db.transaction(async (tx) => {
+          await this.environments.hold(tx, path, checkedAgainst);
           for (const { connector, tags } of created) {
             const version = creationOf(connector, tags, versionAuthorOf(author, connector.createdAt));
             this.connectors.insert(tx, path, connector, tags);

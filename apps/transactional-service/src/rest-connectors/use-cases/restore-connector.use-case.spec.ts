@@ -64,7 +64,35 @@ describe(RestoreConnector.name, () => {
     expect(connectors.restore).not.toHaveBeenCalled();
 
     variables.findSet.mockResolvedValue(found({ version: 4, variables: [{ ...key, destinations: ['https://api.example.com'] }] }));
+    variables.sharedVersion.mockResolvedValue(4);
     connectors.restore.mockResolvedValue(true);
     await expect(sut.execute({ path: PATH, author: AUTHOR })).resolves.toMatchObject({ etag: '"v5"' });
+    expect(variables.sharedVersion).toHaveBeenCalledWith(TX, PATH);
+  });
+
+  it('holds the environment it was checked against in its unit of work: changed since, it is checked again with the new one (a 400 then)', async () => {
+    const { sut, connectors, variables } = await newTestService(RestoreConnector);
+    connectors.findAny.mockResolvedValue(found(aStoredConnector({ ...deleted(), headers: [{ header: 'X-Key', value: '{{env.KEY}}' }] })));
+    const key = { name: 'KEY', secret: true, value: null, sealedValue: 'sealed', updatedAt: new Date(), updatedBy: 'bob' };
+    variables.findSet
+      .mockResolvedValueOnce(found({ version: 4, variables: [{ ...key, destinations: ['https://api.example.com'] }] }))
+      .mockResolvedValue(found({ version: 5, variables: [{ ...key, destinations: ['https://other.example.com'] }] }));
+    // A variables write committed between the read and the unit of work.
+    variables.sharedVersion.mockResolvedValue(5);
+
+    await expect(sut.execute({ path: PATH, author: AUTHOR })).rejects.toMatchObject({
+      problems: [expect.stringMatching(/^\{\{env\.KEY\}\} is a secret connector variable bound to https:\/\/other\.example\.com/)],
+    });
+    expect(variables.findSet).toHaveBeenCalledTimes(2);
+    expect(connectors.restore).not.toHaveBeenCalled();
+  });
+
+  it('takes no lock for a connector that does not refer to its environment', async () => {
+    const { sut, connectors, variables } = await newTestService(RestoreConnector);
+    connectors.findAny.mockResolvedValue(found(deleted()));
+    connectors.restore.mockResolvedValue(true);
+
+    await expect(sut.execute({ path: PATH, author: AUTHOR })).resolves.toMatchObject({ etag: '"v5"' });
+    expect(variables.sharedVersion).not.toHaveBeenCalled();
   });
 });

@@ -16,6 +16,7 @@ import { Author, versionAuthorOf } from '../author';
 import { ConnectorEnvironments } from '../connector-environment';
 import { restorationOf } from '../connector-lifecycle';
 import { environmentProblems } from '../connector-write';
+import { refersToEnvironment } from '../env-destinations';
 import { etagOf, WithEtag } from '../etag';
 import { ConnectorNotDeletedException } from '../rest-connector.exceptions';
 import { RestConnectorsService } from '../rest-connectors.service';
@@ -46,10 +47,18 @@ export class RestoreConnector {
       if (current.deletedAt === null) throw new ConnectorNotDeletedException(current.uuid);
       requireMatch(condition, current);
       // Active again as it was, in its environment as it is now: what it needs of it must still hold.
-      const problems = environmentProblems(current, await this.environments.of(path));
+      const env = await this.environments.of(path);
+      const problems = environmentProblems(current, env);
       if (problems.length > 0) throw new InvalidInputError(problems);
       const now = new Date();
-      const restored = await unlessNameTaken(current.name, () => this.db.transaction((tx) => this.apply(tx, path, current, author, now), consistency));
+      // Checked against the environment as read: held so in the unit of work when the connector refers to it.
+      const checkedAgainst = refersToEnvironment(current) ? env.version : null;
+      const restored = await unlessNameTaken(current.name, () =>
+        this.db.transaction(async (tx) => {
+          await this.environments.hold(tx, path, checkedAgainst);
+          return this.apply(tx, path, current, author, now);
+        }, consistency),
+      );
       return restored ? { body: { message: 'Rest connector restored', data: current.uuid }, etag: etagOf({ version: nextVersionOf(current).to }) } : null;
     });
   }

@@ -58,6 +58,43 @@ describe(UpdateConnector.name, () => {
     expect(connectors.update).not.toHaveBeenCalled();
   });
 
+  it('holds the environment when the write refers to it: changed since it was read, checks again with the new one, with If-Match too; three times, then 409', async () => {
+    const { sut, connectors, variables } = await newTestService(UpdateConnector);
+    connectors.findForWrite.mockResolvedValue(forWrite(aStoredConnector({ version: 2 })));
+    connectors.update.mockResolvedValue(true);
+    const base = {
+      name: 'BASE_URL',
+      secret: false,
+      value: 'https://api.example.com',
+      sealedValue: null,
+      destinations: [],
+      updatedAt: new Date(),
+      updatedBy: 'bob',
+    };
+    variables.findSet.mockResolvedValueOnce(found({ version: 3, variables: [base] })).mockResolvedValue(found({ version: 4, variables: [base] }));
+    variables.sharedVersion.mockResolvedValueOnce(4).mockResolvedValue(4);
+    const dto = aWriteDto({ url: '{{env.BASE_URL}}/items' });
+
+    await expect(sut.execute({ path: PATH, dto, author: AUTHOR, ifMatch: '"v2"' })).resolves.toMatchObject({ etag: '"v3"' });
+    expect(variables.sharedVersion).toHaveBeenNthCalledWith(1, TX, PATH);
+    expect(variables.findSet).toHaveBeenCalledTimes(2);
+    expect(connectors.update).toHaveBeenCalledTimes(1);
+
+    variables.findSet.mockResolvedValue(found({ version: 4, variables: [base] }));
+    variables.sharedVersion.mockResolvedValue(5);
+    await expect(sut.execute({ path: PATH, dto, author: AUTHOR })).rejects.toMatchObject({ code: 'CONNECTOR_VARIABLES_BUSY' });
+    expect(connectors.update).toHaveBeenCalledTimes(1);
+  });
+
+  it('sends no statement for the environment when neither the stored nor the new connector refers to it', async () => {
+    const { sut, connectors, variables } = await newTestService(UpdateConnector);
+    connectors.findForWrite.mockResolvedValue(forWrite(aStoredConnector({ version: 2 })));
+    connectors.update.mockResolvedValue(true);
+
+    await sut.execute({ path: PATH, dto: aWriteDto(), author: AUTHOR });
+    expect(variables.sharedVersion).not.toHaveBeenCalled();
+  });
+
   it('without If-Match, re-reads and retries a lost race, then gives up (CONNECTOR_BUSY: a 409) after three attempts', async () => {
     const { sut, connectors } = await newTestService(UpdateConnector);
     connectors.findForWrite.mockResolvedValue(forWrite(aStoredConnector()));

@@ -21,7 +21,7 @@ import { Injectable } from '@nestjs/common';
 import { Author, versionAuthorOf } from '../author';
 import { ConnectorEnvironments } from '../connector-environment';
 import { toConnectorWrite } from '../connector-write';
-import { ConnectorEnvironment } from '../env-destinations';
+import { ConnectorEnvironment, refersToEnvironment } from '../env-destinations';
 import { etagOf, WithEtag } from '../etag';
 import { changedSecrets, fieldsChanged, sameTags } from '../history/version-changes';
 import { RestConnectorsService } from '../rest-connectors.service';
@@ -38,6 +38,11 @@ export interface UpdateConnectorCommand extends ExistingConnectorCommand {
 /** A full write of an existing connector, the write rules passed: what to write over which version, or nothing when no field changes. */
 export interface PreparedUpdate {
   current: RestConnector;
+  /**
+   * The version of the environment's connector variables the write was checked against, when it depends on them (the
+   * stored or the new connector refers to a `{{env.NAME}}`): held in its unit of work (ConnectorEnvironments.hold).
+   */
+  environmentVersion: number | null;
   /** Null when the write changes no field: nothing is written. */
   write: { step: VersionStep; values: ConnectorWrite; tags: TagRow[] | null; version: VersionRow } | null;
 }
@@ -66,9 +71,15 @@ export class UpdateConnector {
     return this.writes.untilWritten(path, ifMatch, async (condition) => {
       const found = await this.reads.findForWrite(path);
       requireMatch(condition, found.connector);
-      const { current, write } = this.prepare(found, dto, author, await this.environments.of(path), new Date(), revertedTo);
+      const prepared = this.prepare(found, dto, author, await this.environments.of(path), new Date(), revertedTo);
+      const { current, write } = prepared;
       if (write === null) return { body: { message: 'Rest connector unchanged', data: current.uuid }, etag: etagOf(current) };
-      const written = await unlessNameTaken(write.values.name, () => this.db.transaction((tx) => this.apply(tx, path, { current, write }), consistency));
+      const written = await unlessNameTaken(write.values.name, () =>
+        this.db.transaction(async (tx) => {
+          await this.environments.hold(tx, path, prepared.environmentVersion);
+          return this.apply(tx, path, prepared);
+        }, consistency),
+      );
       if (!written) return null;
       const message = revertedTo === null ? 'Rest connector updated' : `Rest connector reverted to version ${revertedTo}`;
       return { body: { message, data: current.uuid }, etag: etagOf({ version: write.step.to }) };
@@ -92,7 +103,7 @@ export class UpdateConnector {
     const step = nextVersionOf(current);
     const after = connectorSnapshot({ ...current, ...values }, tags);
     const changedFields = fieldsChanged(before, after, changedSecrets(dto, current, values, this.sealing.sameAsStored(current.uuid)));
-    if (changedFields.length === 0) return { current, write: null };
+    if (changedFields.length === 0) return { current, write: null, environmentVersion: null };
     const version: VersionRow = {
       connectorUuid: current.uuid,
       version: step.to,
@@ -102,10 +113,18 @@ export class UpdateConnector {
       changedFields,
       snapshot: after,
     };
-    return { current, write: { step, values, tags: sameTags(before, tags) ? null : tags, version } };
+    return {
+      current,
+      write: { step, values, tags: sameTags(before, tags) ? null : tags, version },
+      environmentVersion: refersToEnvironment(current, values) ? env.version : null,
+    };
   }
 
-  /** A prepared write in the unit of work `tx`: the row (only over the version it was prepared from), its tags, the version, its change event; false when another write came first. */
+  /**
+   * A prepared write in the unit of work `tx`, whose owner held the environment first when the write depends on it
+   * (`environmentVersion`; ConnectorEnvironments.hold): the row (only over the version it was prepared from), its tags,
+   * the version, its change event; false when another write came first.
+   */
   async apply(tx: Transaction, path: BotPath, { current, write }: PreparedUpdate): Promise<boolean> {
     if (write === null) return true;
     if (!(await this.connectors.update(tx, path.botUUID, current.uuid, write.step, write.values, write.tags))) return false;

@@ -81,6 +81,16 @@ export class RestConnectorVersionDto {
   revertedTo: number | null;
 
   @ApiProperty({
+    type: 'string',
+    format: 'uuid',
+    nullable: true,
+    example: null,
+    description:
+      'The promotion that made this write (POST …/rest-connectors/promotions, or its revert: GET …/rest-connectors/promotions/{promotionId}); null for any other write.',
+  })
+  promotionId: string | null;
+
+  @ApiProperty({
     type: [String],
     example: ['url', 'bearerToken', 'tags'],
     description:
