@@ -321,6 +321,35 @@ describe.each(ENGINES)('Promotions (%s)', (_engine, engine) => {
     expect((await get(moved)).url).toBe('https://api.dev.example.com/');
   });
 
+  it('refuses a revert that would restore a pruned connector its environment no longer admits (409 naming it)', async () => {
+    const { org, target, create, plan, promote, targetBase } = await aPair();
+    const variablesPath = `/${TRANSACTIONAL_SERVICE_APP.label}/org/${org}/env/${target.envUUID}/connector-variables`;
+    await sut.http
+      .put(variablesPath)
+      .set(bearer(token))
+      .send({ variables: [{ name: 'BASE', value: 'https://api.prod.example.com' }] })
+      .expect(200);
+    const pruned = await create(targetBase, aConnectorBody({ name: 'Pruned', url: '{{env.BASE}}/x' }));
+    const planned = await plan({ prune: true });
+    expect(planned.connectors).toMatchObject([{ name: 'Pruned', action: 'DELETE' }]);
+    const promotion = (await promote({ dryRun: false, prune: true, digest: planned.digest }).expect(201)).body;
+    // BASE becomes a secret, which may never say where a call goes: the trashed connector would send it (confirmed).
+    await sut.http
+      .put(variablesPath)
+      .set(bearer(token))
+      .send({
+        variables: [{ name: 'BASE', value: 'https://api.prod.example.com', secret: true, destinations: ['https://api.prod.example.com'] }],
+        confirmDestinationMoves: true,
+      })
+      .expect(200);
+
+    const refused = await sut.http.post(`${targetBase}/promotions/${promotion.uuid}/revert`).set(bearer(token)).expect(409);
+
+    expect(refused.body.message).toContain(`"Pruned" (${pruned}): url must not have {{env.BASE}}`);
+    const [row] = await sut.dataSource.query('SELECT deleted_at AS deletedAt FROM rest_connectors WHERE uuid = ?', [pruned]);
+    expect(row.deletedAt).not.toBeNull();
+  });
+
   it("answers 404 for another organization's source, 400 for the bot itself or a missing digest, and 404 for an unknown promotion", async () => {
     const pair = await aPair();
     const other = await seedStages(sut);

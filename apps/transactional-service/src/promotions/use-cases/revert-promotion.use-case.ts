@@ -13,7 +13,8 @@ import {
 import { Injectable } from '@nestjs/common';
 import { Author } from '../../rest-connectors/author';
 import { ConnectorEnvironments } from '../../rest-connectors/connector-environment';
-import { writeOfSnapshot } from '../../rest-connectors/connector-write';
+import { environmentProblems, writeOfSnapshot } from '../../rest-connectors/connector-write';
+import { refersToEnvironment } from '../../rest-connectors/env-destinations';
 import { DeleteConnector } from '../../rest-connectors/use-cases/delete-connector.use-case';
 import { unlessNameTaken } from '../../rest-connectors/use-cases/name-taken';
 import { RestoreConnector } from '../../rest-connectors/use-cases/restore-connector.use-case';
@@ -91,7 +92,13 @@ export class RevertPromotion {
       const found = current.get(connectorUuid)!;
       const path = { ...bot, serviceUUID: connectorUuid };
       if (action === PromotionAction.CREATE) writes.push((tx) => this.remove.apply(tx, path, found.connector, reverting, now));
-      else if (action === PromotionAction.DELETE) writes.push((tx) => this.restore.apply(tx, path, found.connector, reverting, now));
+      else if (action === PromotionAction.DELETE) {
+        // Active again as it was, in its environment as it is now: what it needs of it must still hold (as a restore).
+        const restoreProblems = environmentProblems(found.connector, environment);
+        problems.push(...restoreProblems.map((problem) => `"${name}" (${connectorUuid}): ${problem}`));
+        if (refersToEnvironment(found.connector)) checkedAgainst ??= environment.version;
+        writes.push((tx) => this.restore.apply(tx, path, found.connector, reverting, now));
+      }
       else {
         try {
           const prepared = this.update.prepare(
