@@ -98,8 +98,7 @@ export class RevertPromotion {
         problems.push(...restoreProblems.map((problem) => `"${name}" (${connectorUuid}): ${problem}`));
         if (refersToEnvironment(found.connector)) checkedAgainst ??= environment.version;
         writes.push((tx) => this.restore.apply(tx, path, found.connector, reverting, now));
-      }
-      else {
+      } else {
         try {
           const prepared = this.update.prepare(
             found,
