@@ -133,7 +133,9 @@ describe('Replica and primary faults on real replication', () => {
   });
 
   it('keeps serving reads from the replica while the primary is down, answers writes 503 with Retry-After, and recovers by itself', async () => {
-    await until(connectors, 'up');
+    // Every app reads from the replica before the primary goes: each watches it on its own, and one that has not yet
+    // seen it back since the stall above would still read from the primary.
+    await Promise.all([connectors, bots, environments].map((app) => until(app, 'up')));
     await pair.primary.kill();
     try {
       const statuses = await readEverywhere();
