@@ -51,11 +51,18 @@ export interface BenchArgs {
    * BENCH_MYSQL_SERVER: the apps read the replica (DATABASE_READ_URLS), the baseline the primary.
    */
   replica: boolean;
+  /** A checkout whose built apps (its dist/) run instead of this one's: the code before a change, to compare. */
+  appRoot?: string;
+  /** Record runs during which other load kept cores busy (marked); without it such a run is measured again, then refused. */
+  allowBusy: boolean;
 }
 
 const USAGE = `npm run bench -- [--scale 1k|100k|1m ...] [--duration s] [--warmup s] [--connections n]
   [--write-connections n] [--callers n] [--ops ${OPERATIONS.join(',')}] [--rounds n] [--skip-seed] [--build] [--out results] [--report-only]
-  [--replica [--ops ...,${REPLICA_OPERATIONS.join(',')}]]
+  [--replica [--ops ...,${REPLICA_OPERATIONS.join(',')}]] [--app-root <checkout>] [--allow-busy]
+--app-root: the apps of another checkout (its built dist/), e.g. a worktree of an older commit, against the same floors.
+--allow-busy: record runs the machine was busy beside (other load above 0.3 cores), marked so; without it such a run is
+  measured again (twice at most) and the bench then stops without recording it.
 --replica: a primary and a GTID replica of the bench's own (mariadbd on 127.0.0.1, private ports and directories), seeded
   on the primary; the apps read the replica (DATABASE_READ_URLS), the baseline the primary; results go to results-replica
   unless --out says otherwise. ${REPLICA_OPERATIONS.join(', ')} (replica only): the get with the Consistency-Token of a
@@ -69,7 +76,7 @@ export function parseArgs(argv: string[]): BenchArgs {
   for (let i = 0; i < argv.length; i++) {
     const [name, inline] = argv[i].split('=', 2);
     if (!name.startsWith('--')) fail(`unexpected argument ${argv[i]}`);
-    if (['--skip-seed', '--build', '--report-only', '--replica', '--help'].includes(name)) {
+    if (['--skip-seed', '--build', '--report-only', '--replica', '--allow-busy', '--help'].includes(name)) {
       flags.add(name);
       continue;
     }
@@ -87,7 +94,7 @@ export function parseArgs(argv: string[]): BenchArgs {
     process.exit(0);
   }
   for (const name of Object.keys(lists)) {
-    if (!['--scale', '--duration', '--warmup', '--connections', '--write-connections', '--callers', '--ops', '--rounds', '--out'].includes(name)) {
+    if (!['--scale', '--duration', '--warmup', '--connections', '--write-connections', '--callers', '--ops', '--rounds', '--out', '--app-root'].includes(name)) {
       fail(`unknown option ${name}`);
     }
   }
@@ -117,6 +124,8 @@ export function parseArgs(argv: string[]): BenchArgs {
     out: (lists['--out'] ?? [replica ? 'results-replica' : 'results']).pop()!.replace(/[^\w.-]/g, '_'),
     reportOnly: flags.has('--report-only'),
     replica,
+    appRoot: lists['--app-root']?.pop(),
+    allowBusy: flags.has('--allow-busy'),
   };
 }
 

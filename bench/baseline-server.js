@@ -6,7 +6,11 @@
  * rows, in parallel), each in the form that measured least work (docs/performance.md), a write's
  * statements, its tags and its version in one transaction, the apps' JSON. No logging, no validation
  * beyond what the query needs.
- * Env: PORT, DATABASE_URL, AUTH_JWT_SECRET.
+ * With FLOOR=denormalized, the reads of connectors come from one row per connector instead (floor_connectors, made
+ * by bench/database.ts): its tags, tag keys, flows and the list's content stored on the row as JSON in the order the
+ * answer lists them, one statement per read and nothing put in order in code: the least work the answers need,
+ * whatever the schema. Writes and the other reads are the union floor's.
+ * Env: PORT, DATABASE_URL, AUTH_JWT_SECRET, FLOOR (union, the default, or denormalized).
  */
 const { createHmac, randomUUID, timingSafeEqual } = require('node:crypto');
 const { createServer } = require('node:http');
@@ -350,6 +354,86 @@ async function bots([org, env]) {
   return { bots: found.filter((b) => b.uuid !== null).map((b) => ({ uuid: b.uuid, environmentUuid: b.environment_uuid, name: b.name, image: b.image })) };
 }
 
+/** The denormalized floor's reads: floor_connectors, one row per connector (bench/database.ts). */
+const DENORMALIZED = {
+  async get([org, env, bot, uuid]) {
+    const [c] = await rows(
+      `SELECT ${CONNECTOR_COLUMNS.map((column) => `c.${column}`).join(', ')}, c.tags, c.flows FROM floor_connectors c JOIN bots b ON b.uuid = c.bot_uuid ` +
+        `${SCOPE} AND c.uuid = ? AND c.bot_uuid = ? AND c.deleted_at IS NULL`,
+      [bot, env, org, uuid, bot],
+    );
+    if (!c) throw new HttpError(404, `Rest connector ${uuid} not found`);
+    const secret = (value, placeholder) => (value === null ? null : placeholder);
+    return {
+      uuid: c.uuid, name: c.name, description: c.description, requestType: c.request_type, url: c.url, headers: json(c.headers),
+      contentType: c.content_type, authType: c.auth_type, grantType: c.grant_type, basicToken: secret(c.basic_token, '<BASIC_TOKEN>'),
+      bearerToken: secret(c.bearer_token, '<BEARER_TOKEN>'), clientId: c.client_id, clientSecret: secret(c.client_secret, '<CLIENT_SECRET>'),
+      oauthUrl: c.oauth_url, authUsername: c.auth_username, authPassword: secret(c.auth_password, '<PASSWORD>'),
+      apiKeyName: c.api_key_name, apiKeyIn: c.api_key_in, apiKey: secret(c.api_key, '<API_KEY>'), body: c.body, output: c.output,
+      tags: json(c.tags), flows: json(c.flows), updatedAt: c.updated_at.toISOString(), updatedBy: c.updated_by,
+    };
+  },
+
+  async page([org, env, bot], query) {
+    const number = Math.max(1, Number(query.get('page') || 1)) - 1;
+    const size = Math.min(100, Math.max(1, Number(query.get('linesPerPage') || 5)));
+    const direction = String(query.get('direction') || 'DESC').toUpperCase() === 'ASC' ? 'ASC' : 'DESC';
+    const terms = query.getAll('searchTerms').flatMap((v) => v.split(',')).map((v) => v.trim()).filter(Boolean);
+    const filter = terms.map(() => " AND (c.name_key LIKE ? ESCAPE '!' OR c.tag_keys LIKE ? ESCAPE '!')").join('');
+    const filterParams = terms.flatMap((term) => [contains(term), contains(term)]);
+    const [[counted], items] = await Promise.all([
+      rows(
+        `SELECT (SELECT COUNT(*) FROM bots b ${SCOPE}) AS scope, (SELECT COUNT(*) FROM floor_connectors c WHERE c.bot_uuid = ? AND c.deleted_at IS NULL${filter}) AS total`,
+        [bot, env, org, bot, ...filterParams],
+      ),
+      rows(
+        `SELECT c.uuid, c.name, c.updated_at, c.updated_by, c.updated_by_image, c.tags, c.flows FROM floor_connectors c ` +
+          `WHERE c.bot_uuid = ? AND c.deleted_at IS NULL${filter} ORDER BY ${ORDER[query.get('orderBy')] || ORDER.updatedAt} ${direction}, c.uuid ${direction} LIMIT ? OFFSET ?`,
+        [bot, ...filterParams, size, number * size],
+      ),
+    ]);
+    if (!counted.scope) throw new HttpError(404, `Bot ${bot} not found`);
+    const total = Number(counted.total);
+    const totalPages = Math.ceil(total / size);
+    const content = items.map((c) => ({
+      uuid: c.uuid, name: c.name, flows: json(c.flows), tags: json(c.tags), updatedAt: c.updated_at.toISOString(),
+      updatedBy: c.updated_by, user: { username: c.updated_by, image: c.updated_by_image },
+    }));
+    return {
+      content, pageable: { pageNumber: number, pageSize: size, offset: number * size, paged: true, unpaged: false, sort: SORTED },
+      totalPages, totalElements: total, last: number >= totalPages - 1, size, number, sort: SORTED,
+      numberOfElements: content.length, first: number === 0, empty: content.length === 0,
+    };
+  },
+
+  async quicksearch([org, env, bot], query) {
+    const term = String(query.get('searchTerm') || '').trim();
+    if (!term) throw new HttpError(400, 'searchTerm must be a non-blank string');
+    const limit = Math.min(50, Math.max(1, Number(query.get('limit') || 6)));
+    const found = await rows(
+      `SELECT c.name FROM bots b JOIN environments e ON e.uuid = b.environment_uuid LEFT JOIN floor_connectors c ON c.bot_uuid = b.uuid ` +
+        `AND c.deleted_at IS NULL AND c.name_key LIKE ? ESCAPE '!' WHERE b.uuid = ? AND b.environment_uuid = ? AND e.organization_uuid = ? ` +
+        `ORDER BY CASE WHEN c.name_key LIKE ? ESCAPE '!' THEN 0 ELSE 1 END, c.name_key LIMIT ?`,
+      [contains(term), bot, env, org, contains(term).slice(1), limit],
+    );
+    if (found.length === 0) throw new HttpError(404, `Bot ${bot} not found`);
+    return found.filter((row) => row.name !== null).map((row) => row.name);
+  },
+
+  /** Ordered in SQL by the index (bot, deleted_at, name_key, uuid); an empty bot in scope: one row of NULLs. */
+  async list([org, env, bot]) {
+    const found = await rows(
+      'SELECT c.uuid, c.name, c.tags, c.content FROM bots b JOIN environments e ON e.uuid = b.environment_uuid ' +
+        'LEFT JOIN floor_connectors c ON c.bot_uuid = b.uuid AND c.deleted_at IS NULL WHERE b.uuid = ? AND b.environment_uuid = ? AND e.organization_uuid = ? ' +
+        'ORDER BY c.name_key, c.uuid',
+      [bot, env, org],
+    );
+    if (found.length === 0) throw new HttpError(404, `Bot ${bot} not found`);
+    return { data: found.filter((c) => c.uuid !== null).map((c) => ({ uuid: c.uuid, name: c.name, tags: json(c.tags), content: json(c.content) || [] })) };
+  },
+};
+const READS = process.env.FLOOR === 'denormalized' ? DENORMALIZED : { get: getConnector, page, quicksearch, list };
+
 const CONNECTORS = /^\/platform-transactional-service\/org\/([^/]+)\/env\/([^/]+)\/bot\/([^/]+)\/rest-connectors(?:\/([^/]+))?(\/restore)?$/;
 const ENVIRONMENTS = /^\/platform-environment\/org\/([^/]+)\/environments$/;
 const BOTS = /^\/platform-bot-admin\/org\/([^/]+)\/env\/([^/]+)\/bots-admin$/;
@@ -364,10 +448,10 @@ async function route(req, res, body) {
     const write = req.method !== 'GET';
     const claims = verify(req.headers.authorization);
     authorize(claims, org, write ? 'connectors:write' : undefined);
-    if (req.method === 'GET' && sub === 'pagination') return page([org, env, bot], query);
-    if (req.method === 'GET' && sub === 'quicksearch') return quicksearch([org, env, bot], query);
-    if (req.method === 'GET' && sub === 'list') return list([org, env, bot]);
-    if (req.method === 'GET' && sub) return getConnector([org, env, bot, sub]);
+    if (req.method === 'GET' && sub === 'pagination') return READS.page([org, env, bot], query);
+    if (req.method === 'GET' && sub === 'quicksearch') return READS.quicksearch([org, env, bot], query);
+    if (req.method === 'GET' && sub === 'list') return READS.list([org, env, bot]);
+    if (req.method === 'GET' && sub) return READS.get([org, env, bot, sub]);
     if (req.method === 'POST' && sub && restore) return toggle([org, env, bot, sub], claims, true);
     if (req.method === 'DELETE' && sub && !restore) return (res.statusCode = 204), toggle([org, env, bot, sub], claims, false);
     if (restore) throw new HttpError(404, `Cannot ${req.method} ${path}`);

@@ -135,13 +135,22 @@ function appSettings(databaseUrl: string): Record<string, string> {
 /** Where the test-run operation's far side listens: a loopback address of its own, the only one the apps may reach. */
 export const FAR_SIDE_HOST = '127.0.0.2';
 
-/** The raw baseline, plain CommonJS, nothing compiled, so its RSS is its own (bench/baseline-server.js); BENCH_BASELINE_NODE_ARGS adds node flags, as BENCH_APP_NODE_ARGS does for the apps. */
-export function startBaseline(databaseUrl: string): Promise<Server> {
+/**
+ * The floors the apps are measured against (bench/baseline-server.js): `union` reads the apps' schema, a connector's
+ * tags and flows joined in by a UNION (and writes it); `denormalized` reads one row per connector with its tags and
+ * flows stored on it as JSON (bench/database.ts makes that copy), the least work a read's answer needs.
+ */
+export type Floor = 'union' | 'denormalized';
+export const FLOOR_NAMES: Record<Floor, string> = { union: 'baseline', denormalized: 'floor-denormalized' };
+
+/** A raw floor, plain CommonJS, nothing compiled, so its RSS is its own (bench/baseline-server.js); BENCH_BASELINE_NODE_ARGS adds node flags, as BENCH_APP_NODE_ARGS does for the apps. */
+export function startBaseline(databaseUrl: string, floor: Floor = 'union'): Promise<Server> {
   const nodeArgs = (process.env.BENCH_BASELINE_NODE_ARGS ?? '').split(' ').filter(Boolean);
-  return start('baseline', [...nodeArgs, resolve(__dirname, 'baseline-server.js')], '/health/ready', {
+  return start(FLOOR_NAMES[floor], [...nodeArgs, resolve(__dirname, 'baseline-server.js')], '/health/ready', {
     NODE_ENV: 'production',
     DATABASE_URL: databaseUrl,
     AUTH_JWT_SECRET: JWT_SECRET,
+    FLOOR: floor,
   });
 }
 
@@ -263,6 +272,13 @@ export const OTHER_LOAD_WARNING = 0.3;
 export function machineBusyMs(): number {
   const [, user, nice, system, , , irq, softirq, steal] = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).map(Number);
   return (user + nice + system + irq + softirq + steal) * 10;
+}
+
+/** Cores the whole machine keeps busy over the next `ms` (all processes: call it while the bench's servers are idle). */
+export async function busyNow(ms: number): Promise<number> {
+  const before = machineBusyMs();
+  await sleep(ms);
+  return Math.round(((machineBusyMs() - before) / ms) * 100) / 100;
 }
 
 /**
