@@ -94,7 +94,9 @@ export function parseArgs(argv: string[]): BenchArgs {
     process.exit(0);
   }
   for (const name of Object.keys(lists)) {
-    if (!['--scale', '--duration', '--warmup', '--connections', '--write-connections', '--callers', '--ops', '--rounds', '--out', '--app-root'].includes(name)) {
+    if (
+      !['--scale', '--duration', '--warmup', '--connections', '--write-connections', '--callers', '--ops', '--rounds', '--out', '--app-root'].includes(name)
+    ) {
       fail(`unknown option ${name}`);
     }
   }

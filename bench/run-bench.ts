@@ -158,7 +158,9 @@ async function benchScale(scale: Scale, args: BenchArgs, results: BenchResults):
           // Each server first in turn: with two, ABBA (app first on even operations, the floor on odd ones, swapped each round).
           const order = kinds.map((_, k) => kinds[(k + i + r) % kinds.length]);
           for (const kind of order) {
-            runs.push(await measure({ scale, scenario, server: kind, round: r, target: serverOf(kind), tokens, args, statements: statements.read, databasePids }));
+            runs.push(
+              await measure({ scale, scenario, server: kind, round: r, target: serverOf(kind), tokens, args, statements: statements.read, databasePids }),
+            );
           }
         }
         ops.push(judge(scenario.op, scenario.app, scenario.connections, runs));
@@ -285,7 +287,9 @@ async function compareAnswers(scenario: Scenario, app: Server, baseline: Server,
   else if (a.shape !== b.shape) log(`warning: ${scenario.op}: the answers differ in shape\n  app:      ${a.shape}\n  ${baseline.name}: ${b.shape}`);
   // A read answers the same data from either side (the app's answer also holds its ETag-bearing fields: compared as JSON).
   else if (scenario.method === 'GET' && JSON.stringify(a.json) !== JSON.stringify(b.json)) {
-    log(`warning: ${scenario.op}: ${baseline.name} answered other data than the app\n  app:      ${JSON.stringify(a.json).slice(0, 400)}\n  ${baseline.name}: ${JSON.stringify(b.json).slice(0, 400)}`);
+    log(
+      `warning: ${scenario.op}: ${baseline.name} answered other data than the app\n  app:      ${JSON.stringify(a.json).slice(0, 400)}\n  ${baseline.name}: ${JSON.stringify(b.json).slice(0, 400)}`,
+    );
   }
 }
 

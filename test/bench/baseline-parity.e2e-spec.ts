@@ -2,6 +2,7 @@ import type { Server as BenchServer } from '../../bench/processes';
 import type { Scenario } from '../../bench/scenarios';
 import type { Fixtures } from '../../bench/database';
 import { AGAINST_FAR_SIDE, OPERATIONS } from '../../bench/args';
+import { DENORMALIZED_OPS } from '../../bench/report';
 import { createConnection } from 'mysql2/promise';
 import { dropDatabase, TEST_MYSQL_SERVER } from '../support/test-database';
 
@@ -9,7 +10,7 @@ import { dropDatabase, TEST_MYSQL_SERVER } from '../support/test-database';
  * The bench's floor must do the app's work: for one request of every operation of `npm run bench`,
  * the raw baseline (bench/baseline-server.js) and the built app, on the bench's own 1k data set (seeded
  * by the bench into a database of its own), answer with the same status and a body of the same shape; a read
- * with the very same body.
+ * with the very same body; and the denormalized floor (FLOOR=denormalized) the reads it serves with the very same body.
  * No load and no timing: this is not a bench run.
  */
 describe('bench: the raw baseline answers every operation as the app does', () => {
@@ -41,6 +42,9 @@ describe('bench: the raw baseline answers every operation as the app does', () =
     const baseline = await processes.startBaseline(url);
     servers.push(baseline);
     byName.set('baseline', baseline);
+    const denormalized = await processes.startBaseline(url, 'denormalized');
+    servers.push(denormalized);
+    byName.set('denormalized', denormalized);
   }, 120_000);
   afterAll(async () => {
     await Promise.all(servers.map((server) => server.stop()));
@@ -60,6 +64,17 @@ describe('bench: the raw baseline answers every operation as the app does', () =
     // A read answers the very same JSON, order included; a write's answer differs in its own values (names, times).
     if (scenario.method === 'GET') expect(baseline).toEqual(app);
     else expect({ status: baseline.status, shape: baseline.shape }).toEqual({ status: app.status, shape: app.shape });
+  });
+
+  // The denormalized floor reads its own copy (bench/database.ts): the very same JSON as the app's, order included.
+  it.each(DENORMALIZED_OPS)('%s from the denormalized floor', async (op) => {
+    const scenario = plan.find((s) => s.op === op)!;
+    const request = scenario.next();
+    const app = await probe(scenario, byName.get(scenario.app)!.port, tokens[0], request);
+    const denormalized = await probe(scenario, byName.get('denormalized')!.port, tokens[0], request);
+
+    expect(app.status).toBe(200);
+    expect(denormalized).toEqual(app);
   });
 
   it("records a version for each of the baseline's writes, as the app does: every connector's current version is in the history, with its name", async () => {

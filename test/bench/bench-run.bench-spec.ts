@@ -1,6 +1,6 @@
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { resolve } from 'node:path';
-import type { BenchResults, Measurement } from '../../bench/report';
+import { DENORMALIZED_OPS, type BenchResults, type Measurement } from '../../bench/report';
 import { AGAINST_FAR_SIDE, OPERATIONS, WRITES } from '../../bench/args';
 import { CommandResult, ROOT, runTs } from '../support/run-command';
 import { dropDatabase, TEST_MYSQL_SERVER } from '../support/test-database';
@@ -23,7 +23,7 @@ describe('npm run bench (a short run at 1k)', () => {
   beforeAll(async () => {
     run = await runTs(
       'bench/run-bench.ts',
-      ['--scale', '1k', '--duration', '1', '--warmup', '0', '--connections', '10', '--callers', '3', '--rounds', String(ROUNDS), '--out', out],
+      ['--scale', '1k', '--duration', '1', '--warmup', '0', '--connections', '10', '--callers', '3', '--rounds', String(ROUNDS), '--out', out, '--allow-busy'],
       { BENCH_DATABASE_PREFIX: prefix, BENCH_MYSQL_SERVER: TEST_MYSQL_SERVER },
       240_000,
     );
@@ -51,11 +51,12 @@ describe('npm run bench (a short run at 1k)', () => {
     expect(scale.counts.bots).toBeGreaterThanOrEqual(20);
   });
 
-  it('drove every operation against the app and the baseline, alternating which goes first from operation to operation and round to round', () => {
+  it('drove every operation against the app and the floors, each going first in turn from operation to operation and round to round', () => {
     const ops = results.scales[0].ops;
     expect(ops.map((o) => o.op)).toEqual(OPERATIONS.filter((op) => !AGAINST_FAR_SIDE.includes(op)));
     ops.forEach((o, i) => {
-      const order = Array.from({ length: ROUNDS }, (_, r) => ((i + r) % 2 === 0 ? ['app', 'baseline'] : ['baseline', 'app'])).flat();
+      const kinds = DENORMALIZED_OPS.includes(o.op) ? ['app', 'baseline', 'denormalized'] : ['app', 'baseline'];
+      const order = Array.from({ length: ROUNDS }, (_, r) => kinds.map((_, k) => kinds[(k + i + r) % kinds.length])).flat();
       expect(o.runs.map((r) => r.server)).toEqual(order);
       for (const r of o.runs) {
         expect(r.total).toBeGreaterThan(0);
@@ -84,6 +85,7 @@ describe('npm run bench (a short run at 1k)', () => {
   it('got answers of the same shape and status from the app and the baseline for every operation', () => {
     expect(run.stdout).not.toContain('answers differ in shape');
     expect(run.stdout).not.toMatch(/warning: [\w-]+: app answered/);
+    expect(run.stdout).not.toContain('answered other data than the app');
   });
 
   it('reports per operation req/s, p50, p99, peak RSS and the app/baseline ratios, in JSON and in a table', () => {
@@ -91,9 +93,10 @@ describe('npm run bench (a short run at 1k)', () => {
     for (const o of results.scales[0].ops) {
       // The ratios are the medians of the rounds' own ratios, and the spread keeps every round's extremes.
       const perRound = (pick: (run: Measurement) => number) =>
-        Array.from({ length: ROUNDS }, (_, r) => o.runs.filter((run) => run.round === r)).map(([a, b]) =>
-          a.server === 'app' ? pick(a) / Math.max(pick(b), 1) : pick(b) / Math.max(pick(a), 1),
-        );
+        Array.from({ length: ROUNDS }, (_, r) => o.runs.filter((run) => run.round === r)).map((round) => {
+          const [app, baseline] = ['app', 'baseline'].map((kind) => round.find((run) => run.server === kind)!);
+          return pick(app) / Math.max(pick(baseline), 1);
+        });
       const throughput = perRound((run) => run.requestsPerSecond);
       expect(o.spread).toMatchObject({ rounds: ROUNDS, throughputRatio: { min: expect.any(Number), max: expect.any(Number) } });
       expect(o.spread!.throughputRatio.min).toBeCloseTo(Math.min(...throughput), 1);
@@ -108,6 +111,12 @@ describe('npm run bench (a short run at 1k)', () => {
       const row = table.split('\n').find((line) => line.startsWith(`| ${o.op}${WRITES.includes(o.op) ? ' (write)' : ''} |`));
       expect(row).toContain(` ${o.ratios.throughput} `);
     }
+    // The reads of connectors against the denormalized floor too: its ratios in the JSON and a table of their own.
+    for (const o of results.scales[0].ops.filter((op) => DENORMALIZED_OPS.includes(op.op))) {
+      expect(o.denormalized).toMatchObject({ floor: { requestsPerSecond: expect.any(Number) }, ratios: { throughput: expect.any(Number) } });
+      expect(o.targets).toMatchObject({ throughputDenormalized: expect.any(Boolean), p99Denormalized: expect.any(Boolean) });
+    }
+    expect(table).toContain('Against the denormalized floor');
     expect(table).toContain('--max-old-space-size=128');
     expect(table).toContain(`Spread over ${ROUNDS} rounds`);
   });
@@ -146,6 +155,7 @@ describe('npm run bench -- --replica (a short run at 1k)', () => {
         '1',
         '--out',
         out,
+        '--allow-busy',
       ],
       { BENCH_DATABASE_PREFIX: prefix },
       180_000,
