@@ -1,7 +1,7 @@
 import express from 'express';
 import { createServer, request, Server } from 'node:http';
 import { AddressInfo, connect, Socket } from 'node:net';
-import { ShutdownState } from './shutdown';
+import { AnswersInFlight, ShutdownState } from './shutdown';
 
 /** A server counting its requests with ShutdownState; `/slow` answers after 200 ms. */
 async function serverCounting(state: ShutdownState): Promise<{ server: Server; port: number }> {
@@ -186,5 +186,41 @@ describe('ShutdownState: quiet', () => {
     expect(state.quiet).toBe(true);
     expect(state.silentConnections).toBe(1);
     socket.destroy();
+  });
+});
+
+describe('AnswersInFlight', () => {
+  const responses = (n: number) => Array.from({ length: n }, (_, i) => ({ id: i }) as unknown as import('express').Response);
+  const ids = (list: AnswersInFlight) => {
+    const seen: number[] = [];
+    list.forEach((res) => seen.push((res as unknown as { id: number }).id));
+    return seen;
+  };
+
+  it('holds each added response until it is removed, in any order, and counts them', () => {
+    const list = new AnswersInFlight();
+    const [a, b, c, d] = responses(4);
+    for (const res of [a, b, c, d]) list.add(res);
+    list.remove(b);
+    list.remove(d);
+
+    expect({ size: list.size, ids: ids(list).sort() }).toEqual({ size: 2, ids: [0, 2] });
+    list.remove(a);
+    list.remove(c);
+    expect({ size: list.size, ids: ids(list) }).toEqual({ size: 0, ids: [] });
+  });
+
+  it('ignores a response removed twice or never added, and takes a removed one back', () => {
+    const list = new AnswersInFlight();
+    const [a, b, stranger] = responses(3);
+    list.add(a);
+    list.add(b);
+    list.remove(a);
+    list.remove(a);
+    list.remove(stranger);
+
+    expect({ size: list.size, ids: ids(list) }).toEqual({ size: 1, ids: [1] });
+    list.add(a);
+    expect({ size: list.size, ids: ids(list).sort() }).toEqual({ size: 2, ids: [0, 1] });
   });
 });
