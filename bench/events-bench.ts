@@ -1,9 +1,10 @@
 /**
- * `npm run bench:events -- --scale 1m --duration 30`: creates with change events on, published to NATS JetStream (a
- * private nats-server of the bench's own, test/support/nats-server.ts), the built transactional service as production
- * runs it. Reports creates per second, the app's CPU and RSS, the latency from each write to its event's arrival at a
- * JetStream consumer (p50, p99), and the change feed's throughput reading those events back. Results go to
- * bench/<out>.md (default results-events).
+ * `npm run bench:events -- --scale 1m --duration 30`: creates, then updates, with change events on, published to NATS
+ * JetStream (a private nats-server of the bench's own, test/support/nats-server.ts), the built transactional service as
+ * production runs it. Reports writes per second, the app's CPU and RSS, the latency from each write to its event's
+ * arrival at a JetStream consumer (p50, p99), and the change feed's throughput reading those events back. A write
+ * phase the machine was busy beside (other load above OTHER_LOAD_WARNING cores) is not recorded: the bench stops
+ * (--allow-busy records it, marked). Results go to bench/<out>.md (default results-events).
  */
 import { jetstream, jetstreamManager } from '@nats-io/jetstream';
 import { connect } from '@nats-io/transport-node';
@@ -13,7 +14,8 @@ import { resolve } from 'node:path';
 import { startNatsServer } from '../test/support/nats-server';
 import { parseArgs } from './args';
 import { databaseUrlOf, prepareDatabase } from './database';
-import { benchToken, cpuMs, ensureBuilt, machineBusyMs, RssSampler, rssKb, sleep, startApp } from './processes';
+import { benchServer } from './database';
+import { benchToken, cpuMs, databasePid, ensureBuilt, machineBusyMs, OTHER_LOAD_WARNING, RssSampler, rssKb, sleep, startApp } from './processes';
 import { machine, TARGETS } from './report';
 import { drive, scenarios } from './scenarios';
 
@@ -26,7 +28,7 @@ const log = (line: string) => process.stdout.write(`${line}\n`);
 async function main(): Promise<void> {
   const given = process.argv.slice(2);
   const defaults = [...(given.includes('--scale') ? [] : ['--scale', '1m']), ...(given.includes('--out') ? [] : ['--out', 'results-events'])];
-  const args = parseArgs([...defaults, ...given, '--ops', 'create']);
+  const args = parseArgs([...defaults, ...given, '--ops', 'create,update']);
   const [scale] = args.scales;
   ensureBuilt(['transactional-service'], args.build, log);
   const { fixtures, mariadbVersion } = await prepareDatabase(scale, args.skipSeed, log);
@@ -56,25 +58,58 @@ async function main(): Promise<void> {
       for await (const message of messages) arrivals.push({ writtenAt: Date.parse((message.json() as { time: string }).time), arrivedAt: Date.now() });
     })();
 
-    const [create] = scenarios(fixtures, args);
-    if (args.warmup > 0) await drive(create, app.port, tokens, args.warmup);
-    const runStart = Date.now();
-    const rss = new RssSampler(app.child.pid!);
-    rss.start();
-    const memory = new MemoryAtPeak(app.child.pid!, app.port);
-    memory.start();
-    const [cpuBefore, busyBefore] = [cpuMs(app.child.pid!), machineBusyMs()];
-    const run = await drive(create, app.port, tokens, args.duration);
-    const [appCpu, busy] = [cpuMs(app.child.pid!) - cpuBefore, machineBusyMs() - busyBefore];
-    const created = run.statusCodes['201'] ?? 0;
-    const warmCreated = await countSince(app.port, feedPath, start, tokens[0]);
-    await until(async () => arrivals.length >= warmCreated, `JetStream delivered the ${warmCreated} events`, 120);
-    const peakRssMb = rss.stop() / 1024;
-    const atPeak = await memory.stop();
-    const measured = arrivals
-      .filter(({ writtenAt }) => writtenAt >= runStart)
-      .map(({ writtenAt, arrivedAt }) => arrivedAt - writtenAt)
-      .sort((a, b) => a - b);
+    const phases: WritePhase[] = [];
+    for (const scenario of scenarios(fixtures, args)) {
+      if (args.warmup > 0) await drive(scenario, app.port, tokens, args.warmup);
+      const runStart = Date.now();
+      const rss = new RssSampler(app.child.pid!);
+      rss.start();
+      const memory = new MemoryAtPeak(app.child.pid!, app.port);
+      memory.start();
+      // The app, mariadbd, nats-server and this process (autocannon, the consumer): any other busy core is another load.
+      const ours = [app.child.pid!, databasePid(benchServer()), nats.pid, process.pid].filter((pid): pid is number => pid !== undefined);
+      const cpuOf = () => ours.map((pid) => cpuMs(pid));
+      const [cpuBefore, busyBefore] = [cpuOf(), machineBusyMs()];
+      const run = await drive(scenario, app.port, tokens, args.duration);
+      const cpu = cpuOf().map((after, i) => after - cpuBefore[i]);
+      const busy = machineBusyMs() - busyBefore;
+      const runEnd = Date.now();
+      const written = run.statusCodes[scenario.op === 'create' ? '201' : '200'] ?? 0;
+      const warmWritten = await countSince(app.port, feedPath, start, tokens[0]);
+      await until(async () => arrivals.length >= warmWritten, `JetStream delivered the ${warmWritten} events`, 120);
+      const peakRssMb = rss.stop() / 1024;
+      const atPeak = await memory.stop();
+      const measured = arrivals
+        .filter(({ writtenAt }) => writtenAt >= runStart && writtenAt <= runEnd)
+        .map(({ writtenAt, arrivedAt }) => arrivedAt - writtenAt)
+        .sort((a, b) => a - b);
+      const otherCores = round(Math.max(0, (busy - cpu.reduce((sum, ms) => sum + ms, 0)) / (run.durationSeconds * 1000)), 2);
+      if (otherCores > OTHER_LOAD_WARNING && !args.allowBusy) {
+        throw new Error(
+          `${scenario.op}s: ${otherCores} cores busy outside the bench during the run: not recorded. Stop what else runs and measure again, or pass --allow-busy.`,
+        );
+      }
+      phases.push({
+        op: scenario.op,
+        perSecond: Math.round(run.requestsPerSecond),
+        written,
+        errors: run.errors + run.timeouts + run.non2xx,
+        p50: run.latency.p50,
+        p99: run.latency.p99,
+        appCpuMsPerWrite: round(cpu[0] / Math.max(1, written), 3),
+        otherCores,
+        ...(otherCores > OTHER_LOAD_WARNING ? { busy: true } : {}),
+        jetstream: {
+          delivered: measured.length,
+          latencyMs: { p50: percentile(measured, 0.5), p99: percentile(measured, 0.99), max: measured[measured.length - 1] ?? 0 },
+        },
+        peakRssMb: round(peakRssMb, 1),
+        atPeak,
+      });
+      log(
+        `${scenario.op}: ${Math.round(run.requestsPerSecond)}/s, JetStream p50 ${percentile(measured, 0.5)} ms, RSS ${round(peakRssMb, 1)} MB, other load ${otherCores}`,
+      );
+    }
 
     // The feed, read back from before the run: every event of the environment, 1,000 per answer.
     const feedStarted = process.hrtime.bigint();
@@ -83,27 +118,13 @@ async function main(): Promise<void> {
     messages.stop();
     await receiving;
 
-    const result = {
+    const result: EventsResult = {
       date: new Date().toISOString(),
       machine: machine(mariadbVersion),
       scale,
       settings: { duration: args.duration, warmup: args.warmup, connections: args.writeConnections, callers: args.callers },
-      creates: {
-        perSecond: Math.round(run.requestsPerSecond),
-        created,
-        errors: run.errors + run.timeouts + run.non2xx,
-        p50: run.latency.p50,
-        p99: run.latency.p99,
-        appCpuMsPerCreate: round(appCpu / Math.max(1, created), 3),
-        otherCoresBusy: round(Math.max(0, busy / (args.duration * 1000) - appCpu / (args.duration * 1000)), 2),
-      },
-      jetstream: {
-        delivered: measured.length,
-        latencyMs: { p50: percentile(measured, 0.5), p99: percentile(measured, 0.99), max: measured[measured.length - 1] ?? 0 },
-      },
+      writes: phases,
       feed: { events: feedEvents, seconds: round(feedSeconds, 2), eventsPerSecond: Math.round(feedEvents / feedSeconds) },
-      peakRssMb: round(peakRssMb, 1),
-      atPeak,
     };
     writeFileSync(resolve(__dirname, `${args.out}.json`), `${JSON.stringify(result, null, 2)}\n`);
     writeFileSync(resolve(__dirname, `${args.out}.md`), report(result));
@@ -126,36 +147,65 @@ async function countSince(port: number, feedPath: string, cursor: string, token:
   }
 }
 
-function report(r: {
+/** One write operation's phase: its writes, their events on JetStream, the app's memory. */
+interface WritePhase {
+  op: string;
+  perSecond: number;
+  written: number;
+  errors: number;
+  p50: number;
+  p99: number;
+  appCpuMsPerWrite: number;
+  /** Cores busy outside the app, mariadbd, nats-server and the bench during the run. */
+  otherCores: number;
+  /** Recorded with --allow-busy although otherCores was above the threshold. */
+  busy?: boolean;
+  jetstream: { delivered: number; latencyMs: { p50: number; p99: number; max: number } };
+  peakRssMb: number;
+  atPeak: MemoryBreakdown;
+}
+
+interface EventsResult {
   date: string;
   machine: { cpuModel: string; cores: number; node: string; mariadb: string };
   scale: string;
   settings: { duration: number; warmup: number; connections: number; callers: number };
-  creates: { perSecond: number; created: number; errors: number; p50: number; p99: number; appCpuMsPerCreate: number; otherCoresBusy: number };
-  jetstream: { delivered: number; latencyMs: { p50: number; p99: number; max: number } };
+  writes: WritePhase[];
   feed: { events: number; seconds: number; eventsPerSecond: number };
-  peakRssMb: number;
-  atPeak: MemoryBreakdown;
-}): string {
+}
+
+function report(r: EventsResult): string {
   const pass = (ok: boolean) => (ok ? 'PASS' : '**FAIL**');
-  return `# Benchmark: creates with change events on NATS JetStream
+  const rows = r.writes.map(
+    (w) =>
+      `| ${w.op}s${w.busy ? ' (busy)' : ''} | ${w.perSecond} | ${w.written} | ${w.errors} | ${w.p50} | ${w.p99} | ${w.appCpuMsPerWrite} | ${w.otherCores} | ` +
+      `${w.jetstream.latencyMs.p50} | ${w.jetstream.latencyMs.p99} | ${w.jetstream.latencyMs.max} | ${w.peakRssMb} | ${pass(w.perSecond >= TARGETS.createsPerSecond)} | ${pass(w.peakRssMb <= TARGETS.rssMb)} |`,
+  );
+  const memory = r.writes.map(
+    (w) =>
+      `- ${w.op}s: at its highest sampled RSS (${w.atPeak.rssMb} MB) ${w.atPeak.fileMb} MB mapped from files (the node binary, libraries), ` +
+      `${w.atPeak.anonMb} MB anonymous, of which V8's heap spaces ${describeSpaces(w.atPeak.heapSpacesMb)} (committed) and ${w.atPeak.externalMb} MB of external memory.`,
+  );
+  return `# Benchmark: creates and updates with change events on NATS JetStream
 
 Written by \`npm run bench:events\` on ${r.date}: ${r.machine.cpuModel}, ${r.machine.cores} cores, Node ${r.machine.node}, MariaDB ${r.machine.mariadb}.
-Scale ${r.scale}; ${r.settings.duration} s of creates after ${r.settings.warmup} s of warm-up, ${r.settings.connections} connections, ${r.settings.callers} callers;
+Scale ${r.scale}; ${r.settings.duration} s of creates, then of updates (full PUTs round-robin over a bot's 1,000 connectors), each after
+${r.settings.warmup} s of warm-up, ${r.settings.connections} connections, ${r.settings.callers} callers;
 the built transactional service (production flags) with NATS_URL set to a private nats-server with JetStream on 127.0.0.1.
 Latency to JetStream: from the write's time (the event's \`time\`, taken just before the commit) to the arrival of the
 event at a JetStream consumer in the bench process (publish, acknowledgement and delivery included), every event of the
-measured run. Feed: the same events read back from the change feed, 1,000 per answer, one client.
+measured run. Other load: cores busy outside the app, mariadbd, nats-server and the bench (above ${OTHER_LOAD_WARNING} the run is refused).
+Feed: every event of both phases read back from the change feed, 1,000 per answer, one client.
 
-| creates/s | created | errors | p50 ms | p99 ms | app CPU ms/create | other load | JetStream p50 ms | p99 ms | max ms | feed events/s | app RSS MB | ≥ ${TARGETS.createsPerSecond}/s | RSS ≤ ${TARGETS.rssMb} |
+| writes | per second | written | errors | p50 ms | p99 ms | app CPU ms/write | other load | JetStream p50 ms | p99 ms | max ms | app RSS MB | ≥ ${TARGETS.createsPerSecond}/s | RSS ≤ ${TARGETS.rssMb} |
 | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |
-| ${r.creates.perSecond} | ${r.creates.created} | ${r.creates.errors} | ${r.creates.p50} | ${r.creates.p99} | ${r.creates.appCpuMsPerCreate} | ${r.creates.otherCoresBusy} | ${r.jetstream.latencyMs.p50} | ${r.jetstream.latencyMs.p99} | ${r.jetstream.latencyMs.max} | ${r.feed.eventsPerSecond} | ${r.peakRssMb} | ${pass(r.creates.perSecond >= TARGETS.createsPerSecond)} | ${pass(r.peakRssMb <= TARGETS.rssMb)} |
+${rows.join('\n')}
 
-JetStream delivered ${r.jetstream.delivered} events of the measured run; the feed read ${r.feed.events} events in ${r.feed.seconds} s.
+The feed read ${r.feed.events} events in ${r.feed.seconds} s (${r.feed.eventsPerSecond} events/s).
 
-The app's memory at its highest sampled RSS (${r.atPeak.rssMb} MB; every 500 ms, /proc/<pid>/status and the app's /metrics): ${r.atPeak.fileMb} MB
-mapped from files (the node binary, libraries), ${r.atPeak.anonMb} MB anonymous, of which V8's heap spaces ${describeSpaces(r.atPeak.heapSpacesMb)} (committed) and
-${r.atPeak.externalMb} MB of external memory (Buffers, ArrayBuffers).
+The app's memory (sampled every 500 ms, /proc/<pid>/status and the app's /metrics):
+
+${memory.join('\n')}
 `;
 }
 
