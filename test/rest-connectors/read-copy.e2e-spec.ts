@@ -1,5 +1,6 @@
 import { AppConfig, parseServerUrl } from '@app/platform';
-import { Database, flowsInOrder, openDatabase } from '@app/domain';
+import { buildDataSourceOptions, Database, flowsInOrder, openDatabase, PlatformDataSource } from '@app/domain';
+import { DEMO_IDS, seedDemoData } from '@app/seed-data';
 import { randomUUID } from 'node:crypto';
 import { TRANSACTIONAL_SERVICE_APP } from '../../apps/transactional-service/src/transactional-service.app';
 import { aConnectorBody, ALICE, ConnectorWriteBody, connectorsPath } from './connector-factories';
@@ -65,6 +66,21 @@ async function copiesOf(db: Database): Promise<{ stored: Map<string, Copy>; norm
 }
 
 describe.each(ENGINES)('The read copy of tags and flows on the connector row (%s)', (_engine, engine) => {
+  it('holds after the demo seed, whose flows name its connectors before they exist', async () => {
+    const { config, drop: dropDemo } = await engine();
+    const dataSource = new PlatformDataSource(buildDataSourceOptions(config.database, { migrationsRun: true }));
+    await dataSource.initialize();
+    try {
+      expect(await seedDemoData(dataSource)).toBe(true);
+      const { stored, normalized } = await copiesOf(openDatabase(dataSource));
+      expect(stored).toEqual(normalized);
+      expect(stored.get(DEMO_IDS.weatherConnector)!.flowsJson).not.toEqual([]);
+    } finally {
+      await dataSource.destroy();
+      await dropDemo();
+    }
+  });
+
   let drop: () => Promise<void>;
   let sut: TestApp;
   let db: Database;
