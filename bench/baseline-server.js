@@ -4,7 +4,8 @@
  * a mysql2 pool of the apps' size (10), the HS256 JWT checked with node:crypto (signature, exp, the
  * path's organization, the write scope), one scoped statement per read (the page: its count and its
  * rows, in parallel), each in the form that measured least work (docs/performance.md), a write's
- * statements, its tags and its version in one transaction, the apps' JSON. No logging, no validation
+ * statements, its tags (and the row's read copy of them, tags_json and tag_keys, as the app writes it) and its
+ * version in one transaction, the apps' JSON. No logging, no validation
  * beyond what the query needs.
  * With FLOOR=denormalized, the reads of connectors come from one row per connector instead (floor_connectors, made
  * by bench/database.ts): its tags, tag keys, flows and the list's content stored on the row as JSON in the order the
@@ -207,6 +208,8 @@ function writeValues(body, claims) {
     values: [name, key, key, record.description, dto.requestType, dto.url, JSON.stringify(record.headers), dto.contentType, dto.authType,
       record.body, record.output, now, by],
     tags,
+    /** The row's read copy of its tags (tags_json, tag_keys), which the app writes with the row. */
+    tagCopy: [JSON.stringify(record.tags), tags.map(([, tagKey]) => tagKey).join('\n')],
     /** The version's columns after the connector's uuid and version: when, who, changed_fields (every field set), snapshot. */
     version: (uuid) => [now, by, JSON.stringify(RECORDED_FIELDS.filter((field) => hasValue(record[field]))),
       JSON.stringify({ uuid, ...record, updatedAt: now.toISOString(), updatedBy: by })],
@@ -258,14 +261,14 @@ function uuidV7() {
 
 async function create([org, env, bot], body, claims, res) {
   const uuid = uuidV7();
-  const { values, tags, version } = writeValues(body, claims);
+  const { values, tags, tagCopy, version } = writeValues(body, claims);
   try {
     const created = await inTransaction(async (run) => {
       const result = await run(
         'INSERT INTO rest_connectors (uuid, bot_uuid, name, name_key, active_name_key, description, request_type, url, headers, content_type, auth_type, ' +
-          'body, output, updated_at, updated_by, created_at, created_by, version) ' +
-          `SELECT ?, b.uuid, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1 FROM bots b ${SCOPE}`,
-        [uuid, ...values, values[11], values[12], bot, env, org],
+          'body, output, updated_at, updated_by, created_at, created_by, tags_json, tag_keys, version) ' +
+          `SELECT ?, b.uuid, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1 FROM bots b ${SCOPE}`,
+        [uuid, ...values, values[11], values[12], ...tagCopy, bot, env, org],
       );
       if (!result.affectedRows) return false;
       await insertTags(run, uuid, tags);
@@ -283,14 +286,14 @@ async function create([org, env, bot], body, claims, res) {
 }
 
 async function update([org, env, bot, uuid], body, claims) {
-  const { values, tags, version } = writeValues(body, claims);
+  const { values, tags, tagCopy, version } = writeValues(body, claims);
   const updated = await inTransaction(async (run) => {
     const result = await run(
       'UPDATE rest_connectors c JOIN bots b ON b.uuid = c.bot_uuid JOIN environments e ON e.uuid = b.environment_uuid SET c.name = ?, c.name_key = ?, ' +
         'c.active_name_key = ?, c.description = ?, c.request_type = ?, c.url = ?, c.headers = ?, c.content_type = ?, c.auth_type = ?, c.body = ?, ' +
-        'c.output = ?, c.updated_at = ?, c.updated_by = ?, c.version = c.version + 1 ' +
+        'c.output = ?, c.updated_at = ?, c.updated_by = ?, c.tags_json = ?, c.tag_keys = ?, c.version = c.version + 1 ' +
         'WHERE c.uuid = ? AND c.bot_uuid = ? AND b.environment_uuid = ? AND e.organization_uuid = ? AND c.deleted_at IS NULL',
-      [...values, uuid, bot, env, org],
+      [...values, ...tagCopy, uuid, bot, env, org],
     );
     if (!result.affectedRows) return false;
     await run('DELETE FROM rest_connector_tags WHERE connector_uuid = ?', [uuid]);

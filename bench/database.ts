@@ -116,12 +116,23 @@ async function buildDenormalizedCopy(admin: Connection, log: (line: string) => v
   const started = Date.now();
   await admin.query(`DROP TABLE IF EXISTS ${DENORMALIZED_TABLE}_building`);
   await admin.query(`CREATE TABLE ${DENORMALIZED_TABLE}_building LIKE rest_connectors`);
+  // The app's own read copy (tags_json, tag_keys, flows_json) is left out: the floor makes its copy itself, below.
+  const [appCopy] = await admin.query<RowDataPacket[]>(
+    "SELECT COLUMN_NAME AS name FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = ? AND COLUMN_NAME IN ('tags_json', 'tag_keys', 'flows_json')",
+    [`${DENORMALIZED_TABLE}_building`],
+  );
+  if (appCopy.length > 0) await admin.query(`ALTER TABLE ${DENORMALIZED_TABLE}_building ${appCopy.map(({ name }) => `DROP COLUMN \`${name}\``).join(', ')}`);
+  const [kept] = await admin.query<RowDataPacket[]>(
+    'SELECT COLUMN_NAME AS name FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = ? ORDER BY ORDINAL_POSITION',
+    [`${DENORMALIZED_TABLE}_building`],
+  );
+  const columns = kept.map(({ name }) => `\`${name}\``);
   await admin.query(
     `ALTER TABLE ${DENORMALIZED_TABLE}_building ADD COLUMN tags MEDIUMTEXT NOT NULL, ADD COLUMN tag_keys MEDIUMTEXT NOT NULL, ` +
       'ADD COLUMN flows MEDIUMTEXT NOT NULL, ADD COLUMN content MEDIUMTEXT NULL',
   );
   await admin.query(
-    `INSERT INTO ${DENORMALIZED_TABLE}_building SELECT c.*, ` +
+    `INSERT INTO ${DENORMALIZED_TABLE}_building (${columns.join(', ')}, tags, tag_keys, flows, content) SELECT ${columns.map((column) => `c.${column}`).join(', ')}, ` +
       "COALESCE((SELECT JSON_ARRAYAGG(JSON_OBJECT('name', t.name) ORDER BY t.position) FROM rest_connector_tags t WHERE t.connector_uuid = c.uuid), '[]'), " +
       // One line per tag key: a search term never holds a line break (the app trims and splits terms), so LIKE '%term%' matches within one key.
       "COALESCE((SELECT GROUP_CONCAT(t.name_key ORDER BY t.position SEPARATOR '\\n') FROM rest_connector_tags t WHERE t.connector_uuid = c.uuid), ''), " +

@@ -73,7 +73,7 @@ async function main(): Promise<void> {
     `${counts.tags.toLocaleString('en')} tags, ${counts.versions.toLocaleString('en')} recorded versions (3 per connector), ${counts.bots.toLocaleString('en')} bots (50 connectors each, as at every scale of \`npm run bench\`; one bot holds 500 deleted connectors).`,
     'Each section is one query as the repositories send it. Every one reaches its rows through an index on the bot,',
     "the environment or the organization (`key`; the path's bot and environment are `const` primary-key lookups), so the",
-    'cost of each follows the size of one bot, not of the table. A page of 100 costs the same three queries as a page of 1.',
+    'cost of each follows the size of one bot, not of the table. A page of 100 costs the same two queries as a page of 1.',
     'The scope check at the end runs only when a query above finds nothing.',
     ...(wholeScans.size > 0
       ? [
@@ -104,16 +104,15 @@ async function runOperations(dataSource: PlatformDataSource, f: Fixtures, explai
   const page: PageCriteria = { searchTerms: [], orderBy: 'updatedAt', direction: 'DESC', offset: 0, limit: 5 };
   const path = { orgUUID: f.organization, envUUID: f.environment, botUUID: bot };
 
-  await explain('Get by id: the connector, its tags and its flows in one UNION ALL, scope joined in', () =>
+  await explain("Get by id: the connector with its tags and flows (the row's read copy of them), scope joined in", () =>
     connectors.findActiveWithRelations({ ...path, serviceUUID: uuids[0] }),
   );
   await explain('Test run of a saved connector: the connector, scope joined in', () => connectors.findActive({ ...path, serviceUUID: uuids[0] }));
-  await explain("Page: tags and flows of the page's connectors", () => relations.of(bot, uuids.slice(0, 5)));
   await explain('Page, defaults (scope and count, rows: in parallel)', () => search.page(path, page));
   await explain('Page ordered by name', () => search.page(path, { ...page, orderBy: 'name', direction: 'ASC' }));
   await explain('Page with two searchTerms (scope and count, rows)', () => search.page(path, { ...page, searchTerms: ['connector 1', 'tag-a'] }));
   await explain('Quicksearch, scope joined in', () => search.suggestNames(path, 'connector 12', 6));
-  await explain('List: connectors with their content and their tags in one UNION ALL, scope joined in', () =>
+  await explain("List: connectors with their content and their tags (the row's read copy of them), scope joined in", () =>
     search.listActive({ ...path, botUUID: f.listBot }),
   );
   await explain('Bots of an environment, scope joined in', () => bots.listInScope({ orgUUID: f.organization, envUUID: f.botsEnvironment }));
@@ -128,6 +127,7 @@ async function runOperations(dataSource: PlatformDataSource, f: Fixtures, explai
   await explain("Trash: a page of the bot's deleted connectors, newest deletion first, and the count", () =>
     history.trash({ ...path, botUUID: f.trashBot }, 0, 20),
   );
+  await explain("Trash: tags of a page's connectors, by their uuids (ConnectorRelationsRepository.of)", () => relations.of(bot, uuids.slice(0, 5)));
   await explain('Scope check: only when a query above finds nothing, to name the missing link', () => scope.lookup(path));
 }
 

@@ -7,7 +7,7 @@
  * puts the target back for the next one), with the app's and mariadbd's CPU time and the statements of each; the
  * app's RSS is sampled throughout. Results go to bench/results-promotions.json and .md.
  */
-import { buildDataSourceOptions, connectorSnapshot, PlatformDataSource, REST_CONNECTOR_ROWS, RestConnector } from '@app/domain';
+import { buildDataSourceOptions, connectorSnapshot, PlatformDataSource, REST_CONNECTOR_ROWS, RestConnector, tagReadCopy } from '@app/domain';
 import { parseServerUrl } from '@app/platform';
 import { Importer } from '@app/seed-data';
 import { createConnection, RowDataPacket } from 'mysql2/promise';
@@ -308,6 +308,7 @@ async function insertConnectors(runner: QueryRunner, rows: Array<{ bot: string; 
   for (const { bot, fields, at } of rows) {
     const { tags: tagNames, ...columns } = fields;
     const uuid = randomUUID();
+    const tagRows = tagNames.map((name, position) => ({ name, nameKey: name.toLowerCase(), position }));
     const connector = aStoredConnector({
       ...(columns as unknown as Partial<RestConnector>),
       uuid,
@@ -318,6 +319,8 @@ async function insertConnectors(runner: QueryRunner, rows: Array<{ bot: string; 
       createdBy: 'bench',
       updatedAt: at,
       updatedBy: 'bench',
+      // The read copy of its tags, as the API writes it; no flow names it.
+      ...tagReadCopy(tagRows),
     });
     connectors.push(REST_CONNECTOR_ROWS.values(connector));
     const snapshot = JSON.stringify(
@@ -327,7 +330,7 @@ async function insertConnectors(runner: QueryRunner, rows: Array<{ bot: string; 
       ),
     );
     versions.push([uuid, 1, 'CREATED', at, 'bench', '["name","requestType","url","contentType","authType","output","tags"]', snapshot]);
-    tagNames.forEach((name, position) => tags.push([uuid, name, name.toLowerCase(), position]));
+    for (const tag of tagRows) tags.push([uuid, tag.name, tag.nameKey, tag.position]);
   }
   await insertRows(runner, `rest_connectors (${REST_CONNECTOR_ROWS.names})`, connectors);
   await insertRows(runner, 'rest_connector_versions (connector_uuid, version, operation, updated_at, updated_by, changed_fields, snapshot)', versions);

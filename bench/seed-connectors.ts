@@ -1,4 +1,4 @@
-import { connectorSnapshot, PlatformDataSource, REST_CONNECTOR_ROWS } from '@app/domain';
+import { connectorSnapshot, PlatformDataSource, REST_CONNECTOR_ROWS, tagReadCopy } from '@app/domain';
 import { randomUUID } from 'node:crypto';
 import { QueryRunner } from 'typeorm';
 import { aStoredConnector } from '../apps/transactional-service/src/rest-connectors/testing/connector-factories';
@@ -160,6 +160,13 @@ async function seed(runner: QueryRunner, options: SeedOptions): Promise<SeededDa
       const key = name.toLowerCase();
       const url = `https://api.example.com/items/${i}`;
       const deletedAt = deleted ? new Date(start + i * 1000 + 500) : null;
+      const tag = `tag-${'abcdefghij'[rank % 10]}`;
+      const group = `group-${rank % 100}`;
+      const tagRows = [
+        { name: tag, nameKey: tag, position: 0 },
+        { name: group, nameKey: group, position: 1 },
+      ];
+      const usedBy = rank % 10 === 0 ? flowOf.get(bot)! : null;
       const connector = aStoredConnector({
         uuid,
         botUuid: bot,
@@ -173,11 +180,12 @@ async function seed(runner: QueryRunner, options: SeedOptions): Promise<SeededDa
         deletedAt,
         deletedBy: deleted ? 'bench' : null,
         version: SEEDED_VERSIONS,
+        // The read copy of its tags and flows, as the API and the flow import write it.
+        ...tagReadCopy(tagRows),
+        flowsJson: usedBy === null ? [] : [{ uuid: usedBy, name: 'Main flow' }],
       });
       rows.push(REST_CONNECTOR_ROWS.values(connector));
-      const tag = `tag-${'abcdefghij'[rank % 10]}`;
-      const group = `group-${rank % 100}`;
-      tags.push([uuid, tag, tag, 0], [uuid, group, group, 1]);
+      for (const row of tagRows) tags.push([uuid, row.name, row.nameKey, row.position]);
       // The record a get shows, the history of a create and two writes before it.
       const snapshot = JSON.stringify(connectorSnapshot(connector, [{ name: tag }, { name: group }]));
       versions.push(
@@ -185,7 +193,7 @@ async function seed(runner: QueryRunner, options: SeedOptions): Promise<SeededDa
         [uuid, 2, 'UPDATED', at, `user-${i % 50}`, '["url"]', snapshot],
         [uuid, 3, deleted ? 'DELETED' : 'UPDATED', deletedAt ?? at, deleted ? 'bench' : `user-${i % 50}`, deleted ? '[]' : '["tags"]', snapshot],
       );
-      if (rank % 10 === 0) uses.push([flowOf.get(bot), uuid]);
+      if (usedBy !== null) uses.push([usedBy, uuid]);
       if (rank % 5 === 0) content.push([uuid, JSON.stringify([{ id: `opt-${i}`, option: 'Yes', urlRedirect: false }])]);
     }
     await pending;

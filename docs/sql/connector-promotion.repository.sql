@@ -52,6 +52,9 @@ SELECT
   c.deleted_at AS deleted_at,
   c.deleted_by AS deleted_by,
   c.version AS version,
+  c.tags_json AS tags_json,
+  c.tag_keys AS tag_keys,
+  c.flows_json AS flows_json,
   v.snapshot AS snapshot
 FROM
   rest_connectors c
@@ -100,6 +103,9 @@ SELECT
   c.deleted_at AS deleted_at,
   c.deleted_by AS deleted_by,
   c.version AS version,
+  c.tags_json AS tags_json,
+  c.tag_keys AS tag_keys,
+  c.flows_json AS flows_json,
   v.snapshot AS snapshot
 FROM
   rest_connectors c

@@ -2,12 +2,11 @@
 
 -- RestConnectorSearchRepository.listActive
 SELECT
-  0 AS kind,
   c.uuid AS uuid,
   c.name AS name,
   c.name_key AS name_key,
-  cc.content AS content,
-  0 AS position
+  c.tags_json AS tags_json,
+  cc.content AS content
 FROM
   rest_connectors c
   JOIN bots b ON b.uuid = c.bot_uuid
@@ -18,21 +17,7 @@ WHERE
   AND c.deleted_at IS NULL
   AND b.uuid = :botUUID
   AND b.environment_uuid = :envUUID
-  AND e.organization_uuid = :orgUUID
-UNION ALL
-SELECT
-  1,
-  t.connector_uuid,
-  t.name,
-  NULL,
-  NULL,
-  t.position
-FROM
-  rest_connectors c
-  JOIN rest_connector_tags t ON t.connector_uuid = c.uuid
-WHERE
-  c.bot_uuid = :botUUID
-  AND c.deleted_at IS NULL;
+  AND e.organization_uuid = :orgUUID;
 
 -- RestConnectorSearchRepository.page (defaults)
 SELECT
@@ -61,7 +46,9 @@ SELECT
   c.name AS name,
   c.updated_at AS updated_at,
   c.updated_by AS updated_by,
-  c.updated_by_image AS updated_by_image
+  c.updated_by_image AS updated_by_image,
+  c.tags_json AS tags_json,
+  c.flows_json AS flows_json
 FROM
   rest_connectors c
 WHERE
@@ -98,27 +85,11 @@ SELECT
       AND c.deleted_at IS NULL
       AND (
         c.name_key LIKE :term0 ESCAPE '!'
-        OR EXISTS (
-          SELECT
-            1
-          FROM
-            rest_connector_tags t
-          WHERE
-            t.connector_uuid = c.uuid
-            AND t.name_key LIKE :term0 ESCAPE '!'
-        )
+        OR c.tag_keys LIKE :term0 ESCAPE '!'
       )
       AND (
         c.name_key LIKE :term1 ESCAPE '!'
-        OR EXISTS (
-          SELECT
-            1
-          FROM
-            rest_connector_tags t
-          WHERE
-            t.connector_uuid = c.uuid
-            AND t.name_key LIKE :term1 ESCAPE '!'
-        )
+        OR c.tag_keys LIKE :term1 ESCAPE '!'
       )
   ) AS total;
 SELECT
@@ -126,7 +97,9 @@ SELECT
   c.name AS name,
   c.updated_at AS updated_at,
   c.updated_by AS updated_by,
-  c.updated_by_image AS updated_by_image
+  c.updated_by_image AS updated_by_image,
+  c.tags_json AS tags_json,
+  c.flows_json AS flows_json
 FROM
   rest_connectors c
 WHERE
@@ -134,27 +107,11 @@ WHERE
   AND c.deleted_at IS NULL
   AND (
     c.name_key LIKE :term0 ESCAPE '!'
-    OR EXISTS (
-      SELECT
-        1
-      FROM
-        rest_connector_tags t
-      WHERE
-        t.connector_uuid = c.uuid
-        AND t.name_key LIKE :term0 ESCAPE '!'
-    )
+    OR c.tag_keys LIKE :term0 ESCAPE '!'
   )
   AND (
     c.name_key LIKE :term1 ESCAPE '!'
-    OR EXISTS (
-      SELECT
-        1
-      FROM
-        rest_connector_tags t
-      WHERE
-        t.connector_uuid = c.uuid
-        AND t.name_key LIKE :term1 ESCAPE '!'
-    )
+    OR c.tag_keys LIKE :term1 ESCAPE '!'
   )
 ORDER BY
   c.name_key ASC,

@@ -33,7 +33,10 @@ SELECT
   c.updated_by_image AS updated_by_image,
   c.deleted_at AS deleted_at,
   c.deleted_by AS deleted_by,
-  c.version AS version
+  c.version AS version,
+  c.tags_json AS tags_json,
+  c.tag_keys AS tag_keys,
+  c.flows_json AS flows_json
 FROM
   rest_connectors c
   JOIN bots b ON b.uuid = c.bot_uuid
@@ -48,10 +51,6 @@ WHERE
 
 -- RestConnectorRepository.findActiveWithRelations
 SELECT
-  0 AS kind,
-  0 AS position,
-  NULL AS relation_name,
-  NULL AS relation_uuid,
   c.uuid AS uuid,
   c.name AS name,
   c.description AS description,
@@ -75,7 +74,9 @@ SELECT
   c.output AS output,
   c.updated_at AS updated_at,
   c.updated_by AS updated_by,
-  c.version AS version
+  c.version AS version,
+  c.tags_json AS tags_json,
+  c.flows_json AS flows_json
 FROM
   rest_connectors c
   JOIN bots b ON b.uuid = c.bot_uuid
@@ -86,77 +87,7 @@ WHERE
   AND c.deleted_at IS NULL
   AND b.uuid = :botUUID
   AND b.environment_uuid = :envUUID
-  AND e.organization_uuid = :orgUUID
-UNION ALL
-SELECT
-  1,
-  t.position,
-  t.name,
-  NULL,
-  NULL AS uuid,
-  NULL AS name,
-  NULL AS description,
-  NULL AS request_type,
-  NULL AS url,
-  NULL AS headers,
-  NULL AS content_type,
-  NULL AS auth_type,
-  NULL AS grant_type,
-  NULL AS basic_token,
-  NULL AS bearer_token,
-  NULL AS client_id,
-  NULL AS client_secret,
-  NULL AS oauth_url,
-  NULL AS auth_username,
-  NULL AS auth_password,
-  NULL AS api_key_name,
-  NULL AS api_key_in,
-  NULL AS api_key,
-  NULL AS body,
-  NULL AS output,
-  NULL AS updated_at,
-  NULL AS updated_by,
-  NULL AS version
-FROM
-  rest_connector_tags t
-WHERE
-  t.connector_uuid = :serviceUUID
-UNION ALL
-SELECT
-  2,
-  0,
-  f.name,
-  f.uuid,
-  NULL AS uuid,
-  NULL AS name,
-  NULL AS description,
-  NULL AS request_type,
-  NULL AS url,
-  NULL AS headers,
-  NULL AS content_type,
-  NULL AS auth_type,
-  NULL AS grant_type,
-  NULL AS basic_token,
-  NULL AS bearer_token,
-  NULL AS client_id,
-  NULL AS client_secret,
-  NULL AS oauth_url,
-  NULL AS auth_username,
-  NULL AS auth_password,
-  NULL AS api_key_name,
-  NULL AS api_key_in,
-  NULL AS api_key,
-  NULL AS body,
-  NULL AS output,
-  NULL AS updated_at,
-  NULL AS updated_by,
-  NULL AS version
-FROM
-  flow_connectors fc
-  JOIN flows f ON f.uuid = fc.flow_uuid
-WHERE
-  fc.connector_uuid = :serviceUUID
-  AND f.bot_uuid = :botUUID;
+  AND e.organization_uuid = :orgUUID;
 
 -- RestConnectorRepository.findForWrite
 SELECT
@@ -192,6 +123,9 @@ SELECT
   c.deleted_at AS deleted_at,
   c.deleted_by AS deleted_by,
   c.version AS version,
+  c.tags_json AS tags_json,
+  c.tag_keys AS tag_keys,
+  c.flows_json AS flows_json,
   v.snapshot AS snapshot
 FROM
   rest_connectors c
@@ -240,7 +174,10 @@ SELECT
   c.updated_by_image AS updated_by_image,
   c.deleted_at AS deleted_at,
   c.deleted_by AS deleted_by,
-  c.version AS version
+  c.version AS version,
+  c.tags_json AS tags_json,
+  c.tag_keys AS tag_keys,
+  c.flows_json AS flows_json
 FROM
   rest_connectors c
   JOIN bots b ON b.uuid = c.bot_uuid
@@ -286,6 +223,9 @@ INSERT INTO
     deleted_at,
     deleted_by,
     version,
+    tags_json,
+    tag_keys,
+    flows_json,
     bot_uuid
   )
 VALUES
@@ -321,6 +261,9 @@ VALUES
     :deletedAt,
     :deletedBy,
     :version,
+    :tagsJson,
+    :tagKeys,
+    :flowsJson,
     (
       SELECT
         b.uuid
@@ -366,6 +309,8 @@ SET
   updated_at = :updatedAt,
   updated_by = :updatedBy,
   updated_by_image = :updatedByImage,
+  tags_json = :tagsJson,
+  tag_keys = :tagKeys,
   version = :to
 WHERE
   uuid = :uuid
@@ -439,3 +384,70 @@ WHERE
     c.active_name_key LIKE :pattern0 ESCAPE '!'
     OR c.active_name_key LIKE :pattern1 ESCAPE '!'
   );
+
+-- RestConnectorRepository.linkedToFlows, MySQL
+SELECT
+  fc.connector_uuid AS connector_uuid
+FROM
+  flow_connectors fc
+WHERE
+  fc.flow_uuid IN (:flowUuid0) FOR
+UPDATE;
+
+-- RestConnectorRepository.linkedToFlows, SQLite
+SELECT
+  fc.connector_uuid AS connector_uuid
+FROM
+  flow_connectors fc
+WHERE
+  fc.flow_uuid IN (:flowUuid0);
+
+-- RestConnectorRepository.lockForFlows, MySQL
+SELECT
+  c.uuid AS uuid
+FROM
+  rest_connectors c
+WHERE
+  c.uuid IN (:connectorUuid0)
+ORDER BY
+  c.uuid FOR
+UPDATE;
+
+-- RestConnectorRepository.lockForFlows, SQLite
+-- (no statement)
+
+-- RestConnectorRepository.refreshFlows, MySQL
+SELECT
+  fc.connector_uuid AS connector_uuid,
+  f.uuid AS uuid,
+  f.name AS name
+FROM
+  flow_connectors fc
+  JOIN rest_connectors c ON c.uuid = fc.connector_uuid
+  JOIN flows f ON f.uuid = fc.flow_uuid
+  AND f.bot_uuid = c.bot_uuid
+WHERE
+  fc.connector_uuid IN (:connectorUuid0) LOCK IN SHARE MODE;
+UPDATE rest_connectors
+SET
+  flows_json = :flowsJson
+WHERE
+  uuid = :uuid;
+
+-- RestConnectorRepository.refreshFlows, SQLite
+SELECT
+  fc.connector_uuid AS connector_uuid,
+  f.uuid AS uuid,
+  f.name AS name
+FROM
+  flow_connectors fc
+  JOIN rest_connectors c ON c.uuid = fc.connector_uuid
+  JOIN flows f ON f.uuid = fc.flow_uuid
+  AND f.bot_uuid = c.bot_uuid
+WHERE
+  fc.connector_uuid IN (:connectorUuid0);
+UPDATE rest_connectors
+SET
+  flows_json = :flowsJson
+WHERE
+  uuid = :uuid;

@@ -94,6 +94,12 @@ export const CONNECTOR_ROWS_BEFORE_API_KEY = REST_CONNECTOR_ROWS.pick(
   ...REST_CONNECTOR_ROWS.layout.filter(({ column }) => COLUMNS_BEFORE_API_KEY.has(column)).map(({ property }) => property),
 );
 
+/**
+ * The columns of rest_connectors before the read copy of the tags and flows (ConnectorReadCopies1796600000000): what a
+ * test of an earlier migration inserts and reads.
+ */
+export const CONNECTOR_ROWS_BEFORE_READ_COPIES = REST_CONNECTOR_ROWS.omit('tagsJson', 'tagKeys', 'flowsJson');
+
 /** A connector row of `bot`, as stored: a GET without authentication unless `overrides` say otherwise. */
 export const aConnectorRow = (uuid: string, bot: string, at: Date, overrides: Partial<RestConnector>): RestConnector =>
   aStoredConnector({

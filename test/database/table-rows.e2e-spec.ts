@@ -113,6 +113,9 @@ const aConnector = (uuid: string, name: string): RestConnector =>
     deletedAt: new Date(NOW.getTime() + 999),
     deletedBy: 'bob',
     version: 7,
+    tagsJson: [{ name: 'Shop' }, { name: 'ÄrGER 🚀' }],
+    tagKeys: 'shop\närger 🚀',
+    flowsJson: [{ uuid: '0199aaaa-0000-7000-8000-0000000000f1', name: 'Orders' }],
   });
 
 const aKey = (idempotencyKey: string, responseBody: IdempotencyKey['responseBody']): IdempotencyKey => ({

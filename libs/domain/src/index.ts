@@ -77,6 +77,7 @@ export * from './rest-connectors/dto/quicksearch-query.dto';
 export * from './rest-connectors/rest-connector.repository';
 export * from './rest-connectors/rest-connector-search.repository';
 export * from './rest-connectors/connector-relations.repository';
+export * from './rest-connectors/connector-read-copy';
 export * from './rest-connectors/connector-history.repository';
 
 // Connector test runs: the record of each run attempted, its DTOs and its repository

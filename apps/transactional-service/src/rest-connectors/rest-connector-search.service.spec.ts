@@ -1,20 +1,11 @@
-import {
-  BotNotFoundException,
-  ConnectorRelationsRepository,
-  found,
-  NOTHING_AT_PATH,
-  PaginationQueryDto,
-  RestConnectorSearchRepository,
-  ScopeRepository,
-  ScopeService,
-} from '@app/domain';
+import { BotNotFoundException, found, NOTHING_AT_PATH, PaginationQueryDto, RestConnectorSearchRepository, ScopeRepository, ScopeService } from '@app/domain';
 import { Test } from '@nestjs/testing';
 import { RestConnectorSearchService } from './rest-connector-search.service';
 import { A_BOT_PATH } from './testing/connector-factories';
 import { strictFake } from '../../../../test/support/strict-fake';
 
 const PATH = A_BOT_PATH;
-const ROW = { uuid: 'c1', name: 'Stock level', updatedAt: new Date('2026-11-21T09:00:00.000Z'), updatedBy: 'alice', updatedByImage: null };
+const ROW = { uuid: 'c1', name: 'Stock level', updatedAt: new Date('2026-11-21T09:00:00.000Z'), updatedBy: 'alice', updatedByImage: null, tags: [], flows: [] };
 
 function aQuery(overrides: Partial<PaginationQueryDto> = {}): PaginationQueryDto {
   return { page: 1, linesPerPage: 5, orderBy: 'updatedAt', direction: 'DESC', searchTerms: [], ...overrides };
@@ -22,27 +13,23 @@ function aQuery(overrides: Partial<PaginationQueryDto> = {}): PaginationQueryDto
 
 async function newTestService() {
   const search = strictFake(RestConnectorSearchRepository);
-  const relations = strictFake(ConnectorRelationsRepository);
-  relations.of.mockResolvedValue({ tags: new Map(), flows: new Map() });
   const scopes = strictFake(ScopeRepository);
   scopes.lookup.mockResolvedValue({ organization: true, environment: true, bot: true });
   const module = await Test.createTestingModule({
     providers: [
       RestConnectorSearchService,
       { provide: RestConnectorSearchRepository, useValue: search },
-      { provide: ConnectorRelationsRepository, useValue: relations },
       ScopeService,
       { provide: ScopeRepository, useValue: scopes },
     ],
   }).compile();
-  return { sut: module.get(RestConnectorSearchService), search, relations, scopes };
+  return { sut: module.get(RestConnectorSearchService), search, scopes };
 }
 
 describe(RestConnectorSearchService.name, () => {
-  it('asks for the page at offset (page - 1) * linesPerPage and builds the Spring page from the rows', async () => {
-    const { sut, search, relations } = await newTestService();
-    search.page.mockResolvedValue(found({ rows: [ROW], total: 11 }));
-    relations.of.mockResolvedValue({ tags: new Map([['c1', [{ name: 'shop' }]]]), flows: new Map() });
+  it('asks for the page at offset (page - 1) * linesPerPage and builds the Spring page from the rows, their tags and flows', async () => {
+    const { sut, search } = await newTestService();
+    search.page.mockResolvedValue(found({ rows: [{ ...ROW, tags: [{ name: 'shop' }], flows: [{ uuid: 'f1', name: 'Orders' }] }], total: 11 }));
 
     const page = await sut.page(PATH, aQuery({ page: 3, linesPerPage: 5, searchTerms: ['st'] }));
 
@@ -52,7 +39,7 @@ describe(RestConnectorSearchService.name, () => {
       totalPages: 3,
       totalElements: 11,
       last: true,
-      content: [{ uuid: 'c1', tags: [{ name: 'shop' }], flows: [], user: { username: 'alice', image: null } }],
+      content: [{ uuid: 'c1', tags: [{ name: 'shop' }], flows: [{ uuid: 'f1', name: 'Orders' }], user: { username: 'alice', image: null } }],
     });
   });
 

@@ -1,6 +1,5 @@
 import {
   BotPath,
-  ConnectorRelationsRepository,
   ConsistencyScope,
   PageCriteria,
   PaginationQueryDto,
@@ -19,7 +18,6 @@ export class RestConnectorSearchService {
   constructor(
     private readonly scope: ScopeService,
     private readonly search: RestConnectorSearchRepository,
-    private readonly relations: ConnectorRelationsRepository,
   ) {}
 
   async list(path: BotPath, consistency?: ConsistencyScope): Promise<RestConnectorListDto> {
@@ -35,12 +33,7 @@ export class RestConnectorSearchService {
       limit: query.linesPerPage,
     };
     const found = (await this.scope.inPath(path, await this.search.page(path, criteria, consistency), consistency)) ?? { total: 0, rows: [] };
-    const { tags, flows } = await this.relations.of(
-      path.botUUID,
-      found.rows.map((row) => row.uuid),
-      consistency,
-    );
-    const items = found.rows.map((row) => toPageItem(row, tags.get(row.uuid) ?? [], flows.get(row.uuid) ?? []));
+    const items = found.rows.map((row) => toPageItem(row, row.tags, row.flows));
     return toPage(items, found.total, query.page, query.linesPerPage);
   }
 

@@ -43,6 +43,13 @@ const JSON_TEXT: ValueTransformer = {
   from: (value: unknown) => (typeof value === 'string' ? JSON.parse(value) : value),
 };
 
+/**
+ * Text that may exceed 64 KiB, compared byte for byte (a BinaryKeyColumn's rule, for text a LIKE searches): MEDIUMTEXT
+ * in utf8mb4_bin on MySQL, `text` on SQLite (which compares bytes already).
+ */
+export const LargeBinaryTextColumn = (options: ColumnOptions = {}) =>
+  applyDecorators(Column({ type: 'text', ...options }), onMysql({ type: 'mediumtext', collation: 'utf8mb4_bin' }));
+
 export const LargeJsonColumn = (options: ColumnOptions = {}) => applyDecorators(Column({ type: 'text', transformer: JSON_TEXT, ...options }), markLarge);
 
 /** Millisecond-precision UTC timestamps. */

@@ -81,7 +81,7 @@ describe('CONNECTOR_FIELDS', () => {
     expect(fieldsWhere('written', 'body').filter((field) => !('unset' in flagsOf(field)))).toEqual([...required]);
   });
 
-  it('derives the column lists: a full write leaves alone what creation, the trash and the version step set; a get reads the body, its id and last writer', () => {
+  it('derives the column lists: a full write leaves alone what creation, the trash, the version step and the writers of the read copy set; a get reads the body, its id and last writer', () => {
     const stored = fieldsWhere('stored');
     expect(stored.filter((field) => !(WRITTEN_COLUMNS as string[]).includes(field))).toEqual([
       'uuid',
@@ -91,6 +91,9 @@ describe('CONNECTOR_FIELDS', () => {
       'deletedAt',
       'deletedBy',
       'version',
+      'tagsJson',
+      'tagKeys',
+      'flowsJson',
     ]);
     expect(SHOWN_COLUMNS.filter((field) => !(BODY_COLUMNS as string[]).includes(field))).toEqual(['uuid', 'updatedAt', 'updatedBy']);
     expect(BODY_COLUMNS.every((field) => (SHOWN_COLUMNS as string[]).includes(field))).toBe(true);
@@ -137,6 +140,9 @@ describe(storedConnector.name, () => {
       deletedAt: null,
       deletedBy: null,
       version: 1,
+      tagsJson: [],
+      tagKeys: '',
+      flowsJson: [],
     });
     expect(Object.keys(connector).sort()).toEqual(REST_CONNECTOR_ROWS.layout.map(({ property }) => property).sort());
   });

@@ -69,6 +69,10 @@ export const CONNECTOR_FIELDS = {
   deletedAt: { stored: true },
   deletedBy: { stored: true },
   version: { stored: true },
+  // The read copy of the tags and flows, kept by the repository (connector-read-copy.ts): no write body sets it.
+  tagsJson: { stored: true },
+  tagKeys: { stored: true },
+  flowsJson: { stored: true },
 } as const satisfies Record<ColumnProperties<RestConnector> | 'tags', FieldFlags>;
 
 type Fields = typeof CONNECTOR_FIELDS;

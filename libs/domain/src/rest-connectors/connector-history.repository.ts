@@ -7,7 +7,7 @@ import { found, Lookup, NOTHING_AT_PATH } from '../scope/lookup';
 import { VersionStep } from './connector-version';
 import { BotPath, RestConnectorPath } from '../scope/scope-params.dto';
 import { connectorSnapshot, fieldsSetBy, recordedSnapshot } from './connector-snapshot';
-import type { TagRef } from './connector-relations.repository';
+import type { TagRef } from './rest-connector.entity';
 import { REST_CONNECTOR_VERSION_ROWS, RestConnectorVersion } from './rest-connector-version.entity';
 import { REST_CONNECTOR_ROWS, RestConnector } from './rest-connector.entity';
 import { VersionOperation } from './rest-connector.enums';

@@ -3,14 +3,7 @@ import { DummyValue, GenerateSql } from '../database/generate-sql';
 import { Database, ReadFrom } from '../database/database';
 import { compareKeys } from '../database/key-order';
 import { listed, placeholderList, statement, statementsBy } from '../database/statement';
-
-export interface TagRef {
-  name: string;
-}
-export interface FlowRef {
-  uuid: string;
-  name: string;
-}
+import type { FlowRef, TagRef } from './rest-connector.entity';
 export interface ConnectorRelations {
   tags: Map<string, TagRef[]>;
   flows: Map<string, FlowRef[]>;

@@ -9,7 +9,7 @@ import {
   type ShownField,
 } from './connector-fields';
 import { SECRET_PLACEHOLDERS, shownHeaders } from './connector-secrets';
-import type { FlowRef, TagRef } from './connector-relations.repository';
+import type { FlowRef, TagRef } from './rest-connector.entity';
 import type { RestConnectorDto } from './dto/rest-connector.dto';
 import type { RestConnectorSnapshotDto } from './dto/rest-connector-history.dto';
 import { REST_CONNECTOR_ROWS, RestConnector } from './rest-connector.entity';

@@ -6,10 +6,9 @@ import { BOT_IN_SCOPE } from '../scope/bot-scope.sql';
 import { found, Lookup, NOTHING_AT_PATH } from '../scope/lookup';
 import { BotPath } from '../scope/scope-params.dto';
 import { ConnectorContentEntry } from './connector-content.entity';
-import { PlacedTag, push, TagRef, tagsInOrder } from './connector-relations.repository';
 import { Direction, OrderByField } from './dto/pagination-query.dto';
 import { CONNECTOR_CONTENT_ROWS } from './connector-content.entity';
-import { REST_CONNECTOR_ROWS, RestConnector } from './rest-connector.entity';
+import { FlowRef, REST_CONNECTOR_ROWS, RestConnector, TagRef } from './rest-connector.entity';
 
 export interface PageCriteria {
   searchTerms: string[];
@@ -19,24 +18,14 @@ export interface PageCriteria {
   limit: number;
 }
 
-export type PageRow = Pick<RestConnector, 'uuid' | 'name' | 'updatedAt' | 'updatedBy' | 'updatedByImage'>;
+/** A page's connector, with its tags and its flows (its read copy of them). */
+export type PageRow = Pick<RestConnector, 'uuid' | 'name' | 'updatedAt' | 'updatedBy' | 'updatedByImage'> & { tags: TagRef[]; flows: FlowRef[] };
 export type ListRow = Pick<RestConnector, 'uuid' | 'name'> & { tags: TagRef[]; content: ConnectorContentEntry[] };
 
-/** Rows of the list's statement: 0 a connector, 1 one of its tags (its name in `name`, `name_key` and `content` NULL). */
-enum ListRowKind {
-  Connector = 0,
-  Tag = 1,
-}
-type ListUnionRow = {
-  kind: number | string;
-  uuid: string;
-  name: string;
-  name_key: string | null;
-  content: string | null;
-  position: number | string;
-};
+type ListStatementRow = { uuid: string; name: string; name_key: string; tags_json: string; content: string | null };
 
-const PAGE_ROWS = REST_CONNECTOR_ROWS.pick('uuid', 'name', 'updatedAt', 'updatedBy', 'updatedByImage');
+const PAGE_ROWS = REST_CONNECTOR_ROWS.pick('uuid', 'name', 'updatedAt', 'updatedBy', 'updatedByImage', 'tagsJson', 'flowsJson');
+const TAG_COPY = REST_CONNECTOR_ROWS.pick('tagsJson');
 const CONTENT_ROWS = CONNECTOR_CONTENT_ROWS.pick('content');
 
 const ORDER_COLUMNS: Record<OrderByField, string> = {
@@ -50,22 +39,20 @@ export function containsPattern(term: string): string {
   return `%${term.toLowerCase().replace(/[!%_]/g, '!$&')}%`;
 }
 
-/** Each term (`:term0`, `:term1`, …: its containsPattern) matches the name or a tag (an EXISTS on the tags); the terms are ANDed. */
+/**
+ * Each term (`:term0`, `:term1`, …: its containsPattern) matches the name or a tag's name key; the terms are ANDed. The
+ * keys are the row's `tag_keys` (connector-read-copy.ts), joined by a line break, which a term never holds: a match lies
+ * within one key, as with an EXISTS on rest_connector_tags.
+ */
 const searchFilter = (count: number): string =>
-  Array.from(
-    { length: count },
-    (_, i) =>
-      ` AND (c.name_key LIKE :term${i} ESCAPE '!' OR EXISTS (SELECT 1 FROM rest_connector_tags t WHERE t.connector_uuid = c.uuid AND t.name_key LIKE :term${i} ESCAPE '!'))`,
-  ).join('');
+  Array.from({ length: count }, (_, i) => ` AND (c.name_key LIKE :term${i} ESCAPE '!' OR c.tag_keys LIKE :term${i} ESCAPE '!')`).join('');
 
-/** listActive's statement. */
+/** listActive's statement: the connectors, their content and their tags (the row's copy of them), in no order. */
 const LIST = statement(
-  `SELECT ${ListRowKind.Connector} AS kind, c.uuid AS uuid, c.name AS name, c.name_key AS name_key, cc.content AS content, 0 AS position `,
+  'SELECT c.uuid AS uuid, c.name AS name, c.name_key AS name_key, c.tags_json AS tags_json, cc.content AS content ',
   'FROM rest_connectors c JOIN bots b ON b.uuid = c.bot_uuid JOIN environments e ON e.uuid = b.environment_uuid ',
-  `LEFT JOIN connector_content cc ON cc.connector_uuid = c.uuid WHERE c.bot_uuid = :botUUID AND c.deleted_at IS NULL AND ${BOT_IN_SCOPE} `,
-  `UNION ALL SELECT ${ListRowKind.Tag}, t.connector_uuid, t.name, NULL, NULL, t.position `,
-  'FROM rest_connectors c JOIN rest_connector_tags t ON t.connector_uuid = c.uuid WHERE c.bot_uuid = :botUUID AND c.deleted_at IS NULL',
-).returning<ListUnionRow>();
+  `LEFT JOIN connector_content cc ON cc.connector_uuid = c.uuid WHERE c.bot_uuid = :botUUID AND c.deleted_at IS NULL AND ${BOT_IN_SCOPE}`,
+).returning<ListStatementRow>();
 
 /** The page's count, by the number of search terms; it also says whether the bot is in scope. */
 const PAGE_COUNT = statementsBy((terms: number) =>
@@ -121,30 +108,23 @@ export class RestConnectorSearchRepository {
    * (the page's order by name). Nothing at the path when there is none: a bot without connectors and a bot outside the
    * path's scope (joined in) look alike here.
    *
-   * One statement: a UNION ALL of the connectors with their content and of their tags (`kind` 1, the tag's name in
-   * `name`), with no ORDER BY, put in order in code by `name_key` as the engine's ORDER BY would (Database.compareKeys).
-   * Sorting the union in SQL sent the content through a temporary table; the floor's JSON aggregation created an
-   * on-disk one per request (docs/performance-log.md, "What each change bought", step 5).
+   * One statement of one row per connector, its tags its row's copy of them, with no ORDER BY: put in order in code by
+   * `name_key` as the engine's ORDER BY would (Database.compareKeys). Sorting in SQL sent the content through a
+   * temporary table (docs/performance-log.md, "What each change bought", step 5).
    */
   @GenerateSql({ params: [DummyValue.BOT_PATH] })
   async listActive(path: BotPath, from: ReadFrom = 'replica'): Promise<Lookup<ListRow[]>> {
     const rows = await this.db.rows(LIST, path, from);
-    const connectors: Array<ListRow & { nameKey: string }> = [];
-    const tags = new Map<string, PlacedTag[]>();
-    for (const row of rows) {
-      if (Number(row.kind) === ListRowKind.Tag) push(tags, row.uuid, { position: Number(row.position), name: row.name });
-      else
-        connectors.push({
-          uuid: row.uuid,
-          name: row.name,
-          nameKey: String(row.name_key),
-          tags: [],
-          content: row.content === null ? [] : CONTENT_ROWS.from(row).content,
-        });
-    }
-    if (connectors.length === 0) return NOTHING_AT_PATH;
+    if (rows.length === 0) return NOTHING_AT_PATH;
+    const connectors = rows.map((row) => ({
+      uuid: row.uuid,
+      name: row.name,
+      nameKey: String(row.name_key),
+      tags: TAG_COPY.from(row).tagsJson,
+      content: row.content === null ? [] : CONTENT_ROWS.from(row).content,
+    }));
     connectors.sort((a, b) => this.db.compareKeys(a.nameKey, b.nameKey) || this.db.compareKeys(a.uuid, b.uuid));
-    return found(connectors.map(({ uuid, name, content }) => ({ uuid, name, tags: tagsInOrder(tags.get(uuid) ?? []), content })));
+    return found(connectors.map(({ uuid, name, tags, content }) => ({ uuid, name, tags, content })));
   }
 
   /** Nothing at the path only when the bot is not in the path's scope (the count tells); an empty page otherwise. */
@@ -165,7 +145,13 @@ export class RestConnectorSearchRepository {
       this.db.rows(PAGE_ROWS_BY(`${criteria.orderBy} ${direction} ${terms}`), { ...path, ...filter, limit: criteria.limit, offset: criteria.offset }, from),
     ]);
     if (Number(counted.in_scope) === 0) return NOTHING_AT_PATH;
-    return found({ total: Number(counted.total), rows: rows.map((row) => PAGE_ROWS.from(row)) });
+    return found({
+      total: Number(counted.total),
+      rows: rows.map((row) => {
+        const { tagsJson, flowsJson, ...page } = PAGE_ROWS.from(row);
+        return { ...page, tags: tagsJson, flows: flowsJson };
+      }),
+    });
   }
 
   /** Names containing the term: those starting with it first, then the rest, each alphabetical. Nothing at the path only when the bot is not in the path's scope. */

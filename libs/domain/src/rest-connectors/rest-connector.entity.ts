@@ -1,8 +1,18 @@
 import { entityRows } from '../database/table-rows';
 import { Column, Entity, Index, JoinColumn, ManyToOne, VersionColumn } from 'typeorm';
 import { Bot } from '../bots/bot.entity';
-import { BinaryKeyColumn, LargeJsonColumn, LargeTextColumn, TimestampColumn, UuidColumn, UuidPrimaryColumn } from '../database/columns';
+import { BinaryKeyColumn, LargeBinaryTextColumn, LargeJsonColumn, LargeTextColumn, TimestampColumn, UuidColumn, UuidPrimaryColumn } from '../database/columns';
 import { ApiKeyIn, AuthType, ContentType, GrantType, RequestType } from './rest-connector.enums';
+
+/** A tag as a read shows it (the read copy `tagsJson` holds these). */
+export interface TagRef {
+  name: string;
+}
+/** A flow as a read shows it (the read copy `flowsJson` holds these). */
+export interface FlowRef {
+  uuid: string;
+  name: string;
+}
 
 /**
  * A header of the connector's call. A secret one (`secret: true`, left out otherwise) holds its value sealed
@@ -135,6 +145,28 @@ export class RestConnector {
   /** Bumped by every write; the source of the ETag used for conditional updates. */
   @VersionColumn({ type: 'int' })
   version: number;
+
+  /*
+   * The read copy of the connector's tags and flows (docs/decisions.md, "Connector tags and flows: the tables and a
+   * read copy on the row"): rest_connector_tags and flow_connectors + flows stay the source of truth, and every write
+   * of them sets these in its transaction (connector-read-copy.ts says which). A get, a page, a search and the list
+   * read them instead of joining the tables.
+   */
+
+  /** The tags as a read shows them, in the writer's order (tagsInOrder). */
+  @LargeJsonColumn({ default: '[]' })
+  tagsJson: TagRef[];
+
+  /**
+   * The tags' name keys joined by a line break: what a search term (trimmed, never holding a line break) is matched
+   * against with `LIKE '%term%'`, which then matches within one key. Byte for byte, as the keys' own column.
+   */
+  @LargeBinaryTextColumn({ default: '' })
+  tagKeys: string;
+
+  /** The flows of the connector's bot that use it (flow_connectors), by name (flowsInOrder). */
+  @LargeJsonColumn({ default: '[]' })
+  flowsJson: FlowRef[];
 }
 
 /** The rows of rest_connectors, read from the decorators above (see TableRows). */

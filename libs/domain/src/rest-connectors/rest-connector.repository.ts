@@ -7,9 +7,9 @@ import { BOT_IN_SCOPE } from '../scope/bot-scope.sql';
 import { Found, found, Lookup, NOTHING_AT_PATH, NothingAtPath } from '../scope/lookup';
 import { VersionStep } from './connector-version';
 import { BotPath, RestConnectorPath } from '../scope/scope-params.dto';
-import { FlowRef, flowsInOrder, PlacedTag, TagRef, tagsInOrder } from './connector-relations.repository';
+import { flowsReadCopies, tagReadCopy } from './connector-read-copy';
 import { REST_CONNECTOR_TAG_ROWS, RestConnectorTag } from './rest-connector-tag.entity';
-import { REST_CONNECTOR_ROWS, RestConnector } from './rest-connector.entity';
+import { FlowRef, REST_CONNECTOR_ROWS, RestConnector, TagRef } from './rest-connector.entity';
 import type { RestConnectorSnapshotDto } from './dto/rest-connector-history.dto';
 import { recordedSnapshot, type SnapshotSource } from './connector-snapshot';
 import { SHOWN_COLUMNS, WRITTEN_COLUMNS, type WrittenColumn } from './connector-fields';
@@ -45,6 +45,9 @@ export interface NamedConnector {
   nameKey: string;
 }
 
+/** Connectors one statement of lockForFlows and refreshFlows names. */
+const REFRESH_BATCH = 500;
+
 /** The columns a full write sets. */
 export type ConnectorWrite = Pick<RestConnector, WrittenColumn>;
 /** What a soft delete records (the rules: connector-lifecycle.ts of the transactional service). */
@@ -55,10 +58,16 @@ export type ConnectorTrashState = Pick<RestConnector, 'deletedAt' | 'deletedBy' 
 const WRITE_ROWS = REST_CONNECTOR_ROWS.pick(...WRITTEN_COLUMNS);
 const TRASH_STATE_ROWS = REST_CONNECTOR_ROWS.pick('deletedAt', 'deletedBy', 'activeNameKey');
 /**
- * The columns a get shows (CONNECTOR_FIELDS' `shown`), and the version its ETag names: the read selects no more (each further column costs
- * MariaDB, mysql2's column definitions and the conversion, on every get).
+ * The columns a get shows (CONNECTOR_FIELDS' `shown`), the version its ETag names and the read copy of its tags and
+ * flows: the read selects no more (each further column costs MariaDB, mysql2's column definitions and the conversion,
+ * on every get).
  */
-const VIEW_ROWS = REST_CONNECTOR_ROWS.pick(...SHOWN_COLUMNS, 'version');
+const VIEW_ROWS = REST_CONNECTOR_ROWS.pick(...SHOWN_COLUMNS, 'version', 'tagsJson', 'flowsJson');
+/** The read copy of the tags, which every write of them sets (connector-read-copy.ts). */
+const TAG_COPY_ROWS = REST_CONNECTOR_ROWS.pick('tagsJson', 'tagKeys');
+/** A full write that also writes the tags: the columns, and the copy of the tags. */
+const WRITE_WITH_TAGS_ROWS = REST_CONNECTOR_ROWS.pick(...WRITTEN_COLUMNS, 'tagsJson', 'tagKeys');
+const FLOW_COPY_ROWS = REST_CONNECTOR_ROWS.pick('flowsJson');
 /** An active connector as a get reads it: the columns it shows and its version. */
 export type ConnectorView = SnapshotSource & Pick<RestConnector, 'version'>;
 
@@ -75,36 +84,18 @@ export interface ConnectorWithRelations {
   flows: FlowRef[];
 }
 
-/** Rows of findWithRelationsSql: 0 the connector, 1 a tag, 2 a flow (`relation_*` the tag's or flow's). */
-enum RelationKind {
-  Connector = 0,
-  Tag = 1,
-  Flow = 2,
-}
-
 /** The connector of the path, active, its bot in the path's environment and organization. */
 const ACTIVE_IN_SCOPE = `FROM rest_connectors c JOIN bots b ON b.uuid = c.bot_uuid JOIN environments e ON e.uuid = b.environment_uuid WHERE c.uuid = :serviceUUID AND c.bot_uuid = :botUUID AND c.deleted_at IS NULL AND ${BOT_IN_SCOPE}`;
 
 /** The bot of the path, in its environment and organization: the scope a write is folded into. */
 const BOT_OF_PATH = `SELECT 1 FROM bots b JOIN environments e ON e.uuid = b.environment_uuid WHERE ${BOT_IN_SCOPE}`;
 
-/** The tag and flow rows of FIND_WITH_RELATIONS leave the connector's columns NULL. */
-const NO_VIEW = VIEW_ROWS.layout.map(({ column }) => `NULL AS ${column}`).join(', ');
-
 const FIND_ACTIVE = statement(`SELECT ${REST_CONNECTOR_ROWS.select('c')} ${ACTIVE_IN_SCOPE}`);
 /**
- * FIND_ACTIVE, its tags and its flows in one statement on every engine: a UNION ALL whose tag and flow rows
- * leave the connector's columns NULL, with no ORDER BY (sorting the union's wide rows cost MariaDB more than
- * the three parts; the rows are put in order in code). JSON aggregation would need a dialect per engine, MySQL's
- * JSON_ARRAYAGG keeps no order, and its correlated subqueries measured slower than this union
- * (docs/performance-log.md, "Reads against a tighter floor"). The tag and flow rows are dropped when the connector is not found.
+ * FIND_ACTIVE's view with its tags and its flows: one row, the relations read from the row's copy of them
+ * (connector-read-copy.ts) instead of a UNION of the row, its tags and its flows (docs/performance.md, "Reads").
  */
-const FIND_WITH_RELATIONS = statement(
-  `SELECT ${RelationKind.Connector} AS kind, 0 AS position, NULL AS relation_name, NULL AS relation_uuid, ${VIEW_ROWS.select('c')} ${ACTIVE_IN_SCOPE} `,
-  `UNION ALL SELECT ${RelationKind.Tag}, t.position, t.name, NULL, ${NO_VIEW} FROM rest_connector_tags t WHERE t.connector_uuid = :serviceUUID `,
-  `UNION ALL SELECT ${RelationKind.Flow}, 0, f.name, f.uuid, ${NO_VIEW} FROM flow_connectors fc JOIN flows f ON f.uuid = fc.flow_uuid `,
-  'WHERE fc.connector_uuid = :serviceUUID AND f.bot_uuid = :botUUID',
-);
+const FIND_WITH_RELATIONS = statement(`SELECT ${VIEW_ROWS.select('c')} ${ACTIVE_IN_SCOPE}`);
 /** The row, selected from the bot in the path's scope: nothing when the bot is not in it. */
 /** A connector's columns but its bot's, which the INSERT reads from the path. */
 const INSERTED_VALUES = REST_CONNECTOR_ROWS.omit('botUuid');
@@ -123,6 +114,12 @@ const INSERT = writeStatement(
 const UPDATE = writeStatement(
   WRITE_ROWS,
   `UPDATE rest_connectors SET ${WRITE_ROWS.assignments}, version = :to WHERE uuid = :uuid AND bot_uuid = :botUuid AND deleted_at IS NULL AND version = :from`,
+);
+/** UPDATE when the tags are rewritten too: the row carries the copy of the new tags. */
+const UPDATE_WITH_TAGS = writeStatement(
+  WRITE_WITH_TAGS_ROWS,
+  `UPDATE rest_connectors SET ${WRITE_ROWS.assignments}, ${TAG_COPY_ROWS.assignments}, version = :to `,
+  'WHERE uuid = :uuid AND bot_uuid = :botUuid AND deleted_at IS NULL AND version = :from',
 );
 const DELETE_TAGS = statement('DELETE FROM rest_connector_tags WHERE connector_uuid = :uuid');
 /** FIND_ACTIVE, with the snapshot of the connector's current version: what an update compares its write with. */
@@ -157,6 +154,36 @@ const RESTORE = writeStatement(
   TRASH_STATE_ROWS,
   `UPDATE rest_connectors SET ${TRASH_STATE_ROWS.assignments}, version = :to WHERE uuid = :serviceUUID AND bot_uuid = :botUUID AND deleted_at IS NOT NULL AND version = :from`,
 );
+/**
+ * The connectors the flows link to (flow_connectors), in any state. On MySQL a locking read: a concurrent flow import
+ * of the same flows waits for this one to commit, then reads the links it left.
+ */
+const linkedToFlows = (lock: string) =>
+  statementsBy((count: number) =>
+    statement(
+      `SELECT fc.connector_uuid AS connector_uuid FROM flow_connectors fc WHERE fc.flow_uuid IN (${placeholderList('flowUuid', count)})${lock}`,
+    ).returning<{ connector_uuid: string }>(),
+  );
+const LINKED_TO_FLOWS = { mysql: linkedToFlows(' FOR UPDATE'), sqlite: linkedToFlows('') };
+/** The connectors' rows locked for a change of their flows, in uuid order (MySQL only: SQLite runs one transaction at a time). */
+const LOCK_CONNECTORS = statementsBy((count: number) =>
+  statement(`SELECT c.uuid AS uuid FROM rest_connectors c WHERE c.uuid IN (${placeholderList('connectorUuid', count)}) ORDER BY c.uuid FOR UPDATE`),
+);
+/**
+ * The flows of each connector's own bot that link to it, as committed (MySQL: a locking read, which reads the latest
+ * rows, not the transaction's first snapshot).
+ */
+const flowsOfConnectors = (lock: string) =>
+  statementsBy((count: number) =>
+    statement(
+      'SELECT fc.connector_uuid AS connector_uuid, f.uuid AS uuid, f.name AS name FROM flow_connectors fc ',
+      'JOIN rest_connectors c ON c.uuid = fc.connector_uuid JOIN flows f ON f.uuid = fc.flow_uuid AND f.bot_uuid = c.bot_uuid ',
+      `WHERE fc.connector_uuid IN (${placeholderList('connectorUuid', count)})${lock}`,
+    ).returning<{ connector_uuid: string; uuid: string; name: string }>(),
+  );
+const FLOWS_OF_CONNECTORS = { mysql: flowsOfConnectors(' LOCK IN SHARE MODE'), sqlite: flowsOfConnectors('') };
+const SET_FLOWS = writeStatement(FLOW_COPY_ROWS, `UPDATE rest_connectors SET ${FLOW_COPY_ROWS.assignments} WHERE uuid = :uuid`);
+
 const SOFT_DELETE = writeStatement(
   TRASH_STATE_ROWS,
   `UPDATE rest_connectors SET ${TRASH_STATE_ROWS.assignments}, version = :to `,
@@ -178,20 +205,13 @@ export class RestConnectorRepository {
     return row ? found(REST_CONNECTOR_ROWS.from(row)) : NOTHING_AT_PATH;
   }
 
-  /** findActive with its tags and flows: the read of one connector, in one statement. */
+  /** findActive with its tags and flows: the read of one connector, one row (its read copy of them). */
   @GenerateSql({ params: [DummyValue.CONNECTOR_PATH] })
   async findActiveWithRelations(path: RestConnectorPath, from: ReadFrom = 'replica'): Promise<Lookup<ConnectorWithRelations>> {
-    const rows = await this.db.rows(FIND_WITH_RELATIONS, path, from);
-    let connector: ConnectorView | undefined;
-    const tags: PlacedTag[] = [];
-    const flows: FlowRef[] = [];
-    for (const row of rows) {
-      const kind = Number(row.kind);
-      if (kind === RelationKind.Connector) connector = VIEW_ROWS.from(row);
-      else if (kind === RelationKind.Tag) tags.push({ position: Number(row.position), name: String(row.relation_name) });
-      else flows.push({ uuid: String(row.relation_uuid), name: String(row.relation_name) });
-    }
-    return connector ? found({ connector, tags: tagsInOrder(tags), flows: flowsInOrder(flows) }) : NOTHING_AT_PATH;
+    const [row] = await this.db.rows(FIND_WITH_RELATIONS, path, from);
+    if (!row) return NOTHING_AT_PATH;
+    const { tagsJson, flowsJson, ...connector } = VIEW_ROWS.from(row);
+    return found({ connector, tags: tagsJson, flows: flowsJson });
   }
 
   /** findActive, with the snapshot of the current version (on the primary: a write follows). */
@@ -211,23 +231,26 @@ export class RestConnectorRepository {
 
   /**
    * Inserts the connector and its tags, the scope check folded into the INSERT, deferred (the unit of work's next
-   * statements go with them). The transaction fails with the driver's error at its next statement that answers or at
-   * its commit: a NULL refused when the bot is not in the path's environment and organization (`insertedAtPath`),
-   * a duplicate key when the name is taken (see the unique index). Nothing is written then.
+   * statements go with them). The row carries the copy of `tags` (tagReadCopy) and the connector's `flowsJson`. The
+   * transaction fails with the driver's error at its next statement that answers or at its commit: a NULL refused when
+   * the bot is not in the path's environment and organization (`insertedAtPath`), a duplicate key when the name is
+   * taken (see the unique index). Nothing is written then.
    */
   @GenerateSql({ params: [DummyValue.TX, DummyValue.BOT_PATH, { uuid: DummyValue.UUID }, DummyValue.TAGS] })
   insert(tx: Transaction, path: BotPath, connector: RestConnector, tags: TagRow[]): ErrorsLater {
-    tx.defer.write(INSERT, { ...connector, ...path });
+    tx.defer.write(INSERT, { ...connector, ...tagReadCopy(tags), ...path });
     return this.insertTags(tx, connector.uuid, tags);
   }
 
   /**
    * A full write, applied only if the row is still active at `step.from`; false otherwise. `tags` null: they are
-   * unchanged, and not rewritten.
+   * unchanged, and not rewritten; otherwise the row's copy of them is written with the row (tagReadCopy).
    */
   @GenerateSql({ params: [DummyValue.TX, DummyValue.UUID, DummyValue.UUID, DummyValue.VERSION_STEP, {}, DummyValue.TAGS] })
   async update(tx: Transaction, botUuid: string, uuid: string, step: VersionStep, values: ConnectorWrite, tags: TagRow[] | null): Promise<boolean> {
-    const written = await tx.run(UPDATE, { ...values, ...step, uuid, botUuid });
+    const written = await (tags === null
+      ? tx.run(UPDATE, { ...values, ...step, uuid, botUuid })
+      : tx.run(UPDATE_WITH_TAGS, { ...values, ...tagReadCopy(tags), ...step, uuid, botUuid }));
     if (written === 0) return false;
     if (tags === null) return true;
     await tx.run(DELETE_TAGS, { uuid });
@@ -269,6 +292,53 @@ export class RestConnectorRepository {
     const patterns = prefixes.map((prefix) => `${prefix.replace(/[!%_]/g, '!$&')}%`);
     const rows = await this.db.rows(ACTIVE_NAME_KEYS_LIKE(prefixes.length), { botUuid, ...listed('pattern', patterns) }, 'primary');
     return rows.map((row) => String(row.active_name_key));
+  }
+
+  /**
+   * The connectors (any state) that the flows link to now, read in the unit of work that replaces the flows' links:
+   * their copies of the flows change with them (refreshFlows). On MySQL a locking read of the links.
+   */
+  @GenerateSql({ params: [DummyValue.TX, [DummyValue.UUID]] })
+  async linkedToFlows(tx: Transaction, flowUuids: readonly string[]): Promise<string[]> {
+    if (flowUuids.length === 0) return [];
+    const statements = this.db.isSqlite ? LINKED_TO_FLOWS.sqlite : LINKED_TO_FLOWS.mysql;
+    const rows = await tx.rows(statements(flowUuids.length), listed('flowUuid', flowUuids));
+    return [...new Set(rows.map((row) => String(row.connector_uuid)))];
+  }
+
+  /**
+   * Locks the connectors' rows for a change of their flows, before the change is written: two flow imports that
+   * touch the same connector run one after the other, so the second reads the first's flows (refreshFlows). In uuid
+   * order; no statement on SQLite, which runs one transaction at a time.
+   */
+  @GenerateSql({ params: [DummyValue.TX, [DummyValue.UUID]] })
+  async lockForFlows(tx: Transaction, connectorUuids: readonly string[]): Promise<void> {
+    if (this.db.isSqlite) return;
+    const uuids = [...new Set(connectorUuids)].sort();
+    for (let first = 0; first < uuids.length; first += REFRESH_BATCH) {
+      const batch = uuids.slice(first, first + REFRESH_BATCH);
+      await tx.rows(LOCK_CONNECTORS(batch.length), listed('connectorUuid', batch));
+    }
+  }
+
+  /**
+   * Sets each connector's copy of its flows (flows_json) from flow_connectors + flows as they now are: the flows of the
+   * connector's own bot that link to it, by name (flowsInOrder). Every write of flow_connectors or flows calls it, in
+   * its unit of work, for every connector the flows named before or name now; a connector without a row is skipped.
+   */
+  @GenerateSql({ params: [DummyValue.TX, [DummyValue.UUID]] })
+  async refreshFlows(tx: Transaction, connectorUuids: readonly string[]): Promise<void> {
+    const uuids = [...new Set(connectorUuids)];
+    for (let first = 0; first < uuids.length; first += REFRESH_BATCH) {
+      const batch = uuids.slice(first, first + REFRESH_BATCH);
+      const statements = this.db.isSqlite ? FLOWS_OF_CONNECTORS.sqlite : FLOWS_OF_CONNECTORS.mysql;
+      const rows = await tx.rows(statements(batch.length), listed('connectorUuid', batch));
+      const copies = flowsReadCopies(
+        batch,
+        rows.map((row) => ({ connectorUuid: String(row.connector_uuid), uuid: String(row.uuid), name: String(row.name) })),
+      );
+      for (const [uuid, flowsJson] of copies) tx.defer.write(SET_FLOWS, { uuid, flowsJson });
+    }
   }
 
   /** One multi-row INSERT. */

@@ -6,7 +6,8 @@ import type { RestConnector } from './rest-connector.entity';
 export type NewConnectorFields = Pick<RestConnector, 'uuid' | 'botUuid' | RequiredBodyColumn> & Partial<Pick<RestConnector, keyof UnsetColumns>>;
 
 /**
- * A connector as its creation by `author` at `at` stores it, the columns it is not given unset (CONNECTOR_FIELDS):
+ * A connector as its creation by `author` at `at` stores it, the columns it is not given unset (CONNECTOR_FIELDS), no
+ * tags and no flows in its read copy (RestConnectorRepository.insert writes the copy of the tags it inserts):
  * what the demo data, the bench's seed and the tests' factory (aStoredConnector) start from, so none of them lists
  * a connector's fields.
  */
@@ -25,5 +26,8 @@ export function storedConnector(fields: NewConnectorFields, author: string, at: 
     deletedAt: null,
     deletedBy: null,
     version: FIRST_VERSION,
+    tagsJson: [],
+    tagKeys: '',
+    flowsJson: [],
   };
 }

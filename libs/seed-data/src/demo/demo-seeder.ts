@@ -122,6 +122,11 @@ export async function seedDemoData(dataSource: DataSource): Promise<boolean> {
         history.record(tx, version);
         outbox.append(tx, bot, version);
       }
+      // The demo's flows (imported above) name these connectors before they exist: their copies of the flows.
+      await connectors.refreshFlows(
+        tx,
+        DEMO_CONNECTORS.map(({ uuid }) => uuid),
+      );
     }),
   );
   if (!inserted.found) throw new Error('A demo connector names a bot outside its environment and organization (demo-data.ts)', { cause: inserted.refusal });

@@ -1,4 +1,4 @@
-import { Database, openDatabase } from '@app/domain';
+import { Database, openDatabase, RestConnectorRepository } from '@app/domain';
 import { DataSource } from 'typeorm';
 import { ImportRejectedError } from './import-rejected.error';
 import { validateImport } from './import-validator';
@@ -32,7 +32,7 @@ export class Importer {
     return this.db.transaction(async (tx) => {
       const reasons = [...validated.reasons, ...(await checkReferences(tx, validated))];
       if (reasons.length > 0 || validated.file === undefined) throw new ImportRejectedError(reasons);
-      await writeImport(tx, validated.file);
+      await writeImport(tx, validated.file, new RestConnectorRepository(this.db));
       const { organizations = [], environments = [], bots = [], flows = [], connectorContent = {} } = validated.file;
       return {
         organizations: organizations.length,

@@ -16,6 +16,7 @@ import {
   RestConnectorRepository,
   RestConnectorWriteDto,
   ScopeService,
+  tagReadCopy,
   StoredAnswer,
   TagRow,
   Transaction,
@@ -99,7 +100,8 @@ export class CreateConnectors {
 
   /**
    * A connector to create from a validated body: the write rules in the path's environment `env` (an InvalidInputError
-   * listing every problem), a new uuid, its secrets sealed for it.
+   * listing every problem), a new uuid, its secrets sealed for it, the read copy of its tags, and no flows (no flow can
+   * name a uuid made here).
    */
   prepare(path: BotPath, dto: RestConnectorWriteDto, { caller }: Author, env: ConnectorEnvironment, now = new Date()): NewConnector {
     const uuid = newUuid();
@@ -113,6 +115,8 @@ export class CreateConnectors {
       deletedAt: null,
       deletedBy: null,
       version: FIRST_VERSION,
+      ...tagReadCopy(tags),
+      flowsJson: [],
     };
     return { connector, tags, environmentVersion: refersToEnvironment(connector) ? env.version : null };
   }

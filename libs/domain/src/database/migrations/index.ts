@@ -12,6 +12,7 @@ import { ParkedEvents1796200000000 } from './1796200000000-parked-events';
 import { MultipartBodyParts1796300000000 } from './1796300000000-multipart-body-parts';
 import { ConnectorVariables1796400000000 } from './1796400000000-connector-variables';
 import { ConnectorPromotions1796500000000 } from './1796500000000-connector-promotions';
+import { ConnectorReadCopies1796600000000 } from './1796600000000-connector-read-copies';
 
 /** In order. Listed, not globbed: the apps are bundled by webpack. */
 export const MIGRATIONS = [
@@ -29,4 +30,5 @@ export const MIGRATIONS = [
   MultipartBodyParts1796300000000,
   ConnectorVariables1796400000000,
   ConnectorPromotions1796500000000,
+  ConnectorReadCopies1796600000000,
 ];
