@@ -68,7 +68,8 @@ const USAGE = `npm run bench -- [--scale 1k|100k|1m ...] [--duration s] [--warmu
   unless --out says otherwise. ${REPLICA_OPERATIONS.join(', ')} (replica only): the get with the Consistency-Token of a
   write the replica has not applied, so each read goes to the primary.
 Environment: BENCH_MYSQL_SERVER (mysql://root@127.0.0.1:3306; not with --replica), BENCH_DATABASE_PREFIX (platform_bench: databases
-  <prefix>_<scale>), BENCH_APP_NODE_ARGS (extra node flags for the apps, e.g. --cpu-prof).`;
+  <prefix>_<scale>), BENCH_APP_NODE_ARGS (extra node flags for the apps, e.g. --cpu-prof), BENCH_APP_UNSET (variables of the
+  image's environment the apps start without, e.g. MALLOC_ARENA_MAX: as a host that does not set them runs them).`;
 
 export function parseArgs(argv: string[]): BenchArgs {
   const lists: Record<string, string[]> = {};
@@ -94,7 +95,9 @@ export function parseArgs(argv: string[]): BenchArgs {
     process.exit(0);
   }
   for (const name of Object.keys(lists)) {
-    if (!['--scale', '--duration', '--warmup', '--connections', '--write-connections', '--callers', '--ops', '--rounds', '--out', '--app-root'].includes(name)) {
+    if (
+      !['--scale', '--duration', '--warmup', '--connections', '--write-connections', '--callers', '--ops', '--rounds', '--out', '--app-root'].includes(name)
+    ) {
       fail(`unknown option ${name}`);
     }
   }

@@ -15,8 +15,10 @@ import {
   busyNow,
   cpuMs,
   databasePid,
+  appEnvUnset,
   ensureBuilt,
   machineBusyMs,
+  memoryBreakdown,
   OTHER_LOAD_WARNING,
   runBench,
   rssKb,
@@ -70,7 +72,9 @@ async function main(): Promise<void> {
     },
     scales: [],
     crossScale: [],
+    appEnvUnset: appEnvUnset(),
   };
+  if (results.appEnvUnset!.length > 0) log(`the apps start without the image's ${results.appEnvUnset!.join(', ')} (BENCH_APP_UNSET)`);
   if (args.replica) {
     log("\n== starting a replication pair of the bench's own (--replica)");
     replication = await startBenchReplication(log);
@@ -158,7 +162,9 @@ async function benchScale(scale: Scale, args: BenchArgs, results: BenchResults):
           // Each server first in turn: with two, ABBA (app first on even operations, the floor on odd ones, swapped each round).
           const order = kinds.map((_, k) => kinds[(k + i + r) % kinds.length]);
           for (const kind of order) {
-            runs.push(await measure({ scale, scenario, server: kind, round: r, target: serverOf(kind), tokens, args, statements: statements.read, databasePids }));
+            runs.push(
+              await measure({ scale, scenario, server: kind, round: r, target: serverOf(kind), tokens, args, statements: statements.read, databasePids }),
+            );
           }
         }
         ops.push(judge(scenario.op, scenario.app, scenario.connections, runs));
@@ -171,7 +177,22 @@ async function benchScale(scale: Scale, args: BenchArgs, results: BenchResults):
     }
     const testRun = testRuns ? await benchTestRuns(servers.get('transactional-service')!, fixtures, tokens, args, log) : undefined;
     const processHighWaterMb = Object.fromEntries([...servers.values()].map((s) => [s.name, mb(rssKb(s.child.pid!, 'VmHWM'))]));
-    return { scale, database: databaseOf(scale), seedSeconds: prepared.seedSeconds ?? null, counts: fixtures.counts, ops, testRun, processHighWaterMb };
+    const processMemory = Object.fromEntries(
+      [...servers.values()].flatMap((s) => {
+        const breakdown = memoryBreakdown(s.child.pid!);
+        return breakdown ? [[s.name, breakdown]] : [];
+      }),
+    );
+    return {
+      scale,
+      database: databaseOf(scale),
+      seedSeconds: prepared.seedSeconds ?? null,
+      counts: fixtures.counts,
+      ops,
+      testRun,
+      processHighWaterMb,
+      processMemory,
+    };
   } finally {
     await statements.end();
     await Promise.all([...servers.values()].map(async (s) => (await s.stop(), running.delete(s))));
@@ -247,6 +268,7 @@ async function measureOnce({ scale, scenario, server, round: roundNo, target, to
   // Cores busy with anything else (kernel network work included): another load on the machine skews the run.
   const otherCores = round((used[3] - used[0] - used[1] - used[2]) / 1000 / run.durationSeconds, 2);
   const peakRssMb = mb(sampler.stop());
+  const memory = server === 'app' ? memoryBreakdown(target.child.pid!) : undefined;
   target.assertRunning();
   const errors = run.errors + run.timeouts + run.non2xx;
   const codes = Object.entries(run.statusCodes)
@@ -258,6 +280,7 @@ async function measureOnce({ scale, scenario, server, round: roundNo, target, to
       `cpu/req ${serverMs} ms + db ${databaseMs} ms  ${round(queriesPerRequest, 1)} queries/req` +
       (replicaQueriesPerRequest === undefined ? '' : ` (${round(replicaQueriesPerRequest, 2)} on the replica)`) +
       (primaryFallbackReads ? `  primary fallbacks ${JSON.stringify(primaryFallbackReads)}` : '') +
+      (memory ? `  ${memory.threads} threads, ${memory.arenas} arenas ${memory.arenasMb} MB` : '') +
       (errors ? `  ERRORS ${errors} (${codes}, ${run.errors} conn errors, ${run.timeouts} timeouts)` : ''),
   );
   return {
@@ -285,7 +308,9 @@ async function compareAnswers(scenario: Scenario, app: Server, baseline: Server,
   else if (a.shape !== b.shape) log(`warning: ${scenario.op}: the answers differ in shape\n  app:      ${a.shape}\n  ${baseline.name}: ${b.shape}`);
   // A read answers the same data from either side (the app's answer also holds its ETag-bearing fields: compared as JSON).
   else if (scenario.method === 'GET' && JSON.stringify(a.json) !== JSON.stringify(b.json)) {
-    log(`warning: ${scenario.op}: ${baseline.name} answered other data than the app\n  app:      ${JSON.stringify(a.json).slice(0, 400)}\n  ${baseline.name}: ${JSON.stringify(b.json).slice(0, 400)}`);
+    log(
+      `warning: ${scenario.op}: ${baseline.name} answered other data than the app\n  app:      ${JSON.stringify(a.json).slice(0, 400)}\n  ${baseline.name}: ${JSON.stringify(b.json).slice(0, 400)}`,
+    );
   }
 }
 
