@@ -1,5 +1,5 @@
 import { Worker } from 'node:worker_threads';
-import { benchImageEnv, imageEnv, memoryBreakdown } from './processes';
+import { appStartEnv, benchImageEnv, imageEnv, memoryBreakdown } from './processes';
 
 describe('the apps’ environment in the bench', () => {
   it("is the image's, less the variables BENCH_APP_UNSET names", () => {
@@ -7,6 +7,11 @@ describe('the apps’ environment in the bench', () => {
     expect(benchImageEnv([])).toEqual(imageEnv());
     const { MALLOC_ARENA_MAX: _dropped, ...rest } = imageEnv();
     expect(benchImageEnv(['MALLOC_ARENA_MAX', 'NOT_SET_BY_THE_IMAGE'])).toEqual(rest);
+  });
+
+  it("gets npm start's defaults where the image's settings leave a variable out, unless told not to", () => {
+    expect(appStartEnv(['MALLOC_ARENA_MAX'])).toEqual(imageEnv());
+    expect(appStartEnv(['MALLOC_ARENA_MAX'], false)).not.toHaveProperty('MALLOC_ARENA_MAX');
   });
 });
 

@@ -5,6 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, readlinkSync, statSync } from 'node:fs';
 import { request } from 'node:http';
 import { relative, resolve } from 'node:path';
+import { withAppEnvDefaults } from '@app/platform';
 import { freePort } from '../test/support/free-port';
 
 export const ROOT = resolve(__dirname, '..');
@@ -119,10 +120,20 @@ const appNodeArgs = () => [...imageNodeFlags(), ...(process.env.BENCH_APP_NODE_A
 
 /**
  * The image's environment less the variables BENCH_APP_UNSET names (comma-separated), e.g. `BENCH_APP_UNSET=MALLOC_ARENA_MAX`:
- * the apps as a host that does not set them starts them (`npm start`, a plain `node dist/apps/<app>/main.js`).
+ * the apps as a host that does not set them starts them.
  */
 export function benchImageEnv(unset = appEnvUnset()): Record<string, string> {
   return Object.fromEntries(Object.entries(imageEnv()).filter(([key]) => !unset.includes(key)));
+}
+
+/**
+ * What the apps start with: benchImageEnv, and APP_ENV_DEFAULTS where it does not set them, as npm start's script and
+ * launcher set them (libs/platform/src/app/app-process.ts); BENCH_APP_DEFAULTS=off leaves them out, to measure a plain
+ * `node dist/apps/<app>/main.js` on such a host.
+ */
+export function appStartEnv(unset = appEnvUnset(), defaults = process.env.BENCH_APP_DEFAULTS !== 'off'): Record<string, string> {
+  const env = benchImageEnv(unset);
+  return defaults ? (withAppEnvDefaults(env) as Record<string, string>) : env;
 }
 
 /** The variables of the image's environment the apps are started without (BENCH_APP_UNSET). */
@@ -135,7 +146,7 @@ export function appEnvUnset(): string[] {
 
 function appSettings(databaseUrl: string): Record<string, string> {
   return {
-    ...benchImageEnv(),
+    ...appStartEnv(),
     NODE_ENV: 'production',
     DATABASE_URL: databaseUrl,
     AUTH_JWT_SECRET: JWT_SECRET,

@@ -140,6 +140,8 @@ export interface BenchResults {
   replica?: ReplicaSetup;
   /** The variables of the image's environment the apps were started without (BENCH_APP_UNSET); absent or empty: none. */
   appEnvUnset?: string[];
+  /** The environment the image's settings gave the apps (appStartEnv: the image's, less appEnvUnset, with npm start's defaults). */
+  appStartEnv?: Record<string, string>;
 }
 
 const READS: Operation[] = ['get', 'get-own-write', 'page', 'page-search', 'quicksearch', 'list', 'environments', 'bots'];
@@ -588,6 +590,11 @@ function markdown(results: BenchResults): string {
     `- **app**: the real app built in \`dist/\`, run as production runs it (\`node ${imageNodeFlags().join(' ')} dist/apps/<app>/main.js\`, the image's flags, NODE_ENV=production,`,
     '  LOG_LEVEL=info with its log lines written to /dev/null, rate limit raised out of the way)' +
       (results.appEnvUnset?.length ? `, and without the image's ${results.appEnvUnset.join(', ')} (BENCH_APP_UNSET)` : ", with the image's environment") +
+      (results.appStartEnv
+        ? `: ${Object.entries(results.appStartEnv)
+            .map(([k, v]) => `${k}=${v}`)
+            .join(' ')}`
+        : '') +
       '. **base**: `bench/baseline-server.js`,',
     '  node:http + mysql2 (pool of 10, like the app) + an HMAC check of the same JWT, one scoped query per read (the page: count and',
     '  rows), a write and its tags in one transaction, JSON of the same shape: the floor of what Node does for the request on this machine,',

@@ -16,6 +16,7 @@ import {
   cpuMs,
   databasePid,
   appEnvUnset,
+  appStartEnv,
   ensureBuilt,
   machineBusyMs,
   memoryBreakdown,
@@ -73,8 +74,11 @@ async function main(): Promise<void> {
     scales: [],
     crossScale: [],
     appEnvUnset: appEnvUnset(),
+    appStartEnv: appStartEnv(),
   };
-  if (results.appEnvUnset!.length > 0) log(`the apps start without the image's ${results.appEnvUnset!.join(', ')} (BENCH_APP_UNSET)`);
+  if (results.appEnvUnset!.length > 0) {
+    log(`the apps start without the image's ${results.appEnvUnset!.join(', ')} (BENCH_APP_UNSET); with ${JSON.stringify(appStartEnv())}`);
+  }
   if (args.replica) {
     log("\n== starting a replication pair of the bench's own (--replica)");
     replication = await startBenchReplication(log);
