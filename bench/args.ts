@@ -68,7 +68,9 @@ const USAGE = `npm run bench -- [--scale 1k|100k|1m ...] [--duration s] [--warmu
   unless --out says otherwise. ${REPLICA_OPERATIONS.join(', ')} (replica only): the get with the Consistency-Token of a
   write the replica has not applied, so each read goes to the primary.
 Environment: BENCH_MYSQL_SERVER (mysql://root@127.0.0.1:3306; not with --replica), BENCH_DATABASE_PREFIX (platform_bench: databases
-  <prefix>_<scale>), BENCH_APP_NODE_ARGS (extra node flags for the apps, e.g. --cpu-prof).`;
+  <prefix>_<scale>), BENCH_APP_NODE_ARGS (extra node flags for the apps, e.g. --cpu-prof), BENCH_APP_UNSET (variables of the
+  image's environment the apps start without, e.g. MALLOC_ARENA_MAX: as a host that does not set them runs them; npm start's
+  defaults still apply, as its launcher sets them, unless BENCH_APP_DEFAULTS=off).`;
 
 export function parseArgs(argv: string[]): BenchArgs {
   const lists: Record<string, string[]> = {};

@@ -13,7 +13,7 @@ import { basename, join } from 'node:path';
 import { tenantPath } from '../test/rest-connectors/connector-factories';
 import { seedTenant } from '../test/support/fixtures';
 import { largeCollection, largeOpenApi } from '../test/import-export/large-sources';
-import { benchToken, ensureBuilt, rssKb, runBench, Server, startApp } from './processes';
+import { appEnvUnset, benchToken, ensureBuilt, memoryBreakdown, rssKb, runBench, Server, startApp } from './processes';
 
 interface Source {
   label: string;
@@ -66,10 +66,12 @@ async function measure({ label, format, source, select }: Source): Promise<void>
     const answer = (await res.json()) as { connectors?: unknown[]; message?: unknown };
     const ms = Date.now() - started;
     const peakKb = rssKb(pid, 'VmHWM');
+    const after = memoryBreakdown(pid);
     const outcome = res.status === 200 ? `${answer.connectors?.length} connectors` : `${res.status} ${JSON.stringify(answer.message).slice(0, 200)}`;
     const mb = (kb: number) => Math.round(kb / 1024);
     console.log(
-      `| ${label} | ${(Buffer.byteLength(source) / 1024 / 1024).toFixed(1)} MiB | ${outcome} | ${(ms / 1000).toFixed(1)} s | ${mb(atRestKb)} MB | ${mb(peakKb)} MB |`,
+      `| ${label} | ${(Buffer.byteLength(source) / 1024 / 1024).toFixed(1)} MiB | ${outcome} | ${(ms / 1000).toFixed(1)} s | ${mb(atRestKb)} MB | ${mb(peakKb)} MB | ` +
+        `${after ? `${after.threads} threads, ${after.arenas} arenas ${after.arenasMb} MB` : '-'} |`,
     );
   } finally {
     await app?.stop();
@@ -81,7 +83,9 @@ async function measure({ label, format, source, select }: Source): Promise<void>
 runBench(
   async () => {
     ensureBuilt(['transactional-service'], false, console.log);
-    console.log('| source | size | answer (dry run) | time | RSS at rest | peak RSS |\n|---|---|---|---|---|---|');
+    const unset = appEnvUnset();
+    console.log(unset.length ? `the app starts without the image's ${unset.join(', ')} (BENCH_APP_UNSET)` : "the app starts with the image's environment");
+    console.log('| source | size | answer (dry run) | time | RSS at rest | peak RSS | after: threads, malloc arenas |\n|---|---|---|---|---|---|---|');
     for (const source of sourcesOf(process.argv.slice(2))) await measure(source);
   },
   async () => app?.stop(),

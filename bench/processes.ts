@@ -5,6 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, readlinkSync, statSync } from 'node:fs';
 import { request } from 'node:http';
 import { relative, resolve } from 'node:path';
+import { withAppEnvDefaults } from '@app/platform';
 import { freePort } from '../test/support/free-port';
 
 export const ROOT = resolve(__dirname, '..');
@@ -117,9 +118,35 @@ export function imageEnv(): Record<string, string> {
 
 const appNodeArgs = () => [...imageNodeFlags(), ...(process.env.BENCH_APP_NODE_ARGS ?? '').split(' ').filter(Boolean)];
 
+/**
+ * The image's environment less the variables BENCH_APP_UNSET names (comma-separated), e.g. `BENCH_APP_UNSET=MALLOC_ARENA_MAX`:
+ * the apps as a host that does not set them starts them.
+ */
+export function benchImageEnv(unset = appEnvUnset()): Record<string, string> {
+  return Object.fromEntries(Object.entries(imageEnv()).filter(([key]) => !unset.includes(key)));
+}
+
+/**
+ * What the apps start with: benchImageEnv, and APP_ENV_DEFAULTS where it does not set them, as npm start's script and
+ * launcher set them (libs/platform/src/app/app-process.ts); BENCH_APP_DEFAULTS=off leaves them out, to measure a plain
+ * `node dist/apps/<app>/main.js` on such a host.
+ */
+export function appStartEnv(unset = appEnvUnset(), defaults = process.env.BENCH_APP_DEFAULTS !== 'off'): Record<string, string> {
+  const env = benchImageEnv(unset);
+  return defaults ? (withAppEnvDefaults(env) as Record<string, string>) : env;
+}
+
+/** The variables of the image's environment the apps are started without (BENCH_APP_UNSET). */
+export function appEnvUnset(): string[] {
+  return (process.env.BENCH_APP_UNSET ?? '')
+    .split(',')
+    .map((name) => name.trim())
+    .filter(Boolean);
+}
+
 function appSettings(databaseUrl: string): Record<string, string> {
   return {
-    ...imageEnv(),
+    ...appStartEnv(),
     NODE_ENV: 'production',
     DATABASE_URL: databaseUrl,
     AUTH_JWT_SECRET: JWT_SECRET,
@@ -359,3 +386,67 @@ export function runBench(main: () => Promise<void>, stopAll: () => Promise<void>
 }
 
 export const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
+
+/** Where a process's resident memory is, from /proc: its threads, and the malloc arenas' share of its anonymous memory. */
+export interface MemoryBreakdown {
+  threads: number;
+  rssMb: number;
+  /** Anonymous memory (heaps, stacks, V8's pages, malloc), and files mapped (the node binary's pages, mostly). */
+  anonMb: number;
+  fileMb: number;
+  /**
+   * glibc's malloc arenas other than the main one (which grows with brk): each is a 64 MB-aligned anonymous reservation,
+   * its used part read-write and the rest `---p` (glibc's HEAP_MAX_SIZE on 64-bit). One per thread that allocates,
+   * up to 8 per core, unless MALLOC_ARENA_MAX bounds them.
+   */
+  arenas: number;
+  arenasMb: number;
+}
+
+const ARENA_BYTES = 64 * 1024 * 1024;
+
+/** The breakdown of a running process; undefined when /proc cannot tell (it is gone, or not ours to read). */
+export function memoryBreakdown(pid: number): MemoryBreakdown | undefined {
+  let smaps: string;
+  try {
+    smaps = readFileSync(`/proc/${pid}/smaps`, 'utf8');
+  } catch {
+    return undefined;
+  }
+  const mappings: Array<{ start: bigint; end: bigint; perms: string; anonymous: boolean; rssKb: number }> = [];
+  for (const line of smaps.split('\n')) {
+    const header = /^([0-9a-f]+)-([0-9a-f]+) (\S{4}) \S+ \S+ (\d+)\s*(.*)$/.exec(line);
+    if (header) {
+      mappings.push({
+        start: BigInt(`0x${header[1]}`),
+        end: BigInt(`0x${header[2]}`),
+        perms: header[3],
+        anonymous: header[4] === '0' && header[5] === '',
+        rssKb: 0,
+      });
+      continue;
+    }
+    const rss = /^Rss:\s+(\d+) kB/.exec(line);
+    if (rss && mappings.length > 0) mappings[mappings.length - 1].rssKb = Number(rss[1]);
+  }
+  let arenas = 0;
+  let arenasKb = 0;
+  const size = BigInt(ARENA_BYTES);
+  mappings.forEach((m, i) => {
+    if (!m.anonymous || m.perms !== 'rw-p' || m.start % size !== 0n) return;
+    const rest = mappings[i + 1];
+    const whole = m.end - m.start === size || (rest?.anonymous && rest.perms === '---p' && rest.start === m.end && rest.end - m.start === size);
+    if (!whole) return;
+    arenas++;
+    arenasKb += m.rssKb;
+  });
+  const mbOf = (kb: number) => Math.round(kb / 102.4) / 10;
+  return {
+    threads: readdirSync(`/proc/${pid}/task`).length,
+    rssMb: mbOf(rssKb(pid, 'VmRSS')),
+    anonMb: mbOf(rssKb(pid, 'RssAnon')),
+    fileMb: mbOf(rssKb(pid, 'RssFile')),
+    arenas,
+    arenasMb: mbOf(arenasKb),
+  };
+}

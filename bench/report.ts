@@ -4,7 +4,7 @@ import { cpus, totalmem } from 'node:os';
 import { resolve } from 'node:path';
 import { BenchArgs, CONNECTORS_PER_BOT, Operation, Scale, SCALES, WRITES } from './args';
 import { Fixtures } from './database';
-import { imageNodeFlags } from './processes';
+import { imageNodeFlags, MemoryBreakdown } from './processes';
 import { RunResult } from './scenarios';
 import type { TestRunResult } from './test-run-bench';
 
@@ -108,6 +108,8 @@ export interface ScaleResult {
   testRun?: TestRunResult;
   /** VmHWM of each process at the end: its peak since start, start-up included. */
   processHighWaterMb: Record<string, number>;
+  /** Each process's threads and malloc arenas at the end (absent in results written before it was measured). */
+  processMemory?: Record<string, MemoryBreakdown>;
 }
 export interface CrossScale {
   op: Operation;
@@ -136,6 +138,10 @@ export interface BenchResults {
   crossScale: CrossScale[];
   /** Absent without `--replica`. */
   replica?: ReplicaSetup;
+  /** The variables of the image's environment the apps were started without (BENCH_APP_UNSET); absent or empty: none. */
+  appEnvUnset?: string[];
+  /** The environment the image's settings gave the apps (appStartEnv: the image's, less appEnvUnset, with npm start's defaults). */
+  appStartEnv?: Record<string, string>;
 }
 
 const READS: Operation[] = ['get', 'get-own-write', 'page', 'page-search', 'quicksearch', 'list', 'environments', 'bots'];
@@ -582,7 +588,14 @@ function markdown(results: BenchResults): string {
     '## How to read this',
     '',
     `- **app**: the real app built in \`dist/\`, run as production runs it (\`node ${imageNodeFlags().join(' ')} dist/apps/<app>/main.js\`, the image's flags, NODE_ENV=production,`,
-    '  LOG_LEVEL=info with its log lines written to /dev/null, rate limit raised out of the way). **base**: `bench/baseline-server.js`,',
+    '  LOG_LEVEL=info with its log lines written to /dev/null, rate limit raised out of the way)' +
+      (results.appEnvUnset?.length ? `, and without the image's ${results.appEnvUnset.join(', ')} (BENCH_APP_UNSET)` : ", with the image's environment") +
+      (results.appStartEnv
+        ? `: ${Object.entries(results.appStartEnv)
+            .map(([k, v]) => `${k}=${v}`)
+            .join(' ')}`
+        : '') +
+      '. **base**: `bench/baseline-server.js`,',
     '  node:http + mysql2 (pool of 10, like the app) + an HMAC check of the same JWT, one scoped query per read (the page: count and',
     '  rows), a write and its tags in one transaction, JSON of the same shape: the floor of what Node does for the request on this machine,',
     "  on the app's schema (a connector's tags and flows joined in by a UNION). **denorm**: the same server with FLOOR=denormalized, whose",
@@ -624,6 +637,13 @@ function markdown(results: BenchResults): string {
       `Peak RSS since start (VmHWM, start-up included): ${Object.entries(scale.processHighWaterMb)
         .map(([k, v]) => `${k} ${v} MB`)
         .join(', ')}.`,
+      ...(scale.processMemory
+        ? [
+            `At the end: ${Object.entries(scale.processMemory)
+              .map(([k, v]) => `${k} ${v.rssMb} MB (${v.threads} threads, ${v.arenas} malloc arenas besides the main one holding ${v.arenasMb} MB)`)
+              .join(', ')}.`,
+          ]
+        : []),
       '',
       ...opTable(scale),
       ...denormalizedTable(scale),

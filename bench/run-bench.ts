@@ -15,8 +15,11 @@ import {
   busyNow,
   cpuMs,
   databasePid,
+  appEnvUnset,
+  appStartEnv,
   ensureBuilt,
   machineBusyMs,
+  memoryBreakdown,
   OTHER_LOAD_WARNING,
   runBench,
   rssKb,
@@ -70,7 +73,12 @@ async function main(): Promise<void> {
     },
     scales: [],
     crossScale: [],
+    appEnvUnset: appEnvUnset(),
+    appStartEnv: appStartEnv(),
   };
+  if (results.appEnvUnset!.length > 0) {
+    log(`the apps start without the image's ${results.appEnvUnset!.join(', ')} (BENCH_APP_UNSET); with ${JSON.stringify(appStartEnv())}`);
+  }
   if (args.replica) {
     log("\n== starting a replication pair of the bench's own (--replica)");
     replication = await startBenchReplication(log);
@@ -173,7 +181,22 @@ async function benchScale(scale: Scale, args: BenchArgs, results: BenchResults):
     }
     const testRun = testRuns ? await benchTestRuns(servers.get('transactional-service')!, fixtures, tokens, args, log) : undefined;
     const processHighWaterMb = Object.fromEntries([...servers.values()].map((s) => [s.name, mb(rssKb(s.child.pid!, 'VmHWM'))]));
-    return { scale, database: databaseOf(scale), seedSeconds: prepared.seedSeconds ?? null, counts: fixtures.counts, ops, testRun, processHighWaterMb };
+    const processMemory = Object.fromEntries(
+      [...servers.values()].flatMap((s) => {
+        const breakdown = memoryBreakdown(s.child.pid!);
+        return breakdown ? [[s.name, breakdown]] : [];
+      }),
+    );
+    return {
+      scale,
+      database: databaseOf(scale),
+      seedSeconds: prepared.seedSeconds ?? null,
+      counts: fixtures.counts,
+      ops,
+      testRun,
+      processHighWaterMb,
+      processMemory,
+    };
   } finally {
     await statements.end();
     await Promise.all([...servers.values()].map(async (s) => (await s.stop(), running.delete(s))));
@@ -249,6 +272,7 @@ async function measureOnce({ scale, scenario, server, round: roundNo, target, to
   // Cores busy with anything else (kernel network work included): another load on the machine skews the run.
   const otherCores = round((used[3] - used[0] - used[1] - used[2]) / 1000 / run.durationSeconds, 2);
   const peakRssMb = mb(sampler.stop());
+  const memory = server === 'app' ? memoryBreakdown(target.child.pid!) : undefined;
   target.assertRunning();
   const errors = run.errors + run.timeouts + run.non2xx;
   const codes = Object.entries(run.statusCodes)
@@ -260,6 +284,7 @@ async function measureOnce({ scale, scenario, server, round: roundNo, target, to
       `cpu/req ${serverMs} ms + db ${databaseMs} ms  ${round(queriesPerRequest, 1)} queries/req` +
       (replicaQueriesPerRequest === undefined ? '' : ` (${round(replicaQueriesPerRequest, 2)} on the replica)`) +
       (primaryFallbackReads ? `  primary fallbacks ${JSON.stringify(primaryFallbackReads)}` : '') +
+      (memory ? `  ${memory.threads} threads, ${memory.arenas} arenas ${memory.arenasMb} MB` : '') +
       (errors ? `  ERRORS ${errors} (${codes}, ${run.errors} conn errors, ${run.timeouts} timeouts)` : ''),
   );
   return {

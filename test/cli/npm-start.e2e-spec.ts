@@ -4,6 +4,7 @@ import { connect, createServer, Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { REST_CONNECTOR_TEST_EXAMPLES, SAVED_REST_CONNECTOR_TEST_EXAMPLES } from '@app/domain';
+import { APP_NODE_FLAGS, PLATFORM_APPS } from '@app/platform';
 import { DEMO_IDS } from '@app/seed-data';
 import { startNatsServer } from '../support/nats-server';
 import { ROOT, runNode } from '../support/run-command';
@@ -62,6 +63,16 @@ class Launch {
     return pid;
   }
 
+  /** One app's node flags (those before its main.js) and the value of one variable of its environment. */
+  appProcess(app: string, variable: string): { flags: string[]; value: string | undefined } {
+    const pid = this.appPid(app);
+    const args = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+    const main = args.findIndex((arg) => arg.endsWith(`dist/apps/${app}/main.js`));
+    const environment = readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0');
+    const value = environment.find((entry) => entry.startsWith(`${variable}=`))?.slice(variable.length + 1);
+    return { flags: args.slice(1, main), value };
+  }
+
   signal(signal: NodeJS.Signals): void {
     this.child.kill(signal);
   }
@@ -102,6 +113,10 @@ describe('npm start on a fresh machine', () => {
       expect(atStart).toContain('\n  demo echo target: http://127.0.0.2:3004 (the demo connectors and the test-run examples call it)\n');
       expect(atStart).toContain('\n  NATS: no broker: events via the feed only (NATS_URL publishes them to NATS JetStream)\n');
       expect(existsSync(join(cwd, 'data', 'platform.sqlite'))).toBe(true);
+      // Started as the image starts each app: its node flags, and two malloc arenas where the environment sets no bound.
+      for (const app of Object.values(PLATFORM_APPS)) {
+        expect({ app: app.name, ...sut.appProcess(app.name, 'MALLOC_ARENA_MAX') }).toEqual({ app: app.name, flags: [...APP_NODE_FLAGS], value: '2' });
+      }
 
       const token = /Development token[^\n]*\n\n(\S+)\n/.exec(atStart)?.[1];
       expect(token).toMatch(/^ey[\w-]+\.[\w-]+\.[\w-]+$/);
@@ -164,10 +179,18 @@ describe('npm start on a fresh machine', () => {
   it('shows the NATS servers and the admitted ranges in the banner, after the broker said it is connected', async () => {
     const nats = await startNatsServer({ name: 'npm-start' });
     const cwd = mkdtempSync(join(tmpdir(), 'platform-start-'));
-    const sut = new Launch(cwd, { LOG_LEVEL: 'info', NATS_URL: nats.url, NATS_STREAM: 'NPM_START_BANNER', OUTBOUND_ALLOWED_CIDRS: '127.0.0.2/32' });
+    const sut = new Launch(cwd, {
+      LOG_LEVEL: 'info',
+      NATS_URL: nats.url,
+      NATS_STREAM: 'NPM_START_BANNER',
+      OUTBOUND_ALLOWED_CIDRS: '127.0.0.2/32',
+      MALLOC_ARENA_MAX: '3',
+    });
 
     try {
       const atStart = await sut.until(BANNER_LAST_LINE);
+      // A bound the environment sets is the apps' own.
+      expect(sut.appProcess('bot-admin', 'MALLOC_ARENA_MAX').value).toBe('3');
 
       expectBannerLast(atStart);
       expect(atStart).toContain(`\n  NATS: ${nats.url}, stream NPM_START_BANNER\n`);

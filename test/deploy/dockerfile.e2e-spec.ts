@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { PLATFORM_APPS } from '@app/platform';
+import { APP_ENV_DEFAULTS, APP_NODE_FLAGS, PLATFORM_APPS } from '@app/platform';
 import { dockerIgnored, findStage, parseCopy, parseDockerfile, readDockerfile, readDockerignore, ROOT, stageChain } from './deploy-support';
 
 /** Runs that install every dependency: `npm ci` / `npm install` without --omit=dev (or the older equivalents). */
@@ -32,6 +32,8 @@ describe('docker/Dockerfile', () => {
     expect(cmds.length).toBeGreaterThan(0);
     const cmd = JSON.parse(cmds[cmds.length - 1].args) as string[];
     expect(cmd).toEqual(['node', expect.stringMatching(/^--max-old-space-size=\d+$/), '--no-allocation-site-pretenuring', 'dist/app/main.js']);
+    // The same flags npm start's launcher gives each app (tools/cli/src/launched-app.ts).
+    expect(cmd.slice(1, -1)).toEqual(APP_NODE_FLAGS);
     for (const entrypoint of of('ENTRYPOINT')) {
       const parsed = JSON.parse(entrypoint.args) as string[];
       expect(parsed[0]).not.toMatch(/(^|\/)(ba)?sh$/);
@@ -63,6 +65,10 @@ describe('docker/Dockerfile', () => {
     const build = stageChain(dockerfile, findStage(dockerfile, app?.from as string));
     expect(build.some((s) => s.instructions.some((i) => i.keyword === 'RUN' && /npm run build/.test(i.args)))).toBe(true);
     expect(of('ENV').map((e) => e.args)).toContainEqual(expect.stringMatching(/NODE_ENV=production/));
+    // What npm start's launcher sets where the environment does not: the image sets the same.
+    for (const [name, value] of Object.entries(APP_ENV_DEFAULTS)) {
+      expect(of('ENV').map((e) => e.args)).toContainEqual(expect.stringMatching(new RegExp(`(^|\\s)${name}=${value}(\\s|$)`)));
+    }
     // The runtime stage checks the APP build arg against the three apps.
     for (const name of Object.values(PLATFORM_APPS).map((a) => a.name)) {
       expect(final.instructions.find((i) => i.keyword === 'RUN' && i.args.includes(name))).toBeDefined();

@@ -8,6 +8,7 @@ import './performance/lazy-nest-date-formatters';
 // App factory and the three apps' names, labels and ports
 export * from './app/platform-app.definition';
 export * from './app/platform-apps';
+export * from './app/app-process';
 export * from './app/create-platform-app';
 export * from './app/run-platform-app';
 

@@ -1,11 +1,14 @@
-import { APP_STARTED_MESSAGE, PLATFORM_APPS } from '@app/platform';
+import { APP_NODE_FLAGS, APP_STARTED_MESSAGE, PLATFORM_APPS, withAppEnvDefaults } from '@app/platform';
 import { ChildProcess, fork } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 
 export type PlatformApp = (typeof PLATFORM_APPS)[keyof typeof PLATFORM_APPS];
 
-/** One app of the platform as `npm start` runs it: a process of its own, exactly `node dist/apps/<app>/main.js`. */
+/**
+ * One app of the platform as `npm start` runs it: a process of its own, `node dist/apps/<app>/main.js` with the image's
+ * node flags and the environment the image sets where the launcher's does not (APP_NODE_FLAGS, APP_ENV_DEFAULTS).
+ */
 export class LaunchedApp {
   /** Settles once the app listens and has written its start-up lines; never if it stops first. */
   readonly started: Promise<void>;
@@ -22,7 +25,12 @@ export class LaunchedApp {
     if (!existsSync(main)) throw new Error(`${main} is missing: run npm run build first`);
     // The apps write to the launcher's own stdout and stderr (no pipe through it): their lines and the banner keep
     // the order in which they were written.
-    this.child = fork(main, [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'], env });
+    // The launcher's own node flags (none under npm start) after the image's: one given to it is given to the apps.
+    this.child = fork(main, [], {
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+      env: withAppEnvDefaults(env),
+      execArgv: [...APP_NODE_FLAGS, ...process.execArgv],
+    });
     this.started = new Promise((done) => this.child.on('message', (message) => message === APP_STARTED_MESSAGE && done()));
     this.ended = new Promise((done) => {
       this.child.once('exit', (code, signal) => done(signal ? `killed by ${signal}` : `exit code ${code}`));

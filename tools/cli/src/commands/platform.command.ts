@@ -14,7 +14,7 @@ const START_TIMEOUT_MS = 60_000;
 
 /**
  * `npm start`: migrates the database, loads the demo data into an empty one (never in production),
- * starts the three apps as their own processes, exactly as `node dist/apps/<app>/main.js` would,
+ * starts the three apps as their own processes, as the image starts each (`node <its flags> dist/apps/<app>/main.js`),
  * and once all three have started prints each Swagger UI URL and a development token, last. When one
  * app stops, it is named with how it ended, the other two are stopped, and the exit code is not 0.
  */
