@@ -423,16 +423,18 @@ const DENORMALIZED = {
     return found.filter((row) => row.name !== null).map((row) => row.name);
   },
 
-  /** Ordered in SQL by the index (bot, deleted_at, name_key, uuid); an empty bot in scope: one row of NULLs. */
+  /**
+   * Ordered in SQL by the index (bot, deleted_at, name_key, uuid), the connectors the driving table so that no sort
+   * is needed; a bot with none is told from one out of scope by a second statement, on that answer only.
+   */
   async list([org, env, bot]) {
     const found = await rows(
-      'SELECT c.uuid, c.name, c.tags, c.content FROM bots b JOIN environments e ON e.uuid = b.environment_uuid ' +
-        'LEFT JOIN floor_connectors c ON c.bot_uuid = b.uuid AND c.deleted_at IS NULL WHERE b.uuid = ? AND b.environment_uuid = ? AND e.organization_uuid = ? ' +
-        'ORDER BY c.name_key, c.uuid',
-      [bot, env, org],
+      'SELECT c.uuid, c.name, c.tags, c.content FROM floor_connectors c JOIN bots b ON b.uuid = c.bot_uuid ' +
+        `${SCOPE} AND c.bot_uuid = ? AND c.deleted_at IS NULL ORDER BY c.name_key, c.uuid`,
+      [bot, env, org, bot],
     );
-    if (found.length === 0) throw new HttpError(404, `Bot ${bot} not found`);
-    return { data: found.filter((c) => c.uuid !== null).map((c) => ({ uuid: c.uuid, name: c.name, tags: json(c.tags), content: json(c.content) || [] })) };
+    if (found.length === 0 && (await rows(`SELECT 1 FROM bots b ${SCOPE}`, [bot, env, org])).length === 0) throw new HttpError(404, `Bot ${bot} not found`);
+    return { data: found.map((c) => ({ uuid: c.uuid, name: c.name, tags: json(c.tags), content: json(c.content) || [] })) };
   },
 };
 const READS = process.env.FLOOR === 'denormalized' ? DENORMALIZED : { get: getConnector, page, quicksearch, list };

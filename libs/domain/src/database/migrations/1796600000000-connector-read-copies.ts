@@ -48,18 +48,14 @@ export class ConnectorReadCopies1796600000000 implements MigrationInterface {
           uuids,
         )
       ).map((row: Record<string, unknown>) => ({ connectorUuid: String(row.connector_uuid), uuid: String(row.uuid), name: String(row.name) }));
-      for (const uuid of uuids) {
+      const copies = uuids.flatMap((uuid) => {
         const ofTags = tags.filter((tag) => tag.connectorUuid === uuid);
         const ofFlows = flows.filter((flow) => flow.connectorUuid === uuid);
-        if (ofTags.length === 0 && ofFlows.length === 0) continue;
+        if (ofTags.length === 0 && ofFlows.length === 0) return [];
         const { tagsJson, tagKeys } = tagCopy(ofTags);
-        await queryRunner.query('UPDATE rest_connectors SET tags_json = ?, tag_keys = ?, flows_json = ? WHERE uuid = ?', [
-          tagsJson,
-          tagKeys,
-          flowCopy(ofFlows),
-          uuid,
-        ]);
-      }
+        return [{ uuid, tagsJson, tagKeys, flowsJson: flowCopy(ofFlows) }];
+      });
+      if (copies.length > 0) await writeCopies(queryRunner, copies);
       after = uuids[uuids.length - 1];
     }
   }
@@ -67,4 +63,21 @@ export class ConnectorReadCopies1796600000000 implements MigrationInterface {
   public async down(queryRunner: QueryRunner): Promise<void> {
     await queryRunner.dropColumns('rest_connectors', ['flows_json', 'tag_keys', 'tags_json']);
   }
+}
+
+/**
+ * One UPDATE for a batch (a CASE per column, the same text on both engines): a statement per row made the migration
+ * of a million connectors take about 17 minutes on MariaDB.
+ */
+async function writeCopies(queryRunner: QueryRunner, copies: Array<{ uuid: string; tagsJson: string; tagKeys: string; flowsJson: string }>): Promise<void> {
+  const cases = (pick: (copy: (typeof copies)[number]) => string) => ({
+    text: `CASE uuid ${copies.map(() => 'WHEN ? THEN ?').join(' ')} END`,
+    values: copies.flatMap((copy) => [copy.uuid, pick(copy)]),
+  });
+  const [tagsJson, tagKeys, flowsJson] = [cases((c) => c.tagsJson), cases((c) => c.tagKeys), cases((c) => c.flowsJson)];
+  await queryRunner.query(
+    `UPDATE rest_connectors SET tags_json = ${tagsJson.text}, tag_keys = ${tagKeys.text}, flows_json = ${flowsJson.text} ` +
+      `WHERE uuid IN (${copies.map(() => '?').join(', ')})`,
+    [...tagsJson.values, ...tagKeys.values, ...flowsJson.values, ...copies.map((copy) => copy.uuid)],
+  );
 }
