@@ -102,6 +102,19 @@ describe('Rest connectors: number of SQL queries per read (MariaDB)', () => {
     expect(hundred.count).toBe(one.count);
   });
 
+  it('reads nothing of the environment for a create that names no {{env.NAME}}, and reads it for one that does', async () => {
+    const own = await seedTenant(sut.dataSource);
+    const environmentReads = () => spy.mock.calls.filter(([sql]) => String(sql).includes('connector_variable')).length;
+    spy.mockClear();
+    await createConnector(sut, own, token, { name: 'Plain create' });
+    const plain = environmentReads();
+    spy.mockClear();
+    await createConnector(sut, own, token, { name: 'Create from the environment', url: '{{env.BASE_URL}}/items' });
+    const referring = environmentReads();
+
+    expect({ plain, referring: referring > 0 }).toEqual({ plain: 0, referring: true });
+  });
+
   it('lists the connectors with their tags and content in one statement', async () => {
     const { count, body } = await queriesFor(`${tenantPath(crowded)}/list`);
 

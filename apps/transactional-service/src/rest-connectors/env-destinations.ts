@@ -124,7 +124,10 @@ export function environmentOf(
 }
 
 /** The fields of a connector that may refer to its environment's variables. */
-export type EnvironmentReferences = Pick<BindingSource, 'url' | 'oauthUrl' | 'body'> & { headers?: ReadonlyArray<{ value: string; secret?: boolean }> | null };
+export type EnvironmentReferences = Pick<BindingSource, 'url' | 'body'> & {
+  oauthUrl?: string | null;
+  headers?: ReadonlyArray<{ value: string; secret?: boolean }> | null;
+};
 
 /**
  * Whether a connector refers to any `{{env.NAME}}` (in url, oauthUrl, a plain header's value or the body): whether a

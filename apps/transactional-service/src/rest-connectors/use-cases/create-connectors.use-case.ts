@@ -132,7 +132,7 @@ export class CreateConnectors {
       request,
       async (idempotent) => {
         for (let attempt = 1; ; attempt++) {
-          const created = this.prepare(path, dto, author, await this.environments.of(path));
+          const created = this.prepare(path, dto, author, await this.environments.forWrite(path, dto));
           const answer = { uuid: created.connector.uuid };
           try {
             await this.insert(path, [created], author, consistency, idempotent, answer);

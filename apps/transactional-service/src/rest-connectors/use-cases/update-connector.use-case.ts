@@ -71,7 +71,7 @@ export class UpdateConnector {
     return this.writes.untilWritten(path, ifMatch, async (condition) => {
       const found = await this.reads.findForWrite(path);
       requireMatch(condition, found.connector);
-      const prepared = this.prepare(found, dto, author, await this.environments.of(path), new Date(), revertedTo);
+      const prepared = this.prepare(found, dto, author, await this.environments.forWrite(path, found.connector, dto), new Date(), revertedTo);
       const { current, write } = prepared;
       if (write === null) return { body: { message: 'Rest connector unchanged', data: current.uuid }, etag: etagOf(current) };
       const written = await unlessNameTaken(write.values.name, () =>
