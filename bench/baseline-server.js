@@ -95,6 +95,11 @@ async function getConnector([org, env, bot, uuid]) {
   if (!c) throw new HttpError(404, `Rest connector ${uuid} not found`);
   const tags = found.filter((row) => Number(row.kind) === 1).map((row) => ({ position: Number(row.position), name: row.relation_name }));
   const flows = found.filter((row) => Number(row.kind) === 2).map((row) => ({ key: row.relation_name.toLowerCase(), uuid: row.relation_uuid, name: row.relation_name }));
+  return connectorAnswer(c, tags.sort(byPosition).map(({ name }) => ({ name })), flows.sort(byKey).map(({ uuid: id, name }) => ({ uuid: id, name })));
+}
+
+/** A get's answer from the connector's row and its tags and flows, in order; secrets as their placeholders. */
+function connectorAnswer(c, tags, flows) {
   const secret = (value, placeholder) => (value === null ? null : placeholder);
   return {
     uuid: c.uuid, name: c.name, description: c.description, requestType: c.request_type, url: c.url, headers: json(c.headers),
@@ -102,8 +107,7 @@ async function getConnector([org, env, bot, uuid]) {
     bearerToken: secret(c.bearer_token, '<BEARER_TOKEN>'), clientId: c.client_id, clientSecret: secret(c.client_secret, '<CLIENT_SECRET>'),
     oauthUrl: c.oauth_url, authUsername: c.auth_username, authPassword: secret(c.auth_password, '<PASSWORD>'),
     apiKeyName: c.api_key_name, apiKeyIn: c.api_key_in, apiKey: secret(c.api_key, '<API_KEY>'), body: c.body, output: c.output,
-    tags: tags.sort(byPosition).map(({ name }) => ({ name })), flows: flows.sort(byKey).map(({ uuid: id, name }) => ({ uuid: id, name })),
-    updatedAt: c.updated_at.toISOString(), updatedBy: c.updated_by,
+    tags, flows, updatedAt: c.updated_at.toISOString(), updatedBy: c.updated_by,
   };
 }
 
@@ -128,7 +132,11 @@ async function page([org, env, bot], query) {
     ),
   ]);
   if (!counted.scope) throw new HttpError(404, `Bot ${bot} not found`);
-  const total = Number(counted.total);
+  return pageAnswer(number, size, Number(counted.total), items);
+}
+
+/** A page's answer from its rows (their tags and flows as JSON text; NULL for none). */
+function pageAnswer(number, size, total, items) {
   const totalPages = Math.ceil(total / size);
   const content = items.map((c) => ({
     uuid: c.uuid, name: c.name, flows: json(c.flows) || [], tags: json(c.tags) || [], updatedAt: c.updated_at.toISOString(),
@@ -141,19 +149,21 @@ async function page([org, env, bot], query) {
   };
 }
 
-async function quicksearch([org, env, bot], query) {
-  const term = String(query.get('searchTerm') || '').trim();
-  if (!term) throw new HttpError(400, 'searchTerm must be a non-blank string');
-  const limit = Math.min(50, Math.max(1, Number(query.get('limit') || 6)));
-  const found = await rows(
-    `SELECT c.name FROM bots b JOIN environments e ON e.uuid = b.environment_uuid LEFT JOIN rest_connectors c ON c.bot_uuid = b.uuid ` +
-      `AND c.deleted_at IS NULL AND c.name_key LIKE ? ESCAPE '!' WHERE b.uuid = ? AND b.environment_uuid = ? AND e.organization_uuid = ? ` +
-      `ORDER BY CASE WHEN c.name_key LIKE ? ESCAPE '!' THEN 0 ELSE 1 END, c.name_key LIMIT ?`,
-    [contains(term), bot, env, org, contains(term).slice(1), limit],
-  );
-  if (found.length === 0) throw new HttpError(404, `Bot ${bot} not found`);
-  return found.filter((row) => row.name !== null).map((row) => row.name);
-}
+/** Quicksearch over `table` (the apps' rest_connectors, or the denormalized floor's copy). */
+const quicksearchIn = (table) =>
+  async function quicksearch([org, env, bot], query) {
+    const term = String(query.get('searchTerm') || '').trim();
+    if (!term) throw new HttpError(400, 'searchTerm must be a non-blank string');
+    const limit = Math.min(50, Math.max(1, Number(query.get('limit') || 6)));
+    const found = await rows(
+      `SELECT c.name FROM bots b JOIN environments e ON e.uuid = b.environment_uuid LEFT JOIN ${table} c ON c.bot_uuid = b.uuid ` +
+        `AND c.deleted_at IS NULL AND c.name_key LIKE ? ESCAPE '!' WHERE b.uuid = ? AND b.environment_uuid = ? AND e.organization_uuid = ? ` +
+        `ORDER BY CASE WHEN c.name_key LIKE ? ESCAPE '!' THEN 0 ELSE 1 END, c.name_key LIMIT ?`,
+      [contains(term), bot, env, org, contains(term).slice(1), limit],
+    );
+    if (found.length === 0) throw new HttpError(404, `Bot ${bot} not found`);
+    return found.filter((row) => row.name !== null).map((row) => row.name);
+  };
 
 /** The bot's connectors with their content, and their tags, as one union put in order in code (an empty bot in scope: one row of NULLs). */
 async function list([org, env, bot]) {
@@ -366,15 +376,7 @@ const DENORMALIZED = {
       [bot, env, org, uuid, bot],
     );
     if (!c) throw new HttpError(404, `Rest connector ${uuid} not found`);
-    const secret = (value, placeholder) => (value === null ? null : placeholder);
-    return {
-      uuid: c.uuid, name: c.name, description: c.description, requestType: c.request_type, url: c.url, headers: json(c.headers),
-      contentType: c.content_type, authType: c.auth_type, grantType: c.grant_type, basicToken: secret(c.basic_token, '<BASIC_TOKEN>'),
-      bearerToken: secret(c.bearer_token, '<BEARER_TOKEN>'), clientId: c.client_id, clientSecret: secret(c.client_secret, '<CLIENT_SECRET>'),
-      oauthUrl: c.oauth_url, authUsername: c.auth_username, authPassword: secret(c.auth_password, '<PASSWORD>'),
-      apiKeyName: c.api_key_name, apiKeyIn: c.api_key_in, apiKey: secret(c.api_key, '<API_KEY>'), body: c.body, output: c.output,
-      tags: json(c.tags), flows: json(c.flows), updatedAt: c.updated_at.toISOString(), updatedBy: c.updated_by,
-    };
+    return connectorAnswer(c, json(c.tags), json(c.flows));
   },
 
   async page([org, env, bot], query) {
@@ -396,32 +398,10 @@ const DENORMALIZED = {
       ),
     ]);
     if (!counted.scope) throw new HttpError(404, `Bot ${bot} not found`);
-    const total = Number(counted.total);
-    const totalPages = Math.ceil(total / size);
-    const content = items.map((c) => ({
-      uuid: c.uuid, name: c.name, flows: json(c.flows), tags: json(c.tags), updatedAt: c.updated_at.toISOString(),
-      updatedBy: c.updated_by, user: { username: c.updated_by, image: c.updated_by_image },
-    }));
-    return {
-      content, pageable: { pageNumber: number, pageSize: size, offset: number * size, paged: true, unpaged: false, sort: SORTED },
-      totalPages, totalElements: total, last: number >= totalPages - 1, size, number, sort: SORTED,
-      numberOfElements: content.length, first: number === 0, empty: content.length === 0,
-    };
+    return pageAnswer(number, size, Number(counted.total), items);
   },
 
-  async quicksearch([org, env, bot], query) {
-    const term = String(query.get('searchTerm') || '').trim();
-    if (!term) throw new HttpError(400, 'searchTerm must be a non-blank string');
-    const limit = Math.min(50, Math.max(1, Number(query.get('limit') || 6)));
-    const found = await rows(
-      `SELECT c.name FROM bots b JOIN environments e ON e.uuid = b.environment_uuid LEFT JOIN floor_connectors c ON c.bot_uuid = b.uuid ` +
-        `AND c.deleted_at IS NULL AND c.name_key LIKE ? ESCAPE '!' WHERE b.uuid = ? AND b.environment_uuid = ? AND e.organization_uuid = ? ` +
-        `ORDER BY CASE WHEN c.name_key LIKE ? ESCAPE '!' THEN 0 ELSE 1 END, c.name_key LIMIT ?`,
-      [contains(term), bot, env, org, contains(term).slice(1), limit],
-    );
-    if (found.length === 0) throw new HttpError(404, `Bot ${bot} not found`);
-    return found.filter((row) => row.name !== null).map((row) => row.name);
-  },
+  quicksearch: quicksearchIn('floor_connectors'),
 
   /**
    * Ordered in SQL by the index (bot, deleted_at, name_key, uuid), the connectors the driving table so that no sort
@@ -437,7 +417,7 @@ const DENORMALIZED = {
     return { data: found.map((c) => ({ uuid: c.uuid, name: c.name, tags: json(c.tags), content: json(c.content) || [] })) };
   },
 };
-const READS = process.env.FLOOR === 'denormalized' ? DENORMALIZED : { get: getConnector, page, quicksearch, list };
+const READS = process.env.FLOOR === 'denormalized' ? DENORMALIZED : { get: getConnector, page, quicksearch: quicksearchIn('rest_connectors'), list };
 
 const CONNECTORS = /^\/platform-transactional-service\/org\/([^/]+)\/env\/([^/]+)\/bot\/([^/]+)\/rest-connectors(?:\/([^/]+))?(\/restore)?$/;
 const ENVIRONMENTS = /^\/platform-environment\/org\/([^/]+)\/environments$/;
